@@ -1,0 +1,21 @@
+//! Quick probe: simulated packets per wall-clock second (best of N runs) for a preset.
+use cwndlab_core::{presets, sim::Simulation};
+fn main() {
+    let name = std::env::args().nth(1).unwrap_or("netsim-newreno".into());
+    let runs: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(30);
+    let s = presets::find(&name).expect("preset").scenario().expect("valid");
+    let mut best = f64::MAX;
+    let mut pk = 0;
+    for _ in 0..runs {
+        let t0 = std::time::Instant::now();
+        let mut sim = Simulation::new(&s);
+        sim.run_to_end();
+        best = best.min(t0.elapsed().as_secs_f64());
+        pk = sim.packets();
+    }
+    println!(
+        "{name}: {pk} packets, best {:.2} ms per run = {:.2} M packets/s",
+        best * 1e3,
+        pk as f64 / best / 1e6
+    );
+}

@@ -1,0 +1,122 @@
+//! Sending applications: bulk, CBR, thin stream, on/off and scripted writes. An application
+//! only decides when and how many bytes it hands to TCP; TCP decides when they leave.
+
+use crate::scenario::{AppCfg, AppKind};
+use crate::time::{secs_to_ns, Ns};
+
+/// "Unbounded" bulk data: more than any run can send.
+pub const UNBOUNDED: u64 = 1 << 62;
+
+/// One application.
+#[derive(Clone, Debug)]
+pub struct App {
+    kind: AppKind,
+    bulk_bytes: u64,
+    /// Bytes per periodic write (changeable by the timeline).
+    pub write_size: u64,
+    /// Time between periodic writes (changeable by the timeline).
+    pub write_interval: Ns,
+    on: Ns,
+    off: Ns,
+    start: Ns,
+    writes: Vec<(Ns, u64)>,
+    next_write: usize,
+}
+
+impl App {
+    /// Builds the application of a flow that starts at `start`.
+    pub fn new(cfg: &AppCfg, start: Ns) -> App {
+        let mut writes: Vec<(Ns, u64)> = cfg.writes.iter().map(|w| (secs_to_ns(w.at), w.bytes)).collect();
+        writes.sort_by_key(|w| w.0);
+        App {
+            kind: cfg.kind,
+            bulk_bytes: if cfg.bytes == 0 { UNBOUNDED } else { cfg.bytes },
+            write_size: cfg.write_size,
+            write_interval: secs_to_ns(cfg.write_interval).max(1),
+            on: secs_to_ns(cfg.on).max(1),
+            off: secs_to_ns(cfg.off),
+            start,
+            writes,
+            next_write: 0,
+        }
+    }
+
+    /// Bytes available when the flow starts (bulk), and when the first write event is due.
+    pub fn first(&self) -> (u64, Option<Ns>) {
+        match self.kind {
+            AppKind::Bulk => (self.bulk_bytes, None),
+            AppKind::Cbr | AppKind::Thin | AppKind::OnOff => (0, Some(self.start)),
+            AppKind::Scripted => (0, self.writes.first().map(|w| w.0)),
+        }
+    }
+
+    fn in_on_period(&self, t: Ns) -> bool {
+        self.off == 0 || (t - self.start) % (self.on + self.off) < self.on
+    }
+
+    /// A write event at `now`: bytes written, and when the next write event is due.
+    pub fn on_write(&mut self, now: Ns) -> (u64, Option<Ns>) {
+        match self.kind {
+            AppKind::Bulk => (0, None),
+            AppKind::Cbr | AppKind::Thin => (self.write_size, Some(now + self.write_interval)),
+            AppKind::OnOff => {
+                let bytes = if self.in_on_period(now) { self.write_size } else { 0 };
+                let mut next = now + self.write_interval;
+                if !self.in_on_period(next) {
+                    // Skip to the start of the next on period.
+                    let period = self.on + self.off;
+                    next = self.start + ((next - self.start) / period + 1) * period;
+                }
+                (bytes, Some(next))
+            }
+            AppKind::Scripted => {
+                let mut bytes = 0u64;
+                while let Some(&(at, b)) = self.writes.get(self.next_write) {
+                    if at > now {
+                        break;
+                    }
+                    bytes = bytes.saturating_add(b);
+                    self.next_write += 1;
+                }
+                (bytes, self.writes.get(self.next_write).map(|w| w.0))
+            }
+        }
+    }
+
+    /// True once the application will write nothing more (finite bulk, or scripted writes
+    /// all done).
+    pub fn exhausted(&self) -> bool {
+        match self.kind {
+            AppKind::Bulk => self.bulk_bytes < UNBOUNDED,
+            AppKind::Scripted => self.next_write >= self.writes.len(),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    #[test]
+    fn on_off_skips_the_off_period() {
+        let mut cfg = Scenario::default().flows[0].app.clone();
+        cfg.kind = AppKind::OnOff;
+        cfg.on = 0.025;
+        cfg.off = 0.05;
+        cfg.write_interval = 0.01;
+        let mut a = App::new(&cfg, 1_000_000_000);
+        let (_, mut t) = a.first();
+        let mut times = vec![];
+        for _ in 0..5 {
+            let now = t.unwrap();
+            let (b, next) = a.on_write(now);
+            times.push((now - 1_000_000_000) / 1_000_000);
+            assert_eq!(b, 1460);
+            t = next;
+        }
+        // Writes at 0, 10, 20 ms (on), then the next on period starts at 75 ms.
+        assert_eq!(times, vec![0, 10, 20, 75, 85]);
+    }
+}

@@ -1,0 +1,32 @@
+//! cwndlab-core: a deterministic, packet-level TCP congestion-control simulator.
+//!
+//! The model keeps time in integer nanoseconds, sizes in bytes and rates in bit/s. Floats
+//! appear only in the scenario file (converted once, at load) and in output columns, so a
+//! scenario and seed give a bit-identical trace on every platform, natively and in wasm.
+//!
+//! Module map:
+//! - [`schema`]: every scenario parameter (unit, default, range) defined once.
+//! - [`scenario`]: the typed scenario, JSON loading, `--set` paths, validation.
+//! - [`presets`]: named scenarios (NetSim lab, Fall & Floyd 1996).
+//! - [`sim`]: the event loop tying links, senders, receivers and applications together.
+//! - [`net`]: links with drop-tail queues and loss models.
+//! - [`tcp`]: sender (sequence space, congestion control, RTO) and receiver.
+//! - [`trace`]: columnar outputs; [`summary`]: per-flow metrics.
+#![forbid(unsafe_code)]
+
+pub mod app;
+pub mod event;
+pub mod net;
+pub mod presets;
+pub mod rng;
+pub mod scenario;
+pub mod schema;
+pub mod sim;
+pub mod summary;
+pub mod tcp;
+pub mod time;
+pub mod trace;
+
+pub use scenario::{Problem, Scenario};
+pub use sim::Simulation;
+pub use summary::Summary;

@@ -1,0 +1,344 @@
+//! Links: a rate, a propagation delay, a drop-tail queue and a loss model.
+//!
+//! A link is FIFO, so a packet's whole future on it is known when it is enqueued: it starts
+//! serialising when the link frees up and arrives at the far end `delay` later. We therefore
+//! schedule one `Arrive` event per hop and keep only the departure times of the packets still
+//! in the system; occupancy at any instant is the number whose serialisation has not ended.
+//!
+//! Queue convention: capacity counts the packet being transmitted (ns-2's DropTail with
+//! `limit 8` holds at most 7 waiting plus 1 in service; here `queue_packets = 8`).
+//!
+//! Random and scripted losses model corruption on the wire: the packet still occupies the
+//! link and is discarded when it arrives, which is when the drop is logged.
+
+use crate::rng::{ber_packet_loss, hash_words, Threshold};
+use crate::scenario::{LossCfg, LossModel};
+use crate::time::{tx_time, Ns};
+use std::collections::VecDeque;
+
+/// What a packet carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PktKind {
+    /// Data segment (sender → receiver).
+    Data,
+    /// Cumulative acknowledgment (receiver → sender).
+    Ack,
+    /// Connection request (sender → receiver).
+    Syn,
+    /// Reply to a SYN (receiver → sender).
+    SynAck,
+}
+
+/// Why a transmitted packet will be discarded at the far end of a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// Delivered.
+    Ok,
+    /// Random loss (BER or per-packet probability).
+    Error,
+    /// Scripted drop.
+    Scripted,
+}
+
+/// A packet in flight. Small and `Copy`: it travels inside events.
+#[derive(Clone, Copy, Debug)]
+pub struct Packet {
+    /// Flow index.
+    pub flow: u32,
+    /// Data, ACK, SYN or SYN-ACK.
+    pub kind: PktKind,
+    /// Data: first payload byte. ACK: cumulative acknowledgment (next byte expected).
+    pub seq: u64,
+    /// Payload bytes.
+    pub len: u32,
+    /// Data/SYN: segment number (SYN = 0). ACK: how many earlier ACKs carried the same value
+    /// (the ACK's identity for loss decisions).
+    pub seg: u32,
+    /// Data/SYN: transmission attempt, 1 = original.
+    pub tx: u32,
+    /// Bytes on the wire (payload + header).
+    pub size: u32,
+    /// Whether it will be discarded on arrival.
+    pub fate: Fate,
+}
+
+/// Where a packet goes after crossing a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hop {
+    /// Onto another link.
+    Link(u32),
+    /// Onto the receiver-side access link of the packet's flow (after the forward
+    /// bottleneck).
+    FlowForward,
+    /// Onto the sender-side access link of the packet's flow (after the reverse bottleneck).
+    FlowReverse,
+    /// To the flow's receiver.
+    Receiver,
+    /// To the flow's sender.
+    Sender,
+}
+
+/// Random loss of one link, in integer form.
+#[derive(Clone, Debug)]
+pub struct LinkLoss {
+    model: LossModel,
+    ber: f64,
+    bernoulli: Threshold,
+    /// BER thresholds for the last two packet sizes seen (data and ACK sizes repeat).
+    cache: [(u32, Threshold); 2],
+}
+
+impl LinkLoss {
+    /// No loss.
+    pub fn none() -> LinkLoss {
+        LinkLoss {
+            model: LossModel::None,
+            ber: 0.0,
+            bernoulli: Threshold::NEVER,
+            cache: [(0, Threshold::NEVER); 2],
+        }
+    }
+
+    /// From scenario settings.
+    pub fn from_cfg(cfg: &LossCfg) -> LinkLoss {
+        let mut l = LinkLoss::none();
+        l.model = cfg.model;
+        l.set_ber(cfg.ber);
+        l.bernoulli = Threshold::from_probability(cfg.probability);
+        l
+    }
+
+    /// Changes the loss model (timeline).
+    pub fn set_model(&mut self, m: LossModel) {
+        self.model = m;
+    }
+
+    /// Changes the BER (timeline).
+    pub fn set_ber(&mut self, ber: f64) {
+        self.ber = ber;
+        self.cache = [(0, Threshold::NEVER); 2];
+    }
+
+    /// Changes the per-packet probability (timeline).
+    pub fn set_probability(&mut self, p: f64) {
+        self.bernoulli = Threshold::from_probability(p);
+    }
+
+    fn threshold(&mut self, size: u32) -> Threshold {
+        match self.model {
+            LossModel::None => Threshold::NEVER,
+            LossModel::Bernoulli => self.bernoulli,
+            LossModel::Ber => {
+                if let Some(&(_, t)) = self.cache.iter().find(|(s, _)| *s == size && size != 0) {
+                    return t;
+                }
+                let t = Threshold::from_probability(ber_packet_loss(self.ber, size as u64));
+                self.cache[1] = self.cache[0];
+                self.cache[0] = (size, t);
+                t
+            }
+        }
+    }
+
+    /// Whether this packet is corrupted: a pure function of (seed, link, packet identity).
+    pub fn corrupts(&mut self, seed: u64, link: u32, pkt: &Packet) -> bool {
+        let t = self.threshold(pkt.size);
+        if t.is_never() {
+            return false;
+        }
+        let kind = pkt.kind as u64;
+        let draw = hash_words(&[
+            seed,
+            link as u64,
+            pkt.flow as u64,
+            kind,
+            pkt.seq,
+            pkt.seg as u64,
+            pkt.tx as u64,
+        ]);
+        t.hit(draw)
+    }
+}
+
+/// Column names of a queue series: t (s), packets and bytes in the system.
+pub const QUEUE_COLUMNS: [&str; 3] = ["t", "packets", "bytes"];
+
+/// Occupancy of a queue over time: one row per change (packets and bytes in the system,
+/// waiting plus in service).
+#[derive(Clone, Debug, Default)]
+pub struct QueueSeries {
+    /// (time, packets, bytes) rows in time order.
+    pub rows: Vec<(Ns, u32, u64)>,
+}
+
+impl QueueSeries {
+    fn push(&mut self, now: Ns, packets: usize, bytes: u64) {
+        self.rows.push((now, packets as u32, bytes));
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// True when there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// One column (see [`QUEUE_COLUMNS`]) from row `from`.
+    pub fn column(&self, name: &str, from: usize) -> Option<Vec<f64>> {
+        let rows = &self.rows[from.min(self.rows.len())..];
+        let f: fn(&(Ns, u32, u64)) -> f64 = match name {
+            "t" => |r| crate::time::ns_to_secs(r.0),
+            "packets" => |r| r.1 as f64,
+            "bytes" => |r| r.2 as f64,
+            _ => return None,
+        };
+        Some(rows.iter().map(f).collect())
+    }
+}
+
+/// Result of offering a packet to a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Enqueue {
+    /// Queue full: dropped at the tail.
+    Dropped,
+    /// Accepted; reaches the far end at this time.
+    Arrives(Ns),
+}
+
+/// A unidirectional link with its queue.
+#[derive(Clone, Debug)]
+pub struct Link {
+    /// Human name, e.g. "bottleneck" or "flow 0 sender access".
+    pub name: String,
+    /// bit/s.
+    pub bandwidth: u64,
+    /// Propagation delay.
+    pub delay: Ns,
+    /// Capacity in packets, counting the one in service.
+    pub cap_packets: u64,
+    /// Capacity in bytes, counting the one in service; 0 = none.
+    pub cap_bytes: u64,
+    /// Random loss.
+    pub loss: LinkLoss,
+    /// Where packets go next.
+    pub next: Hop,
+    /// Whether scripted drops apply here (the forward bottleneck).
+    pub scripted: bool,
+    /// Occupancy trace, if this link is traced.
+    pub series: Option<QueueSeries>,
+    /// Packets on the wire or in the queue, with their arrival time at the far end, in
+    /// order (arrival times never decrease).
+    pub flying: VecDeque<(Ns, Packet)>,
+    /// End-of-serialisation time and size of each packet still in the system.
+    in_system: VecDeque<(Ns, u32)>,
+    bytes_in_system: u64,
+    busy_until: Ns,
+    last_arrival: Ns,
+}
+
+impl Link {
+    /// A link with no loss and no trace.
+    pub fn new(name: impl Into<String>, bandwidth: u64, delay: Ns, cap_packets: u64, next: Hop) -> Link {
+        Link {
+            name: name.into(),
+            bandwidth,
+            delay,
+            cap_packets,
+            cap_bytes: 0,
+            loss: LinkLoss::none(),
+            next,
+            scripted: false,
+            series: None,
+            flying: VecDeque::new(),
+            in_system: VecDeque::new(),
+            bytes_in_system: 0,
+            busy_until: 0,
+            last_arrival: 0,
+        }
+    }
+
+    /// Forgets packets whose serialisation ended at or before `now`, tracing each departure
+    /// at its own time.
+    pub fn drain(&mut self, now: Ns) {
+        while let Some(&(done, size)) = self.in_system.front() {
+            if done > now {
+                break;
+            }
+            self.in_system.pop_front();
+            self.bytes_in_system -= size as u64;
+            if let Some(s) = self.series.as_mut() {
+                s.push(done, self.in_system.len(), self.bytes_in_system);
+            }
+        }
+    }
+
+    /// Packets currently in the system (after `drain`).
+    pub fn occupancy(&self) -> usize {
+        self.in_system.len()
+    }
+
+    /// Offers a packet at `now`: drop-tail admission, then FIFO service.
+    pub fn enqueue(&mut self, now: Ns, size: u32) -> Enqueue {
+        self.drain(now);
+        let full_pkts = self.in_system.len() as u64 >= self.cap_packets;
+        let full_bytes = self.cap_bytes > 0 && self.bytes_in_system + size as u64 > self.cap_bytes;
+        if full_pkts || full_bytes {
+            return Enqueue::Dropped;
+        }
+        let start = self.busy_until.max(now);
+        let done = start + tx_time(size as u64, self.bandwidth);
+        self.busy_until = done;
+        self.in_system.push_back((done, size));
+        self.bytes_in_system += size as u64;
+        if let Some(s) = self.series.as_mut() {
+            s.push(now, self.in_system.len(), self.bytes_in_system);
+        }
+        // A delay decrease (timeline) must not let a packet overtake an earlier one.
+        let arrival = (done + self.delay).max(self.last_arrival);
+        self.last_arrival = arrival;
+        Enqueue::Arrives(arrival)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capacity_counts_the_packet_in_service() {
+        // 1000 B at 8 kbit/s = 1 s each; capacity 3 = 1 in service + 2 waiting.
+        let mut l = Link::new("t", 8_000, 0, 3, Hop::Receiver);
+        assert_eq!(l.enqueue(0, 1000), Enqueue::Arrives(1_000_000_000));
+        assert_eq!(l.enqueue(0, 1000), Enqueue::Arrives(2_000_000_000));
+        assert_eq!(l.enqueue(0, 1000), Enqueue::Arrives(3_000_000_000));
+        assert_eq!(l.enqueue(0, 1000), Enqueue::Dropped);
+        // At t = 1 s the first has left: room for one more, served after the third.
+        assert_eq!(l.enqueue(1_000_000_000, 1000), Enqueue::Arrives(4_000_000_000));
+        assert_eq!(l.occupancy(), 3);
+    }
+
+    #[test]
+    fn byte_capacity_applies_when_set() {
+        let mut l = Link::new("t", 8_000, 5, 100, Hop::Receiver);
+        l.cap_bytes = 2500;
+        assert!(matches!(l.enqueue(0, 1000), Enqueue::Arrives(_)));
+        assert!(matches!(l.enqueue(0, 1000), Enqueue::Arrives(_)));
+        assert_eq!(l.enqueue(0, 1000), Enqueue::Dropped);
+        assert!(matches!(l.enqueue(0, 500), Enqueue::Arrives(_)));
+    }
+
+    #[test]
+    fn departures_are_traced_at_their_own_times() {
+        let mut l = Link::new("t", 8_000, 0, 10, Hop::Receiver);
+        l.series = Some(QueueSeries::default());
+        l.enqueue(0, 1000);
+        l.enqueue(0, 1000);
+        l.drain(5_000_000_000);
+        let s = l.series.unwrap();
+        assert_eq!(s.column("t", 0).unwrap(), vec![0.0, 0.0, 1.0, 2.0]);
+        assert_eq!(s.column("packets", 0).unwrap(), vec![1.0, 2.0, 1.0, 0.0]);
+    }
+}

@@ -1,0 +1,1060 @@
+//! The scenario: every parameter of a run. Loading merges a (possibly partial) JSON object
+//! over the defaults from [`crate::schema`], checks every value against the table and
+//! reports every problem at once, each naming the parameter, the value and the allowed
+//! range. A scenario that loads is one the engine can run without panicking.
+
+use crate::schema::{self, ItemField, ItemKind, Kind, ParamDef};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// One thing wrong with a scenario: where, and what.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// Parameter path, e.g. `flows[0].tcp.mss` (empty for the document itself).
+    pub path: String,
+    /// What is wrong and what is allowed.
+    pub message: String,
+}
+
+impl Problem {
+    fn new(path: impl Into<String>, message: impl Into<String>) -> Problem {
+        Problem {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// Loss model of one direction of the bottleneck.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossModel {
+    /// No random loss.
+    None,
+    /// Bit errors: a packet of n bytes is lost with probability 1 − (1 − ber)^(8n).
+    Ber,
+    /// Each packet lost with a fixed probability.
+    Bernoulli,
+}
+
+/// Random-loss settings of one link direction.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LossCfg {
+    /// Which model applies.
+    pub model: LossModel,
+    /// Bit error rate (model `ber`).
+    pub ber: f64,
+    /// Per-packet probability (model `bernoulli`).
+    pub probability: f64,
+}
+
+/// The shared bottleneck (one link per direction, same rate, delay and buffer).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BottleneckCfg {
+    /// bit/s.
+    pub bandwidth: u64,
+    /// One-way propagation delay, s.
+    pub delay: f64,
+    /// Queue capacity in packets, counting the one in service.
+    pub queue_packets: u64,
+    /// Queue capacity in bytes, counting the one in service; 0 = none.
+    pub queue_bytes: u64,
+    /// Random loss on the data direction.
+    pub loss: LossCfg,
+    /// Random loss on the ACK direction.
+    pub reverse_loss: LossCfg,
+}
+
+/// Network part of the scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkCfg {
+    /// The shared bottleneck.
+    pub bottleneck: BottleneckCfg,
+}
+
+/// An access link (both directions).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccessCfg {
+    /// bit/s.
+    pub bandwidth: u64,
+    /// One-way propagation delay, s.
+    pub delay: f64,
+    /// Queue capacity in packets (counting the one in service).
+    pub queue_packets: u64,
+}
+
+/// Loss-recovery variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    /// Timeout is the only loss signal.
+    OldTahoe,
+    /// Fast retransmit, then cwnd = 1 and go-back-N.
+    Tahoe,
+    /// Fast retransmit and fast recovery (RFC 5681).
+    Reno,
+    /// Reno with partial-ACK handling (RFC 6582).
+    Newreno,
+}
+
+impl Variant {
+    /// Name as used in JSON and preset names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::OldTahoe => "old_tahoe",
+            Variant::Tahoe => "tahoe",
+            Variant::Reno => "reno",
+            Variant::Newreno => "newreno",
+        }
+    }
+}
+
+/// TCP options of a flow.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpCfg {
+    /// SMSS, bytes of payload.
+    pub mss: u64,
+    /// Header bytes per packet.
+    pub header: u64,
+    /// Advertised receiver window, bytes.
+    pub rwnd: u64,
+    /// Initial window, segments.
+    pub initial_window: u64,
+    /// Initial ssthresh, bytes; 0 = unlimited.
+    pub initial_ssthresh: u64,
+    /// Duplicate ACKs that trigger fast retransmit.
+    pub dupack_threshold: u64,
+    /// Nagle's algorithm.
+    pub nagle: bool,
+    /// SYN exchange before data.
+    pub syn: bool,
+}
+
+/// cwnd accounting unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Units {
+    /// cwnd limits bytes in flight.
+    Bytes,
+    /// cwnd limits packets in flight.
+    Segments,
+}
+
+/// Slow-start increase rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlowStartRule {
+    /// +1 SMSS per new ACK.
+    AckCounting,
+    /// + min(acked, L·SMSS) per new ACK (RFC 3465).
+    Abc,
+}
+
+/// Congestion-avoidance increase rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CongAvoidRule {
+    /// + max(1, SMSS²/cwnd) per new ACK.
+    PerAck,
+    /// + SMSS per cwnd of acknowledged bytes (RFC 3465 §2.1).
+    ByteCounting,
+}
+
+/// ssthresh rule on loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SsthreshRule {
+    /// max(FlightSize/2, 2·SMSS).
+    HalfFlight,
+    /// max(min(cwnd, rwnd)/2, 2·SMSS).
+    HalfCwnd,
+}
+
+/// When a NewReno partial ACK restarts the RTO timer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NewRenoTimer {
+    /// Only the first partial ACK of an episode ("Impatient").
+    FirstPartial,
+    /// Every partial ACK ("Slow-but-steady").
+    EveryPartial,
+}
+
+/// cwnd on a NewReno full ACK.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NewRenoFullAck {
+    /// min(ssthresh, max(FlightSize, SMSS) + SMSS).
+    MinFlight,
+    /// ssthresh.
+    Ssthresh,
+}
+
+/// What a NewReno partial ACK does to the inflated window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartialWindow {
+    /// Subtract the acknowledged bytes, add back one SMSS (RFC 6582).
+    Deflate,
+    /// Fall back to cwnd (ns-2 without partial_window_deflation_).
+    Reset,
+}
+
+/// ssthresh on a timeout of an already timer-retransmitted segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RepeatedRto {
+    /// Keep it (RFC 5681 §3.1).
+    Hold,
+    /// Recompute it (ns-2, BSD).
+    HalveAgain,
+}
+
+/// Congestion-control axes of a flow.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CcCfg {
+    /// cwnd unit.
+    pub units: Units,
+    /// Slow-start rule.
+    pub slow_start: SlowStartRule,
+    /// ABC limit L in segments.
+    pub abc_limit: u64,
+    /// Congestion-avoidance rule.
+    pub congestion_avoidance: CongAvoidRule,
+    /// ssthresh rule.
+    pub ssthresh_rule: SsthreshRule,
+    /// RFC 3042 Limited Transmit.
+    pub limited_transmit: bool,
+    /// ns-2 bug_fix guard for Tahoe and Reno.
+    pub recover_guard: bool,
+    /// Fast retransmit restarts the RTO timer.
+    pub fast_retransmit_restarts_timer: bool,
+    /// NewReno timer rule.
+    pub newreno_timer: NewRenoTimer,
+    /// NewReno full-ACK rule.
+    pub newreno_full_ack: NewRenoFullAck,
+    /// NewReno partial-ACK window rule.
+    pub newreno_partial_window: PartialWindow,
+    /// Repeated-timeout ssthresh rule.
+    pub repeated_rto_ssthresh: RepeatedRto,
+}
+
+/// RTO estimator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Estimator {
+    /// RFC 6298.
+    Rfc6298,
+    /// Jacobson & Karels 1988 appendix A (integer, ticks).
+    Jacobson88,
+    /// RFC 793 §3.7.
+    Rfc793,
+}
+
+/// Retransmission timer settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RtoCfg {
+    /// Estimator.
+    pub estimator: Estimator,
+    /// Clock tick, s.
+    pub clock_tick: f64,
+    /// Initial RTO, s.
+    pub initial: f64,
+    /// Minimum RTO, s.
+    pub min: f64,
+    /// Maximum RTO, s.
+    pub max: f64,
+    /// RFC 793 α.
+    pub rfc793_alpha: f64,
+    /// RFC 793 β.
+    pub rfc793_beta: f64,
+}
+
+/// Receiver settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReceiverCfg {
+    /// Delayed ACKs.
+    pub delayed_ack: bool,
+    /// Delayed-ACK timeout, s.
+    pub delack_timeout: f64,
+}
+
+/// Application kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AppKind {
+    /// Greedy (or fixed size).
+    Bulk,
+    /// Constant bit rate writes.
+    Cbr,
+    /// Small periodic writes.
+    Thin,
+    /// Periodic writes during on periods.
+    OnOff,
+    /// Writes at given times.
+    Scripted,
+}
+
+/// One scripted application write.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptedWrite {
+    /// When, s.
+    pub at: f64,
+    /// How many bytes.
+    pub bytes: u64,
+}
+
+/// Application settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AppCfg {
+    /// Kind.
+    pub kind: AppKind,
+    /// Bulk size, bytes; 0 = unbounded.
+    pub bytes: u64,
+    /// Bytes per write.
+    pub write_size: u64,
+    /// Seconds between writes.
+    pub write_interval: f64,
+    /// On period, s.
+    pub on: f64,
+    /// Off period, s.
+    pub off: f64,
+    /// Scripted writes.
+    pub writes: Vec<ScriptedWrite>,
+}
+
+fn one() -> u64 {
+    1
+}
+
+/// A scripted drop of one transmission of one data segment, at the bottleneck.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptedDrop {
+    /// Segment number (SYN = 0, first data segment = 1).
+    pub segment: u64,
+    /// Transmission attempt (1 = original).
+    #[serde(default = "one")]
+    pub attempt: u64,
+}
+
+/// One flow: a sender, a receiver, their access links and an application.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowCfg {
+    /// Loss-recovery variant.
+    pub variant: Variant,
+    /// Start time, s.
+    pub start: f64,
+    /// Reserved bandwidth at the bottleneck, bit/s (BR-TCP only; 0 = none).
+    pub reserved_bandwidth: u64,
+    /// Sender-side access link.
+    pub access: AccessCfg,
+    /// Receiver-side access link.
+    pub receiver_access: AccessCfg,
+    /// TCP options.
+    pub tcp: TcpCfg,
+    /// Congestion-control axes.
+    pub cc: CcCfg,
+    /// Retransmission timer.
+    pub rto: RtoCfg,
+    /// Receiver.
+    pub receiver: ReceiverCfg,
+    /// Application.
+    pub app: AppCfg,
+    /// Scripted drops.
+    pub drops: Vec<ScriptedDrop>,
+}
+
+/// A parameter change at a given time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimelineEntry {
+    /// When, s.
+    pub at: f64,
+    /// Parameter path (a live parameter).
+    pub set: String,
+    /// New value.
+    pub value: Value,
+}
+
+/// Which events the event log keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventFilter {
+    /// Everything.
+    All,
+    /// No receiver-side rows.
+    Sender,
+    /// Drops, retransmissions and congestion events only.
+    Congestion,
+}
+
+/// Trace options.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceCfg {
+    /// Event-log filter.
+    pub events: EventFilter,
+}
+
+/// Every parameter of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Format version (1).
+    pub version: u64,
+    /// Seed of every random decision.
+    pub seed: u64,
+    /// Simulated duration, s.
+    pub duration: f64,
+    /// Trace options.
+    pub trace: TraceCfg,
+    /// The network.
+    pub network: NetworkCfg,
+    /// The flows (at least one).
+    pub flows: Vec<FlowCfg>,
+    /// Parameter changes during the run.
+    pub timeline: Vec<TimelineEntry>,
+}
+
+/// Most flows a scenario may hold.
+pub const MAX_FLOWS: usize = 64;
+
+impl Default for Scenario {
+    fn default() -> Scenario {
+        Scenario::from_value(&Value::Object(Map::new())).expect("the defaults are valid")
+    }
+}
+
+impl Scenario {
+    /// Parses and validates a scenario from JSON text (a partial object is merged over the
+    /// defaults).
+    pub fn from_json_str(text: &str) -> Result<Scenario, Vec<Problem>> {
+        let v: Value =
+            serde_json::from_str(text).map_err(|e| vec![Problem::new("", format!("not valid JSON: {e}"))])?;
+        Scenario::from_value(&v)
+    }
+
+    /// Validates a (possibly partial) scenario object and builds the typed scenario.
+    pub fn from_value(user: &Value) -> Result<Scenario, Vec<Problem>> {
+        let merged = resolve(user)?;
+        let mut problems = check_values(&merged);
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let scenario: Scenario =
+            serde_json::from_value(merged).map_err(|e| vec![Problem::new("", format!("cannot read scenario: {e}"))])?;
+        problems.extend(scenario.cross_checks());
+        if problems.is_empty() {
+            Ok(scenario)
+        } else {
+            Err(problems)
+        }
+    }
+
+    /// The scenario as a complete JSON object (every setting, defaults included).
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).expect("a scenario always serialises")
+    }
+
+    fn cross_checks(&self) -> Vec<Problem> {
+        let mut out = Vec::new();
+        if self.flows.is_empty() || self.flows.len() > MAX_FLOWS {
+            out.push(Problem::new(
+                "flows",
+                format!("has {} flows; allowed 1 to {MAX_FLOWS}", self.flows.len()),
+            ));
+        }
+        for (i, f) in self.flows.iter().enumerate() {
+            let at = |s: &str| format!("flows[{i}].{s}");
+            if f.tcp.rwnd < f.tcp.mss {
+                out.push(Problem::new(
+                    at("tcp.rwnd"),
+                    format!(
+                        "= {} B is smaller than the MSS ({} B); the receiver window must hold at least one full segment",
+                        f.tcp.rwnd, f.tcp.mss
+                    ),
+                ));
+            }
+            if f.rto.min > f.rto.max {
+                out.push(Problem::new(
+                    at("rto.min"),
+                    format!("= {} s is above rto.max = {} s", f.rto.min, f.rto.max),
+                ));
+            }
+            if f.start >= self.duration {
+                out.push(Problem::new(
+                    at("start"),
+                    format!(
+                        "= {} s is not before the end of the run (duration = {} s)",
+                        f.start, self.duration
+                    ),
+                ));
+            }
+            if f.app.kind == AppKind::Scripted && f.app.writes.is_empty() {
+                out.push(Problem::new(
+                    at("app.writes"),
+                    "is empty, but app.kind is \"scripted\"; add at least one {at, bytes}",
+                ));
+            }
+            for (j, d) in f.drops.iter().enumerate() {
+                if d.segment == 0 && !f.tcp.syn {
+                    out.push(Problem::new(
+                        format!("flows[{i}].drops[{j}].segment"),
+                        "= 0 names the SYN, but tcp.syn is off; data segments are numbered from 1",
+                    ));
+                }
+            }
+        }
+        for (k, e) in self.timeline.iter().enumerate() {
+            let p = format!("timeline[{k}]");
+            if e.at > self.duration {
+                out.push(Problem::new(
+                    format!("{p}.at"),
+                    format!(
+                        "= {} s is after the end of the run (duration = {} s)",
+                        e.at, self.duration
+                    ),
+                ));
+            }
+            match live_target(&e.set, self.flows.len()) {
+                Err(msg) => out.push(Problem::new(format!("{p}.set"), msg)),
+                Ok((def, _)) => {
+                    if let Some(msg) = check_leaf(def, &e.value) {
+                        out.push(Problem::new(format!("{p}.value"), format!("for {}: {msg}", e.set)));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Which flows a path names: `flows[3].x` → Some(3), `flows[].x` → None (all), others → None.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlowSel {
+    /// Not a flow parameter.
+    Global,
+    /// Every flow.
+    All,
+    /// One flow.
+    One(usize),
+}
+
+/// Splits a user path into its table path and flow selection: `flows[2].tcp.mss` →
+/// (`flows[].tcp.mss`, One(2)).
+pub fn normalise_path(path: &str) -> Result<(String, FlowSel), String> {
+    if let Some(rest) = path.strip_prefix("flows[") {
+        let close = rest.find(']').ok_or_else(|| format!("`{path}`: missing `]`"))?;
+        let idx = &rest[..close];
+        let tail = rest[close + 1..]
+            .strip_prefix('.')
+            .ok_or_else(|| format!("`{path}`: expected `.` after `]`"))?;
+        let sel = if idx.is_empty() {
+            FlowSel::All
+        } else {
+            FlowSel::One(
+                idx.parse::<usize>()
+                    .map_err(|_| format!("`{path}`: flow index `{idx}` is not a number"))?,
+            )
+        };
+        Ok((format!("flows[].{tail}"), sel))
+    } else {
+        Ok((path.to_string(), FlowSel::Global))
+    }
+}
+
+/// Resolves a timeline path to a live parameter.
+pub fn live_target(path: &str, n_flows: usize) -> Result<(&'static ParamDef, FlowSel), String> {
+    let (table_path, sel) = normalise_path(path)?;
+    let def = schema::find(&table_path).ok_or_else(|| format!("unknown parameter `{path}`"))?;
+    if !def.live {
+        let live: Vec<&str> = schema::params().iter().filter(|p| p.live).map(|p| p.path).collect();
+        return Err(format!(
+            "`{path}` cannot change during a run; live parameters: {}",
+            live.join(", ")
+        ));
+    }
+    if let FlowSel::One(i) = sel {
+        if i >= n_flows {
+            return Err(format!("`{path}`: there is no flow {i} (the scenario has {n_flows})"));
+        }
+    }
+    Ok((def, sel))
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn fmt_num(x: f64) -> String {
+    if x != 0.0 && (x.abs() < 1e-3 || x.abs() >= 1e7) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+fn unit_suffix(unit: &str) -> String {
+    if unit.is_empty() || unit == "1" {
+        String::new()
+    } else {
+        format!(" {unit}")
+    }
+}
+
+/// Checks one leaf value against its definition; returns what is wrong, if anything.
+pub fn check_leaf(def: &ParamDef, v: &Value) -> Option<String> {
+    let unit = unit_suffix(def.unit);
+    match &def.kind {
+        Kind::Int { min, max, .. } => {
+            let ok_int = v.as_u64().or_else(|| {
+                v.as_f64()
+                    .filter(|x| x.fract() == 0.0 && *x >= 0.0 && *x <= 9.007_199_254_740_991e15)
+                    .map(|x| x as u64)
+            });
+            match ok_int {
+                Some(n) if n >= *min && n <= *max => None,
+                Some(n) => Some(format!("= {n}{unit} is out of range; allowed {min} to {max}{unit}")),
+                None => Some(format!("= {v} is not a whole number; allowed {min} to {max}{unit}")),
+            }
+        }
+        Kind::Float { min, max, .. } => match v.as_f64() {
+            Some(x) if x.is_finite() && x >= *min && x <= *max => None,
+            Some(x) => Some(format!(
+                "= {}{unit} is out of range; allowed {} to {}{unit}",
+                fmt_num(x),
+                fmt_num(*min),
+                fmt_num(*max)
+            )),
+            None => Some(format!(
+                "= {v} is {}, not a number; allowed {} to {}{unit}",
+                type_name(v),
+                fmt_num(*min),
+                fmt_num(*max)
+            )),
+        },
+        Kind::Enum { options, .. } => {
+            let names: Vec<&str> = options.iter().map(|c| c.value).collect();
+            match v.as_str() {
+                Some(s) if names.contains(&s) => None,
+                _ => Some(format!("= {v} is not one of: {}", names.join(", "))),
+            }
+        }
+        Kind::Bool { .. } => match v {
+            Value::Bool(_) => None,
+            _ => Some(format!("= {v} is {}; allowed true or false", type_name(v))),
+        },
+        Kind::List { items } => match v.as_array() {
+            None => Some(format!("= {v} is {}; expected a list", type_name(v))),
+            Some(_) => {
+                let _ = items;
+                None
+            }
+        },
+    }
+}
+
+fn check_item(path: &str, item: &Value, fields: &[ItemField], out: &mut Vec<Problem>) {
+    let Some(obj) = item.as_object() else {
+        out.push(Problem::new(
+            path,
+            format!("= {item} is {}; expected an object", type_name(item)),
+        ));
+        return;
+    };
+    for key in obj.keys() {
+        if !fields.iter().any(|f| f.name == key) {
+            let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
+            out.push(Problem::new(
+                format!("{path}.{key}"),
+                format!("unknown field; expected: {}", names.join(", ")),
+            ));
+        }
+    }
+    for f in fields {
+        let p = format!("{path}.{}", f.name);
+        let Some(v) = obj.get(f.name) else {
+            if f.default.is_none() {
+                out.push(Problem::new(p, "is missing"));
+            }
+            continue;
+        };
+        let unit = unit_suffix(f.unit);
+        match f.kind {
+            ItemKind::Int { min, max } => match v.as_u64() {
+                Some(n) if n >= min && n <= max => {}
+                _ => out.push(Problem::new(
+                    p,
+                    format!("= {v} is not allowed; allowed whole numbers {min} to {max}{unit}"),
+                )),
+            },
+            ItemKind::Float { min, max } => match v.as_f64() {
+                Some(x) if x.is_finite() && x >= min && x <= max => {}
+                _ => out.push(Problem::new(
+                    p,
+                    format!(
+                        "= {v} is not allowed; allowed {} to {}{unit}",
+                        fmt_num(min),
+                        fmt_num(max)
+                    ),
+                )),
+            },
+            ItemKind::Path => {
+                if !v.is_string() {
+                    out.push(Problem::new(
+                        p,
+                        format!("= {v} is {}; expected a parameter path", type_name(v)),
+                    ));
+                }
+            }
+            ItemKind::Value => {}
+        }
+    }
+}
+
+/// Checks every parameter of a merged scenario object against the table.
+fn check_values(merged: &Value) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let flows = merged
+        .get("flows")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for def in schema::params() {
+        let targets: Vec<(String, Option<&Value>)> = if let Some(rest) = def.path.strip_prefix("flows[].") {
+            flows
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (format!("flows[{i}].{rest}"), get_path(f, rest)))
+                .collect()
+        } else {
+            vec![(def.path.to_string(), get_path(merged, def.path))]
+        };
+        for (path, v) in targets {
+            let Some(v) = v else {
+                out.push(Problem::new(path, "is missing"));
+                continue;
+            };
+            if let Some(msg) = check_leaf(def, v) {
+                out.push(Problem::new(path.clone(), msg));
+                continue;
+            }
+            if let (Kind::List { items }, Some(list)) = (&def.kind, v.as_array()) {
+                for (j, item) in list.iter().enumerate() {
+                    check_item(&format!("{path}[{j}]"), item, items, &mut out);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Reads a dotted path inside a JSON value.
+pub fn get_path<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.').try_fold(v, |cur, key| cur.get(key))
+}
+
+/// Reports keys of `user` that the defaults do not have, with their full paths.
+fn unknown_keys(user: &Value, defaults: &Value, path: &str, out: &mut Vec<Problem>) {
+    let (Some(u), Some(d)) = (user.as_object(), defaults.as_object()) else {
+        return;
+    };
+    for (k, v) in u {
+        let p = if path.is_empty() {
+            k.clone()
+        } else {
+            format!("{path}.{k}")
+        };
+        match d.get(k) {
+            None => {
+                let near: Vec<&str> = d.keys().map(String::as_str).collect();
+                out.push(Problem::new(
+                    p,
+                    format!("unknown parameter; known here: {}", near.join(", ")),
+                ));
+            }
+            Some(dv) if dv.is_object() => {
+                if v.is_object() {
+                    unknown_keys(v, dv, &p, out);
+                } else {
+                    out.push(Problem::new(
+                        p,
+                        format!("= {v} is {}; expected an object", type_name(v)),
+                    ));
+                }
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+fn merge_into(base: &mut Value, over: &Value) {
+    match (base, over) {
+        (Value::Object(b), Value::Object(o)) => {
+            for (k, v) in o {
+                match b.get_mut(k) {
+                    Some(bv) if bv.is_object() && v.is_object() => merge_into(bv, v),
+                    _ => {
+                        b.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (b, o) => *b = o.clone(),
+    }
+}
+
+/// Merges a partial scenario over the defaults, reporting unknown keys and malformed
+/// structure (flows must be a list of objects).
+pub fn resolve(user: &Value) -> Result<Value, Vec<Problem>> {
+    let Some(obj) = user.as_object() else {
+        return Err(vec![Problem::new(
+            "",
+            format!("a scenario must be a JSON object, not {}", type_name(user)),
+        )]);
+    };
+    let defaults = schema::scenario_defaults();
+    let flow_defaults = schema::flow_defaults();
+    let mut problems = Vec::new();
+    let mut top = obj.clone();
+    let flows_user = top.remove("flows");
+    unknown_keys(&Value::Object(top.clone()), &defaults, "", &mut problems);
+    let mut merged = defaults;
+    merge_into(&mut merged, &Value::Object(top));
+    if let Some(fu) = flows_user {
+        match fu.as_array() {
+            None => problems.push(Problem::new(
+                "flows",
+                format!("= {fu} is {}; expected a list of flows", type_name(&fu)),
+            )),
+            Some(list) => {
+                let mut flows = Vec::new();
+                for (i, f) in list.iter().enumerate() {
+                    if !f.is_object() {
+                        problems.push(Problem::new(
+                            format!("flows[{i}]"),
+                            format!("is {}; expected an object", type_name(f)),
+                        ));
+                        continue;
+                    }
+                    unknown_keys(f, &flow_defaults, &format!("flows[{i}]"), &mut problems);
+                    let mut fm = flow_defaults.clone();
+                    merge_into(&mut fm, f);
+                    flows.push(fm);
+                }
+                merged["flows"] = Value::Array(flows);
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(merged)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Reads a `--set` value: JSON if it parses (numbers, booleans, quoted strings, lists),
+/// otherwise the text as a string (so `--set flows[0].variant=reno` works unquoted).
+pub fn parse_set_value(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string()))
+}
+
+/// Sets a parameter in a (merged or partial) scenario object. `flows[i].x` sets one flow,
+/// `flows[].x` every flow. The value is checked against the table.
+pub fn set_path(doc: &mut Value, path: &str, value: Value) -> Result<(), Problem> {
+    let (table_path, sel) = normalise_path(path).map_err(|m| Problem::new(path, m))?;
+    let def = schema::find(&table_path)
+        .ok_or_else(|| Problem::new(path, "unknown parameter (run `cwndlab schema` to list them)"))?;
+    if let Some(msg) = check_leaf(def, &value) {
+        return Err(Problem::new(path, msg));
+    }
+    let set_in = |obj: &mut Value, rel: &str| -> Result<(), Problem> {
+        let mut cur = obj;
+        let parts: Vec<&str> = rel.split('.').collect();
+        for part in &parts[..parts.len() - 1] {
+            if !cur.is_object() {
+                return Err(Problem::new(path, "cannot set inside a non-object"));
+            }
+            cur = cur
+                .as_object_mut()
+                .expect("checked above")
+                .entry(part.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+        }
+        match cur.as_object_mut() {
+            Some(o) => {
+                o.insert(parts[parts.len() - 1].to_string(), value.clone());
+                Ok(())
+            }
+            None => Err(Problem::new(path, "cannot set inside a non-object")),
+        }
+    };
+    match sel {
+        FlowSel::Global => set_in(doc, &table_path),
+        FlowSel::All | FlowSel::One(_) => {
+            let rel = table_path.strip_prefix("flows[].").expect("flow path");
+            let root = doc
+                .as_object_mut()
+                .ok_or_else(|| Problem::new(path, "scenario is not an object"))?;
+            let flows = root
+                .entry("flows")
+                .or_insert_with(|| Value::Array(vec![Value::Object(Map::new())]));
+            let list = flows
+                .as_array_mut()
+                .ok_or_else(|| Problem::new(path, "`flows` is not a list"))?;
+            match sel {
+                FlowSel::One(i) => {
+                    if i >= list.len() {
+                        if i > list.len() || i >= MAX_FLOWS {
+                            return Err(Problem::new(
+                                path,
+                                format!(
+                                    "there is no flow {i}; the scenario has {} (add flows in order)",
+                                    list.len()
+                                ),
+                            ));
+                        }
+                        list.push(Value::Object(Map::new()));
+                    }
+                    set_in(&mut list[i], rel)
+                }
+                _ => list.iter_mut().try_for_each(|f| set_in(f, rel)),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn empty_object_gives_the_defaults() {
+        let s = Scenario::default();
+        assert_eq!(s.flows.len(), 1);
+        assert_eq!(s.flows[0].variant, Variant::Newreno);
+        assert_eq!(s.network.bottleneck.bandwidth, 10_000_000);
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_once() {
+        let v = json!({
+            "duration": -1,
+            "network": {"bottleneck": {"bandwidth": 0, "delay": "fast", "colour": 3}},
+            "flows": [{"variant": "vegas", "tcp": {"mss": 0}}]
+        });
+        let problems = Scenario::from_value(&v).unwrap_err();
+        let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+        assert!(paths.contains(&"network.bottleneck.colour"), "{problems:?}");
+        // Unknown keys stop before range checks; fix and retry for the rest.
+        let v = json!({
+            "duration": -1,
+            "network": {"bottleneck": {"bandwidth": 0, "delay": "fast"}},
+            "flows": [{"variant": "vegas", "tcp": {"mss": 0}}]
+        });
+        let problems = Scenario::from_value(&v).unwrap_err();
+        let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(problems.len(), 5, "{text:#?}");
+        assert!(
+            text.iter()
+                .any(|t| t.starts_with("duration: = -1 s is out of range; allowed 0.001 to 100000 s")),
+            "{text:#?}"
+        );
+        assert!(
+            text.iter()
+                .any(|t| t.contains("network.bottleneck.bandwidth: = 0 bit/s is out of range")),
+            "{text:#?}"
+        );
+        assert!(
+            text.iter()
+                .any(|t| t.contains("network.bottleneck.delay: = \"fast\" is a string, not a number")),
+            "{text:#?}"
+        );
+        assert!(
+            text.iter()
+                .any(|t| t.contains("flows[0].variant: = \"vegas\" is not one of: old_tahoe, tahoe, reno, newreno")),
+            "{text:#?}"
+        );
+        assert!(
+            text.iter()
+                .any(|t| t.contains("flows[0].tcp.mss: = 0 B is out of range; allowed 1 to 65495 B")),
+            "{text:#?}"
+        );
+    }
+
+    #[test]
+    fn set_path_reaches_flows_and_checks_ranges() {
+        let mut doc = json!({});
+        set_path(&mut doc, "flows[0].variant", parse_set_value("reno")).unwrap();
+        set_path(&mut doc, "network.bottleneck.delay", parse_set_value("0.05")).unwrap();
+        let s = Scenario::from_value(&doc).unwrap();
+        assert_eq!(s.flows[0].variant, Variant::Reno);
+        assert_eq!(s.network.bottleneck.delay, 0.05);
+        let err = set_path(&mut doc, "network.bottleneck.delay", json!(99)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "network.bottleneck.delay: = 99 s is out of range; allowed 0 to 10 s"
+        );
+        let err = set_path(&mut doc, "network.bottlenek.delay", json!(1)).unwrap_err();
+        assert!(err.to_string().contains("unknown parameter"));
+        let err = set_path(&mut doc, "flows[5].variant", json!("reno")).unwrap_err();
+        assert!(err.to_string().contains("there is no flow 5"));
+    }
+
+    #[test]
+    fn timeline_paths_must_be_live() {
+        let v = json!({"timeline": [
+            {"at": 1, "set": "network.bottleneck.loss.ber", "value": 1e-5},
+            {"at": 2, "set": "flows[0].tcp.mss", "value": 500},
+            {"at": 3, "set": "flows[3].app.write_size", "value": 5},
+            {"at": 4, "set": "network.bottleneck.bandwidth", "value": -5}
+        ]});
+        let problems = Scenario::from_value(&v).unwrap_err();
+        let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(problems.len(), 3, "{text:#?}");
+        assert!(text[0].starts_with("timeline[1].set: `flows[0].tcp.mss` cannot change during a run"));
+        assert!(text[1].starts_with("timeline[2].set: `flows[3].app.write_size`: there is no flow 3"));
+        assert!(text[2].contains("timeline[3].value: for network.bottleneck.bandwidth: = -5 is not a whole number"));
+    }
+
+    #[test]
+    fn malformed_json_is_reported_not_panicked() {
+        let e = Scenario::from_json_str("{\"seed\": 1,").unwrap_err();
+        assert!(e[0].message.starts_with("not valid JSON"), "{e:?}");
+        let e = Scenario::from_json_str("[1,2]").unwrap_err();
+        assert!(e[0].message.contains("must be a JSON object"));
+        let e = Scenario::from_json_str("{\"flows\": 3}").unwrap_err();
+        assert_eq!(e[0].path, "flows");
+    }
+}

@@ -1,0 +1,691 @@
+//! The scenario's parameter table: every parameter's path, unit, default and valid range,
+//! defined once. Defaults, validation, `--set`, the timeline and the web app's controls all
+//! read this table (the web app through `cwndlab schema` / the wasm `schema_json()`).
+//!
+//! Paths are dotted; `flows[].x` is a field of every flow. Values are JSON numbers in the
+//! parameter's canonical unit: seconds for times, bytes for sizes, bit/s for rates.
+
+use serde_json::{json, Map, Value};
+
+/// One allowed value of an enumerated parameter.
+#[derive(Debug)]
+pub struct Choice {
+    /// The value as written in JSON and URLs.
+    pub value: &'static str,
+    /// Short human label.
+    pub label: &'static str,
+    /// One sentence on what it means.
+    pub help: &'static str,
+}
+
+/// A field of a list item (scripted drops, scripted writes, timeline entries).
+#[derive(Debug)]
+pub struct ItemField {
+    /// Field name inside the item object.
+    pub name: &'static str,
+    /// Canonical unit.
+    pub unit: &'static str,
+    /// Value type and range.
+    pub kind: ItemKind,
+    /// Default when the field is omitted (`None`: required).
+    pub default: Option<f64>,
+    /// One sentence on what it means.
+    pub help: &'static str,
+}
+
+/// Value type of a list-item field.
+#[derive(Debug)]
+pub enum ItemKind {
+    /// Non-negative integer in [min, max].
+    Int { min: u64, max: u64 },
+    /// Number in [min, max].
+    Float { min: f64, max: f64 },
+    /// A parameter path (timeline `set`).
+    Path,
+    /// Any JSON value, checked against the parameter named by the item's path.
+    Value,
+}
+
+/// Value type, range and default of a parameter.
+#[derive(Debug)]
+pub enum Kind {
+    /// Non-negative integer.
+    Int { min: u64, max: u64, default: u64 },
+    /// Real number; `log` suggests a logarithmic control.
+    Float {
+        min: f64,
+        max: f64,
+        default: f64,
+        log: bool,
+    },
+    /// One of a fixed set of strings.
+    Enum {
+        options: &'static [Choice],
+        default: &'static str,
+    },
+    /// true / false.
+    Bool { default: bool },
+    /// A list of small objects.
+    List { items: &'static [ItemField] },
+}
+
+/// A display hint: show `value * factor` with `unit` (e.g. seconds as ms).
+#[derive(Debug, Clone, Copy)]
+pub struct Display {
+    /// Unit shown to people.
+    pub unit: &'static str,
+    /// Multiply the canonical value by this to get the displayed value.
+    pub factor: f64,
+}
+
+/// One scenario parameter.
+#[derive(Debug)]
+pub struct ParamDef {
+    /// Dotted path; `flows[]` stands for every flow.
+    pub path: &'static str,
+    /// Short label for controls.
+    pub label: &'static str,
+    /// Grouping for controls and docs.
+    pub group: &'static str,
+    /// Canonical unit of the JSON value.
+    pub unit: &'static str,
+    /// Type, range and default.
+    pub kind: Kind,
+    /// One or two sentences of help.
+    pub help: &'static str,
+    /// Whether a timeline entry may change it during a run.
+    pub live: bool,
+    /// Preferred display unit.
+    pub display: Option<Display>,
+}
+
+const MS: Option<Display> = Some(Display {
+    unit: "ms",
+    factor: 1e3,
+});
+const MBPS: Option<Display> = Some(Display {
+    unit: "Mbit/s",
+    factor: 1e-6,
+});
+const NONE: Option<Display> = None;
+
+/// Largest integer a JavaScript number holds exactly (seeds must survive a URL round trip).
+pub const MAX_SAFE_INT: u64 = (1 << 53) - 1;
+
+macro_rules! p {
+    ($path:expr, $label:expr, $group:expr, $unit:expr, $kind:expr, $live:expr, $display:expr, $help:expr) => {
+        ParamDef {
+            path: $path,
+            label: $label,
+            group: $group,
+            unit: $unit,
+            kind: $kind,
+            help: $help,
+            live: $live,
+            display: $display,
+        }
+    };
+}
+
+const LOSS_MODELS: &[Choice] = &[
+    Choice { value: "none", label: "None", help: "No random loss." },
+    Choice {
+        value: "ber",
+        label: "Bit error rate",
+        help: "Each bit is corrupted with probability BER; a packet of n bytes is lost with probability 1 − (1 − BER)^(8n), headers included.",
+    },
+    Choice { value: "bernoulli", label: "Per-packet", help: "Each packet is lost with a fixed probability." },
+];
+
+const VARIANTS: &[Choice] = &[
+    Choice {
+        value: "old_tahoe",
+        label: "Old Tahoe",
+        help: "Jacobson 1988: slow start and congestion avoidance; a retransmission timeout is the only loss signal.",
+    },
+    Choice {
+        value: "tahoe",
+        label: "Tahoe",
+        help: "Adds fast retransmit: on the 3rd duplicate ACK, ssthresh = half, cwnd = 1 segment, go back N.",
+    },
+    Choice {
+        value: "reno",
+        label: "Reno",
+        help: "Adds fast recovery (RFC 5681 §3.2): cwnd = ssthresh, the window inflates by one segment per further duplicate ACK, any new ACK ends recovery.",
+    },
+    Choice {
+        value: "newreno",
+        label: "NewReno",
+        help: "RFC 6582: stays in fast recovery until everything sent before the loss is acknowledged, resending one hole per partial ACK.",
+    },
+];
+
+const DROP_ITEMS: &[ItemField] = &[
+    ItemField {
+        name: "segment",
+        unit: "segment",
+        kind: ItemKind::Int { min: 0, max: 1 << 32 },
+        default: None,
+        help: "Segment number as ns-2 numbers them: the SYN is 0, the first data segment 1.",
+    },
+    ItemField {
+        name: "attempt",
+        unit: "transmission",
+        kind: ItemKind::Int { min: 1, max: 1000 },
+        default: Some(1.0),
+        help: "Which transmission of that segment is dropped: 1 = the original, 2 = the first retransmission, …",
+    },
+];
+
+const WRITE_ITEMS: &[ItemField] = &[
+    ItemField {
+        name: "at",
+        unit: "s",
+        kind: ItemKind::Float { min: 0.0, max: 1e5 },
+        default: None,
+        help: "Time of the write, in seconds from the start of the simulation.",
+    },
+    ItemField {
+        name: "bytes",
+        unit: "B",
+        kind: ItemKind::Int { min: 1, max: 1 << 40 },
+        default: None,
+        help: "Bytes the application hands to TCP.",
+    },
+];
+
+const TIMELINE_ITEMS: &[ItemField] = &[
+    ItemField {
+        name: "at",
+        unit: "s",
+        kind: ItemKind::Float { min: 0.0, max: 1e5 },
+        default: None,
+        help: "When the change happens, in seconds from the start.",
+    },
+    ItemField {
+        name: "set",
+        unit: "",
+        kind: ItemKind::Path,
+        default: None,
+        help: "Path of a live parameter, e.g. network.bottleneck.loss.ber or flows[0].app.write_interval.",
+    },
+    ItemField {
+        name: "value",
+        unit: "",
+        kind: ItemKind::Value,
+        default: None,
+        help: "New value, in the parameter's unit.",
+    },
+];
+
+macro_rules! loss_params {
+    ($prefix:literal, $label:literal, $default_ber:expr) => {
+        [
+            p!(
+                concat!($prefix, ".model"),
+                concat!($label, " loss model"),
+                "network",
+                "",
+                Kind::Enum {
+                    options: LOSS_MODELS,
+                    default: "none"
+                },
+                true,
+                NONE,
+                "How packets are lost at random on this direction of the bottleneck (queue overflow is separate)."
+            ),
+            p!(
+                concat!($prefix, ".ber"),
+                concat!($label, " bit error rate"),
+                "network",
+                "1/bit",
+                Kind::Float {
+                    min: 0.0,
+                    max: 1e-2,
+                    default: $default_ber,
+                    log: true
+                },
+                true,
+                NONE,
+                "Bit error rate, used when the loss model is \"ber\"."
+            ),
+            p!(
+                concat!($prefix, ".probability"),
+                concat!($label, " loss probability"),
+                "network",
+                "1",
+                Kind::Float {
+                    min: 0.0,
+                    max: 1.0,
+                    default: 0.01,
+                    log: false
+                },
+                true,
+                NONE,
+                "Per-packet loss probability, used when the loss model is \"bernoulli\"."
+            ),
+        ]
+    };
+}
+
+macro_rules! access_params {
+    ($prefix:literal, $label:literal, $help:literal) => {
+        [
+            p!(
+                concat!($prefix, ".bandwidth"),
+                concat!($label, " bandwidth"),
+                "flow",
+                "bit/s",
+                Kind::Int {
+                    min: 1_000,
+                    max: 100_000_000_000,
+                    default: 100_000_000
+                },
+                true,
+                MBPS,
+                $help
+            ),
+            p!(
+                concat!($prefix, ".delay"),
+                concat!($label, " delay"),
+                "flow",
+                "s",
+                Kind::Float {
+                    min: 0.0,
+                    max: 10.0,
+                    default: 0.001,
+                    log: false
+                },
+                true,
+                MS,
+                "One-way propagation delay of the access link (each direction)."
+            ),
+            p!(
+                concat!($prefix, ".queue_packets"),
+                concat!($label, " queue"),
+                "flow",
+                "packets",
+                Kind::Int {
+                    min: 1,
+                    max: 1_000_000,
+                    default: 1000
+                },
+                false,
+                NONE,
+                "Drop-tail capacity of the access link's queue in packets, counting the packet being transmitted."
+            ),
+        ]
+    };
+}
+
+/// Every scenario parameter, in display order.
+pub fn params() -> &'static [ParamDef] {
+    &PARAMS
+}
+
+static PARAMS: std::sync::LazyLock<Vec<ParamDef>> = std::sync::LazyLock::new(build_params);
+
+fn build_params() -> Vec<ParamDef> {
+    let mut v = vec![
+        p!("version", "Format version", "run", "", Kind::Int { min: 1, max: 1, default: 1 }, false, NONE,
+            "Scenario format version; 1 is the only version so far."),
+        p!("seed", "Seed", "run", "", Kind::Int { min: 0, max: MAX_SAFE_INT, default: 1 }, false, NONE,
+            "Seed of every random decision (loss). Same scenario and seed give a bit-identical run."),
+        p!("duration", "Duration", "run", "s", Kind::Float { min: 0.001, max: 100_000.0, default: 20.0, log: false }, false, NONE,
+            "Simulated time to run, in seconds."),
+        p!("trace.events", "Event log", "run", "", Kind::Enum { options: &[
+            Choice { value: "all", label: "All", help: "Every packet event at sender and receiver." },
+            Choice { value: "sender", label: "Sender side", help: "Sends, retransmissions, ACK arrivals, drops and congestion events; no receiver-side rows." },
+            Choice { value: "congestion", label: "Congestion only", help: "Drops, retransmissions and congestion-control events only (smallest trace for long runs)." },
+        ], default: "all" }, false, NONE,
+            "Which events the event log records. Summaries and time series are the same either way."),
+        p!("network.bottleneck.bandwidth", "Bottleneck bandwidth", "network", "bit/s",
+            Kind::Int { min: 1_000, max: 100_000_000_000, default: 2_000_000 }, true, MBPS,
+            "Rate of the shared link between the two routers, in each direction."),
+        p!("network.bottleneck.delay", "Bottleneck delay", "network", "s",
+            Kind::Float { min: 0.0, max: 10.0, default: 0.04, log: false }, true, MS,
+            "One-way propagation delay of the bottleneck link (each direction). RTT ≈ 2 × (bottleneck + access delays) plus transmission times."),
+        p!("network.bottleneck.queue_packets", "Bottleneck buffer", "network", "packets",
+            Kind::Int { min: 1, max: 1_000_000, default: 20 }, true, NONE,
+            "Drop-tail capacity of each bottleneck queue in packets, counting the packet being transmitted (ns-2's convention: limit 8 = 7 waiting + 1 in service)."),
+        p!("network.bottleneck.queue_bytes", "Bottleneck buffer (bytes)", "network", "B",
+            Kind::Int { min: 0, max: 1_000_000_000_000, default: 0 }, true, NONE,
+            "Optional byte capacity of each bottleneck queue, counting the packet being transmitted; 0 = no byte limit."),
+    ];
+    v.extend(loss_params!("network.bottleneck.loss", "Data-direction", 1e-6));
+    v.extend(loss_params!("network.bottleneck.reverse_loss", "ACK-direction", 1e-6));
+    v.extend([
+        p!(
+            "flows[].variant",
+            "Algorithm",
+            "flow",
+            "",
+            Kind::Enum {
+                options: VARIANTS,
+                default: "newreno"
+            },
+            false,
+            NONE,
+            "Loss recovery: Old Tahoe, Tahoe, Reno or NewReno. The other congestion-control settings are shared axes."
+        ),
+        p!(
+            "flows[].start",
+            "Start time",
+            "flow",
+            "s",
+            Kind::Float {
+                min: 0.0,
+                max: 100_000.0,
+                default: 0.0,
+                log: false
+            },
+            false,
+            MS,
+            "When the flow opens its connection (SYN) or, without a SYN, starts sending."
+        ),
+    ]);
+    v.push(p!("flows[].reserved_bandwidth", "Reserved bandwidth", "flow", "bit/s",
+        Kind::Int { min: 0, max: 100_000_000_000, default: 0 }, false, MBPS,
+        "Bandwidth reserved for this flow at the bottleneck; 0 = none. Only BR-TCP (Komuro et al. 2006) uses it, to set ssthresh to the reserved rate's bandwidth-delay product; BR-TCP is not in this release, so no current variant is affected."));
+    v.extend(access_params!(
+        "flows[].access",
+        "Sender access",
+        "Rate of the link between the sender and the first router."
+    ));
+    v.extend(access_params!(
+        "flows[].receiver_access",
+        "Receiver access",
+        "Rate of the link between the second router and the receiver."
+    ));
+    v.extend([
+        p!("flows[].tcp.mss", "MSS", "tcp", "B", Kind::Int { min: 1, max: 65_495, default: 1460 }, false, NONE,
+            "Sender maximum segment size: payload bytes of a full segment (SMSS)."),
+        p!("flows[].tcp.header", "Header size", "tcp", "B", Kind::Int { min: 0, max: 1000, default: 40 }, false, NONE,
+            "TCP/IP header bytes added to every packet, data and ACK alike (and the whole size of a SYN or pure ACK)."),
+        p!("flows[].tcp.rwnd", "Receiver window", "tcp", "B", Kind::Int { min: 1, max: 1 << 30, default: 1 << 20 }, false, NONE,
+            "Window the receiver advertises (fixed). The sender never has more than this outstanding."),
+        p!("flows[].tcp.initial_window", "Initial window", "tcp", "segments", Kind::Int { min: 1, max: 1000, default: 2 }, false, NONE,
+            "cwnd when data transfer starts, in segments (RFC 5681 §3.1 allows up to 2–4; RFC 6928 proposes 10)."),
+        p!("flows[].tcp.initial_ssthresh", "Initial ssthresh", "tcp", "B", Kind::Int { min: 0, max: 1 << 40, default: 0 }, false, NONE,
+            "Initial slow-start threshold in bytes; 0 means arbitrarily high (RFC 5681 §3.1)."),
+        p!("flows[].tcp.dupack_threshold", "Duplicate-ACK threshold", "tcp", "ACKs", Kind::Int { min: 1, max: 64, default: 3 }, false, NONE,
+            "Duplicate ACKs that trigger fast retransmit (3 in every standard)."),
+        p!("flows[].tcp.nagle", "Nagle", "tcp", "", Kind::Bool { default: false }, false, NONE,
+            "RFC 896: while data is unacknowledged, hold a segment smaller than the MSS until it fills or everything is acknowledged."),
+        p!("flows[].tcp.syn", "SYN handshake", "tcp", "", Kind::Bool { default: false }, false, NONE,
+            "Send a SYN (header-only packet, segment 0) first; data starts, with the initial window, when it is acknowledged."),
+        p!("flows[].cc.units", "cwnd units", "cc", "", Kind::Enum { options: &[
+            Choice { value: "bytes", label: "Bytes", help: "cwnd counts bytes in flight (FreeBSD, RFC 5681)." },
+            Choice { value: "segments", label: "Segments", help: "cwnd counts packets in flight whatever their size (Linux, ns-2); ssthresh is rounded down to whole segments." },
+        ], default: "bytes" }, false, NONE,
+            "Whether cwnd limits bytes or packets in flight."),
+        p!("flows[].cc.slow_start", "Slow-start increase", "cc", "", Kind::Enum { options: &[
+            Choice { value: "ack_counting", label: "1 MSS per ACK", help: "Each new ACK adds one SMSS, however much it acknowledges (RFC 2581)." },
+            Choice { value: "abc", label: "Byte counting (ABC)", help: "Each new ACK adds the bytes it acknowledges, at most L·SMSS (RFC 3465 §2.2); L = 1 after a timeout." },
+        ], default: "ack_counting" }, false, NONE,
+            "How slow start grows cwnd on a new ACK."),
+        p!("flows[].cc.abc_limit", "ABC limit L", "cc", "segments", Kind::Int { min: 1, max: 2, default: 2 }, false, NONE,
+            "RFC 3465 §2.3: the most one ACK may add in slow start under byte counting, in segments."),
+        p!("flows[].cc.congestion_avoidance", "Congestion-avoidance increase", "cc", "", Kind::Enum { options: &[
+            Choice { value: "per_ack", label: "SMSS²/cwnd per ACK", help: "Each new ACK adds SMSS·SMSS/cwnd bytes, at least 1 (RFC 5681 §3.1 eq. 3; ns-2's 1/cwnd)." },
+            Choice { value: "byte_counting", label: "Byte counting", help: "Add one SMSS each time a full cwnd of bytes has been acknowledged (RFC 3465 §2.1)." },
+        ], default: "per_ack" }, false, NONE,
+            "How congestion avoidance grows cwnd."),
+        p!("flows[].cc.ssthresh_rule", "ssthresh on loss", "cc", "", Kind::Enum { options: &[
+            Choice { value: "half_flight", label: "FlightSize / 2", help: "ssthresh = max(FlightSize/2, 2·SMSS) (RFC 5681 eq. 4)." },
+            Choice { value: "half_cwnd", label: "min(cwnd, rwnd) / 2", help: "ssthresh = max(min(cwnd, rwnd)/2, 2·SMSS), as ns-2, BSD and Linux compute it." },
+        ], default: "half_flight" }, false, NONE,
+            "What ssthresh is set to on a loss."),
+        p!("flows[].cc.limited_transmit", "Limited Transmit", "cc", "", Kind::Bool { default: false }, false, NONE,
+            "RFC 3042: send one new segment on each of the first two duplicate ACKs (never Old Tahoe)."),
+        p!("flows[].cc.recover_guard", "Recover guard (Tahoe, Reno)", "cc", "", Kind::Bool { default: false }, false, NONE,
+            "ns-2's bug_fix: Tahoe and Reno skip a fast retransmit whose duplicate ACKs do not acknowledge past `recover` (the highest sequence sent at the last loss response). NewReno always applies it (RFC 6582 §3.2 step 2)."),
+        p!("flows[].cc.fast_retransmit_restarts_timer", "Fast retransmit restarts RTO", "cc", "", Kind::Bool { default: true }, false, NONE,
+            "Restart the retransmission timer when a fast retransmit is sent (ns-2, BSD). Off: the running timer keeps going (a literal RFC 6298 reading)."),
+        p!("flows[].cc.newreno_timer", "NewReno timer on partial ACK", "cc", "", Kind::Enum { options: &[
+            Choice { value: "first_partial", label: "First partial ACK only", help: "'Impatient': restart the timer only on the first partial ACK of a recovery episode." },
+            Choice { value: "every_partial", label: "Every partial ACK", help: "'Slow-but-steady': restart the timer on every partial ACK." },
+        ], default: "first_partial" }, false, NONE,
+            "RFC 6582 §4: when a partial ACK restarts the retransmission timer."),
+        p!("flows[].cc.newreno_full_ack", "NewReno exit window", "cc", "", Kind::Enum { options: &[
+            Choice { value: "min_flight", label: "min(ssthresh, FlightSize + SMSS)", help: "RFC 6582 §3.2 step 3 option 1: cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS)." },
+            Choice { value: "ssthresh", label: "ssthresh", help: "RFC 6582 §3.2 step 3 option 2: cwnd = ssthresh." },
+        ], default: "min_flight" }, false, NONE,
+            "cwnd when a full ACK ends NewReno fast recovery."),
+        p!("flows[].cc.newreno_partial_window", "NewReno partial-ACK window", "cc", "", Kind::Enum { options: &[
+            Choice { value: "deflate", label: "Deflate by acked", help: "RFC 6582 §3.2 step 3: take the newly acknowledged bytes off the inflated window, add back one SMSS if at least one SMSS was acknowledged." },
+            Choice { value: "reset", label: "Reset to cwnd", help: "ns-2 without partial_window_deflation_: the inflated window falls back to cwnd and grows again with each duplicate ACK." },
+        ], default: "deflate" }, false, NONE,
+            "What a partial ACK does to the inflated window."),
+        p!("flows[].cc.repeated_rto_ssthresh", "ssthresh on repeated timeouts", "cc", "", Kind::Enum { options: &[
+            Choice { value: "hold", label: "Hold", help: "RFC 5681 §3.1: if the timed-out segment was already resent by the timer and nothing new was acknowledged since, keep ssthresh." },
+            Choice { value: "halve_again", label: "Recompute", help: "Recompute ssthresh on every timeout (ns-2, 4.4BSD)." },
+        ], default: "hold" }, false, NONE,
+            "Whether back-to-back timeouts keep lowering ssthresh."),
+        p!("flows[].rto.estimator", "RTO estimator", "rto", "", Kind::Enum { options: &[
+            Choice { value: "rfc6298", label: "RFC 6298", help: "SRTT/RTTVAR with gains 1/8 and 1/4, RTO = SRTT + max(G, 4·RTTVAR)." },
+            Choice { value: "jacobson88", label: "Jacobson 88 (integer)", help: "Jacobson & Karels appendix A: scaled integer mean and deviation in clock ticks, rto = A + 4D." },
+            Choice { value: "rfc793", label: "RFC 793", help: "SRTT = α·SRTT + (1−α)·RTT, RTO = β·SRTT: no variance term." },
+        ], default: "rfc6298" }, false, NONE,
+            "How the retransmission timeout is estimated from RTT samples (one timed segment per RTT, Karn's rule)."),
+        p!("flows[].rto.clock_tick", "TCP clock tick", "rto", "s", Kind::Float { min: 1e-6, max: 1.0, default: 0.001, log: true }, false, MS,
+            "Granularity of RTT measurement: samples count tick boundaries crossed (at least one); also RFC 6298's G."),
+        p!("flows[].rto.initial", "Initial RTO", "rto", "s", Kind::Float { min: 0.001, max: 600.0, default: 1.0, log: false }, false, NONE,
+            "RTO before the first RTT sample (RFC 6298 (2.1): 1 s; older stacks 3 s)."),
+        p!("flows[].rto.min", "Minimum RTO", "rto", "s", Kind::Float { min: 0.0, max: 600.0, default: 1.0, log: false }, false, MS,
+            "Lower bound on the computed RTO (RFC 6298 (2.4): 1 s; Linux 200 ms)."),
+        p!("flows[].rto.max", "Maximum RTO", "rto", "s", Kind::Float { min: 0.001, max: 3600.0, default: 60.0, log: false }, false, NONE,
+            "Upper bound on the RTO, backoff included (RFC 6298 (2.5): at least 60 s)."),
+        p!("flows[].rto.rfc793_alpha", "RFC 793 α", "rto", "1", Kind::Float { min: 0.0, max: 0.999, default: 0.9, log: false }, false, NONE,
+            "Smoothing gain of the RFC 793 estimator (0.8–0.9 suggested)."),
+        p!("flows[].rto.rfc793_beta", "RFC 793 β", "rto", "1", Kind::Float { min: 1.0, max: 4.0, default: 2.0, log: false }, false, NONE,
+            "Delay variance factor of the RFC 793 estimator (1.3–2.0 suggested)."),
+        p!("flows[].receiver.delayed_ack", "Delayed ACK", "receiver", "", Kind::Bool { default: false }, false, NONE,
+            "Acknowledge every second full segment's worth of in-order data, or when the delayed-ACK timer fires (RFC 5681 §4.2). Out-of-order and gap-filling data are always acknowledged at once."),
+        p!("flows[].receiver.delack_timeout", "Delayed-ACK timeout", "receiver", "s", Kind::Float { min: 0.001, max: 0.5, default: 0.2, log: false }, false, MS,
+            "Longest an ACK is delayed (RFC 1122 requires at most 500 ms)."),
+        p!("flows[].app.kind", "Application", "app", "", Kind::Enum { options: &[
+            Choice { value: "bulk", label: "Bulk", help: "A greedy sender: data is always waiting (or a fixed number of bytes, then done)." },
+            Choice { value: "cbr", label: "CBR", help: "Constant bit rate: write_size bytes every write_interval (a packet-sized write, as the NetSim lab's CBR source)." },
+            Choice { value: "thin", label: "Thin stream", help: "Small writes (write_size) at an application write frequency (write_interval), as in games and remote shells." },
+            Choice { value: "on_off", label: "On/off", help: "Writes write_size every write_interval during 'on' periods, nothing during 'off' periods." },
+            Choice { value: "scripted", label: "Scripted writes", help: "Writes of given sizes at given times (app.writes)." },
+        ], default: "bulk" }, false, NONE,
+            "What the sending application does."),
+        p!("flows[].app.bytes", "Bulk size", "app", "B", Kind::Int { min: 0, max: 1 << 50, default: 0 }, false, NONE,
+            "Bytes a bulk application sends; 0 = unbounded."),
+        p!("flows[].app.write_size", "Write size", "app", "B", Kind::Int { min: 1, max: 1_000_000_000, default: 1460 }, true, NONE,
+            "Bytes per application write (CBR, thin stream, on/off)."),
+        p!("flows[].app.write_interval", "Write interval", "app", "s", Kind::Float { min: 1e-6, max: 3600.0, default: 0.01, log: true }, true, MS,
+            "Time between application writes; its inverse is the application write frequency."),
+        p!("flows[].app.on", "On period", "app", "s", Kind::Float { min: 1e-6, max: 100_000.0, default: 1.0, log: false }, false, NONE,
+            "Length of each 'on' period (on/off application)."),
+        p!("flows[].app.off", "Off period", "app", "s", Kind::Float { min: 0.0, max: 100_000.0, default: 1.0, log: false }, false, NONE,
+            "Length of each 'off' period (on/off application)."),
+        p!("flows[].app.writes", "Scripted writes", "app", "", Kind::List { items: WRITE_ITEMS }, false, NONE,
+            "List of {at, bytes} writes for the scripted application."),
+        p!("flows[].drops", "Scripted drops", "loss", "", Kind::List { items: DROP_ITEMS }, false, NONE,
+            "Data segments of this flow dropped at the bottleneck: list of {segment, attempt}. Deterministic, for exact lessons and tests."),
+        p!("timeline", "Timeline", "run", "", Kind::List { items: TIMELINE_ITEMS }, false, NONE,
+            "Parameter changes at given times, e.g. {\"at\": 10, \"set\": \"network.bottleneck.loss.ber\", \"value\": 1e-5}."),
+    ]);
+    v
+}
+
+/// Looks a parameter up by its table path (`flows[].x` form).
+pub fn find(path: &str) -> Option<&'static ParamDef> {
+    params().iter().find(|p| p.path == path)
+}
+
+/// Default JSON value of a parameter.
+pub fn default_value(p: &ParamDef) -> Value {
+    match &p.kind {
+        Kind::Int { default, .. } => json!(default),
+        Kind::Float { default, .. } => json!(default),
+        Kind::Enum { default, .. } => json!(default),
+        Kind::Bool { default } => json!(default),
+        Kind::List { .. } => json!([]),
+    }
+}
+
+fn insert_path(obj: &mut Map<String, Value>, path: &str, value: Value) {
+    let mut parts = path.split('.').peekable();
+    let mut cur = obj;
+    while let Some(part) = parts.next() {
+        if parts.peek().is_none() {
+            cur.insert(part.to_string(), value);
+            return;
+        }
+        cur = cur
+            .entry(part.to_string())
+            .or_insert_with(|| Value::Object(Map::new()))
+            .as_object_mut()
+            .expect("schema paths never cross a leaf");
+    }
+}
+
+/// Defaults of one flow, as a JSON object (the `flows[].` parameters).
+pub fn flow_defaults() -> Value {
+    let mut obj = Map::new();
+    for p in params() {
+        if let Some(rest) = p.path.strip_prefix("flows[].") {
+            insert_path(&mut obj, rest, default_value(p));
+        }
+    }
+    Value::Object(obj)
+}
+
+/// The complete default scenario as JSON: one flow with every default.
+pub fn scenario_defaults() -> Value {
+    let mut obj = Map::new();
+    for p in params() {
+        if !p.path.starts_with("flows[].") {
+            insert_path(&mut obj, p.path, default_value(p));
+        }
+    }
+    obj.insert("flows".into(), Value::Array(vec![flow_defaults()]));
+    Value::Object(obj)
+}
+
+fn kind_json(k: &Kind) -> Map<String, Value> {
+    let mut m = Map::new();
+    match k {
+        Kind::Int { min, max, default } => {
+            m.insert("type".into(), json!("int"));
+            m.insert("min".into(), json!(min));
+            m.insert("max".into(), json!(max));
+            m.insert("default".into(), json!(default));
+        }
+        Kind::Float { min, max, default, log } => {
+            m.insert("type".into(), json!("float"));
+            m.insert("min".into(), json!(min));
+            m.insert("max".into(), json!(max));
+            m.insert("default".into(), json!(default));
+            m.insert("scale".into(), json!(if *log { "log" } else { "linear" }));
+        }
+        Kind::Enum { options, default } => {
+            m.insert("type".into(), json!("enum"));
+            m.insert("default".into(), json!(default));
+            m.insert(
+                "options".into(),
+                Value::Array(
+                    options
+                        .iter()
+                        .map(|c| json!({"value": c.value, "label": c.label, "help": c.help}))
+                        .collect(),
+                ),
+            );
+        }
+        Kind::Bool { default } => {
+            m.insert("type".into(), json!("bool"));
+            m.insert("default".into(), json!(default));
+        }
+        Kind::List { items } => {
+            m.insert("type".into(), json!("list"));
+            m.insert("default".into(), json!([]));
+            m.insert(
+                "items".into(),
+                Value::Array(
+                    items
+                        .iter()
+                        .map(|f| {
+                            let mut o = json!({"name": f.name, "unit": f.unit, "help": f.help});
+                            let (t, min, max) = match f.kind {
+                                ItemKind::Int { min, max } => ("int", json!(min), json!(max)),
+                                ItemKind::Float { min, max } => ("float", json!(min), json!(max)),
+                                ItemKind::Path => ("path", Value::Null, Value::Null),
+                                ItemKind::Value => ("value", Value::Null, Value::Null),
+                            };
+                            o["type"] = json!(t);
+                            if !min.is_null() {
+                                o["min"] = min;
+                                o["max"] = max;
+                            }
+                            if let Some(d) = f.default {
+                                o["default"] = json!(d);
+                            }
+                            o
+                        })
+                        .collect(),
+                ),
+            );
+        }
+    }
+    m
+}
+
+/// The parameter table as JSON: `{ "version": 1, "params": [ {path, label, group, unit, type,
+/// default, min, max, scale, options, items, help, live, display}, … ] }`.
+pub fn schema_json() -> Value {
+    let list: Vec<Value> = params()
+        .iter()
+        .map(|p| {
+            let mut m = kind_json(&p.kind);
+            m.insert("path".into(), json!(p.path));
+            m.insert("label".into(), json!(p.label));
+            m.insert("group".into(), json!(p.group));
+            m.insert("unit".into(), json!(p.unit));
+            m.insert("help".into(), json!(p.help));
+            m.insert("live".into(), json!(p.live));
+            if let Some(d) = p.display {
+                m.insert("display".into(), json!({"unit": d.unit, "factor": d.factor}));
+            }
+            Value::Object(m)
+        })
+        .collect();
+    json!({ "version": 1, "params": list })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_lies_in_its_range() {
+        for p in params() {
+            match &p.kind {
+                Kind::Int { min, max, default } => assert!(min <= default && default <= max, "{}", p.path),
+                Kind::Float { min, max, default, .. } => assert!(min <= default && default <= max, "{}", p.path),
+                Kind::Enum { options, default } => assert!(options.iter().any(|c| c.value == *default), "{}", p.path),
+                Kind::Bool { .. } | Kind::List { .. } => {}
+            }
+        }
+    }
+
+    #[test]
+    fn paths_are_unique() {
+        let mut paths: Vec<&str> = params().iter().map(|p| p.path).collect();
+        paths.sort_unstable();
+        let n = paths.len();
+        paths.dedup();
+        assert_eq!(n, paths.len());
+    }
+
+    #[test]
+    fn defaults_json_has_one_flow() {
+        let d = scenario_defaults();
+        assert_eq!(d["flows"].as_array().unwrap().len(), 1);
+        assert_eq!(d["network"]["bottleneck"]["bandwidth"], json!(10_000_000u64));
+        assert_eq!(d["flows"][0]["tcp"]["mss"], json!(1460));
+    }
+}

@@ -1,0 +1,692 @@
+//! The simulation: a dumbbell of flows around one bottleneck, driven by the event queue.
+//!
+//! ```text
+//!  sender i ──access──► R1 ══bottleneck══► R2 ──receiver access──► receiver i
+//!  sender i ◄──access── R1 ◄══bottleneck══ R2 ◄──receiver access── receiver i
+//! ```
+//! Link ids: 0 = bottleneck (data direction), 1 = bottleneck (ACK direction); for flow i,
+//! base = 2 + 4i: base = sender access (data), base+1 = receiver access (data),
+//! base+2 = receiver access (ACKs), base+3 = sender access (ACKs).
+//!
+//! `advance(dt)` processes every event up to now + dt; `run_to_end()` runs to the end;
+//! `step()` processes one event. However a run is sliced, the trace is the same.
+
+use crate::app::App;
+use crate::event::{Event, EventQueue};
+use crate::net::{Enqueue, Fate, Hop, Link, LinkLoss, Packet, PktKind, QueueSeries};
+use crate::scenario::{FlowSel, LossModel, Problem, Scenario};
+use crate::summary::{Drops, FlowSummary, Summary};
+use crate::tcp::receiver::Receiver;
+use crate::tcp::sender::Sender;
+use crate::time::{ns_to_secs, secs_to_ns, Ns};
+use crate::trace::{Digest, EventKind, EventLog, FlowSeries};
+use serde_json::Value;
+
+/// Shared state every endpoint acts on: the clock, the event queue, the links, the log.
+#[derive(Debug)]
+pub struct World {
+    /// Current simulated time.
+    pub now: Ns,
+    events: EventQueue,
+    /// All links.
+    pub links: Vec<Link>,
+    /// The event log.
+    pub log: EventLog,
+    seed: u64,
+    /// Packets created by endpoints (data, ACK, SYN, SYN-ACK).
+    pub packets: u64,
+    /// Drops by cause, per flow.
+    pub drops: Vec<Drops>,
+    /// Scripted drops per flow, sorted: (segment, attempt).
+    scripted: Vec<Vec<(u64, u64)>>,
+}
+
+impl World {
+    /// Schedules an event.
+    #[inline]
+    pub fn schedule(&mut self, at: Ns, ev: Event) {
+        self.events.push(at, ev);
+    }
+
+    /// Appends an event-log row at the current time.
+    #[inline]
+    pub fn log(&mut self, flow: u32, kind: EventKind, seq: u64, len: u32, seg: u32, tx: u32) {
+        self.log.push(self.now, flow, kind, seq, len, seg, tx);
+    }
+
+    /// An endpoint puts a new packet on its first link.
+    pub fn transmit(&mut self, link: u32, pkt: Packet) {
+        self.packets += 1;
+        self.offer(link, pkt);
+    }
+
+    fn offer(&mut self, link_id: u32, mut pkt: Packet) {
+        let now = self.now;
+        let link = &mut self.links[link_id as usize];
+        match link.enqueue(now, pkt.size) {
+            Enqueue::Dropped => {
+                let d = &mut self.drops[pkt.flow as usize];
+                let kind = if is_forward(pkt.kind) {
+                    d.queue += 1;
+                    EventKind::QueueDrop
+                } else {
+                    d.ack_queue += 1;
+                    EventKind::AckQueueDrop
+                };
+                self.log.push(now, pkt.flow, kind, pkt.seq, pkt.len, pkt.seg, pkt.tx);
+            }
+            Enqueue::Arrives(at) => {
+                if link.scripted
+                    && is_forward(pkt.kind)
+                    && self.scripted[pkt.flow as usize]
+                        .binary_search(&(pkt.seg as u64, pkt.tx as u64))
+                        .is_ok()
+                {
+                    pkt.fate = Fate::Scripted;
+                } else if link.loss.corrupts(self.seed, link_id, &pkt) {
+                    pkt.fate = Fate::Error;
+                }
+                if link.flying.is_empty() {
+                    self.events.push(at, Event::LinkHead { link: link_id });
+                }
+                link.flying.push_back((at, pkt));
+            }
+        }
+    }
+}
+
+fn is_forward(k: PktKind) -> bool {
+    matches!(k, PktKind::Data | PktKind::Syn)
+}
+
+/// Base link id of flow `i`.
+fn flow_base(i: u32) -> u32 {
+    2 + 4 * i
+}
+
+/// A running simulation.
+#[derive(Debug)]
+pub struct Simulation {
+    scenario: Scenario,
+    world: World,
+    senders: Vec<Sender>,
+    receivers: Vec<Receiver>,
+    apps: Vec<App>,
+    series: Vec<FlowSeries>,
+    starts: Vec<Ns>,
+    completion: Vec<Option<Ns>>,
+    end: Ns,
+    finished: bool,
+    events_processed: u64,
+}
+
+impl Simulation {
+    /// Parses, validates and builds a simulation from scenario JSON.
+    pub fn from_json(text: &str) -> Result<Simulation, Vec<Problem>> {
+        Scenario::from_json_str(text).map(|s| Simulation::new(&s))
+    }
+
+    /// Builds a simulation from a validated scenario.
+    pub fn new(s: &Scenario) -> Simulation {
+        let b = &s.network.bottleneck;
+        let bdelay = secs_to_ns(b.delay);
+        let mut links = Vec::with_capacity(2 + 4 * s.flows.len());
+        let mut fwd = Link::new("bottleneck", b.bandwidth, bdelay, b.queue_packets, Hop::FlowForward);
+        fwd.cap_bytes = b.queue_bytes;
+        fwd.loss = LinkLoss::from_cfg(&b.loss);
+        fwd.scripted = true;
+        fwd.series = Some(QueueSeries::default());
+        let mut rev = Link::new(
+            "bottleneck (ACK direction)",
+            b.bandwidth,
+            bdelay,
+            b.queue_packets,
+            Hop::FlowReverse,
+        );
+        rev.cap_bytes = b.queue_bytes;
+        rev.loss = LinkLoss::from_cfg(&b.reverse_loss);
+        rev.series = Some(QueueSeries::default());
+        links.push(fwd);
+        links.push(rev);
+        let mut scripted = Vec::new();
+        let mut senders = Vec::new();
+        let mut receivers = Vec::new();
+        let mut apps = Vec::new();
+        let mut starts = Vec::new();
+        for (i, f) in s.flows.iter().enumerate() {
+            let i = i as u32;
+            let base = flow_base(i);
+            let (sa, ra) = (&f.access, &f.receiver_access);
+            let mut access = Link::new(
+                format!("flow {i} sender access"),
+                sa.bandwidth,
+                secs_to_ns(sa.delay),
+                sa.queue_packets,
+                Hop::Link(0),
+            );
+            access.series = Some(QueueSeries::default());
+            links.push(access);
+            links.push(Link::new(
+                format!("flow {i} receiver access"),
+                ra.bandwidth,
+                secs_to_ns(ra.delay),
+                ra.queue_packets,
+                Hop::Receiver,
+            ));
+            links.push(Link::new(
+                format!("flow {i} receiver access (ACKs)"),
+                ra.bandwidth,
+                secs_to_ns(ra.delay),
+                ra.queue_packets,
+                Hop::Link(1),
+            ));
+            links.push(Link::new(
+                format!("flow {i} sender access (ACKs)"),
+                sa.bandwidth,
+                secs_to_ns(sa.delay),
+                sa.queue_packets,
+                Hop::Sender,
+            ));
+            let mut d: Vec<(u64, u64)> = f.drops.iter().map(|d| (d.segment, d.attempt)).collect();
+            d.sort_unstable();
+            scripted.push(d);
+            senders.push(Sender::new(i, base, f));
+            receivers.push(Receiver::new(i, base + 2, f));
+            let start = secs_to_ns(f.start);
+            apps.push(App::new(&f.app, start));
+            starts.push(start);
+        }
+        let n = s.flows.len();
+        // Reserve trace space for the packets the bottleneck can carry (capped: a thin or
+        // idle flow would otherwise hold memory it never uses, which matters in wasm).
+        let wire = s
+            .flows
+            .iter()
+            .map(|f| f.tcp.mss + f.tcp.header)
+            .min()
+            .unwrap_or(1500)
+            .max(1);
+        let est = ((s.duration * b.bandwidth as f64 / 8.0 / wire as f64) as usize).min(1 << 17);
+        for l in links.iter_mut() {
+            if let Some(q) = l.series.as_mut() {
+                q.rows.reserve(2 * est);
+            }
+        }
+        let mut log = EventLog::new(s.trace.events);
+        log.rows.reserve(5 * est);
+        let mut world = World {
+            now: 0,
+            events: EventQueue::default(),
+            links,
+            log,
+            seed: s.seed,
+            packets: 0,
+            drops: vec![Drops::default(); n],
+            scripted,
+        };
+        for (i, app) in apps.iter().enumerate() {
+            world.schedule(starts[i], Event::FlowStart { flow: i as u32 });
+            if let (_, Some(at)) = app.first() {
+                world.schedule(at, Event::AppWrite { flow: i as u32 });
+            }
+        }
+        for (k, e) in s.timeline.iter().enumerate() {
+            world
+                .events
+                .push_after_instant(secs_to_ns(e.at), k as u32, Event::Timeline { index: k as u32 });
+        }
+        Simulation {
+            scenario: s.clone(),
+            world,
+            senders,
+            receivers,
+            apps,
+            series: (0..n)
+                .map(|_| {
+                    let mut f = FlowSeries::default();
+                    f.rows.reserve(est / n + 16);
+                    f
+                })
+                .collect(),
+            starts,
+            completion: vec![None; n],
+            end: secs_to_ns(s.duration),
+            finished: false,
+            events_processed: 0,
+        }
+    }
+
+    /// The scenario being run (every setting resolved).
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Current simulated time.
+    pub fn now(&self) -> Ns {
+        self.world.now
+    }
+
+    /// End of the run.
+    pub fn end(&self) -> Ns {
+        self.end
+    }
+
+    /// True once the clock reached the end.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Events processed so far.
+    pub fn events_processed(&self) -> u64 {
+        self.events_processed
+    }
+
+    /// Events pending in the queue (for diagnostics).
+    pub fn pending_events(&self) -> usize {
+        self.world.events.len()
+    }
+
+    /// Packets created so far (data + ACK + SYN + SYN-ACK).
+    pub fn packets(&self) -> u64 {
+        self.world.packets
+    }
+
+    /// Processes every event up to `now + dt` (capped at the end) and moves the clock there.
+    /// Returns the number of events processed.
+    pub fn advance(&mut self, dt: Ns) -> u64 {
+        let target = self.world.now.saturating_add(dt).min(self.end);
+        self.run_until(target, u64::MAX)
+    }
+
+    /// Runs to the end.
+    pub fn run_to_end(&mut self) -> u64 {
+        self.run_until(self.end, u64::MAX)
+    }
+
+    /// Processes at most `budget` events toward the end; returns true when finished.
+    pub fn run_events(&mut self, budget: u64) -> bool {
+        self.run_until(self.end, budget);
+        self.finished
+    }
+
+    /// Processes the next event (if any before the end); returns false when there was none
+    /// and the run is finished.
+    pub fn step(&mut self) -> bool {
+        if self.finished {
+            return false;
+        }
+        let n = self.run_until(self.end, 1);
+        n == 1
+    }
+
+    fn run_until(&mut self, target: Ns, budget: u64) -> u64 {
+        let mut n = 0u64;
+        while n < budget {
+            match self.world.events.peek_time() {
+                Some(t) if t <= target => {}
+                _ => {
+                    self.world.now = self.world.now.max(target);
+                    break;
+                }
+            }
+            let (t, ev) = self.world.events.pop().expect("peeked");
+            self.world.now = t;
+            self.dispatch(ev);
+            n += 1;
+        }
+        self.events_processed += n;
+        let now = self.world.now;
+        for l in self.world.links.iter_mut().filter(|l| l.series.is_some()) {
+            l.drain(now);
+        }
+        if now >= self.end && !self.finished {
+            self.finished = true;
+            for s in &mut self.series {
+                s.integrate_to(self.end);
+            }
+        }
+        n
+    }
+
+    fn record(&mut self, flow: u32) {
+        let i = flow as usize;
+        self.series[i].record(self.world.now, self.senders[i].state_row());
+    }
+
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::LinkHead { link } => {
+                let l = &mut self.world.links[link as usize];
+                let (_, pkt) = l.flying.pop_front().expect("a head event has a packet");
+                if let Some(&(next, _)) = l.flying.front() {
+                    self.world.events.push(next, Event::LinkHead { link });
+                }
+                self.on_arrive(link, pkt);
+            }
+            Event::Rto { flow, gen } => {
+                self.senders[flow as usize].on_rto_event(&mut self.world, gen);
+                self.record(flow);
+            }
+            Event::DelAck { flow, gen } => self.receivers[flow as usize].on_delack(&mut self.world, gen),
+            Event::AppWrite { flow } => {
+                let i = flow as usize;
+                let now = self.world.now;
+                let (bytes, next) = self.apps[i].on_write(now);
+                if let Some(at) = next {
+                    self.world.schedule(at, Event::AppWrite { flow });
+                }
+                if bytes > 0 {
+                    self.senders[i].app_write(&mut self.world, bytes);
+                }
+                self.record(flow);
+            }
+            Event::FlowStart { flow } => {
+                let i = flow as usize;
+                let (bytes, _) = self.apps[i].first();
+                self.senders[i].app_written = self.senders[i].app_written.saturating_add(bytes);
+                self.senders[i].start(&mut self.world);
+                self.record(flow);
+            }
+            Event::Timeline { index } => self.apply_timeline(index),
+        }
+    }
+
+    fn on_arrive(&mut self, link: u32, pkt: Packet) {
+        let w = &mut self.world;
+        if pkt.fate != Fate::Ok {
+            let d = &mut w.drops[pkt.flow as usize];
+            let kind = match (pkt.fate, is_forward(pkt.kind)) {
+                (Fate::Scripted, _) => {
+                    d.scripted += 1;
+                    EventKind::ScriptedDrop
+                }
+                (_, true) => {
+                    d.error += 1;
+                    EventKind::ErrorDrop
+                }
+                (_, false) => {
+                    d.ack_error += 1;
+                    EventKind::AckErrorDrop
+                }
+            };
+            w.log(pkt.flow, kind, pkt.seq, pkt.len, pkt.seg, pkt.tx);
+            return;
+        }
+        match w.links[link as usize].next {
+            Hop::Link(n) => w.offer(n, pkt),
+            Hop::FlowForward => w.offer(flow_base(pkt.flow) + 1, pkt),
+            Hop::FlowReverse => w.offer(flow_base(pkt.flow) + 3, pkt),
+            Hop::Receiver => self.receivers[pkt.flow as usize].on_packet(w, &pkt),
+            Hop::Sender => {
+                let i = pkt.flow as usize;
+                self.senders[i].on_ack(w, &pkt);
+                let s = &self.senders[i];
+                if self.completion[i].is_none()
+                    && self.apps[i].exhausted()
+                    && s.app_written > 0
+                    && s.snd_una == s.app_written
+                {
+                    self.completion[i] = Some(w.now);
+                    w.log(pkt.flow, EventKind::FlowComplete, s.snd_una, 0, 0, 0);
+                }
+                self.record(pkt.flow);
+            }
+        }
+    }
+
+    /// Changes a live parameter now, during the run (a slider moved during playback). The
+    /// change is appended to the scenario's timeline at the current time, after every event
+    /// at this instant has been processed, so replaying the resulting scenario from the start
+    /// reproduces this run exactly.
+    pub fn apply_change(&mut self, path: &str, value: Value) -> Result<(), Problem> {
+        let (def, _) = crate::scenario::live_target(path, self.senders.len()).map_err(|m| Problem {
+            path: path.to_string(),
+            message: m,
+        })?;
+        if let Some(msg) = crate::scenario::check_leaf(def, &value) {
+            return Err(Problem {
+                path: path.to_string(),
+                message: msg,
+            });
+        }
+        if self.finished {
+            return Err(Problem {
+                path: path.to_string(),
+                message: "the run has ended; change the scenario instead".into(),
+            });
+        }
+        // Finish the current instant first (after `step`, events at `now` may remain).
+        let now = self.world.now;
+        self.run_until(now, u64::MAX);
+        let at = ns_to_secs(now);
+        // Round-trip the time through seconds so the replay schedules it at the same ns.
+        debug_assert_eq!(secs_to_ns(at), now);
+        self.scenario.timeline.push(crate::scenario::TimelineEntry {
+            at,
+            set: path.to_string(),
+            value,
+        });
+        let index = (self.scenario.timeline.len() - 1) as u32;
+        self.apply_timeline(index);
+        Ok(())
+    }
+
+    /// Applies timeline entry `index` (validated at load: a live parameter and a valid value).
+    fn apply_timeline(&mut self, index: u32) {
+        let entry = &self.scenario.timeline[index as usize];
+        let Ok((table_path, sel)) = crate::scenario::normalise_path(&entry.set) else {
+            return;
+        };
+        let v = entry.value.clone();
+        let flows: Vec<u32> = match sel {
+            FlowSel::Global => vec![],
+            FlowSel::All => (0..self.senders.len() as u32).collect(),
+            FlowSel::One(i) => vec![i as u32],
+        };
+        let applied = apply_live(&mut self.world.links, &mut self.apps, &table_path, &flows, &v);
+        debug_assert!(applied, "live parameter without a handler: {table_path}");
+        let flow = flows.first().copied().unwrap_or(0);
+        self.world.log(flow, EventKind::ParamChange, index as u64, 0, 0, 0);
+    }
+
+    /// Per-flow time series.
+    pub fn series(&self, flow: usize) -> &FlowSeries {
+        &self.series[flow]
+    }
+
+    /// Number of flows.
+    pub fn flow_count(&self) -> usize {
+        self.senders.len()
+    }
+
+    /// The event log.
+    pub fn events(&self) -> &EventLog {
+        &self.world.log
+    }
+
+    /// Traced queues: (link name, occupancy series).
+    pub fn queues(&self) -> Vec<(&str, &QueueSeries)> {
+        self.world
+            .links
+            .iter()
+            .filter_map(|l| l.series.as_ref().map(|s| (l.name.as_str(), s)))
+            .collect()
+    }
+
+    /// A sender (read-only), for tests and teaching views.
+    pub fn sender(&self, flow: usize) -> &Sender {
+        &self.senders[flow]
+    }
+
+    /// A receiver (read-only).
+    pub fn receiver(&self, flow: usize) -> &Receiver {
+        &self.receivers[flow]
+    }
+
+    /// 64-bit digest of every output row (time series, event log, queues), in model units.
+    pub fn digest(&self) -> u64 {
+        let mut d = Digest::default();
+        for s in &self.series {
+            d.word(s.len() as u64);
+            for (t, r) in &s.rows {
+                d.words(&[
+                    *t,
+                    r.cwnd,
+                    r.inflated,
+                    r.ssthresh,
+                    r.flight,
+                    r.srtt,
+                    r.rttvar,
+                    r.rto,
+                    r.phase as u64,
+                ]);
+            }
+        }
+        let e = &self.world.log;
+        d.word(e.len() as u64);
+        for r in &e.rows {
+            d.words(&[
+                r.t,
+                r.flow as u64,
+                r.kind as u64,
+                r.seq,
+                r.len as u64,
+                r.seg as u64,
+                r.tx as u64,
+            ]);
+        }
+        for (_, q) in self.queues() {
+            d.word(q.len() as u64);
+            for &(t, p, b) in &q.rows {
+                d.words(&[t, p as u64, b]);
+            }
+        }
+        d.finish()
+    }
+
+    /// Metrics so far (at the end of the run, the final summary).
+    pub fn summary(&self) -> Summary {
+        let now = self.world.now;
+        let flows = (0..self.senders.len())
+            .map(|i| {
+                let s = &self.senders[i];
+                let r = &self.receivers[i];
+                let f = &self.scenario.flows[i];
+                let active = ns_to_secs(now.saturating_sub(self.starts[i]));
+                let rate = |bytes: u64| if active > 0.0 { bytes as f64 * 8.0 / active } else { 0.0 };
+                let mut series = self.series[i].clone();
+                series.integrate_to(now);
+                let (mean_cwnd, cv) = series.cwnd_stats();
+                FlowSummary {
+                    flow: i as u32,
+                    variant: f.variant.name().to_string(),
+                    goodput_bps: rate(r.delivered),
+                    throughput_bps: rate(s.stats.wire_bytes),
+                    delivered_bytes: r.delivered,
+                    data_packets_sent: s.stats.data_packets,
+                    retransmits: s.stats.retransmits,
+                    timeouts: s.stats.timeouts,
+                    fast_retransmits: s.stats.fast_retransmits,
+                    partial_acks: s.stats.partial_acks,
+                    dupacks: s.stats.dupacks,
+                    acks_sent: r.acks_sent,
+                    mean_cwnd_bytes: mean_cwnd,
+                    mean_cwnd_segments: mean_cwnd / f.tcp.mss as f64,
+                    cwnd_cv: cv,
+                    final_cwnd_bytes: s.cc.cwnd,
+                    final_ssthresh_bytes: (s.cc.ssthresh != u64::MAX).then_some(s.cc.ssthresh),
+                    srtt_s: ns_to_secs(s.rtt.srtt()),
+                    rto_s: ns_to_secs(s.rtt.rto()),
+                    drops: self.world.drops[i],
+                    completion_time_s: self.completion[i].map(ns_to_secs),
+                    active_time_s: active,
+                }
+            })
+            .collect();
+        Summary {
+            seed: self.scenario.seed,
+            duration_s: self.scenario.duration,
+            now_s: ns_to_secs(now),
+            finished: self.finished,
+            events_processed: self.events_processed,
+            packets: self.world.packets,
+            digest: format!("{:016x}", self.digest()),
+            flows,
+        }
+    }
+}
+
+/// Applies a live parameter change. Returns false if `table_path` has no handler (a bug
+/// caught by the test that walks every live parameter).
+fn apply_live(links: &mut [Link], apps: &mut [App], table_path: &str, flows: &[u32], v: &Value) -> bool {
+    let f = v.as_f64().unwrap_or(0.0);
+    let u = v.as_u64().unwrap_or(f as u64);
+    let model = match v.as_str() {
+        Some("ber") => LossModel::Ber,
+        Some("bernoulli") => LossModel::Bernoulli,
+        _ => LossModel::None,
+    };
+    let bottleneck = |links: &mut [Link], apply: &dyn Fn(&mut Link)| {
+        apply(&mut links[0]);
+        apply(&mut links[1]);
+    };
+    match table_path {
+        "network.bottleneck.bandwidth" => bottleneck(links, &|l| l.bandwidth = u),
+        "network.bottleneck.delay" => bottleneck(links, &|l| l.delay = secs_to_ns(f)),
+        "network.bottleneck.queue_packets" => bottleneck(links, &|l| l.cap_packets = u),
+        "network.bottleneck.queue_bytes" => bottleneck(links, &|l| l.cap_bytes = u),
+        "network.bottleneck.loss.model" => links[0].loss.set_model(model),
+        "network.bottleneck.loss.ber" => links[0].loss.set_ber(f),
+        "network.bottleneck.loss.probability" => links[0].loss.set_probability(f),
+        "network.bottleneck.reverse_loss.model" => links[1].loss.set_model(model),
+        "network.bottleneck.reverse_loss.ber" => links[1].loss.set_ber(f),
+        "network.bottleneck.reverse_loss.probability" => links[1].loss.set_probability(f),
+        _ => {
+            let Some(rest) = table_path.strip_prefix("flows[].") else {
+                return false;
+            };
+            for &i in flows {
+                let base = flow_base(i) as usize;
+                match rest {
+                    "access.bandwidth" => {
+                        links[base].bandwidth = u;
+                        links[base + 3].bandwidth = u;
+                    }
+                    "access.delay" => {
+                        links[base].delay = secs_to_ns(f);
+                        links[base + 3].delay = secs_to_ns(f);
+                    }
+                    "receiver_access.bandwidth" => {
+                        links[base + 1].bandwidth = u;
+                        links[base + 2].bandwidth = u;
+                    }
+                    "receiver_access.delay" => {
+                        links[base + 1].delay = secs_to_ns(f);
+                        links[base + 2].delay = secs_to_ns(f);
+                    }
+                    "app.write_size" => apps[i as usize].write_size = u,
+                    "app.write_interval" => apps[i as usize].write_interval = secs_to_ns(f).max(1),
+                    _ => return false,
+                }
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema;
+
+    #[test]
+    fn every_live_parameter_has_a_handler() {
+        let s = Scenario::default();
+        let mut sim = Simulation::new(&s);
+        for p in schema::params().iter().filter(|p| p.live) {
+            let v = schema::default_value(p);
+            let ok = apply_live(&mut sim.world.links, &mut sim.apps, p.path, &[0], &v);
+            assert!(ok, "no handler for live parameter {}", p.path);
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! Per-flow metrics of a run.
+
+use serde::Serialize;
+
+/// Drops of one flow's packets, by cause.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Drops {
+    /// Data packets dropped by a full queue.
+    pub queue: u64,
+    /// Data packets lost to random errors (BER / per-packet probability).
+    pub error: u64,
+    /// Data packets dropped by the script.
+    pub scripted: u64,
+    /// ACKs dropped by a full queue.
+    pub ack_queue: u64,
+    /// ACKs lost to random errors.
+    pub ack_error: u64,
+}
+
+/// Metrics of one flow.
+#[derive(Clone, Debug, Serialize)]
+pub struct FlowSummary {
+    /// Flow index.
+    pub flow: u32,
+    /// Loss-recovery variant.
+    pub variant: String,
+    /// In-order payload bytes delivered to the receiving application, per second of the
+    /// flow's active time (from its start to now), in bit/s.
+    pub goodput_bps: f64,
+    /// Bits of data packets the sender put on the wire (headers and retransmissions
+    /// included) per second of active time.
+    pub throughput_bps: f64,
+    /// In-order payload bytes delivered.
+    pub delivered_bytes: u64,
+    /// Data packets sent, retransmissions included.
+    pub data_packets_sent: u64,
+    /// Retransmitted data packets.
+    pub retransmits: u64,
+    /// Retransmission-timer expiries.
+    pub timeouts: u64,
+    /// Fast retransmits.
+    pub fast_retransmits: u64,
+    /// NewReno partial ACKs.
+    pub partial_acks: u64,
+    /// Duplicate ACKs received.
+    pub dupacks: u64,
+    /// ACKs the receiver sent.
+    pub acks_sent: u64,
+    /// Time-weighted mean cwnd, bytes.
+    pub mean_cwnd_bytes: f64,
+    /// Time-weighted mean cwnd, in MSS.
+    pub mean_cwnd_segments: f64,
+    /// Coefficient of variation of cwnd over time (standard deviation / mean).
+    pub cwnd_cv: f64,
+    /// cwnd now, bytes.
+    pub final_cwnd_bytes: u64,
+    /// ssthresh now, bytes (null while unlimited).
+    pub final_ssthresh_bytes: Option<u64>,
+    /// Smoothed RTT now, s.
+    pub srtt_s: f64,
+    /// RTO now, s.
+    pub rto_s: f64,
+    /// Drops by cause.
+    pub drops: Drops,
+    /// When a finite application's data was all acknowledged, s.
+    pub completion_time_s: Option<f64>,
+    /// Seconds from the flow's start to now.
+    pub active_time_s: f64,
+}
+
+/// Metrics of a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// Seed used.
+    pub seed: u64,
+    /// Configured duration, s.
+    pub duration_s: f64,
+    /// Simulated time reached, s.
+    pub now_s: f64,
+    /// Whether the run reached its end.
+    pub finished: bool,
+    /// Events processed.
+    pub events_processed: u64,
+    /// Packets simulated (data, ACK, SYN, SYN-ACK).
+    pub packets: u64,
+    /// FNV-1a digest of every output column, hex.
+    pub digest: String,
+    /// Per-flow metrics.
+    pub flows: Vec<FlowSummary>,
+}

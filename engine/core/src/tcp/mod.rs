@@ -1,0 +1,6 @@
+//! TCP endpoints: the sender (with congestion control and the RTO) and the receiver.
+
+pub mod cc;
+pub mod receiver;
+pub mod rtt;
+pub mod sender;

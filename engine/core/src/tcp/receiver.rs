@@ -1,0 +1,188 @@
+//! The TCP receiver: cumulative ACKs, an out-of-order store, and optional delayed ACKs.
+//!
+//! RFC 5681 §4.2: an ACK goes out at once for out-of-order data (a duplicate ACK), for data
+//! that fills all or part of a gap, and for duplicates of data already received. In-order
+//! data is acknowledged at once, or, with delayed ACKs, once two full segments' worth has
+//! accumulated or the delayed-ACK timer fires (RFC 1122: at most 500 ms).
+
+use crate::event::Event;
+use crate::net::{Fate, Packet, PktKind};
+use crate::scenario::FlowCfg;
+use crate::sim::World;
+use crate::time::{secs_to_ns, Ns};
+use crate::trace::EventKind;
+use std::collections::BTreeMap;
+
+/// One TCP receiver.
+#[derive(Clone, Debug)]
+pub struct Receiver {
+    /// Flow index.
+    pub flow: u32,
+    /// First link of the reverse path.
+    pub link: u32,
+    mss: u64,
+    header: u64,
+    /// Next byte expected (the cumulative ACK value).
+    pub rcv_nxt: u64,
+    /// Out-of-order data: start → end (exclusive), non-overlapping.
+    ooo: BTreeMap<u64, u64>,
+    delayed_ack: bool,
+    delack_timeout: Ns,
+    pending_bytes: u64,
+    delack_gen: u32,
+    delack_armed: bool,
+    last_ack: Option<u64>,
+    dup_index: u32,
+    synacks: u32,
+    /// Bytes delivered in order to the application.
+    pub delivered: u64,
+    /// Data packets that arrived (including duplicates).
+    pub data_packets: u64,
+    /// ACKs sent.
+    pub acks_sent: u64,
+}
+
+impl Receiver {
+    /// Builds a receiver from its flow's settings.
+    pub fn new(flow: u32, link: u32, cfg: &FlowCfg) -> Receiver {
+        Receiver {
+            flow,
+            link,
+            mss: cfg.tcp.mss,
+            header: cfg.tcp.header,
+            rcv_nxt: 0,
+            ooo: BTreeMap::new(),
+            delayed_ack: cfg.receiver.delayed_ack,
+            delack_timeout: secs_to_ns(cfg.receiver.delack_timeout),
+            pending_bytes: 0,
+            delack_gen: 0,
+            delack_armed: false,
+            last_ack: None,
+            dup_index: 0,
+            synacks: 0,
+            delivered: 0,
+            data_packets: 0,
+            acks_sent: 0,
+        }
+    }
+
+    /// A packet from the sender arrived.
+    pub fn on_packet(&mut self, w: &mut World, pkt: &Packet) {
+        match pkt.kind {
+            PktKind::Syn => self.send_synack(w),
+            PktKind::Data => self.on_data(w, pkt),
+            PktKind::Ack | PktKind::SynAck => {}
+        }
+    }
+
+    fn send_synack(&mut self, w: &mut World) {
+        self.synacks += 1;
+        let pkt = Packet {
+            flow: self.flow,
+            kind: PktKind::SynAck,
+            seq: 0,
+            len: 0,
+            seg: self.synacks,
+            tx: 1,
+            size: self.header as u32,
+            fate: Fate::Ok,
+        };
+        w.transmit(self.link, pkt);
+    }
+
+    fn on_data(&mut self, w: &mut World, pkt: &Packet) {
+        self.data_packets += 1;
+        w.log(self.flow, EventKind::DataReceived, pkt.seq, pkt.len, pkt.seg, pkt.tx);
+        let start = pkt.seq;
+        let end = start + pkt.len as u64;
+        if end <= self.rcv_nxt {
+            // A duplicate of data already received: acknowledge at once.
+            self.send_ack(w);
+        } else if start <= self.rcv_nxt {
+            let had_gap = !self.ooo.is_empty();
+            let before = self.rcv_nxt;
+            self.rcv_nxt = end;
+            // Absorb out-of-order data that is now contiguous.
+            while let Some((&s, &e)) = self.ooo.first_key_value() {
+                if s > self.rcv_nxt {
+                    break;
+                }
+                self.ooo.pop_first();
+                self.rcv_nxt = self.rcv_nxt.max(e);
+            }
+            self.delivered += self.rcv_nxt - before;
+            if had_gap || !self.delayed_ack {
+                // Gap-filling data is acknowledged at once (RFC 5681 §4.2).
+                self.send_ack(w);
+            } else {
+                self.pending_bytes += self.rcv_nxt - before;
+                if self.pending_bytes >= 2 * self.mss {
+                    // At least every second full-sized segment (RFC 5681 §4.2).
+                    self.send_ack(w);
+                } else if !self.delack_armed {
+                    self.delack_armed = true;
+                    self.delack_gen = self.delack_gen.wrapping_add(1);
+                    w.schedule(
+                        w.now + self.delack_timeout,
+                        Event::DelAck {
+                            flow: self.flow,
+                            gen: self.delack_gen,
+                        },
+                    );
+                }
+            }
+        } else {
+            // Above a gap: store it and send a duplicate ACK at once.
+            self.store(start, end);
+            self.send_ack(w);
+        }
+    }
+
+    fn store(&mut self, mut start: u64, mut end: u64) {
+        // Merge with any overlapping or touching stored ranges: first the one starting at or
+        // before `start`, then every one starting inside [start, end].
+        if let Some((&s, &e)) = self.ooo.range(..=start).next_back() {
+            if e >= start {
+                self.ooo.remove(&s);
+                start = s;
+                end = end.max(e);
+            }
+        }
+        while let Some((&s, &e)) = self.ooo.range(start..=end).next() {
+            self.ooo.remove(&s);
+            end = end.max(e);
+        }
+        self.ooo.insert(start, end);
+    }
+
+    /// The delayed-ACK timer fired.
+    pub fn on_delack(&mut self, w: &mut World, gen: u32) {
+        if gen == self.delack_gen && self.delack_armed {
+            self.send_ack(w);
+        }
+    }
+
+    fn send_ack(&mut self, w: &mut World) {
+        self.delack_armed = false;
+        self.pending_bytes = 0;
+        if self.last_ack == Some(self.rcv_nxt) {
+            self.dup_index += 1;
+        } else {
+            self.dup_index = 0;
+            self.last_ack = Some(self.rcv_nxt);
+        }
+        self.acks_sent += 1;
+        w.log(self.flow, EventKind::AckSent, self.rcv_nxt, 0, self.dup_index, 0);
+        let pkt = Packet {
+            flow: self.flow,
+            kind: PktKind::Ack,
+            seq: self.rcv_nxt,
+            len: 0,
+            seg: self.dup_index,
+            tx: 1,
+            size: self.header as u32,
+            fate: Fate::Ok,
+        };
+        w.transmit(self.link, pkt);
+    }
+}

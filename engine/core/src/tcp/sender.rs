@@ -1,0 +1,530 @@
+//! The TCP sender: sequence space, the send loop, the retransmission timer (RFC 6298 §5),
+//! RTT timing with Karn's rule, and the calls into congestion control.
+//!
+//! Sequence numbers count payload bytes from 0; the SYN, when used, is segment 0 and
+//! occupies no sequence space. Segment boundaries are fixed when a segment is first sent,
+//! and every retransmission resends the same segment.
+
+use super::cc::{Cc, DupAckAction, Flight, NewAckAction, Phase};
+use super::rtt::RttEstimator;
+use crate::event::Event;
+use crate::net::{Fate, Packet, PktKind};
+use crate::scenario::{FlowCfg, Units};
+use crate::sim::World;
+use crate::time::Ns;
+use crate::trace::{EventKind, FlowState};
+use std::collections::VecDeque;
+
+/// Connection state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnState {
+    /// Not started.
+    Closed,
+    /// SYN sent, waiting for the SYN-ACK.
+    SynSent,
+    /// Data may flow.
+    Established,
+}
+
+/// A sent, unacknowledged segment.
+#[derive(Clone, Copy, Debug)]
+struct Seg {
+    seq: u64,
+    len: u32,
+    no: u32,
+    tx: u32,
+}
+
+/// Counters reported in the summary.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SenderStats {
+    /// Data packets transmitted, retransmissions included.
+    pub data_packets: u64,
+    /// Retransmitted data packets (any cause).
+    pub retransmits: u64,
+    /// Retransmission-timer expiries.
+    pub timeouts: u64,
+    /// Fast retransmits (loss responses on duplicate ACKs).
+    pub fast_retransmits: u64,
+    /// NewReno partial ACKs.
+    pub partial_acks: u64,
+    /// Duplicate ACKs received.
+    pub dupacks: u64,
+    /// Bytes put on the wire by data packets, headers included.
+    pub wire_bytes: u64,
+    /// Payload bytes transmitted, retransmissions included.
+    pub payload_bytes: u64,
+    /// SYNs sent.
+    pub syns: u64,
+}
+
+/// One TCP sender.
+#[derive(Clone, Debug)]
+pub struct Sender {
+    /// Flow index.
+    pub flow: u32,
+    /// First link of the forward path.
+    pub link: u32,
+    /// SMSS, bytes.
+    pub mss: u64,
+    /// Header bytes per packet.
+    pub header: u64,
+    /// Receiver window, bytes.
+    pub rwnd: u64,
+    nagle: bool,
+    syn: bool,
+    /// Connection state.
+    pub state: ConnState,
+    /// Oldest unacknowledged byte.
+    pub snd_una: u64,
+    /// Next byte to send.
+    pub snd_nxt: u64,
+    /// One past the highest byte ever sent.
+    pub snd_max: u64,
+    /// Bytes the application has handed over so far.
+    pub app_written: u64,
+    segs: VecDeque<Seg>,
+    /// Segments in [snd_una, snd_nxt): an index into `segs`.
+    nxt_idx: usize,
+    next_seg_no: u32,
+    /// Congestion control.
+    pub cc: Cc,
+    /// RTT estimator and RTO.
+    pub rtt: RttEstimator,
+    /// The timed segment: (end sequence, send time).
+    timing: Option<(u64, Ns)>,
+    rto_deadline: Option<Ns>,
+    rto_event: Option<Ns>,
+    rto_gen: u32,
+    syn_tx: u32,
+    syn_sent_at: Ns,
+    /// Counters.
+    pub stats: SenderStats,
+}
+
+impl Sender {
+    /// Builds a sender from its flow's settings.
+    pub fn new(flow: u32, link: u32, cfg: &FlowCfg) -> Sender {
+        let cc = Cc::new(
+            cfg.variant,
+            cfg.cc.clone(),
+            cfg.tcp.mss,
+            cfg.tcp.rwnd,
+            cfg.tcp.initial_window,
+            cfg.tcp.initial_ssthresh,
+            cfg.tcp.dupack_threshold,
+        );
+        Sender {
+            flow,
+            link,
+            mss: cfg.tcp.mss,
+            header: cfg.tcp.header,
+            rwnd: cfg.tcp.rwnd,
+            nagle: cfg.tcp.nagle,
+            syn: cfg.tcp.syn,
+            state: ConnState::Closed,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            app_written: 0,
+            segs: VecDeque::new(),
+            nxt_idx: 0,
+            next_seg_no: 1,
+            cc,
+            rtt: RttEstimator::new(&cfg.rto),
+            timing: None,
+            rto_deadline: None,
+            rto_event: None,
+            rto_gen: 0,
+            syn_tx: 0,
+            syn_sent_at: 0,
+            stats: SenderStats::default(),
+        }
+    }
+
+    /// Flight size in both units.
+    pub fn flight(&self) -> Flight {
+        Flight {
+            bytes: self.snd_nxt - self.snd_una,
+            segs: self.nxt_idx as u64,
+        }
+    }
+
+    /// The values plotted for this flow now.
+    pub fn state_row(&self) -> FlowState {
+        let phase = if self.state == ConnState::Established {
+            self.cc.phase()
+        } else {
+            Phase::Handshake
+        };
+        FlowState {
+            cwnd: self.cc.cwnd,
+            inflated: self.cc.window(),
+            ssthresh: self.cc.ssthresh,
+            flight: self.snd_nxt - self.snd_una,
+            srtt: self.rtt.srtt(),
+            rttvar: self.rtt.rttvar(),
+            rto: self.rtt.rto(),
+            phase: phase as u8,
+        }
+    }
+
+    /// Opens the connection (SYN) or starts sending.
+    pub fn start(&mut self, w: &mut World) {
+        if self.syn {
+            self.state = ConnState::SynSent;
+            self.send_syn(w);
+        } else {
+            self.state = ConnState::Established;
+            self.send_loop(w);
+        }
+    }
+
+    /// The application handed over `bytes` more.
+    pub fn app_write(&mut self, w: &mut World, bytes: u64) {
+        self.app_written = self.app_written.saturating_add(bytes);
+        self.send_loop(w);
+    }
+
+    fn send_syn(&mut self, w: &mut World) {
+        self.syn_tx += 1;
+        self.syn_sent_at = w.now;
+        self.stats.syns += 1;
+        let pkt = Packet {
+            flow: self.flow,
+            kind: PktKind::Syn,
+            seq: 0,
+            len: 0,
+            seg: 0,
+            tx: self.syn_tx,
+            size: self.header as u32,
+            fate: Fate::Ok,
+        };
+        w.log(self.flow, EventKind::SynSend, 0, 0, 0, self.syn_tx);
+        w.transmit(self.link, pkt);
+        let at = w.now + self.rtt.rto();
+        self.arm_rto(w, at);
+    }
+
+    // ---- retransmission timer (RFC 6298 §5), lazily rescheduled ----
+
+    /// Sets the timer to expire at `at`. Only an earlier deadline needs a new queue entry;
+    /// a later one is picked up when the pending entry fires.
+    fn arm_rto(&mut self, w: &mut World, at: Ns) {
+        self.rto_deadline = Some(at);
+        if self.rto_event.is_none_or(|e| e > at) {
+            self.rto_gen = self.rto_gen.wrapping_add(1);
+            self.rto_event = Some(at);
+            w.schedule(
+                at,
+                Event::Rto {
+                    flow: self.flow,
+                    gen: self.rto_gen,
+                },
+            );
+        }
+    }
+
+    fn restart_rto(&mut self, w: &mut World) {
+        let at = w.now + self.rtt.rto();
+        self.arm_rto(w, at);
+    }
+
+    fn stop_rto(&mut self) {
+        self.rto_deadline = None;
+    }
+
+    fn rto_running(&self) -> bool {
+        self.rto_deadline.is_some()
+    }
+
+    /// A timer entry fired; acts only if it is current and the deadline has come.
+    pub fn on_rto_event(&mut self, w: &mut World, gen: u32) {
+        if gen != self.rto_gen {
+            return;
+        }
+        self.rto_event = None;
+        match self.rto_deadline {
+            None => {}
+            Some(d) if d > w.now => {
+                self.rto_gen = self.rto_gen.wrapping_add(1);
+                self.rto_event = Some(d);
+                w.schedule(
+                    d,
+                    Event::Rto {
+                        flow: self.flow,
+                        gen: self.rto_gen,
+                    },
+                );
+            }
+            Some(_) => self.on_timeout(w),
+        }
+    }
+
+    fn on_timeout(&mut self, w: &mut World) {
+        self.rto_deadline = None;
+        if self.state == ConnState::SynSent {
+            self.stats.timeouts += 1;
+            self.rtt.back_off();
+            w.log(self.flow, EventKind::Timeout, 0, 0, 0, self.rtt.backoff_count());
+            self.send_syn(w);
+            return;
+        }
+        if self.snd_una >= self.snd_max {
+            return;
+        }
+        self.stats.timeouts += 1;
+        let head = self.segs.front().map_or(0, |s| s.no);
+        // RFC 6298 (5.5): back off; Karn: no sample from what is resent.
+        self.rtt.back_off();
+        self.timing = None;
+        w.log(
+            self.flow,
+            EventKind::Timeout,
+            self.snd_una,
+            0,
+            head,
+            self.rtt.backoff_count(),
+        );
+        self.cc.on_timeout(self.flight(), self.snd_max);
+        // Go back N (BSD, ns-2): resend from snd_una as the window reopens. (5.4) The send
+        // loop resends the first segment and (5.6) restarts the timer with the new RTO.
+        self.snd_nxt = self.snd_una;
+        self.nxt_idx = 0;
+        self.send_loop(w);
+    }
+
+    // ---- sending ----
+
+    /// Sends whatever the windows, Nagle and the application allow.
+    pub fn send_loop(&mut self, w: &mut World) {
+        if self.state != ConnState::Established {
+            return;
+        }
+        loop {
+            let resend = self.snd_nxt < self.snd_max;
+            let len = if resend {
+                self.segs[self.nxt_idx].len as u64
+            } else {
+                let avail = self.app_written.saturating_sub(self.snd_max);
+                if avail == 0 {
+                    break;
+                }
+                avail.min(self.mss)
+            };
+            if !self.window_allows(len, resend) {
+                break;
+            }
+            // RFC 896 / RFC 1122 §4.2.3.4: hold a small segment while data is unacknowledged.
+            if !resend && self.nagle && len < self.mss && self.snd_max > self.snd_una {
+                break;
+            }
+            self.send_next(w, len, resend);
+        }
+    }
+
+    fn window_allows(&self, len: u64, resend: bool) -> bool {
+        let extra = if resend {
+            0
+        } else {
+            self.cc.limited_transmit_allowance()
+        };
+        let after = self.snd_nxt + len - self.snd_una;
+        if after > self.rwnd {
+            return false;
+        }
+        match self.cc.cfg.units {
+            Units::Bytes => after <= self.cc.window() + extra * self.mss,
+            // One more packet must fit: packets in flight < floor(window / SMSS) + allowance.
+            Units::Segments => (self.nxt_idx as u64) < self.cc.window() / self.mss + extra,
+        }
+    }
+
+    fn send_next(&mut self, w: &mut World, len: u64, resend: bool) {
+        let seg = if resend {
+            let s = &mut self.segs[self.nxt_idx];
+            s.tx += 1;
+            *s
+        } else {
+            let s = Seg {
+                seq: self.snd_max,
+                len: len as u32,
+                no: self.next_seg_no,
+                tx: 1,
+            };
+            self.next_seg_no += 1;
+            self.segs.push_back(s);
+            s
+        };
+        self.nxt_idx += 1;
+        self.snd_nxt = seg.seq + seg.len as u64;
+        if self.snd_nxt > self.snd_max {
+            self.snd_max = self.snd_nxt;
+        }
+        self.transmit(w, seg);
+    }
+
+    /// Resends the segment at snd_una outside the window (fast retransmit, partial ACK).
+    fn retransmit_head(&mut self, w: &mut World) {
+        if let Some(s) = self.segs.front_mut() {
+            s.tx += 1;
+            let seg = *s;
+            self.transmit(w, seg);
+        }
+    }
+
+    fn transmit(&mut self, w: &mut World, seg: Seg) {
+        let retx = seg.tx > 1;
+        self.stats.data_packets += 1;
+        self.stats.payload_bytes += seg.len as u64;
+        self.stats.wire_bytes += seg.len as u64 + self.header;
+        if retx {
+            self.stats.retransmits += 1;
+            // Karn: a retransmission makes the outstanding measurement ambiguous.
+            self.timing = None;
+        } else if self.timing.is_none() {
+            // One timed segment per RTT (Jacobson/BSD).
+            self.timing = Some((seg.seq + seg.len as u64, w.now));
+        }
+        let kind = if retx {
+            EventKind::Retransmit
+        } else {
+            EventKind::DataSend
+        };
+        w.log(self.flow, kind, seg.seq, seg.len, seg.no, seg.tx);
+        let pkt = Packet {
+            flow: self.flow,
+            kind: PktKind::Data,
+            seq: seg.seq,
+            len: seg.len,
+            seg: seg.no,
+            tx: seg.tx,
+            size: (seg.len as u64 + self.header) as u32,
+            fate: Fate::Ok,
+        };
+        w.transmit(self.link, pkt);
+        // RFC 6298 (5.1): start the timer if it is not running.
+        if !self.rto_running() {
+            self.restart_rto(w);
+        }
+    }
+
+    // ---- acknowledgments ----
+
+    /// An ACK or SYN-ACK arrived.
+    pub fn on_ack(&mut self, w: &mut World, pkt: &Packet) {
+        if pkt.kind == PktKind::SynAck {
+            self.on_syn_ack(w);
+            return;
+        }
+        if self.state != ConnState::Established {
+            return;
+        }
+        let ack = pkt.seq;
+        w.log(self.flow, EventKind::AckReceived, ack, 0, pkt.seg, 0);
+        if ack > self.snd_una && ack <= self.snd_max {
+            self.on_new_ack(w, ack);
+        } else if ack == self.snd_una && self.snd_max > self.snd_una {
+            self.on_dupack(w, ack);
+        }
+        self.send_loop(w);
+    }
+
+    fn on_syn_ack(&mut self, w: &mut World) {
+        if self.state != ConnState::SynSent {
+            return;
+        }
+        w.log(self.flow, EventKind::SynAckReceived, 0, 0, 0, self.syn_tx);
+        self.state = ConnState::Established;
+        self.stop_rto();
+        if self.syn_tx == 1 {
+            self.rtt.on_measurement(self.syn_sent_at, w.now);
+        } else {
+            // RFC 6298 (5.7): a SYN was lost, so data starts with an RTO of at least 3 s.
+            self.rtt.after_syn_timeout();
+        }
+        self.send_loop(w);
+    }
+
+    fn on_new_ack(&mut self, w: &mut World, ack: u64) {
+        let acked = ack - self.snd_una;
+        let mut popped = 0;
+        while let Some(s) = self.segs.front() {
+            if s.seq + s.len as u64 > ack {
+                break;
+            }
+            self.segs.pop_front();
+            popped += 1;
+        }
+        self.snd_una = ack;
+        if self.snd_nxt < self.snd_una {
+            // Go-back-N resends overtaken by this ACK are skipped.
+            self.snd_nxt = self.snd_una;
+            self.nxt_idx = 0;
+        } else {
+            self.nxt_idx -= popped;
+        }
+        if let Some((end, sent)) = self.timing {
+            if ack >= end {
+                self.rtt.on_measurement(sent, w.now);
+                self.timing = None;
+            }
+        }
+        let action = self.cc.on_new_ack(ack, acked, self.flight());
+        let restart = match action {
+            NewAckAction::Normal => true,
+            NewAckAction::ExitRecovery => {
+                w.log(self.flow, EventKind::RecoveryExit, ack, 0, 0, 0);
+                true
+            }
+            NewAckAction::PartialAck { restart_timer } => {
+                self.stats.partial_acks += 1;
+                let head = self.segs.front().map_or(0, |s| s.no);
+                w.log(self.flow, EventKind::PartialAck, ack, 0, head, 0);
+                self.timing = None;
+                self.retransmit_head(w);
+                restart_timer
+            }
+        };
+        if self.snd_una == self.snd_max {
+            // RFC 6298 (5.2): everything acknowledged.
+            self.stop_rto();
+        } else if restart {
+            // RFC 6298 (5.3): new data acknowledged.
+            self.restart_rto(w);
+        }
+    }
+
+    fn on_dupack(&mut self, w: &mut World, ack: u64) {
+        self.stats.dupacks += 1;
+        let action = self.cc.on_dupack(ack, self.flight(), self.snd_max);
+        w.log(self.flow, EventKind::DupAck, ack, self.cc.dupacks, 0, 0);
+        match action {
+            DupAckAction::None | DupAckAction::Inflate => {}
+            DupAckAction::Suppressed => {
+                w.log(self.flow, EventKind::FastRetransmitSuppressed, ack, 0, 0, 0);
+            }
+            DupAckAction::FastRetransmit { go_back_n } => {
+                self.stats.fast_retransmits += 1;
+                let head = self.segs.front().map_or(0, |s| s.no);
+                w.log(self.flow, EventKind::FastRetransmit, ack, 0, head, 0);
+                self.timing = None;
+                let restart = self.cc.cfg.fast_retransmit_restarts_timer;
+                if go_back_n {
+                    // Tahoe: back to snd_una; the send loop resends with cwnd = 1 and, if the
+                    // timer was stopped, starts it afresh (RFC 6298 (5.1)).
+                    self.snd_nxt = self.snd_una;
+                    self.nxt_idx = 0;
+                    if restart {
+                        self.stop_rto();
+                    }
+                } else {
+                    self.retransmit_head(w);
+                    if restart {
+                        self.restart_rto(w);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,345 @@
+//! Columnar outputs: per-flow time series (one row whenever a plotted value changes), the
+//! event log (one row per packet or congestion event) and the 64-bit trace digest.
+//! Rows are appended only while events are processed, so any slicing of a run into
+//! `advance` calls produces the same rows in the same order.
+
+use crate::scenario::EventFilter;
+use crate::time::{ns_to_secs, Ns};
+
+/// Kinds of event-log rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum EventKind {
+    /// First transmission of a data segment.
+    DataSend = 0,
+    /// Any later transmission of a data segment (timeout, fast retransmit, go-back-N).
+    Retransmit = 1,
+    /// Data packet dropped by a full queue.
+    QueueDrop = 2,
+    /// Data packet lost to random errors.
+    ErrorDrop = 3,
+    /// Data packet dropped by the script.
+    ScriptedDrop = 4,
+    /// Data segment reached the receiver.
+    DataReceived = 5,
+    /// Receiver sent an ACK.
+    AckSent = 6,
+    /// Sender received an ACK (new or duplicate).
+    AckReceived = 7,
+    /// Sender counted a duplicate ACK (`len` holds the count).
+    DupAck = 8,
+    /// Fast retransmit (3rd duplicate ACK): loss response started.
+    FastRetransmit = 9,
+    /// NewReno partial ACK.
+    PartialAck = 10,
+    /// Fast recovery ended.
+    RecoveryExit = 11,
+    /// Retransmission timer expired.
+    Timeout = 12,
+    /// SYN sent (`tx` = attempt).
+    SynSend = 13,
+    /// SYN-ACK received: data transfer starts.
+    SynAckReceived = 14,
+    /// ACK dropped by a full queue.
+    AckQueueDrop = 15,
+    /// ACK lost to random errors.
+    AckErrorDrop = 16,
+    /// A 3rd duplicate ACK that `recover` says belongs to a loss already handled.
+    FastRetransmitSuppressed = 17,
+    /// A timeline entry changed a parameter (`seq` = entry index).
+    ParamChange = 18,
+    /// A finite application's data is all acknowledged.
+    FlowComplete = 19,
+}
+
+impl EventKind {
+    /// Every kind, in code order.
+    pub const ALL: [EventKind; 20] = [
+        EventKind::DataSend,
+        EventKind::Retransmit,
+        EventKind::QueueDrop,
+        EventKind::ErrorDrop,
+        EventKind::ScriptedDrop,
+        EventKind::DataReceived,
+        EventKind::AckSent,
+        EventKind::AckReceived,
+        EventKind::DupAck,
+        EventKind::FastRetransmit,
+        EventKind::PartialAck,
+        EventKind::RecoveryExit,
+        EventKind::Timeout,
+        EventKind::SynSend,
+        EventKind::SynAckReceived,
+        EventKind::AckQueueDrop,
+        EventKind::AckErrorDrop,
+        EventKind::FastRetransmitSuppressed,
+        EventKind::ParamChange,
+        EventKind::FlowComplete,
+    ];
+
+    /// Name used in CSV and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::DataSend => "data_send",
+            EventKind::Retransmit => "retransmit",
+            EventKind::QueueDrop => "queue_drop",
+            EventKind::ErrorDrop => "error_drop",
+            EventKind::ScriptedDrop => "scripted_drop",
+            EventKind::DataReceived => "data_received",
+            EventKind::AckSent => "ack_sent",
+            EventKind::AckReceived => "ack_received",
+            EventKind::DupAck => "dup_ack",
+            EventKind::FastRetransmit => "fast_retransmit",
+            EventKind::PartialAck => "partial_ack",
+            EventKind::RecoveryExit => "recovery_exit",
+            EventKind::Timeout => "timeout",
+            EventKind::SynSend => "syn_send",
+            EventKind::SynAckReceived => "syn_ack_received",
+            EventKind::AckQueueDrop => "ack_queue_drop",
+            EventKind::AckErrorDrop => "ack_error_drop",
+            EventKind::FastRetransmitSuppressed => "fast_retransmit_suppressed",
+            EventKind::ParamChange => "param_change",
+            EventKind::FlowComplete => "flow_complete",
+        }
+    }
+
+    /// 0: congestion-level (always kept), 1: sender side, 2: receiver side.
+    fn level(self) -> u8 {
+        match self {
+            EventKind::DataReceived | EventKind::AckSent => 2,
+            EventKind::DataSend | EventKind::AckReceived | EventKind::DupAck | EventKind::SynSend => 1,
+            _ => 0,
+        }
+    }
+}
+
+/// One event-log row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventRow {
+    /// Time.
+    pub t: Ns,
+    /// Data: first byte of the segment. ACK rows: the acknowledgment number. Timeline rows:
+    /// the entry index.
+    pub seq: u64,
+    /// Payload bytes (DupAck rows: the duplicate count).
+    pub len: u32,
+    /// Segment number (SYN = 0, data from 1); ACK rows: duplicate index of that ACK value.
+    pub seg: u32,
+    /// Transmission attempt (1 = original); Timeout rows: backoff count after the timeout.
+    pub tx: u32,
+    /// Flow index.
+    pub flow: u16,
+    /// [`EventKind`] code.
+    pub kind: u8,
+}
+
+/// Column names of the event log, in output order.
+pub const EVENT_COLUMNS: [&str; 7] = ["t", "flow", "kind", "seq", "len", "seg", "tx"];
+
+/// The event log: one row per packet or congestion event (filtered by level).
+#[derive(Clone, Debug, Default)]
+pub struct EventLog {
+    /// The rows, in time order.
+    pub rows: Vec<EventRow>,
+    max_level: u8,
+}
+
+impl EventLog {
+    /// An empty log keeping the rows `filter` allows.
+    pub fn new(filter: EventFilter) -> EventLog {
+        EventLog {
+            rows: Vec::new(),
+            max_level: match filter {
+                EventFilter::All => 2,
+                EventFilter::Sender => 1,
+                EventFilter::Congestion => 0,
+            },
+        }
+    }
+
+    /// Appends a row if the filter keeps this kind.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn push(&mut self, now: Ns, flow: u32, kind: EventKind, seq: u64, len: u32, seg: u32, tx: u32) {
+        if kind.level() <= self.max_level {
+            self.rows.push(EventRow {
+                t: now,
+                seq,
+                len,
+                seg,
+                tx,
+                flow: flow as u16,
+                kind: kind as u8,
+            });
+        }
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// One column (see [`EVENT_COLUMNS`]) from row `from`, as numbers (time in seconds).
+    pub fn column(&self, name: &str, from: usize) -> Option<Vec<f64>> {
+        let rows = &self.rows[from.min(self.rows.len())..];
+        let f: fn(&EventRow) -> f64 = match name {
+            "t" => |r| ns_to_secs(r.t),
+            "flow" => |r| r.flow as f64,
+            "kind" => |r| r.kind as f64,
+            "seq" => |r| r.seq as f64,
+            "len" => |r| r.len as f64,
+            "seg" => |r| r.seg as f64,
+            "tx" => |r| r.tx as f64,
+            _ => return None,
+        };
+        Some(rows.iter().map(f).collect())
+    }
+}
+
+/// The values plotted for a flow at one instant, in model units (bytes, ns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlowState {
+    /// Congestion window, bytes.
+    pub cwnd: u64,
+    /// Window in force (inflated during fast recovery), bytes.
+    pub inflated: u64,
+    /// Slow-start threshold, bytes (`u64::MAX` = unlimited).
+    pub ssthresh: u64,
+    /// snd_nxt − snd_una, bytes.
+    pub flight: u64,
+    /// Smoothed RTT, ns.
+    pub srtt: u64,
+    /// RTT variation, ns.
+    pub rttvar: u64,
+    /// Retransmission timeout (backoff included), ns.
+    pub rto: u64,
+    /// [`crate::tcp::cc::Phase`] code.
+    pub phase: u8,
+}
+
+/// Column names of a flow's time series, in output order. Units: t, srtt, rttvar, rto in
+/// seconds; cwnd, inflated, ssthresh, flight in bytes (ssthresh +∞ while unlimited); phase
+/// a [`crate::tcp::cc::Phase`] code.
+pub const SERIES_COLUMNS: [&str; 9] = [
+    "t", "cwnd", "inflated", "ssthresh", "flight", "srtt", "rttvar", "rto", "phase",
+];
+
+/// Time series of one flow: a row whenever a plotted value changes.
+#[derive(Clone, Debug, Default)]
+pub struct FlowSeries {
+    /// (time, state) rows in time order.
+    pub rows: Vec<(Ns, FlowState)>,
+    last_t: Ns,
+    cwnd_area: u128,
+    cwnd_sq_area: u128,
+    area_time: u128,
+}
+
+impl FlowSeries {
+    /// Appends a row if anything changed since the last one, integrating cwnd over time.
+    #[inline]
+    pub fn record(&mut self, now: Ns, s: FlowState) {
+        if self.rows.last().is_some_and(|(_, last)| *last == s) {
+            return;
+        }
+        self.integrate_to(now);
+        self.rows.push((now, s));
+    }
+
+    /// Adds the time since the last integration to the cwnd integrals.
+    pub fn integrate_to(&mut self, now: Ns) {
+        if let Some((_, last)) = self.rows.last() {
+            let dt = now.saturating_sub(self.last_t) as u128;
+            let c = last.cwnd as u128;
+            self.cwnd_area += c * dt;
+            self.cwnd_sq_area += c * c * dt;
+            self.area_time += dt;
+        }
+        self.last_t = now;
+    }
+
+    /// Time-weighted mean cwnd (bytes) and its coefficient of variation, up to the last
+    /// integration.
+    pub fn cwnd_stats(&self) -> (f64, f64) {
+        if self.area_time == 0 {
+            let c = self.rows.last().map_or(0.0, |(_, l)| l.cwnd as f64);
+            return (c, 0.0);
+        }
+        let t = self.area_time as f64;
+        let mean = self.cwnd_area as f64 / t;
+        let var = (self.cwnd_sq_area as f64 / t - mean * mean).max(0.0);
+        let cv = if mean > 0.0 { var.sqrt() / mean } else { 0.0 };
+        (mean, cv)
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// One column (see [`SERIES_COLUMNS`]) from row `from`, in output units.
+    pub fn column(&self, name: &str, from: usize) -> Option<Vec<f64>> {
+        let rows = &self.rows[from.min(self.rows.len())..];
+        let f: fn(&(Ns, FlowState)) -> f64 = match name {
+            "t" => |r| ns_to_secs(r.0),
+            "cwnd" => |r| r.1.cwnd as f64,
+            "inflated" => |r| r.1.inflated as f64,
+            "ssthresh" => |r| {
+                if r.1.ssthresh == u64::MAX {
+                    f64::INFINITY
+                } else {
+                    r.1.ssthresh as f64
+                }
+            },
+            "flight" => |r| r.1.flight as f64,
+            "srtt" => |r| ns_to_secs(r.1.srtt),
+            "rttvar" => |r| ns_to_secs(r.1.rttvar),
+            "rto" => |r| ns_to_secs(r.1.rto),
+            "phase" => |r| r.1.phase as f64,
+            _ => return None,
+        };
+        Some(rows.iter().map(f).collect())
+    }
+}
+
+/// FNV-1a 64-bit hasher over the trace, for determinism checks (native vs wasm, slicing).
+#[derive(Clone, Copy, Debug)]
+pub struct Digest(u64);
+
+impl Default for Digest {
+    fn default() -> Digest {
+        Digest(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Digest {
+    /// Mixes in one 64-bit word.
+    pub fn word(&mut self, w: u64) {
+        for b in w.to_le_bytes() {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    /// Mixes in a list of words.
+    pub fn words(&mut self, ws: &[u64]) {
+        for &w in ws {
+            self.word(w);
+        }
+    }
+
+    /// The digest value.
+    pub fn finish(self) -> u64 {
+        self.0
+    }
+}

@@ -1,0 +1,183 @@
+//! wasm-bindgen wrapper of the cwndlab engine: the scenario goes in once as JSON; results
+//! come out as typed-array columns (copied, JS-owned, transferable), rows from a cursor.
+//!
+//! Times are seconds (f64); sizes bytes; no u64/BigInt crosses the boundary.
+
+use cwndlab_core::presets;
+use cwndlab_core::scenario::{Problem, Scenario};
+use cwndlab_core::schema;
+use cwndlab_core::sim::Simulation;
+use cwndlab_core::tcp::cc::Phase;
+use cwndlab_core::time::secs_to_ns;
+use cwndlab_core::trace::EventKind;
+use serde_json::json;
+use wasm_bindgen::prelude::*;
+
+fn problems_json(problems: &[Problem]) -> String {
+    serde_json::to_string(problems).expect("json")
+}
+
+/// The parameter table (units, defaults, ranges) as JSON; see `cwndlab schema`.
+#[wasm_bindgen]
+pub fn schema_json() -> String {
+    schema::schema_json().to_string()
+}
+
+/// The default scenario (every setting) as JSON.
+#[wasm_bindgen]
+pub fn default_scenario_json() -> String {
+    Scenario::default().to_value().to_string()
+}
+
+/// Every preset: `[{name, description, scenario}]`, each scenario complete.
+#[wasm_bindgen]
+pub fn presets_json() -> String {
+    let list: Vec<_> = presets::all()
+        .into_iter()
+        .filter_map(|p| {
+            let s = p.scenario().ok()?;
+            Some(json!({"name": p.name, "description": p.description, "scenario": s.to_value()}))
+        })
+        .collect();
+    serde_json::Value::Array(list).to_string()
+}
+
+/// Event kinds and phases by code: `{"events": [...], "phases": [...]}`.
+#[wasm_bindgen]
+pub fn codes_json() -> String {
+    let events: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
+    let phases: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
+    json!({"events": events, "phases": phases}).to_string()
+}
+
+/// Validates a (possibly partial) scenario: `{"ok": true, "scenario": {...}}` with every
+/// setting resolved, or `{"ok": false, "problems": [{path, message}]}`.
+#[wasm_bindgen]
+pub fn validate_json(text: &str) -> String {
+    match Scenario::from_json_str(text) {
+        Ok(s) => json!({"ok": true, "scenario": s.to_value()}).to_string(),
+        Err(p) => json!({"ok": false, "problems": p}).to_string(),
+    }
+}
+
+/// A simulation. Columns come out as fresh Float64Arrays holding rows `from..len`.
+#[wasm_bindgen]
+pub struct Sim {
+    sim: Simulation,
+}
+
+fn boxed(col: Option<Vec<f64>>) -> Box<[f64]> {
+    col.unwrap_or_default().into_boxed_slice()
+}
+
+#[wasm_bindgen]
+impl Sim {
+    /// Builds a simulation; throws an Error whose message is a JSON list of
+    /// `{path, message}` problems if the scenario is invalid.
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario_json: &str) -> Result<Sim, JsError> {
+        Simulation::from_json(scenario_json)
+            .map(|sim| Sim { sim })
+            .map_err(|p| JsError::new(&problems_json(&p)))
+    }
+
+    /// Processes every event up to now + dt seconds; returns the number processed.
+    pub fn advance(&mut self, dt_s: f64) -> u32 {
+        self.sim.advance(secs_to_ns(dt_s)) as u32
+    }
+
+    /// Processes at most `max_events` events toward the end; true when finished.
+    pub fn run_events(&mut self, max_events: u32) -> bool {
+        self.sim.run_events(max_events as u64)
+    }
+
+    /// Runs to the end.
+    pub fn run_to_end(&mut self) {
+        self.sim.run_to_end();
+    }
+
+    /// Processes one event; false when there was none left (finished).
+    pub fn step(&mut self) -> bool {
+        self.sim.step()
+    }
+
+    /// Simulated time, s.
+    pub fn now(&self) -> f64 {
+        self.sim.now() as f64 / 1e9
+    }
+
+    /// Configured duration, s.
+    pub fn duration(&self) -> f64 {
+        self.sim.end() as f64 / 1e9
+    }
+
+    /// True once the run reached its end.
+    pub fn finished(&self) -> bool {
+        self.sim.is_finished()
+    }
+
+    /// Number of flows.
+    pub fn flow_count(&self) -> u32 {
+        self.sim.flow_count() as u32
+    }
+
+    /// Rows in a flow's time series.
+    pub fn series_len(&self, flow: u32) -> u32 {
+        self.sim.series(flow as usize).len() as u32
+    }
+
+    /// A time-series column from row `from`: t, cwnd, inflated, ssthresh, flight (bytes),
+    /// srtt, rttvar, rto (s), phase (code). Unknown names give an empty array.
+    pub fn series_col(&self, flow: u32, name: &str, from: u32) -> Box<[f64]> {
+        if flow as usize >= self.sim.flow_count() {
+            return Box::new([]);
+        }
+        boxed(self.sim.series(flow as usize).column(name, from as usize))
+    }
+
+    /// Rows in the event log.
+    pub fn events_len(&self) -> u32 {
+        self.sim.events().len() as u32
+    }
+
+    /// An event-log column (t, flow, kind, seq, len, seg, tx) from row `from`.
+    pub fn events_col(&self, name: &str, from: u32) -> Box<[f64]> {
+        boxed(self.sim.events().column(name, from as usize))
+    }
+
+    /// Names of the traced queues, as a JSON list (index = queue id).
+    pub fn queue_names(&self) -> String {
+        let names: Vec<&str> = self.sim.queues().iter().map(|(n, _)| *n).collect();
+        serde_json::to_string(&names).expect("json")
+    }
+
+    /// Rows in a traced queue's occupancy series.
+    pub fn queue_len(&self, queue: u32) -> u32 {
+        self.sim.queues().get(queue as usize).map_or(0, |(_, q)| q.len() as u32)
+    }
+
+    /// A queue column (t, packets, bytes) from row `from`.
+    pub fn queue_col(&self, queue: u32, name: &str, from: u32) -> Box<[f64]> {
+        boxed(
+            self.sim
+                .queues()
+                .get(queue as usize)
+                .and_then(|(_, q)| q.column(name, from as usize)),
+        )
+    }
+
+    /// Metrics so far as JSON (see `cwndlab run --format json`).
+    pub fn summary_json(&self) -> String {
+        serde_json::to_string(&self.sim.summary()).expect("json")
+    }
+
+    /// 64-bit digest of every output column, as 16 hex digits.
+    pub fn digest(&self) -> String {
+        format!("{:016x}", self.sim.digest())
+    }
+
+    /// The scenario being run, every setting resolved, as JSON.
+    pub fn scenario_json(&self) -> String {
+        self.sim.scenario().to_value().to_string()
+    }
+}
