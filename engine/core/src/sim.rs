@@ -680,6 +680,34 @@ mod tests {
     use crate::schema;
 
     #[test]
+    fn a_live_change_replays_identically_from_the_timeline() {
+        let s = crate::presets::find("netsim-reno").unwrap().scenario().unwrap();
+        let mut live = Simulation::new(&s);
+        live.advance(3_000_000_000);
+        live.step();
+        live.step();
+        live.apply_change("network.bottleneck.loss.ber", serde_json::json!(1e-5))
+            .unwrap();
+        live.advance(2_500_000_000);
+        live.apply_change("flows[0].app.write_interval", serde_json::json!(0.002))
+            .unwrap();
+        live.run_to_end();
+        assert_eq!(live.scenario().timeline.len(), 2);
+        let mut replay = Simulation::new(live.scenario());
+        replay.run_to_end();
+        assert_eq!(live.digest(), replay.digest());
+        assert_ne!(live.digest(), {
+            let mut plain = Simulation::new(&s);
+            plain.run_to_end();
+            plain.digest()
+        });
+        let err = live
+            .apply_change("flows[0].tcp.mss", serde_json::json!(500))
+            .unwrap_err();
+        assert!(err.message.contains("cannot change during a run"), "{err}");
+    }
+
+    #[test]
     fn every_live_parameter_has_a_handler() {
         let s = Scenario::default();
         let mut sim = Simulation::new(&s);

@@ -101,6 +101,22 @@ impl Sim {
         self.sim.step()
     }
 
+    /// Changes a live parameter now, during the run (a slider moved during playback). The
+    /// change joins the scenario's timeline at the current time (see `scenario_json`), so the
+    /// resulting scenario replays this run exactly. Throws with a JSON problem list if the
+    /// path is not live or the value is out of range.
+    pub fn apply_change(&mut self, path: &str, value_json: &str) -> Result<(), JsError> {
+        let value: serde_json::Value = serde_json::from_str(value_json).map_err(|e| {
+            JsError::new(&problems_json(&[Problem {
+                path: path.into(),
+                message: format!("value is not JSON: {e}"),
+            }]))
+        })?;
+        self.sim
+            .apply_change(path, value)
+            .map_err(|p| JsError::new(&problems_json(&[p])))
+    }
+
     /// Simulated time, s.
     pub fn now(&self) -> f64 {
         self.sim.now() as f64 / 1e9
