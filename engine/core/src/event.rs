@@ -33,12 +33,13 @@ struct Entry {
     event: Event,
 }
 
-/// Pending events, earliest first; ties broken by insertion order. A binary min-heap on
-/// `key`, written out because the heap is tiny (links + timers) and keys compare in one
-/// instruction pair, so an early-exit sift beats `std`'s sift-to-bottom.
+/// Pending events, earliest first; ties broken by insertion order. Kept as a vector sorted
+/// by descending key, so the next event is popped from the end. The queue holds one entry
+/// per link with packets on the wire plus a few timers — a handful for a few flows — and at
+/// that size a binary-search insert into contiguous memory beats a binary heap.
 #[derive(Debug, Default)]
 pub struct EventQueue {
-    heap: Vec<Entry>,
+    sorted: Vec<Entry>,
     next_seq: u64,
 }
 
@@ -51,17 +52,10 @@ impl EventQueue {
     }
 
     fn insert(&mut self, key: u128, event: Event) {
-        let mut i = self.heap.len();
-        self.heap.push(Entry { key, event });
-        while i > 0 {
-            let parent = (i - 1) / 2;
-            if self.heap[parent].key <= key {
-                break;
-            }
-            self.heap[i] = self.heap[parent];
-            i = parent;
-        }
-        self.heap[i] = Entry { key, event };
+        // Most new events are later than everything pending: they go to the front, so
+        // search from the back for the first entry with a larger key.
+        let i = self.sorted.partition_point(|e| e.key > key);
+        self.sorted.insert(i, Entry { key, event });
     }
 
     /// Schedules `event` at `time`, after every other event at that instant (whenever it
@@ -75,45 +69,22 @@ impl EventQueue {
 
     /// Time of the next event, if any.
     pub fn peek_time(&self) -> Option<Ns> {
-        self.heap.first().map(|e| (e.key >> 64) as Ns)
+        self.sorted.last().map(|e| (e.key >> 64) as Ns)
     }
 
     /// Removes and returns the next event.
     pub fn pop(&mut self) -> Option<(Ns, Event)> {
-        let top = *self.heap.first()?;
-        let last = self.heap.pop().expect("non-empty");
-        let n = self.heap.len();
-        if n > 0 {
-            let mut i = 0;
-            loop {
-                let l = 2 * i + 1;
-                if l >= n {
-                    break;
-                }
-                let c = if l + 1 < n && self.heap[l + 1].key < self.heap[l].key {
-                    l + 1
-                } else {
-                    l
-                };
-                if self.heap[c].key >= last.key {
-                    break;
-                }
-                self.heap[i] = self.heap[c];
-                i = c;
-            }
-            self.heap[i] = last;
-        }
-        Some(((top.key >> 64) as Ns, top.event))
+        self.sorted.pop().map(|e| ((e.key >> 64) as Ns, e.event))
     }
 
     /// Number of pending events.
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.sorted.len()
     }
 
     /// True when nothing is pending.
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.sorted.is_empty()
     }
 }
 

@@ -237,6 +237,8 @@ pub struct Link {
     bytes_in_system: u64,
     busy_until: Ns,
     last_arrival: Ns,
+    /// (size, bandwidth) → serialisation time of the last packet: sizes repeat.
+    tx_cache: (u32, u64, Ns),
 }
 
 impl Link {
@@ -257,6 +259,7 @@ impl Link {
             bytes_in_system: 0,
             busy_until: 0,
             last_arrival: 0,
+            tx_cache: (0, 0, 0),
         }
     }
 
@@ -289,7 +292,10 @@ impl Link {
             return Enqueue::Dropped;
         }
         let start = self.busy_until.max(now);
-        let done = start + tx_time(size as u64, self.bandwidth);
+        if self.tx_cache.0 != size || self.tx_cache.1 != self.bandwidth {
+            self.tx_cache = (size, self.bandwidth, tx_time(size as u64, self.bandwidth));
+        }
+        let done = start + self.tx_cache.2;
         self.busy_until = done;
         self.in_system.push_back((done, size));
         self.bytes_in_system += size as u64;

@@ -964,7 +964,7 @@ mod tests {
         let s = Scenario::default();
         assert_eq!(s.flows.len(), 1);
         assert_eq!(s.flows[0].variant, Variant::Newreno);
-        assert_eq!(s.network.bottleneck.bandwidth, 10_000_000);
+        assert_eq!(s.network.bottleneck.bandwidth, 2_000_000);
     }
 
     #[test]

@@ -685,7 +685,7 @@ mod tests {
     fn defaults_json_has_one_flow() {
         let d = scenario_defaults();
         assert_eq!(d["flows"].as_array().unwrap().len(), 1);
-        assert_eq!(d["network"]["bottleneck"]["bandwidth"], json!(10_000_000u64));
+        assert_eq!(d["network"]["bottleneck"]["bandwidth"], json!(2_000_000u64));
         assert_eq!(d["flows"][0]["tcp"]["mss"], json!(1460));
     }
 }

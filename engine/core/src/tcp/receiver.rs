@@ -11,7 +11,7 @@ use crate::scenario::FlowCfg;
 use crate::sim::World;
 use crate::time::{secs_to_ns, Ns};
 use crate::trace::EventKind;
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 
 /// One TCP receiver.
 #[derive(Clone, Debug)]
@@ -24,8 +24,9 @@ pub struct Receiver {
     header: u64,
     /// Next byte expected (the cumulative ACK value).
     pub rcv_nxt: u64,
-    /// Out-of-order data: start → end (exclusive), non-overlapping.
-    ooo: BTreeMap<u64, u64>,
+    /// Out-of-order data: sorted, non-overlapping, non-touching [start, end) ranges.
+    /// Segments above a gap usually arrive in increasing order, so appends dominate.
+    ooo: VecDeque<(u64, u64)>,
     delayed_ack: bool,
     delack_timeout: Ns,
     pending_bytes: u64,
@@ -51,7 +52,7 @@ impl Receiver {
             mss: cfg.tcp.mss,
             header: cfg.tcp.header,
             rcv_nxt: 0,
-            ooo: BTreeMap::new(),
+            ooo: VecDeque::new(),
             delayed_ack: cfg.receiver.delayed_ack,
             delack_timeout: secs_to_ns(cfg.receiver.delack_timeout),
             pending_bytes: 0,
@@ -103,11 +104,11 @@ impl Receiver {
             let before = self.rcv_nxt;
             self.rcv_nxt = end;
             // Absorb out-of-order data that is now contiguous.
-            while let Some((&s, &e)) = self.ooo.first_key_value() {
+            while let Some(&(s, e)) = self.ooo.front() {
                 if s > self.rcv_nxt {
                     break;
                 }
-                self.ooo.pop_first();
+                self.ooo.pop_front();
                 self.rcv_nxt = self.rcv_nxt.max(e);
             }
             self.delivered += self.rcv_nxt - before;
@@ -138,21 +139,29 @@ impl Receiver {
         }
     }
 
-    fn store(&mut self, mut start: u64, mut end: u64) {
-        // Merge with any overlapping or touching stored ranges: first the one starting at or
-        // before `start`, then every one starting inside [start, end].
-        if let Some((&s, &e)) = self.ooo.range(..=start).next_back() {
-            if e >= start {
-                self.ooo.remove(&s);
-                start = s;
-                end = end.max(e);
+    fn store(&mut self, start: u64, end: u64) {
+        match self.ooo.back_mut() {
+            None => self.ooo.push_back((start, end)),
+            // Common case: at or beyond the highest stored byte.
+            Some(last) if start > last.1 => self.ooo.push_back((start, end)),
+            Some(last) if start >= last.0 => last.1 = last.1.max(end),
+            _ => {
+                // Anywhere else: merge every range that overlaps or touches [start, end].
+                let first = self.ooo.partition_point(|&(_, e)| e < start);
+                let mut last = first;
+                let (mut s, mut e) = (start, end);
+                while let Some(&(rs, re)) = self.ooo.get(last) {
+                    if rs > e {
+                        break;
+                    }
+                    s = s.min(rs);
+                    e = e.max(re);
+                    last += 1;
+                }
+                self.ooo.drain(first..last);
+                self.ooo.insert(first, (s, e));
             }
         }
-        while let Some((&s, &e)) = self.ooo.range(start..=end).next() {
-            self.ooo.remove(&s);
-            end = end.max(e);
-        }
-        self.ooo.insert(start, end);
     }
 
     /// The delayed-ACK timer fired.
@@ -184,5 +193,33 @@ impl Receiver {
             fate: Fate::Ok,
         };
         w.transmit(self.link, pkt);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    #[test]
+    fn out_of_order_ranges_merge_in_any_arrival_order() {
+        let mut r = Receiver::new(0, 0, &Scenario::default().flows[0]);
+        for (a, b) in [
+            (50, 60),
+            (70, 80),
+            (30, 40),
+            (60, 65),
+            (75, 90),
+            (10, 20),
+            (20, 30),
+            (100, 110),
+            (0, 5),
+        ] {
+            r.store(a, b);
+        }
+        let got: Vec<(u64, u64)> = r.ooo.iter().copied().collect();
+        assert_eq!(got, vec![(0, 5), (10, 40), (50, 65), (70, 90), (100, 110)]);
+        r.store(4, 100);
+        assert_eq!(r.ooo.iter().copied().collect::<Vec<_>>(), vec![(0, 110)]);
     }
 }

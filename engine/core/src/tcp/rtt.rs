@@ -34,6 +34,11 @@ pub struct RttEstimator {
     base: Ns,
     /// Number of doublings since the last valid sample.
     backoff: u32,
+    /// Current RTO (base with backoff, bounded), SRTT and RTTVAR in ns, kept up to date so
+    /// reading them (once per trace row) costs nothing.
+    rto: Ns,
+    srtt: Ns,
+    rttvar: Ns,
 }
 
 impl RttEstimator {
@@ -46,7 +51,7 @@ impl RttEstimator {
         };
         let min = secs_to_ns(cfg.min);
         let max = secs_to_ns(cfg.max);
-        RttEstimator {
+        let mut e = RttEstimator {
             state,
             tick: secs_to_ns(cfg.clock_tick).max(1),
             min,
@@ -56,7 +61,25 @@ impl RttEstimator {
             // RFC 6298 (2.1): the initial RTO (not clamped by min; clamped by max).
             base: secs_to_ns(cfg.initial).min(max),
             backoff: 0,
-        }
+            rto: 0,
+            srtt: 0,
+            rttvar: 0,
+        };
+        e.refresh();
+        e
+    }
+
+    /// Recomputes the cached RTO, SRTT and RTTVAR after any change.
+    fn refresh(&mut self) {
+        let shift = self.backoff.min(40);
+        self.rto = ((self.base as u128) << shift).min(self.max as u128) as u64;
+        (self.srtt, self.rttvar) = match &self.state {
+            State::Rfc6298 { srtt } => srtt.unwrap_or((0, 0)),
+            State::Jacobson { sa_sv } => sa_sv.map_or((0, 0), |(sa, sv)| {
+                ((sa as u64 * self.tick) / 8, (sv as u64 * self.tick) / 4)
+            }),
+            State::Rfc793 { srtt } => (srtt.unwrap_or(0), 0),
+        };
     }
 
     /// Quantises a measurement to whole ticks crossed (at least one), in ns.
@@ -134,38 +157,30 @@ impl RttEstimator {
         };
         // RFC 6298 (2.4) lower bound, (2.5) upper bound.
         self.base = raw.max(self.min).min(self.max);
+        self.refresh();
     }
 
     /// RFC 6298 (5.5): doubles the RTO for the next expiry, up to the maximum.
     pub fn back_off(&mut self) {
-        if self.rto() < self.max {
+        if self.rto < self.max {
             self.backoff += 1;
         }
+        self.refresh();
     }
 
     /// Current RTO, backoff included.
     pub fn rto(&self) -> Ns {
-        let shift = self.backoff.min(40);
-        let v = (self.base as u128) << shift;
-        v.min(self.max as u128) as u64
+        self.rto
     }
 
     /// Smoothed RTT in ns (0 before the first sample).
     pub fn srtt(&self) -> Ns {
-        match &self.state {
-            State::Rfc6298 { srtt } => srtt.map_or(0, |(s, _)| s),
-            State::Jacobson { sa_sv } => sa_sv.map_or(0, |(sa, _)| ((sa as u64) * self.tick) / 8),
-            State::Rfc793 { srtt } => srtt.unwrap_or(0),
-        }
+        self.srtt
     }
 
     /// RTT variation in ns (0 before the first sample, and always for RFC 793).
     pub fn rttvar(&self) -> Ns {
-        match &self.state {
-            State::Rfc6298 { srtt } => srtt.map_or(0, |(_, v)| v),
-            State::Jacobson { sa_sv } => sa_sv.map_or(0, |(_, sv)| ((sv as u64) * self.tick) / 4),
-            State::Rfc793 { .. } => 0,
-        }
+        self.rttvar
     }
 
     /// RFC 6298 (5.7): a SYN timed out, so data transfer starts with an RTO of at least 3 s
@@ -173,6 +188,7 @@ impl RttEstimator {
     pub fn after_syn_timeout(&mut self) {
         self.backoff = 0;
         self.base = self.base.max(3 * crate::time::NS_PER_S).min(self.max);
+        self.refresh();
     }
 
     /// Number of doublings in force.

@@ -1,0 +1,187 @@
+//! Property tests over random valid scenarios: invariants every run must keep, determinism,
+//! and independence from how a run is sliced into `advance`/`step` calls.
+
+use cwndlab_core::scenario::Scenario;
+use cwndlab_core::sim::Simulation;
+use cwndlab_core::trace::EventKind;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn pick<T: Clone + std::fmt::Debug + 'static>(xs: &'static [T]) -> impl Strategy<Value = T> {
+    (0..xs.len()).prop_map(move |i| xs[i].clone())
+}
+
+prop_compose! {
+    fn flow()(
+        variant in pick(&["old_tahoe", "tahoe", "reno", "newreno"]),
+        units in pick(&["bytes", "segments"]),
+        ss in pick(&["ack_counting", "abc"]),
+        ca in pick(&["per_ack", "byte_counting"]),
+        rule in pick(&["half_flight", "half_cwnd"]),
+        lt in any::<bool>(), guard in any::<bool>(), restart in any::<bool>(),
+        nr_timer in pick(&["first_partial", "every_partial"]),
+        nr_full in pick(&["min_flight", "ssthresh"]),
+        nr_win in pick(&["deflate", "reset"]),
+        rep in pick(&["hold", "halve_again"]),
+        est in pick(&["rfc6298", "jacobson88", "rfc793"]),
+        tick in pick(&[0.001, 0.01, 0.1, 0.5]),
+        min_rto in pick(&[0.2, 1.0]),
+        mss in 100u64..1461, iw in 1u64..11, syn in any::<bool>(), nagle in any::<bool>(),
+        delack in any::<bool>(),
+        app in pick(&["bulk", "bulk_finite", "cbr", "thin", "on_off"]),
+        write_size in 10u64..3000, write_ms in 1u64..50,
+        drops in prop::collection::vec((1u64..60, 1u64..3), 0..4),
+        start_ms in 0u64..300,
+    ) -> Value {
+        let (kind, bytes) = match app { "bulk_finite" => ("bulk", 50_000), k => (k, 0) };
+        let drops: Vec<Value> = drops.iter().map(|(s, a)| json!({"segment": s, "attempt": a})).collect();
+        json!({
+            "variant": variant, "start": start_ms as f64 / 1000.0,
+            "tcp": {"mss": mss, "initial_window": iw, "syn": syn, "nagle": nagle, "rwnd": 64 * 1460},
+            "cc": {"units": units, "slow_start": ss, "congestion_avoidance": ca, "ssthresh_rule": rule,
+                   "limited_transmit": lt, "recover_guard": guard, "fast_retransmit_restarts_timer": restart,
+                   "newreno_timer": nr_timer, "newreno_full_ack": nr_full, "newreno_partial_window": nr_win,
+                   "repeated_rto_ssthresh": rep},
+            "rto": {"estimator": est, "clock_tick": tick, "min": min_rto},
+            "receiver": {"delayed_ack": delack},
+            "app": {"kind": kind, "bytes": bytes, "write_size": write_size,
+                    "write_interval": write_ms as f64 / 1000.0, "on": 0.3, "off": 0.2},
+            "drops": drops,
+        })
+    }
+}
+
+prop_compose! {
+    fn scenario()(
+        seed in 0u64..1_000_000,
+        duration in 1u64..4,
+        bw in 200_000u64..8_000_000,
+        delay_ms in 0u64..60,
+        queue in 2u64..60,
+        queue_bytes in pick(&[0u64, 20_000]),
+        loss in pick(&["none", "ber", "bernoulli"]),
+        p in 0.0f64..0.05, ber in 0.0f64..2e-5,
+        rloss in 0.0f64..0.02,
+        events in pick(&["all", "sender", "congestion"]),
+        flows in prop::collection::vec(flow(), 1..3),
+        change in any::<bool>(),
+    ) -> Value {
+        let timeline = if change {
+            json!([{"at": 0.5, "set": "network.bottleneck.bandwidth", "value": bw / 2 + 1000},
+                   {"at": 0.7, "set": "flows[0].app.write_interval", "value": 0.005}])
+        } else { json!([]) };
+        json!({
+            "seed": seed, "duration": duration as f64, "trace": {"events": events},
+            "network": {"bottleneck": {"bandwidth": bw, "delay": delay_ms as f64 / 1000.0,
+                "queue_packets": queue, "queue_bytes": queue_bytes,
+                "loss": {"model": loss, "probability": p, "ber": ber},
+                "reverse_loss": {"model": "bernoulli", "probability": rloss}}},
+            "flows": flows,
+            "timeline": timeline,
+        })
+    }
+}
+
+/// Checks the invariants of a finished run.
+fn check(s: &Scenario, sim: &Simulation) -> Result<(), TestCaseError> {
+    for (i, f) in s.flows.iter().enumerate() {
+        let mss = f.tcp.mss;
+        for &(t, r) in &sim.series(i).rows {
+            prop_assert!(r.cwnd >= mss, "flow {i} t={t}: cwnd {} < 1 SMSS", r.cwnd);
+            prop_assert!(r.inflated >= mss, "flow {i} t={t}: window {} < 1 SMSS", r.inflated);
+            prop_assert!(
+                r.ssthresh == u64::MAX || r.ssthresh >= 2 * mss,
+                "flow {i} t={t}: ssthresh {}",
+                r.ssthresh
+            );
+            prop_assert!(r.flight <= f.tcp.rwnd, "flow {i} t={t}: flight {} above rwnd", r.flight);
+        }
+        let (snd, rcv) = (sim.sender(i), sim.receiver(i));
+        prop_assert_eq!(
+            rcv.delivered,
+            rcv.rcv_nxt,
+            "flow {}: delivered bytes counted once each",
+            i
+        );
+        prop_assert!(snd.snd_una <= rcv.rcv_nxt && rcv.rcv_nxt <= snd.snd_max && snd.snd_max <= snd.app_written);
+    }
+    // Rebuild each receiver's in-order prefix from the log (when it keeps receiver rows)
+    // and check every received segment was sent with that sequence and length.
+    if s.trace.events == cwndlab_core::scenario::EventFilter::All {
+        for i in 0..s.flows.len() {
+            let rows: Vec<_> = sim.events().rows.iter().filter(|r| r.flow as usize == i).collect();
+            let sent: std::collections::BTreeSet<(u64, u32)> = rows
+                .iter()
+                .filter(|r| r.kind == EventKind::DataSend as u8 || r.kind == EventKind::Retransmit as u8)
+                .map(|r| (r.seq, r.len))
+                .collect();
+            let mut got: Vec<(u64, u64)> = rows
+                .iter()
+                .filter(|r| r.kind == EventKind::DataReceived as u8)
+                .map(|r| {
+                    assert!(sent.contains(&(r.seq, r.len)), "received a segment that was never sent");
+                    (r.seq, r.seq + r.len as u64)
+                })
+                .collect();
+            got.sort_unstable();
+            let mut prefix = 0;
+            for (a, b) in got {
+                if a <= prefix {
+                    prefix = prefix.max(b);
+                }
+            }
+            prop_assert_eq!(prefix, sim.receiver(i).rcv_nxt, "flow {}: in-order prefix", i);
+        }
+    }
+    let caps = [s.network.bottleneck.queue_packets, s.network.bottleneck.queue_packets];
+    for (k, (name, q)) in sim.queues().into_iter().enumerate() {
+        let cap = caps
+            .get(k)
+            .copied()
+            .unwrap_or_else(|| s.flows[k - 2].access.queue_packets);
+        prop_assert!(q.rows.iter().all(|r| r.1 as u64 <= cap), "{} above {}", name, cap);
+        prop_assert!(q.rows.windows(2).all(|w| w[0].0 <= w[1].0), "{} time order", name);
+    }
+    prop_assert!(
+        sim.events().rows.windows(2).all(|w| w[0].t <= w[1].t),
+        "event log time order"
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, max_shrink_iters: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn invariants_hold_and_runs_are_reproducible(v in scenario()) {
+        let s = Scenario::from_value(&v).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        let mut a = Simulation::new(&s);
+        a.run_to_end();
+        check(&s, &a)?;
+        let mut b = Simulation::new(&s);
+        b.run_to_end();
+        prop_assert_eq!(a.digest(), b.digest(), "same scenario and seed, different trace");
+    }
+
+    #[test]
+    fn slicing_a_run_never_changes_its_trace(v in scenario(), cuts in prop::collection::vec((0u64..400_000_000, 0u8..4), 1..40)) {
+        let s = Scenario::from_value(&v).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        let mut whole = Simulation::new(&s);
+        whole.run_to_end();
+        let mut sliced = Simulation::new(&s);
+        for (dt, steps) in cuts {
+            sliced.advance(dt);
+            for _ in 0..steps {
+                sliced.step();
+            }
+            let _ = sliced.summary();
+            sliced.run_events(7);
+        }
+        sliced.run_to_end();
+        prop_assert_eq!(whole.digest(), sliced.digest());
+        prop_assert_eq!(
+            serde_json::to_value(whole.summary()).unwrap(),
+            serde_json::to_value(sliced.summary()).unwrap()
+        );
+    }
+}
