@@ -312,6 +312,7 @@ impl Link {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::{LossCfg, LossModel};
 
     #[test]
     fn capacity_counts_the_packet_in_service() {
@@ -324,6 +325,61 @@ mod tests {
         // At t = 1 s the first has left: room for one more, served after the third.
         assert_eq!(l.enqueue(1_000_000_000, 1000), Enqueue::Arrives(4_000_000_000));
         assert_eq!(l.occupancy(), 3);
+    }
+
+    fn data(seg: u32, tx: u32) -> Packet {
+        Packet {
+            flow: 0,
+            kind: PktKind::Data,
+            seq: (seg as u64 - 1) * 1460,
+            len: 1460,
+            seg,
+            tx,
+            size: 1500,
+            fate: Fate::Ok,
+        }
+    }
+
+    #[test]
+    fn ber_loss_rate_matches_its_probability_on_real_packet_identities() {
+        for (ber, seed) in [(1e-7, 1u64), (1e-6, 2), (1e-5, 3)] {
+            let mut l = LinkLoss::from_cfg(&LossCfg {
+                model: LossModel::Ber,
+                ber,
+                probability: 0.0,
+            });
+            let n = 400_000u32;
+            let lost = (1..=n).filter(|&k| l.corrupts(seed, 0, &data(k, 1))).count() as f64;
+            let p = ber_packet_loss(ber, 1500);
+            let expect = p * n as f64;
+            let sd = (expect * (1.0 - p)).sqrt();
+            assert!(
+                (lost - expect).abs() < 4.0 * sd,
+                "ber {ber}: {lost} lost, expected {expect:.0} ± {sd:.0}"
+            );
+        }
+    }
+
+    #[test]
+    fn retransmissions_and_seeds_draw_independently() {
+        let mut l = LinkLoss::from_cfg(&LossCfg {
+            model: LossModel::Bernoulli,
+            ber: 0.0,
+            probability: 0.5,
+        });
+        let n = 100_000u32;
+        let same_tx = (1..=n)
+            .filter(|&k| l.corrupts(1, 0, &data(k, 1)) == l.corrupts(1, 0, &data(k, 2)))
+            .count();
+        let same_seed = (1..=n)
+            .filter(|&k| l.corrupts(1, 0, &data(k, 1)) == l.corrupts(2, 0, &data(k, 1)))
+            .count();
+        for agree in [same_tx, same_seed] {
+            assert!(
+                (agree as f64 - 50_000.0).abs() < 800.0,
+                "{agree} of {n} agree; independent draws agree half the time"
+            );
+        }
     }
 
     #[test]

@@ -33,25 +33,27 @@ const VARIANTS: [(&str, &str, &str); 4] = [
 /// 0.1 ms access delays, a 50 ms backbone with BER 1e-7 on the data direction, a CBR
 /// source of 1460-byte packets every 1168 µs, 20 s.
 ///
-/// Queue sizes are our choice (the lab does not state them): every link's queue holds 100
-/// packets. With all links at 10 Mbit/s the queue that fills is the sender's own access
-/// link (the CBR source offers slightly more than the link carries once headers are added),
-/// so its size bounds how far slow start can overshoot; 100 packets (about 0.12 s of
-/// queueing) is in the range of a router's default buffer and keeps losses BER-driven
-/// after the first slow start.
+/// Buffer sizes are our choice (the lab does not state them): every queue holds 1000
+/// packets, so that every loss is a bit error, as the lab intends (it studies TCP over a
+/// lossy link, and its figures show only loss responses). With all links at 10 Mbit/s the
+/// queue that grows is the sender's own access link; only the first slow start, before the
+/// first bit error, fills it (to about 530 packets with seed 1). With a 100-packet buffer
+/// that slow start would instead end in a burst of queue drops. The receive window keeps
+/// its default (1 MiB), so the window is limited by congestion control, not by the
+/// receiver; the initial window is 1 segment, as in the Tahoe-era stacks the lab compares.
 fn netsim(variant: &str) -> Value {
     json!({
         "duration": 20.0,
         "seed": 1,
         "network": {"bottleneck": {
-            "bandwidth": 10_000_000u64, "delay": 0.05, "queue_packets": 100,
+            "bandwidth": 10_000_000u64, "delay": 0.05, "queue_packets": 1000,
             "loss": {"model": "ber", "ber": 1e-7},
             "reverse_loss": {"model": "none"}
         }},
         "flows": [{
             "variant": variant,
-            "access": {"bandwidth": 10_000_000u64, "delay": 0.0001, "queue_packets": 100},
-            "receiver_access": {"bandwidth": 10_000_000u64, "delay": 0.0001, "queue_packets": 100},
+            "access": {"bandwidth": 10_000_000u64, "delay": 0.0001, "queue_packets": 1000},
+            "receiver_access": {"bandwidth": 10_000_000u64, "delay": 0.0001, "queue_packets": 1000},
             "tcp": {"mss": 1460, "header": 40, "initial_window": 1},
             "app": {"kind": "cbr", "write_size": 1460, "write_interval": 0.001168}
         }]
