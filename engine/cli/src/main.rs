@@ -20,7 +20,7 @@ USAGE:
               [--set PATH=VALUE]... [--format json|csv] [--out DIR]
   cwndlab validate FILE.json
   cwndlab presets
-  cwndlab schema
+  cwndlab schema [--markdown]
   cwndlab help
 
 run       Simulates the scenario and prints a summary (JSON by default; CSV gives one row
@@ -30,7 +30,8 @@ run       Simulates the scenario and prints a summary (JSON by default; CSV give
           --set network.bottleneck.loss.ber=1e-6 (flows[].x changes every flow).
 validate  Checks a scenario file and lists every problem at once.
 presets   Lists the built-in scenarios.
-schema    Prints every parameter with its unit, default and allowed range (JSON).
+schema    Prints every parameter with its unit, default and allowed range (JSON, or a
+          Markdown table with --markdown).
 ";
 
 /// A user-facing failure: message and exit code.
@@ -77,7 +78,11 @@ fn run_cli(args: &[String]) -> Result<String, Fail> {
         Some("run") => cmd_run(&args[1..]),
         Some("validate") => cmd_validate(&args[1..]),
         Some("presets") => Ok(cmd_presets()),
-        Some("schema") => Ok(serde_json::to_string_pretty(&schema::schema_json()).expect("json")),
+        Some("schema") => match args.get(1).map(String::as_str) {
+            None => Ok(serde_json::to_string_pretty(&schema::schema_json()).expect("json")),
+            Some("--markdown") => Ok(schema::markdown().trim_end().to_string()),
+            Some(other) => Err(usage_error(format!("schema: unknown option `{other}` (try --markdown)"))),
+        },
         Some(other) => Err(usage_error(format!("unknown command `{other}`"))),
     }
 }

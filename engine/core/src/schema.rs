@@ -656,6 +656,56 @@ pub fn schema_json() -> Value {
     json!({ "version": 1, "params": list })
 }
 
+/// The parameter table as a Markdown reference (docs/parameters.md is generated from it).
+pub fn markdown() -> String {
+    let esc = |t: &str| t.replace('|', "\\|");
+    let mut out = String::from(
+        "# Scenario parameters\n\n\
+         Generated from the engine's parameter table (`cwndlab schema --markdown`); do not edit by hand.\n\
+         Values are JSON numbers in the unit shown: seconds, bytes, bit/s. `flows[].x` is a field of\n\
+         every flow; in paths given to `--set` or a timeline, write `flows[0].x` for one flow.\n\
+         *Live* parameters may change during a run (a timeline entry, or a slider moved during playback).\n",
+    );
+    let mut group = "";
+    for p in params() {
+        if p.group != group {
+            group = p.group;
+            out.push_str(&format!("\n## {group}\n\n| parameter | unit | default | allowed | live | meaning |\n|---|---|---|---|---|---|\n"));
+        }
+        let (default, allowed) = match &p.kind {
+            Kind::Int { min, max, default } => (default.to_string(), format!("{min} – {max}")),
+            Kind::Float { min, max, default, log } => {
+                (default.to_string(), format!("{min} – {max}{}", if *log { " (log)" } else { "" }))
+            }
+            Kind::Enum { options, default } => (
+                format!("`{default}`"),
+                options.iter().map(|c| format!("`{}`", c.value)).collect::<Vec<_>>().join(", "),
+            ),
+            Kind::Bool { default } => (default.to_string(), "true, false".into()),
+            Kind::List { items } => (
+                "[]".into(),
+                format!("list of {{{}}}", items.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")),
+            ),
+        };
+        let mut help = esc(p.help);
+        if let Kind::Enum { options, .. } = &p.kind {
+            for c in options.iter() {
+                help.push_str(&format!(" `{}`: {}", c.value, esc(c.help)));
+            }
+        }
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} |\n",
+            p.path,
+            if p.unit.is_empty() { "—" } else { p.unit },
+            default,
+            allowed,
+            if p.live { "yes" } else { "" },
+            help
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -670,6 +720,16 @@ mod tests {
                 Kind::Bool { .. } | Kind::List { .. } => {}
             }
         }
+    }
+
+    #[test]
+    fn the_parameter_reference_is_up_to_date() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/parameters.md");
+        if std::env::var_os("CWNDLAB_UPDATE_DOCS").is_some() {
+            std::fs::write(path, markdown()).unwrap();
+        }
+        let doc = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(doc == markdown(), "docs/parameters.md is stale: run `CWNDLAB_UPDATE_DOCS=1 cargo test -p cwndlab-core --lib schema`");
     }
 
     #[test]
