@@ -81,7 +81,9 @@ fn run_cli(args: &[String]) -> Result<String, Fail> {
         Some("schema") => match args.get(1).map(String::as_str) {
             None => Ok(serde_json::to_string_pretty(&schema::schema_json()).expect("json")),
             Some("--markdown") => Ok(schema::markdown().trim_end().to_string()),
-            Some(other) => Err(usage_error(format!("schema: unknown option `{other}` (try --markdown)"))),
+            Some(other) => Err(usage_error(format!(
+                "schema: unknown option `{other}` (try --markdown)"
+            ))),
         },
         Some(other) => Err(usage_error(format!("unknown command `{other}`"))),
     }

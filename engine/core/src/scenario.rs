@@ -457,20 +457,22 @@ impl Scenario {
         Scenario::from_value(&v)
     }
 
-    /// Validates a (possibly partial) scenario object and builds the typed scenario.
+    /// Validates a (possibly partial) scenario object and builds the typed scenario. Every
+    /// problem is reported at once: unknown keys, wrong types and out-of-range values
+    /// together; rules that relate several parameters once each value is valid.
     pub fn from_value(user: &Value) -> Result<Scenario, Vec<Problem>> {
-        let merged = resolve(user)?;
-        let mut problems = check_values(&merged);
+        let (merged, mut problems) = merge_over_defaults(user)?;
+        problems.extend(check_values(&merged));
         if !problems.is_empty() {
             return Err(problems);
         }
         let scenario: Scenario =
             serde_json::from_value(merged).map_err(|e| vec![Problem::new("", format!("cannot read scenario: {e}"))])?;
-        problems.extend(scenario.cross_checks());
-        if problems.is_empty() {
+        let cross = scenario.cross_checks();
+        if cross.is_empty() {
             Ok(scenario)
         } else {
-            Err(problems)
+            Err(cross)
         }
     }
 
@@ -784,73 +786,56 @@ pub fn get_path<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
     path.split('.').try_fold(v, |cur, key| cur.get(key))
 }
 
-/// Reports keys of `user` that the defaults do not have, with their full paths.
-fn unknown_keys(user: &Value, defaults: &Value, path: &str, out: &mut Vec<Problem>) {
-    let (Some(u), Some(d)) = (user.as_object(), defaults.as_object()) else {
+/// Merges `over` into `base`, which holds the defaults: known keys are merged (objects
+/// recursively), unknown keys are reported with their full path and left out.
+fn merge_known(base: &mut Value, over: &Value, path: &str, problems: &mut Vec<Problem>) {
+    let (Some(b), Some(o)) = (base.as_object_mut(), over.as_object()) else {
         return;
     };
-    for (k, v) in u {
+    for (k, v) in o {
         let p = if path.is_empty() {
             k.clone()
         } else {
             format!("{path}.{k}")
         };
-        match d.get(k) {
+        match b.get_mut(k) {
             None => {
-                let near: Vec<&str> = d.keys().map(String::as_str).collect();
-                out.push(Problem::new(
+                let known: Vec<&str> = b.keys().map(String::as_str).collect();
+                problems.push(Problem::new(
                     p,
-                    format!("unknown parameter; known here: {}", near.join(", ")),
+                    format!("unknown parameter; known here: {}", known.join(", ")),
                 ));
             }
-            Some(dv) if dv.is_object() => {
+            Some(bv) if bv.is_object() => {
                 if v.is_object() {
-                    unknown_keys(v, dv, &p, out);
+                    merge_known(bv, v, &p, problems);
                 } else {
-                    out.push(Problem::new(
+                    problems.push(Problem::new(
                         p,
                         format!("= {v} is {}; expected an object", type_name(v)),
                     ));
                 }
             }
-            Some(_) => {}
+            Some(bv) => *bv = v.clone(),
         }
     }
 }
 
-fn merge_into(base: &mut Value, over: &Value) {
-    match (base, over) {
-        (Value::Object(b), Value::Object(o)) => {
-            for (k, v) in o {
-                match b.get_mut(k) {
-                    Some(bv) if bv.is_object() && v.is_object() => merge_into(bv, v),
-                    _ => {
-                        b.insert(k.clone(), v.clone());
-                    }
-                }
-            }
-        }
-        (b, o) => *b = o.clone(),
-    }
-}
-
-/// Merges a partial scenario over the defaults, reporting unknown keys and malformed
-/// structure (flows must be a list of objects).
-pub fn resolve(user: &Value) -> Result<Value, Vec<Problem>> {
+/// Merges a partial scenario over the defaults (each flow over the flow defaults). Returns
+/// the merged object and the structural problems found (unknown keys, non-objects); fails
+/// outright only if the document is not an object at all.
+fn merge_over_defaults(user: &Value) -> Result<(Value, Vec<Problem>), Vec<Problem>> {
     let Some(obj) = user.as_object() else {
         return Err(vec![Problem::new(
             "",
             format!("a scenario must be a JSON object, not {}", type_name(user)),
         )]);
     };
-    let defaults = schema::scenario_defaults();
-    let flow_defaults = schema::flow_defaults();
     let mut problems = Vec::new();
     let mut top = obj.clone();
     let flows_user = top.remove("flows");
-    unknown_keys(&Value::Object(top.clone()), &defaults, "", &mut problems);
-    let mut merged = defaults;
-    merge_into(&mut merged, &Value::Object(top));
+    let mut merged = schema::scenario_defaults();
+    merge_known(&mut merged, &Value::Object(top), "", &mut problems);
     if let Some(fu) = flows_user {
         match fu.as_array() {
             None => problems.push(Problem::new(
@@ -858,24 +843,31 @@ pub fn resolve(user: &Value) -> Result<Value, Vec<Problem>> {
                 format!("= {fu} is {}; expected a list of flows", type_name(&fu)),
             )),
             Some(list) => {
+                let flow_defaults = schema::flow_defaults();
                 let mut flows = Vec::new();
                 for (i, f) in list.iter().enumerate() {
-                    if !f.is_object() {
+                    let mut fm = flow_defaults.clone();
+                    if f.is_object() {
+                        merge_known(&mut fm, f, &format!("flows[{i}]"), &mut problems);
+                    } else {
                         problems.push(Problem::new(
                             format!("flows[{i}]"),
                             format!("is {}; expected an object", type_name(f)),
                         ));
-                        continue;
                     }
-                    unknown_keys(f, &flow_defaults, &format!("flows[{i}]"), &mut problems);
-                    let mut fm = flow_defaults.clone();
-                    merge_into(&mut fm, f);
                     flows.push(fm);
                 }
                 merged["flows"] = Value::Array(flows);
             }
         }
     }
+    Ok((merged, problems))
+}
+
+/// Merges a partial scenario over the defaults, as [`Scenario::from_value`] does before
+/// checking values; fails if there are unknown keys or malformed structure.
+pub fn resolve(user: &Value) -> Result<Value, Vec<Problem>> {
+    let (merged, problems) = merge_over_defaults(user)?;
     if problems.is_empty() {
         Ok(merged)
     } else {
@@ -975,17 +967,12 @@ mod tests {
             "flows": [{"variant": "vegas", "tcp": {"mss": 0}}]
         });
         let problems = Scenario::from_value(&v).unwrap_err();
-        let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
-        assert!(paths.contains(&"network.bottleneck.colour"), "{problems:?}");
-        // Unknown keys stop before range checks; fix and retry for the rest.
-        let v = json!({
-            "duration": -1,
-            "network": {"bottleneck": {"bandwidth": 0, "delay": "fast"}},
-            "flows": [{"variant": "vegas", "tcp": {"mss": 0}}]
-        });
-        let problems = Scenario::from_value(&v).unwrap_err();
         let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
-        assert_eq!(problems.len(), 5, "{text:#?}");
+        assert_eq!(problems.len(), 6, "{text:#?}");
+        assert!(
+            text[0].starts_with("network.bottleneck.colour: unknown parameter; known here: bandwidth, delay"),
+            "{text:#?}"
+        );
         assert!(
             text.iter()
                 .any(|t| t.starts_with("duration: = -1 s is out of range; allowed 0.001 to 100000 s")),

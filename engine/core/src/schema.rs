@@ -674,17 +674,25 @@ pub fn markdown() -> String {
         }
         let (default, allowed) = match &p.kind {
             Kind::Int { min, max, default } => (default.to_string(), format!("{min} – {max}")),
-            Kind::Float { min, max, default, log } => {
-                (default.to_string(), format!("{min} – {max}{}", if *log { " (log)" } else { "" }))
-            }
+            Kind::Float { min, max, default, log } => (
+                default.to_string(),
+                format!("{min} – {max}{}", if *log { " (log)" } else { "" }),
+            ),
             Kind::Enum { options, default } => (
                 format!("`{default}`"),
-                options.iter().map(|c| format!("`{}`", c.value)).collect::<Vec<_>>().join(", "),
+                options
+                    .iter()
+                    .map(|c| format!("`{}`", c.value))
+                    .collect::<Vec<_>>()
+                    .join(", "),
             ),
             Kind::Bool { default } => (default.to_string(), "true, false".into()),
             Kind::List { items } => (
                 "[]".into(),
-                format!("list of {{{}}}", items.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")),
+                format!(
+                    "list of {{{}}}",
+                    items.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+                ),
             ),
         };
         let mut help = esc(p.help);
@@ -729,7 +737,10 @@ mod tests {
             std::fs::write(path, markdown()).unwrap();
         }
         let doc = std::fs::read_to_string(path).unwrap_or_default();
-        assert!(doc == markdown(), "docs/parameters.md is stale: run `CWNDLAB_UPDATE_DOCS=1 cargo test -p cwndlab-core --lib schema`");
+        assert!(
+            doc == markdown(),
+            "docs/parameters.md is stale: run `CWNDLAB_UPDATE_DOCS=1 cargo test -p cwndlab-core --lib schema`"
+        );
     }
 
     #[test]
