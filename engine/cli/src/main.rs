@@ -34,6 +34,9 @@ schema    Prints every parameter with its unit, default and allowed range (JSON,
           Markdown table with --markdown).
 ";
 
+/// Packets above which `run` warns about time and memory.
+const LARGE_RUN: u64 = 50_000_000;
+
 /// A user-facing failure: message and exit code.
 struct Fail(String, u8);
 
@@ -208,6 +211,13 @@ fn cmd_run(args: &[String]) -> Result<String, Fail> {
         return Err(problems_error("--set", &set_problems));
     }
     let scenario = Scenario::from_value(&doc).map_err(|p| problems_error(&source, &p))?;
+    let est = scenario.estimated_packets();
+    if est > LARGE_RUN {
+        eprintln!(
+            "note: this run may simulate up to {:.0} million packets; with the default event log that needs several GB of memory (try --set trace.events=congestion or a shorter --duration)",
+            est as f64 / 1e6
+        );
+    }
     let mut sim = Simulation::new(&scenario);
     sim.run_to_end();
     let summary = sim.summary();

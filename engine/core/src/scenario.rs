@@ -476,6 +476,38 @@ impl Scenario {
         }
     }
 
+    /// A rough upper bound on the packets (data + ACK) the run will simulate: the busiest of
+    /// the bottleneck and the flows' own links (or their applications) kept full for the
+    /// whole duration. Front ends use it to warn before a run that would take long or fill
+    /// memory.
+    pub fn estimated_packets(&self) -> u64 {
+        let b = &self.network.bottleneck;
+        let per_flow: f64 = self
+            .flows
+            .iter()
+            .map(|f| {
+                let wire = (f.tcp.mss + f.tcp.header).max(1) as f64;
+                let link = f.access.bandwidth.min(f.receiver_access.bandwidth) as f64 / 8.0 / wire;
+                let app = match f.app.kind {
+                    AppKind::Bulk if f.app.bytes > 0 => f.app.bytes as f64 / f.tcp.mss as f64 / self.duration,
+                    AppKind::Bulk | AppKind::Scripted => link,
+                    _ => (f.app.write_size as f64 / f.tcp.mss as f64).ceil() / f.app.write_interval,
+                };
+                link.min(app)
+            })
+            .sum();
+        let min_wire = self
+            .flows
+            .iter()
+            .map(|f| f.tcp.mss + f.tcp.header)
+            .min()
+            .unwrap_or(1500)
+            .max(1) as f64;
+        let bottleneck = b.bandwidth as f64 / 8.0 / min_wire;
+        // Each data packet brings an ACK back.
+        (2.0 * per_flow.min(bottleneck) * self.duration).ceil() as u64
+    }
+
     /// The scenario as a complete JSON object (every setting, defaults included).
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).expect("a scenario always serialises")
@@ -1033,6 +1065,17 @@ mod tests {
         assert!(text[0].starts_with("timeline[1].set: `flows[0].tcp.mss` cannot change during a run"));
         assert!(text[1].starts_with("timeline[2].set: `flows[3].app.write_size`: there is no flow 3"));
         assert!(text[2].contains("timeline[3].value: for network.bottleneck.bandwidth: = -5 is not a whole number"));
+    }
+
+    #[test]
+    fn packet_estimates_bound_the_run() {
+        // Defaults: 2 Mbit/s of 1500-byte packets for 20 s ≈ 3333 data packets + ACKs.
+        assert_eq!(Scenario::default().estimated_packets(), 6667);
+        let mut s = Scenario::default();
+        s.flows[0].app.kind = AppKind::Thin;
+        s.flows[0].app.write_size = 50;
+        s.flows[0].app.write_interval = 0.01;
+        assert_eq!(s.estimated_packets(), 4000, "100 writes/s for 20 s, each with an ACK");
     }
 
     #[test]

@@ -50,12 +50,14 @@ pub fn codes_json() -> String {
     json!({"events": events, "phases": phases}).to_string()
 }
 
-/// Validates a (possibly partial) scenario: `{"ok": true, "scenario": {...}}` with every
-/// setting resolved, or `{"ok": false, "problems": [{path, message}]}`.
+/// Validates a (possibly partial) scenario: `{"ok": true, "scenario": {...},
+/// "estimated_packets": n}` with every setting resolved and a rough upper bound on the
+/// packets the run will simulate (warn before very large runs), or
+/// `{"ok": false, "problems": [{path, message}]}`.
 #[wasm_bindgen]
 pub fn validate_json(text: &str) -> String {
     match Scenario::from_json_str(text) {
-        Ok(s) => json!({"ok": true, "scenario": s.to_value()}).to_string(),
+        Ok(s) => json!({"ok": true, "scenario": s.to_value(), "estimated_packets": s.estimated_packets()}).to_string(),
         Err(p) => json!({"ok": false, "problems": p}).to_string(),
     }
 }
