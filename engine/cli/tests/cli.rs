@@ -150,39 +150,37 @@ fn presets_schema_and_validate() {
 
 #[test]
 fn bad_input_gets_a_specific_message() {
-    fails_with(&["run", "--preset", "nope"], &["unknown preset `nope`", "netsim-reno"]);
-    fails_with(&["run"], &["needs a scenario FILE.json or --preset NAME"]);
-    fails_with(
-        &["run", "--preset", "netsim-reno", "--set", "network.bottlenek.delay=1"],
-        &["network.bottlenek.delay", "unknown parameter"],
-    );
-    fails_with(
-        &["run", "--preset", "netsim-reno", "--set", "network.bottleneck.delay=99"],
-        &["network.bottleneck.delay: = 99 s is out of range; allowed 0 to 10 s"],
-    );
-    fails_with(
-        &["run", "--preset", "netsim-reno", "--set", "flows[0].variant=vegas"],
-        &["not one of: old_tahoe, tahoe, reno, newreno"],
-    );
-    fails_with(
-        &["run", "--preset", "netsim-reno", "--set", "duration"],
-        &["expected PATH=VALUE"],
-    );
-    fails_with(&["run", "--preset", "netsim-reno", "--seed", "-3"], &["--seed -3"]);
-    fails_with(
-        &["run", "--preset", "netsim-reno", "--duration", "0"],
-        &["duration: = 0 s is out of range; allowed 0.001 to 100000 s"],
-    );
-    fails_with(
-        &["run", "--preset", "netsim-reno", "--format", "xml"],
-        &["expected json or csv"],
-    );
-    fails_with(
-        &["run", "--preset", "netsim-reno", "--bogus"],
-        &["unknown option `--bogus`"],
-    );
-    fails_with(&["frobnicate"], &["unknown command `frobnicate`"]);
-    fails_with(&["run", "/no/such/file.json"], &["cannot read /no/such/file.json"]);
+    const P: &str = "netsim-reno";
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["run", "--preset", "nope"], &["unknown preset `nope`", "netsim-reno"]),
+        (&["run"], &["needs a scenario FILE.json or --preset NAME"]),
+        (
+            &["run", "--preset", P, "--set", "network.bottlenek.delay=1"],
+            &["network.bottlenek.delay", "unknown parameter"],
+        ),
+        (
+            &["run", "--preset", P, "--set", "network.bottleneck.delay=99"],
+            &["network.bottleneck.delay: = 99 s is out of range; allowed 0 to 10 s"],
+        ),
+        (
+            &["run", "--preset", P, "--set", "flows[0].variant=vegas"],
+            &["not one of: old_tahoe, tahoe, reno, newreno"],
+        ),
+        (&["run", "--preset", P, "--set", "duration"], &["expected PATH=VALUE"]),
+        (&["run", "--preset", P, "--seed", "-3"], &["--seed -3"]),
+        (
+            &["run", "--preset", P, "--duration", "0"],
+            &["duration: = 0 s is out of range; allowed 0.001 to 100000 s"],
+        ),
+        (&["run", "--preset", P, "--format", "xml"], &["expected json or csv"]),
+        (&["run", "--preset", P, "--bogus"], &["unknown option `--bogus`"]),
+        (&["schema", "--yaml"], &["unknown option `--yaml`"]),
+        (&["frobnicate"], &["unknown command `frobnicate`"]),
+        (&["run", "/no/such/file.json"], &["cannot read /no/such/file.json"]),
+    ];
+    for (args, needles) in cases {
+        fails_with(args, needles);
+    }
     let broken = temp_file("broken.json", "{\"seed\": 1,,}");
     fails_with(&["run", broken.to_str().unwrap()], &["is not valid JSON", "line 1"]);
     fails_with(&["validate", broken.to_str().unwrap()], &["is not valid JSON"]);
