@@ -1,0 +1,219 @@
+// The app in real Chromium against the built site.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import {
+  colouredPixels,
+  comparisons,
+  expect,
+  openApp,
+  summaryText,
+  test,
+  waitIdle,
+  waitNewComparison,
+} from './fixtures';
+
+const ARTIFACTS = join(import.meta.dirname, 'artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+async function expectPlotsDrawn(page: Page) {
+  const plots = page.locator('figure.plot');
+  const n = await plots.count();
+  expect(n).toBeGreaterThan(0);
+  for (let i = 0; i < n; i += 1) {
+    // Axes: ticks on both axes.
+    await expect(plots.nth(i).locator('g.x-axis .tick').first()).toBeVisible();
+    expect(await plots.nth(i).locator('g.y-axis .tick').count()).toBeGreaterThan(1);
+  }
+  const pixels = await colouredPixels(page, 'figure.plot canvas');
+  expect(pixels).toHaveLength(n);
+  for (const p of pixels) expect(p, 'a plot canvas has no data pixels').toBeGreaterThan(150);
+}
+
+test('loads with no errors and draws every plot with axes and data', async ({ page, errors }) => {
+  await openApp(page);
+  await expect(page.getByRole('heading', { name: 'cwndlab' })).toBeVisible();
+  // Default: four algorithms × three plot kinds as small multiples.
+  await expect(page.locator('figure.plot')).toHaveCount(12);
+  await expectPlotsDrawn(page);
+  await expect(page.getByTestId('summary')).toContainText('NewReno');
+  await expect(page.getByTestId('summary')).not.toContainText('…');
+  expect(page.url()).toContain('?v=1&alg=old_tahoe,tahoe,reno,newreno');
+  expect(errors).toEqual([]);
+});
+
+test('moving a slider re-runs the comparison and changes the summary and the link', async ({ page }) => {
+  await openApp(page);
+  const before = await summaryText(page);
+  const n = await comparisons(page);
+  const slider = page.getByRole('slider', { name: 'Bottleneck bandwidth' });
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  await waitNewComparison(page, n);
+  await expect.poll(() => summaryText(page)).not.toBe(before);
+  await expect.poll(() => page.url()).toContain('network.bottleneck.bandwidth=2500000');
+  await expect(page.getByRole('textbox', { name: 'Bottleneck bandwidth in Mbit/s, exact value' })).toHaveValue('2.5');
+});
+
+test('a copied link opened in a new page reproduces the same summary, digests included', async ({ page, context }) => {
+  await openApp(page, '?v=1&alg=reno,newreno');
+  let n = await comparisons(page);
+  const buffer = page.getByRole('slider', { name: 'Bottleneck buffer' });
+  await buffer.focus();
+  await page.keyboard.press('ArrowLeft');
+  await waitNewComparison(page, n);
+  n = await comparisons(page);
+  await page.getByLabel('Application').first().selectOption('cbr');
+  await waitNewComparison(page, n);
+  const link = await page.locator('#share-url').inputValue();
+  expect(link).toContain('f0.app.kind=cbr');
+  const want = await summaryText(page);
+  expect(want).toMatch(/[0-9a-f]{16}/);
+
+  const other = await context.newPage();
+  await openApp(other, link.slice(link.indexOf('?')));
+  expect(await summaryText(other)).toBe(want);
+  await expect(other.locator('.notice-box')).toHaveCount(0);
+});
+
+test('a bad link shows a notice naming each bad field and its range, and still works', async ({ page }) => {
+  await openApp(page, '?v=1&network.bottleneck.bandwidth=fast&duration=-3&bogus=1&network.bottleneck.queue_packets=9');
+  const box = page.locator('.notice-box');
+  await expect(box).toBeVisible();
+  await expect(box).toContainText('Bottleneck bandwidth (network.bottleneck.bandwidth): "fast" is not a number');
+  await expect(box).toContainText('allowed whole numbers 1000 to 100000000000 bit/s (0.001 to 100000 Mbit/s)');
+  await expect(box).toContainText('Duration (duration): "-3" is out of range; allowed 0.001 to 100000 s');
+  await expect(box).toContainText('"bogus" is not a cwndlab setting');
+  // The good field is used; the bad ones fall back alone; the page is not blank.
+  await expect(page.getByRole('textbox', { name: /Bottleneck buffer in packets/ })).toHaveValue('9');
+  await expect(page.getByRole('textbox', { name: /Bottleneck bandwidth in Mbit/ })).toHaveValue('2');
+  await expectPlotsDrawn(page);
+  // Notices can be dismissed.
+  await box.getByRole('button', { name: 'Dismiss all' }).click();
+  await expect(box).toHaveCount(0);
+});
+
+test('a link from a newer version says so and still opens', async ({ page }) => {
+  await openApp(page, '?v=99&duration=5');
+  await expect(page.locator('.notice-box')).toContainText('newer cwndlab (v=99)');
+  await expect(page.getByRole('textbox', { name: /Duration in s/ })).toHaveValue('5');
+});
+
+test('presets load from the menu', async ({ page }) => {
+  await openApp(page, '?v=1&alg=newreno');
+  const before = await summaryText(page);
+  const n = await comparisons(page);
+  await page.getByLabel('Preset').selectOption('fall-floyd-reno-3drops');
+  await waitNewComparison(page, n);
+  await expect(page.locator('.preset-description')).toContainText('Fall & Floyd 1996: Reno');
+  // The preset's algorithm joins the comparison; its scenario is in the link.
+  await expect(page.getByTestId('summary').locator('thead')).toContainText('Reno');
+  await expect.poll(() => page.url()).toContain('alg=reno,newreno');
+  expect(page.url()).toContain('network.bottleneck.bandwidth=800000');
+  expect(page.url()).toContain('f0.drops=14:1,26:1,28:1');
+  expect(await summaryText(page)).not.toBe(before);
+  await expectPlotsDrawn(page);
+});
+
+test('the main controls work from the keyboard alone', async ({ page }) => {
+  await openApp(page);
+  // Tab from the top of the page to the bandwidth slider.
+  const focusedName = () =>
+    page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return el ? `${el.tagName}:${el.getAttribute('type') ?? ''}:${el.id}:${el.textContent ?? ''}` : '';
+    });
+  const slider = page.getByRole('slider', { name: 'Bottleneck bandwidth' });
+  let reached = false;
+  for (let i = 0; i < 40 && !reached; i += 1) {
+    await page.keyboard.press('Tab');
+    reached = await slider.evaluate((el) => el === document.activeElement);
+  }
+  expect(reached, `tabbing stopped at ${await focusedName()}`).toBe(true);
+  let n = await comparisons(page);
+  const before = await summaryText(page);
+  await page.keyboard.press('ArrowLeft');
+  await waitNewComparison(page, n);
+  expect(await summaryText(page)).not.toBe(before);
+
+  // Untick Old Tahoe with the space bar (Shift+Tab back to the algorithm list).
+  const oldTahoe = page.getByRole('checkbox', { name: 'Old Tahoe' });
+  reached = false;
+  for (let i = 0; i < 20 && !reached; i += 1) {
+    await page.keyboard.press('Shift+Tab');
+    reached = await oldTahoe.evaluate((el) => el === document.activeElement);
+  }
+  expect(reached).toBe(true);
+  n = await comparisons(page);
+  await page.keyboard.press('Space');
+  await waitNewComparison(page, n);
+  await expect(page.getByTestId('summary').locator('thead')).not.toContainText('Old Tahoe');
+
+  // A plot: arrows move the shared cursor, + zooms every plot.
+  const plot = page.getByRole('group', { name: /Congestion window — Reno.*cursor and zoom/ });
+  await plot.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('.readout-t').first()).toContainText('t = 10.');
+  expect(await page.locator('.readout-t').count()).toBe(await page.locator('figure.plot').count());
+  await page.keyboard.press('+');
+  await expect.poll(() => page.url()).toMatch(/x=[\d.]+:[\d.]+/);
+
+  // Play and pause with Enter on the play button.
+  const play = page.getByRole('button', { name: 'Play from the start' });
+  await play.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Resume playback' })).toBeVisible();
+});
+
+test('a slider moved during playback becomes a timeline change that the link replays', async ({ page, context }) => {
+  await openApp(page, '?v=1&alg=reno,newreno&duration=8');
+  await page.getByLabel('Speed').selectOption('5');
+  await page.getByRole('button', { name: 'Play from the start' }).click();
+  await page.waitForFunction(() => {
+    const out = document.querySelector('.position output')?.textContent ?? '';
+    return parseFloat(out) > 2;
+  });
+  const slider = page.getByRole('slider', { name: 'Bottleneck bandwidth' });
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('.timeline-list li')).toHaveCount(1);
+  await expect(page.locator('.timeline-list')).toContainText('Bottleneck bandwidth → 2.5 Mbit/s');
+  // Let playback reach the end.
+  await waitIdle(page, 60_000);
+  await expect(page.getByRole('button', { name: 'Play from the start' })).toBeVisible();
+  const want = await summaryText(page);
+  const link = await page.locator('#share-url').inputValue();
+  expect(link).toMatch(/tl=[\d.]+:network\.bottleneck\.bandwidth:2500000/);
+
+  const other = await context.newPage();
+  await openApp(other, link.slice(link.indexOf('?')));
+  expect(await summaryText(other)).toBe(want);
+});
+
+test('overlay layout draws one plot per kind with every algorithm', async ({ page }) => {
+  await openApp(page, '?v=1&layout=overlay');
+  await expect(page.locator('figure.plot')).toHaveCount(3);
+  await expectPlotsDrawn(page);
+});
+
+for (const [name, width, height, scale] of [
+  ['desktop-1280', 1280, 900, 1],
+  ['projector-1920', 1920, 1080, 1],
+  ['phone-390', 390, 844, 2],
+] as const) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height }, deviceScaleFactor: scale, hasTouch: width < 500 });
+
+    test(`screenshot of the main view at ${width} px`, async ({ page }) => {
+      await openApp(page, '?v=1&alg=reno,newreno');
+      // Nothing may stick out sideways.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await expectPlotsDrawn(page);
+      await page.screenshot({ path: join(ARTIFACTS, `main-${name}.png`) });
+      await page.screenshot({ path: join(ARTIFACTS, `main-${name}-full.png`), fullPage: true });
+    });
+  });
+}

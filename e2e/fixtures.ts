@@ -1,0 +1,80 @@
+// Shared by the end-to-end tests: a page that fails the test on any uncaught error or
+// console error, and helpers that wait for the app to settle.
+import { test as base, expect, type Page } from '@playwright/test';
+
+/** Console messages that are not the app's fault (none so far). */
+const ALLOWED: RegExp[] = [];
+
+export const test = base.extend<{ errors: string[] }>({
+  // Automatic: every test fails if any page of its context logs an error.
+  errors: [
+    async ({ context }, use) => {
+      const errors: string[] = [];
+      const watch = (page: Page) => {
+        page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+        page.on('console', (m) => {
+          if (m.type() === 'error' && !ALLOWED.some((r) => r.test(m.text()))) errors.push(`console.error: ${m.text()}`);
+        });
+      };
+      context.pages().forEach(watch);
+      context.on('page', watch);
+      await use(errors);
+      expect(errors, 'the page logged errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Waits until nothing is computing, playing or waiting to be drawn. */
+export async function waitIdle(page: Page, timeout = 30_000): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.render === 'idle', null, { timeout });
+}
+
+/** Opens the app (query optional) and waits for the first comparison to be drawn. */
+export async function openApp(page: Page, query = ''): Promise<void> {
+  await page.goto(`./${query}`);
+  await waitIdle(page);
+}
+
+/** The summary table as text rows (includes each run's digest). */
+export async function summaryText(page: Page): Promise<string> {
+  return (await page.getByTestId('summary').innerText()).trim();
+}
+
+/** Number of comparisons drawn so far (the app records one timing per comparison). */
+export async function comparisons(page: Page): Promise<number> {
+  return page.evaluate(() => window.__cwndlab?.timings.length ?? 0);
+}
+
+/** Waits for a new comparison to be drawn after `before` of them. */
+export async function waitNewComparison(page: Page, before: number): Promise<void> {
+  await page.waitForFunction((n) => (window.__cwndlab?.timings.length ?? 0) > n, before);
+  await waitIdle(page);
+}
+
+/** How many pixels of a canvas are coloured (data), as opposed to white or grey (grid). */
+export async function colouredPixels(page: Page, selector: string): Promise<number[]> {
+  return page.$$eval(selector, (canvases) =>
+    (canvases as HTMLCanvasElement[]).map((c) => {
+      const ctx = c.getContext('2d');
+      if (!ctx || c.width === 0 || c.height === 0) return 0;
+      const { data } = ctx.getImageData(0, 0, c.width, c.height);
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        const r = data[i] ?? 0;
+        const g = data[i + 1] ?? 0;
+        const b = data[i + 2] ?? 0;
+        if (Math.max(r, g, b) - Math.min(r, g, b) > 60) n += 1;
+      }
+      return n;
+    }),
+  );
+}
+
+declare global {
+  interface Window {
+    __cwndlab?: { timings: { drawnMs: number | null }[]; workers: number };
+  }
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// Makes the engine's WebAssembly build available to the web app, installing what is missing:
+//   1. the wasm32-unknown-unknown Rust target (rust-toolchain.toml does not add it here),
+//   2. the wasm-bindgen CLI at exactly the version of the wasm-bindgen crate in Cargo.lock,
+//   3. the wasm build itself (cargo, incremental) and its JS bindings in web/src/engine/pkg,
+//   4. web/src/engine/pkg/tables.json: schema, defaults, presets and codes read from that wasm.
+// Run by `npm start`, `npm run build` and `npm test`; never by `npm install`.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+const engineDir = join(root, 'engine');
+const pkgDir = join(root, 'web', 'src', 'engine', 'pkg');
+const TARGET = 'wasm32-unknown-unknown';
+
+const say = (msg) => console.log(`\x1b[36m[setup]\x1b[0m ${msg}`);
+
+function fail(msg) {
+  console.error(`\x1b[31m[setup] ${msg}\x1b[0m`);
+  process.exit(1);
+}
+
+/** Runs a command with inherited output; exits with its message if it fails. */
+function run(cmd, args, opts = {}) {
+  const res = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  if (res.error) fail(`could not run ${cmd}: ${res.error.message}`);
+  if (res.status !== 0) fail(`${cmd} ${args.join(' ')} failed (exit ${res.status})`);
+}
+
+/** Output of a command, or null when it is missing or fails. */
+function output(cmd, args) {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return null;
+  }
+}
+
+/** The wasm-bindgen crate version pinned in engine/Cargo.lock (the CLI must match it). */
+export function wasmBindgenVersion(lockText) {
+  const m = lockText.match(/\[\[package\]\]\s*\nname = "wasm-bindgen"\s*\nversion = "([^"]+)"/);
+  if (!m) throw new Error('engine/Cargo.lock has no wasm-bindgen package');
+  return m[1];
+}
+
+function ensureRust() {
+  if (!output('cargo', ['--version'])) {
+    fail('cargo is not installed. Install Rust with rustup (https://rustup.rs), then run again.');
+  }
+  const installed = output('rustup', ['target', 'list', '--installed']);
+  if (installed === null) {
+    fail(`rustup is not installed; it is needed to add the ${TARGET} target.`);
+  }
+  if (installed.split(/\s+/).includes(TARGET)) {
+    say(`Rust target ${TARGET}: installed`);
+  } else {
+    say(`Rust target ${TARGET} is missing: running rustup target add ${TARGET} (a few seconds)`);
+    run('rustup', ['target', 'add', TARGET], { cwd: engineDir });
+  }
+}
+
+function ensureWasmBindgen() {
+  const want = wasmBindgenVersion(readFileSync(join(engineDir, 'Cargo.lock'), 'utf8'));
+  const have = output('wasm-bindgen', ['--version'])?.trim().split(/\s+/)[1];
+  if (have === want) {
+    say(`wasm-bindgen CLI ${want}: installed`);
+    return;
+  }
+  say(
+    have
+      ? `wasm-bindgen CLI is ${have} but the engine pins ${want}: reinstalling`
+      : `wasm-bindgen CLI ${want} is missing: installing it`,
+  );
+  // No --locked: one of its pinned dependencies is missing from the crate mirror.
+  say(`cargo install wasm-bindgen-cli --version ${want} (about 4 minutes on 2 cores)`);
+  run('cargo', ['install', 'wasm-bindgen-cli', '--version', want]);
+}
+
+function buildWasm() {
+  say('Building the engine for wasm (cargo build --release, incremental)');
+  run('cargo', ['build', '--release', '--target', TARGET, '-p', 'cwndlab-wasm'], {
+    cwd: engineDir,
+  });
+  say('Generating JS bindings into web/src/engine/pkg (wasm-bindgen --target web)');
+  run(
+    'wasm-bindgen',
+    [
+      '--target',
+      'web',
+      '--remove-name-section',
+      '--remove-producers-section',
+      '--out-dir',
+      pkgDir,
+      join(engineDir, 'target', TARGET, 'release', 'cwndlab_wasm.wasm'),
+    ],
+    { cwd: engineDir },
+  );
+}
+
+async function writeTables() {
+  // The UI never retypes parameter names, units, defaults or ranges: it reads this file,
+  // produced by the very wasm it will run.
+  const wasm = await import(join(pkgDir, 'cwndlab_wasm.js'));
+  wasm.initSync({ module: readFileSync(join(pkgDir, 'cwndlab_wasm_bg.wasm')) });
+  const tables = {
+    schema: JSON.parse(wasm.schema_json()),
+    defaultScenario: JSON.parse(wasm.default_scenario_json()),
+    presets: JSON.parse(wasm.presets_json()),
+    codes: JSON.parse(wasm.codes_json()),
+  };
+  mkdirSync(pkgDir, { recursive: true });
+  writeFileSync(join(pkgDir, 'tables.json'), JSON.stringify(tables, null, 1) + '\n');
+  say(
+    `Wrote web/src/engine/pkg/tables.json (${tables.schema.params.length} parameters, ` +
+      `${tables.presets.length} presets)`,
+  );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  ensureRust();
+  ensureWasmBindgen();
+  buildWasm();
+  await writeTables();
+  say('Engine ready.');
+}

@@ -1,0 +1,57 @@
+// The page grid: controls | plots | summary on wide screens, one column on phones.
+// No data logic here.
+import { Legend } from '../plots/Legend';
+import { Overview } from '../plots/Overview';
+import { PlotStack } from '../plots/PlotStack';
+import { AlgorithmPicker } from '../panels/AlgorithmPicker';
+import { Controls } from '../panels/Controls';
+import { Notices } from '../panels/Notices';
+import { Playback } from '../panels/Playback';
+import { PresetMenu } from '../panels/PresetMenu';
+import { SharePanel } from '../panels/SharePanel';
+import { Status } from '../panels/Status';
+import { SummaryTable } from '../panels/SummaryTable';
+import { ViewControls } from '../panels/ViewControls';
+
+/** The whole page. */
+export function App() {
+  return (
+    <div className="app">
+      <a className="skip-link" href="#plots">
+        Skip to the plots
+      </a>
+      <header className="topbar">
+        <div className="brand">
+          <h1>cwndlab</h1>
+          <p>TCP congestion control, side by side</p>
+        </div>
+        <PresetMenu />
+        <Playback />
+      </header>
+      <Notices />
+      <main className="layout">
+        <aside className="panel controls-panel" aria-label="Scenario">
+          <AlgorithmPicker />
+          <Controls />
+        </aside>
+        <section className="panel plots-panel" id="plots" aria-label="Plots" tabIndex={-1}>
+          <ViewControls />
+          <Legend />
+          <Overview />
+          <PlotStack />
+        </section>
+        <aside className="panel summary-panel" aria-label="Results">
+          <SummaryTable />
+          <Status />
+          <SharePanel />
+        </aside>
+      </main>
+      <footer className="footer">
+        <p>
+          Every run is computed in your browser by a deterministic simulator (Rust, WebAssembly): the same link gives
+          the same numbers anywhere.
+        </p>
+      </footer>
+    </div>
+  );
+}

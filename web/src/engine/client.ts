@@ -1,0 +1,140 @@
+// The page side of the engine: a small pool of workers, each with its own wasm instance
+// (compiled once by the page and shared as a WebAssembly.Module). The runs of a comparison
+// are spread over the pool, so four algorithms on two cores take about two runs' time.
+//
+// Latest wins: every request gets a new generation number; messages of older generations
+// are dropped here, and the workers drop older requests still queued.
+import type { FromWorker, RunMode, RunSpec, ToWorker } from './protocol';
+
+/** What the client needs of a Worker (tests pass an in-process stand-in). */
+export interface WorkerLike {
+  postMessage(msg: ToWorker, transfer?: Transferable[]): void;
+  onmessage: ((event: MessageEvent<FromWorker>) => void) | null;
+  onerror: ((event: ErrorEvent) => void) | null;
+  terminate(): void;
+}
+
+/** Messages the client passes on: only those of the current generation. */
+export type EngineListener = (msg: Exclude<FromWorker, { type: 'ready' }>) => void;
+
+/** The interface the app controller drives (a fake-free seam for tests). */
+export interface Engine {
+  start(mode: RunMode, runs: RunSpec[]): number;
+  advance(dt: number): void;
+  change(path: string, valueJson: string): void;
+  cancel(): void;
+  /** Workers in the pool. */
+  readonly size: number;
+}
+
+interface Slot {
+  worker: WorkerLike;
+  /** Keys of the current generation's runs on this worker. */
+  keys: string[];
+}
+
+/** A pool of engine workers. */
+export class EngineClient implements Engine {
+  private slots: Slot[] = [];
+  private gen = 0;
+  private mode: RunMode = 'full';
+  private lastRuns: RunSpec[] = [];
+
+  constructor(
+    private readonly module: WebAssembly.Module,
+    private readonly spawn: () => WorkerLike,
+    readonly size: number,
+    private readonly listener: EngineListener,
+  ) {
+    for (let i = 0; i < size; i += 1) this.slots.push({ worker: this.boot(i), keys: [] });
+  }
+
+  private boot(index: number): WorkerLike {
+    const worker = this.spawn();
+    worker.onmessage = (event) => this.receive(index, event.data);
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      this.crashed(index, event.message || 'the engine worker stopped');
+    };
+    worker.postMessage({ type: 'init', module: this.module });
+    return worker;
+  }
+
+  private receive(index: number, msg: FromWorker) {
+    if (msg.type === 'ready') return;
+    if (msg.gen !== this.gen) return;
+    if (msg.type === 'failed' && msg.fatal) {
+      // Every run on that worker is lost with it.
+      this.crashed(index, msg.message);
+      return;
+    }
+    this.listener(msg);
+  }
+
+  /** A worker whose wasm trapped cannot be trusted: replace it; its runs failed. */
+  private replace(index: number) {
+    const slot = this.slots[index];
+    if (!slot) return;
+    slot.worker.terminate();
+    slot.worker = this.boot(index);
+    slot.keys = [];
+  }
+
+  private crashed(index: number, message: string) {
+    const keys = this.slots[index]?.keys ?? [];
+    this.replace(index);
+    for (const key of keys) {
+      this.listener({ type: 'failed', gen: this.gen, key, message, problems: [{ path: '', message }], fatal: true });
+    }
+  }
+
+  /** Starts a comparison; returns its generation. */
+  start(mode: RunMode, runs: RunSpec[]): number {
+    this.gen += 1;
+    this.mode = mode;
+    this.lastRuns = runs;
+    const per: RunSpec[][] = this.slots.map(() => []);
+    runs.forEach((run, i) => per[i % this.slots.length]?.push(run));
+    this.slots.forEach((slot, i) => {
+      const mine = per[i] ?? [];
+      slot.keys = mine.map((r) => r.key);
+      slot.worker.postMessage({ type: 'run', gen: this.gen, mode, runs: mine });
+    });
+    return this.gen;
+  }
+
+  /** Live mode: every run advances by dt seconds of simulated time. */
+  advance(dt: number): void {
+    if (this.mode !== 'live') return;
+    for (const slot of this.slots) {
+      if (slot.keys.length > 0) slot.worker.postMessage({ type: 'advance', gen: this.gen, dt });
+    }
+  }
+
+  /** Live mode: a parameter changes now in every run (becomes a timeline entry). */
+  change(path: string, valueJson: string): void {
+    for (const slot of this.slots) {
+      if (slot.keys.length > 0) slot.worker.postMessage({ type: 'change', gen: this.gen, path, valueJson });
+    }
+  }
+
+  /** Drops the current comparison. */
+  cancel(): void {
+    this.gen += 1;
+    for (const slot of this.slots) {
+      slot.keys = [];
+      slot.worker.postMessage({ type: 'cancel', gen: this.gen });
+    }
+  }
+
+  /** The runs last started (for diagnostics). */
+  get runs(): readonly RunSpec[] {
+    return this.lastRuns;
+  }
+
+  /** Stops every worker. */
+  dispose(): void {
+    for (const slot of this.slots) slot.worker.terminate();
+    this.slots = [];
+  }
+}

@@ -1,0 +1,143 @@
+// The messages between the page and the engine workers. Both sides import this module.
+//
+// Results cross as columns: every table is a set of Float64Arrays of equal length whose
+// buffers are transferred, never copied and never JSON. Units as the engine gives them:
+// time in seconds, sizes and sequence numbers in bytes, codes as in `codes_json()`.
+import type { JsonValue } from '../lib/json';
+
+/** The tables a run produces for its first flow, and their columns. */
+export const TABLES = {
+  /** Window state, one row per change: cwnd, inflated, ssthresh (+∞ = unlimited), flight in
+   *  bytes; srtt and rto in seconds; phase code. */
+  series: ['t', 'cwnd', 'inflated', 'ssthresh', 'flight', 'srtt', 'rto', 'phase'],
+  /** First transmissions: first byte and length. */
+  sends: ['t', 'seq', 'len'],
+  /** Retransmissions (any later transmission of a segment). */
+  retx: ['t', 'seq', 'len'],
+  /** Lost packets (queue, error, script; data or ACK direction): kind code. */
+  drops: ['t', 'seq', 'kind'],
+  /** ACKs arriving at the sender: seq = acknowledgment number. */
+  acks: ['t', 'seq'],
+  /** Congestion events: fast retransmit (3rd dup ACK), partial ACK, timeout, recovery exit,
+   *  timeline changes; kind code. */
+  marks: ['t', 'kind', 'seq'],
+  /** Bottleneck queue occupancy (data direction), packets. */
+  queue: ['t', 'packets'],
+} as const;
+
+/** A table name. */
+export type TableName = keyof typeof TABLES;
+/** The column names of a table. */
+export type ColumnOf<T extends TableName> = (typeof TABLES)[T][number];
+/** One table's columns. */
+export type Table<T extends TableName> = Record<ColumnOf<T>, Float64Array>;
+/** New rows of every table since the previous chunk of the same run. */
+export type TraceChunk = { [T in TableName]: Table<T> };
+/** Every table name, in a fixed order. */
+export const TABLE_NAMES = Object.keys(TABLES) as TableName[];
+
+/** Per-flow metrics of `Sim.summary_json()` that the page shows. */
+export interface FlowSummary {
+  flow: number;
+  variant: string;
+  goodput_bps: number;
+  throughput_bps: number;
+  delivered_bytes: number;
+  data_packets_sent: number;
+  retransmits: number;
+  timeouts: number;
+  fast_retransmits: number;
+  partial_acks: number;
+  dupacks: number;
+  mean_cwnd_bytes: number;
+  mean_cwnd_segments: number;
+  cwnd_cv: number;
+  drops: { queue: number; error: number; scripted: number; ack_queue: number; ack_error: number };
+  completion_time_s: number | null;
+}
+
+/** `Sim.summary_json()`. */
+export interface RunSummary {
+  seed: number;
+  duration_s: number;
+  now_s: number;
+  finished: boolean;
+  events_processed: number;
+  packets: number;
+  digest: string;
+  flows: FlowSummary[];
+}
+
+/** A problem the engine reports (`{path, message}`). */
+export interface Problem {
+  path: string;
+  message: string;
+}
+
+/** One run of a comparison: a key (the algorithm) and its complete scenario. */
+export interface RunSpec {
+  key: string;
+  scenarioJson: string;
+}
+
+/** full: run to the end at once (in time slices); live: wait for `advance` steps. */
+export type RunMode = 'full' | 'live';
+
+/** Page → worker. `gen` numbers requests; anything older than the newest is dropped. */
+export type ToWorker =
+  | { type: 'init'; module: WebAssembly.Module }
+  | { type: 'run'; gen: number; mode: RunMode; runs: RunSpec[] }
+  | { type: 'advance'; gen: number; dt: number }
+  | { type: 'change'; gen: number; path: string; valueJson: string }
+  | { type: 'cancel'; gen: number };
+
+/** Worker → page. */
+export type FromWorker =
+  | { type: 'ready' }
+  | {
+      type: 'chunk';
+      gen: number;
+      key: string;
+      chunk: TraceChunk;
+      /** Simulated time reached, s. */
+      now: number;
+      finished: boolean;
+      summary: RunSummary;
+      /** Wall-clock time spent in the engine for this run so far, ms. */
+      computeMs: number;
+      /** Time spent reading this chunk's columns and summary, ms. */
+      readMs: number;
+    }
+  | { type: 'changed'; gen: number; key: string; timeline: JsonValue; now: number }
+  | { type: 'failed'; gen: number; key: string | null; message: string; problems: Problem[]; fatal: boolean };
+
+/** Buffers to transfer with a chunk (each column owns its whole buffer). */
+export function transferList(chunk: TraceChunk): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  for (const name of TABLE_NAMES) {
+    for (const col of Object.values(chunk[name]) as Float64Array[]) {
+      // A view into a larger buffer (e.g. wasm memory) must never be transferred.
+      if (col.byteOffset === 0 && col.byteLength === col.buffer.byteLength && col.buffer instanceof ArrayBuffer) {
+        out.push(col.buffer);
+      }
+    }
+  }
+  return out;
+}
+
+/** Reads the problem list an engine error carries in its message (JSON), or wraps the text. */
+export function problemsOf(error: unknown): Problem[] {
+  const text = error instanceof Error ? error.message : String(error);
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (Array.isArray(parsed)) {
+      return parsed.map((p: unknown) => {
+        const o = (typeof p === 'object' && p !== null ? p : {}) as Record<string, unknown>;
+        return { path: String(o.path ?? ''), message: String(o.message ?? '') };
+      });
+    }
+  } catch {
+    // Not JSON: an engine trap or another failure.
+  }
+  return [{ path: '', message: text }];
+}

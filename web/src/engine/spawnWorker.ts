@@ -1,0 +1,15 @@
+import type { WorkerLike } from './client';
+
+/** Starts one engine worker (Vite bundles the worker from this exact expression). */
+export function spawnEngineWorker(): WorkerLike {
+  return new Worker(new URL('./engine.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'cwndlab-engine',
+  }) as unknown as WorkerLike;
+}
+
+/** Workers to start: one per core, at most one per algorithm, at least one. */
+export function poolSize(algorithms: number): number {
+  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
+  return Math.max(1, Math.min(cores, algorithms));
+}

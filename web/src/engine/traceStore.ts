@@ -1,0 +1,104 @@
+// Columns of every run, outside the zustand store (typed arrays do not belong in state that
+// devtools or snapshots would copy). The store holds only a version number per run; plots
+// subscribe to the version and read the columns here.
+import { TABLE_NAMES, TABLES, type ColumnOf, type TableName, type TraceChunk } from './protocol';
+
+/** A table whose columns grow by doubling; only rows below `length` are valid. */
+export class GrowTable<T extends TableName> {
+  /** Backing columns (capacity ≥ length). */
+  cols: Record<ColumnOf<T>, Float64Array>;
+  /** Valid rows. */
+  length = 0;
+
+  constructor(readonly name: T) {
+    this.cols = Object.fromEntries(TABLES[name].map((c) => [c, new Float64Array(0)])) as Record<
+      ColumnOf<T>,
+      Float64Array
+    >;
+  }
+
+  /** Appends rows; the first chunk's arrays are adopted without copying. */
+  append(chunk: Record<ColumnOf<T>, Float64Array>): void {
+    const names = TABLES[this.name] as readonly ColumnOf<T>[];
+    const first = names[0];
+    const n = first === undefined ? 0 : chunk[first].length;
+    if (n === 0) return;
+    if (this.length === 0) {
+      this.cols = { ...chunk };
+      this.length = n;
+      return;
+    }
+    const capacity = first === undefined ? 0 : this.cols[first].length;
+    if (this.length + n > capacity) {
+      const next = Math.max(this.length + n, capacity * 2, 1024);
+      for (const c of names) {
+        const grown = new Float64Array(next);
+        grown.set(this.cols[c].subarray(0, this.length));
+        this.cols[c] = grown;
+      }
+    }
+    for (const c of names) this.cols[c].set(chunk[c], this.length);
+    this.length += n;
+  }
+
+  /** One column's valid rows (a view; do not keep it across appends). */
+  col(c: ColumnOf<T>): Float64Array {
+    return this.cols[c].subarray(0, this.length);
+  }
+}
+
+/** Every table of one run. */
+export class RunTrace {
+  readonly tables: { [T in TableName]: GrowTable<T> };
+  /** Simulated time reached, s. */
+  now = 0;
+  /** Bumped on every append. */
+  version = 0;
+
+  constructor() {
+    const t = {} as Record<TableName, GrowTable<TableName>>;
+    for (const name of TABLE_NAMES) t[name] = new GrowTable(name);
+    this.tables = t as { [T in TableName]: GrowTable<T> };
+  }
+
+  /** Appends a chunk from the worker. */
+  append(chunk: TraceChunk, now: number): void {
+    for (const name of TABLE_NAMES) {
+      (this.tables[name] as GrowTable<TableName>).append(chunk[name] as Record<string, Float64Array>);
+    }
+    this.now = now;
+    this.version += 1;
+  }
+}
+
+/** The runs of the current comparison, by key (algorithm). */
+export class TraceStore {
+  private runs = new Map<string, RunTrace>();
+  /** The previous comparison, shown until the new one has data (no empty flash). */
+  private previous = new Map<string, RunTrace>();
+
+  /** Starts empty traces for a new comparison. */
+  reset(keys: readonly string[]): void {
+    this.previous = this.runs;
+    this.runs = new Map(keys.map((k) => [k, new RunTrace()]));
+  }
+
+  /** Appends a chunk; ignored for keys not in the current comparison. */
+  append(key: string, chunk: TraceChunk, now: number): RunTrace | undefined {
+    const run = this.runs.get(key);
+    run?.append(chunk, now);
+    return run;
+  }
+
+  /** The trace of one run: the new one once it has data, else the previous one. */
+  get(key: string): RunTrace | undefined {
+    const run = this.runs.get(key);
+    if (run && run.version > 0) return run;
+    return this.previous.get(key) ?? run;
+  }
+
+  /** The trace of the current comparison only (empty until its data arrives). */
+  current(key: string): RunTrace | undefined {
+    return this.runs.get(key);
+  }
+}

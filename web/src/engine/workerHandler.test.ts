@@ -1,0 +1,247 @@
+// The worker protocol against the real engine (wasm in Node): what the page receives is the
+// engine's own output, sliced however the worker slices it.
+import { describe, expect, it } from 'vitest';
+import { engineWasm, realEngineApi } from '../test/wasm';
+import { tables } from './tables';
+import { TABLE_NAMES, type FromWorker, type RunSummary, type TraceChunk } from './protocol';
+import { createWorkerHandler, type HandlerOptions } from './workerHandler';
+
+type Posted = { msg: FromWorker; transfer: Transferable[] };
+
+const wasm = engineWasm();
+const scenarioOf = (variant: string, patch: (s: Record<string, unknown>) => void = () => {}) => {
+  const s = structuredClone(tables.defaultScenario) as Record<string, unknown> & { flows: Record<string, unknown>[] };
+  const flow = s.flows[0];
+  if (flow) flow.variant = variant;
+  patch(s);
+  return JSON.stringify(s);
+};
+
+function harness(opts: HandlerOptions = {}) {
+  const posted: Posted[] = [];
+  const handler = createWorkerHandler(realEngineApi(), (msg, transfer) => posted.push({ msg, transfer }), {
+    yieldToMessages: () => new Promise((r) => setTimeout(r, 0)),
+    ...opts,
+  });
+  return { handler, posted };
+}
+
+async function until(cond: () => boolean, ms = 20_000) {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error('timed out waiting for the worker');
+    await new Promise((r) => setTimeout(r, 1));
+  }
+}
+
+function chunksOf(posted: Posted[], key: string) {
+  return posted
+    .map((p) => p.msg)
+    .filter((m): m is Extract<FromWorker, { type: 'chunk' }> => m.type === 'chunk' && m.key === key);
+}
+
+/** Concatenates one column over chunks. */
+function concat(chunks: TraceChunk[], table: keyof TraceChunk, col: string): number[] {
+  return chunks.flatMap((c) => Array.from((c[table] as Record<string, Float64Array>)[col] ?? []));
+}
+
+/** Runs a scenario straight through the engine (no worker) for comparison. */
+function direct(json: string) {
+  const sim = new wasm.Sim(json);
+  sim.run_to_end();
+  const out = {
+    summary: JSON.parse(sim.summary_json()) as RunSummary,
+    t: Array.from(sim.series_col(0, 't', 0)),
+    cwnd: Array.from(sim.series_col(0, 'cwnd', 0)),
+    queue: Array.from(sim.queue_col(0, 'packets', 0)),
+  };
+  sim.free();
+  return out;
+}
+
+describe('the engine worker', () => {
+  it('runs every algorithm of a comparison to the end and sends the engine’s own results', async () => {
+    const { handler, posted } = harness();
+    const runs = ['reno', 'newreno'].map((key) => ({ key, scenarioJson: scenarioOf(key) }));
+    handler.handle({ type: 'run', gen: 1, mode: 'full', runs });
+    await until(() => chunksOf(posted, 'newreno').some((c) => c.finished));
+    for (const { key, scenarioJson } of runs) {
+      const chunks = chunksOf(posted, key);
+      const last = chunks[chunks.length - 1];
+      const want = direct(scenarioJson);
+      expect(last?.finished).toBe(true);
+      expect(last?.gen).toBe(1);
+      expect(last?.summary).toEqual(want.summary);
+      expect(
+        concat(
+          chunks.map((c) => c.chunk),
+          'series',
+          't',
+        ),
+      ).toEqual(want.t);
+      expect(
+        concat(
+          chunks.map((c) => c.chunk),
+          'series',
+          'cwnd',
+        ),
+      ).toEqual(want.cwnd);
+      expect(
+        concat(
+          chunks.map((c) => c.chunk),
+          'queue',
+          'packets',
+        ),
+      ).toEqual(want.queue);
+      // Every packet the sender sent is either a first transmission or a retransmission.
+      const flow = want.summary.flows[0];
+      const sends = concat(
+        chunks.map((c) => c.chunk),
+        'sends',
+        't',
+      ).length;
+      const retx = concat(
+        chunks.map((c) => c.chunk),
+        'retx',
+        't',
+      ).length;
+      expect(sends + retx).toBe(flow?.data_packets_sent);
+      const drops = concat(
+        chunks.map((c) => c.chunk),
+        'drops',
+        't',
+      ).length;
+      expect(drops).toBe((flow?.drops.queue ?? 0) + (flow?.drops.error ?? 0) + (flow?.drops.scripted ?? 0));
+      const kinds = concat(
+        chunks.map((c) => c.chunk),
+        'marks',
+        'kind',
+      );
+      const timeoutCode = tables.codes.events.indexOf('timeout');
+      expect(kinds.filter((k) => k === timeoutCode).length).toBe(flow?.timeouts);
+    }
+  });
+
+  it('transfers every column: each owns its whole buffer', async () => {
+    const { handler, posted } = harness();
+    handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'reno', scenarioJson: scenarioOf('reno') }] });
+    await until(() => chunksOf(posted, 'reno').some((c) => c.finished));
+    const { msg, transfer } = posted.find((p) => p.msg.type === 'chunk') as Posted;
+    const chunk = (msg as Extract<FromWorker, { type: 'chunk' }>).chunk;
+    const cols = TABLE_NAMES.flatMap((t) => Object.values(chunk[t]) as Float64Array[]);
+    expect(cols.length).toBeGreaterThan(15);
+    for (const col of cols) {
+      expect(col.byteOffset).toBe(0);
+      expect(col.byteLength).toBe(col.buffer.byteLength);
+      expect(transfer).toContain(col.buffer);
+    }
+  });
+
+  it('gives the same trace whether a run is sliced into many chunks or not', async () => {
+    const json = scenarioOf('newreno');
+    const { handler, posted } = harness({ sliceMs: 0, progressMs: 0, eventsPerCheck: 500 });
+    handler.handle({ type: 'run', gen: 3, mode: 'full', runs: [{ key: 'newreno', scenarioJson: json }] });
+    await until(() => chunksOf(posted, 'newreno').some((c) => c.finished));
+    const chunks = chunksOf(posted, 'newreno');
+    expect(chunks.length).toBeGreaterThan(10);
+    const want = direct(json);
+    expect(
+      concat(
+        chunks.map((c) => c.chunk),
+        'series',
+        'cwnd',
+      ),
+    ).toEqual(want.cwnd);
+    expect(chunks[chunks.length - 1]?.summary.digest).toBe(want.summary.digest);
+    // Progress is monotonic and reported as simulated time.
+    const nows = chunks.map((c) => c.now);
+    expect([...nows].sort((a, b) => a - b)).toEqual(nows);
+  });
+
+  it('runs only the newest of several queued requests (latest wins)', async () => {
+    const { handler, posted } = harness();
+    handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'reno', scenarioJson: scenarioOf('reno') }] });
+    handler.handle({ type: 'run', gen: 2, mode: 'full', runs: [{ key: 'reno', scenarioJson: scenarioOf('reno') }] });
+    handler.handle({
+      type: 'run',
+      gen: 3,
+      mode: 'full',
+      runs: [{ key: 'tahoe', scenarioJson: scenarioOf('tahoe') }],
+    });
+    await until(() => chunksOf(posted, 'tahoe').some((c) => c.finished));
+    const gens = new Set(posted.map((p) => ('gen' in p.msg ? p.msg.gen : -1)));
+    expect([...gens]).toEqual([3]);
+  });
+
+  it('reports an invalid scenario with the engine’s problem list', () => {
+    const { handler, posted } = harness();
+    handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'reno', scenarioJson: '{"duration": -1}' }] });
+    const failed = posted.find((p) => p.msg.type === 'failed')?.msg;
+    expect(failed).toMatchObject({ type: 'failed', gen: 1, key: 'reno', fatal: false });
+    expect(failed && 'problems' in failed ? failed.problems[0]?.path : '').toBe('duration');
+  });
+
+  it('live: every step answers once per run; a change becomes a timeline entry that replays exactly', () => {
+    const { handler, posted } = harness();
+    const json = scenarioOf('newreno', (s) => {
+      s.duration = 6;
+    });
+    handler.handle({ type: 'run', gen: 5, mode: 'live', runs: [{ key: 'newreno', scenarioJson: json }] });
+    expect(posted).toHaveLength(0); // live runs wait for steps
+    const step = 1 / 60;
+    let steps = 0;
+    let changedAt = -1;
+    for (;;) {
+      handler.handle({ type: 'advance', gen: 5, dt: 5 * step });
+      steps += 1;
+      const last = chunksOf(posted, 'newreno').at(-1);
+      expect(chunksOf(posted, 'newreno')).toHaveLength(steps);
+      if (steps === 40) {
+        handler.handle({ type: 'change', gen: 5, path: 'network.bottleneck.bandwidth', valueJson: '5000000' });
+        const changed = posted.at(-1)?.msg;
+        expect(changed?.type).toBe('changed');
+        if (changed?.type === 'changed') {
+          changedAt = changed.now;
+          expect(changed.timeline).toEqual([{ at: changed.now, set: 'network.bottleneck.bandwidth', value: 5000000 }]);
+        }
+      }
+      if (last?.finished) break;
+    }
+    // Stale steps are ignored.
+    handler.handle({ type: 'advance', gen: 4, dt: 1 });
+    expect(chunksOf(posted, 'newreno')).toHaveLength(steps);
+
+    const liveSummary = chunksOf(posted, 'newreno').at(-1)?.summary;
+    const replayed = direct(
+      scenarioOf('newreno', (s) => {
+        s.duration = 6;
+        s.timeline = [{ at: changedAt, set: 'network.bottleneck.bandwidth', value: 5000000 }];
+      }),
+    );
+    expect(changedAt).toBeGreaterThan(3);
+    expect(liveSummary?.digest).toBe(replayed.summary.digest);
+    // Every per-flow metric is identical. (events_processed counts the replayed timeline
+    // entry as an event, one more than the live run: an engine bookkeeping detail.)
+    expect(liveSummary?.flows).toEqual(replayed.summary.flows);
+    // And the change did change the run.
+    expect(replayed.summary.digest).not.toBe(direct(scenarioOf('newreno', (s) => (s.duration = 6))).summary.digest);
+  });
+
+  it('refuses a live change to a parameter that cannot change during a run', () => {
+    const { handler, posted } = harness();
+    handler.handle({ type: 'run', gen: 1, mode: 'live', runs: [{ key: 'reno', scenarioJson: scenarioOf('reno') }] });
+    handler.handle({ type: 'change', gen: 1, path: 'duration', valueJson: '5' });
+    const failed = posted.at(-1)?.msg;
+    expect(failed?.type).toBe('failed');
+    expect(failed && 'message' in failed ? failed.message : '').toContain('cannot change during a run');
+  });
+
+  it('stops sending after a cancel', async () => {
+    const { handler, posted } = harness({ sliceMs: 0, progressMs: 1e9, eventsPerCheck: 200 });
+    handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'reno', scenarioJson: scenarioOf('reno') }] });
+    handler.handle({ type: 'cancel', gen: 2 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(posted).toHaveLength(0);
+    expect(handler.busy()).toBe(false);
+  });
+});

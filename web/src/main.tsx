@@ -1,0 +1,81 @@
+// Start-up: load the engine, read the link, build the store, the workers and the
+// controller, keep the address bar in sync, render. If the engine cannot load, say so on
+// the page (never a blank page).
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { AppContext, type AppServices } from './app/AppContext';
+import { EngineClient } from './engine/client';
+import { poolSize, spawnEngineWorker } from './engine/spawnWorker';
+import { TraceStore } from './engine/traceStore';
+import { loadEngine } from './engine/wasmMain';
+import { lastFrameDuration, onAfterFrame, pendingDraws, requestDraw } from './plots/core/scheduler';
+import { VARIANT_NAMES } from './scenario/algorithms';
+import { decodeShareState } from './scenario/url';
+import { AppController, type ControllerEnv } from './state/controller';
+import { createAppStore } from './state/store';
+import { startUrlSync } from './state/urlSync';
+import type { Timing } from './state/types';
+import './app/styles.css';
+
+declare global {
+  interface Window {
+    /** For benchmarks and end-to-end tests: comparison timings (ms). */
+    __cwndlab?: { timings: Timing[]; workers: number };
+  }
+}
+
+const rootEl = document.getElementById('root');
+if (!rootEl) throw new Error('no #root element');
+const root = createRoot(rootEl);
+
+function fatal(message: string) {
+  document.documentElement.dataset.render = 'error';
+  root.render(
+    <main className="fatal" role="alert">
+      <h1>cwndlab could not start</h1>
+      <p>{message}</p>
+      <p>cwndlab needs a browser with WebAssembly and module workers (a current Chrome, Firefox, Safari or Edge).</p>
+    </main>,
+  );
+}
+
+async function start() {
+  document.documentElement.dataset.render = 'busy';
+  const engine = await loadEngine();
+  const decoded = decodeShareState(window.location.search, engine.validate);
+  const store = createAppStore(decoded.state);
+  store.getState().addNotices(decoded.notices);
+  const traces = new TraceStore();
+  const env: ControllerEnv = {
+    now: () => performance.now(),
+    requestFrame: (cb) => requestAnimationFrame(cb),
+    cancelFrame: (id) => cancelAnimationFrame(id),
+    requestRedraw: () => requestDraw(),
+    lastFrameMs: lastFrameDuration,
+  };
+  let controller: AppController | null = null;
+  const client = new EngineClient(engine.module, spawnEngineWorker, poolSize(VARIANT_NAMES.length), (msg) =>
+    controller?.onEngine(msg),
+  );
+  controller = new AppController(store, client, traces, engine.validate, env);
+  const c = controller;
+  window.__cwndlab = { timings: c.timings, workers: client.size };
+  onAfterFrame(() => {
+    c.frameDrawn();
+    // A settled signal for screenshots and tests: nothing computing, nothing left to draw.
+    document.documentElement.dataset.render = c.isIdle() && pendingDraws() === 0 ? 'idle' : 'busy';
+  });
+  startUrlSync(store);
+  const services: AppServices = { store, controller: c, traces };
+  root.render(
+    <StrictMode>
+      <AppContext.Provider value={services}>
+        <App />
+      </AppContext.Provider>
+    </StrictMode>,
+  );
+  c.runFull();
+}
+
+start().catch((e: unknown) => fatal(e instanceof Error ? e.message : String(e)));

@@ -1,0 +1,64 @@
+// Every other engine parameter of the scenario and of the compared flow, grouped as the
+// engine groups them, generated from the schema.
+import { PARAMS } from '../scenario/params';
+import { concretePath } from '../scenario/paths';
+import { ParamControl } from './ParamControl';
+
+/** Shown elsewhere (main controls, algorithm picker, timeline) or not a setting. */
+const ELSEWHERE = new Set([
+  'version',
+  'timeline',
+  'flows[].variant',
+  'duration',
+  'seed',
+  'network.bottleneck.bandwidth',
+  'network.bottleneck.delay',
+  'network.bottleneck.queue_packets',
+  'network.bottleneck.loss.model',
+  'network.bottleneck.loss.ber',
+  'network.bottleneck.loss.probability',
+  'flows[].reserved_bandwidth',
+  'flows[].app.kind',
+  'flows[].app.bytes',
+  'flows[].app.write_size',
+  'flows[].app.write_interval',
+  'flows[].app.on',
+  'flows[].app.off',
+  'flows[].app.writes',
+]);
+
+const GROUP_TITLES: Record<string, string> = {
+  run: 'Run and trace',
+  network: 'Network',
+  flow: 'Flow and access links',
+  tcp: 'TCP sender and receiver',
+  cc: 'Congestion control details',
+  rto: 'Retransmission timer',
+  receiver: 'Receiver',
+  app: 'Application',
+};
+
+/** The “All settings” section. */
+export function AdvancedControls() {
+  const rest = PARAMS.filter((p) => !ELSEWHERE.has(p.path));
+  const groups = [...new Set(rest.map((p) => p.group))];
+  return (
+    <details className="advanced">
+      <summary>All settings ({rest.length} more)</summary>
+      <p className="control-help">
+        Every parameter of the engine, with its unit and allowed range. Settings under “flows” apply to the compared
+        flow.
+      </p>
+      {groups.map((g) => (
+        <section key={g} className="control-group" aria-label={GROUP_TITLES[g] ?? g}>
+          <h3>{GROUP_TITLES[g] ?? g}</h3>
+          {rest
+            .filter((p) => p.group === g)
+            .map((p) => (
+              <ParamControl key={p.path} path={concretePath(p.path, 0)} variant="number" />
+            ))}
+        </section>
+      ))}
+    </details>
+  );
+}

@@ -1,0 +1,266 @@
+// One generated control for one engine parameter: label, unit, range and help all come
+// from the engine's schema. Numeric parameters get a slider over round stops (log-spaced
+// when the range spans decades) and a number box for exact values.
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { useApp, useAppState } from '../app/AppContext';
+import type { ParamSpec } from '../engine/tables';
+import type { JsonValue } from '../lib/json';
+import { ladderFor, nearestStop } from '../lib/ladder';
+import {
+  allowedText,
+  displayUnit,
+  formatNumber,
+  formatValue,
+  fromDisplay,
+  listText,
+  parseDecimal,
+  parseListText,
+  requireSpec,
+  toDisplay,
+} from '../scenario/params';
+import { effectiveValue, timelineCount } from '../state/selectors';
+
+interface Props {
+  /** Concrete path, e.g. network.bottleneck.bandwidth or flows[0].app.kind. */
+  path: string;
+  /** Slider + number box (default for numbers) or number box only. */
+  variant?: 'slider' | 'number';
+  disabled?: boolean;
+  /** A visible note under the control (why it is disabled, what it is for). */
+  note?: ReactNode;
+  /** A derived value shown beside the control (e.g. the RTT this delay gives). */
+  extra?: ReactNode;
+}
+
+function NumberBox({
+  spec,
+  value,
+  id,
+  disabled,
+  describedBy,
+  ariaLabel,
+  onCommit,
+}: {
+  spec: ParamSpec;
+  value: number;
+  id: string;
+  disabled: boolean;
+  describedBy: string;
+  ariaLabel?: string;
+  onCommit: (v: number) => void;
+}) {
+  const shown = formatNumber(toDisplay(spec, value), 10);
+  const [draft, setDraft] = useState(shown);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    setDraft(shown);
+    setError(null);
+  }, [shown]);
+  const commit = () => {
+    if (draft === shown) return;
+    const n = parseDecimal(draft.trim());
+    if (n === null) {
+      setError(`not a number; ${allowedText(spec)}`);
+      return;
+    }
+    const v = fromDisplay(spec, n);
+    if ((spec.min !== undefined && v < spec.min) || (spec.max !== undefined && v > spec.max)) {
+      setError(`out of range; ${allowedText(spec)}`);
+      return;
+    }
+    setError(null);
+    onCommit(v);
+  };
+  return (
+    <>
+      <input
+        id={id}
+        className="num"
+        type="text"
+        inputMode="decimal"
+        value={draft}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        aria-label={ariaLabel}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit();
+          if (e.key === 'Escape') setDraft(shown);
+        }}
+      />
+      {error && (
+        <span className="field-error" role="alert">
+          {spec.label}: {error}
+        </span>
+      )}
+    </>
+  );
+}
+
+/** A labelled control for one parameter. */
+export function ParamControl({ path, variant = 'slider', disabled = false, note, extra }: Props) {
+  const { controller } = useApp();
+  const spec = useMemo(() => requireSpec(path), [path]);
+  const value = useAppState((s) => effectiveValue(s, path));
+  const changes = useAppState((s) => timelineCount(s, path));
+  const id = useId();
+  const helpId = `${id}-help`;
+  const unit = displayUnit(spec);
+  const set = (v: JsonValue) => controller.setParam(path, v);
+  const stops = useMemo(() => (spec.type === 'int' || spec.type === 'float' ? ladderFor(spec) : []), [spec]);
+
+  let input: ReactNode;
+  switch (spec.type) {
+    case 'int':
+    case 'float': {
+      const v = typeof value === 'number' ? value : Number(spec.default);
+      const box = (
+        <NumberBox
+          spec={spec}
+          value={v}
+          id={variant === 'number' ? id : `${id}-num`}
+          disabled={disabled}
+          describedBy={helpId}
+          ariaLabel={variant === 'number' ? undefined : `${spec.label}${unit ? ` in ${unit}` : ''}, exact value`}
+          onCommit={set}
+        />
+      );
+      input =
+        variant === 'number' ? (
+          <div className="control-row">
+            {box}
+            {unit && <span className="unit">{unit}</span>}
+          </div>
+        ) : (
+          <div className="control-row">
+            <input
+              id={id}
+              type="range"
+              min={0}
+              max={stops.length - 1}
+              step={1}
+              value={nearestStop(stops, v)}
+              disabled={disabled}
+              aria-valuetext={formatValue(spec, v)}
+              aria-describedby={helpId}
+              onChange={(e) => {
+                const next = stops[Number(e.target.value)];
+                if (next !== undefined) set(next);
+              }}
+            />
+            {box}
+            {unit && <span className="unit">{unit}</span>}
+          </div>
+        );
+      break;
+    }
+    case 'enum':
+      input = (
+        <select
+          id={id}
+          value={String(value)}
+          disabled={disabled}
+          aria-describedby={helpId}
+          onChange={(e) => set(e.target.value)}
+        >
+          {(spec.options ?? []).map((o) => (
+            <option key={o.value} value={o.value} title={o.help}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case 'bool':
+      input = (
+        <input
+          id={id}
+          type="checkbox"
+          checked={value === true}
+          disabled={disabled}
+          aria-describedby={helpId}
+          onChange={(e) => set(e.target.checked)}
+        />
+      );
+      break;
+    case 'list':
+      input = <ListBox spec={spec} value={value} id={id} helpId={helpId} disabled={disabled} onCommit={set} />;
+      break;
+  }
+
+  const selected = spec.type === 'enum' ? spec.options?.find((o) => o.value === value)?.help : undefined;
+  return (
+    <div className={`control control-${spec.type}${disabled ? ' is-disabled' : ''}`} data-path={path}>
+      <label htmlFor={id} className="control-label">
+        <span>{spec.label}</span>
+        {changes > 0 && (
+          <span className="badge" title="This setting changes during the run (see Timeline)">
+            {changes} timed change{changes === 1 ? '' : 's'}
+          </span>
+        )}
+      </label>
+      {input}
+      {extra && <div className="control-extra">{extra}</div>}
+      {note && <div className="control-note">{note}</div>}
+      <p id={helpId} className="control-help">
+        {spec.help}
+        {selected ? ` ${selected}` : ''}
+      </p>
+    </div>
+  );
+}
+
+function ListBox({
+  spec,
+  value,
+  id,
+  helpId,
+  disabled,
+  onCommit,
+}: {
+  spec: ParamSpec;
+  value: JsonValue | undefined;
+  id: string;
+  helpId: string;
+  disabled: boolean;
+  onCommit: (v: JsonValue) => void;
+}) {
+  const items = spec.items ?? [];
+  const shown = listText(items, value);
+  const [draft, setDraft] = useState(shown);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => setDraft(shown), [shown]);
+  const commit = () => {
+    if (draft === shown) return;
+    const r = parseListText(items, draft);
+    if (!r.ok) {
+      setError(r.reason);
+      return;
+    }
+    setError(null);
+    onCommit(r.value);
+  };
+  return (
+    <>
+      <input
+        id={id}
+        type="text"
+        value={draft}
+        placeholder={items.map((i) => i.name).join(':') + ', …'}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={helpId}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => e.key === 'Enter' && commit()}
+      />
+      {error && (
+        <span className="field-error" role="alert">
+          {spec.label} {error}
+        </span>
+      )}
+    </>
+  );
+}

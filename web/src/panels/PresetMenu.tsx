@@ -1,0 +1,59 @@
+// The engine's presets, grouped: presets whose scenarios differ only in the algorithm form a
+// group (the same experiment run with each algorithm).
+import { useMemo } from 'react';
+import { useApp, useAppState } from '../app/AppContext';
+import { tables, type Preset } from '../engine/tables';
+import { setAt } from '../scenario/paths';
+import { VARIANT_NAMES } from '../scenario/algorithms';
+
+interface Group {
+  label: string;
+  presets: Preset[];
+}
+
+/** Groups presets by their scenario without the algorithm. */
+export function groupPresets(presets: readonly Preset[]): Group[] {
+  const groups = new Map<string, Group>();
+  for (const p of presets) {
+    const key = JSON.stringify(setAt(p.scenario, 'flows[0].variant', null));
+    let g = groups.get(key);
+    if (!g) {
+      // "fall-floyd-reno-3drops" → "fall-floyd-3drops": the name without the algorithm.
+      const tokens = VARIANT_NAMES.map((v) => v.replace(/_/g, '-')).sort((a, b) => b.length - a.length);
+      let label = p.name;
+      for (const t of tokens) label = label.replace(new RegExp(`(^|-)${t}(-|$)`), '$1').replace(/-$/, '');
+      g = { label, presets: [] };
+      groups.set(key, g);
+    }
+    g.presets.push(p);
+  }
+  return [...groups.values()];
+}
+
+/** The presets menu. */
+export function PresetMenu() {
+  const { controller } = useApp();
+  const presetName = useAppState((s) => s.presetName);
+  const groups = useMemo(() => groupPresets(tables.presets), []);
+  const description = tables.presets.find((p) => p.name === presetName)?.description;
+  return (
+    <div className="presets">
+      <label>
+        <span>Preset</span>
+        <select value={presetName ?? ''} onChange={(e) => e.target.value && controller.loadPreset(e.target.value)}>
+          <option value="">{presetName ? '—' : 'Custom scenario'}</option>
+          {groups.map((g) => (
+            <optgroup key={g.label} label={g.label}>
+              {g.presets.map((p) => (
+                <option key={p.name} value={p.name} title={p.description}>
+                  {p.name}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      </label>
+      {description && <p className="preset-description">{description}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+// The link to this exact view: scenario, algorithms, timeline, zoom and cursor.
+import { useState } from 'react';
+import { useAppState } from '../app/AppContext';
+import { encodeShareState } from '../scenario/url';
+import { shareStateOf } from '../state/urlSync';
+
+/** A read-only field with the link and a copy button. */
+export function SharePanel() {
+  const query = useAppState((s) => encodeShareState(shareStateOf(s)));
+  const [copied, setCopied] = useState(false);
+  const url = `${window.location.origin}${window.location.pathname}?${query}`;
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied(true);
+    } catch {
+      // No clipboard permission (e.g. plain http): select the text so Ctrl+C works.
+      const field = document.getElementById('share-url') as HTMLInputElement | null;
+      field?.select();
+      setCopied(false);
+    }
+  };
+  return (
+    <div className="share">
+      <label htmlFor="share-url">Link to this view</label>
+      <div className="control-row">
+        <input id="share-url" type="text" readOnly value={url} onFocus={(e) => e.target.select()} />
+        <button type="button" onClick={() => void copy()}>
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </div>
+    </div>
+  );
+}

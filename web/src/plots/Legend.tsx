@@ -1,0 +1,95 @@
+// What the lines, patterns and marks mean. Every algorithm is shown with its colour, dash and
+// marker; phases with colour, pattern and short name; events with their glyph.
+import { useShallow } from 'zustand/react/shallow';
+import { useAppState } from '../app/AppContext';
+import { variantLabel } from '../scenario/algorithms';
+import { algStyle, EVENT_MARKS, markerPath, PHASES, SERIES_STYLES } from '../lib/styles';
+
+function Line({ color, dash, width = 2.5 }: { color: string; dash: readonly number[]; width?: number }) {
+  return (
+    <svg width="34" height="12" aria-hidden="true" className="legend-swatch">
+      <line x1="1" y1="6" x2="33" y2="6" stroke={color} strokeWidth={width} strokeDasharray={dash.join(' ')} />
+    </svg>
+  );
+}
+
+function Glyph({ kind }: { kind: 'down' | 'x' | 'ring' | 'bar' }) {
+  return (
+    <svg width="14" height="14" viewBox="-7 -7 14 14" aria-hidden="true" className="legend-swatch">
+      {kind === 'down' && <path d="M-5,-4H5L0,4Z" fill="#777" stroke="#111" />}
+      {kind === 'x' && <path d="M-5,-5L5,5M5,-5L-5,5" stroke="#111" strokeWidth="2" />}
+      {kind === 'ring' && <circle r="3.5" fill="#fff" stroke="#777" strokeWidth="2" />}
+    </svg>
+  );
+}
+
+/** The legend above the plots. */
+export function Legend() {
+  const algorithms = useAppState(useShallow((s) => s.algorithms));
+  const layout = useAppState((s) => s.layout);
+  return (
+    <div className="legend" aria-label="Legend">
+      <ul className="legend-row" aria-label="Algorithms">
+        {algorithms.map((a) => {
+          const st = algStyle(a);
+          return (
+            <li key={a}>
+              <svg width="46" height="14" aria-hidden="true" className="legend-swatch">
+                <line
+                  x1="1"
+                  y1="7"
+                  x2="45"
+                  y2="7"
+                  stroke={st.color}
+                  strokeWidth="2.5"
+                  strokeDasharray={st.dash.join(' ')}
+                />
+                <path transform="translate(23,7)" d={markerPath(st.marker, 4)} fill={st.color} stroke="#fff" />
+              </svg>
+              {variantLabel(a)}
+            </li>
+          );
+        })}
+        {layout === 'overlay' && <li className="legend-note">(overlaid: colour, dash and marker per algorithm)</li>}
+      </ul>
+      <ul className="legend-row" aria-label="Window series">
+        {Object.entries(SERIES_STYLES).map(([k, st]) => (
+          <li key={k}>
+            <Line color={`rgba(40,40,40,${st.alpha})`} dash={st.dash} width={st.width + 0.5} />
+            {st.label}
+          </li>
+        ))}
+      </ul>
+      <ul className="legend-row" aria-label="Phases">
+        {PHASES.map((p) => (
+          <li key={p.name}>
+            <span className={`phase-swatch hatch-${p.hatch}`} style={{ backgroundColor: p.fill }} aria-hidden="true">
+              {p.short}
+            </span>
+            {p.label}
+          </li>
+        ))}
+      </ul>
+      <ul className="legend-row" aria-label="Marks">
+        {Object.entries(EVENT_MARKS).map(([k, m]) => (
+          <li key={k}>
+            <Glyph kind={m.glyph} />
+            {m.label}
+          </li>
+        ))}
+        <li>
+          <b className="legend-r" aria-hidden="true">
+            R
+          </b>
+          retransmission
+        </li>
+        <li>
+          <b className="legend-x" aria-hidden="true">
+            ✕
+          </b>
+          drop
+        </li>
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,199 @@
+// The whole run in miniature with a brush: drag across it to zoom every plot to that time
+// window, drag the window to pan, click outside it to show the whole run again (focus +
+// context). The brush and the plots' zoom share the store's xDomain.
+import { useEffect, useRef } from 'react';
+import { brushX, scaleLinear, select, type D3BrushEvent } from 'd3';
+import { useApp } from '../app/AppContext';
+import { visibleRange } from '../engine/lookup';
+import type { TraceStore } from '../engine/traceStore';
+import { algStyle } from '../lib/styles';
+import { getAt } from '../scenario/paths';
+import type { AppStore } from '../state/store';
+import { decimateLine } from './core/decimate';
+import { cancelDraw, requestDraw, type Drawable } from './core/scheduler';
+import { strokePolyline } from './layers';
+
+const PAD_X = 50;
+const PAD_R = 14;
+
+class OverviewController implements Drawable {
+  private w = 0;
+  private h = 0;
+  private dpr = 1;
+  private brush = brushX<unknown>();
+  private unsubscribe: () => void;
+  private resize: ResizeObserver | null = null;
+
+  constructor(
+    private root: HTMLElement,
+    private canvas: HTMLCanvasElement,
+    private g: SVGGElement,
+    private store: AppStore,
+    private traces: TraceStore,
+  ) {
+    this.brush.on('brush end', (event: D3BrushEvent<unknown>) => {
+      if (!event.sourceEvent) return; // moved by code, not by a person
+      const s = this.store.getState();
+      const sel = event.selection as [number, number] | null;
+      if (!sel || sel[1] - sel[0] < 2) {
+        if (event.type === 'end') s.setXDomain(null);
+        return;
+      }
+      const x = this.scale();
+      s.setXDomain([Math.max(0, x.invert(sel[0])), Math.min(this.duration(), x.invert(sel[1]))]);
+    });
+    this.unsubscribe = store.subscribe((s, prev) => {
+      if (s.xDomain !== prev.xDomain || s.drawn !== prev.drawn) {
+        requestDraw(this);
+      }
+    });
+    if (typeof ResizeObserver !== 'undefined') {
+      this.resize = new ResizeObserver(() => requestDraw(this));
+      this.resize.observe(root);
+    }
+    requestDraw(this);
+  }
+
+  private duration(): number {
+    const d = this.store.getState().scenario.duration;
+    return typeof d === 'number' && d > 0 ? d : 1;
+  }
+
+  private scale() {
+    return scaleLinear()
+      .domain([0, this.duration()])
+      .range([0, Math.max(10, this.w - PAD_X - PAD_R)]);
+  }
+
+  measure(): void {
+    this.w = this.root.clientWidth;
+    this.h = this.root.clientHeight;
+    this.dpr = Math.max(1, window.devicePixelRatio || 1);
+  }
+
+  draw(): void {
+    const { w, h, dpr } = this;
+    if (w <= 0 || h <= 0) return;
+    const s = this.store.getState();
+    const x = this.scale();
+    const pw = x.range()[1] ?? 10;
+    this.canvas.width = Math.round(w * dpr);
+    this.canvas.height = Math.round(h * dpr);
+    this.canvas.style.width = `${w}px`;
+    this.canvas.style.height = `${h}px`;
+    const ctx = this.canvas.getContext('2d');
+    if (ctx) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.fillStyle = '#f7f7f7';
+      ctx.fillRect(0, 0, w, h);
+      ctx.save();
+      ctx.translate(PAD_X, 2);
+      const mss = Number(getAt(s.scenario, 'flows[0].tcp.mss')) || 1460;
+      let hi = 1;
+      for (const a of s.algorithms) {
+        const tr = this.traces.get(a)?.tables.series;
+        if (!tr) continue;
+        for (let i = 0; i < tr.length; i += 1) hi = Math.max(hi, (tr.cols.cwnd[i] ?? 0) / mss);
+      }
+      const y = scaleLinear()
+        .domain([0, hi])
+        .range([h - 4, 0]);
+      for (const a of s.algorithms) {
+        const trace = this.traces.get(a);
+        if (!trace) continue;
+        const tr = trace.tables.series;
+        const [i0, i1] = visibleRange(tr.cols.t, tr.length, 0, this.duration());
+        const line = decimateLine(
+          tr.cols.t,
+          tr.cols.cwnd,
+          i0,
+          i1,
+          (t) => x(t),
+          (v) => y(v / mss),
+          {
+            step: true,
+            dpr,
+            width: pw,
+            endT: trace.now,
+          },
+        );
+        ctx.strokeStyle = algStyle(a).color;
+        ctx.lineWidth = 1;
+        strokePolyline(ctx, line);
+      }
+      ctx.restore();
+    }
+    this.brush.extent([
+      [0, 0],
+      [pw, h],
+    ]);
+    const g = select(this.g).attr('transform', `translate(${PAD_X},0)`);
+    g.call(this.brush);
+    const dom = s.xDomain;
+    // A programmatic move: no sourceEvent, so the handler above ignores it.
+    this.brush.move(g, dom ? [x(dom[0]), x(dom[1])] : null);
+  }
+
+  dispose() {
+    cancelDraw(this);
+    this.unsubscribe();
+    this.resize?.disconnect();
+    select(this.g).on('.brush', null);
+  }
+}
+
+/** The overview strip with its brush, and buttons that zoom by keyboard. */
+export function Overview() {
+  const { store, traces } = useApp();
+  const root = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const svg = useRef<SVGSVGElement>(null);
+  const g = useRef<SVGGElement>(null);
+
+  useEffect(() => {
+    if (!root.current || !canvas.current || !g.current) return;
+    const c = new OverviewController(root.current, canvas.current, g.current, store, traces);
+    return () => c.dispose();
+  }, [store, traces]);
+
+  const zoom = (factor: number) => {
+    const s = store.getState();
+    const d = typeof s.scenario.duration === 'number' ? s.scenario.duration : 1;
+    const [a, b] = s.xDomain ?? [0, d];
+    const c = s.cursor ?? (a + b) / 2;
+    const span = Math.min(d, (b - a) / factor);
+    if (span >= d) {
+      s.setXDomain(null);
+      return;
+    }
+    const lo = Math.max(0, Math.min(d - span, c - (c - a) / factor));
+    s.setXDomain([lo, lo + span]);
+  };
+
+  return (
+    <div className="overview">
+      <div className="overview-strip" ref={root}>
+        <canvas ref={canvas} aria-hidden="true" />
+        <svg
+          ref={svg}
+          className="overview-brush"
+          role="img"
+          aria-label="Whole run: drag to choose the time window shown"
+        >
+          <g ref={g} />
+        </svg>
+      </div>
+      <div className="zoom-buttons" role="group" aria-label="Time zoom">
+        <button type="button" onClick={() => zoom(2)} aria-label="Zoom in (time)">
+          +
+        </button>
+        <button type="button" onClick={() => zoom(0.5)} aria-label="Zoom out (time)">
+          −
+        </button>
+        <button type="button" onClick={() => store.getState().setXDomain(null)}>
+          Whole run
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+// The plots of the page: each visible kind, either overlaid (one plot, every algorithm) or
+// as small multiples (one plot per algorithm, sharing the time window and the y range).
+import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useApp, useAppState } from '../app/AppContext';
+import { variantLabel, type Variant } from '../scenario/algorithms';
+import type { PlotId } from '../scenario/shareState';
+import type { PlotDef } from './core/types';
+import type { PlotSpec } from './core/PlotController';
+import { TimePlot } from './core/TimePlot';
+import { queuePlot } from './queuePlot';
+import { seqPlot } from './seqPlot';
+import { windowPlot } from './windowPlot';
+
+const KINDS: Record<PlotId, { def: PlotDef; title: string; name: string; size: 'tall' | 'medium' | 'short' }> = {
+  window: { def: windowPlot, title: 'Congestion window', name: 'congestion window', size: 'tall' },
+  seq: { def: seqPlot, title: 'Time–sequence', name: 'time–sequence', size: 'tall' },
+  queue: { def: queuePlot, title: 'Bottleneck queue', name: 'queue', size: 'short' },
+};
+
+function PlotFor({ kind, keys, all }: { kind: PlotId; keys: Variant[]; all: Variant[] }) {
+  const k = KINDS[kind];
+  const keysText = keys.join(',');
+  const allText = all.join(',');
+  const spec = useMemo<PlotSpec>(
+    () => ({
+      def: () => k.def,
+      keys: keysText.split(','),
+      extentKeys: allText.split(','),
+      name: k.name,
+    }),
+    [k, keysText, allText],
+  );
+  const who = keys.length === 1 ? ` — ${variantLabel(keys[0] ?? '')}` : '';
+  return (
+    <TimePlot
+      id={`${kind}-${keys.join('-')}`}
+      title={`${k.title}${who} (${k.def.yLabel})`}
+      spec={spec}
+      size={keys.length > 1 ? k.size : k.size === 'tall' ? 'medium' : 'short'}
+    />
+  );
+}
+
+/** Every visible plot. */
+export function PlotStack() {
+  useApp();
+  const algorithms = useAppState(useShallow((s) => s.algorithms));
+  const plots = useAppState(useShallow((s) => s.plots));
+  const layout = useAppState((s) => s.layout);
+  if (plots.length === 0) {
+    return <p className="empty-plots">No plot is shown. Tick a plot under “View” to see it.</p>;
+  }
+  return (
+    <div className="plot-stack">
+      {plots.map((kind) =>
+        layout === 'overlay' || algorithms.length === 1 ? (
+          <section key={kind} className="plot-group" aria-label={KINDS[kind].title}>
+            <PlotFor kind={kind} keys={algorithms} all={algorithms} />
+          </section>
+        ) : (
+          <section
+            key={kind}
+            className="plot-group multiples"
+            aria-label={`${KINDS[kind].title}, one plot per algorithm`}
+          >
+            {algorithms.map((a) => (
+              <PlotFor key={a} kind={kind} keys={[a]} all={algorithms} />
+            ))}
+          </section>
+        ),
+      )}
+    </div>
+  );
+}

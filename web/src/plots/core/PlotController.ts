@@ -1,0 +1,452 @@
+// The imperative half of a plot (React renders the elements, this owns their pixels):
+// sizes the canvas, computes scales, draws the data layers on canvas and the axes in SVG,
+// interprets gestures into the store's shared time window, and moves the cursor overlay.
+//
+//   ┌ root (position: relative, size from CSS) ─────────────────────┐
+//   │ canvas: whole root, device pixels   svg: axes, same box       │
+//   │   ┌ hit (plot area; pointer, keyboard and zoom target) ─┐     │
+//   │   │  cursor line (moved by transform; no repaint)       │     │
+//   │   └─────────────────────────────────────────────────────┘     │
+//   └───────────────────────────────────────────────────────────────┘
+//
+// The store's xDomain is the one truth for the time window: gestures write it, and every
+// plot (this one included) redraws from it. Zoom events the code itself causes carry no
+// sourceEvent and are ignored, so linked plots never echo each other (d3/d3-zoom#40).
+import {
+  axisBottom,
+  axisLeft,
+  scaleLinear,
+  select,
+  zoom,
+  zoomIdentity,
+  zoomTransform,
+  type D3ZoomEvent,
+  type ScaleLinear,
+  type Selection,
+  type ZoomBehavior,
+} from 'd3';
+import { variantLabel, type Variant } from '../../scenario/algorithms';
+import { algStyle } from '../../lib/styles';
+import type { TraceStore } from '../../engine/traceStore';
+import type { AppStore } from '../../state/store';
+import type { AppState } from '../../state/types';
+import { cancelDraw, requestDraw, type Drawable } from './scheduler';
+import type { PlotContext, PlotDef, PlotRun } from './types';
+
+/** The elements React renders for a plot. */
+export interface PlotElements {
+  root: HTMLElement;
+  canvas: HTMLCanvasElement;
+  svg: SVGSVGElement;
+  hit: HTMLElement;
+  cursor: HTMLElement;
+  readout: HTMLElement;
+}
+
+/** What to draw. */
+export interface PlotSpec {
+  def: (s: AppState) => PlotDef;
+  /** Runs drawn here. */
+  keys: Variant[];
+  /** Runs whose data sets the y range (all compared runs, so small multiples share y). */
+  extentKeys: Variant[];
+  /** Short name for the keyboard help ("congestion window"). */
+  name: string;
+}
+
+/** Space around the plot area for axes, CSS px. */
+export const MARGIN = { top: 10, right: 14, bottom: 24, left: 50 };
+
+/** Smallest time window a zoom may show, s. */
+const MIN_SPAN_S = 1e-4;
+
+type ZoomEvent = D3ZoomEvent<HTMLElement, unknown>;
+
+function sameDomain(a: readonly number[], b: readonly number[]): boolean {
+  const span = Math.abs((b[1] ?? 0) - (b[0] ?? 0)) || 1;
+  return Math.abs((a[0] ?? 0) - (b[0] ?? 0)) < span * 1e-9 && Math.abs((a[1] ?? 0) - (b[1] ?? 0)) < span * 1e-9;
+}
+
+/** Controls one plot. */
+export class PlotController implements Drawable {
+  private cssW = 0;
+  private cssH = 0;
+  private dpr = 1;
+  private dataDirty = true;
+  private x: ScaleLinear<number, number> = scaleLinear();
+  private xFull: ScaleLinear<number, number> = scaleLinear();
+  private plotW = 0;
+  private plotH = 0;
+  private zoomer: ZoomBehavior<HTMLElement, unknown>;
+  private hitSel: Selection<HTMLElement, unknown, null, undefined>;
+  private unsubscribe: () => void;
+  private resize: ResizeObserver | null = null;
+  private disposed = false;
+
+  constructor(
+    private readonly els: PlotElements,
+    private spec: PlotSpec,
+    private readonly store: AppStore,
+    private readonly traces: TraceStore,
+  ) {
+    this.hitSel = select(els.hit);
+    this.zoomer = zoom<HTMLElement, unknown>()
+      // Plain wheel scrolls the page (a lab page is a long stack of plots); Ctrl/⌘+wheel
+      // zooms. Mouse drag pans. On touch screens only a two-finger pinch is taken, so one
+      // finger still scrolls the page.
+      .filter((event: Event) => {
+        if (event.type === 'wheel') return (event as WheelEvent).ctrlKey || (event as WheelEvent).metaKey;
+        if (event.type.startsWith('touch')) return (event as TouchEvent).touches.length >= 2;
+        return (event as MouseEvent).button === 0;
+      })
+      .on('zoom', (event: ZoomEvent) => this.zoomed(event));
+    this.hitSel.call(this.zoomer).on('dblclick.zoom', null);
+
+    els.hit.addEventListener('pointermove', this.onPointerMove);
+    els.hit.addEventListener('pointerleave', this.onPointerLeave);
+    els.hit.addEventListener('click', this.onClick);
+    els.hit.addEventListener('dblclick', this.onDblClick);
+    els.hit.addEventListener('keydown', this.onKey);
+
+    this.unsubscribe = store.subscribe((s, prev) => this.stateChanged(s, prev));
+    if (typeof ResizeObserver !== 'undefined') {
+      // Observe the container, not the canvas, so resizing the canvas cannot feed back.
+      this.resize = new ResizeObserver(() => this.invalidate());
+      this.resize.observe(els.root);
+    }
+    this.invalidate();
+  }
+
+  /** Replaces what is drawn (React props changed). */
+  setSpec(spec: PlotSpec): void {
+    this.spec = spec;
+    this.invalidate();
+  }
+
+  private invalidate() {
+    this.dataDirty = true;
+    requestDraw(this);
+  }
+
+  private stateChanged(s: AppState, prev: AppState) {
+    // New results redraw when the controller says they are complete (`drawn`), not per
+    // arriving run: one frame per comparison.
+    const dataChanged =
+      s.drawn !== prev.drawn || s.xDomain !== prev.xDomain || s.series !== prev.series || s.layout !== prev.layout;
+    if (dataChanged) {
+      this.invalidate();
+    } else if (s.cursor !== prev.cursor || s.hover !== prev.hover || s.time !== prev.time || s.live !== prev.live) {
+      requestDraw(this);
+    }
+  }
+
+  private runs(keys: Variant[]): PlotRun[] {
+    const s = this.store.getState();
+    const out: PlotRun[] = [];
+    for (const key of keys) {
+      const trace = this.traces.get(key);
+      if (trace)
+        out.push({ key, label: variantLabel(key), style: algStyle(key), trace, summary: s.runs[key]?.summary ?? null });
+    }
+    return out;
+  }
+
+  private context(s: AppState): PlotContext {
+    return { scenario: s.scenario, series: s.series, overlay: this.spec.keys.length > 1 };
+  }
+
+  private duration(s: AppState): number {
+    return typeof s.scenario.duration === 'number' && s.scenario.duration > 0 ? s.scenario.duration : 1;
+  }
+
+  measure(): void {
+    this.cssW = this.els.root.clientWidth;
+    this.cssH = this.els.root.clientHeight;
+    this.dpr = Math.max(1, window.devicePixelRatio || 1);
+  }
+
+  draw(): void {
+    if (this.disposed) return;
+    if (this.dataDirty) {
+      this.dataDirty = false;
+      const t0 = performance.now();
+      this.drawData();
+      // Read by the benchmark page: how long this plot's last data draw took.
+      this.els.root.dataset.drawMs = (performance.now() - t0).toFixed(2);
+    }
+    this.drawOverlay();
+  }
+
+  private drawData() {
+    const s = this.store.getState();
+    const { canvas, svg, hit } = this.els;
+    const W = this.cssW;
+    const H = this.cssH;
+    if (W <= 0 || H <= 0) return;
+    const pw = Math.max(10, W - MARGIN.left - MARGIN.right);
+    const ph = Math.max(10, H - MARGIN.top - MARGIN.bottom);
+    this.plotW = pw;
+    this.plotH = ph;
+
+    const bw = Math.round(W * this.dpr);
+    const bh = Math.round(H * this.dpr);
+    if (canvas.width !== bw || canvas.height !== bh) {
+      canvas.width = bw;
+      canvas.height = bh;
+    }
+    canvas.style.width = `${W}px`;
+    canvas.style.height = `${H}px`;
+    Object.assign(hit.style, { left: `${MARGIN.left}px`, top: `${MARGIN.top}px`, width: `${pw}px`, height: `${ph}px` });
+
+    const duration = this.duration(s);
+    const dom = s.xDomain ?? [0, duration];
+    this.xFull = scaleLinear().domain([0, duration]).range([0, pw]);
+    this.x = scaleLinear().domain(dom).range([0, pw]);
+    this.syncZoom(pw, ph, duration);
+
+    const def = this.spec.def(s);
+    const context = this.context(s);
+    const runs = this.runs(this.spec.keys);
+    const extentRuns = this.runs(this.spec.extentKeys);
+    const [lo, hi] = def.yExtent(extentRuns, dom[0] ?? 0, dom[1] ?? duration, context);
+    const top = hi > lo ? hi + (hi - lo) * 0.06 : lo + 1;
+    const y = scaleLinear()
+      .domain([lo, top])
+      .range([ph, 0])
+      .nice(Math.max(2, Math.round(ph / 40)));
+
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return;
+    // Reset, then scale once: never accumulate transforms across frames.
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    ctx.clearRect(0, 0, W, H);
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, W, H);
+    ctx.save();
+    ctx.translate(MARGIN.left, MARGIN.top);
+    // Grid first, under the data.
+    ctx.strokeStyle = '#e6e6e6';
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    const yTicks = y.ticks(Math.max(2, Math.round(ph / 40)));
+    for (const v of yTicks) {
+      const py = Math.round(y(v)) + 0.5;
+      ctx.moveTo(0, py);
+      ctx.lineTo(pw, py);
+    }
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.rect(0, 0, pw, ph);
+    ctx.clip();
+    def.draw({
+      ctx,
+      x: this.x,
+      y,
+      width: pw,
+      height: ph,
+      dpr: this.dpr,
+      t0: dom[0] ?? 0,
+      t1: dom[1] ?? duration,
+      runs,
+      context,
+    });
+    ctx.restore();
+    ctx.strokeStyle = '#8a8a8a';
+    ctx.strokeRect(MARGIN.left + 0.5, MARGIN.top + 0.5, pw - 1, ph - 1);
+
+    // Axes in SVG (crisp text at any pixel ratio).
+    const svgSel = select(svg);
+    svgSel.attr('width', W).attr('height', H).attr('viewBox', `0 0 ${W} ${H}`);
+    // Time ticks; the last one carries the unit, so no separate axis title takes room.
+    const xTickValues = this.x.ticks(Math.max(2, Math.floor(pw / 80)));
+    const xFormat = this.x.tickFormat(xTickValues.length);
+    svgSel
+      .select<SVGGElement>('g.x-axis')
+      .attr('transform', `translate(${MARGIN.left},${MARGIN.top + ph})`)
+      .call(
+        axisBottom(this.x)
+          .tickValues(xTickValues)
+          .tickFormat((v, i) => `${xFormat(Number(v))}${i === xTickValues.length - 1 ? ' s' : ''}`)
+          .tickSizeOuter(0),
+      );
+    svgSel
+      .select<SVGGElement>('g.y-axis')
+      .attr('transform', `translate(${MARGIN.left},${MARGIN.top})`)
+      .call(
+        axisLeft(y)
+          .tickValues(yTicks)
+          .tickFormat((v) => def.yTick(Number(v)))
+          .tickSizeOuter(0),
+      );
+    canvas.setAttribute('aria-label', def.describe(runs, context));
+  }
+
+  /** Puts d3-zoom's stored transform in line with the store's window (no events). */
+  private syncZoom(pw: number, ph: number, duration: number) {
+    this.zoomer
+      .extent([
+        [0, 0],
+        [pw, ph],
+      ])
+      .translateExtent([
+        [0, 0],
+        [pw, ph],
+      ])
+      .scaleExtent([1, Math.max(1, duration / MIN_SPAN_S)]);
+    const dom = this.x.domain();
+    const current = zoomTransform(this.els.hit).rescaleX(this.xFull).domain();
+    if (sameDomain(current, dom)) return;
+    const k = duration / Math.max(1e-12, (dom[1] ?? duration) - (dom[0] ?? 0));
+    const t = zoomIdentity.translate(-k * this.xFull(dom[0] ?? 0), 0).scale(k);
+    // Assigning the transform the way d3-zoom stores it avoids emitting zoom events.
+    (this.els.hit as HTMLElement & { __zoom: typeof t }).__zoom = t;
+  }
+
+  private zoomed(event: ZoomEvent) {
+    if (!event.sourceEvent) return; // caused by code, not by a person
+    const s = this.store.getState();
+    const duration = this.duration(s);
+    const dom = event.transform.rescaleX(this.xFull).domain();
+    const a = Math.max(0, dom[0] ?? 0);
+    const b = Math.min(duration, dom[1] ?? duration);
+    s.setXDomain(event.transform.k <= 1.000001 ? null : [a, b]);
+  }
+
+  private tAt(clientX: number): number {
+    const r = this.els.hit.getBoundingClientRect();
+    const [d0 = 0, d1 = 1] = this.x.domain();
+    return Math.min(d1, Math.max(d0, this.x.invert(clientX - r.left)));
+  }
+
+  private onPointerMove = (e: PointerEvent) => {
+    if (e.buttons !== 0 && e.pointerType === 'mouse') return; // panning
+    this.store.getState().setHover(this.tAt(e.clientX));
+  };
+
+  private onPointerLeave = () => {
+    this.store.getState().setHover(null);
+  };
+
+  private onClick = (e: MouseEvent) => {
+    this.store.getState().setCursor(this.tAt(e.clientX));
+  };
+
+  private onDblClick = () => {
+    this.store.getState().setXDomain(null);
+  };
+
+  private zoomBy(factor: number, around: number | null) {
+    const s = this.store.getState();
+    const duration = this.duration(s);
+    const [d0 = 0, d1 = duration] = s.xDomain ?? [0, duration];
+    const c = around ?? (d0 + d1) / 2;
+    const span = Math.min(duration, Math.max(MIN_SPAN_S, (d1 - d0) / factor));
+    if (span >= duration) {
+      s.setXDomain(null);
+      return;
+    }
+    let a = c - (c - d0) / factor;
+    a = Math.max(0, Math.min(duration - span, a));
+    s.setXDomain([a, a + span]);
+  }
+
+  private onKey = (e: KeyboardEvent) => {
+    const s = this.store.getState();
+    const duration = this.duration(s);
+    const [d0 = 0, d1 = duration] = s.xDomain ?? [0, duration];
+    const span = d1 - d0;
+    const cur = s.cursor ?? (d0 + d1) / 2;
+    const step = span * (e.shiftKey ? 0.1 : 0.01);
+    let handled = true;
+    switch (e.key) {
+      case 'ArrowRight':
+        s.setCursor(Math.min(duration, cur + step));
+        break;
+      case 'ArrowLeft':
+        s.setCursor(Math.max(0, cur - step));
+        break;
+      case 'Home':
+        s.setCursor(d0);
+        break;
+      case 'End':
+        s.setCursor(d1);
+        break;
+      case '+':
+      case '=':
+        this.zoomBy(2, s.cursor);
+        break;
+      case '-':
+      case '_':
+        this.zoomBy(0.5, s.cursor);
+        break;
+      case '0':
+        s.setXDomain(null);
+        break;
+      case 'Escape':
+        s.setCursor(null);
+        break;
+      default:
+        handled = false;
+    }
+    if (handled) e.preventDefault();
+  };
+
+  /** The instant the readouts show: hover, else the pinned cursor, else the play head. */
+  private shownTime(s: AppState): { t: number; kind: 'hover' | 'pinned' | 'play' } | null {
+    if (s.hover !== null) return { t: s.hover, kind: 'hover' };
+    if (s.cursor !== null) return { t: s.cursor, kind: 'pinned' };
+    if (s.live) return { t: s.time, kind: 'play' };
+    return null;
+  }
+
+  private drawOverlay() {
+    const s = this.store.getState();
+    const shown = this.shownTime(s);
+    const { cursor, readout } = this.els;
+    const [d0 = 0, d1 = 0] = this.x.domain();
+    if (!shown || shown.t < d0 || shown.t > d1 || this.plotW <= 0) {
+      cursor.style.display = 'none';
+    } else {
+      cursor.style.display = 'block';
+      cursor.style.transform = `translateX(${Math.round(this.x(shown.t))}px)`;
+      cursor.dataset.kind = shown.kind;
+    }
+    const def = this.spec.def(s);
+    const lines = shown ? def.readout(this.runs(this.spec.keys), shown.t, this.context(s)) : [];
+    readout.replaceChildren();
+    if (!shown) {
+      readout.textContent = 'Hover, click or use the arrow keys for values';
+      readout.dataset.empty = 'true';
+      return;
+    }
+    delete readout.dataset.empty;
+    const head = document.createElement('span');
+    head.className = 'readout-t';
+    head.textContent = `t = ${shown.t.toFixed(3)} s`;
+    readout.append(head);
+    for (const line of lines) {
+      const el = document.createElement('span');
+      el.className = 'readout-line';
+      const sw = document.createElement('b');
+      sw.style.color = line.color;
+      sw.textContent = `${line.label} `;
+      el.append(sw, line.text);
+      readout.append(el);
+    }
+  }
+
+  /** Removes listeners and observers. */
+  dispose(): void {
+    this.disposed = true;
+    cancelDraw(this);
+    this.unsubscribe();
+    this.resize?.disconnect();
+    this.hitSel.on('.zoom', null);
+    const hit = this.els.hit;
+    hit.removeEventListener('pointermove', this.onPointerMove);
+    hit.removeEventListener('pointerleave', this.onPointerLeave);
+    hit.removeEventListener('click', this.onClick);
+    hit.removeEventListener('dblclick', this.onDblClick);
+    hit.removeEventListener('keydown', this.onKey);
+  }
+}

@@ -1,0 +1,60 @@
+import type { ScaleLinear } from 'd3';
+import type { RunSummary } from '../../engine/protocol';
+import type { Scenario } from '../../engine/tables';
+import type { RunTrace } from '../../engine/traceStore';
+import type { AlgStyle } from '../../lib/styles';
+import type { Variant } from '../../scenario/algorithms';
+import type { SeriesVisibility } from '../../state/types';
+
+/** One run drawn in a plot. */
+export interface PlotRun {
+  key: Variant;
+  label: string;
+  style: AlgStyle;
+  trace: RunTrace;
+  summary: RunSummary | null;
+}
+
+/** What a plot definition needs from the state besides the runs. */
+export interface PlotContext {
+  scenario: Scenario;
+  series: SeriesVisibility;
+  /** Several algorithms share this plot. */
+  overlay: boolean;
+}
+
+/** Everything a draw call gets; coordinates are CSS pixels inside the plot area. */
+export interface DrawFrame {
+  ctx: CanvasRenderingContext2D;
+  x: ScaleLinear<number, number>;
+  y: ScaleLinear<number, number>;
+  width: number;
+  height: number;
+  dpr: number;
+  t0: number;
+  t1: number;
+  runs: PlotRun[];
+  context: PlotContext;
+}
+
+/** One line of the cursor readout. */
+export interface ReadoutLine {
+  key: Variant;
+  label: string;
+  color: string;
+  text: string;
+}
+
+/** A plot kind: what it draws and how it reads at the cursor. */
+export interface PlotDef {
+  /** y-axis title, with unit. */
+  yLabel: string;
+  /** Tick text of a y value. */
+  yTick(v: number): string;
+  /** The y range of the runs' data between t0 and t1 (before nice()). */
+  yExtent(runs: PlotRun[], t0: number, t1: number, context: PlotContext): [number, number];
+  draw(frame: DrawFrame): void;
+  readout(runs: PlotRun[], t: number, context: PlotContext): ReadoutLine[];
+  /** A sentence for screen readers. */
+  describe(runs: PlotRun[], context: PlotContext): string;
+}

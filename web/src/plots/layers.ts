@@ -1,0 +1,133 @@
+// Drawing helpers shared by the plot kinds: polylines, phase bands, hatch patterns.
+import { tables } from '../engine/tables';
+import type { RunTrace } from '../engine/traceStore';
+import { lowerBound, visibleRange } from '../engine/lookup';
+import { PHASES, type PhaseStyle } from '../lib/styles';
+import type { Polyline } from './core/decimate';
+import type { DrawFrame } from './core/types';
+
+/** Event kind code by name (from the engine's codes). */
+export const EVENT_CODE: ReadonlyMap<string, number> = new Map(tables.codes.events.map((n, i) => [n, i]));
+
+/** Event kind name by code. */
+export function eventName(code: number): string {
+  return tables.codes.events[code] ?? `event ${code}`;
+}
+
+/** Strokes a polyline; NaN y values lift the pen. */
+export function strokePolyline(ctx: CanvasRenderingContext2D, p: Polyline): void {
+  ctx.beginPath();
+  let pen = false;
+  for (let i = 0; i < p.n; i += 1) {
+    const x = p.xs[i] ?? 0;
+    const y = p.ys[i] ?? NaN;
+    if (Number.isNaN(y)) {
+      pen = false;
+      continue;
+    }
+    if (pen) ctx.lineTo(x, y);
+    else ctx.moveTo(x, y);
+    pen = true;
+  }
+  ctx.stroke();
+}
+
+const patternCache = new WeakMap<CanvasRenderingContext2D, Map<string, CanvasPattern | null>>();
+
+/** A fill for a phase: its colour, with a hatch for the recovery phases. */
+export function phaseFill(ctx: CanvasRenderingContext2D, phase: PhaseStyle): string | CanvasPattern {
+  if (phase.hatch === 'none' || typeof document === 'undefined') return phase.fill;
+  let cache = patternCache.get(ctx);
+  if (!cache) {
+    cache = new Map();
+    patternCache.set(ctx, cache);
+  }
+  const key = `${phase.fill}/${phase.hatch}`;
+  if (!cache.has(key)) {
+    const tile = document.createElement('canvas');
+    tile.width = tile.height = 8;
+    const t = tile.getContext('2d');
+    if (t) {
+      t.fillStyle = phase.fill;
+      t.fillRect(0, 0, 8, 8);
+      t.strokeStyle = 'rgba(0,0,0,0.35)';
+      t.lineWidth = 1;
+      t.beginPath();
+      if (phase.hatch === 'diagonal' || phase.hatch === 'cross') {
+        t.moveTo(0, 8);
+        t.lineTo(8, 0);
+      }
+      if (phase.hatch === 'cross') {
+        t.moveTo(0, 0);
+        t.lineTo(8, 8);
+      }
+      t.stroke();
+      if (phase.hatch === 'dots') {
+        t.fillStyle = 'rgba(0,0,0,0.35)';
+        t.fillRect(3, 3, 2, 2);
+      }
+    }
+    cache.set(key, ctx.createPattern(tile, 'repeat'));
+  }
+  return cache.get(key) ?? phase.fill;
+}
+
+/** Spans of constant phase within [t0, t1]: [start, end, code]. */
+export function phaseSpans(trace: RunTrace, t0: number, t1: number): [number, number, number][] {
+  const s = trace.tables.series;
+  const t = s.cols.t;
+  const phase = s.cols.phase;
+  const [i0, i1] = visibleRange(t, s.length, t0, t1);
+  const out: [number, number, number][] = [];
+  let start = NaN;
+  let code = -1;
+  for (let i = i0; i < i1; i += 1) {
+    const p = phase[i] ?? -1;
+    if (p === code) continue;
+    const ti = Math.max(t0, t[i] ?? t0);
+    if (code >= 0 && ti > start) out.push([start, ti, code]);
+    start = ti;
+    code = p;
+  }
+  const end = Math.min(t1, trace.now);
+  if (code >= 0 && end > start) out.push([start, end, code]);
+  return out;
+}
+
+/**
+ * Phase bands: a lane at the top (one per run when several share the plot) and, for a
+ * single run, a faint band over the whole height. Lanes carry the phase's short name when
+ * there is room, so phases are told apart by text and pattern as well as colour.
+ */
+export function drawPhaseBands(f: DrawFrame, laneH: number): void {
+  const { ctx, x, runs } = f;
+  runs.forEach((run, r) => {
+    const spans = phaseSpans(run.trace, f.t0, f.t1);
+    const laneY = r * laneH;
+    for (const [a, b, code] of spans) {
+      const phase = PHASES[code];
+      if (!phase) continue;
+      const xa = x(a);
+      const w = Math.max(1, x(b) - xa);
+      if (runs.length === 1) {
+        ctx.globalAlpha = 0.32;
+        ctx.fillStyle = phaseFill(ctx, phase);
+        ctx.fillRect(xa, 0, w, f.height);
+        ctx.globalAlpha = 1;
+      }
+      ctx.fillStyle = phaseFill(ctx, phase);
+      ctx.fillRect(xa, laneY, w, laneH - 1);
+      if (w > 22 && laneH >= 10) {
+        ctx.fillStyle = '#222';
+        ctx.font = '600 9px system-ui, sans-serif';
+        ctx.textBaseline = 'middle';
+        ctx.fillText(phase.short, xa + 3, laneY + laneH / 2);
+      }
+    }
+  });
+}
+
+/** The row in force just before time te (the value an event interrupted). */
+export function rowBefore(t: ArrayLike<number>, length: number, te: number): number {
+  return lowerBound(t, length, te) - 1;
+}

@@ -1,0 +1,96 @@
+// Bottleneck queue occupancy (data direction), in packets, with the buffer size as a
+// dashed reference line: a full buffer is where drop-tail losses come from.
+import { rowAt, visibleRange } from '../engine/lookup';
+import { formatNumber } from '../scenario/params';
+import { getAt } from '../scenario/paths';
+import { decimateLine } from './core/decimate';
+import type { PlotContext, PlotDef } from './core/types';
+import { strokePolyline } from './layers';
+
+function capacity(context: PlotContext): number {
+  const c = getAt(context.scenario, 'network.bottleneck.queue_packets');
+  return typeof c === 'number' ? c : 0;
+}
+
+/** The queue plot definition. */
+export const queuePlot: PlotDef = {
+  yLabel: 'packets',
+  yTick: (v) => formatNumber(v, 4),
+
+  yExtent(runs, t0, t1, context) {
+    let hi = Math.max(1, capacity(context));
+    for (const run of runs) {
+      const q = run.trace.tables.queue;
+      const [i0, i1] = visibleRange(q.cols.t, q.length, t0, t1);
+      for (let i = i0; i < i1; i += 1) hi = Math.max(hi, q.cols.packets[i] ?? 0);
+    }
+    return [0, hi];
+  },
+
+  draw(f) {
+    const { ctx, runs, context } = f;
+    const cap = capacity(context);
+    ctx.save();
+    ctx.setLineDash([5, 4]);
+    ctx.strokeStyle = '#555';
+    ctx.lineWidth = 1;
+    const py = Math.round(f.y(cap)) + 0.5;
+    ctx.beginPath();
+    ctx.moveTo(0, py);
+    ctx.lineTo(f.width, py);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    // The label sits on a white box so the data under it cannot make it unreadable.
+    const label = `buffer ${cap} packets`;
+    ctx.font = '11px system-ui, sans-serif';
+    const tw = ctx.measureText(label).width;
+    const ly = Math.max(1, py - 15);
+    ctx.fillStyle = 'rgba(255,255,255,0.7)';
+    ctx.fillRect(4, ly, tw + 6, 14);
+    ctx.fillStyle = '#333';
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    ctx.fillText(label, 7, ly + 1);
+    ctx.restore();
+    for (const run of runs) {
+      const q = run.trace.tables.queue;
+      const [i0, i1] = visibleRange(q.cols.t, q.length, f.t0, f.t1);
+      const line = decimateLine(
+        q.cols.t,
+        q.cols.packets,
+        i0,
+        i1,
+        (t) => f.x(t),
+        (v) => f.y(v),
+        {
+          step: true,
+          dpr: f.dpr,
+          width: f.width,
+          endT: Math.min(run.trace.now, f.t1),
+        },
+      );
+      ctx.strokeStyle = run.style.color;
+      ctx.lineWidth = 1.5;
+      ctx.setLineDash(context.overlay ? run.style.dash : []);
+      strokePolyline(ctx, line);
+      ctx.setLineDash([]);
+    }
+  },
+
+  readout(runs, t) {
+    return runs.map((run) => {
+      const q = run.trace.tables.queue;
+      const r = rowAt(q.cols.t, q.length, t);
+      const v = r < 0 ? 0 : (q.cols.packets[r] ?? 0);
+      return { key: run.key, label: run.label, color: run.style.color, text: `queue ${formatNumber(v)} packets` };
+    });
+  },
+
+  describe(runs, context) {
+    const parts = runs.map((r) => {
+      const f = r.summary?.flows[0];
+      return f ? `${r.label}: ${f.drops.queue} queue drops` : `${r.label}: running`;
+    });
+    return `Bottleneck queue length in packets; the buffer holds ${capacity(context)}. ${parts.join('; ')}.`;
+  },
+};

@@ -1,0 +1,196 @@
+// Time–sequence plot in the style of tcptrace: each transmission is a vertical bar from its
+// first to its last byte at the time it left the sender, retransmissions are marked R, the
+// ACK line is a step line of the acknowledgment number, and drops are marked ✕.
+// Sequence numbers are shown in segments (bytes / MSS) so they match the lesson texts.
+import { rowAt, visibleRange } from '../engine/lookup';
+import { formatNumber } from '../scenario/params';
+import { getAt } from '../scenario/paths';
+import { decimateLine, decimateSpans, thinMarks } from './core/decimate';
+import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
+import { strokePolyline } from './layers';
+
+function mssOf(context: PlotContext): number {
+  const mss = getAt(context.scenario, 'flows[0].tcp.mss');
+  return typeof mss === 'number' && mss > 0 ? mss : 1460;
+}
+
+function drawBars(f: DrawFrame, run: PlotRun, table: 'sends' | 'retx', mss: number, width: number) {
+  const tb = run.trace.tables[table];
+  const [i0, i1] = visibleRange(tb.cols.t, tb.length, f.t0, f.t1);
+  const spans = decimateSpans(
+    tb.cols.t,
+    tb.cols.seq,
+    tb.cols.len,
+    i0,
+    i1,
+    (t) => f.x(t),
+    (v) => f.y(v / mss),
+    f.dpr,
+  );
+  const { ctx } = f;
+  ctx.lineWidth = width;
+  ctx.beginPath();
+  for (let k = 0; k < spans.n; k += 1) {
+    const px = spans.xs[k] ?? 0;
+    const a = spans.y0[k] ?? 0;
+    const b = spans.y1[k] ?? 0;
+    ctx.moveTo(px, a - 0.5);
+    ctx.lineTo(px, Math.max(b, a + 1) + 0.5);
+  }
+  ctx.stroke();
+}
+
+function drawRetransmitLabels(f: DrawFrame, run: PlotRun, mss: number) {
+  const tb = run.trace.tables.retx;
+  const [i0, i1] = visibleRange(tb.cols.t, tb.length, f.t0, f.t1);
+  const top = new Float64Array(Math.max(0, i1 - i0));
+  for (let i = i0; i < i1; i += 1) top[i - i0] = (tb.cols.seq[i] ?? 0) + (tb.cols.len[i] ?? 0);
+  const marks = thinMarks(
+    tb.cols.t.subarray(i0, i1),
+    top,
+    0,
+    i1 - i0,
+    (t) => f.x(t),
+    (v) => f.y(v / mss),
+    9,
+  );
+  const { ctx } = f;
+  ctx.font = '700 11px system-ui, sans-serif';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'bottom';
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = '#ffffff';
+  for (let k = 0; k < marks.n; k += 1) {
+    const px = marks.xs[k] ?? 0;
+    const py = (marks.ys[k] ?? 0) - 2;
+    ctx.strokeText('R', px, py);
+    ctx.fillStyle = run.style.color;
+    ctx.fillText('R', px, py);
+  }
+}
+
+function drawDrops(f: DrawFrame, run: PlotRun, mss: number) {
+  const tb = run.trace.tables.drops;
+  const [i0, i1] = visibleRange(tb.cols.t, tb.length, f.t0, f.t1);
+  const marks = thinMarks(
+    tb.cols.t,
+    tb.cols.seq,
+    i0,
+    i1,
+    (t) => f.x(t),
+    (v) => f.y(v / mss + 0.5),
+    7,
+  );
+  const { ctx } = f;
+  ctx.setLineDash([]);
+  for (let k = 0; k < marks.n; k += 1) {
+    const px = marks.xs[k] ?? 0;
+    const py = marks.ys[k] ?? 0;
+    ctx.beginPath();
+    ctx.moveTo(px - 4, py - 4);
+    ctx.lineTo(px + 4, py + 4);
+    ctx.moveTo(px + 4, py - 4);
+    ctx.lineTo(px - 4, py + 4);
+    ctx.lineWidth = 4;
+    ctx.strokeStyle = '#ffffff';
+    ctx.stroke();
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = '#b2182b';
+    ctx.stroke();
+  }
+}
+
+/** The time–sequence plot definition. */
+export const seqPlot: PlotDef = {
+  yLabel: 'segments',
+  yTick: (v) => formatNumber(v, 6),
+
+  yExtent(runs, t0, t1, context) {
+    const mss = mssOf(context);
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const run of runs) {
+      for (const name of ['sends', 'retx', 'acks'] as const) {
+        const tb = run.trace.tables[name];
+        const [i0, i1] = visibleRange(tb.cols.t, tb.length, t0, t1);
+        const seq = tb.cols.seq;
+        const len = name === 'acks' ? null : run.trace.tables[name].cols.len;
+        for (let i = i0; i < i1; i += 1) {
+          const a = seq[i] ?? 0;
+          if (a < lo) lo = a;
+          const b = a + (len ? (len[i] ?? 0) : 0);
+          if (b > hi) hi = b;
+        }
+      }
+    }
+    if (!Number.isFinite(lo)) return [0, 10];
+    return [lo / mss, hi / mss];
+  },
+
+  draw(f) {
+    const { ctx, runs, context } = f;
+    const mss = mssOf(context);
+    const single = !context.overlay;
+    for (const run of runs) {
+      ctx.setLineDash([]);
+      ctx.strokeStyle = run.style.color;
+      ctx.globalAlpha = 0.85;
+      drawBars(f, run, 'sends', mss, 1.5);
+      ctx.globalAlpha = 1;
+      drawBars(f, run, 'retx', mss, 2.5);
+      // The ACK line: dark for a single run, the run's colour and dash when overlaid.
+      const acks = run.trace.tables.acks;
+      const [i0, i1] = visibleRange(acks.cols.t, acks.length, f.t0, f.t1);
+      const line = decimateLine(
+        acks.cols.t,
+        acks.cols.seq,
+        i0,
+        i1,
+        (t) => f.x(t),
+        (v) => f.y(v / mss),
+        {
+          step: true,
+          dpr: f.dpr,
+          width: f.width,
+          endT: Math.min(run.trace.now, f.t1),
+        },
+      );
+      ctx.strokeStyle = single ? '#333333' : run.style.color;
+      ctx.setLineDash(single ? [] : run.style.dash);
+      ctx.lineWidth = 1.5;
+      strokePolyline(ctx, line);
+      ctx.setLineDash([]);
+    }
+    for (const run of runs) {
+      drawRetransmitLabels(f, run, mss);
+      drawDrops(f, run, mss);
+    }
+  },
+
+  readout(runs, t, context) {
+    const mss = mssOf(context);
+    return runs.map((run) => {
+      const sends = run.trace.tables.sends;
+      const acks = run.trace.tables.acks;
+      const rs = rowAt(sends.cols.t, sends.length, t);
+      const ra = rowAt(acks.cols.t, acks.length, t);
+      const sent = rs < 0 ? '—' : formatNumber(((sends.cols.seq[rs] ?? 0) + (sends.cols.len[rs] ?? 0)) / mss, 6);
+      const acked = ra < 0 ? '—' : formatNumber((acks.cols.seq[ra] ?? 0) / mss, 6);
+      return {
+        key: run.key,
+        label: run.label,
+        color: run.style.color,
+        text: `highest sent ${sent} · acknowledged ${acked} (segments)`,
+      };
+    });
+  },
+
+  describe(runs) {
+    const parts = runs.map((r) => {
+      const f = r.summary?.flows[0];
+      const drops = f ? f.drops.queue + f.drops.error + f.drops.scripted : 0;
+      return f ? `${r.label}: ${f.retransmits} retransmissions, ${drops} drops` : `${r.label}: running`;
+    });
+    return `Time–sequence plot: segments sent, retransmissions marked R, the ACK line and drops marked ✕. ${parts.join('; ')}.`;
+  },
+};

@@ -1,0 +1,215 @@
+// The engine's parameter table, indexed, with the checks and formatting every consumer
+// shares: the URL codec, the generated controls and the notices all say the same thing.
+import { tables, type ItemField, type ParamSpec } from '../engine/tables';
+import type { JsonObject, JsonValue } from '../lib/json';
+import { schemaPathOf } from './paths';
+
+/** Every parameter, in the engine's order. */
+export const PARAMS: readonly ParamSpec[] = tables.schema.params;
+
+const BY_PATH = new Map(PARAMS.map((p) => [p.path, p]));
+
+/** The spec of a schema or concrete path (`flows[0].x` finds `flows[].x`). */
+export function specOf(path: string): ParamSpec | undefined {
+  return BY_PATH.get(schemaPathOf(path));
+}
+
+/** The spec of a path that must exist (programming error otherwise). */
+export function requireSpec(path: string): ParamSpec {
+  const spec = specOf(path);
+  if (!spec) throw new Error(`the engine has no parameter ${path}`);
+  return spec;
+}
+
+/** A parsed or checked value, or the reason it was refused. */
+export type Checked = { ok: true; value: JsonValue } | { ok: false; reason: string };
+
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Parses decimal text strictly (no hex, no blanks, no Infinity). */
+export function parseDecimal(text: string): number | null {
+  if (!DECIMAL.test(text)) return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : null;
+}
+
+function unitSuffix(unit: string): string {
+  return unit === '' || unit === '1' ? '' : ` ${unit}`;
+}
+
+/** Trims float noise for display (6 significant digits). */
+export function formatNumber(x: number, digits = 6): string {
+  if (!Number.isFinite(x)) return x > 0 ? '∞' : x < 0 ? '−∞' : '—';
+  return String(Number(x.toPrecision(digits)));
+}
+
+/** Base value → displayed value (e.g. bit/s → Mbit/s), exact for power-of-ten factors. */
+export function toDisplay(spec: ParamSpec, v: number): number {
+  const f = spec.display?.factor ?? 1;
+  const x = f >= 1 ? v * f : v / Math.round(1 / f);
+  return Number(x.toPrecision(15));
+}
+
+/** Displayed value → base value; the inverse of toDisplay without float drift. */
+export function fromDisplay(spec: ParamSpec, x: number): number {
+  const f = spec.display?.factor ?? 1;
+  const v = f >= 1 ? x / f : x * Math.round(1 / f);
+  return spec.type === 'int' ? Math.round(v) : Number(v.toPrecision(15));
+}
+
+/** The unit a control shows (the display unit when the engine gives one). */
+export function displayUnit(spec: ParamSpec): string {
+  return spec.display?.unit ?? spec.unit;
+}
+
+/** "2 Mbit/s", "20 packets", "1e-7 1/bit", "Bulk". */
+export function formatValue(spec: ParamSpec, value: JsonValue | undefined): string {
+  if (value === undefined) return '—';
+  switch (spec.type) {
+    case 'int':
+    case 'float':
+      return typeof value === 'number'
+        ? `${formatNumber(toDisplay(spec, value))}${unitSuffix(displayUnit(spec))}`
+        : String(value);
+    case 'enum':
+      return spec.options?.find((o) => o.value === value)?.label ?? String(value);
+    case 'bool':
+      return value === true ? 'on' : 'off';
+    case 'list':
+      return Array.isArray(value) ? `${value.length} item${value.length === 1 ? '' : 's'}` : '—';
+  }
+}
+
+/** "allowed 1000 to 100000000000 bit/s (0.001 to 100000 Mbit/s)" or the enum choices. */
+export function allowedText(spec: ParamSpec): string {
+  switch (spec.type) {
+    case 'int':
+    case 'float': {
+      const kind = spec.type === 'int' ? 'whole numbers ' : '';
+      const base = `allowed ${kind}${spec.min} to ${spec.max}${unitSuffix(spec.unit)}`;
+      if (!spec.display || spec.min === undefined || spec.max === undefined) return base;
+      const lo = formatNumber(toDisplay(spec, spec.min));
+      const hi = formatNumber(toDisplay(spec, spec.max));
+      return `${base} (${lo} to ${hi} ${spec.display.unit})`;
+    }
+    case 'enum':
+      return `allowed: ${(spec.options ?? []).map((o) => o.value).join(', ')}`;
+    case 'bool':
+      return 'allowed: true, false';
+    case 'list':
+      return `allowed: items ${(spec.items ?? []).map((i) => i.name).join(':')} separated by commas`;
+  }
+}
+
+function checkNumber(
+  n: number,
+  type: 'int' | 'float',
+  min: number | undefined,
+  max: number | undefined,
+): string | null {
+  if (!Number.isFinite(n)) return 'is not a finite number';
+  if (type === 'int' && !Number.isSafeInteger(n)) return 'is not a whole number';
+  if ((min !== undefined && n < min) || (max !== undefined && n > max)) return 'is out of range';
+  return null;
+}
+
+/** Checks a typed value against the parameter's type, range or choices. */
+export function checkValue(spec: ParamSpec, value: JsonValue): Checked {
+  switch (spec.type) {
+    case 'int':
+    case 'float': {
+      if (typeof value !== 'number') return { ok: false, reason: 'is not a number' };
+      const why = checkNumber(value, spec.type, spec.min, spec.max);
+      return why ? { ok: false, reason: why } : { ok: true, value };
+    }
+    case 'enum':
+      return typeof value === 'string' && spec.options?.some((o) => o.value === value)
+        ? { ok: true, value }
+        : { ok: false, reason: 'is not one of the choices' };
+    case 'bool':
+      return typeof value === 'boolean' ? { ok: true, value } : { ok: false, reason: 'is not true or false' };
+    case 'list':
+      return checkList(spec.items ?? [], value);
+  }
+}
+
+function checkList(items: ItemField[], value: JsonValue): Checked {
+  if (!Array.isArray(value)) return { ok: false, reason: 'is not a list' };
+  for (const item of value) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      return { ok: false, reason: 'has an item that is not an object' };
+    }
+    for (const f of items) {
+      const v = item[f.name];
+      if (v === undefined && f.default !== undefined) continue;
+      if (f.type !== 'int' && f.type !== 'float') continue;
+      const why = typeof v === 'number' ? checkNumber(v, f.type, f.min, f.max) : 'is missing';
+      if (why) return { ok: false, reason: `has an item whose ${f.name} ${why}` };
+    }
+  }
+  return { ok: true, value };
+}
+
+/** Parses the text form of a value (URL and list editors), then checks it. */
+export function parseValueText(spec: ParamSpec, text: string): Checked {
+  switch (spec.type) {
+    case 'int':
+    case 'float': {
+      const n = parseDecimal(text);
+      return n === null ? { ok: false, reason: 'is not a number' } : checkValue(spec, n);
+    }
+    case 'enum':
+      return checkValue(spec, text);
+    case 'bool':
+      if (text === 'true' || text === '1') return { ok: true, value: true };
+      if (text === 'false' || text === '0') return { ok: true, value: false };
+      return { ok: false, reason: 'is not true or false' };
+    case 'list':
+      return parseListText(spec.items ?? [], text);
+  }
+}
+
+/** `14:1,28:1` → [{segment: 14, attempt: 1}, …]; fields in the schema's item order. */
+export function parseListText(items: ItemField[], text: string): Checked {
+  if (text.trim() === '') return { ok: true, value: [] };
+  const out: JsonObject[] = [];
+  for (const part of text.split(',')) {
+    const fields = part.trim().split(':');
+    if (fields.length > items.length) return { ok: false, reason: `has an item "${part}" with too many fields` };
+    const obj: JsonObject = {};
+    for (const [i, f] of items.entries()) {
+      const t = fields[i];
+      if (t === undefined || t === '') {
+        if (f.default !== undefined) continue;
+        return { ok: false, reason: `has an item "${part}" without ${f.name}` };
+      }
+      const n = parseDecimal(t);
+      if (n === null) return { ok: false, reason: `has an item "${part}" whose ${f.name} is not a number` };
+      obj[f.name] = n;
+    }
+    out.push(obj);
+  }
+  return checkList(items, out);
+}
+
+/** The text form of a list value (inverse of parseListText). */
+export function listText(items: ItemField[], value: JsonValue | undefined): string {
+  if (!Array.isArray(value)) return '';
+  return value
+    .map((item) =>
+      items
+        .map((f) => {
+          const v = typeof item === 'object' && item !== null && !Array.isArray(item) ? item[f.name] : undefined;
+          return v === undefined ? '' : String(v);
+        })
+        .join(':')
+        .replace(/:+$/, ''),
+    )
+    .join(',');
+}
+
+/** The text form of a scalar value with full round-trip precision (String(x) for numbers). */
+export function valueText(value: JsonValue): string {
+  if (typeof value === 'number') return String(value);
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

@@ -1,0 +1,245 @@
+import { describe, expect, it } from 'vitest';
+import { tables } from '../engine/tables';
+import { realValidator } from '../test/wasm';
+import { VARIANT_NAMES } from './algorithms';
+import { getAt, setAt } from './paths';
+import { defaultShareState, type ShareState } from './shareState';
+import { decodeShareState, encodeShareState } from './url';
+
+const validate = realValidator();
+
+function roundTrip(state: ShareState) {
+  const query = encodeShareState(state);
+  return { query, ...decodeShareState(`?${query}`, validate) };
+}
+
+function decode(query: string) {
+  return decodeShareState(query, validate);
+}
+
+/** The one notice about `key` (fails when there is none or several). */
+function noticeFor(notices: { key: string; message: string }[], key: string): string {
+  const found = notices.filter((n) => n.key === key);
+  expect(found, `notices: ${JSON.stringify(notices)}`).toHaveLength(1);
+  return found[0]?.message ?? '';
+}
+
+describe('the scenario URL: round trip', () => {
+  it('writes the default page as a short readable query and reads it back unchanged', () => {
+    const { query, state, notices } = roundTrip(defaultShareState());
+    expect(query).toBe('v=1&alg=old_tahoe,tahoe,reno,newreno');
+    expect(notices).toEqual([]);
+    expect(state).toEqual(defaultShareState());
+  });
+
+  it('reads an empty query as the default page without notices', () => {
+    expect(decode('')).toEqual({ state: defaultShareState(), notices: [] });
+  });
+
+  it.each(tables.presets.map((p) => [p.name, p.scenario] as const))(
+    'round-trips preset %s exactly',
+    (_name, scenario) => {
+      const state: ShareState = { ...defaultShareState(), scenario: setAt(scenario, 'flows[0].variant', 'newreno') };
+      const { state: back, notices } = roundTrip(state);
+      expect(notices).toEqual([]);
+      expect(back.scenario).toEqual(state.scenario);
+    },
+  );
+
+  it('keeps every double bit for bit (values, timeline times, cursor, zoom)', () => {
+    let scenario = defaultShareState().scenario;
+    scenario = setAt(scenario, 'network.bottleneck.delay', 0.1 + 0.2);
+    scenario = setAt(scenario, 'network.bottleneck.loss.model', 'ber');
+    scenario = setAt(scenario, 'network.bottleneck.loss.ber', 1.234567890123456e-7);
+    scenario = setAt(scenario, 'seed', Number.MAX_SAFE_INTEGER);
+    scenario = setAt(scenario, 'flows[0].app.write_interval', 1 / 3);
+    scenario = {
+      ...scenario,
+      timeline: [
+        { at: 1 / 3, set: 'network.bottleneck.bandwidth', value: 4000000 },
+        { at: 2.000000001, set: 'flows[0].app.write_interval', value: 0.1 + 0.7 },
+        { at: 5, set: 'network.bottleneck.loss.model', value: 'bernoulli' },
+      ],
+    };
+    const state: ShareState = {
+      scenario,
+      algorithms: ['reno', 'newreno'],
+      cursor: Math.PI,
+      xDomain: [0.1 + 0.2, 7 / 3],
+      layout: 'overlay',
+      plots: ['window', 'queue'],
+    };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    expect(back).toEqual(state);
+    // Readable: plain keys, commas and colons unescaped.
+    expect(query).toContain('alg=reno,newreno');
+    expect(query).toContain('tl=0.3333333333333333:network.bottleneck.bandwidth:4000000,');
+    expect(query).toContain('f0.app.write_interval=0.3333333333333333');
+  });
+
+  it('round-trips lists (scripted drops) and extra flows', () => {
+    let scenario = defaultShareState().scenario;
+    scenario = setAt(scenario, 'flows[0].drops', [
+      { segment: 14, attempt: 1 },
+      { segment: 28, attempt: 2 },
+    ]);
+    const flow1 = structuredClone((scenario.flows as object[])[0]) as Record<string, unknown>;
+    scenario = { ...scenario, flows: [...(scenario.flows as object[]), flow1] } as typeof scenario;
+    scenario = setAt(scenario, 'flows[1].variant', 'reno');
+    scenario = setAt(scenario, 'flows[1].start', 2.5);
+    scenario = setAt(scenario, 'flows[1].drops', []);
+    const state = { ...defaultShareState(), scenario };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    expect(query).toContain('f0.drops=14:1,28:2');
+    expect(query).toContain('flows=2');
+    expect(query).toContain('f1.variant=reno');
+    expect(back.scenario).toEqual(scenario);
+  });
+});
+
+describe('the scenario URL: bad input', () => {
+  const def = defaultShareState().scenario;
+
+  it('a value that is not a number: notice with name and range, that field alone falls back', () => {
+    const { state, notices } = decode('?v=1&network.bottleneck.bandwidth=abc&network.bottleneck.queue_packets=50');
+    const msg = noticeFor(notices, 'network.bottleneck.bandwidth');
+    expect(msg).toContain('Bottleneck bandwidth');
+    expect(msg).toContain('"abc" is not a number');
+    expect(msg).toContain('allowed whole numbers 1000 to 100000000000 bit/s (0.001 to 100000 Mbit/s)');
+    expect(msg).toContain('Using the default, 2 Mbit/s');
+    expect(getAt(state.scenario, 'network.bottleneck.bandwidth')).toBe(getAt(def, 'network.bottleneck.bandwidth'));
+    expect(getAt(state.scenario, 'network.bottleneck.queue_packets')).toBe(50);
+  });
+
+  it.each([
+    ['duration', '-5', 'out of range', 'allowed 0.001 to 100000 s'],
+    ['duration', '1e9', 'out of range', 'allowed 0.001 to 100000 s'],
+    ['network.bottleneck.loss.ber', '0.5', 'out of range', 'allowed 0 to 0.01 1/bit'],
+    ['network.bottleneck.queue_packets', '2.5', 'not a whole number', 'allowed whole numbers 1 to 1000000 packets'],
+    ['network.bottleneck.queue_packets', '0x10', 'not a number', 'allowed whole numbers'],
+    ['network.bottleneck.queue_packets', '', 'not a number', 'allowed whole numbers'],
+    ['duration', 'Infinity', 'not a number', 'allowed 0.001 to 100000 s'],
+    ['f0.app.kind', 'telnet', 'not one of the choices', 'allowed: bulk, cbr, thin, on_off, scripted'],
+    ['f0.tcp.nagle', 'yes', 'not true or false', 'allowed: true, false'],
+    ['f0.drops', '14:x', 'not a number', 'segment:attempt'],
+    ['f0.drops', '14:1:9', 'too many fields', 'segment:attempt'],
+  ])('%s=%s: "%s", names the allowed values, keeps the default', (key, value, reason, allowed) => {
+    const { state, notices } = decode(`?v=1&${key}=${encodeURIComponent(value)}`);
+    const msg = noticeFor(notices, key);
+    expect(msg).toContain(reason);
+    expect(msg).toContain(allowed);
+    expect(state.scenario).toEqual(def);
+  });
+
+  it('an unknown parameter is named and ignored; the rest of the link is used', () => {
+    const { state, notices } = decode('?v=1&bandwith=3&duration=7&network.bottleneck=1&f0.tcp=2&f0.seed=3');
+    expect(noticeFor(notices, 'bandwith')).toContain('"bandwith" is not a cwndlab setting');
+    expect(noticeFor(notices, 'network.bottleneck')).toContain('not a cwndlab setting');
+    expect(noticeFor(notices, 'f0.tcp')).toContain('not a cwndlab setting');
+    expect(noticeFor(notices, 'f0.seed')).toContain('not a cwndlab setting');
+    expect(state.scenario.duration).toBe(7);
+  });
+
+  it('a flow index written with leading zeros or beyond reach is refused', () => {
+    const { notices, state } = decode('?v=1&f00.start=1&f5000.start=1');
+    expect(noticeFor(notices, 'f00.start')).toContain('not a cwndlab setting');
+    expect(noticeFor(notices, 'f5000.start')).toContain('there is no flow 5000');
+    expect(state.scenario.flows).toEqual(def.flows);
+  });
+
+  it('the compared algorithm is not taken from f0.variant', () => {
+    const { notices, state } = decode('?v=1&f0.variant=reno');
+    expect(noticeFor(notices, 'f0.variant')).toContain('alg=');
+    expect(state.algorithms).toEqual([...VARIANT_NAMES]);
+  });
+
+  it('a link without a version is read as v=1 with a notice', () => {
+    const { notices, state } = decode('?duration=5');
+    expect(noticeFor(notices, 'v')).toContain('no format version');
+    expect(state.scenario.duration).toBe(5);
+  });
+
+  it('a newer version says so and reads what it can', () => {
+    const { notices, state } = decode('?v=7&duration=5');
+    expect(noticeFor(notices, 'v')).toContain('newer cwndlab (v=7)');
+    expect(state.scenario.duration).toBe(5);
+  });
+
+  it.each(['x', '0', '-1', '1.5'])('a malformed version v=%s is named', (v) => {
+    const { notices } = decode(`?v=${v}`);
+    expect(noticeFor(notices, 'v')).toContain('not a link format version');
+  });
+
+  it('a repeated key uses the first value and says so', () => {
+    const { notices, state } = decode('?v=1&duration=5&duration=9');
+    expect(noticeFor(notices, 'duration')).toContain('more than once');
+    expect(state.scenario.duration).toBe(5);
+  });
+
+  it('unknown algorithms are dropped; none left means every algorithm', () => {
+    const a = decode('?v=1&alg=reno,cubic');
+    expect(noticeFor(a.notices, 'alg')).toContain('"cubic" is not an algorithm');
+    expect(a.state.algorithms).toEqual(['reno']);
+    const b = decode('?v=1&alg=,');
+    expect(noticeFor(b.notices, 'alg')).toContain('names no algorithm');
+    expect(b.state.algorithms).toEqual([...VARIANT_NAMES]);
+  });
+
+  it('a cursor or zoom outside the run is dropped with a notice', () => {
+    const { notices, state } = decode('?v=1&duration=10&t=11&x=4:2');
+    expect(noticeFor(notices, 't')).toContain('0 to 10 s');
+    expect(noticeFor(notices, 'x')).toContain('not a time range');
+    expect(state.cursor).toBeNull();
+    expect(state.xDomain).toBeNull();
+    expect(state.scenario.duration).toBe(10);
+  });
+
+  it('an unknown layout or plot is named', () => {
+    const { notices, state } = decode('?v=1&layout=grid&plots=window,rtt');
+    expect(noticeFor(notices, 'layout')).toContain('layout=grid');
+    expect(noticeFor(notices, 'plots')).toContain('rtt');
+    expect(state.layout).toBe('multiples');
+    expect(state.plots).toEqual(['window']);
+  });
+
+  it('drops each bad timeline change alone and keeps the good ones', () => {
+    const tl = [
+      '1:network.bottleneck.bandwidth:4000000', // good
+      'garbage', // not time:setting:value
+      'soon:network.bottleneck.bandwidth:1', // bad time
+      '2:network.bottleneck.bandwith:1', // unknown setting
+      '3:duration:5', // not live
+      '4:network.bottleneck.loss.ber:7', // out of range
+      '30:network.bottleneck.delay:0.1', // after the end (engine check)
+    ].join(',');
+    const { notices, state } = decode(`?v=1&tl=${tl}`);
+    const messages = notices.filter((n) => n.key === 'tl').map((n) => n.message);
+    expect(messages).toHaveLength(6);
+    expect(messages.join('\n')).toMatch(/tl=garbage\) is not time:setting:value/);
+    expect(messages.join('\n')).toMatch(/"soon" is not a time/);
+    expect(messages.join('\n')).toMatch(/"network.bottleneck.bandwith" is not a cwndlab setting/);
+    expect(messages.join('\n')).toMatch(/cannot change during a run/);
+    expect(messages.join('\n')).toMatch(/allowed 0 to 0.01 1\/bit/);
+    expect(messages.join('\n')).toMatch(/after the end of the run/);
+    expect(state.scenario.timeline).toEqual([{ at: 1, set: 'network.bottleneck.bandwidth', value: 4000000 }]);
+  });
+
+  it('a combination only the engine can refuse falls back for that field alone', () => {
+    // rwnd below the MSS passes the table's range check; the engine refuses it.
+    const { notices, state } = decode('?v=1&f0.tcp.rwnd=1000&duration=8');
+    const msg = noticeFor(notices, 'f0.tcp.rwnd');
+    expect(msg).toContain('Receiver window');
+    expect(msg).toContain('smaller than the MSS');
+    expect(getAt(state.scenario, 'flows[0].tcp.rwnd')).toBe(getAt(def, 'flows[0].tcp.rwnd'));
+    expect(state.scenario.duration).toBe(8);
+  });
+
+  it('never throws, whatever the query', () => {
+    for (const q of ['?%%%', '?&&&=', '?=1', '?v', '?tl=::::', '?x=::', '?alg', '?flows=-3', '?f0.drops=,,,']) {
+      const r = decode(q);
+      expect(r.state.scenario.version).toBe(1);
+    }
+  });
+});

@@ -1,0 +1,352 @@
+// The shareable link: the whole scenario, the algorithms, the timeline and the view in a
+// readable query string (docs/scenario-url.md). Example:
+//   ?v=1&alg=reno,newreno&network.bottleneck.bandwidth=4000000&f0.app.kind=cbr
+//    &tl=3.25:network.bottleneck.loss.ber:0.00001&t=3.5
+// Only values that differ from the engine's defaults are written; numbers are written with
+// String(x), which round-trips every double, so a link reproduces the run bit for bit.
+// Reading never throws: every field that cannot be used falls back to its default alone,
+// with a notice naming it and what is allowed.
+import type { ParamSpec, Scenario } from '../engine/tables';
+import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../lib/json';
+import { DEFAULT_SELECTION, isVariant, orderVariants, variantLabel } from './algorithms';
+import {
+  allowedText,
+  checkValue,
+  formatValue,
+  listText,
+  parseDecimal,
+  parseValueText,
+  PARAMS,
+  specOf,
+  valueText,
+} from './params';
+import { concretePath, getAt, pathOfUrlKey, setAt, splitFlowPath, urlKeyOf } from './paths';
+import { defaultShareState, LAYOUTS, PLOT_IDS, type Layout, type Notice, type ShareState } from './shareState';
+import { upgrade, URL_VERSION, type QueryPairs } from './upgraders';
+
+/** A problem the engine reports about a scenario. */
+export interface Problem {
+  path: string;
+  message: string;
+}
+
+/** The engine's validator (`validate_json`), parsed: resolves a partial scenario. */
+export type Validator = (scenarioJson: string) => { ok: true; scenario: Scenario } | { ok: false; problems: Problem[] };
+
+/** Keys that are not scenario parameters. */
+const VIEW_KEYS = new Set(['v', 'alg', 't', 'x', 'layout', 'plots', 'tl', 'flows']);
+
+/** Parameters that are not written as `key=value`: the version is `v`, the timeline `tl`. */
+const NOT_A_KEY = new Set(['version', 'timeline']);
+
+/** Flow indices beyond this are refused before the engine sees them (it allows far fewer). */
+const MAX_FLOW_INDEX = 999;
+
+/** Characters left unescaped so the query stays readable (allowed in a query by RFC 3986). */
+function enc(text: string): string {
+  return encodeURIComponent(text).replace(/%2C/g, ',').replace(/%3A/g, ':');
+}
+
+function flowsOf(s: Scenario): JsonObject[] {
+  return Array.isArray(s.flows) ? s.flows.filter(isJsonObject) : [];
+}
+
+function textOf(spec: ParamSpec, value: JsonValue): string {
+  return spec.type === 'list' ? listText(spec.items ?? [], value) : valueText(value);
+}
+
+/** Scenario + selection + view → query string (without '?'). */
+export function encodeShareState(state: ShareState): string {
+  const pairs: QueryPairs = [
+    ['v', String(URL_VERSION)],
+    ['alg', orderVariants(state.algorithms).join(',')],
+  ];
+  const flows = flowsOf(state.scenario);
+  if (flows.length !== 1) pairs.push(['flows', String(flows.length)]);
+  for (const spec of PARAMS) {
+    if (NOT_A_KEY.has(spec.path)) continue;
+    const isFlow = spec.path.startsWith('flows[].');
+    const indices = isFlow ? flows.map((_, i) => i) : [-1];
+    for (const i of indices) {
+      // The compared flow's algorithm comes from `alg`.
+      if (i === 0 && spec.path === 'flows[].variant') continue;
+      const path = i < 0 ? spec.path : concretePath(spec.path, i);
+      const value = getAt(state.scenario, path);
+      if (value === undefined || jsonEqual(value, spec.default)) continue;
+      pairs.push([urlKeyOf(path), textOf(spec, value)]);
+    }
+  }
+  const timeline = Array.isArray(state.scenario.timeline) ? state.scenario.timeline : [];
+  if (timeline.length > 0) {
+    const items = timeline.filter(isJsonObject).map((e) => {
+      const set = typeof e.set === 'string' ? e.set : '';
+      const value = e.value ?? null;
+      return `${valueText(e.at ?? 0)}:${urlKeyOf(set)}:${valueText(value)}`;
+    });
+    pairs.push(['tl', items.join(',')]);
+  }
+  if (state.cursor !== null) pairs.push(['t', String(state.cursor)]);
+  if (state.xDomain) pairs.push(['x', `${state.xDomain[0]}:${state.xDomain[1]}`]);
+  const def = defaultShareState();
+  if (state.layout !== def.layout) pairs.push(['layout', state.layout]);
+  if (state.plots.length !== def.plots.length || state.plots.some((p, i) => p !== def.plots[i])) {
+    pairs.push(['plots', state.plots.join(',') || 'none']);
+  }
+  return pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
+}
+
+/** A decoded link and everything in it that could not be used. */
+export interface Decoded {
+  state: ShareState;
+  notices: Notice[];
+}
+
+function paramName(spec: ParamSpec, key: string): string {
+  return `${spec.label} (${key})`;
+}
+
+function fallbackText(spec: ParamSpec): string {
+  return `Using the default, ${formatValue(spec, spec.default)}.`;
+}
+
+/** Reads a query string; never throws. `validate` is the engine's own check (cross-field). */
+export function decodeShareState(search: string, validate?: Validator): Decoded {
+  const notices: Notice[] = [];
+  const note = (key: string, message: string) => notices.push({ key, message });
+  const state = defaultShareState();
+
+  // Pairs in order; the first of a repeated key wins.
+  const raw: QueryPairs = [...new URLSearchParams(search.replace(/^\?/, ''))];
+  let pairs: QueryPairs = [];
+  const seen = new Set<string>();
+  for (const [k, v] of raw) {
+    if (seen.has(k)) {
+      note(k, `"${k}" appears more than once in the link; using the first value.`);
+      continue;
+    }
+    seen.add(k);
+    pairs.push([k, v]);
+  }
+  if (pairs.length === 0) return { state, notices };
+
+  // Version.
+  const vText = pairs.find(([k]) => k === 'v')?.[1];
+  if (vText === undefined) {
+    note('v', `This link has no format version (v=); reading it as v=${URL_VERSION}.`);
+  } else if (!/^\d+$/.test(vText) || Number(vText) < 1) {
+    note('v', `v=${vText} is not a link format version; reading the link as v=${URL_VERSION}.`);
+  } else if (Number(vText) > URL_VERSION) {
+    note(
+      'v',
+      `This link was made by a newer cwndlab (v=${vText}); this page reads v=${URL_VERSION}. ` +
+        'Anything it does not know is reset to the default; reload the page to get the newest version.',
+    );
+  } else {
+    pairs = upgrade(pairs, Number(vText));
+  }
+
+  // Flow count first, so per-flow keys land in existing flows.
+  let flowCount = 1;
+  const flowsText = pairs.find(([k]) => k === 'flows')?.[1];
+  if (flowsText !== undefined) {
+    const n = parseDecimal(flowsText);
+    if (n !== null && Number.isInteger(n) && n >= 1 && n <= MAX_FLOW_INDEX + 1) flowCount = n;
+    else note('flows', `flows=${flowsText} is not a number of flows; using 1.`);
+  }
+  for (const [k] of pairs) {
+    const f = splitFlowPath(pathOfUrlKey(k));
+    if (f && f.flow <= MAX_FLOW_INDEX) flowCount = Math.max(flowCount, f.flow + 1);
+  }
+  let scenario: Scenario = state.scenario;
+  const defaultFlow = flowsOf(scenario)[0] ?? {};
+  scenario = { ...scenario, flows: Array.from({ length: flowCount }, () => structuredClone(defaultFlow)) };
+
+  for (const [key, text] of pairs) {
+    if (VIEW_KEYS.has(key)) continue;
+    const path = pathOfUrlKey(key);
+    const spec = specOf(path);
+    const flow = splitFlowPath(path);
+    const wellFormed = spec && !NOT_A_KEY.has(spec.path) && (flow !== null) === spec.path.startsWith('flows[].');
+    if (!spec || !wellFormed) {
+      note(key, `"${key}" is not a cwndlab setting; it was ignored.`);
+      continue;
+    }
+    if (flow && flow.flow > MAX_FLOW_INDEX) {
+      note(key, `${paramName(spec, key)}: there is no flow ${flow.flow}; it was ignored.`);
+      continue;
+    }
+    if (path === 'flows[0].variant') {
+      note(key, `${key}: the compared algorithms are chosen with alg=; "${text}" was ignored.`);
+      continue;
+    }
+    const checked = parseValueText(spec, text);
+    if (checked.ok) {
+      scenario = setAt(scenario, path, checked.value);
+    } else {
+      note(key, `${paramName(spec, key)}: "${text}" ${checked.reason}; ${allowedText(spec)}. ${fallbackText(spec)}`);
+    }
+  }
+
+  const tl = pairs.find(([k]) => k === 'tl')?.[1];
+  if (tl !== undefined) scenario = { ...scenario, timeline: decodeTimeline(tl, note) };
+
+  scenario = validateWithFallback(scenario, validate, note);
+  state.scenario = scenario;
+  const duration = typeof scenario.duration === 'number' ? scenario.duration : Infinity;
+
+  // Selection.
+  const algText = pairs.find(([k]) => k === 'alg')?.[1];
+  if (algText !== undefined) {
+    const names = algText.split(',').map((s) => s.trim());
+    const bad = names.filter((n) => n !== '' && !isVariant(n));
+    if (bad.length > 0) {
+      const allowed = DEFAULT_SELECTION.join(', ');
+      note('alg', `alg: ${bad.map((b) => `"${b}"`).join(', ')} is not an algorithm (allowed: ${allowed}); ignored.`);
+    }
+    const good = orderVariants(names.filter(isVariant));
+    if (good.length > 0) state.algorithms = good;
+    else note('alg', `alg=${algText} names no algorithm; comparing ${DEFAULT_SELECTION.map(variantLabel).join(', ')}.`);
+  }
+
+  // View.
+  const tText = pairs.find(([k]) => k === 't')?.[1];
+  if (tText !== undefined) {
+    const t = parseDecimal(tText);
+    if (t !== null && t >= 0 && t <= duration) state.cursor = t;
+    else note('t', `Cursor t=${tText} is not a time within the run (0 to ${duration} s); no cursor.`);
+  }
+  const xText = pairs.find(([k]) => k === 'x')?.[1];
+  if (xText !== undefined) {
+    const [a, b, ...rest] = xText.split(':').map(parseDecimal);
+    if (a != null && b != null && rest.length === 0 && a >= 0 && a < b && b <= duration) {
+      state.xDomain = [a, b];
+    } else {
+      note(
+        'x',
+        `Zoom x=${xText} is not a time range from:to within the run (0 to ${duration} s); showing the whole run.`,
+      );
+    }
+  }
+  const layoutText = pairs.find(([k]) => k === 'layout')?.[1];
+  if (layoutText !== undefined) {
+    if ((LAYOUTS as readonly string[]).includes(layoutText)) state.layout = layoutText as Layout;
+    else
+      note('layout', `layout=${layoutText} is not a layout (allowed: ${LAYOUTS.join(', ')}); using ${state.layout}.`);
+  }
+  const plotsText = pairs.find(([k]) => k === 'plots')?.[1];
+  if (plotsText !== undefined) {
+    const names = plotsText === 'none' ? [] : plotsText.split(',');
+    const bad = names.filter((n) => !(PLOT_IDS as readonly string[]).includes(n));
+    if (bad.length > 0) {
+      note('plots', `plots: ${bad.join(', ')} is not a plot (allowed: ${PLOT_IDS.join(', ')}); ignored.`);
+    }
+    state.plots = PLOT_IDS.filter((p) => names.includes(p));
+  }
+  return { state, notices };
+}
+
+function decodeTimeline(text: string, note: (key: string, message: string) => void): JsonObject[] {
+  const out: JsonObject[] = [];
+  if (text.trim() === '') return out;
+  for (const [n, item] of text.split(',').entries()) {
+    const where = `Timeline change ${n + 1} (tl=${item})`;
+    const m = /^([^:]*):([^:]*):(.*)$/.exec(item);
+    if (!m) {
+      note('tl', `${where} is not time:setting:value; it was dropped.`);
+      continue;
+    }
+    const [, atText = '', key = '', valueTextRaw = ''] = m;
+    const at = parseDecimal(atText);
+    if (at === null || at < 0) {
+      note('tl', `${where}: "${atText}" is not a time in seconds; the change was dropped.`);
+      continue;
+    }
+    const path = pathOfUrlKey(key);
+    const spec = specOf(path);
+    if (!spec || NOT_A_KEY.has(spec.path) || (splitFlowPath(path) !== null) !== spec.path.startsWith('flows[].')) {
+      note('tl', `${where}: "${key}" is not a cwndlab setting; the change was dropped.`);
+      continue;
+    }
+    if (!spec.live) {
+      note('tl', `${where}: ${spec.label} (${key}) cannot change during a run; the change was dropped.`);
+      continue;
+    }
+    const checked = parseValueText(spec, valueTextRaw);
+    if (!checked.ok) {
+      note('tl', `${where}: "${valueTextRaw}" ${checked.reason}; ${allowedText(spec)}. The change was dropped.`);
+      continue;
+    }
+    out.push({ at, set: path, value: checked.value });
+  }
+  return out;
+}
+
+/** The longest prefix of an engine problem path that names a parameter (or null). */
+function paramPathOfProblem(path: string): string | null {
+  let p = path;
+  for (;;) {
+    const spec = specOf(p);
+    if (spec && !NOT_A_KEY.has(spec.path)) return p;
+    const cut = Math.max(p.lastIndexOf('.'), p.lastIndexOf('['));
+    if (cut <= 0) return null;
+    p = p.slice(0, cut);
+  }
+}
+
+/**
+ * Lets the engine check what the table cannot (e.g. rwnd ≥ MSS, a timeline change after the
+ * end). Each field it refuses goes back to its default, one at a time, with a notice.
+ */
+function validateWithFallback(
+  scenario: Scenario,
+  validate: Validator | undefined,
+  note: (key: string, message: string) => void,
+): Scenario {
+  if (!validate) return scenario;
+  let current = scenario;
+  const reset = new Set<string>();
+  for (let round = 0; round < 6; round += 1) {
+    const result = validate(JSON.stringify(current));
+    if (result.ok) return result.scenario;
+    let progressed = false;
+    const dropTimeline = new Set<number>();
+    for (const problem of result.problems) {
+      const tm = /^timeline\[(\d+)\]/.exec(problem.path);
+      if (tm) {
+        dropTimeline.add(Number(tm[1]));
+        note('tl', `Timeline change ${Number(tm[1]) + 1}: ${problem.path} ${problem.message}; the change was dropped.`);
+        progressed = true;
+        continue;
+      }
+      if (problem.path === 'flows') {
+        current = { ...current, flows: flowsOf(current).slice(0, 1) };
+        note('flows', `flows: ${problem.message}; keeping the first flow only.`);
+        progressed = true;
+        continue;
+      }
+      const path = paramPathOfProblem(problem.path);
+      const spec = path ? specOf(path) : undefined;
+      if (!path || !spec || reset.has(path)) continue;
+      reset.add(path);
+      current = setAt(current, path, structuredClone(spec.default));
+      const key = urlKeyOf(path);
+      note(key, `${paramName(spec, key)}: ${problem.path} ${problem.message}. ${fallbackText(spec)}`);
+      progressed = true;
+    }
+    if (dropTimeline.size > 0 && Array.isArray(current.timeline)) {
+      current = { ...current, timeline: current.timeline.filter((_, i) => !dropTimeline.has(i)) };
+    }
+    if (!progressed) break;
+  }
+  const fallback = validate(JSON.stringify(defaultShareState().scenario));
+  note('', 'The settings in this link do not form a scenario the engine accepts; showing the default scenario.');
+  return fallback.ok ? fallback.scenario : defaultShareState().scenario;
+}
+
+/** Checks one value a control wants to set; the same rules as a link. */
+export function checkParam(path: string, value: JsonValue): { ok: true } | { ok: false; message: string } {
+  const spec = specOf(path);
+  if (!spec) return { ok: false, message: `${path} is not a cwndlab setting` };
+  const c = checkValue(spec, value);
+  return c.ok ? { ok: true } : { ok: false, message: `${spec.label} ${c.reason}; ${allowedText(spec)}` };
+}

@@ -1,0 +1,174 @@
+// The controller with the real engine (in-process workers): what a person does, what runs.
+import { afterEach, describe, expect, it } from 'vitest';
+import { tables } from '../engine/tables';
+import { getAt, setAt } from '../scenario/paths';
+import { encodeShareState } from '../scenario/url';
+import { createHarness } from '../test/appHarness';
+import { engineWasm } from '../test/wasm';
+import { waitFor } from '../test/inProcessWorker';
+import { shareStateOf } from './urlSync';
+
+const wasm = engineWasm();
+const harnesses: ReturnType<typeof createHarness>[] = [];
+const make = (query = '', workers = 2) => {
+  const h = createHarness(query, workers);
+  harnesses.push(h);
+  return h;
+};
+afterEach(() => harnesses.splice(0).forEach((h) => h.dispose()));
+
+function directDigest(scenario: object, variant: string): string {
+  const sim = new wasm.Sim(JSON.stringify(setAt(scenario as never, 'flows[0].variant', variant)));
+  sim.run_to_end();
+  const d = sim.digest();
+  sim.free();
+  return d;
+}
+
+function digests(h: ReturnType<typeof createHarness>): Record<string, string | undefined> {
+  const s = h.store.getState();
+  return Object.fromEntries(s.algorithms.map((a) => [a, s.runs[a]?.summary?.digest]));
+}
+
+/** Plays a live session to its end, running `during` once after `at` simulated seconds. */
+async function playToEnd(h: ReturnType<typeof createHarness>, at = Infinity, during: () => void = () => {}) {
+  let done = false;
+  for (let i = 0; i < 100_000 && !done; i += 1) {
+    h.flushFrames();
+    await new Promise((r) => setTimeout(r, 0));
+    const s = h.store.getState();
+    if (s.time >= at && at !== Infinity) {
+      during();
+      at = Infinity;
+    }
+    done = !s.live;
+  }
+  expect(done).toBe(true);
+}
+
+describe('the app controller', () => {
+  it('runs every selected algorithm on the same scenario and seed, as the engine would alone', async () => {
+    const h = make('?v=1&alg=tahoe,reno,newreno');
+    h.controller.runFull();
+    await waitFor(h.allDone);
+    const s = h.store.getState();
+    for (const a of ['tahoe', 'reno', 'newreno']) {
+      expect(s.runs[a]?.summary?.digest).toBe(directDigest(s.scenario, a));
+      expect(s.runs[a]?.summary?.flows[0]?.variant).toBe(a);
+    }
+    // One redraw request for the finished comparison; its timing is recorded once drawn.
+    expect(s.drawn).toBeGreaterThan(0);
+    h.controller.frameDrawn();
+    expect(h.store.getState().timing).toMatchObject({ runs: 3, workers: 2 });
+    expect(h.controller.isIdle()).toBe(true);
+  });
+
+  it('paused, a change re-runs to the end at once; the newest change wins', async () => {
+    const h = make('?v=1&alg=reno');
+    h.controller.runFull();
+    await waitFor(h.allDone);
+    const first = digests(h).reno;
+    h.controller.setParam('network.bottleneck.queue_packets', 10);
+    h.controller.setParam('network.bottleneck.queue_packets', 12);
+    const gen = h.store.getState().gen;
+    await waitFor(h.allDone);
+    const s = h.store.getState();
+    expect(s.gen).toBe(gen);
+    expect(getAt(s.scenario, 'network.bottleneck.queue_packets')).toBe(12);
+    expect(s.runs.reno?.summary?.digest).toBe(directDigest(s.scenario, 'reno'));
+    expect(s.runs.reno?.summary?.digest).not.toBe(first);
+  });
+
+  it('refuses a value out of range or a combination the engine refuses, with a notice', async () => {
+    const h = make('?v=1&alg=reno');
+    const before = h.store.getState().scenario;
+    h.controller.setParam('network.bottleneck.bandwidth', 5);
+    h.controller.setParam('flows[0].tcp.rwnd', 100);
+    const s = h.store.getState();
+    expect(s.scenario).toBe(before);
+    expect(s.notices.map((n) => n.message).join('\n')).toMatch(/Bottleneck bandwidth is out of range; allowed/);
+    expect(s.notices.map((n) => n.message).join('\n')).toMatch(/smaller than the MSS/);
+  });
+
+  it('live: a live change becomes a timeline entry at the play head, and the link replays it exactly', async () => {
+    const h = make('?v=1&alg=reno,newreno&duration=5');
+    h.controller.setSpeed(10);
+    h.controller.play();
+    expect(h.store.getState()).toMatchObject({ live: true, playing: true });
+    await playToEnd(h, 2, () => h.controller.setParam('network.bottleneck.bandwidth', 3000000));
+    const s = h.store.getState();
+    expect(s.playing).toBe(false);
+    const timeline = s.scenario.timeline as { at: number; set: string; value: number }[];
+    expect(timeline).toHaveLength(1);
+    expect(timeline[0]).toMatchObject({ set: 'network.bottleneck.bandwidth', value: 3000000 });
+    expect(timeline[0]?.at).toBeGreaterThanOrEqual(2);
+    // The base value is unchanged: the change lives on the timeline.
+    expect(getAt(s.scenario, 'network.bottleneck.bandwidth')).toBe(2000000);
+    const live = digests(h);
+
+    // The link, opened elsewhere, runs to the end at once and gives the same runs.
+    const other = make(`?${encodeShareState(shareStateOf(s))}`);
+    other.controller.runFull();
+    await waitFor(other.allDone);
+    expect(digests(other)).toEqual(live);
+    expect(other.store.getState().notices).toEqual([]);
+  });
+
+  it('live: a change to a setting that cannot change mid-run restarts playback with it', async () => {
+    const h = make('?v=1&alg=reno&duration=4');
+    h.controller.setSpeed(20);
+    h.controller.play();
+    for (let i = 0; i < 20; i += 1) {
+      h.flushFrames();
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    const gen = h.store.getState().gen;
+    expect(h.store.getState().time).toBeGreaterThan(0);
+    h.controller.setParam('flows[0].tcp.initial_window', 4);
+    const s = h.store.getState();
+    expect(s.gen).toBeGreaterThan(gen);
+    expect(s).toMatchObject({ live: true, playing: true, time: 0 });
+    expect(s.scenario.timeline).toEqual([]);
+    expect(getAt(s.scenario, 'flows[0].tcp.initial_window')).toBe(4);
+  });
+
+  it('pause keeps the session; a change while paused re-runs to the end', async () => {
+    const h = make('?v=1&alg=newreno&duration=4');
+    h.controller.play();
+    for (let i = 0; i < 10; i += 1) {
+      h.flushFrames();
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    h.controller.pause();
+    expect(h.store.getState()).toMatchObject({ live: true, playing: false });
+    expect(h.flushFrames()).toBe(0);
+    h.controller.setParam('network.bottleneck.bandwidth', 3000000);
+    expect(h.store.getState()).toMatchObject({ live: false, playing: false });
+    await waitFor(h.allDone);
+    expect(h.store.getState().scenario.timeline).toEqual([]);
+    expect(getAt(h.store.getState().scenario, 'network.bottleneck.bandwidth')).toBe(3000000);
+  });
+
+  it('loads a preset: its scenario, its algorithm added to the comparison', async () => {
+    const h = make('?v=1&alg=newreno');
+    h.controller.loadPreset('fall-floyd-reno-2drops');
+    const s = h.store.getState();
+    expect(s.presetName).toBe('fall-floyd-reno-2drops');
+    expect(s.algorithms).toEqual(['reno', 'newreno']);
+    const preset = tables.presets.find((p) => p.name === 'fall-floyd-reno-2drops');
+    expect(getAt(s.scenario, 'flows[0].drops')).toEqual(getAt(preset?.scenario ?? {}, 'flows[0].drops'));
+    await waitFor(h.allDone);
+    expect(digests(h).reno).toBe(directDigest(preset?.scenario ?? {}, 'reno'));
+    // Changing anything leaves the preset.
+    h.controller.setParam('seed', 2);
+    expect(h.store.getState().presetName).toBeNull();
+  });
+
+  it('keeps at least one algorithm selected', () => {
+    const h = make('?v=1&alg=reno');
+    h.controller.toggleAlgorithm('reno');
+    expect(h.store.getState().algorithms).toEqual(['reno']);
+    h.controller.toggleAlgorithm('tahoe');
+    expect(h.store.getState().algorithms).toEqual(['tahoe', 'reno']);
+  });
+});

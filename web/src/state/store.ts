@@ -1,0 +1,150 @@
+// One zustand store made of slices (zustand's slices pattern). Actions here are pure state
+// transitions; everything that talks to the engine lives in controller.ts.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { orderVariants, VARIANT_NAMES, type Variant } from '../scenario/algorithms';
+import { setAt } from '../scenario/paths';
+import { defaultShareState, PLOT_IDS, type ShareState } from '../scenario/shareState';
+import type {
+  AppState,
+  NoticesSlice,
+  PlaybackSlice,
+  RunInfo,
+  RunsSlice,
+  ScenarioSlice,
+  SelectionSlice,
+  ViewSlice,
+} from './types';
+
+type Set = StoreApi<AppState>['setState'];
+type Get = StoreApi<AppState>['getState'];
+
+const createScenarioSlice = (set: Set, init: ShareState): ScenarioSlice => ({
+  scenario: init.scenario,
+  presetName: null,
+  setScenario: (scenario, presetName = null) => set({ scenario, presetName }),
+  setParamValue: (path, value) => set((s) => ({ scenario: setAt(s.scenario, path, value), presetName: null })),
+  setTimeline: (timeline) => set((s) => ({ scenario: { ...s.scenario, timeline } })),
+  removeTimelineEntry: (index) =>
+    set((s) => {
+      const tl = Array.isArray(s.scenario.timeline) ? s.scenario.timeline : [];
+      return { scenario: { ...s.scenario, timeline: tl.filter((_, i) => i !== index) }, presetName: null };
+    }),
+});
+
+const createSelectionSlice = (set: Set, init: ShareState): SelectionSlice => ({
+  algorithms: orderVariants(init.algorithms),
+  setAlgorithms: (list) => {
+    const next = orderVariants(list);
+    if (next.length > 0) set({ algorithms: next });
+  },
+  toggleAlgorithm: (v) =>
+    set((s) => {
+      const next = s.algorithms.includes(v) ? s.algorithms.filter((a) => a !== v) : orderVariants([...s.algorithms, v]);
+      // A comparison of nothing is not a state the page can show.
+      return next.length > 0 ? { algorithms: next } : {};
+    }),
+});
+
+const emptyRun = (): RunInfo => ({
+  status: 'running',
+  now: 0,
+  summary: null,
+  version: 0,
+  error: null,
+  computeMs: 0,
+  readMs: 0,
+});
+
+const createRunsSlice = (set: Set): RunsSlice => ({
+  gen: 0,
+  runs: {},
+  drawn: 0,
+  timing: null,
+  bumpDrawn: () => set((s) => ({ drawn: s.drawn + 1 })),
+  runsStarted: (gen, keys) => set({ gen, runs: Object.fromEntries(keys.map((k) => [k, emptyRun()])) }),
+  runProgress: (gen, key, info) =>
+    set((s) => {
+      const cur = s.runs[key];
+      if (gen !== s.gen || !cur) return {};
+      return { runs: { ...s.runs, [key]: { ...cur, ...info } } };
+    }),
+  setTiming: (timing) => set({ timing }),
+});
+
+const createPlaybackSlice = (set: Set): PlaybackSlice => ({
+  live: false,
+  playing: false,
+  speed: 1,
+  time: 0,
+  pendingLive: {},
+  setPlayback: (p) => set(p),
+  setPendingLive: (path, value) =>
+    set((s) => {
+      const next = { ...s.pendingLive };
+      if (value === undefined) delete next[path];
+      else next[path] = value;
+      return { pendingLive: next };
+    }),
+  clearPendingLive: () => set({ pendingLive: {} }),
+});
+
+function sameDomain(a: [number, number] | null, b: [number, number] | null): boolean {
+  if (a === null || b === null) return a === b;
+  const eps = 1e-12 * Math.max(1, Math.abs(a[1]));
+  return Math.abs(a[0] - b[0]) <= eps && Math.abs(a[1] - b[1]) <= eps;
+}
+
+const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
+  layout: init.layout,
+  plots: init.plots,
+  xDomain: init.xDomain,
+  cursor: init.cursor,
+  hover: null,
+  series: { cwnd: true, ssthresh: true, flight: true, inflated: true },
+  setLayout: (layout) => set({ layout }),
+  togglePlot: (id) =>
+    set((s) => ({
+      plots: s.plots.includes(id)
+        ? s.plots.filter((p) => p !== id)
+        : PLOT_IDS.filter((p) => p === id || s.plots.includes(p)),
+    })),
+  setPlots: (ids) => set({ plots: PLOT_IDS.filter((p) => ids.includes(p)) }),
+  setXDomain: (domain) => {
+    // Equal domains are not a change: zoom sync would otherwise loop (d3/d3-zoom#40).
+    if (!sameDomain(get().xDomain, domain)) set({ xDomain: domain });
+  },
+  setCursor: (t) => set({ cursor: t }),
+  setHover: (t) => {
+    if (get().hover !== t) set({ hover: t });
+  },
+  toggleSeries: (name) => set((s) => ({ series: { ...s.series, [name]: !s.series[name] } })),
+});
+
+let noticeId = 0;
+const createNoticesSlice = (set: Set): NoticesSlice => ({
+  notices: [],
+  addNotices: (list) => {
+    if (list.length === 0) return;
+    set((s) => ({ notices: [...s.notices, ...list.map((n) => ({ ...n, id: (noticeId += 1) }))] }));
+  },
+  dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+  clearNotices: () => set({ notices: [] }),
+});
+
+/** A fresh store (one per page; one per test). */
+export function createAppStore(init: ShareState = defaultShareState()): StoreApi<AppState> {
+  return createStore<AppState>()((set, get) => ({
+    ...createScenarioSlice(set, init),
+    ...createSelectionSlice(set, init),
+    ...createRunsSlice(set),
+    ...createPlaybackSlice(set),
+    ...createViewSlice(set, get, init),
+    ...createNoticesSlice(set),
+  }));
+}
+
+/** The store's type. */
+export type AppStore = StoreApi<AppState>;
+
+/** Every variant the engine knows (re-exported for panels). */
+export const ALL_VARIANTS: readonly Variant[] = VARIANT_NAMES;

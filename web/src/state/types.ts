@@ -1,0 +1,126 @@
+// The shape of the app store. Only small, serialisable state lives here: columns stay in
+// the trace store, and plots read them when a run's `version` changes.
+import type { Scenario } from '../engine/tables';
+import type { RunSummary } from '../engine/protocol';
+import type { Variant } from '../scenario/algorithms';
+import type { Layout, Notice, PlotId } from '../scenario/shareState';
+import type { JsonValue } from '../lib/json';
+
+/** Scenario slice: the base scenario (t = 0 values plus the timeline of changes). */
+export interface ScenarioSlice {
+  scenario: Scenario;
+  /** The preset the scenario came from, until something changes it. */
+  presetName: string | null;
+  setScenario(scenario: Scenario, presetName?: string | null): void;
+  setParamValue(path: string, value: JsonValue): void;
+  setTimeline(timeline: JsonValue[]): void;
+  removeTimelineEntry(index: number): void;
+}
+
+/** Selection slice: the algorithms compared, in the engine's order; never empty. */
+export interface SelectionSlice {
+  algorithms: Variant[];
+  setAlgorithms(list: readonly Variant[]): void;
+  toggleAlgorithm(v: Variant): void;
+}
+
+/** The state of one run of a comparison. */
+export interface RunInfo {
+  status: 'running' | 'done' | 'error';
+  /** Simulated time reached, s. */
+  now: number;
+  summary: RunSummary | null;
+  /** Bumped whenever the run's columns grow. */
+  version: number;
+  error: string | null;
+  /** Engine wall-clock time, ms. */
+  computeMs: number;
+  /** Time reading columns out of the engine, ms. */
+  readMs: number;
+}
+
+/** How long the last full comparison took (input → results → drawn). */
+export interface Timing {
+  gen: number;
+  runs: number;
+  workers: number;
+  /** Slowest run's engine time, ms. */
+  computeMs: number;
+  /** Slowest run's time reading columns out of the engine, ms. */
+  readMs: number;
+  /** Request to the last result arriving, ms. */
+  resultsMs: number;
+  /** Request to the frame that drew every result, ms. */
+  drawnMs: number | null;
+  /** Duration of that frame's drawing (every plot), ms. */
+  drawMs: number | null;
+}
+
+/** Runs slice: the current comparison. */
+export interface RunsSlice {
+  gen: number;
+  runs: Record<Variant, RunInfo>;
+  /** Bumped when the plots should redraw with new results: once per finished comparison,
+   *  per live step, and now and then while a long run progresses. */
+  drawn: number;
+  timing: Timing | null;
+  bumpDrawn(): void;
+  runsStarted(gen: number, keys: readonly Variant[]): void;
+  runProgress(gen: number, key: Variant, info: Partial<RunInfo>): void;
+  setTiming(timing: Timing): void;
+}
+
+/** Playback slice: live mode. */
+export interface PlaybackSlice {
+  /** A live session exists (the workers hold simulations at `time`). */
+  live: boolean;
+  playing: boolean;
+  /** Simulated seconds per animation frame = speed / 60. */
+  speed: number;
+  /** Simulated time of the live session, s. */
+  time: number;
+  /** Values changed live and not yet confirmed by the engine, by path. */
+  pendingLive: Record<string, JsonValue>;
+  setPlayback(p: Partial<Pick<PlaybackSlice, 'live' | 'playing' | 'speed' | 'time'>>): void;
+  setPendingLive(path: string, value: JsonValue | undefined): void;
+  clearPendingLive(): void;
+}
+
+/** Which window series the window plot draws. */
+export interface SeriesVisibility {
+  cwnd: boolean;
+  ssthresh: boolean;
+  flight: boolean;
+  inflated: boolean;
+}
+
+/** View slice. */
+export interface ViewSlice {
+  layout: Layout;
+  plots: PlotId[];
+  /** Zoomed time range, s; null = the whole run. */
+  xDomain: [number, number] | null;
+  /** Pinned cursor, s (in the link). */
+  cursor: number | null;
+  /** Hover position, s (transient). */
+  hover: number | null;
+  series: SeriesVisibility;
+  setLayout(layout: Layout): void;
+  togglePlot(id: PlotId): void;
+  setPlots(ids: PlotId[]): void;
+  setXDomain(domain: [number, number] | null): void;
+  setCursor(t: number | null): void;
+  setHover(t: number | null): void;
+  toggleSeries(name: keyof SeriesVisibility): void;
+}
+
+/** Notices slice: what the person should know (bad link fields, refused values). */
+export interface NoticesSlice {
+  notices: (Notice & { id: number })[];
+  addNotices(list: readonly Notice[]): void;
+  dismissNotice(id: number): void;
+  clearNotices(): void;
+}
+
+/** The whole store. */
+export type AppState = ScenarioSlice & SelectionSlice & RunsSlice & PlaybackSlice & ViewSlice & NoticesSlice;

@@ -1,0 +1,53 @@
+// Keeps the address bar equal to the state: scenario, selection, timeline, pinned cursor,
+// zoom and view, written with replaceState (no history entry per slider step) at most once
+// per THROTTLE_MS, because browsers rate-limit the History API (nuqs NUQS-429).
+import { encodeShareState } from '../scenario/url';
+import type { ShareState } from '../scenario/shareState';
+import type { AppState } from './types';
+import type { AppStore } from './store';
+
+/** Minimum time between two address-bar writes, ms. */
+export const THROTTLE_MS = 150;
+
+/** The part of the state a link carries. */
+export function shareStateOf(s: AppState): ShareState {
+  return {
+    scenario: s.scenario,
+    algorithms: s.algorithms,
+    cursor: s.cursor,
+    xDomain: s.xDomain,
+    layout: s.layout,
+    plots: s.plots,
+  };
+}
+
+/** Subscribes the address bar to the store; returns the unsubscribe function. */
+export function startUrlSync(store: AppStore, win: Window = window): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let last = 0;
+  const write = () => {
+    timer = null;
+    last = Date.now();
+    const query = encodeShareState(shareStateOf(store.getState()));
+    const url = `${win.location.pathname}?${query}${win.location.hash}`;
+    if (url !== `${win.location.pathname}${win.location.search}${win.location.hash}`) {
+      win.history.replaceState(win.history.state, '', url);
+    }
+  };
+  const unsubscribe = store.subscribe((s, prev) => {
+    const changed =
+      s.scenario !== prev.scenario ||
+      s.algorithms !== prev.algorithms ||
+      s.cursor !== prev.cursor ||
+      s.xDomain !== prev.xDomain ||
+      s.layout !== prev.layout ||
+      s.plots !== prev.plots;
+    if (!changed || timer !== null) return;
+    timer = setTimeout(write, Math.max(0, THROTTLE_MS - (Date.now() - last)));
+  });
+  write();
+  return () => {
+    unsubscribe();
+    if (timer !== null) clearTimeout(timer);
+  };
+}

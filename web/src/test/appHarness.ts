@@ -1,0 +1,63 @@
+// The real app services (store, engine client with in-process workers, controller) for
+// tests, with animation frames flushed by hand.
+import { EngineClient } from '../engine/client';
+import { TraceStore } from '../engine/traceStore';
+import { decodeShareState } from '../scenario/url';
+import { AppController, type ControllerEnv } from '../state/controller';
+import { createAppStore } from '../state/store';
+import { InProcessWorker } from './inProcessWorker';
+import { realValidator } from './wasm';
+
+/** Builds the app as main.tsx does, from a query string. */
+export function createHarness(query = '', workers = 2) {
+  const validate = realValidator();
+  const decoded = decodeShareState(query, validate);
+  const store = createAppStore(decoded.state);
+  store.getState().addNotices(decoded.notices);
+  const traces = new TraceStore();
+  const frames: (() => void)[] = [];
+  let frameId = 0;
+  const env: ControllerEnv = {
+    now: () => performance.now(),
+    requestFrame: (cb) => {
+      frames.push(cb);
+      frameId += 1;
+      return frameId;
+    },
+    cancelFrame: () => {
+      frames.length = 0;
+    },
+    requestRedraw: () => {},
+    lastFrameMs: () => 0,
+  };
+  let controller: AppController | null = null;
+  // The module is unused by the in-process worker (it shares the test's wasm instance).
+  const client = new EngineClient(
+    {} as WebAssembly.Module,
+    () => new InProcessWorker(),
+    workers,
+    (msg) => controller?.onEngine(msg),
+  );
+  controller = new AppController(store, client, traces, validate, env);
+  return {
+    store,
+    traces,
+    client,
+    controller,
+    /** Runs the animation frames requested so far. */
+    flushFrames() {
+      const list = frames.splice(0, frames.length);
+      list.forEach((cb) => cb());
+      return list.length;
+    },
+    /** True when every run of the current comparison has finished. */
+    allDone() {
+      const s = store.getState();
+      return s.algorithms.every((a) => s.runs[a]?.status === 'done');
+    },
+    dispose() {
+      controller?.dispose();
+      client.dispose();
+    },
+  };
+}

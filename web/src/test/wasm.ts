@@ -1,0 +1,34 @@
+// The real engine in Node, for tests: the same wasm the browser runs, instantiated with
+// initSync (no fetch). Never a stub: results in tests are the engine's own.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as wasm from '../engine/pkg/cwndlab_wasm.js';
+import { parseValidation } from '../engine/validation';
+import type { EngineApi } from '../engine/workerHandler';
+import type { Validator } from '../scenario/url';
+
+let ready = false;
+
+/** The wasm module's exports, initialised once per test file. */
+export function engineWasm(): typeof wasm {
+  if (!ready) {
+    wasm.initSync({ module: readFileSync(join(import.meta.dirname, '..', 'engine', 'pkg', 'cwndlab_wasm_bg.wasm')) });
+    ready = true;
+  }
+  return wasm;
+}
+
+/** The engine's validator. */
+export function realValidator(): Validator {
+  const w = engineWasm();
+  return (json) => parseValidation(w.validate_json(json));
+}
+
+/** What the worker handler needs, backed by the real engine. */
+export function realEngineApi(): EngineApi {
+  const w = engineWasm();
+  return {
+    createSim: (json) => new w.Sim(json),
+    codes: JSON.parse(w.codes_json()) as { events: string[]; phases: string[] },
+  };
+}
