@@ -27,4 +27,9 @@ export default tseslint.config(
     files: ['scripts/**/*.mjs', 'web/eslint.config.js', 'web/vite.config.ts', 'e2e/playwright.config.ts'],
     languageOptions: { globals: { ...globals.node } },
   },
+  {
+    // The benchmark passes functions to page.evaluate: they run in the browser.
+    files: ['scripts/bench.mjs'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
 );

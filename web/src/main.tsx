@@ -62,7 +62,8 @@ async function start() {
   const c = controller;
   window.__cwndlab = { timings: c.timings, workers: client.size };
   onAfterFrame(() => {
-    c.frameDrawn();
+    // Every plot drawn (a big redraw may take several frames).
+    if (pendingDraws() === 0) c.frameDrawn();
     // A settled signal for screenshots and tests: nothing computing, nothing left to draw.
     document.documentElement.dataset.render = c.isIdle() && pendingDraws() === 0 ? 'idle' : 'busy';
   });

@@ -68,6 +68,9 @@ export interface RunSummary {
   flows: FlowSummary[];
 }
 
+/** During live playback, the worker sends a fresh summary at most this often, ms. */
+export const SUMMARY_EVERY_MS = 250;
+
 /** A problem the engine reports (`{path, message}`). */
 export interface Problem {
   path: string;
@@ -102,7 +105,9 @@ export type FromWorker =
       /** Simulated time reached, s. */
       now: number;
       finished: boolean;
-      summary: RunSummary;
+      /** Metrics so far; null on live steps between summaries (computing one costs about
+       *  as much as a step, so live mode sends one every SUMMARY_EVERY_MS). */
+      summary: RunSummary | null;
       /** Wall-clock time spent in the engine for this run so far, ms. */
       computeMs: number;
       /** Time spent reading this chunk's columns and summary, ms. */

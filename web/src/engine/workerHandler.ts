@@ -13,6 +13,7 @@ import {
   type FromWorker,
   type RunMode,
   type RunSpec,
+  SUMMARY_EVERY_MS,
   type RunSummary,
   type TableName,
   type ToWorker,
@@ -66,6 +67,7 @@ interface Run {
   cursors: { series: number; events: number; queue: number };
   computeMs: number;
   lastPost: number;
+  lastSummary: number;
   done: boolean;
 }
 
@@ -173,7 +175,10 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
   function postChunk(run: Run) {
     const t0 = clock();
     const chunk = readChunk(run);
-    const summary = JSON.parse(run.sim.summary_json()) as RunSummary;
+    const finished = run.sim.finished();
+    const wantSummary = mode === 'full' || finished || t0 - run.lastSummary >= SUMMARY_EVERY_MS;
+    const summary = wantSummary ? (JSON.parse(run.sim.summary_json()) as RunSummary) : null;
+    if (wantSummary) run.lastSummary = t0;
     run.lastPost = clock();
     const readMs = run.lastPost - t0;
     post(
@@ -183,7 +188,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         key: run.key,
         chunk,
         now: run.sim.now(),
-        finished: run.sim.finished(),
+        finished,
         summary,
         computeMs: run.computeMs,
         readMs,
@@ -238,6 +243,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
           cursors: { series: 0, events: 0, queue: 0 },
           computeMs: 0,
           lastPost: clock(),
+          lastSummary: -Infinity,
           done: false,
         });
       } catch (e) {

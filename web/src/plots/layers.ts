@@ -110,8 +110,9 @@ export function drawPhaseBands(f: DrawFrame, laneH: number): void {
       const xa = x(a);
       const w = Math.max(1, x(b) - xa);
       if (runs.length === 1) {
-        ctx.globalAlpha = 0.32;
-        ctx.fillStyle = phaseFill(ctx, phase);
+        // The faint full-height band is plain colour; the lane above carries the pattern.
+        ctx.globalAlpha = 0.3;
+        ctx.fillStyle = phase.fill;
         ctx.fillRect(xa, 0, w, f.height);
         ctx.globalAlpha = 1;
       }
@@ -130,4 +131,46 @@ export function drawPhaseBands(f: DrawFrame, laneH: number): void {
 /** The row in force just before time te (the value an event interrupted). */
 export function rowBefore(t: ArrayLike<number>, length: number, te: number): number {
   return lowerBound(t, length, te) - 1;
+}
+
+const glyphCache = new Map<string, HTMLCanvasElement | null>();
+
+/**
+ * Draws a short bold label (e.g. the R of a retransmission) centred above (x, y), with a
+ * white halo. Labels are rendered once per text and colour and then copied: text
+ * rendering is the slowest thing a plot does, and a run may have hundreds of these.
+ */
+export function drawLabel(
+  ctx: CanvasRenderingContext2D,
+  text: string,
+  color: string,
+  x: number,
+  y: number,
+  dpr: number,
+) {
+  const key = `${text}|${color}|${dpr}`;
+  let glyph = glyphCache.get(key);
+  if (glyph === undefined) {
+    glyph = typeof document === 'undefined' ? null : document.createElement('canvas');
+    if (glyph) {
+      const w = 16;
+      const h = 16;
+      glyph.width = w * dpr;
+      glyph.height = h * dpr;
+      const g = glyph.getContext('2d');
+      if (g) {
+        g.scale(dpr, dpr);
+        g.font = '700 11px system-ui, sans-serif';
+        g.textAlign = 'center';
+        g.textBaseline = 'bottom';
+        g.lineWidth = 3;
+        g.strokeStyle = '#ffffff';
+        g.strokeText(text, w / 2, h - 1);
+        g.fillStyle = color;
+        g.fillText(text, w / 2, h - 1);
+      }
+    }
+    glyphCache.set(key, glyph);
+  }
+  if (glyph) ctx.drawImage(glyph, x - 8, y - 15, 16, 16);
 }

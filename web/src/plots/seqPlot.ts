@@ -7,7 +7,7 @@ import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
 import { decimateLine, decimateSpans, thinMarks } from './core/decimate';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
-import { strokePolyline } from './layers';
+import { drawLabel, strokePolyline } from './layers';
 
 function mssOf(context: PlotContext): number {
   const mss = getAt(context.scenario, 'flows[0].tcp.mss');
@@ -52,20 +52,10 @@ function drawRetransmitLabels(f: DrawFrame, run: PlotRun, mss: number) {
     i1 - i0,
     (t) => f.x(t),
     (v) => f.y(v / mss),
-    9,
+    12,
   );
-  const { ctx } = f;
-  ctx.font = '700 11px system-ui, sans-serif';
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'bottom';
-  ctx.lineWidth = 3;
-  ctx.strokeStyle = '#ffffff';
   for (let k = 0; k < marks.n; k += 1) {
-    const px = marks.xs[k] ?? 0;
-    const py = (marks.ys[k] ?? 0) - 2;
-    ctx.strokeText('R', px, py);
-    ctx.fillStyle = run.style.color;
-    ctx.fillText('R', px, py);
+    drawLabel(f.ctx, 'R', run.style.color, marks.xs[k] ?? 0, (marks.ys[k] ?? 0) - 1, f.dpr);
   }
 }
 
@@ -82,22 +72,24 @@ function drawDrops(f: DrawFrame, run: PlotRun, mss: number) {
     7,
   );
   const { ctx } = f;
+  // All marks in one path, stroked twice (halo, then colour): two paint operations
+  // whatever the number of drops.
   ctx.setLineDash([]);
+  ctx.beginPath();
   for (let k = 0; k < marks.n; k += 1) {
     const px = marks.xs[k] ?? 0;
     const py = marks.ys[k] ?? 0;
-    ctx.beginPath();
     ctx.moveTo(px - 4, py - 4);
     ctx.lineTo(px + 4, py + 4);
     ctx.moveTo(px + 4, py - 4);
     ctx.lineTo(px - 4, py + 4);
-    ctx.lineWidth = 4;
-    ctx.strokeStyle = '#ffffff';
-    ctx.stroke();
-    ctx.lineWidth = 2;
-    ctx.strokeStyle = '#b2182b';
-    ctx.stroke();
   }
+  ctx.lineWidth = 4;
+  ctx.strokeStyle = '#ffffff';
+  ctx.stroke();
+  ctx.lineWidth = 2;
+  ctx.strokeStyle = '#b2182b';
+  ctx.stroke();
 }
 
 /** The time–sequence plot definition. */

@@ -54,42 +54,47 @@ function drawEventMarks(f: DrawFrame, run: PlotRun, mss: number) {
       (v) => v,
       7,
     );
+    // One path per kind and run: a few paint operations however many events there are.
     ctx.save();
     ctx.setLineDash([]);
+    ctx.beginPath();
     for (let k = 0; k < thin.n; k += 1) {
       const px = thin.xs[k] ?? 0;
       const py = Math.max(6, thin.ys[k] ?? 0);
-      ctx.lineWidth = 2;
-      ctx.strokeStyle = '#111';
-      ctx.fillStyle = run.style.color;
-      ctx.beginPath();
       if (look.glyph === 'down') {
         ctx.moveTo(px - 5, py - 4);
         ctx.lineTo(px + 5, py - 4);
         ctx.lineTo(px, py + 4);
         ctx.closePath();
-        ctx.lineWidth = 1;
-        ctx.fill();
-        ctx.stroke();
       } else if (look.glyph === 'x') {
-        ctx.lineWidth = 3.5;
-        ctx.strokeStyle = '#fff';
         ctx.moveTo(px - 5, py - 5);
         ctx.lineTo(px + 5, py + 5);
         ctx.moveTo(px + 5, py - 5);
         ctx.lineTo(px - 5, py + 5);
-        ctx.stroke();
-        ctx.lineWidth = 2;
-        ctx.strokeStyle = '#111';
-        ctx.stroke();
       } else {
-        ctx.lineWidth = 2;
-        ctx.strokeStyle = run.style.color;
+        ctx.moveTo(px + 3.5, py);
         ctx.arc(px, py, 3.5, 0, Math.PI * 2);
-        ctx.fillStyle = '#fff';
-        ctx.fill();
-        ctx.stroke();
       }
+    }
+    if (look.glyph === 'down') {
+      ctx.fillStyle = run.style.color;
+      ctx.fill();
+      ctx.lineWidth = 1;
+      ctx.strokeStyle = '#111';
+      ctx.stroke();
+    } else if (look.glyph === 'x') {
+      ctx.lineWidth = 3.5;
+      ctx.strokeStyle = '#fff';
+      ctx.stroke();
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = '#111';
+      ctx.stroke();
+    } else {
+      ctx.fillStyle = '#fff';
+      ctx.fill();
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = run.style.color;
+      ctx.stroke();
     }
     ctx.restore();
   }

@@ -69,7 +69,7 @@ export class AppController {
         s.runProgress(msg.gen, msg.key, {
           status: msg.finished ? 'done' : 'running',
           now: msg.now,
-          summary: msg.summary,
+          ...(msg.summary ? { summary: msg.summary } : {}),
           version: trace?.version ?? 0,
           computeMs: msg.computeMs,
           readMs: msg.readMs,
@@ -143,8 +143,10 @@ export class AppController {
     const infos = s.algorithms.map((a) => s.runs[a]);
     if (this.resultsAt !== null) return;
     if (infos.some((r) => !r || r.status === 'running')) {
-      // A long run: show its progress now and then, not on every chunk.
-      if (this.env.now() - this.lastBump >= PROGRESS_DRAW_MS) this.bump();
+      // A long run: show its progress now and then, not on every chunk, and never spend
+      // more than about a fifth of the time drawing it.
+      const wait = Math.max(PROGRESS_DRAW_MS, 4 * this.env.lastFrameMs());
+      if (this.env.now() - this.lastBump >= wait) this.bump();
       return;
     }
     this.resultsAt = this.env.now();

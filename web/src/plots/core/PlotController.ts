@@ -60,6 +60,12 @@ export const MARGIN = { top: 10, right: 14, bottom: 24, left: 50 };
 /** Smallest time window a zoom may show, s. */
 const MIN_SPAN_S = 1e-4;
 
+/**
+ * y ranges already computed for this data and window: small multiples share one range over
+ * every run, so the first plot computes it and the others reuse it.
+ */
+const extentMemo = new WeakMap<object, Map<string, [number, number]>>();
+
 type ZoomEvent = D3ZoomEvent<HTMLElement, unknown>;
 
 function sameDomain(a: readonly number[], b: readonly number[]): boolean {
@@ -82,6 +88,10 @@ export class PlotController implements Drawable {
   private unsubscribe: () => void;
   private resize: ResizeObserver | null = null;
   private disposed = false;
+  private ctx: CanvasRenderingContext2D | null = null;
+  /** What the SVG axes and element styles were last set to (unchanged → untouched, so the
+   *  browser has no layout or paint to redo for them). */
+  private last = { size: '', xAxis: '', yAxis: '', label: '', readout: '' };
 
   constructor(
     private readonly els: PlotElements,
@@ -190,13 +200,23 @@ export class PlotController implements Drawable {
 
     const bw = Math.round(W * this.dpr);
     const bh = Math.round(H * this.dpr);
-    if (canvas.width !== bw || canvas.height !== bh) {
+    const size = `${bw}x${bh}/${W}x${H}/${pw}x${ph}`;
+    if (size !== this.last.size) {
+      this.last.size = size;
       canvas.width = bw;
       canvas.height = bh;
+      canvas.style.width = `${W}px`;
+      canvas.style.height = `${H}px`;
+      Object.assign(hit.style, {
+        left: `${MARGIN.left}px`,
+        top: `${MARGIN.top}px`,
+        width: `${pw}px`,
+        height: `${ph}px`,
+      });
+      select(svg).attr('width', W).attr('height', H).attr('viewBox', `0 0 ${W} ${H}`);
+      this.last.xAxis = '';
+      this.last.yAxis = '';
     }
-    canvas.style.width = `${W}px`;
-    canvas.style.height = `${H}px`;
-    Object.assign(hit.style, { left: `${MARGIN.left}px`, top: `${MARGIN.top}px`, width: `${pw}px`, height: `${ph}px` });
 
     const duration = this.duration(s);
     const dom = s.xDomain ?? [0, duration];
@@ -208,14 +228,29 @@ export class PlotController implements Drawable {
     const context = this.context(s);
     const runs = this.runs(this.spec.keys);
     const extentRuns = this.runs(this.spec.extentKeys);
-    const [lo, hi] = def.yExtent(extentRuns, dom[0] ?? 0, dom[1] ?? duration, context);
+    const memoKey = `${this.spec.name}|${this.spec.extentKeys.join()}|${s.drawn}|${dom.join()}|${JSON.stringify(s.series)}|${extentRuns.map((r) => r.trace.version).join()}`;
+    let memo = extentMemo.get(s.scenario);
+    if (!memo) {
+      memo = new Map();
+      extentMemo.set(s.scenario, memo);
+    }
+    let extent = memo.get(memoKey);
+    if (!extent) {
+      extent = def.yExtent(extentRuns, dom[0] ?? 0, dom[1] ?? duration, context);
+      if (memo.size > 64) memo.clear();
+      memo.set(memoKey, extent);
+    }
+    const [lo, hi] = extent;
     const top = hi > lo ? hi + (hi - lo) * 0.06 : lo + 1;
     const y = scaleLinear()
       .domain([lo, top])
       .range([ph, 0])
       .nice(Math.max(2, Math.round(ph / 40)));
 
-    const ctx = canvas.getContext('2d');
+    // Opaque: the plot paints its own white background, and an opaque canvas is cheaper to
+    // composite.
+    this.ctx ??= canvas.getContext('2d', { alpha: false });
+    const ctx = this.ctx;
     if (!ctx) return;
     // Reset, then scale once: never accumulate transforms across frames.
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
@@ -254,31 +289,42 @@ export class PlotController implements Drawable {
     ctx.strokeStyle = '#8a8a8a';
     ctx.strokeRect(MARGIN.left + 0.5, MARGIN.top + 0.5, pw - 1, ph - 1);
 
-    // Axes in SVG (crisp text at any pixel ratio).
+    // Axes in SVG (crisp text at any pixel ratio), redrawn only when they change.
     const svgSel = select(svg);
-    svgSel.attr('width', W).attr('height', H).attr('viewBox', `0 0 ${W} ${H}`);
     // Time ticks; the last one carries the unit, so no separate axis title takes room.
     const xTickValues = this.x.ticks(Math.max(2, Math.floor(pw / 80)));
-    const xFormat = this.x.tickFormat(xTickValues.length);
-    svgSel
-      .select<SVGGElement>('g.x-axis')
-      .attr('transform', `translate(${MARGIN.left},${MARGIN.top + ph})`)
-      .call(
-        axisBottom(this.x)
-          .tickValues(xTickValues)
-          .tickFormat((v, i) => `${xFormat(Number(v))}${i === xTickValues.length - 1 ? ' s' : ''}`)
-          .tickSizeOuter(0),
-      );
-    svgSel
-      .select<SVGGElement>('g.y-axis')
-      .attr('transform', `translate(${MARGIN.left},${MARGIN.top})`)
-      .call(
-        axisLeft(y)
-          .tickValues(yTicks)
-          .tickFormat((v) => def.yTick(Number(v)))
-          .tickSizeOuter(0),
-      );
-    canvas.setAttribute('aria-label', def.describe(runs, context));
+    const xKey = `${this.x.domain().join()}|${pw}|${ph}`;
+    if (xKey !== this.last.xAxis) {
+      this.last.xAxis = xKey;
+      const xFormat = this.x.tickFormat(xTickValues.length);
+      svgSel
+        .select<SVGGElement>('g.x-axis')
+        .attr('transform', `translate(${MARGIN.left},${MARGIN.top + ph})`)
+        .call(
+          axisBottom(this.x)
+            .tickValues(xTickValues)
+            .tickFormat((v, i) => `${xFormat(Number(v))}${i === xTickValues.length - 1 ? ' s' : ''}`)
+            .tickSizeOuter(0),
+        );
+    }
+    const yKey = `${y.domain().join()}|${ph}|${yTicks.join()}`;
+    if (yKey !== this.last.yAxis) {
+      this.last.yAxis = yKey;
+      svgSel
+        .select<SVGGElement>('g.y-axis')
+        .attr('transform', `translate(${MARGIN.left},${MARGIN.top})`)
+        .call(
+          axisLeft(y)
+            .tickValues(yTicks)
+            .tickFormat((v) => def.yTick(Number(v)))
+            .tickSizeOuter(0),
+        );
+    }
+    const label = def.describe(runs, context);
+    if (label !== this.last.label) {
+      this.last.label = label;
+      canvas.setAttribute('aria-label', label);
+    }
   }
 
   /** Puts d3-zoom's stored transform in line with the store's window (no events). */
@@ -411,6 +457,9 @@ export class PlotController implements Drawable {
       cursor.style.transform = `translateX(${Math.round(this.x(shown.t))}px)`;
       cursor.dataset.kind = shown.kind;
     }
+    const key = `${shown?.t}|${s.drawn}|${s.series === null}|${this.spec.keys.join()}`;
+    if (key === this.last.readout) return;
+    this.last.readout = key;
     const def = this.spec.def(s);
     const lines = shown ? def.readout(this.runs(this.spec.keys), shown.t, this.context(s)) : [];
     readout.replaceChildren();

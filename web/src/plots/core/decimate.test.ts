@@ -22,6 +22,18 @@ describe('min/max decimation', () => {
     ]);
   });
 
+  it('draws an unchanged step value as one horizontal line', () => {
+    const t = [0, 10, 20, 30, 40];
+    const v = [3, 3, 3, 7, 7];
+    const p = decimateLine(t, v, 0, 5, id, id, { step: true, dpr: 1, width: 100 });
+    expect(vertices(p)).toEqual([
+      [0.5, 3],
+      [30.5, 3],
+      [30.5, 7],
+      [40.5, 7],
+    ]);
+  });
+
   it('keeps the first, minimum, maximum and last value of every pixel column', () => {
     // 20 000 rows over 200 px: 100 rows per column, with spikes that sampling would miss.
     const n = 20_000;

@@ -57,9 +57,19 @@ export function decimateLine(
   let last = 0;
   let has = false; // a column is open
   let prev = NaN; // last value of the previous column (NaN = pen up)
+  let skippedX = NaN; // x of the last column that drew nothing (its value was unchanged)
 
   const flush = () => {
     if (!has) return;
+    // A step series whose value did not change draws nothing new: the horizontal line
+    // simply continues (most rows change some other column, so this is the common case,
+    // and it keeps dashed lines such as ssthresh cheap to stroke).
+    if (opts.step && first === prev && lo === prev && hi === prev) {
+      skippedX = colX;
+      has = false;
+      return;
+    }
+    skippedX = NaN;
     if (opts.step && Number.isFinite(prev)) emit(colX, y(prev));
     emit(colX, y(first));
     if (lo !== first && lo !== last) emit(colX, y(lo));
@@ -79,6 +89,7 @@ export function decimateLine(
         emit(x(ti), NaN);
       }
       prev = NaN;
+      skippedX = NaN;
       col = NaN;
       continue;
     }
@@ -97,7 +108,10 @@ export function decimateLine(
     }
   }
   flush();
-  if (opts.step && opts.endT !== undefined && Number.isFinite(prev)) emit(x(opts.endT), y(prev));
+  if (opts.step && Number.isFinite(prev)) {
+    if (opts.endT !== undefined) emit(x(opts.endT), y(prev));
+    else if (!Number.isNaN(skippedX)) emit(skippedX, y(prev));
+  }
   return { xs, ys, n };
 }
 

@@ -1,6 +1,8 @@
 // One animation-frame queue for every plot (d3fc's requestRedraw): requests are merged, and
 // each frame measures every plot before drawing any, so many plots redrawing together
-// never force a layout between draws.
+// never force a layout between draws. A frame stops drawing once it has used its budget;
+// the remaining plots are drawn in the next frames, so a huge run never blocks the page for
+// longer than about one plot's draw.
 
 /** Something drawn in frames. */
 export interface Drawable {
@@ -13,7 +15,11 @@ export interface Drawable {
 const dirty = new Set<Drawable>();
 const afterFrame = new Set<() => void>();
 let handle = 0;
-let lastFrameMs = 0;
+let burstMs = 0;
+let lastBurstMs = 0;
+
+/** Drawing time a frame may use before leaving the remaining plots to the next one, ms. */
+export const FRAME_BUDGET_MS = 24;
 
 function frame() {
   handle = 0;
@@ -21,14 +27,29 @@ function frame() {
   const list = [...dirty];
   dirty.clear();
   for (const d of list) d.measure();
-  for (const d of list) d.draw();
-  lastFrameMs = performance.now() - t0;
+  let i = 0;
+  // At least one plot per frame, then as many as fit in the budget.
+  for (; i < list.length; i += 1) {
+    if (i > 0 && performance.now() - t0 > FRAME_BUDGET_MS) break;
+    list[i]?.draw();
+  }
+  for (; i < list.length; i += 1) {
+    const d = list[i];
+    if (d) dirty.add(d);
+  }
+  burstMs += performance.now() - t0;
+  if (dirty.size > 0) {
+    handle = requestAnimationFrame(frame);
+  } else {
+    lastBurstMs = burstMs;
+    burstMs = 0;
+  }
   for (const cb of afterFrame) cb();
 }
 
-/** How long the last frame's measuring and drawing took, ms. */
+/** Drawing time of the last complete redraw (over one or more frames), ms. */
 export function lastFrameDuration(): number {
-  return lastFrameMs;
+  return lastBurstMs;
 }
 
 /** Draws `d` in the next frame (or just runs a frame when `d` is omitted). */
