@@ -53,6 +53,7 @@ async function start() {
     cancelFrame: (id) => cancelAnimationFrame(id),
     requestRedraw: () => requestDraw(),
     lastFrameMs: lastFrameDuration,
+    reducedMotion: () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false,
   };
   let controller: AppController | null = null;
   const client = new EngineClient(engine.module, spawnEngineWorker, poolSize(VARIANT_NAMES.length), (msg) =>

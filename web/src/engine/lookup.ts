@@ -38,3 +38,16 @@ export function visibleRange(t: ArrayLike<number>, length: number, x0: number, x
   const i1 = Math.min(length, upperBound(t, length, x1) + 1);
   return [i0, i1];
 }
+
+/** Rows whose time lies in [x0, x1] (for marks and for the y range of marks). */
+export function rowsWithin(t: ArrayLike<number>, length: number, x0: number, x1: number): [number, number] {
+  return [lowerBound(t, length, x0), upperBound(t, length, x1)];
+}
+
+/**
+ * Rows whose value is shown in [x0, x1] for a step series: the row in force at x0 through
+ * the last row at or before x1 (for the y range: the row after x1 is never seen).
+ */
+export function rowsInForce(t: ArrayLike<number>, length: number, x0: number, x1: number): [number, number] {
+  return [Math.max(0, rowAt(t, length, x0)), upperBound(t, length, x1)];
+}

@@ -2,7 +2,7 @@
 import { tables } from '../engine/tables';
 import type { RunTrace } from '../engine/traceStore';
 import { lowerBound, visibleRange } from '../engine/lookup';
-import { PHASES, type PhaseStyle } from '../lib/styles';
+import { drawMarker, PHASES, type PhaseStyle } from '../lib/styles';
 import type { Polyline } from './core/decimate';
 import type { DrawFrame } from './core/types';
 
@@ -118,13 +118,17 @@ export function drawPhaseBands(f: DrawFrame, laneH: number): void {
       }
       ctx.fillStyle = phaseFill(ctx, phase);
       ctx.fillRect(xa, laneY, w, laneH - 1);
-      if (w > 22 && laneH >= 10) {
+      const textX = Math.max(xa + 3, runs.length > 1 ? 12 : 0);
+      if (xa + w - textX > 16 && laneH >= 10) {
         ctx.fillStyle = '#222';
         ctx.font = '600 9px system-ui, sans-serif';
         ctx.textBaseline = 'middle';
-        ctx.fillText(phase.short, xa + 3, laneY + laneH / 2);
+        ctx.fillText(phase.short, textX, laneY + laneH / 2);
       }
     }
+    // Several lanes: each starts with its algorithm's marker, so lanes are told apart
+    // without relying on their order or colour.
+    if (runs.length > 1) drawMarker(ctx, run.style.marker, 6, laneY + laneH / 2, 3.5, run.style.color);
   });
 }
 

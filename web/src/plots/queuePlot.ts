@@ -1,6 +1,6 @@
 // Bottleneck queue occupancy (data direction), in packets, with the buffer size as a
 // dashed reference line: a full buffer is where drop-tail losses come from.
-import { rowAt, visibleRange } from '../engine/lookup';
+import { rowAt, rowsInForce, visibleRange } from '../engine/lookup';
 import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
 import { decimateLine } from './core/decimate';
@@ -21,7 +21,7 @@ export const queuePlot: PlotDef = {
     let hi = Math.max(1, capacity(context));
     for (const run of runs) {
       const q = run.trace.tables.queue;
-      const [i0, i1] = visibleRange(q.cols.t, q.length, t0, t1);
+      const [i0, i1] = rowsInForce(q.cols.t, q.length, t0, t1);
       for (let i = i0; i < i1; i += 1) hi = Math.max(hi, q.cols.packets[i] ?? 0);
     }
     return [0, hi];

@@ -2,7 +2,7 @@
 // first to its last byte at the time it left the sender, retransmissions are marked R, the
 // ACK line is a step line of the acknowledgment number, and drops are marked ✕.
 // Sequence numbers are shown in segments (bytes / MSS) so they match the lesson texts.
-import { rowAt, visibleRange } from '../engine/lookup';
+import { rowAt, rowsInForce, rowsWithin, visibleRange } from '../engine/lookup';
 import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
 import { decimateLine, decimateSpans, thinMarks } from './core/decimate';
@@ -104,7 +104,8 @@ export const seqPlot: PlotDef = {
     for (const run of runs) {
       for (const name of ['sends', 'retx', 'acks'] as const) {
         const tb = run.trace.tables[name];
-        const [i0, i1] = visibleRange(tb.cols.t, tb.length, t0, t1);
+        // Marks count only inside the window; the ACK line also by the value in force at t0.
+        const [i0, i1] = (name === 'acks' ? rowsInForce : rowsWithin)(tb.cols.t, tb.length, t0, t1);
         const seq = tb.cols.seq;
         const len = name === 'acks' ? null : run.trace.tables[name].cols.len;
         for (let i = i0; i < i1; i += 1) {

@@ -1,7 +1,7 @@
 // Congestion window plot: cwnd, ssthresh, flight size and the inflated window over time, in
 // segments, with phase bands and marks for the events a lesson is about (3rd duplicate ACK
 // → fast retransmit, retransmission timeout, NewReno partial ACK).
-import { rowAt, visibleRange } from '../engine/lookup';
+import { rowAt, rowsInForce, visibleRange } from '../engine/lookup';
 import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
 import { drawMarker, EVENT_MARKS, PHASES, SERIES_STYLES } from '../lib/styles';
@@ -123,7 +123,7 @@ export const windowPlot: PlotDef = {
     let hi = 1;
     for (const run of runs) {
       const s = run.trace.tables.series;
-      const [i0, i1] = visibleRange(s.cols.t, s.length, t0, t1);
+      const [i0, i1] = rowsInForce(s.cols.t, s.length, t0, t1);
       for (const name of visibleSeries(context)) {
         const col = s.cols[name];
         for (let i = i0; i < i1; i += 1) {

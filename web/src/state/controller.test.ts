@@ -10,8 +10,8 @@ import { shareStateOf } from './urlSync';
 
 const wasm = engineWasm();
 const harnesses: ReturnType<typeof createHarness>[] = [];
-const make = (query = '', workers = 2) => {
-  const h = createHarness(query, workers);
+const make = (query = '', workers = 2, reducedMotion = false) => {
+  const h = createHarness(query, workers, reducedMotion);
   harnesses.push(h);
   return h;
 };
@@ -162,6 +162,23 @@ describe('the app controller', () => {
     // Changing anything leaves the preset.
     h.controller.setParam('seed', 2);
     expect(h.store.getState().presetName).toBeNull();
+  });
+
+  it('reduced motion: live plots redraw in a few calm steps, not every frame', async () => {
+    const redraws = async (reduced: boolean) => {
+      const h = make('?v=1&alg=reno&duration=1', 1, reduced);
+      h.controller.setSpeed(1);
+      h.controller.play();
+      const start = h.store.getState().drawn;
+      await playToEnd(h);
+      return h.store.getState().drawn - start;
+    };
+    const normal = await redraws(false);
+    const calm = await redraws(true);
+    // 1 s at 1/60 s per frame: one redraw per step normally.
+    expect(normal).toBeGreaterThanOrEqual(60);
+    expect(calm).toBeLessThan(normal / 4);
+    expect(calm).toBeGreaterThanOrEqual(1);
   });
 
   it('keeps at least one algorithm selected', () => {

@@ -32,7 +32,12 @@ export interface ControllerEnv {
   requestRedraw(): void;
   /** How long the last frame's drawing took, ms. */
   lastFrameMs(): number;
+  /** The person asked for reduced motion (prefers-reduced-motion). */
+  reducedMotion(): boolean;
 }
+
+/** With reduced motion, live plots are redrawn at most this often instead of every frame, ms. */
+export const REDUCED_MOTION_DRAW_MS = 500;
 
 /** While a long run computes, the plots redraw with its progress at most this often, ms. */
 export const PROGRESS_DRAW_MS = 100;
@@ -218,8 +223,9 @@ export class AppController {
     const s = this.store.getState();
     if (this.outstanding > 0) return;
     s.setPlayback({ time: now });
-    this.bump();
     const done = s.algorithms.every((a) => s.runs[a]?.status !== 'running');
+    // Reduced motion: the plots advance in calm steps rather than scrolling every frame.
+    if (done || !this.env.reducedMotion() || this.env.now() - this.lastBump >= REDUCED_MOTION_DRAW_MS) this.bump();
     if (done) {
       // The end of the run: what is on screen is now a complete, reproducible result.
       this.stopLoop();

@@ -9,7 +9,10 @@ import { InProcessWorker } from './inProcessWorker';
 import { realValidator } from './wasm';
 
 /** Builds the app as main.tsx does, from a query string. */
-export function createHarness(query = '', workers = 2) {
+export function createHarness(query = '', workers = 2, reducedMotion = false) {
+  // Time advances one 60 Hz frame per flushed frame: timings in tests never depend on the
+  // machine's speed.
+  let frameClock = 0;
   const validate = realValidator();
   const decoded = decodeShareState(query, validate);
   const store = createAppStore(decoded.state);
@@ -18,7 +21,7 @@ export function createHarness(query = '', workers = 2) {
   const frames: (() => void)[] = [];
   let frameId = 0;
   const env: ControllerEnv = {
-    now: () => performance.now(),
+    now: () => frameClock,
     requestFrame: (cb) => {
       frames.push(cb);
       frameId += 1;
@@ -29,6 +32,7 @@ export function createHarness(query = '', workers = 2) {
     },
     requestRedraw: () => {},
     lastFrameMs: () => 0,
+    reducedMotion: () => reducedMotion,
   };
   let controller: AppController | null = null;
   // The module is unused by the in-process worker (it shares the test's wasm instance).
@@ -46,6 +50,7 @@ export function createHarness(query = '', workers = 2) {
     controller,
     /** Runs the animation frames requested so far. */
     flushFrames() {
+      frameClock += 1000 / 60;
       const list = frames.splice(0, frames.length);
       list.forEach((cb) => cb());
       return list.length;
