@@ -22,7 +22,8 @@ export interface Engine {
   start(mode: RunMode, runs: RunSpec[]): number;
   advance(dt: number): void;
   change(path: string, valueJson: string): void;
-  cancel(): void;
+  /** Drops the current comparison; returns the new (empty) generation. */
+  cancel(): number;
   /** Workers in the pool. */
   readonly size: number;
 }
@@ -118,13 +119,14 @@ export class EngineClient implements Engine {
     }
   }
 
-  /** Drops the current comparison. */
-  cancel(): void {
+  /** Drops the current comparison; returns the new (empty) generation. */
+  cancel(): number {
     this.gen += 1;
     for (const slot of this.slots) {
       slot.keys = [];
       slot.worker.postMessage({ type: 'cancel', gen: this.gen });
     }
+    return this.gen;
   }
 
   /** The runs last started (for diagnostics). */

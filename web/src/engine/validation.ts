@@ -1,9 +1,22 @@
 import type { Scenario } from './tables';
 import type { Problem } from './protocol';
 
+/** A validated scenario (every setting resolved) with the engine's packet estimate. */
+export type Validation =
+  { ok: true; scenario: Scenario; estimatedPackets?: number } | { ok: false; problems: Problem[] };
+
 /** Parses `validate_json()` output into a typed result. */
-export function parseValidation(text: string): { ok: true; scenario: Scenario } | { ok: false; problems: Problem[] } {
-  const v = JSON.parse(text) as { ok?: boolean; scenario?: Scenario; problems?: Problem[] };
-  if (v.ok === true && v.scenario) return { ok: true, scenario: v.scenario };
+export function parseValidation(text: string): Validation {
+  const v = JSON.parse(text) as {
+    ok?: boolean;
+    scenario?: Scenario;
+    problems?: Problem[];
+    estimated_packets?: number;
+  };
+  if (v.ok === true && v.scenario) {
+    return typeof v.estimated_packets === 'number'
+      ? { ok: true, scenario: v.scenario, estimatedPackets: v.estimated_packets }
+      : { ok: true, scenario: v.scenario };
+  }
   return { ok: false, problems: v.problems ?? [{ path: '', message: 'the engine refused the scenario' }] };
 }

@@ -1,12 +1,13 @@
 // One line on what the engine is doing: progress of long runs, or how fast the last
 // comparison was computed and drawn.
 import { useShallow } from 'zustand/react/shallow';
-import { useAppState } from '../app/AppContext';
+import { useApp, useAppState } from '../app/AppContext';
 import { formatNumber } from '../scenario/params';
 import { durationOf } from '../state/selectors';
 
 /** The status line. */
 export function Status() {
+  const { controller } = useApp();
   const algorithms = useAppState(useShallow((s) => s.algorithms));
   const runs = useAppState((s) => s.runs);
   const live = useAppState((s) => s.live);
@@ -22,6 +23,16 @@ export function Status() {
   } else if (running.length > 0) {
     const done = Math.min(...running.map((a) => runs[a]?.now ?? 0));
     text = `Computing ${running.length} run${running.length === 1 ? '' : 's'}… ${formatNumber((100 * done) / (duration || 1), 3)}%`;
+    return (
+      <p className="status" data-testid="status">
+        {text}{' '}
+        <button type="button" onClick={() => controller.stop()}>
+          Stop
+        </button>
+      </p>
+    );
+  } else if (algorithms.some((a) => runs[a]?.status === 'stopped')) {
+    text = 'Stopped. Change a setting or press Play to run again.';
   } else if (timing) {
     const runs = `${timing.runs} run${timing.runs === 1 ? '' : 's'}`;
     const workers = `${timing.workers} worker${timing.workers === 1 ? '' : 's'}`;

@@ -35,6 +35,7 @@ function cell(run: RunInfo | undefined, row: (typeof ROWS)[number]): string {
   if (!run) return '—';
   if (run.status === 'error') return 'error';
   const f = run.summary?.flows[0];
+  if (run.status === 'stopped') return f ? `${row.value(f)}*` : 'not run';
   return f ? row.value(f) : '…';
 }
 
@@ -91,6 +92,9 @@ export function SummaryTable() {
           </tbody>
         </table>
       </div>
+      {algorithms.some((a) => runs[a]?.status === 'stopped' && runs[a]?.summary) && (
+        <p className="status">* stopped before the end: numbers so far.</p>
+      )}
     </section>
   );
 }

@@ -31,7 +31,9 @@ export interface Problem {
 }
 
 /** The engine's validator (`validate_json`), parsed: resolves a partial scenario. */
-export type Validator = (scenarioJson: string) => { ok: true; scenario: Scenario } | { ok: false; problems: Problem[] };
+export type Validator = (
+  scenarioJson: string,
+) => { ok: true; scenario: Scenario; estimatedPackets?: number } | { ok: false; problems: Problem[] };
 
 /** Keys that are not scenario parameters. */
 const VIEW_KEYS = new Set(['v', 'alg', 't', 'x', 'layout', 'plots', 'tl', 'flows']);

@@ -181,6 +181,35 @@ describe('the app controller', () => {
     expect(calm).toBeGreaterThanOrEqual(1);
   });
 
+  it('does not start a run too large for a browser tab, and says why', () => {
+    const h = make('?v=1&alg=reno&duration=100000&network.bottleneck.bandwidth=1000000000');
+    h.controller.runFull();
+    const s = h.store.getState();
+    expect(s.runs.reno).toMatchObject({ status: 'stopped', error: 'too large to run' });
+    expect(s.notices.map((n) => n.message).join()).toMatch(/Not run: .* million packets per algorithm/);
+    expect(h.controller.isIdle()).toBe(true);
+  });
+
+  it('warns before a long run, and Stop ends it keeping what was computed', async () => {
+    const h = make('?v=1&alg=reno&duration=2000&network.bottleneck.bandwidth=100000000');
+    h.controller.runFull();
+    expect(
+      h.store
+        .getState()
+        .notices.map((n) => n.message)
+        .join(),
+    ).toMatch(/takes a while/);
+    await waitFor(() => (h.store.getState().runs.reno?.now ?? 0) > 0);
+    h.controller.stop();
+    const s = h.store.getState();
+    expect(s.runs.reno?.status).toBe('stopped');
+    const now = s.runs.reno?.now ?? 0;
+    expect(now).toBeLessThan(2000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(h.store.getState().runs.reno?.now).toBe(now);
+    expect(h.controller.isIdle()).toBe(true);
+  });
+
   it('keeps at least one algorithm selected', () => {
     const h = make('?v=1&alg=reno');
     h.controller.toggleAlgorithm('reno');

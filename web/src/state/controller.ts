@@ -42,6 +42,13 @@ export const REDUCED_MOTION_DRAW_MS = 500;
 /** While a long run computes, the plots redraw with its progress at most this often, ms. */
 export const PROGRESS_DRAW_MS = 100;
 
+/** Above this many simulated packets per run (the engine's estimate), a notice says the
+ *  run will take a while; it still runs, with progress and a Stop button. */
+export const WARN_PACKETS = 5e6;
+/** Above this many, the run is not started: the engine keeps every trace row, so such a
+ *  run would exhaust a browser tab's memory (the CLI has no such limit). */
+export const MAX_PACKETS = 50e6;
+
 /** Timings kept for the benchmark page (window.__cwndlab.timings). */
 export const TIMINGS_KEPT = 200;
 
@@ -115,8 +122,45 @@ export class AppController {
     }));
   }
 
+  /** False (with a notice) when the scenario is too large to run in a browser tab. */
+  private sizeAllowed(): boolean {
+    const s = this.store.getState();
+    const v = this.validate(JSON.stringify(s.scenario));
+    const est = v.ok ? v.estimatedPackets : undefined;
+    if (est === undefined || est < WARN_PACKETS) return true;
+    const millions = `${(est / 1e6).toPrecision(3)} million`;
+    if (est >= MAX_PACKETS) {
+      this.notify([
+        {
+          key: 'duration',
+          message:
+            `Not run: this scenario simulates about ${millions} packets per algorithm, more than a browser tab ` +
+            `can hold (limit ${MAX_PACKETS / 1e6} million). Shorten the duration or lower the bandwidth.`,
+        },
+      ]);
+      return false;
+    }
+    this.notify([
+      {
+        key: 'duration',
+        message: `This scenario simulates about ${millions} packets per algorithm: it takes a while (progress below; Stop ends it).`,
+      },
+    ]);
+    return true;
+  }
+
   private begin(mode: 'full' | 'live') {
     const s = this.store.getState();
+    if (!this.sizeAllowed()) {
+      this.stopLoop();
+      const gen = this.engine.cancel();
+      this.traces.reset(s.algorithms);
+      s.runsStarted(gen, s.algorithms);
+      for (const a of s.algorithms) s.runProgress(gen, a, { status: 'stopped', error: 'too large to run' });
+      s.setPlayback({ live: false, playing: false });
+      this.env.requestRedraw();
+      return;
+    }
     const gen = this.engine.start(mode, this.runSpecs(s.scenario, s.algorithms));
     this.traces.reset(s.algorithms);
     s.runsStarted(gen, s.algorithms);
@@ -354,6 +398,18 @@ export class AppController {
   removeTimelineEntry(index: number): void {
     this.store.getState().removeTimelineEntry(index);
     this.rerun();
+  }
+
+  /** Stops the runs in progress; what they computed so far stays on screen. */
+  stop(): void {
+    const s = this.store.getState();
+    this.stopLoop();
+    this.engine.cancel();
+    for (const a of s.algorithms) {
+      if (s.runs[a]?.status === 'running') s.runProgress(s.gen, a, { status: 'stopped' });
+    }
+    s.setPlayback({ live: false, playing: false });
+    this.bump();
   }
 
   /** Stops everything (page unload, tests). */

@@ -26,7 +26,8 @@ export interface SelectionSlice {
 
 /** The state of one run of a comparison. */
 export interface RunInfo {
-  status: 'running' | 'done' | 'error';
+  /** stopped: the person stopped it, or it was too large to start. */
+  status: 'running' | 'done' | 'error' | 'stopped';
   /** Simulated time reached, s. */
   now: number;
   summary: RunSummary | null;
