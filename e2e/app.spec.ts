@@ -99,6 +99,19 @@ test('a link from a newer version says so and still opens', async ({ page }) => 
   await expect(page.getByRole('textbox', { name: /Duration in s/ })).toHaveValue('5');
 });
 
+test('a scenario too large for a browser tab is not run, with a notice; the page still works', async ({ page }) => {
+  await openApp(page, '?v=1&alg=reno&duration=100000&network.bottleneck.bandwidth=1000000000');
+  await expect(page.locator('.notice-box')).toContainText('Not run: this scenario simulates about');
+  await expect(page.getByTestId('summary')).toContainText('not run');
+  // Back to a sane duration: it runs.
+  const n = await comparisons(page);
+  const box = page.getByRole('textbox', { name: 'Duration in s, exact value' });
+  await box.fill('10');
+  await box.press('Enter');
+  await waitNewComparison(page, n);
+  await expect(page.getByTestId('summary')).not.toContainText('not run');
+});
+
 test('presets load from the menu', async ({ page }) => {
   await openApp(page, '?v=1&alg=newreno');
   const before = await summaryText(page);
