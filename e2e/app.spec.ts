@@ -1,6 +1,7 @@
 // The app in real Chromium against the built site.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import {
   colouredPixels,
@@ -205,6 +206,18 @@ test('a slider moved during playback becomes a timeline change that the link rep
   expect(await summaryText(other)).toBe(want);
 });
 
+test('passes an automated accessibility scan, all settings open and a notice shown', async ({ page }) => {
+  await openApp(page, '?v=1&alg=reno,newreno&duration=-1');
+  await expect(page.locator('.notice-box')).toBeVisible();
+  await page.getByText(/All settings/).click();
+  await expect(page.getByRole('textbox', { name: 'MSS' })).toBeVisible();
+  const result = await new AxeBuilder({ page }).analyze();
+  const found = result.violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`,
+  );
+  expect(found).toEqual([]);
+});
+
 test('overlay layout draws one plot per kind with every algorithm', async ({ page }) => {
   await openApp(page, '?v=1&layout=overlay');
   await expect(page.locator('figure.plot')).toHaveCount(3);
@@ -225,6 +238,8 @@ for (const [name, width, height, scale] of [
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await expectPlotsDrawn(page);
+      const scan = await new AxeBuilder({ page }).analyze();
+      expect(scan.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
       await page.screenshot({ path: join(ARTIFACTS, `main-${name}.png`) });
       await page.screenshot({ path: join(ARTIFACTS, `main-${name}-full.png`), fullPage: true });
     });

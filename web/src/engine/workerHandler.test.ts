@@ -122,6 +122,32 @@ describe('the engine worker', () => {
     }
   });
 
+  it('keeps only the compared flow’s events when flows share the bottleneck', async () => {
+    const { handler, posted } = harness();
+    const json = scenarioOf('reno', (s) => {
+      const flows = s.flows as Record<string, unknown>[];
+      flows.push({ ...structuredClone(flows[0]), variant: 'newreno', start: 1 });
+    });
+    handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'reno', scenarioJson: json }] });
+    await until(() => chunksOf(posted, 'reno').some((c) => c.finished));
+    const chunks = chunksOf(posted, 'reno');
+    const summary = chunks.at(-1)?.summary;
+    expect(summary?.flows).toHaveLength(2);
+    const [f0, f1] = summary?.flows ?? [];
+    const sent = ['sends', 'retx'].reduce(
+      (n, table) =>
+        n +
+        concat(
+          chunks.map((c) => c.chunk),
+          table as 'sends',
+          't',
+        ).length,
+      0,
+    );
+    expect(sent).toBe(f0?.data_packets_sent);
+    expect(sent).not.toBe((f0?.data_packets_sent ?? 0) + (f1?.data_packets_sent ?? 0));
+  });
+
   it('transfers every column: each owns its whole buffer', async () => {
     const { handler, posted } = harness();
     handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'reno', scenarioJson: scenarioOf('reno') }] });

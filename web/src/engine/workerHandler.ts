@@ -28,6 +28,7 @@ export interface SimLike {
   apply_change(path: string, valueJson: string): void;
   now(): number;
   finished(): boolean;
+  flow_count(): number;
   series_len(flow: number): number;
   series_col(flow: number, name: string, from: number): Float64Array;
   events_len(): number;
@@ -69,6 +70,8 @@ interface Run {
   lastPost: number;
   lastSummary: number;
   done: boolean;
+  /** Flows in the scenario. */
+  flows: number;
 }
 
 /** Which table each event kind goes to (kinds the plots do not draw are left out). */
@@ -137,7 +140,8 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     cursors.queue = sim.queue_len(0);
 
     const t = sim.events_col('t', cursors.events);
-    const flow = sim.events_col('flow', cursors.events);
+    // With one flow every row is flow 0: skip reading that column.
+    const flow = run.flows > 1 ? sim.events_col('flow', cursors.events) : new Float64Array(t.length);
     const kind = sim.events_col('kind', cursors.events);
     const seq = sim.events_col('seq', cursors.events);
     const len = sim.events_col('len', cursors.events);
@@ -245,6 +249,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
           lastPost: clock(),
           lastSummary: -Infinity,
           done: false,
+          flows: sim.flow_count(),
         });
       } catch (e) {
         fail(spec.key, e, false);

@@ -89,4 +89,15 @@ describe('the app store', () => {
     store.getState().clearNotices();
     expect(store.getState().notices).toEqual([]);
   });
+
+  it('does not repeat a notice already shown', () => {
+    const store = createAppStore();
+    store.getState().addNotices([{ key: 'a', message: 'A' }]);
+    store.getState().addNotices([
+      { key: 'a', message: 'A' },
+      { key: 'b', message: 'B' },
+      { key: 'b', message: 'B' },
+    ]);
+    expect(store.getState().notices.map((n) => n.key)).toEqual(['a', 'b']);
+  });
 });

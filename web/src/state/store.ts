@@ -121,11 +121,18 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
 });
 
 let noticeId = 0;
-const createNoticesSlice = (set: Set): NoticesSlice => ({
+const createNoticesSlice = (set: Set, get: Get): NoticesSlice => ({
   notices: [],
   addNotices: (list) => {
-    if (list.length === 0) return;
-    set((s) => ({ notices: [...s.notices, ...list.map((n) => ({ ...n, id: (noticeId += 1) }))] }));
+    // A notice already on screen is not repeated (e.g. the same warning on every slider step).
+    const fresh = (s: AppState) =>
+      list.filter(
+        (n, i) =>
+          !s.notices.some((o) => o.key === n.key && o.message === n.message) &&
+          list.findIndex((m) => m.key === n.key && m.message === n.message) === i,
+      );
+    if (fresh(get()).length === 0) return;
+    set((s) => ({ notices: [...s.notices, ...fresh(s).map((n) => ({ ...n, id: (noticeId += 1) }))] }));
   },
   dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
   clearNotices: () => set({ notices: [] }),
@@ -139,7 +146,7 @@ export function createAppStore(init: ShareState = defaultShareState()): StoreApi
     ...createRunsSlice(set),
     ...createPlaybackSlice(set),
     ...createViewSlice(set, get, init),
-    ...createNoticesSlice(set),
+    ...createNoticesSlice(set, get),
   }));
 }
 
