@@ -29,10 +29,15 @@ export interface Engine {
 }
 
 interface Slot {
-  worker: WorkerLike;
+  worker: WorkerLike | null;
   /** Keys of the current generation's runs on this worker. */
   keys: string[];
+  /** Workers that failed in this slot so far. */
+  crashes: number;
 }
+
+/** A slot whose workers keep failing (e.g. the worker script cannot load) is given up. */
+const MAX_CRASHES = 3;
 
 /** A pool of engine workers. */
 export class EngineClient implements Engine {
@@ -47,7 +52,7 @@ export class EngineClient implements Engine {
     readonly size: number,
     private readonly listener: EngineListener,
   ) {
-    for (let i = 0; i < size; i += 1) this.slots.push({ worker: this.boot(i), keys: [] });
+    for (let i = 0; i < size; i += 1) this.slots.push({ worker: this.boot(i), keys: [], crashes: 0 });
   }
 
   private boot(index: number): WorkerLike {
@@ -72,21 +77,37 @@ export class EngineClient implements Engine {
     this.listener(msg);
   }
 
-  /** A worker whose wasm trapped cannot be trusted: replace it; its runs failed. */
+  /** A worker whose wasm trapped cannot be trusted: replace it (up to MAX_CRASHES). */
   private replace(index: number) {
     const slot = this.slots[index];
     if (!slot) return;
-    slot.worker.terminate();
-    slot.worker = this.boot(index);
+    slot.worker?.terminate();
+    slot.crashes += 1;
+    slot.worker = slot.crashes < MAX_CRASHES ? this.boot(index) : null;
     slot.keys = [];
   }
 
   private crashed(index: number, message: string) {
     const keys = this.slots[index]?.keys ?? [];
     this.replace(index);
-    for (const key of keys) {
-      this.listener({ type: 'failed', gen: this.gen, key, message, problems: [{ path: '', message }], fatal: true });
-    }
+    const gaveUp = this.slots[index]?.worker === null;
+    const text = gaveUp ? `${message} (the engine worker could not be restarted; reload the page)` : message;
+    const failed = (key: string | null) =>
+      this.listener({
+        type: 'failed',
+        gen: this.gen,
+        key,
+        message: text,
+        problems: [{ path: '', message: text }],
+        fatal: true,
+      });
+    if (keys.length === 0 && gaveUp) failed(null);
+    for (const key of keys) failed(key);
+  }
+
+  /** Workers that are up (a slot is dropped after repeated failures). */
+  private live(): Slot[] {
+    return this.slots.filter((s) => s.worker !== null);
   }
 
   /** Starts a comparison; returns its generation. */
@@ -94,13 +115,27 @@ export class EngineClient implements Engine {
     this.gen += 1;
     this.mode = mode;
     this.lastRuns = runs;
-    const per: RunSpec[][] = this.slots.map(() => []);
-    runs.forEach((run, i) => per[i % this.slots.length]?.push(run));
-    this.slots.forEach((slot, i) => {
+    const slots = this.live();
+    const per: RunSpec[][] = slots.map(() => []);
+    runs.forEach((run, i) => per[i % Math.max(1, slots.length)]?.push(run));
+    slots.forEach((slot, i) => {
       const mine = per[i] ?? [];
       slot.keys = mine.map((r) => r.key);
-      slot.worker.postMessage({ type: 'run', gen: this.gen, mode, runs: mine });
+      slot.worker?.postMessage({ type: 'run', gen: this.gen, mode, runs: mine });
     });
+    if (slots.length === 0) {
+      const message = 'the engine workers could not start; reload the page';
+      for (const run of runs) {
+        this.listener({
+          type: 'failed',
+          gen: this.gen,
+          key: run.key,
+          message,
+          problems: [{ path: '', message }],
+          fatal: true,
+        });
+      }
+    }
     return this.gen;
   }
 
@@ -108,14 +143,14 @@ export class EngineClient implements Engine {
   advance(dt: number): void {
     if (this.mode !== 'live') return;
     for (const slot of this.slots) {
-      if (slot.keys.length > 0) slot.worker.postMessage({ type: 'advance', gen: this.gen, dt });
+      if (slot.keys.length > 0) slot.worker?.postMessage({ type: 'advance', gen: this.gen, dt });
     }
   }
 
   /** Live mode: a parameter changes now in every run (becomes a timeline entry). */
   change(path: string, valueJson: string): void {
     for (const slot of this.slots) {
-      if (slot.keys.length > 0) slot.worker.postMessage({ type: 'change', gen: this.gen, path, valueJson });
+      if (slot.keys.length > 0) slot.worker?.postMessage({ type: 'change', gen: this.gen, path, valueJson });
     }
   }
 
@@ -124,7 +159,7 @@ export class EngineClient implements Engine {
     this.gen += 1;
     for (const slot of this.slots) {
       slot.keys = [];
-      slot.worker.postMessage({ type: 'cancel', gen: this.gen });
+      slot.worker?.postMessage({ type: 'cancel', gen: this.gen });
     }
     return this.gen;
   }
@@ -136,7 +171,7 @@ export class EngineClient implements Engine {
 
   /** Stops every worker. */
   dispose(): void {
-    for (const slot of this.slots) slot.worker.terminate();
+    for (const slot of this.slots) slot.worker?.terminate();
     this.slots = [];
   }
 }

@@ -114,6 +114,26 @@ describe('the app controller', () => {
     expect(other.store.getState().notices).toEqual([]);
   });
 
+  it('live: a slider dragged over many frames records a few timeline entries, the last value winning', async () => {
+    const h = make('?v=1&alg=reno&duration=3');
+    h.controller.setSpeed(2);
+    h.controller.play();
+    const values = Array.from({ length: 24 }, (_, i) => 2_000_000 + 100_000 * (i + 1));
+    for (const v of values) {
+      h.controller.setParam('network.bottleneck.bandwidth', v);
+      const t = h.store.getState().time;
+      h.flushFrames();
+      // Each frame's step is answered before the next frame (as on a fast machine).
+      await waitFor(() => h.store.getState().time > t);
+    }
+    h.controller.pause();
+    await waitFor(() => Object.keys(h.store.getState().pendingLive).length === 0);
+    const timeline = h.store.getState().scenario.timeline as { value: number }[];
+    expect(timeline.length).toBeGreaterThanOrEqual(2);
+    expect(timeline.length).toBeLessThanOrEqual(Math.ceil(values.length / 8) + 1);
+    expect(timeline.at(-1)?.value).toBe(values.at(-1));
+  });
+
   it('live: a change to a setting that cannot change mid-run restarts playback with it', async () => {
     const h = make('?v=1&alg=reno&duration=4');
     h.controller.setSpeed(20);

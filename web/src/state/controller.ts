@@ -36,6 +36,11 @@ export interface ControllerEnv {
   reducedMotion(): boolean;
 }
 
+/** During playback, changes to one setting are sent to the engine at most once per this
+ *  many frames (the last value wins), so dragging a slider for a second records a few
+ *  timeline entries rather than sixty. */
+export const LIVE_CHANGE_FRAMES = 8;
+
 /** With reduced motion, live plots are redrawn at most this often instead of every frame, ms. */
 export const REDUCED_MOTION_DRAW_MS = 500;
 
@@ -60,6 +65,10 @@ export class AppController {
   private outstanding = 0;
   private frame = 0;
   private lastBump = 0;
+  /** Live changes waiting for the next flush, by path. */
+  private liveQueue = new Map<string, JsonValue>();
+  private frameCount = 0;
+  private lastLiveFlush = -Infinity;
   /** Every timing recorded (benchmarks read it). */
   readonly timings: Timing[] = [];
 
@@ -245,9 +254,11 @@ export class AppController {
       const s = this.store.getState();
       if (!s.playing || !s.live) return;
       this.frame = this.env.requestFrame(loop);
+      this.frameCount += 1;
       // One fixed step per frame; if the engine has not answered the last one, skip this
       // frame rather than queue work (the page never falls behind the engine).
       if (this.outstanding > 0) return;
+      if (this.frameCount - this.lastLiveFlush >= LIVE_CHANGE_FRAMES) this.flushLive();
       const active = s.algorithms.filter((a) => s.runs[a]?.status !== 'error').length;
       if (active === 0) return;
       this.outstanding = active;
@@ -256,7 +267,16 @@ export class AppController {
     this.frame = this.env.requestFrame(loop);
   }
 
+  /** Sends queued live changes; they take effect at the current simulated time. */
+  private flushLive() {
+    if (this.liveQueue.size === 0) return;
+    for (const [path, value] of this.liveQueue) this.engine.change(path, JSON.stringify(value));
+    this.liveQueue.clear();
+    this.lastLiveFlush = this.frameCount;
+  }
+
   private stopLoop() {
+    this.liveQueue.clear();
     if (this.frame) this.env.cancelFrame(this.frame);
     this.frame = 0;
     this.outstanding = 0;
@@ -289,8 +309,9 @@ export class AppController {
     }
   }
 
-  /** Pause: the live session stays where it is. */
+  /** Pause: the live session stays where it is (changes still queued apply now). */
   pause(): void {
+    this.flushLive();
     this.store.getState().setPlayback({ playing: false });
     this.stopLoop();
     this.env.requestRedraw();
@@ -340,7 +361,7 @@ export class AppController {
     const s = this.store.getState();
     if (s.live && s.playing && specOf(path)?.live) {
       s.setPendingLive(path, value);
-      this.engine.change(path, JSON.stringify(value));
+      this.liveQueue.set(path, value);
       return;
     }
     const next = setAt(s.scenario, path, value);
