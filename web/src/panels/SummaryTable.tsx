@@ -1,5 +1,5 @@
-// The numbers a comparison is about, per algorithm (one column each, so four algorithms fit
-// on a phone). Every number comes from the engine's summary.
+// The numbers a comparison is about, per algorithm. Every number comes from the engine's
+// summary.
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
 import type { FlowSummary } from '../engine/protocol';
@@ -14,7 +14,8 @@ const ROWS: { label: string; title: string; value: (f: FlowSummary) => string }[
     title: 'Data delivered in order to the receiver per second',
     value: (f) => formatNumber(f.goodput_bps / 1e6, 4),
   },
-  { label: 'Retransmissions', title: 'Segments sent more than once', value: (f) => String(f.retransmits) },
+  // The soft hyphen lets the header break in a narrow column.
+  { label: 'Retrans\u00admissions', title: 'Segments sent more than once', value: (f) => String(f.retransmits) },
   { label: 'Timeouts', title: 'Retransmission timer expiries', value: (f) => String(f.timeouts) },
   { label: 'Fast retransmits', title: '3rd duplicate ACK responses', value: (f) => String(f.fast_retransmits) },
   { label: 'Partial ACKs', title: 'NewReno partial acknowledgments', value: (f) => String(f.partial_acks) },
@@ -31,6 +32,8 @@ const ROWS: { label: string; title: string; value: (f: FlowSummary) => string }[
   },
 ];
 
+const DIGEST_TITLE = '64-bit digest of every output column: equal digests mean identical runs';
+
 function cell(run: RunInfo | undefined, row: (typeof ROWS)[number]): string {
   if (!run) return '—';
   if (run.status === 'error') return 'error';
@@ -39,33 +42,44 @@ function cell(run: RunInfo | undefined, row: (typeof ROWS)[number]): string {
   return f ? row.value(f) : '…';
 }
 
-/** The summary table. */
+function AlgHead({ a }: { a: string }) {
+  const st = algStyle(a);
+  return (
+    <span className="alg-head">
+      <svg width="28" height="12" viewBox="-14 -6 28 12" aria-hidden="true">
+        <line x1="-13" x2="13" stroke={st.color} strokeWidth="2" strokeDasharray={st.dash.join(' ')} />
+        <path d={markerPath(st.marker, 4)} fill={st.color} stroke="#fff" />
+      </svg>
+      {variantLabel(a)}
+    </span>
+  );
+}
+
+/**
+ * The summary table, in two orientations: one column per algorithm where the space is
+ * narrow (a side panel, a phone), one row per algorithm where it is wide. CSS (a container
+ * query) shows the one that fits; the other is display:none, so assistive technology reads
+ * one table.
+ */
 export function SummaryTable() {
   const algorithms = useAppState(useShallow((s) => s.algorithms));
   const runs = useAppState((s) => s.runs);
   const running = algorithms.some((a) => runs[a]?.status === 'running');
+  const digest = (a: string) => <code>{runs[a]?.summary?.digest ?? '…'}</code>;
   return (
-    <section className="summary" aria-labelledby="summary-h">
+    <section className="summary" aria-labelledby="summary-h" data-testid="summary">
       <h2 id="summary-h">Summary</h2>
-      <div className="table-scroll">
-        <table data-testid="summary" aria-busy={running}>
+      {/* Focusable so the table can be scrolled sideways from the keyboard if it overflows. */}
+      <div className="table-scroll by-metric" tabIndex={0} role="region" aria-label="Summary table">
+        <table aria-busy={running} aria-label="Summary, one column per algorithm">
           <thead>
             <tr>
               <th scope="col">Metric</th>
-              {algorithms.map((a) => {
-                const st = algStyle(a);
-                return (
-                  <th key={a} scope="col">
-                    <span className="alg-head">
-                      <svg width="28" height="12" viewBox="-14 -6 28 12" aria-hidden="true">
-                        <line x1="-13" x2="13" stroke={st.color} strokeWidth="2" strokeDasharray={st.dash.join(' ')} />
-                        <path d={markerPath(st.marker, 4)} fill={st.color} stroke="#fff" />
-                      </svg>
-                      {variantLabel(a)}
-                    </span>
-                  </th>
-                );
-              })}
+              {algorithms.map((a) => (
+                <th key={a} scope="col">
+                  <AlgHead a={a} />
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
@@ -79,19 +93,44 @@ export function SummaryTable() {
                 ))}
               </tr>
             ))}
-            <tr className="digest-row">
-              <th scope="row" title="64-bit digest of every output column: equal digests mean identical runs">
-                Run digest
-              </th>
-              {algorithms.map((a) => (
-                <td key={a}>
-                  <code>{runs[a]?.summary?.digest ?? '…'}</code>
-                </td>
-              ))}
-            </tr>
           </tbody>
         </table>
       </div>
+      <div className="table-scroll by-algorithm" tabIndex={0} role="region" aria-label="Summary table">
+        <table aria-busy={running} aria-label="Summary, one row per algorithm">
+          <thead>
+            <tr>
+              <th scope="col">Algorithm</th>
+              {ROWS.map((row) => (
+                <th key={row.label} scope="col" title={row.title}>
+                  {row.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {algorithms.map((a) => (
+              <tr key={a}>
+                <th scope="row">
+                  <AlgHead a={a} />
+                </th>
+                {ROWS.map((row) => (
+                  <td key={row.label}>{cell(runs[a], row)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="digests" title={DIGEST_TITLE}>
+        Run digests (equal digests mean identical runs):{' '}
+        {algorithms.map((a, i) => (
+          <span key={a}>
+            {i > 0 ? ' · ' : ''}
+            {variantLabel(a)} {digest(a)}
+          </span>
+        ))}
+      </p>
       {algorithms.some((a) => runs[a]?.status === 'stopped' && runs[a]?.summary) && (
         <p className="status">* stopped before the end: numbers so far.</p>
       )}

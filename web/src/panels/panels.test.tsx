@@ -158,13 +158,21 @@ describe('the summary table', () => {
     await waitFor(h.allDone);
     await act(async () => {});
     const s = h.store.getState();
-    const table = screen.getByTestId('summary');
+    const table = screen.getByRole('table', { name: 'Summary, one column per algorithm' });
     const reno = s.runs.reno?.summary?.flows[0];
     expect(table.textContent).toContain(String(reno?.retransmits));
-    expect(table.textContent).toContain(s.runs.tahoe?.summary?.digest ?? 'missing');
+    expect(screen.getByText(/Run digests/).textContent).toContain(s.runs.tahoe?.summary?.digest ?? 'missing');
     const header = within(table)
       .getAllByRole('columnheader')
       .map((c) => c.textContent);
     expect(header).toEqual(['Metric', 'Tahoe', 'Reno']);
+    // The other orientation holds the same numbers, one row per algorithm.
+    const rows = screen.getByRole('table', { name: 'Summary, one row per algorithm' });
+    expect(
+      within(rows)
+        .getAllByRole('rowheader')
+        .map((c) => c.textContent),
+    ).toEqual(['Tahoe', 'Reno']);
+    expect(rows.textContent).toContain(String(reno?.retransmits));
   });
 });
