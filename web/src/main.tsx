@@ -5,6 +5,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { AppContext, type AppServices } from './app/AppContext';
+import { ErrorBoundary } from './app/ErrorBoundary';
 import { EngineClient } from './engine/client';
 import { poolSize, spawnEngineWorker } from './engine/spawnWorker';
 import { TraceStore } from './engine/traceStore';
@@ -72,9 +73,11 @@ async function start() {
   const services: AppServices = { store, controller: c, traces };
   root.render(
     <StrictMode>
-      <AppContext.Provider value={services}>
-        <App />
-      </AppContext.Provider>
+      <ErrorBoundary>
+        <AppContext.Provider value={services}>
+          <App />
+        </AppContext.Provider>
+      </ErrorBoundary>
     </StrictMode>,
   );
   c.runFull();

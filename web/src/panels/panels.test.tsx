@@ -3,8 +3,9 @@
 // engine's schema, controls change the scenario, bad input is named.
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppContext } from '../app/AppContext';
+import { ErrorBoundary } from '../app/ErrorBoundary';
 import { getAt } from '../scenario/paths';
 import { requireSpec } from '../scenario/params';
 import { createHarness } from '../test/appHarness';
@@ -174,5 +175,22 @@ describe('the summary table', () => {
         .map((c) => c.textContent),
     ).toEqual(['Tahoe', 'Reno']);
     expect(rows.textContent).toContain(String(reno?.retransmits));
+  });
+});
+
+describe('the error boundary', () => {
+  it('shows what went wrong instead of a blank page', () => {
+    const Broken = () => {
+      throw new Error('boom');
+    };
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(
+      <ErrorBoundary>
+        <Broken />
+      </ErrorBoundary>,
+    );
+    spy.mockRestore();
+    expect(screen.getByRole('alert').textContent).toContain('The page could not be drawn: boom');
+    expect(screen.getByRole('link', { name: 'Open the default scenario' }).getAttribute('href')).toBe('./');
   });
 });
