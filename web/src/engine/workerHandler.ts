@@ -7,7 +7,6 @@
 // seen within one slice, whatever the scenario.
 import {
   problemsOf,
-  TABLE_NAMES,
   TABLES,
   transferList,
   type FromWorker,
@@ -333,13 +332,4 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     /** Frees every simulation. */
     dispose,
   };
-}
-
-/** The tables of an empty chunk (tests and the trace store). */
-export function emptyChunk(): TraceChunk {
-  const out = {} as Record<TableName, Record<string, Float64Array>>;
-  for (const name of TABLE_NAMES) {
-    out[name] = Object.fromEntries(TABLES[name].map((c) => [c, new Float64Array(0)]));
-  }
-  return out as unknown as TraceChunk;
 }

@@ -9,11 +9,6 @@ import type { DrawFrame } from './core/types';
 /** Event kind code by name (from the engine's codes). */
 export const EVENT_CODE: ReadonlyMap<string, number> = new Map(tables.codes.events.map((n, i) => [n, i]));
 
-/** Event kind name by code. */
-export function eventName(code: number): string {
-  return tables.codes.events[code] ?? `event ${code}`;
-}
-
 /** Strokes a polyline; NaN y values lift the pen. */
 export function strokePolyline(ctx: CanvasRenderingContext2D, p: Polyline): void {
   ctx.beginPath();

@@ -370,16 +370,6 @@ export class AppController {
     this.rerun();
   }
 
-  /** Changes several parameters at once (one re-run). */
-  setParams(changes: readonly [string, JsonValue][]): void {
-    const s = this.store.getState();
-    let next = s.scenario;
-    for (const [path, value] of changes) next = setAt(next, path, value);
-    if (!this.accept(next)) return;
-    s.setScenario(next);
-    this.rerun();
-  }
-
   /** Adds or removes an algorithm from the comparison. */
   toggleAlgorithm(v: Variant): void {
     this.store.getState().toggleAlgorithm(v);

@@ -39,8 +39,3 @@ export function durationOf(s: AppState): number {
   const d = s.scenario.duration;
   return typeof d === 'number' ? d : 0;
 }
-
-/** True while any run of the comparison is still computing. */
-export function anyRunning(s: AppState): boolean {
-  return s.algorithms.some((a) => s.runs[a]?.status === 'running');
-}

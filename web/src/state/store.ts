@@ -1,7 +1,7 @@
 // One zustand store made of slices (zustand's slices pattern). Actions here are pure state
 // transitions; everything that talks to the engine lives in controller.ts.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { orderVariants, VARIANT_NAMES, type Variant } from '../scenario/algorithms';
+import { orderVariants } from '../scenario/algorithms';
 import { setAt } from '../scenario/paths';
 import { defaultShareState, PLOT_IDS, type ShareState } from '../scenario/shareState';
 import type {
@@ -152,6 +152,3 @@ export function createAppStore(init: ShareState = defaultShareState()): StoreApi
 
 /** The store's type. */
 export type AppStore = StoreApi<AppState>;
-
-/** Every variant the engine knows (re-exported for panels). */
-export const ALL_VARIANTS: readonly Variant[] = VARIANT_NAMES;
