@@ -186,6 +186,14 @@ impl QueueSeries {
         self.rows.is_empty()
     }
 
+    /// Every column (see [`QUEUE_COLUMNS`]) from row `from`, one after another.
+    pub fn columns(&self, from: usize) -> Vec<f64> {
+        QUEUE_COLUMNS
+            .iter()
+            .flat_map(|c| self.column(c, from).expect("known column"))
+            .collect()
+    }
+
     /// One column (see [`QUEUE_COLUMNS`]) from row `from`.
     pub fn column(&self, name: &str, from: usize) -> Option<Vec<f64>> {
         let rows = &self.rows[from.min(self.rows.len())..];

@@ -19,7 +19,7 @@ use crate::summary::{Drops, FlowSummary, Summary};
 use crate::tcp::receiver::Receiver;
 use crate::tcp::sender::Sender;
 use crate::time::{ns_to_secs, secs_to_ns, Ns};
-use crate::trace::{Digest, EventKind, EventLog, FlowSeries};
+use crate::trace::{EventKind, EventLog, FlowSeries, SectionDigests};
 use serde_json::Value;
 
 /// Shared state every endpoint acts on: the clock, the event queue, the links, the log.
@@ -118,6 +118,7 @@ pub struct Simulation {
     end: Ns,
     finished: bool,
     events_processed: u64,
+    digests: std::cell::RefCell<SectionDigests>,
 }
 
 impl Simulation {
@@ -253,6 +254,7 @@ impl Simulation {
             end: secs_to_ns(s.duration),
             finished: false,
             events_processed: 0,
+            digests: Default::default(),
         }
     }
 
@@ -468,6 +470,8 @@ impl Simulation {
         });
         let index = (self.scenario.timeline.len() - 1) as u32;
         self.apply_timeline(index);
+        // Counted as the event it becomes in a replay.
+        self.events_processed += 1;
         Ok(())
     }
 
@@ -524,11 +528,12 @@ impl Simulation {
     }
 
     /// 64-bit digest of every output row (time series, event log, queues), in model units.
+    /// Incremental: only rows added since the previous call are hashed.
     pub fn digest(&self) -> u64 {
-        let mut d = Digest::default();
+        let mut cache = self.digests.borrow_mut();
+        let mut k = 0;
         for s in &self.series {
-            d.word(s.len() as u64);
-            for (t, r) in &s.rows {
+            cache.extend(k, &s.rows, |d, (t, r)| {
                 d.words(&[
                     *t,
                     r.cwnd,
@@ -539,12 +544,11 @@ impl Simulation {
                     r.rttvar,
                     r.rto,
                     r.phase as u64,
-                ]);
-            }
+                ])
+            });
+            k += 1;
         }
-        let e = &self.world.log;
-        d.word(e.len() as u64);
-        for r in &e.rows {
+        cache.extend(k, &self.world.log.rows, |d, r| {
             d.words(&[
                 r.t,
                 r.flow as u64,
@@ -553,15 +557,13 @@ impl Simulation {
                 r.len as u64,
                 r.seg as u64,
                 r.tx as u64,
-            ]);
-        }
+            ])
+        });
         for (_, q) in self.queues() {
-            d.word(q.len() as u64);
-            for &(t, p, b) in &q.rows {
-                d.words(&[t, p as u64, b]);
-            }
+            k += 1;
+            cache.extend(k, &q.rows, |d, &(t, p, b)| d.words(&[t, p as u64, b]));
         }
-        d.finish()
+        cache.finish()
     }
 
     /// Metrics so far (at the end of the run, the final summary).
@@ -574,9 +576,7 @@ impl Simulation {
                 let f = &self.scenario.flows[i];
                 let active = ns_to_secs(now.saturating_sub(self.starts[i]));
                 let rate = |bytes: u64| if active > 0.0 { bytes as f64 * 8.0 / active } else { 0.0 };
-                let mut series = self.series[i].clone();
-                series.integrate_to(now);
-                let (mean_cwnd, cv) = series.cwnd_stats();
+                let (mean_cwnd, cv) = self.series[i].cwnd_stats(now);
                 FlowSummary {
                     flow: i as u32,
                     variant: f.variant.name().to_string(),
@@ -696,6 +696,11 @@ mod tests {
         let mut replay = Simulation::new(live.scenario());
         replay.run_to_end();
         assert_eq!(live.digest(), replay.digest());
+        assert_eq!(
+            serde_json::to_value(live.summary()).unwrap(),
+            serde_json::to_value(replay.summary()).unwrap(),
+            "every summary field, events_processed included"
+        );
         assert_ne!(live.digest(), {
             let mut plain = Simulation::new(&s);
             plain.run_to_end();

@@ -83,7 +83,7 @@ pub struct Summary {
     pub events_processed: u64,
     /// Packets simulated (data, ACK, SYN, SYN-ACK).
     pub packets: u64,
-    /// FNV-1a digest of every output column, hex.
+    /// Digest of every output row (see `Simulation::digest`), hex.
     pub digest: String,
     /// Per-flow metrics.
     pub flows: Vec<FlowSummary>,

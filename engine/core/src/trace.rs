@@ -201,6 +201,27 @@ impl EventLog {
     }
 }
 
+impl EventLog {
+    /// Rows from `from` whose kind is in `kinds` (bit k = [`EventKind`] code k) and, if given,
+    /// of flow `flow`, as [`EVENT_COLUMNS`] one after another (column-major, time in
+    /// seconds): a front end reads everything new in one call.
+    pub fn select(&self, from: usize, kinds: u32, flow: Option<u16>) -> Vec<f64> {
+        let rows: Vec<&EventRow> = self.rows[from.min(self.rows.len())..]
+            .iter()
+            .filter(|r| kinds & (1 << r.kind) != 0 && flow.is_none_or(|f| r.flow == f))
+            .collect();
+        let mut out = Vec::with_capacity(rows.len() * EVENT_COLUMNS.len());
+        out.extend(rows.iter().map(|r| ns_to_secs(r.t)));
+        out.extend(rows.iter().map(|r| r.flow as f64));
+        out.extend(rows.iter().map(|r| r.kind as f64));
+        out.extend(rows.iter().map(|r| r.seq as f64));
+        out.extend(rows.iter().map(|r| r.len as f64));
+        out.extend(rows.iter().map(|r| r.seg as f64));
+        out.extend(rows.iter().map(|r| r.tx as f64));
+        out
+    }
+}
+
 /// The values plotted for a flow at one instant, in model units (bytes, ns).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FlowState {
@@ -263,16 +284,25 @@ impl FlowSeries {
         self.last_t = now;
     }
 
-    /// Time-weighted mean cwnd (bytes) and its coefficient of variation, up to the last
-    /// integration.
-    pub fn cwnd_stats(&self) -> (f64, f64) {
-        if self.area_time == 0 {
-            let c = self.rows.last().map_or(0.0, |(_, l)| l.cwnd as f64);
-            return (c, 0.0);
+    /// Time-weighted mean cwnd (bytes) and its coefficient of variation over the flow's
+    /// rows up to `now` (the last value held until `now`).
+    pub fn cwnd_stats(&self, now: Ns) -> (f64, f64) {
+        let Some((_, last)) = self.rows.last() else {
+            return (0.0, 0.0);
+        };
+        let dt = now.saturating_sub(self.last_t) as u128;
+        let c = last.cwnd as u128;
+        let (area, sq, time) = (
+            self.cwnd_area + c * dt,
+            self.cwnd_sq_area + c * c * dt,
+            self.area_time + dt,
+        );
+        if time == 0 {
+            return (last.cwnd as f64, 0.0);
         }
-        let t = self.area_time as f64;
-        let mean = self.cwnd_area as f64 / t;
-        let var = (self.cwnd_sq_area as f64 / t - mean * mean).max(0.0);
+        let t = time as f64;
+        let mean = area as f64 / t;
+        let var = (sq as f64 / t - mean * mean).max(0.0);
         let cv = if mean > 0.0 { var.sqrt() / mean } else { 0.0 };
         (mean, cv)
     }
@@ -285,6 +315,17 @@ impl FlowSeries {
     /// True when empty.
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
+    }
+
+    /// Every column (see [`SERIES_COLUMNS`]) from row `from`, one after another
+    /// (column-major), in output units.
+    pub fn columns(&self, from: usize) -> Vec<f64> {
+        let n = self.rows.len().saturating_sub(from);
+        let mut out = Vec::with_capacity(n * SERIES_COLUMNS.len());
+        for name in SERIES_COLUMNS {
+            out.extend(self.column(name, from).expect("known column"));
+        }
+        out
     }
 
     /// One column (see [`SERIES_COLUMNS`]) from row `from`, in output units.
@@ -312,8 +353,9 @@ impl FlowSeries {
     }
 }
 
-/// FNV-1a 64-bit hasher over the trace, for determinism checks (native vs wasm, slicing).
-#[derive(Clone, Copy, Debug)]
+/// Running 64-bit hash of trace rows, for determinism checks (native vs wasm, slicing). One
+/// multiply-xorshift round per 64-bit word: cheap enough to run over every row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Digest(u64);
 
 impl Default for Digest {
@@ -324,14 +366,14 @@ impl Default for Digest {
 
 impl Digest {
     /// Mixes in one 64-bit word.
+    #[inline]
     pub fn word(&mut self, w: u64) {
-        for b in w.to_le_bytes() {
-            self.0 ^= b as u64;
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        let x = (self.0 ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = x ^ (x >> 29);
     }
 
     /// Mixes in a list of words.
+    #[inline]
     pub fn words(&mut self, ws: &[u64]) {
         for &w in ws {
             self.word(w);
@@ -340,6 +382,38 @@ impl Digest {
 
     /// The digest value.
     pub fn finish(self) -> u64 {
-        self.0
+        crate::rng::mix64(self.0)
+    }
+}
+
+/// Digests of append-only row sections, extended from where they stopped: digesting a
+/// growing trace costs only the rows added since the last call.
+#[derive(Clone, Debug, Default)]
+pub struct SectionDigests {
+    /// (rows hashed so far, running digest) per section, in section order.
+    pub sections: Vec<(usize, Digest)>,
+}
+
+impl SectionDigests {
+    /// Extends section `i` over `rows[done..]` with `f` mapping a row to its words.
+    pub fn extend<T>(&mut self, i: usize, rows: &[T], f: impl Fn(&mut Digest, &T)) {
+        if self.sections.len() <= i {
+            self.sections.resize(i + 1, (0, Digest::default()));
+        }
+        let (done, d) = &mut self.sections[i];
+        for r in &rows[*done..] {
+            f(d, r);
+        }
+        *done = rows.len();
+    }
+
+    /// Combines every section (its row count and digest) into one value.
+    pub fn finish(&self) -> u64 {
+        let mut d = Digest::default();
+        for (n, s) in &self.sections {
+            d.word(*n as u64);
+            d.word(s.finish());
+        }
+        d.finish()
     }
 }

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use cwndlab_core::trace::EventKind::*;
+use cwndlab_core::trace::EventKind::{self, *};
 use serde_json::json;
 
 /// A one-flow path with the defaults (2 Mbit/s, 40 ms bottleneck; 100 Mbit/s, 1 ms access)
@@ -170,4 +170,36 @@ fn cbr_writes_set_the_offered_load() {
     assert!(sends.iter().all(|e| e.len == 1000));
     let g = sim.summary().flows[0].goodput_bps;
     assert!((g - 800_000.0).abs() < 20_000.0, "{g}");
+}
+
+#[test]
+fn combined_column_reads_match_single_columns() {
+    let s = scenario("fall-floyd-newreno-3drops", &[]);
+    let sim = run(&s);
+    let e = sim.events();
+    let drops_and_timeouts = (1 << ScriptedDrop as u32) | (1 << PartialAck as u32);
+    let sel = e.select(10, drops_and_timeouts, Some(0));
+    let want: Vec<usize> = (10..e.len())
+        .filter(|&i| matches!(EventKind::ALL[e.rows[i].kind as usize], ScriptedDrop | PartialAck))
+        .collect();
+    let m = want.len();
+    let f0 = &sim.summary().flows[0];
+    assert_eq!(
+        m as u64,
+        f0.drops.scripted + f0.partial_acks,
+        "every scripted drop and partial ACK after row 10"
+    );
+    assert_eq!(sel.len(), 7 * m);
+    for (j, &i) in want.iter().enumerate() {
+        assert_eq!(sel[j], e.rows[i].t as f64 / 1e9);
+        assert_eq!(sel[3 * m + j], e.rows[i].seq as f64);
+        assert_eq!(sel[5 * m + j], e.rows[i].seg as f64);
+    }
+    assert!(e.select(0, u32::MAX, Some(1)).is_empty(), "no flow 1");
+    let f = sim.series(0);
+    let cols = f.columns(3);
+    let n = f.len() - 3;
+    assert_eq!(cols.len(), 9 * n);
+    assert_eq!(&cols[n..2 * n], &f.column("cwnd", 3).unwrap()[..]);
+    assert_eq!(&cols[8 * n..], &f.column("phase", 3).unwrap()[..]);
 }

@@ -51,13 +51,20 @@ pub fn codes_json() -> String {
 }
 
 /// Validates a (possibly partial) scenario: `{"ok": true, "scenario": {...},
-/// "estimated_packets": n}` with every setting resolved and a rough upper bound on the
-/// packets the run will simulate (warn before very large runs), or
+/// "estimated_packets": n, "estimated_trace_bytes": m}` with every setting resolved and
+/// rough upper bounds on the packets the run will simulate and the engine memory its trace
+/// takes (warn before very large runs), or
 /// `{"ok": false, "problems": [{path, message}]}`.
 #[wasm_bindgen]
 pub fn validate_json(text: &str) -> String {
     match Scenario::from_json_str(text) {
-        Ok(s) => json!({"ok": true, "scenario": s.to_value(), "estimated_packets": s.estimated_packets()}).to_string(),
+        Ok(s) => json!({
+            "ok": true,
+            "scenario": s.to_value(),
+            "estimated_packets": s.estimated_packets(),
+            "estimated_trace_bytes": s.estimated_trace_bytes(),
+        })
+        .to_string(),
         Err(p) => json!({"ok": false, "problems": p}).to_string(),
     }
 }
@@ -151,6 +158,33 @@ impl Sim {
             return Box::new([]);
         }
         boxed(self.sim.series(flow as usize).column(name, from as usize))
+    }
+
+    /// Every time-series column from row `from`, one after another (t, cwnd, inflated,
+    /// ssthresh, flight, srtt, rttvar, rto, phase): n rows give 9·n numbers.
+    pub fn series_cols(&self, flow: u32, from: u32) -> Box<[f64]> {
+        if flow as usize >= self.sim.flow_count() {
+            return Box::new([]);
+        }
+        self.sim.series(flow as usize).columns(from as usize).into_boxed_slice()
+    }
+
+    /// Event-log rows from `from` whose kind code k has bit k set in `kinds` and whose flow is
+    /// `flow` (any flow if negative), as the 7 columns one after another (t, flow, kind, seq,
+    /// len, seg, tx): m matching rows give 7·m numbers. The next cursor is `events_len()`.
+    pub fn events_select(&self, from: u32, kinds: u32, flow: i32) -> Box<[f64]> {
+        let flow = u16::try_from(flow).ok();
+        self.sim.events().select(from as usize, kinds, flow).into_boxed_slice()
+    }
+
+    /// Every queue column from row `from`, one after another (t, packets, bytes).
+    pub fn queue_cols(&self, queue: u32, from: u32) -> Box<[f64]> {
+        boxed(
+            self.sim
+                .queues()
+                .get(queue as usize)
+                .map(|(_, q)| q.columns(from as usize)),
+        )
     }
 
     /// Rows in the event log.
