@@ -20,7 +20,7 @@ pub struct App {
     off: Ns,
     start: Ns,
     writes: Vec<(Ns, u64)>,
-    next_write: usize,
+    next_write: u32,
 }
 
 impl App {
@@ -71,14 +71,14 @@ impl App {
             }
             AppKind::Scripted => {
                 let mut bytes = 0u64;
-                while let Some(&(at, b)) = self.writes.get(self.next_write) {
+                while let Some(&(at, b)) = self.writes.get(self.next_write as usize) {
                     if at > now {
                         break;
                     }
                     bytes = bytes.saturating_add(b);
                     self.next_write += 1;
                 }
-                (bytes, self.writes.get(self.next_write).map(|w| w.0))
+                (bytes, self.writes.get(self.next_write as usize).map(|w| w.0))
             }
         }
     }
@@ -88,7 +88,7 @@ impl App {
     pub fn exhausted(&self) -> bool {
         match self.kind {
             AppKind::Bulk => self.bulk_bytes < UNBOUNDED,
-            AppKind::Scripted => self.next_write >= self.writes.len(),
+            AppKind::Scripted => self.next_write as usize >= self.writes.len(),
             _ => false,
         }
     }

@@ -82,6 +82,8 @@ pub enum Hop {
 #[derive(Clone, Debug)]
 pub struct LinkLoss {
     model: LossModel,
+    /// The configured BER: only ever turned into integer thresholds (by repeated squaring,
+    /// identical on every platform); decisions compare integers.
     ber: f64,
     bernoulli: Threshold,
     /// BER thresholds for the last two packet sizes seen (data and ACK sizes repeat).

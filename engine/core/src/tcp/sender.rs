@@ -85,7 +85,7 @@ pub struct Sender {
     pub app_written: u64,
     segs: VecDeque<Seg>,
     /// Segments in [snd_una, snd_nxt): an index into `segs`.
-    nxt_idx: usize,
+    nxt_idx: u32,
     next_seg_no: u32,
     /// Congestion control.
     pub cc: Cc,
@@ -304,7 +304,7 @@ impl Sender {
         loop {
             let resend = self.snd_nxt < self.snd_max;
             let len = if resend {
-                self.segs[self.nxt_idx].len as u64
+                self.segs[self.nxt_idx as usize].len as u64
             } else {
                 let avail = self.app_written.saturating_sub(self.snd_max);
                 if avail == 0 {
@@ -342,7 +342,7 @@ impl Sender {
 
     fn send_next(&mut self, w: &mut World, len: u64, resend: bool) {
         let seg = if resend {
-            let s = &mut self.segs[self.nxt_idx];
+            let s = &mut self.segs[self.nxt_idx as usize];
             s.tx += 1;
             *s
         } else {
@@ -448,7 +448,7 @@ impl Sender {
 
     fn on_new_ack(&mut self, w: &mut World, ack: u64) {
         let acked = ack - self.snd_una;
-        let mut popped = 0;
+        let mut popped = 0u32;
         while let Some(s) = self.segs.front() {
             if s.seq + s.len as u64 > ack {
                 break;
