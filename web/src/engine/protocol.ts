@@ -5,7 +5,24 @@
 // time in seconds, sizes and sequence numbers in bytes, codes as in `codes_json()`.
 import type { JsonValue } from '../lib/json';
 
-/** The tables a run produces for its first flow, and their columns. */
+/** Column order of the engine's combined reads (`series_cols`, `events_select`,
+ *  `queue_cols`): each returns these columns one after another in one array. */
+export const SERIES_COLUMNS = [
+  't',
+  'cwnd',
+  'inflated',
+  'ssthresh',
+  'flight',
+  'srtt',
+  'rttvar',
+  'rto',
+  'phase',
+] as const;
+export const EVENT_COLUMNS = ['t', 'flow', 'kind', 'seq', 'len', 'seg', 'tx'] as const;
+export const QUEUE_COLUMNS = ['t', 'packets', 'bytes'] as const;
+
+/** The tables a run produces for its first flow, and their columns. Each table's columns
+ *  are views of one transferred buffer (the engine's block for that table). */
 export const TABLES = {
   /** Window state, one row per change: cwnd, inflated, ssthresh (+∞ = unlimited), flight in
    *  bytes; srtt and rto in seconds; phase code. */
@@ -110,25 +127,18 @@ export type FromWorker =
       summary: RunSummary | null;
       /** Wall-clock time spent in the engine for this run so far, ms. */
       computeMs: number;
-      /** Time spent reading this chunk's columns and summary, ms. */
+      /** Time spent reading this chunk's columns out of the engine, ms. */
       readMs: number;
+      /** Time spent computing and parsing the summary, ms (0 when none is sent). */
+      summaryMs: number;
+      /** When the worker took the request, ms since the epoch (performance.timeOrigin +
+       *  performance.now(), comparable between the page and its workers). */
+      receivedAt: number;
+      /** When the worker posted this message, ms since the epoch. */
+      postedAt: number;
     }
   | { type: 'changed'; gen: number; key: string; timeline: JsonValue; now: number }
   | { type: 'failed'; gen: number; key: string | null; message: string; problems: Problem[]; fatal: boolean };
-
-/** Buffers to transfer with a chunk (each column owns its whole buffer). */
-export function transferList(chunk: TraceChunk): ArrayBuffer[] {
-  const out: ArrayBuffer[] = [];
-  for (const name of TABLE_NAMES) {
-    for (const col of Object.values(chunk[name]) as Float64Array[]) {
-      // A view into a larger buffer (e.g. wasm memory) must never be transferred.
-      if (col.byteOffset === 0 && col.byteLength === col.buffer.byteLength && col.buffer instanceof ArrayBuffer) {
-        out.push(col.buffer);
-      }
-    }
-  }
-  return out;
-}
 
 /** Reads the problem list an engine error carries in its message (JSON), or wraps the text. */
 export function problemsOf(error: unknown): Problem[] {

@@ -148,19 +148,60 @@ describe('the engine worker', () => {
     expect(sent).not.toBe((f0?.data_packets_sent ?? 0) + (f1?.data_packets_sent ?? 0));
   });
 
-  it('transfers every column: each owns its whole buffer', async () => {
+  it('transfers every table as one engine-made buffer that its columns are views of', async () => {
     const { handler, posted } = harness();
     handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'reno', scenarioJson: scenarioOf('reno') }] });
     await until(() => chunksOf(posted, 'reno').some((c) => c.finished));
     const { msg, transfer } = posted.find((p) => p.msg.type === 'chunk') as Posted;
     const chunk = (msg as Extract<FromWorker, { type: 'chunk' }>).chunk;
-    const cols = TABLE_NAMES.flatMap((t) => Object.values(chunk[t]) as Float64Array[]);
-    expect(cols.length).toBeGreaterThan(15);
-    for (const col of cols) {
-      expect(col.byteOffset).toBe(0);
-      expect(col.byteLength).toBe(col.buffer.byteLength);
-      expect(transfer).toContain(col.buffer);
+    // One buffer per table, each transferred once.
+    expect(transfer).toHaveLength(TABLE_NAMES.length);
+    expect(new Set(transfer).size).toBe(transfer.length);
+    for (const t of TABLE_NAMES) {
+      const cols = Object.values(chunk[t]) as Float64Array[];
+      const buffers = new Set(cols.map((c) => c.buffer));
+      expect(buffers.size, t).toBe(1);
+      const [buffer] = [...buffers];
+      expect(transfer).toContain(buffer);
+      // The buffer is the table's own (not wasm memory): no bigger than its columns' block.
+      const rows = cols[0]?.length ?? 0;
+      expect(buffer?.byteLength ?? 0).toBeLessThanOrEqual(9 * 8 * rows);
+      for (const c of cols) expect(c.length).toBe(rows);
     }
+  });
+
+  it('splits the event log into the same tables as the engine’s whole columns', async () => {
+    const json = scenarioOf('newreno', (s) => {
+      s.duration = 30;
+    });
+    const { handler, posted } = harness({ sliceMs: 0, progressMs: 0, eventsPerCheck: 700 });
+    handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'newreno', scenarioJson: json }] });
+    await until(() => chunksOf(posted, 'newreno').some((c) => c.finished));
+    const chunks = chunksOf(posted, 'newreno').map((c) => c.chunk);
+    expect(chunks.length).toBeGreaterThan(5);
+    const sim = new wasm.Sim(json);
+    sim.run_to_end();
+    const col = (name: string) => Array.from(sim.events_col(name, 0));
+    const [t, flow, kind, seq, len] = ['t', 'flow', 'kind', 'seq', 'len'].map(col);
+    const codes = tables.codes.events;
+    const kinds: Record<string, string[]> = {
+      sends: ['data_send'],
+      retx: ['retransmit'],
+      drops: ['queue_drop', 'error_drop', 'scripted_drop', 'ack_queue_drop', 'ack_error_drop'],
+      acks: ['ack_received'],
+      marks: ['fast_retransmit', 'partial_ack', 'timeout', 'recovery_exit', 'param_change'],
+    };
+    const source: Record<string, number[] | undefined> = { t, kind, seq, len };
+    for (const [table, names] of Object.entries(kinds)) {
+      const wanted = new Set(names.map((n) => codes.indexOf(n)));
+      const rows = (t ?? []).map((_, i) => i).filter((i) => flow?.[i] === 0 && wanted.has(kind?.[i] ?? -1));
+      expect(rows.length, table).toBeGreaterThan(table === 'marks' || table === 'drops' ? 0 : 100);
+      const tb = table as 'sends';
+      for (const c of Object.keys(chunks[0]?.[tb] ?? {})) {
+        expect(concat(chunks, tb, c), `${table}.${c}`).toEqual(rows.map((i) => source[c]?.[i]));
+      }
+    }
+    sim.free();
   });
 
   it('gives the same trace whether a run is sliced into many chunks or not', async () => {

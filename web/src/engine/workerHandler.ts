@@ -6,9 +6,11 @@
 // advance in slices of ~SLICE_MS and yield between them, so a newer request or a cancel is
 // seen within one slice, whatever the scenario.
 import {
+  EVENT_COLUMNS,
   problemsOf,
+  QUEUE_COLUMNS,
+  SERIES_COLUMNS,
   TABLES,
-  transferList,
   type FromWorker,
   type RunMode,
   type RunSpec,
@@ -27,13 +29,15 @@ export interface SimLike {
   apply_change(path: string, valueJson: string): void;
   now(): number;
   finished(): boolean;
-  flow_count(): number;
   series_len(flow: number): number;
-  series_col(flow: number, name: string, from: number): Float64Array;
+  /** Every series column of rows `from..`, one after another (SERIES_COLUMNS). */
+  series_cols(flow: number, from: number): Float64Array;
   events_len(): number;
-  events_col(name: string, from: number): Float64Array;
+  /** Event rows `from..` of the kinds in the mask and the flow, 7 columns one after another. */
+  events_select(from: number, kindsMask: number, flow: number): Float64Array;
   queue_len(queue: number): number;
-  queue_col(queue: number, name: string, from: number): Float64Array;
+  /** Every queue column of rows `from..`, one after another (QUEUE_COLUMNS). */
+  queue_cols(queue: number, from: number): Float64Array;
   summary_json(): string;
   scenario_json(): string;
   free(): void;
@@ -57,6 +61,9 @@ export interface HandlerOptions {
   /** Lets queued messages in (a macrotask). */
   yieldToMessages?: () => Promise<void>;
   now?: () => number;
+  /** Wall clock shared with the page (ms since the epoch, sub-ms): timestamps messages so
+   *  the page can tell transfer time apart from engine time. */
+  epoch?: () => number;
 }
 
 type Post = (msg: FromWorker, transfer: Transferable[]) => void;
@@ -69,33 +76,59 @@ interface Run {
   lastPost: number;
   lastSummary: number;
   done: boolean;
-  /** Flows in the scenario. */
-  flows: number;
+  /** When the worker took the request (ms since the epoch). */
+  receivedAt: number;
 }
 
-/** Which table each event kind goes to (kinds the plots do not draw are left out). */
-function routeKinds(events: string[]): Map<number, Exclude<TableName, 'series' | 'queue'>> {
-  const route = new Map<number, Exclude<TableName, 'series' | 'queue'>>();
-  const to: Record<string, Exclude<TableName, 'series' | 'queue'>> = {
-    data_send: 'sends',
-    retransmit: 'retx',
-    queue_drop: 'drops',
-    error_drop: 'drops',
-    scripted_drop: 'drops',
-    ack_queue_drop: 'drops',
-    ack_error_drop: 'drops',
-    ack_received: 'acks',
-    fast_retransmit: 'marks',
-    partial_ack: 'marks',
-    timeout: 'marks',
-    recovery_exit: 'marks',
-    param_change: 'marks',
-  };
-  events.forEach((name, code) => {
-    const table = to[name];
-    if (table) route.set(code, table);
-  });
-  return route;
+type EventTable = Exclude<TableName, 'series' | 'queue'>;
+
+/** The event kinds each event table holds (kinds the plots do not draw are left out). */
+const EVENT_TABLE_KINDS: Record<EventTable, readonly string[]> = {
+  sends: ['data_send'],
+  retx: ['retransmit'],
+  drops: ['queue_drop', 'error_drop', 'scripted_drop', 'ack_queue_drop', 'ack_error_drop'],
+  acks: ['ack_received'],
+  marks: ['fast_retransmit', 'partial_ack', 'timeout', 'recovery_exit', 'param_change'],
+};
+
+/** Each event table's kind mask for `events_select` (bit k = event code k). */
+function kindMasks(events: string[]): Record<EventTable, number> {
+  const masks = {} as Record<EventTable, number>;
+  for (const [table, kinds] of Object.entries(EVENT_TABLE_KINDS) as [EventTable, readonly string[]][]) {
+    let mask = 0;
+    for (const kind of kinds) {
+      const code = events.indexOf(kind);
+      if (code >= 0 && code < 32) mask |= 1 << code;
+    }
+    masks[table] = mask >>> 0;
+  }
+  return masks;
+}
+
+/**
+ * Views of the wanted columns of a column-major block (`names` one after another, equal
+ * lengths). The views share the block's buffer: one buffer to transfer per table.
+ */
+function splitColumns(block: Float64Array, names: readonly string[], wanted: readonly string[]) {
+  const n = names.length > 0 ? Math.floor(block.length / names.length) : 0;
+  const out: Record<string, Float64Array> = {};
+  for (const name of wanted) {
+    const i = names.indexOf(name);
+    out[name] = i < 0 ? new Float64Array(0) : block.subarray(i * n, (i + 1) * n);
+  }
+  return out;
+}
+
+/** The engine's column blocks are fresh JS-owned arrays; anything else (a view into wasm
+ *  memory) is copied so that it can be transferred without detaching someone else's memory. */
+function owned(block: Float64Array): Float64Array {
+  return block.byteOffset === 0 && block.byteLength === block.buffer.byteLength && block.buffer instanceof ArrayBuffer
+    ? block
+    : block.slice();
+}
+
+function epochNow(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 function defaultYield(): Promise<void> {
@@ -109,7 +142,8 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
   const eventsPerCheck = opts.eventsPerCheck ?? 2000;
   const yieldToMessages = opts.yieldToMessages ?? defaultYield;
   const clock = opts.now ?? (() => performance.now());
-  const route = routeKinds(api.codes.events);
+  const epoch = opts.epoch ?? epochNow;
+  const masks = kindMasks(api.codes.events);
 
   let gen = -1;
   let mode: RunMode = 'full';
@@ -127,63 +161,45 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     post({ type: 'failed', gen, key, message, problems, fatal }, []);
   }
 
-  /** New rows since the run's cursors, split into the plot tables. */
-  function readChunk(run: Run): TraceChunk {
+  /**
+   * New rows since the run's cursors, split into the plot tables: one engine call per table
+   * (the engine filters the event log by kind and flow), each returning every column of its
+   * rows in one fresh buffer; the tables' columns are views of these buffers, which are
+   * transferred (never copied).
+   */
+  function readChunk(run: Run): { chunk: TraceChunk; transfer: ArrayBuffer[] } {
     const { sim, cursors } = run;
-    const series = {} as Record<string, Float64Array>;
-    for (const name of TABLES.series) series[name] = sim.series_col(0, name, cursors.series);
-    cursors.series = sim.series_len(0);
-
-    const queue = {} as Record<string, Float64Array>;
-    for (const name of TABLES.queue) queue[name] = sim.queue_col(0, name, cursors.queue);
-    cursors.queue = sim.queue_len(0);
-
-    const t = sim.events_col('t', cursors.events);
-    // With one flow every row is flow 0: skip reading that column.
-    const flow = run.flows > 1 ? sim.events_col('flow', cursors.events) : new Float64Array(t.length);
-    const kind = sim.events_col('kind', cursors.events);
-    const seq = sim.events_col('seq', cursors.events);
-    const len = sim.events_col('len', cursors.events);
-    cursors.events = sim.events_len();
-
-    // Count, allocate exactly, fill: every column owns its buffer (transferable).
-    const counts = { sends: 0, retx: 0, drops: 0, acks: 0, marks: 0 };
-    for (let i = 0; i < t.length; i += 1) {
-      const table = flow[i] === 0 ? route.get(kind[i] ?? -1) : undefined;
-      if (table) counts[table] += 1;
+    const transfer: ArrayBuffer[] = [];
+    const take = (block: Float64Array, names: readonly string[], wanted: readonly string[]) => {
+      const own = owned(block);
+      transfer.push(own.buffer as ArrayBuffer);
+      return splitColumns(own, names, wanted);
+    };
+    const seriesEnd = sim.series_len(0);
+    const series = take(sim.series_cols(0, cursors.series), SERIES_COLUMNS, TABLES.series);
+    cursors.series = seriesEnd;
+    const queueEnd = sim.queue_len(0);
+    const queue = take(sim.queue_cols(0, cursors.queue), QUEUE_COLUMNS, TABLES.queue);
+    cursors.queue = queueEnd;
+    // Nothing runs between these calls, so the log's length is the same before and after.
+    const eventsEnd = sim.events_len();
+    const chunk = { series, queue } as Record<TableName, Record<string, Float64Array>>;
+    for (const table of Object.keys(EVENT_TABLE_KINDS) as EventTable[]) {
+      chunk[table] = take(sim.events_select(cursors.events, masks[table], 0), EVENT_COLUMNS, TABLES[table]);
     }
-    const groups = {} as Record<keyof typeof counts, Record<string, Float64Array>>;
-    for (const table of Object.keys(counts) as (keyof typeof counts)[]) {
-      const cols: Record<string, Float64Array> = {};
-      for (const name of TABLES[table]) cols[name] = new Float64Array(counts[table]);
-      groups[table] = cols;
-    }
-    const fill = { sends: 0, retx: 0, drops: 0, acks: 0, marks: 0 };
-    const source: Record<string, Float64Array> = { t, kind, seq, len };
-    for (let i = 0; i < t.length; i += 1) {
-      const table = flow[i] === 0 ? route.get(kind[i] ?? -1) : undefined;
-      if (!table) continue;
-      const row = fill[table];
-      const cols = groups[table];
-      for (const name of TABLES[table]) {
-        const dst = cols[name];
-        const src = source[name];
-        if (dst && src) dst[row] = src[i] ?? 0;
-      }
-      fill[table] = row + 1;
-    }
-    return { series, queue, ...groups } as unknown as TraceChunk;
+    cursors.events = eventsEnd;
+    return { chunk: chunk as unknown as TraceChunk, transfer };
   }
 
   function postChunk(run: Run) {
     const t0 = clock();
-    const chunk = readChunk(run);
+    const { chunk, transfer } = readChunk(run);
+    const t1 = clock();
     const finished = run.sim.finished();
     const wantSummary = mode === 'full' || finished || t0 - run.lastSummary >= SUMMARY_EVERY_MS;
     const summary = wantSummary ? (JSON.parse(run.sim.summary_json()) as RunSummary) : null;
     if (wantSummary) run.lastSummary = t0;
     run.lastPost = clock();
-    const readMs = run.lastPost - t0;
     post(
       {
         type: 'chunk',
@@ -194,9 +210,12 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         finished,
         summary,
         computeMs: run.computeMs,
-        readMs,
+        readMs: t1 - t0,
+        summaryMs: run.lastPost - t1,
+        receivedAt: run.receivedAt,
+        postedAt: epoch(),
       },
-      transferList(chunk),
+      transfer,
     );
   }
 
@@ -236,6 +255,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     dispose();
     gen = msg.gen;
     mode = msg.mode;
+    const receivedAt = epoch();
     const created: Run[] = [];
     for (const spec of msg.runs as RunSpec[]) {
       try {
@@ -248,7 +268,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
           lastPost: clock(),
           lastSummary: -Infinity,
           done: false,
-          flows: sim.flow_count(),
+          receivedAt,
         });
       } catch (e) {
         fail(spec.key, e, false);
