@@ -55,6 +55,13 @@ async function start() {
     requestRedraw: () => requestDraw(),
     lastFrameMs: lastFrameDuration,
     reducedMotion: () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false,
+    epoch: () => performance.timeOrigin + performance.now(),
+    // Instants for performance traces (the benchmark finds them by name); cleared at once
+    // so the page's performance timeline does not grow.
+    mark: (name) => {
+      performance.mark(name);
+      performance.clearMarks(name);
+    },
   };
   let controller: AppController | null = null;
   const client = new EngineClient(engine.module, spawnEngineWorker, poolSize(VARIANT_NAMES.length), (msg) =>
@@ -63,11 +70,12 @@ async function start() {
   controller = new AppController(store, client, traces, engine.validate, env);
   const c = controller;
   window.__cwndlab = { timings: c.timings, workers: client.size };
-  onAfterFrame(() => {
-    // Every plot drawn (a big redraw may take several frames).
-    if (pendingDraws() === 0) c.frameDrawn();
+  onAfterFrame((report) => {
+    // The plots in view, then every plot (a big redraw may take several frames).
+    c.frameDrawn(report);
     // A settled signal for screenshots and tests: nothing computing, nothing left to draw.
-    document.documentElement.dataset.render = c.isIdle() && pendingDraws() === 0 ? 'idle' : 'busy';
+    const render = c.isIdle() && pendingDraws() === 0 ? 'idle' : 'busy';
+    if (document.documentElement.dataset.render !== render) document.documentElement.dataset.render = render;
   });
   startUrlSync(store);
   const services: AppServices = { store, controller: c, traces };

@@ -14,7 +14,9 @@ export function Status() {
   const playing = useAppState((s) => s.playing);
   const timing = useAppState((s) => s.timing);
   const duration = useAppState(durationOf);
-  const running = algorithms.filter((a) => runs[a]?.status === 'running');
+  // Only runs that have reported progress, i.e. long ones: a comparison that finishes
+  // within a frame or two keeps the last line in place instead of flashing "Computing…".
+  const running = algorithms.filter((a) => runs[a]?.status === 'running' && (runs[a]?.now ?? 0) > 0);
   let text: string;
   if (live) {
     text = playing

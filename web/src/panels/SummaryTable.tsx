@@ -2,7 +2,7 @@
 // summary.
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
-import type { FlowSummary } from '../engine/protocol';
+import type { FlowSummary, RunSummary } from '../engine/protocol';
 import { algStyle, markerPath } from '../lib/styles';
 import { variantLabel } from '../scenario/algorithms';
 import { formatNumber } from '../scenario/params';
@@ -34,11 +34,21 @@ const ROWS: { label: string; title: string; value: (f: FlowSummary) => string }[
 
 const DIGEST_TITLE = '64-bit digest of every output column: equal digests mean identical runs';
 
+/** The summary to show: while a run computes, the previous comparison's stays in place
+ *  (the table is aria-busy), so the numbers change once, when the new ones arrive. */
+function shown(run: RunInfo | undefined): RunSummary | null {
+  if (!run) return null;
+  return run.summary ?? (run.status === 'running' ? run.previous : null);
+}
+
 function cell(run: RunInfo | undefined, row: (typeof ROWS)[number]): string {
   if (!run) return '—';
   if (run.status === 'error') return 'error';
-  const f = run.summary?.flows[0];
-  if (run.status === 'stopped') return f ? `${row.value(f)}*` : 'not run';
+  if (run.status === 'stopped') {
+    const f = run.summary?.flows[0];
+    return f ? `${row.value(f)}*` : 'not run';
+  }
+  const f = shown(run)?.flows[0];
   return f ? row.value(f) : '…';
 }
 
@@ -65,7 +75,7 @@ export function SummaryTable() {
   const algorithms = useAppState(useShallow((s) => s.algorithms));
   const runs = useAppState((s) => s.runs);
   const running = algorithms.some((a) => runs[a]?.status === 'running');
-  const digest = (a: string) => <code>{runs[a]?.summary?.digest ?? '…'}</code>;
+  const digest = (a: string) => <code>{shown(runs[a])?.digest ?? '…'}</code>;
   return (
     <section className="summary" aria-labelledby="summary-h" data-testid="summary">
       <h2 id="summary-h">Summary</h2>

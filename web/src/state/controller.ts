@@ -6,6 +6,7 @@
 //     from t = 0 with the new value;
 //   - playback advances the engine by a fixed step per animation frame (speed / 60 s).
 import type { Engine, EngineListener } from '../engine/client';
+import type { FrameReport } from '../plots/core/scheduler';
 import type { RunSpec } from '../engine/protocol';
 import { tables, type Scenario } from '../engine/tables';
 import type { TraceStore } from '../engine/traceStore';
@@ -16,7 +17,7 @@ import { setAt } from '../scenario/paths';
 import type { Notice } from '../scenario/shareState';
 import { checkParam, type Validator } from '../scenario/url';
 import type { AppStore } from './store';
-import type { Timing } from './types';
+import type { RunInfo, Timing } from './types';
 
 /** Simulated seconds per frame at speed 1 (one frame of a 60 Hz display). */
 export const FRAME_STEP_S = 1 / 60;
@@ -34,6 +35,11 @@ export interface ControllerEnv {
   lastFrameMs(): number;
   /** The person asked for reduced motion (prefers-reduced-motion). */
   reducedMotion(): boolean;
+  /** A clock shared with the workers: ms since the epoch (default
+   *  performance.timeOrigin + performance.now()). */
+  epoch?(): number;
+  /** Marks an instant for performance traces (performance.mark); optional. */
+  mark?(name: string): void;
 }
 
 /** During playback, changes to one setting are sent to the engine at most once per this
@@ -58,10 +64,45 @@ export const MAX_PACKETS = 50e6;
 export const TIMINGS_KEPT = 200;
 
 /** The app's actions. */
+/** Per-comparison measurements, filled as results arrive (ms). */
+interface Phases {
+  computeMs: Map<string, number>;
+  readMs: Map<string, number>;
+  summaryMs: number;
+  startMs: number;
+  transferMs: number;
+  /** Start of the frame that drew the plots in view, request to the end of their drawing,
+   *  and that drawing's JavaScript time. */
+  frameAt: number | null;
+  drawnAt: number | null;
+  drawMs: number | null;
+  plotsInView: number;
+  plots: number;
+}
+
+const freshPhases = (): Phases => ({
+  computeMs: new Map(),
+  readMs: new Map(),
+  summaryMs: 0,
+  startMs: 0,
+  transferMs: 0,
+  frameAt: null,
+  drawnAt: null,
+  drawMs: null,
+  plotsInView: 0,
+  plots: 0,
+});
+
+const defaultEpoch = () => performance.timeOrigin + performance.now();
+
 export class AppController {
   private requestAt = 0;
+  private requestEpoch = 0;
   private resultsAt: number | null = null;
   private awaitingDraw = false;
+  private phases = freshPhases();
+  /** Run progress received but not yet in the store: applied in one update per redraw. */
+  private pending = new Map<string, Partial<RunInfo>>();
   private outstanding = 0;
   private frame = 0;
   private lastBump = 0;
@@ -87,7 +128,17 @@ export class AppController {
     switch (msg.type) {
       case 'chunk': {
         const trace = this.traces.append(msg.key, msg.chunk, msg.now);
-        s.runProgress(msg.gen, msg.key, {
+        const arrived = this.epoch();
+        const p = this.phases;
+        p.computeMs.set(msg.key, msg.computeMs);
+        p.readMs.set(msg.key, (p.readMs.get(msg.key) ?? 0) + msg.readMs);
+        p.summaryMs = Math.max(p.summaryMs, msg.summaryMs);
+        p.startMs = Math.max(p.startMs, msg.receivedAt - this.requestEpoch);
+        p.transferMs = Math.max(p.transferMs, arrived - msg.postedAt);
+        // Held here and applied with the redraw: the page re-renders once per comparison
+        // (or per live step, or per progress redraw), not once per arriving run.
+        this.pending.set(msg.key, {
+          ...this.pending.get(msg.key),
           status: msg.finished ? 'done' : 'running',
           now: msg.now,
           ...(msg.summary ? { summary: msg.summary } : {}),
@@ -95,8 +146,14 @@ export class AppController {
           computeMs: msg.computeMs,
           readMs: msg.readMs,
         });
-        if (s.live) this.liveStepAnswered(msg.now);
-        else this.checkComplete();
+        if (s.live) {
+          this.liveStepAnswered(msg.now);
+          return;
+        }
+        // A long run's progress (at most every 100 ms per run) goes to the store at once;
+        // finished runs wait for the comparison's redraw.
+        if (!msg.finished) this.flush(false);
+        this.checkComplete();
         return;
       }
       case 'changed': {
@@ -109,7 +166,7 @@ export class AppController {
         return;
       }
       case 'failed': {
-        if (msg.key) s.runProgress(msg.gen, msg.key, { status: 'error', error: msg.message });
+        if (msg.key) this.pending.set(msg.key, { ...this.pending.get(msg.key), status: 'error', error: msg.message });
         s.clearPendingLive();
         this.notify([{ key: msg.problems[0]?.path ?? '', message: `The engine stopped: ${msg.message}` }]);
         if (s.live) this.liveStepAnswered(s.time);
@@ -119,6 +176,26 @@ export class AppController {
       }
     }
   };
+
+  private epoch(): number {
+    return (this.env.epoch ?? defaultEpoch)();
+  }
+
+  /** Status of a run including progress not yet applied to the store. */
+  private statusOf(key: string): RunInfo['status'] | undefined {
+    return this.pending.get(key)?.status ?? this.store.getState().runs[key]?.status;
+  }
+
+  /** Applies held progress to the store, with a redraw if asked: one store update. */
+  private flush(redraw: boolean) {
+    const s = this.store.getState();
+    if (this.pending.size === 0 && !redraw) return;
+    const updates = this.pending;
+    this.pending = new Map();
+    if (redraw) this.lastBump = this.env.now();
+    s.runsProgress(s.gen, updates, redraw);
+    if (redraw) this.env.requestRedraw();
+  }
 
   private notify(list: Notice[]) {
     this.store.getState().addNotices(list);
@@ -161,6 +238,7 @@ export class AppController {
   private begin(mode: 'full' | 'live') {
     const s = this.store.getState();
     if (!this.sizeAllowed()) {
+      this.pending.clear();
       this.stopLoop();
       const gen = this.engine.cancel();
       this.traces.reset(s.algorithms);
@@ -170,11 +248,15 @@ export class AppController {
       this.env.requestRedraw();
       return;
     }
+    this.requestAt = this.env.now();
+    this.requestEpoch = this.epoch();
+    this.pending.clear();
+    this.phases = freshPhases();
+    this.env.mark?.('cwndlab:request');
     const gen = this.engine.start(mode, this.runSpecs(s.scenario, s.algorithms));
     this.traces.reset(s.algorithms);
     s.runsStarted(gen, s.algorithms);
     s.clearPendingLive();
-    this.requestAt = this.env.now();
     this.resultsAt = null;
     this.awaitingDraw = false;
     this.outstanding = 0;
@@ -198,9 +280,8 @@ export class AppController {
 
   private checkComplete() {
     const s = this.store.getState();
-    const infos = s.algorithms.map((a) => s.runs[a]);
     if (this.resultsAt !== null) return;
-    if (infos.some((r) => !r || r.status === 'running')) {
+    if (s.algorithms.some((a) => (this.statusOf(a) ?? 'running') === 'running')) {
       // A long run: show its progress now and then, not on every chunk, and never spend
       // more than about a fifth of the time drawing it.
       const wait = Math.max(PROGRESS_DRAW_MS, 4 * this.env.lastFrameMs());
@@ -208,31 +289,58 @@ export class AppController {
       return;
     }
     this.resultsAt = this.env.now();
+    this.env.mark?.('cwndlab:results');
     this.awaitingDraw = true;
     // One redraw per comparison, when every run is in (not one per arriving run).
     this.bump();
   }
 
   private bump() {
-    this.lastBump = this.env.now();
-    this.store.getState().bumpDrawn();
-    this.env.requestRedraw();
+    this.flush(true);
   }
 
-  /** The plots drew a frame: records when a comparison's results reached the screen. */
-  frameDrawn(): void {
+  /**
+   * The plots drew a frame (called after every animation frame; without a report: every
+   * plot is drawn). Records when a comparison's results reached the plots in view, and
+   * when every plot had them.
+   */
+  frameDrawn(report?: FrameReport): void {
     if (!this.awaitingDraw || this.resultsAt === null) return;
+    const now = this.env.now();
+    const r = report ?? { start: now, pendingInView: 0, pending: 0, drawn: 0, drawMs: 0, burstMs: 0 };
+    const p = this.phases;
+    p.plots += r.drawn;
+    if (p.drawnAt === null) {
+      p.plotsInView += r.drawn;
+      if (r.pendingInView > 0) return;
+      p.frameAt = r.start;
+      p.drawnAt = now;
+      p.drawMs = r.burstMs;
+      this.env.mark?.('cwndlab:drawn');
+    }
+    if (r.pending > 0) return;
     this.awaitingDraw = false;
     const s = this.store.getState();
+    const max = (m: Map<string, number>) => Math.max(0, ...m.values());
+    const since = (t: number | null) => (t === null ? null : t - this.requestAt);
     const timing: Timing = {
       gen: s.gen,
+      at: this.requestAt,
       runs: s.algorithms.length,
       workers: this.engine.size,
-      computeMs: Math.max(0, ...s.algorithms.map((a) => s.runs[a]?.computeMs ?? 0)),
-      readMs: Math.max(0, ...s.algorithms.map((a) => s.runs[a]?.readMs ?? 0)),
+      computeMs: max(p.computeMs),
+      readMs: max(p.readMs),
+      summaryMs: p.summaryMs,
+      startMs: p.startMs,
+      transferMs: p.transferMs,
       resultsMs: this.resultsAt - this.requestAt,
-      drawnMs: this.env.now() - this.requestAt,
-      drawMs: this.env.lastFrameMs(),
+      frameMs: since(p.frameAt),
+      drawnMs: since(p.drawnAt),
+      drawMs: p.drawMs,
+      plotsInView: p.plotsInView,
+      plots: p.plots,
+      allDrawnMs: now - this.requestAt,
+      allDrawMs: r.burstMs,
     };
     this.timings.push(timing);
     if (this.timings.length > TIMINGS_KEPT) this.timings.shift();
@@ -287,9 +395,10 @@ export class AppController {
     const s = this.store.getState();
     if (this.outstanding > 0) return;
     s.setPlayback({ time: now });
-    const done = s.algorithms.every((a) => s.runs[a]?.status !== 'running');
+    const done = s.algorithms.every((a) => this.statusOf(a) !== 'running');
     // Reduced motion: the plots advance in calm steps rather than scrolling every frame.
-    if (done || !this.env.reducedMotion() || this.env.now() - this.lastBump >= REDUCED_MOTION_DRAW_MS) this.bump();
+    const redraw = done || !this.env.reducedMotion() || this.env.now() - this.lastBump >= REDUCED_MOTION_DRAW_MS;
+    this.flush(redraw);
     if (done) {
       // The end of the run: what is on screen is now a complete, reproducible result.
       this.stopLoop();
@@ -417,7 +526,7 @@ export class AppController {
     this.stopLoop();
     this.engine.cancel();
     for (const a of s.algorithms) {
-      if (s.runs[a]?.status === 'running') s.runProgress(s.gen, a, { status: 'stopped' });
+      if (this.statusOf(a) === 'running') this.pending.set(a, { ...this.pending.get(a), status: 'stopped' });
     }
     s.setPlayback({ live: false, playing: false });
     this.bump();

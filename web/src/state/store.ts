@@ -45,10 +45,11 @@ const createSelectionSlice = (set: Set, init: ShareState): SelectionSlice => ({
     }),
 });
 
-const emptyRun = (): RunInfo => ({
+const emptyRun = (previous: RunInfo | undefined): RunInfo => ({
   status: 'running',
   now: 0,
   summary: null,
+  previous: previous?.summary ?? previous?.previous ?? null,
   version: 0,
   error: null,
   computeMs: 0,
@@ -61,12 +62,23 @@ const createRunsSlice = (set: Set): RunsSlice => ({
   drawn: 0,
   timing: null,
   bumpDrawn: () => set((s) => ({ drawn: s.drawn + 1 })),
-  runsStarted: (gen, keys) => set({ gen, runs: Object.fromEntries(keys.map((k) => [k, emptyRun()])) }),
+  runsStarted: (gen, keys) =>
+    set((s) => ({ gen, runs: Object.fromEntries(keys.map((k) => [k, emptyRun(s.runs[k])])) })),
   runProgress: (gen, key, info) =>
     set((s) => {
       const cur = s.runs[key];
       if (gen !== s.gen || !cur) return {};
       return { runs: { ...s.runs, [key]: { ...cur, ...info } } };
+    }),
+  runsProgress: (gen, updates, redraw) =>
+    set((s) => {
+      if (gen !== s.gen) return redraw ? { drawn: s.drawn + 1 } : {};
+      const runs = { ...s.runs };
+      for (const [key, info] of updates) {
+        const cur = runs[key];
+        if (cur) runs[key] = { ...cur, ...info };
+      }
+      return redraw ? { runs, drawn: s.drawn + 1 } : { runs };
     }),
   setTiming: (timing) => set({ timing }),
 });

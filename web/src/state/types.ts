@@ -31,6 +31,9 @@ export interface RunInfo {
   /** Simulated time reached, s. */
   now: number;
   summary: RunSummary | null;
+  /** The previous comparison's summary of this algorithm, shown while this run computes
+   *  (like its plots: nothing flashes empty while a slider is dragged). */
+  previous: RunSummary | null;
   /** Bumped whenever the run's columns grow. */
   version: number;
   error: string | null;
@@ -40,21 +43,43 @@ export interface RunInfo {
   readMs: number;
 }
 
-/** How long the last full comparison took (input → results → drawn). */
+/**
+ * How long the last full comparison took, phase by phase (ms). "Request" is the moment the
+ * controller posted the runs to the workers (right after the input was validated); the
+ * benchmark adds the time from the input event to the request.
+ */
 export interface Timing {
   gen: number;
+  /** When the request was posted (performance.now()). */
+  at: number;
   runs: number;
   workers: number;
-  /** Slowest run's engine time, ms. */
+  /** Slowest run's engine time. */
   computeMs: number;
-  /** Slowest run's time reading columns out of the engine, ms. */
+  /** Slowest run's time reading columns out of the engine. */
   readMs: number;
-  /** Request to the last result arriving, ms. */
+  /** Slowest run's time computing and parsing its summary. */
+  summaryMs: number;
+  /** Request to the last worker taking it (message passing, worker busy). */
+  startMs: number;
+  /** Longest time from a worker posting a result to the page receiving it (message
+   *  passing and the page's main thread being busy). */
+  transferMs: number;
+  /** Request to the last result arriving. */
   resultsMs: number;
-  /** Request to the frame that drew every result, ms. */
+  /** Request to the start of the animation frame that drew the results. */
+  frameMs: number | null;
+  /** Request to the end of drawing every plot in view (the JavaScript of that frame). */
   drawnMs: number | null;
-  /** Duration of that frame's drawing (every plot), ms. */
+  /** JavaScript drawing of the plots in view in that frame. */
   drawMs: number | null;
+  /** Plots drawn in that frame (those in view) and plots in all. */
+  plotsInView: number;
+  plots: number;
+  /** Request to every plot drawn, those out of view included (drawn in the next frames). */
+  allDrawnMs: number | null;
+  /** JavaScript drawing of every plot over those frames. */
+  allDrawMs: number | null;
 }
 
 /** Runs slice: the current comparison. */
@@ -68,6 +93,9 @@ export interface RunsSlice {
   bumpDrawn(): void;
   runsStarted(gen: number, keys: readonly Variant[]): void;
   runProgress(gen: number, key: Variant, info: Partial<RunInfo>): void;
+  /** Several runs' progress at once, and optionally a redraw (`drawn` + 1): one store
+   *  update, so the page re-renders once per comparison rather than once per run. */
+  runsProgress(gen: number, updates: ReadonlyMap<Variant, Partial<RunInfo>>, redraw: boolean): void;
   setTiming(timing: Timing): void;
 }
 

@@ -87,7 +87,10 @@ export class PlotController implements Drawable {
   private hitSel: Selection<HTMLElement, unknown, null, undefined>;
   private unsubscribe: () => void;
   private resize: ResizeObserver | null = null;
+  private visibility: IntersectionObserver | null = null;
   private disposed = false;
+  /** Whether any of the plot is in the viewport (unknown counts as in view). */
+  private visible = true;
   private ctx: CanvasRenderingContext2D | null = null;
   /** What the SVG axes and element styles were last set to (unchanged → untouched, so the
    *  browser has no layout or paint to redo for them). */
@@ -124,6 +127,14 @@ export class PlotController implements Drawable {
       this.resize = new ResizeObserver(() => this.invalidate());
       this.resize.observe(els.root);
     }
+    if (typeof IntersectionObserver !== 'undefined') {
+      // Plots out of view are drawn after those in view (see scheduler.ts).
+      this.visibility = new IntersectionObserver((entries) => {
+        const entry = entries[entries.length - 1];
+        if (entry) this.visible = entry.isIntersecting;
+      });
+      this.visibility.observe(els.root);
+    }
     this.invalidate();
   }
 
@@ -155,8 +166,10 @@ export class PlotController implements Drawable {
     const out: PlotRun[] = [];
     for (const key of keys) {
       const trace = this.traces.get(key);
-      if (trace)
-        out.push({ key, label: variantLabel(key), style: algStyle(key), trace, summary: s.runs[key]?.summary ?? null });
+      const info = s.runs[key];
+      // While a run computes, its previous result stays on screen (trace and summary alike).
+      const summary = info?.summary ?? (info?.status === 'running' ? info.previous : null) ?? null;
+      if (trace) out.push({ key, label: variantLabel(key), style: algStyle(key), trace, summary });
     }
     return out;
   }
@@ -167,6 +180,12 @@ export class PlotController implements Drawable {
 
   private duration(s: AppState): number {
     return typeof s.scenario.duration === 'number' && s.scenario.duration > 0 ? s.scenario.duration : 1;
+  }
+
+  /** Drawn with the plots in view: when it is in view, or when only its cursor and readout
+   *  change (cheap DOM updates that every plot shows at once). */
+  get inView(): boolean {
+    return this.visible || !this.dataDirty;
   }
 
   measure(): void {
@@ -457,7 +476,8 @@ export class PlotController implements Drawable {
       cursor.style.transform = `translateX(${Math.round(this.x(shown.t))}px)`;
       cursor.dataset.kind = shown.kind;
     }
-    const key = `${shown?.t}|${s.drawn}|${s.series === null}|${this.spec.keys.join()}`;
+    // Without a cursor the readout is a fixed hint: new data does not touch it.
+    const key = shown ? `${shown.t}|${s.drawn}|${this.spec.keys.join()}` : 'hint';
     if (key === this.last.readout) return;
     this.last.readout = key;
     const def = this.spec.def(s);
@@ -490,6 +510,7 @@ export class PlotController implements Drawable {
     cancelDraw(this);
     this.unsubscribe();
     this.resize?.disconnect();
+    this.visibility?.disconnect();
     this.hitSel.on('.zoom', null);
     const hit = this.els.hit;
     hit.removeEventListener('pointermove', this.onPointerMove);

@@ -1,8 +1,13 @@
 // One animation-frame queue for every plot (d3fc's requestRedraw): requests are merged, and
-// each frame measures every plot before drawing any, so many plots redrawing together
-// never force a layout between draws. A frame stops drawing once it has used its budget;
-// the remaining plots are drawn in the next frames, so a huge run never blocks the page for
-// longer than about one plot's draw.
+// each frame measures the plots it draws before drawing any, so many plots redrawing
+// together never force a layout between draws.
+//
+// Plots in view come first: a frame that has plots in view to draw draws only those (the
+// new run reaches the screen as soon as possible, and that frame's canvas uploads are only
+// the visible ones); plots scrolled out of view are drawn in the following frames. A frame
+// stops drawing once it has used its budget and leaves the rest to the next one, so a huge
+// run never blocks the page for longer than about one plot's draw. Nothing is skipped: the
+// page is idle only once every plot is drawn.
 
 /** Something drawn in frames. */
 export interface Drawable {
@@ -10,41 +15,76 @@ export interface Drawable {
   measure(): void;
   /** Writes pixels. */
   draw(): void;
+  /** False while it is scrolled out of view (then it is drawn after those in view). */
+  readonly inView?: boolean;
+}
+
+/** What the frames since the last complete redraw did (ms, performance.now() clock). */
+export interface FrameReport {
+  /** Start of this frame's callback. */
+  start: number;
+  /** Plots in view still waiting to be drawn. */
+  pendingInView: number;
+  /** Plots still waiting, in view or not. */
+  pending: number;
+  /** Plots drawn in this frame. */
+  drawn: number;
+  /** JavaScript drawing in this frame. */
+  drawMs: number;
+  /** JavaScript drawing since the redraw began (this frame and the ones before it). */
+  burstMs: number;
 }
 
 const dirty = new Set<Drawable>();
-const afterFrame = new Set<() => void>();
+const afterFrame = new Set<(report: FrameReport) => void>();
 let handle = 0;
 let burstMs = 0;
 let lastBurstMs = 0;
 
 /** Drawing time a frame may use before leaving the remaining plots to the next one, ms. */
 export const FRAME_BUDGET_MS = 24;
+/** Drawing time a frame may use for plots out of view, ms (keeps the page responsive while
+ *  they catch up). */
+export const OUT_OF_VIEW_BUDGET_MS = 10;
+
+function inView(d: Drawable): boolean {
+  return d.inView !== false;
+}
 
 function frame() {
   handle = 0;
   const t0 = performance.now();
-  const list = [...dirty];
-  dirty.clear();
+  const all = [...dirty];
+  const visible = all.filter(inView);
+  const list = visible.length > 0 ? visible : all;
+  const budget = visible.length > 0 ? FRAME_BUDGET_MS : OUT_OF_VIEW_BUDGET_MS;
   for (const d of list) d.measure();
   let i = 0;
   // At least one plot per frame, then as many as fit in the budget.
   for (; i < list.length; i += 1) {
-    if (i > 0 && performance.now() - t0 > FRAME_BUDGET_MS) break;
-    list[i]?.draw();
-  }
-  for (; i < list.length; i += 1) {
+    if (i > 0 && performance.now() - t0 > budget) break;
     const d = list[i];
-    if (d) dirty.add(d);
+    if (!d) continue;
+    dirty.delete(d);
+    d.draw();
   }
-  burstMs += performance.now() - t0;
+  const drawMs = performance.now() - t0;
+  burstMs += drawMs;
+  const report: FrameReport = {
+    start: t0,
+    pendingInView: [...dirty].filter(inView).length,
+    pending: dirty.size,
+    drawn: i,
+    drawMs,
+    burstMs,
+  };
   if (dirty.size > 0) {
     handle = requestAnimationFrame(frame);
   } else {
     lastBurstMs = burstMs;
     burstMs = 0;
   }
-  for (const cb of afterFrame) cb();
+  for (const cb of afterFrame) cb(report);
 }
 
 /** Drawing time of the last complete redraw (over one or more frames), ms. */
@@ -64,7 +104,7 @@ export function cancelDraw(d: Drawable): void {
 }
 
 /** Calls `cb` after every frame; returns the unsubscribe function. */
-export function onAfterFrame(cb: () => void): () => void {
+export function onAfterFrame(cb: (report: FrameReport) => void): () => void {
   afterFrame.add(cb);
   return () => afterFrame.delete(cb);
 }
