@@ -1,31 +1,58 @@
 #!/usr/bin/env node
 // Browser benchmark of the web app (npm run bench; needs `npm run build` first).
-// Serves dist/ with vite preview, drives Debian's Chromium with Playwright and reads the
-// timings the app records for every comparison (window.__cwndlab.timings):
-//   compute  slowest run's engine time in its worker (ms)
-//   read     slowest run's column extraction in its worker (ms)
-//   results  input → last result received on the page (ms)
-//   drawn    input → end of the frame that drew every result (ms)
-//   draw     that frame's drawing of every plot (ms)
-// It measures; it asserts nothing. Options: --steps N (default 40), --port P.
+// Serves dist/ with vite preview, drives Debian's Chromium with Playwright, moves the
+// bandwidth slider with the keyboard and measures every re-run phase by phase:
+//
+//   input → request   keydown to the controller posting the runs (validation, store)
+//   start             request to the last worker taking it
+//   engine            slowest run's simulation in its worker
+//   read              slowest run's column reads out of the engine (in the worker)
+//   summary           slowest run's summary_json + JSON.parse (in the worker)
+//   transfer          longest worker post → page receipt (message passing + busy page)
+//   results           request to the last result on the page
+//   frame             request to the start of the animation frame that drew the results
+//   draw              JavaScript drawing of the plots in view in that frame
+//   input → drawn     keydown to the end of that frame's drawing (in-view plots)
+//   input → all       keydown to every plot drawn (out-of-view ones come in later frames)
+//
+// With --trace, a second pass per case records a Chrome trace and adds what the page cannot
+// see: when the frame with the new plots was presented (compositor), split into the main
+// thread's rendering after the drawing (style, layout, paint, commit), raster and
+// activation, and the display compositor; and in which frame after the input it appeared.
+// It measures; it asserts nothing.
+//
+// Options: --steps N (re-runs per case, default 40), --trace, --trace-steps N (default 20),
+//   --dist DIR (serve another build, e.g. an older one, for an A/B comparison),
+//   --cases a,b (default, overlay, two, long, live), --port P, --json FILE (raw numbers),
+//   --gpu MODE: disabled (default: --disable-gpu, software raster and compositing),
+//               default (no GPU flag: on a machine without a GPU Chromium still composites
+//               in software), swiftshader (GPU raster and compositing emulated on the CPU).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { findChromium } from './ensure-chromium.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : dflt;
 };
-const STEPS = arg('steps', 40);
-const PORT = arg('port', 4179);
+const flag = (name) => argv.includes(`--${name}`);
+const STEPS = Number(opt('steps', 40));
+const TRACE = flag('trace');
+const TRACE_STEPS = Number(opt('trace-steps', 20));
+const PORT = Number(opt('port', 4179));
+const DIST = resolve(root, opt('dist', 'dist'));
+const CASES = opt('cases', 'default,overlay,two,long,live').split(',');
+const GPU = opt('gpu', 'disabled');
+const JSON_OUT = opt('json', '');
 
-if (!existsSync(join(root, 'dist', 'index.html'))) {
-  console.error('No dist/: run `npm run build` first.');
+if (!existsSync(join(DIST, 'index.html'))) {
+  console.error(`No ${DIST}/index.html: run \`npm run build\` first.`);
   process.exit(1);
 }
 const executablePath = findChromium();
@@ -36,7 +63,18 @@ if (!executablePath) {
 
 const server = spawn(
   join(root, 'node_modules', '.bin', 'vite'),
-  ['preview', '--config', 'web/vite.config.ts', '--host', '127.0.0.1', '--strictPort', '--port', String(PORT)],
+  [
+    'preview',
+    '--config',
+    'web/vite.config.ts',
+    '--outDir',
+    DIST,
+    '--host',
+    '127.0.0.1',
+    '--strictPort',
+    '--port',
+    String(PORT),
+  ],
   { cwd: root, stdio: 'ignore' },
 );
 const base = `http://127.0.0.1:${PORT}/`;
@@ -50,11 +88,22 @@ for (let i = 0; ; i += 1) {
   await new Promise((r) => setTimeout(r, 100));
 }
 
+const GPU_ARGS = {
+  disabled: ['--disable-gpu'],
+  default: [],
+  swiftshader: [
+    '--use-angle=swiftshader',
+    '--enable-unsafe-swiftshader',
+    '--ignore-gpu-blocklist',
+    '--enable-gpu-rasterization',
+  ],
+};
+if (!GPU_ARGS[GPU]) throw new Error(`--gpu must be one of ${Object.keys(GPU_ARGS).join(', ')}`);
 const browser = await chromium.launch({
   executablePath,
   args: [
     '--no-sandbox',
-    '--disable-gpu',
+    ...GPU_ARGS[GPU],
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
@@ -63,45 +112,229 @@ const browser = await chromium.launch({
 });
 
 const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN;
 };
-const fmt = (x) => (Number.isFinite(x) ? x.toFixed(1) : '—');
+const stat = (xs) => ({ median: quantile(xs, 0.5), p90: quantile(xs, 0.9), min: quantile(xs, 0) });
+const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '—');
+const cell = (s) => `${fmt(s.median)} (${fmt(s.min)})`;
+
+// In the page before the app loads: keydown times, and a mark at the end of the animation
+// frame in which the app recorded a finished comparison (every plot drawn). Works with any
+// build of the app, old ones included (they record `timings` too).
+const INIT = () => {
+  const bench = { keys: [], allDrawn: [] };
+  window.__bench = bench;
+  window.addEventListener('keydown', (e) => bench.keys.push(e.timeStamp), true);
+  const raf = window.requestAnimationFrame.bind(window);
+  let seen = 0;
+  window.requestAnimationFrame = (cb) =>
+    raf((ts) => {
+      cb(ts);
+      const n = window.__cwndlab?.timings.length ?? 0;
+      if (n !== seen) {
+        seen = n;
+        bench.allDrawn.push(performance.now());
+        performance.mark('bench:all-drawn');
+      }
+    });
+};
 
 async function idle(page, timeout = 120_000) {
   await page.waitForFunction(() => document.documentElement.dataset.render === 'idle', null, { timeout });
 }
 
-/** Re-runs a comparison `STEPS` times by keyboard on the bandwidth slider. */
+/** Presses the slider's arrow keys `steps` times, each after the page is idle. */
+async function steps(page, n) {
+  const slider = page.getByRole('slider', { name: 'Bottleneck bandwidth' });
+  await slider.focus();
+  for (let i = 0; i < n; i += 1) {
+    const before = await page.evaluate(() => window.__cwndlab.timings.length);
+    await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
+    await page.waitForFunction((k) => window.__cwndlab.timings.length > k, before);
+    await idle(page);
+    // A pause between inputs, as between a person's key presses.
+    await page.waitForTimeout(40);
+  }
+}
+
+// ---- trace analysis ----
+
+const STAGES = new Set([
+  'PipelineReporter',
+  'SendBeginMainFrameToCommit',
+  'Commit',
+  'EndCommitToActivation',
+  'Activation',
+  'EndActivateToSubmitCompositorFrame',
+  'SubmitCompositorFrameToPresentationCompositorFrame',
+]);
+
+function analyseTrace(events) {
+  const threads = new Map();
+  for (const e of events) {
+    if (e.ph === 'M' && e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args.name);
+  }
+  const keys = events.filter((e) => e.name === 'EventDispatch' && e.ph === 'X' && e.args?.data?.type === 'keydown');
+  const pid = keys[0]?.pid;
+  const marks = (name) =>
+    events
+      .filter((e) => e.pid === pid && e.name === name && (e.ph === 'R' || e.ph === 'I' || e.ph === 'n' || e.ph === 'b'))
+      .map((e) => e.ts)
+      .sort((a, b) => a - b);
+  const rafs = events.filter((e) => e.pid === pid && e.name === 'FireAnimationFrame' && e.ph === 'X');
+  // Pipeline reporters of the page's compositor: one per frame, stages nested by id.
+  const open = new Map();
+  const reporters = [];
+  const frame = events
+    .map((e, i) => [e, i])
+    .filter(([e]) => e.pid === pid && STAGES.has(e.name) && (e.ph === 'b' || e.ph === 'e'))
+    .sort((a, b) => a[0].ts - b[0].ts || a[1] - b[1]);
+  for (const [e] of frame) {
+    const id = `${e.tid}:${e.id2?.local ?? e.id2?.global ?? e.id}`;
+    if (e.name === 'PipelineReporter') {
+      if (e.ph === 'b') {
+        const r = {
+          b: e.ts,
+          e: NaN,
+          seq: e.args?.frame_reporter?.frame_sequence,
+          state: e.args?.frame_reporter?.state ?? '',
+          stages: {},
+        };
+        open.set(id, r);
+        reporters.push(r);
+      } else {
+        const r = open.get(id);
+        if (r) r.e = e.ts;
+        open.delete(id);
+      }
+    } else {
+      const r = open.get(id);
+      if (!r) continue;
+      r.stages[e.name] ??= [NaN, NaN];
+      r.stages[e.name][e.ph === 'b' ? 0 : 1] = e.ts;
+    }
+  }
+  const presentedAfter = (m) => {
+    const hits = reporters.filter((r) => {
+      const s = r.stages.SendBeginMainFrameToCommit;
+      return s && s[0] <= m && m <= s[1] && r.state.startsWith('STATE_PRESENTED') && Number.isFinite(r.e);
+    });
+    hits.sort((a, b) => a.e - b.e);
+    return hits[0] ?? null;
+  };
+  const frameStarts = [...new Set(reporters.map((r) => `${r.seq}@${r.b}`))]
+    .map((k) => Number(k.split('@')[1]))
+    .sort((a, b) => a - b);
+  const requests = marks('cwndlab:request');
+  const results = marks('cwndlab:results');
+  const drawnInView = marks('cwndlab:drawn');
+  const allDrawn = marks('bench:all-drawn');
+  const rows = [];
+  keys.sort((a, b) => a.ts - b.ts);
+  keys.forEach((k, i) => {
+    const next = keys[i + 1]?.ts ?? Infinity;
+    const within = (list) => list.find((t) => t > k.ts && t < next);
+    const inView = within(drawnInView) ?? within(allDrawn);
+    const all = within(allDrawn);
+    if (inView === undefined) return;
+    const r = presentedAfter(inView);
+    const ra = all === undefined ? null : presentedAfter(all);
+    const raf = rafs.find((f) => f.ts <= inView && inView <= f.ts + f.dur);
+    const ms = (a, b) => (Number.isFinite(a) && Number.isFinite(b) ? (b - a) / 1000 : NaN);
+    const req = within(requests);
+    const res = within(results);
+    rows.push({
+      inputToRequest: ms(k.ts, req),
+      requestToResults: ms(req, res),
+      resultsToFrame: ms(res, raf?.ts),
+      frameJs: raf ? raf.dur / 1000 : NaN,
+      // After the frame's JavaScript: style, layout, paint and commit on the main thread.
+      afterDraw: r ? ms(raf ? raf.ts + raf.dur : inView, r.stages.SendBeginMainFrameToCommit?.[1]) : NaN,
+      commit: r ? ms(...(r.stages.Commit ?? [])) : NaN,
+      // Raster of what changed, then activation of the new layer tree.
+      raster: r ? ms(r.stages.EndCommitToActivation?.[0], r.stages.Activation?.[1]) : NaN,
+      // Display compositor: submit to presentation.
+      display: r ? ms(r.stages.Activation?.[1], r.e) : NaN,
+      inputToPresented: r ? ms(k.ts, r.e) : NaN,
+      inputToAllPresented: ra ? ms(k.ts, ra.e) : NaN,
+      // The presented frame is the k-th frame begun after the input.
+      frames: r ? frameStarts.filter((t) => t > k.ts && t <= r.b).length : NaN,
+    });
+  });
+  return rows;
+}
+
+async function traced(page, n) {
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing'],
+  });
+  await steps(page, n);
+  const buffer = await browser.stopTracing();
+  const parsed = JSON.parse(buffer.toString());
+  return analyseTrace(parsed.traceEvents ?? parsed);
+}
+
+/** Re-runs a comparison by keyboard on the bandwidth slider and collects every phase. */
 async function rerun(name, query, viewport = { width: 1280, height: 900 }) {
   const page = await browser.newPage({ viewport });
+  await page.addInitScript(INIT);
   await page.goto(base + query);
   await idle(page);
-  const slider = page.getByRole('slider', { name: 'Bottleneck bandwidth' });
-  for (let i = 0; i < STEPS; i += 1) {
-    const n = await page.evaluate(() => window.__cwndlab.timings.length);
-    await slider.focus();
-    await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
-    await page.waitForFunction((k) => window.__cwndlab.timings.length > k, n);
-    await idle(page);
-  }
-  const timings = await page.evaluate(() => window.__cwndlab.timings.slice(1));
-  const workers = await page.evaluate(() => window.__cwndlab.workers);
-  const plots = await page.locator('figure.plot').count();
+  await steps(page, 3); // warm-up, not counted
+  const skip = await page.evaluate(() => ({ t: window.__cwndlab.timings.length, k: window.__bench.keys.length }));
+  await steps(page, STEPS);
+  const got = await page.evaluate(
+    (skip) => ({
+      timings: window.__cwndlab.timings.slice(skip.t),
+      keys: window.__bench.keys.slice(skip.k),
+      allDrawn: window.__bench.allDrawn.slice(skip.t),
+      workers: window.__cwndlab.workers,
+      plots: document.querySelectorAll('figure.plot').length,
+    }),
+    skip,
+  );
+  const trace = TRACE ? await traced(page, TRACE_STEPS) : [];
   await page.close();
-  const col = (k) => timings.map((t) => t[k]);
+  const rows = got.timings.map((t, i) => {
+    const key = got.keys[i] ?? NaN;
+    const at = t.at ?? NaN; // older builds do not record it
+    return {
+      inputToRequest: at - key,
+      startMs: t.startMs,
+      computeMs: t.computeMs,
+      readMs: t.readMs,
+      summaryMs: t.summaryMs,
+      transferMs: t.transferMs,
+      resultsMs: t.resultsMs,
+      frameMs: t.frameMs,
+      drawMs: t.drawMs,
+      plotsInView: t.plotsInView,
+      // Older builds: drawnMs is "every plot drawn"; inputToDrawn is then the same as all.
+      inputToDrawn: Number.isFinite(at) ? at + t.drawnMs - key : (got.allDrawn[i] ?? NaN) - key,
+      inputToAll: (got.allDrawn[i] ?? NaN) - key,
+      allDrawMs: t.allDrawMs ?? t.drawMs,
+    };
+  });
+  const col = (list, k) => list.map((r) => r[k]);
+  const stats = {};
+  for (const k of Object.keys(rows[0] ?? {})) stats[k] = stat(col(rows, k));
+  const traceStats = {};
+  for (const k of Object.keys(trace[0] ?? {})) traceStats[k] = stat(col(trace, k));
+  const frames = col(trace, 'frames').filter(Number.isFinite);
+  const frameHist = {};
+  for (const f of frames) frameHist[f] = (frameHist[f] ?? 0) + 1;
   return {
     name,
-    plots,
-    workers,
-    runs: timings[0]?.runs,
-    n: timings.length,
-    stats: Object.fromEntries(
-      ['computeMs', 'readMs', 'resultsMs', 'drawnMs', 'drawMs'].map((k) => [
-        k,
-        { median: quantile(col(k), 0.5), p90: quantile(col(k), 0.9), min: Math.min(...col(k)) },
-      ]),
-    ),
+    query,
+    plots: got.plots,
+    workers: got.workers,
+    n: rows.length,
+    stats,
+    rows,
+    trace,
+    traceStats,
+    frameHist,
   };
 }
 
@@ -179,41 +412,85 @@ async function live(name, query) {
 }
 
 const version = await browser.version();
+const loadBefore = loadavg();
 const results = [];
-results.push(await rerun('4 algorithms, one plot per algorithm (12 plots)', '?v=1&alg=old_tahoe,tahoe,reno,newreno'));
-results.push(await rerun('4 algorithms, overlay (3 plots)', '?v=1&alg=old_tahoe,tahoe,reno,newreno&layout=overlay'));
-results.push(await rerun('2 algorithms, one plot per algorithm (6 plots)', '?v=1&alg=reno,newreno'));
-const long = await longRun('1000-s run, 4 algorithms', '?v=1&duration=1000');
-const play = await live('live playback, 4 algorithms, 1×', '?v=1');
+const ALL = '?v=1&alg=old_tahoe,tahoe,reno,newreno';
+if (CASES.includes('default')) results.push(await rerun('4 algorithms, one plot per algorithm (12 plots)', ALL));
+if (CASES.includes('overlay')) results.push(await rerun('4 algorithms, overlay (3 plots)', `${ALL}&layout=overlay`));
+if (CASES.includes('two'))
+  results.push(await rerun('2 algorithms, one plot per algorithm (6 plots)', '?v=1&alg=reno,newreno'));
+const long = CASES.includes('long') ? await longRun('1000-s run, 4 algorithms', '?v=1&duration=1000') : null;
+const play = CASES.includes('live') ? await live('live playback, 4 algorithms, 1×', '?v=1') : null;
+const loadAfter = loadavg();
 
 server.kill();
 await browser.close();
 
-const load = loadavg()
-  .map((x) => x.toFixed(2))
-  .join(' ');
+const load = (l) => l.map((x) => x.toFixed(2)).join(' ');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-console.log(`\ncwndlab ${pkg.version} web benchmark — ${new Date().toISOString()}`);
+const gpuNote = {
+  disabled: '--disable-gpu (software raster and compositing)',
+  default: 'no GPU flag (this machine has no GPU: still software compositing)',
+  swiftshader: 'SwiftShader: GPU raster and compositing emulated on the CPU',
+}[GPU];
+console.log(`\ncwndlab ${pkg.version} web benchmark — ${new Date().toISOString()} — ${DIST}`);
 console.log(
-  `${cpus().length} cores (${cpus()[0]?.model ?? '?'}), load average ${load}, Chromium ${version} headless, --disable-gpu\n`,
+  `${cpus().length} cores (${cpus()[0]?.model ?? '?'}), load average before ${load(loadBefore)}, after ${load(loadAfter)}; ` +
+    `Chromium ${version} headless, ${gpuNote}; 1280 × 900, ${STEPS} re-runs per case after 3 warm-up ones\n`,
 );
-console.log('| case | plots | workers | n | compute | read | results | on screen | draw |');
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('Per re-run, median (minimum) in ms:\n');
+console.log(
+  '| case | plots (in view) | input → request | start | engine | read | summary | transfer | results | frame | draw (in view) | input → drawn | input → all drawn |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   const s = r.stats;
-  const cell = (k) => `${fmt(s[k].median)} (p90 ${fmt(s[k].p90)}, min ${fmt(s[k].min)})`;
   console.log(
-    `| ${r.name} | ${r.plots} | ${r.workers} | ${r.n} | ${cell('computeMs')} | ${cell('readMs')} | ${cell('resultsMs')} | ${cell('drawnMs')} | ${cell('drawMs')} |`,
+    `| ${r.name} | ${r.plots} (${fmt(s.plotsInView?.median, 0)}) | ${cell(s.inputToRequest)} | ${cell(s.startMs)} | ${cell(s.computeMs)} | ` +
+      `${cell(s.readMs)} | ${cell(s.summaryMs)} | ${cell(s.transferMs)} | ${cell(s.resultsMs)} | ${cell(s.frameMs)} | ` +
+      `${cell(s.drawMs)} | ${cell(s.inputToDrawn)} (p90 ${fmt(s.inputToDrawn.p90)}) | ${cell(s.inputToAll)} |`,
   );
 }
-console.log('\n(ms; median, 90th percentile and minimum over the re-runs)\n');
 console.log(
-  `${long.name}: first results on screen after ${fmt(long.timing?.drawnMs)} ms (engine ${fmt(long.timing?.computeMs)} ms, ` +
-    `column reads ${fmt(long.timing?.readMs)} ms, wall ${long.wall} ms including page load); the page painted ` +
-    `${long.frames} frames meanwhile, longest gap ${fmt(long.maxGap)} ms, p95 ${fmt(long.p95Gap)} ms; ` +
-    `plot draws ${long.draws.map(fmt).join(', ')} ms; after a zoom ${long.zoomDraws.map(fmt).join(', ')} ms.`,
+  '\n(start, engine … frame are measured from the request; "input →" from the keydown event. ' +
+    '"drawn" = the plots in view drawn; older builds draw every plot in that frame.)',
 );
-console.log(
-  `${play.name}: ${play.frames} frames in 4 s, median frame interval ${fmt(play.medianGap)} ms, p95 ${fmt(play.p95Gap)} ms; ` +
-    `simulated time reached ${play.simTime} s.`,
-);
+if (TRACE) {
+  console.log(`\nFrom a Chrome trace (${TRACE_STEPS} more re-runs per case), median (minimum) in ms:\n`);
+  console.log(
+    '| case | input → request | request → results | results → frame | frame JS | after draw (style, layout, paint, commit) | of which commit | raster + activation | display | input → presented | input → all presented | presented in frame k after input |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    const s = r.traceStats;
+    if (!s.inputToPresented) continue;
+    const hist = Object.entries(r.frameHist)
+      .map(([k, v]) => `${k}: ${v}×`)
+      .join(', ');
+    console.log(
+      `| ${r.name} | ${cell(s.inputToRequest)} | ${cell(s.requestToResults)} | ${cell(s.resultsToFrame)} | ${cell(s.frameJs)} | ` +
+        `${cell(s.afterDraw)} | ${cell(s.commit)} | ${cell(s.raster)} | ${cell(s.display)} | ${cell(s.inputToPresented)} (p90 ${fmt(s.inputToPresented.p90)}) | ` +
+        `${cell(s.inputToAllPresented)} | ${hist} |`,
+    );
+  }
+}
+if (long) {
+  console.log(
+    `\n${long.name}: first results on screen after ${fmt(long.timing?.drawnMs)} ms (engine ${fmt(long.timing?.computeMs)} ms, ` +
+      `column reads ${fmt(long.timing?.readMs)} ms, wall ${long.wall} ms including page load); the page painted ` +
+      `${long.frames} frames meanwhile, longest gap ${fmt(long.maxGap)} ms, p95 ${fmt(long.p95Gap)} ms; ` +
+      `plot draws ${long.draws.map((x) => fmt(x)).join(', ')} ms; after a zoom ${long.zoomDraws.map((x) => fmt(x)).join(', ')} ms.`,
+  );
+}
+if (play) {
+  console.log(
+    `${play.name}: ${play.frames} frames in 4 s, median frame interval ${fmt(play.medianGap)} ms, p95 ${fmt(play.p95Gap)} ms; ` +
+      `simulated time reached ${play.simTime} s.`,
+  );
+}
+if (JSON_OUT) {
+  writeFileSync(
+    JSON_OUT,
+    JSON.stringify({ version, gpu: GPU, dist: DIST, loadBefore, loadAfter, results, long, play }, null, 1),
+  );
+}
