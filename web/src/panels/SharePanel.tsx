@@ -1,12 +1,16 @@
 // The link to this exact view: scenario, algorithms, timeline, zoom and cursor.
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
 import { encodeShareState } from '../scenario/url';
 import { shareStateOf } from '../state/urlSync';
 
 /** A read-only field with the link and a copy button. */
 export function SharePanel() {
-  const query = useAppState((s) => encodeShareState(shareStateOf(s)));
+  // Select the parts (references, compared shallowly) and encode only when one changes:
+  // a selector that encoded would run on every store update.
+  const share = useAppState(useShallow(shareStateOf));
+  const query = useMemo(() => encodeShareState(share), [share]);
   const [copied, setCopied] = useState(false);
   const url = `${window.location.origin}${window.location.pathname}?${query}`;
   const copy = async () => {

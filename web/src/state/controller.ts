@@ -8,6 +8,7 @@
 import type { Engine, EngineListener } from '../engine/client';
 import type { FrameReport } from '../plots/core/scheduler';
 import type { RunSpec } from '../engine/protocol';
+import type { Validation } from '../engine/validation';
 import { tables, type Scenario } from '../engine/tables';
 import type { TraceStore } from '../engine/traceStore';
 import type { JsonValue } from '../lib/json';
@@ -17,7 +18,7 @@ import { setAt } from '../scenario/paths';
 import type { Notice } from '../scenario/shareState';
 import { checkParam, type Validator } from '../scenario/url';
 import type { AppStore } from './store';
-import type { RunInfo, Timing } from './types';
+import type { AppState, RunInfo, Timing } from './types';
 
 /** Simulated seconds per frame at speed 1 (one frame of a 60 Hz display). */
 export const FRAME_STEP_S = 1 / 60;
@@ -208,10 +209,9 @@ export class AppController {
     }));
   }
 
-  /** False (with a notice) when the scenario is too large to run in a browser tab. */
-  private sizeAllowed(): boolean {
-    const s = this.store.getState();
-    const v = this.validate(JSON.stringify(s.scenario));
+  /** False (with a notice) when the scenario is too large to run in a browser tab. `v` is
+   *  the scenario's validation when the caller already has it. */
+  private sizeAllowed(scenario: Scenario, v: Validation = this.validate(JSON.stringify(scenario))): boolean {
     const est = v.ok ? v.estimatedPackets : undefined;
     if (est === undefined || est < WARN_PACKETS) return true;
     const millions = `${(est / 1e6).toPrecision(3)} million`;
@@ -235,16 +235,22 @@ export class AppController {
     return true;
   }
 
-  private begin(mode: 'full' | 'live') {
+  /**
+   * Starts a comparison of `patch` applied to the state (a changed scenario, selection,
+   * playback, view): the runs are posted to the workers first, then the store is updated
+   * once, so the engine starts while the page renders the change.
+   */
+  private begin(mode: 'full' | 'live', patch: Partial<AppState> = {}, validation?: Validation) {
     const s = this.store.getState();
-    if (!this.sizeAllowed()) {
+    const scenario = patch.scenario ?? s.scenario;
+    const algorithms = patch.algorithms ?? s.algorithms;
+    if (!this.sizeAllowed(scenario, validation)) {
       this.pending.clear();
       this.stopLoop();
       const gen = this.engine.cancel();
-      this.traces.reset(s.algorithms);
-      s.runsStarted(gen, s.algorithms);
-      for (const a of s.algorithms) s.runProgress(gen, a, { status: 'stopped', error: 'too large to run' });
-      s.setPlayback({ live: false, playing: false });
+      this.traces.reset(algorithms);
+      s.comparisonStarted(gen, algorithms, { ...patch, live: false, playing: false });
+      for (const a of algorithms) s.runProgress(gen, a, { status: 'stopped', error: 'too large to run' });
       this.env.requestRedraw();
       return;
     }
@@ -253,29 +259,26 @@ export class AppController {
     this.pending.clear();
     this.phases = freshPhases();
     this.env.mark?.('cwndlab:request');
-    const gen = this.engine.start(mode, this.runSpecs(s.scenario, s.algorithms));
-    this.traces.reset(s.algorithms);
-    s.runsStarted(gen, s.algorithms);
-    s.clearPendingLive();
+    const gen = this.engine.start(mode, this.runSpecs(scenario, algorithms));
+    this.traces.reset(algorithms);
     this.resultsAt = null;
     this.awaitingDraw = false;
     this.outstanding = 0;
     this.lastBump = this.requestAt;
+    s.comparisonStarted(gen, algorithms, patch);
     this.env.requestRedraw();
   }
 
   /** Runs every selected algorithm to the end at once. */
-  runFull(): void {
+  runFull(patch: Partial<AppState> = {}, validation?: Validation): void {
     this.stopLoop();
-    this.store.getState().setPlayback({ live: false, playing: false, time: 0 });
-    this.begin('full');
+    this.begin('full', { ...patch, live: false, playing: false, time: 0 }, validation);
   }
 
   /** Starts live playback from t = 0. */
-  startLive(): void {
-    this.store.getState().setPlayback({ live: true, playing: true, time: 0 });
-    this.begin('live');
-    this.startLoop();
+  startLive(patch: Partial<AppState> = {}, validation?: Validation): void {
+    this.begin('live', { ...patch, live: true, playing: true, time: 0 }, validation);
+    if (this.store.getState().live) this.startLoop();
   }
 
   private checkComplete() {
@@ -439,25 +442,30 @@ export class AppController {
 
   // ---- changes ----
 
-  private accept(next: Scenario): boolean {
+  /** The engine's validation of a changed scenario, or null (with a notice) if refused. */
+  private accept(next: Scenario): Validation | null {
     const result = this.validate(JSON.stringify(next));
-    if (result.ok) return true;
+    if (result.ok) return result;
     this.notify(result.problems.map((p) => ({ key: p.path, message: `Not applied: ${p.path} ${p.message}` })));
-    return false;
+    return null;
   }
 
-  private rerun() {
+  /** Re-runs with `patch` applied: to the end when paused, from t = 0 when playing. */
+  private rerun(patch: Partial<AppState> = {}, validation?: Validation) {
     const s = this.store.getState();
-    this.clampView();
-    if (s.live && s.playing) this.startLive();
-    else this.runFull();
+    const view = this.clampView(patch.scenario ?? s.scenario);
+    if (s.live && s.playing) this.startLive({ ...view, ...patch }, validation);
+    else this.runFull({ ...view, ...patch }, validation);
   }
 
-  private clampView() {
+  /** Drops a zoom window or cursor beyond the scenario's end. */
+  private clampView(scenario: Scenario): Partial<AppState> {
     const s = this.store.getState();
-    const d = typeof s.scenario.duration === 'number' ? s.scenario.duration : Infinity;
-    if (s.xDomain && s.xDomain[1] > d) s.setXDomain(null);
-    if (s.cursor !== null && s.cursor > d) s.setCursor(null);
+    const d = typeof scenario.duration === 'number' ? scenario.duration : Infinity;
+    const out: Partial<AppState> = {};
+    if (s.xDomain && s.xDomain[1] > d) out.xDomain = null;
+    if (s.cursor !== null && s.cursor > d) out.cursor = null;
+    return out;
   }
 
   /** A control changed one parameter (concrete path, engine units). */
@@ -474,9 +482,9 @@ export class AppController {
       return;
     }
     const next = setAt(s.scenario, path, value);
-    if (!this.accept(next)) return;
-    s.setParamValue(path, value);
-    this.rerun();
+    const validation = this.accept(next);
+    if (!validation) return;
+    this.rerun({ scenario: next, presetName: null }, validation);
   }
 
   /** Adds or removes an algorithm from the comparison. */

@@ -64,6 +64,13 @@ const createRunsSlice = (set: Set): RunsSlice => ({
   bumpDrawn: () => set((s) => ({ drawn: s.drawn + 1 })),
   runsStarted: (gen, keys) =>
     set((s) => ({ gen, runs: Object.fromEntries(keys.map((k) => [k, emptyRun(s.runs[k])])) })),
+  comparisonStarted: (gen, keys, patch) =>
+    set((s) => ({
+      ...patch,
+      gen,
+      runs: Object.fromEntries(keys.map((k) => [k, emptyRun(s.runs[k])])),
+      pendingLive: {},
+    })),
   runProgress: (gen, key, info) =>
     set((s) => {
       const cur = s.runs[key];

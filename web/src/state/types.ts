@@ -92,6 +92,9 @@ export interface RunsSlice {
   timing: Timing | null;
   bumpDrawn(): void;
   runsStarted(gen: number, keys: readonly Variant[]): void;
+  /** A new comparison: `patch` (the change that caused it: scenario, selection, playback,
+   *  view), fresh runs and no pending live values, in one store update. */
+  comparisonStarted(gen: number, keys: readonly Variant[], patch: Partial<AppState>): void;
   runProgress(gen: number, key: Variant, info: Partial<RunInfo>): void;
   /** Several runs' progress at once, and optionally a redraw (`drawn` + 1): one store
    *  update, so the page re-renders once per comparison rather than once per run. */
