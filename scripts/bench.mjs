@@ -22,7 +22,7 @@
 // It measures; it asserts nothing.
 //
 // Options: --steps N (re-runs per case, default 40), --trace, --trace-steps N (default 20),
-//   --dist DIR (serve another build, e.g. an older one, for an A/B comparison),
+//   --warmup N (re-runs before measuring, default 3), --dist DIR (serve another build, e.g. an older one, for an A/B comparison),
 //   --cases a,b (default, overlay, two, long, live), --port P, --json FILE (raw numbers),
 //   --gpu MODE: disabled (default: --disable-gpu, software raster and compositing),
 //               default (no GPU flag: on a machine without a GPU Chromium still composites
@@ -45,6 +45,7 @@ const flag = (name) => argv.includes(`--${name}`);
 const STEPS = Number(opt('steps', 40));
 const TRACE = flag('trace');
 const TRACE_STEPS = Number(opt('trace-steps', 20));
+const WARMUP = Number(opt('warmup', 3));
 const PORT = Number(opt('port', 4179));
 const DIST = resolve(root, opt('dist', 'dist'));
 const CASES = opt('cases', 'default,overlay,two,long,live').split(',');
@@ -281,7 +282,7 @@ async function rerun(name, query, viewport = { width: 1280, height: 900 }) {
   await page.addInitScript(INIT);
   await page.goto(base + query);
   await idle(page);
-  await steps(page, 3); // warm-up, not counted
+  await steps(page, WARMUP); // warm-up, not counted
   const skip = await page.evaluate(() => ({ t: window.__cwndlab.timings.length, k: window.__bench.keys.length }));
   await steps(page, STEPS);
   const got = await page.evaluate(
@@ -436,7 +437,7 @@ const gpuNote = {
 console.log(`\ncwndlab ${pkg.version} web benchmark — ${new Date().toISOString()} — ${DIST}`);
 console.log(
   `${cpus().length} cores (${cpus()[0]?.model ?? '?'}), load average before ${load(loadBefore)}, after ${load(loadAfter)}; ` +
-    `Chromium ${version} headless, ${gpuNote}; 1280 × 900, ${STEPS} re-runs per case after 3 warm-up ones\n`,
+    `Chromium ${version} headless, ${gpuNote}; 1280 × 900, ${STEPS} re-runs per case after ${WARMUP} warm-up ones\n`,
 );
 console.log('Per re-run, median (minimum) in ms:\n');
 console.log(

@@ -9,7 +9,8 @@ import type { TraceStore } from '../engine/traceStore';
 import { algStyle } from '../lib/styles';
 import { getAt } from '../scenario/paths';
 import type { AppStore } from '../state/store';
-import { decimateLine } from './core/decimate';
+import { linearOf, mapLinear } from './core/decimate';
+import { cachedLine } from './core/lineCache';
 import { cancelDraw, requestDraw, type Drawable } from './core/scheduler';
 import { strokePolyline } from './layers';
 
@@ -71,51 +72,64 @@ class OverviewController implements Drawable {
     this.dpr = Math.max(1, window.devicePixelRatio || 1);
   }
 
+  /** What the canvas was last sized to and drew: a brush move redraws neither. */
+  private sizeKey = '';
+  private dataKey = '';
+
   draw(): void {
     const { w, h, dpr } = this;
     if (w <= 0 || h <= 0) return;
     const s = this.store.getState();
     const x = this.scale();
     const pw = x.range()[1] ?? 10;
-    this.canvas.width = Math.round(w * dpr);
-    this.canvas.height = Math.round(h * dpr);
-    this.canvas.style.width = `${w}px`;
-    this.canvas.style.height = `${h}px`;
-    const ctx = this.canvas.getContext('2d');
+    const bw = Math.round(w * dpr);
+    const bh = Math.round(h * dpr);
+    const sizeKey = `${bw}x${bh}/${w}x${h}`;
+    if (sizeKey !== this.sizeKey) {
+      this.sizeKey = sizeKey;
+      this.dataKey = '';
+      this.canvas.width = bw;
+      this.canvas.height = bh;
+      this.canvas.style.width = `${w}px`;
+      this.canvas.style.height = `${h}px`;
+      this.brush.extent([
+        [0, 0],
+        [pw, h],
+      ]);
+      select(this.g).attr('transform', `translate(${PAD_X},0)`).call(this.brush);
+    }
+    const mss = Number(getAt(s.scenario, 'flows[0].tcp.mss')) || 1460;
+    const dataKey = `${s.drawn}|${s.algorithms.join()}|${this.duration()}|${mss}`;
+    const ctx = dataKey === this.dataKey ? null : this.canvas.getContext('2d');
     if (ctx) {
+      this.dataKey = dataKey;
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       ctx.fillStyle = '#f7f7f7';
       ctx.fillRect(0, 0, w, h);
       ctx.save();
       ctx.translate(PAD_X, 2);
-      const mss = Number(getAt(s.scenario, 'flows[0].tcp.mss')) || 1460;
       let hi = 1;
       for (const a of s.algorithms) {
         const tr = this.traces.get(a)?.tables.series;
         if (!tr) continue;
-        for (let i = 0; i < tr.length; i += 1) hi = Math.max(hi, (tr.cols.cwnd[i] ?? 0) / mss);
+        const cwnd = tr.cols.cwnd;
+        for (let i = 0; i < tr.length; i += 1) hi = Math.max(hi, (cwnd[i] ?? 0) / mss);
       }
-      const y = scaleLinear()
-        .domain([0, hi])
-        .range([h - 4, 0]);
+      const yl = linearOf(
+        scaleLinear()
+          .domain([0, hi])
+          .range([h - 4, 0]),
+      );
+      const xl = linearOf(x);
       for (const a of s.algorithms) {
         const trace = this.traces.get(a);
         if (!trace) continue;
         const tr = trace.tables.series;
         const [i0, i1] = visibleRange(tr.cols.t, tr.length, 0, this.duration());
-        const line = decimateLine(
-          tr.cols.t,
-          tr.cols.cwnd,
-          i0,
-          i1,
-          (t) => x(t),
-          (v) => y(v / mss),
-          {
-            step: true,
-            dpr,
-            width: pw,
-            endT: trace.now,
-          },
+        const line = cachedLine(trace, 'series.cwnd', tr.cols.t, tr.cols.cwnd, i0, i1, xl, dpr, pw, true).polyline(
+          (v) => mapLinear(yl, v / mss),
+          xl,
+          trace.now,
         );
         ctx.strokeStyle = algStyle(a).color;
         ctx.lineWidth = 1;
@@ -123,15 +137,9 @@ class OverviewController implements Drawable {
       }
       ctx.restore();
     }
-    this.brush.extent([
-      [0, 0],
-      [pw, h],
-    ]);
-    const g = select(this.g).attr('transform', `translate(${PAD_X},0)`);
-    g.call(this.brush);
     const dom = s.xDomain;
     // A programmatic move: no sourceEvent, so the handler above ignores it.
-    this.brush.move(g, dom ? [x(dom[0]), x(dom[1])] : null);
+    this.brush.move(select(this.g), dom ? [x(dom[0]), x(dom[1])] : null);
   }
 
   dispose() {

@@ -3,7 +3,7 @@
 import { rowAt, rowsInForce, visibleRange } from '../engine/lookup';
 import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
-import { decimateLine } from './core/decimate';
+import { cachedLine } from './core/lineCache';
 import type { PlotContext, PlotDef } from './core/types';
 import { strokePolyline } from './layers';
 
@@ -55,20 +55,18 @@ export const queuePlot: PlotDef = {
     for (const run of runs) {
       const q = run.trace.tables.queue;
       const [i0, i1] = visibleRange(q.cols.t, q.length, f.t0, f.t1);
-      const line = decimateLine(
+      const line = cachedLine(
+        run.trace,
+        'queue.packets',
         q.cols.t,
         q.cols.packets,
         i0,
         i1,
-        (t) => f.x(t),
-        (v) => f.y(v),
-        {
-          step: true,
-          dpr: f.dpr,
-          width: f.width,
-          endT: Math.min(run.trace.now, f.t1),
-        },
-      );
+        f.xl,
+        f.dpr,
+        f.width,
+        true,
+      ).polyline(f.yl, f.xl, Math.min(run.trace.now, f.t1));
       ctx.strokeStyle = run.style.color;
       ctx.lineWidth = 1.5;
       ctx.setLineDash(context.overlay ? run.style.dash : []);

@@ -5,7 +5,8 @@
 import { rowAt, rowsInForce, rowsWithin, visibleRange } from '../engine/lookup';
 import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
-import { decimateLine, decimateSpans, thinMarks } from './core/decimate';
+import { mapLinear, thinMarks } from './core/decimate';
+import { cachedLine, cachedSpans } from './core/lineCache';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
 import { drawLabel, strokePolyline } from './layers';
 
@@ -17,15 +18,8 @@ function mssOf(context: PlotContext): number {
 function drawBars(f: DrawFrame, run: PlotRun, table: 'sends' | 'retx', mss: number, width: number) {
   const tb = run.trace.tables[table];
   const [i0, i1] = visibleRange(tb.cols.t, tb.length, f.t0, f.t1);
-  const spans = decimateSpans(
-    tb.cols.t,
-    tb.cols.seq,
-    tb.cols.len,
-    i0,
-    i1,
-    (t) => f.x(t),
-    (v) => f.y(v / mss),
-    f.dpr,
+  const spans = cachedSpans(run.trace, table, tb.cols.t, tb.cols.seq, tb.cols.len, i0, i1, f.xl, f.dpr).spans((v) =>
+    mapLinear(f.yl, v / mss),
   );
   const { ctx } = f;
   ctx.lineWidth = width;
@@ -134,20 +128,18 @@ export const seqPlot: PlotDef = {
       // The ACK line: dark for a single run, the run's colour and dash when overlaid.
       const acks = run.trace.tables.acks;
       const [i0, i1] = visibleRange(acks.cols.t, acks.length, f.t0, f.t1);
-      const line = decimateLine(
+      const line = cachedLine(
+        run.trace,
+        'acks.seq',
         acks.cols.t,
         acks.cols.seq,
         i0,
         i1,
-        (t) => f.x(t),
-        (v) => f.y(v / mss),
-        {
-          step: true,
-          dpr: f.dpr,
-          width: f.width,
-          endT: Math.min(run.trace.now, f.t1),
-        },
-      );
+        f.xl,
+        f.dpr,
+        f.width,
+        true,
+      ).polyline((v) => mapLinear(f.yl, v / mss), f.xl, Math.min(run.trace.now, f.t1));
       ctx.strokeStyle = single ? '#333333' : run.style.color;
       ctx.setLineDash(single ? [] : run.style.dash);
       ctx.lineWidth = 1.5;

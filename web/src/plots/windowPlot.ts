@@ -6,7 +6,8 @@ import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
 import { drawMarker, EVENT_MARKS, PHASES, SERIES_STYLES } from '../lib/styles';
 import type { SeriesVisibility } from '../state/types';
-import { decimateLine, thinMarks } from './core/decimate';
+import { mapLinear, thinMarks } from './core/decimate';
+import { cachedLine } from './core/lineCache';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
 import { drawPhaseBands, EVENT_CODE, rowBefore, strokePolyline } from './layers';
 
@@ -138,21 +139,28 @@ export const windowPlot: PlotDef = {
   },
 
   draw(f) {
-    const { ctx, x, y, runs, context } = f;
+    const { ctx, runs, context } = f;
     const mss = mssOf(context);
     drawPhaseBands(f, LANE_H);
-    const toY = (v: number) => y(v / mss);
+    const { xl, yl } = f;
+    const toY = (v: number) => mapLinear(yl, v / mss);
     for (const run of runs) {
       const s = run.trace.tables.series;
       const [i0, i1] = visibleRange(s.cols.t, s.length, f.t0, f.t1);
       for (const name of visibleSeries(context)) {
         const look = SERIES_STYLES[name];
-        const line = decimateLine(s.cols.t, s.cols[name], i0, i1, (t) => x(t), toY, {
-          step: true,
-          dpr: f.dpr,
-          width: f.width,
-          endT: Math.min(run.trace.now, f.t1),
-        });
+        const line = cachedLine(
+          run.trace,
+          `series.${name}`,
+          s.cols.t,
+          s.cols[name],
+          i0,
+          i1,
+          xl,
+          f.dpr,
+          f.width,
+          true,
+        ).polyline(toY, xl, Math.min(run.trace.now, f.t1));
         ctx.strokeStyle = run.style.color;
         ctx.globalAlpha = look.alpha;
         ctx.lineWidth = look.width;

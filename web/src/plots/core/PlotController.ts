@@ -13,8 +13,6 @@
 // plot (this one included) redraws from it. Zoom events the code itself causes carry no
 // sourceEvent and are ignored, so linked plots never echo each other (d3/d3-zoom#40).
 import {
-  axisBottom,
-  axisLeft,
   scaleLinear,
   select,
   zoom,
@@ -30,6 +28,8 @@ import { algStyle } from '../../lib/styles';
 import type { TraceStore } from '../../engine/traceStore';
 import type { AppStore } from '../../state/store';
 import type { AppState } from '../../state/types';
+import { renderAxis } from './axis';
+import { linearOf } from './decimate';
 import { cancelDraw, requestDraw, type Drawable } from './scheduler';
 import type { PlotContext, PlotDef, PlotRun } from './types';
 
@@ -296,6 +296,8 @@ export class PlotController implements Drawable {
       ctx,
       x: this.x,
       y,
+      xl: linearOf(this.x),
+      yl: linearOf(y),
       width: pw,
       height: ph,
       dpr: this.dpr,
@@ -308,36 +310,30 @@ export class PlotController implements Drawable {
     ctx.strokeStyle = '#8a8a8a';
     ctx.strokeRect(MARGIN.left + 0.5, MARGIN.top + 0.5, pw - 1, ph - 1);
 
-    // Axes in SVG (crisp text at any pixel ratio), redrawn only when they change.
-    const svgSel = select(svg);
-    // Time ticks; the last one carries the unit, so no separate axis title takes room.
-    const xTickValues = this.x.ticks(Math.max(2, Math.floor(pw / 80)));
+    // Axes in SVG (crisp text at any pixel ratio), redrawn only when they change, and then
+    // only the ticks that changed (axis.ts).
     const xKey = `${this.x.domain().join()}|${pw}|${ph}`;
-    if (xKey !== this.last.xAxis) {
+    const xAxis = svg.querySelector<SVGGElement>('g.x-axis');
+    if (xKey !== this.last.xAxis && xAxis) {
       this.last.xAxis = xKey;
+      // Time ticks; the last one carries the unit, so no separate axis title takes room.
+      const xTickValues = this.x.ticks(Math.max(2, Math.floor(pw / 80)));
       const xFormat = this.x.tickFormat(xTickValues.length);
-      svgSel
-        .select<SVGGElement>('g.x-axis')
-        .attr('transform', `translate(${MARGIN.left},${MARGIN.top + ph})`)
-        .call(
-          axisBottom(this.x)
-            .tickValues(xTickValues)
-            .tickFormat((v, i) => `${xFormat(Number(v))}${i === xTickValues.length - 1 ? ' s' : ''}`)
-            .tickSizeOuter(0),
-        );
+      xAxis.setAttribute('transform', `translate(${MARGIN.left},${MARGIN.top + ph})`);
+      renderAxis(xAxis, {
+        orient: 'bottom',
+        scale: this.x,
+        range: this.x.range(),
+        values: xTickValues,
+        format: (v, i) => `${xFormat(v)}${i === xTickValues.length - 1 ? ' s' : ''}`,
+      });
     }
     const yKey = `${y.domain().join()}|${ph}|${yTicks.join()}`;
-    if (yKey !== this.last.yAxis) {
+    const yAxis = svg.querySelector<SVGGElement>('g.y-axis');
+    if (yKey !== this.last.yAxis && yAxis) {
       this.last.yAxis = yKey;
-      svgSel
-        .select<SVGGElement>('g.y-axis')
-        .attr('transform', `translate(${MARGIN.left},${MARGIN.top})`)
-        .call(
-          axisLeft(y)
-            .tickValues(yTicks)
-            .tickFormat((v) => def.yTick(Number(v)))
-            .tickSizeOuter(0),
-        );
+      yAxis.setAttribute('transform', `translate(${MARGIN.left},${MARGIN.top})`);
+      renderAxis(yAxis, { orient: 'left', scale: y, range: y.range(), values: yTicks, format: (v) => def.yTick(v) });
     }
     const label = def.describe(runs, context);
     if (label !== this.last.label) {

@@ -1,5 +1,6 @@
+import { scaleLinear } from 'd3';
 import { describe, expect, it } from 'vitest';
-import { decimateLine, decimateSpans, thinMarks } from './decimate';
+import { decimateLine, decimateSpans, LineDecimator, linearOf, mapLinear, SpanDecimator, thinMarks } from './decimate';
 
 const id = (v: number) => v;
 
@@ -88,5 +89,85 @@ describe('min/max decimation', () => {
   it('draws one mark per cell but keeps marks that are apart', () => {
     const m = thinMarks([0, 1, 2, 50], [0, 1, 30, 0], 0, 4, id, id, 8);
     expect(Array.from(m.rows.subarray(0, m.n))).toEqual([0, 2, 3]);
+  });
+
+  it('maps values exactly as the d3 scale does (same pixels)', () => {
+    const scales = [
+      scaleLinear().domain([0, 20]).range([0, 437]),
+      scaleLinear().domain([3.25, 7.125]).range([0, 1234.5]),
+      scaleLinear().domain([0, 187.3]).range([276, 0]).nice(7),
+      scaleLinear().domain([5, 1]).range([0, 100]),
+    ];
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 250 - 20;
+    for (const sc of scales) {
+      const l = linearOf(sc);
+      for (let i = 0; i < 2000; i += 1) {
+        const v = rnd();
+        expect(mapLinear(l, v)).toBe(sc(v));
+      }
+    }
+  });
+
+  it('gives the same vertices whether rows come at once or in pieces, with a scale or its Linear', () => {
+    const n = 5000;
+    let seed = 3;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const t = Float64Array.from({ length: n }, (_, i) => i * 0.004 + rnd() * 0.001);
+    const v = Float64Array.from({ length: n }, (_, i) => (i > 100 && i < 140 ? Infinity : Math.round(rnd() * 50)));
+    const x = scaleLinear().domain([0, 20]).range([0, 300]);
+    const y = scaleLinear().domain([0, 60]).range([200, 0]);
+    const opts = { step: true, dpr: 2, width: 300, endT: 19.5 };
+    const whole = decimateLine(
+      t,
+      v,
+      0,
+      n,
+      (s) => x(s),
+      (s) => y(s),
+      opts,
+    );
+    const d = new LineDecimator(true, 2, 300, 0);
+    for (const to of [1, 2, 99, 101, 120, 150, 151, 2000, 4999, n]) {
+      d.add(t, v, to, linearOf(x));
+      // Looking at the result in between does not change what follows.
+      d.polyline(linearOf(y), linearOf(x), 19.5);
+    }
+    const pieces = d.polyline(linearOf(y), linearOf(x), 19.5);
+    expect(vertices(pieces)).toEqual(vertices(whole));
+  });
+
+  it('merges bars in value space into the same pixels as in pixel space', () => {
+    const n = 3000;
+    let seed = 11;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const t = Float64Array.from({ length: n }, (_, i) => i * 0.007);
+    const lo = Float64Array.from({ length: n }, (_, i) => i * 1460 - (rnd() < 0.05 ? 40000 : 0));
+    const len = Float64Array.from({ length: n }, () => 1460);
+    const x = scaleLinear().domain([0, 21]).range([0, 411]);
+    const y = scaleLinear().domain([0, 3000]).range([276, 0]).nice(6);
+    const mss = 1460;
+    // The previous implementation: every bar mapped to pixels, then merged per column.
+    const ref: [number, number, number][] = [];
+    let col = NaN;
+    for (let i = 0; i < n; i += 1) {
+      const px = x(t[i] ?? 0);
+      const c = Math.floor(px * 1);
+      const ya = y((lo[i] ?? 0) / mss);
+      const yb = y(((lo[i] ?? 0) + (len[i] ?? 0)) / mss);
+      const last = ref[ref.length - 1];
+      if (last && c === col) {
+        last[1] = Math.min(last[1], ya, yb);
+        last[2] = Math.max(last[2], ya, yb);
+      } else {
+        col = c;
+        ref.push([(c + 0.5) / 1, Math.min(ya, yb), Math.max(ya, yb)]);
+      }
+    }
+    const d = new SpanDecimator(1, 0);
+    d.add(t, lo, len, 1000, linearOf(x));
+    d.add(t, lo, len, n, linearOf(x));
+    const s = d.spans((v) => mapLinear(linearOf(y), v / mss));
+    expect(Array.from({ length: s.n }, (_, k) => [s.xs[k], s.y0[k], s.y1[k]])).toEqual(ref);
   });
 });

@@ -1,4 +1,5 @@
 import type { ScaleLinear } from 'd3';
+import type { Linear } from './decimate';
 import type { RunSummary } from '../../engine/protocol';
 import type { Scenario } from '../../engine/tables';
 import type { RunTrace } from '../../engine/traceStore';
@@ -28,6 +29,9 @@ export interface DrawFrame {
   ctx: CanvasRenderingContext2D;
   x: ScaleLinear<number, number>;
   y: ScaleLinear<number, number>;
+  /** x and y as plain linear maps (what decimation and hot loops use; same arithmetic). */
+  xl: Linear;
+  yl: Linear;
   width: number;
   height: number;
   dpr: number;

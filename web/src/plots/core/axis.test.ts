@@ -1,0 +1,76 @@
+// @vitest-environment jsdom
+import { axisBottom, axisLeft, scaleLinear, select } from 'd3';
+import { describe, expect, it } from 'vitest';
+import { renderAxis } from './axis';
+
+/** An element's tree as text, attributes sorted (their order does not matter). */
+function canon(el: Element): string {
+  const attrs = Array.from(el.attributes)
+    .map((a) => `${a.name}="${a.value}"`)
+    .sort()
+    .join(' ');
+  const kids = Array.from(el.childNodes)
+    .map((n) => (n.nodeType === 1 ? canon(n as Element) : (n.textContent ?? '')))
+    .join('');
+  return `<${el.tagName} ${attrs}>${kids}</${el.tagName}>`;
+}
+
+function svgG(): SVGGElement {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  document.body.append(svg);
+  const g = document.createElementNS('http://www.w3.org/2000/svg', 'g');
+  svg.append(g);
+  return g;
+}
+
+describe('SVG axes', () => {
+  it('are the elements d3-axis makes, through changes of scale and tick values', () => {
+    const ours = svgG();
+    const theirs = svgG();
+    const domains: [number, number][] = [
+      [0, 200],
+      [0, 150],
+      [0, 1200],
+      [0, 150],
+    ];
+    for (const [d0, d1] of domains) {
+      const y = scaleLinear().domain([d0, d1]).range([276, 0]).nice(7);
+      const values = y.ticks(7);
+      const format = (v: number) => `${v}`;
+      renderAxis(ours, { orient: 'left', scale: y, range: y.range(), values, format });
+      select(theirs).call(
+        axisLeft(y)
+          .tickValues(values)
+          .tickFormat((v) => format(Number(v)))
+          .tickSizeOuter(0),
+      );
+      expect(canon(ours)).toBe(canon(theirs));
+    }
+    const x = scaleLinear().domain([0, 20]).range([0, 437]);
+    const xs = x.ticks(5);
+    const bottomOurs = svgG();
+    const bottomTheirs = svgG();
+    const fmt = (v: number, i: number) => `${v}${i === xs.length - 1 ? ' s' : ''}`;
+    renderAxis(bottomOurs, { orient: 'bottom', scale: x, range: x.range(), values: xs, format: fmt });
+    select(bottomTheirs).call(
+      axisBottom(x)
+        .tickValues(xs)
+        .tickFormat((v, i) => fmt(Number(v), i))
+        .tickSizeOuter(0),
+    );
+    expect(canon(bottomOurs)).toBe(canon(bottomTheirs));
+  });
+
+  it('leaves unchanged ticks alone', () => {
+    const g = svgG();
+    const y = scaleLinear().domain([0, 100]).range([200, 0]);
+    renderAxis(g, { orient: 'left', scale: y, range: y.range(), values: [0, 50, 100], format: String });
+    const first = g.querySelector('g.tick');
+    const set = first?.setAttribute.bind(first);
+    let writes = 0;
+    if (first) first.setAttribute = (n: string, v: string) => ((writes += 1), set?.(n, v));
+    renderAxis(g, { orient: 'left', scale: y, range: y.range(), values: [0, 50, 100], format: String });
+    expect(writes).toBe(0);
+    expect(g.querySelectorAll('g.tick')).toHaveLength(3);
+  });
+});
