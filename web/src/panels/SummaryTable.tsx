@@ -74,7 +74,9 @@ function AlgHead({ a }: { a: string }) {
 export function SummaryTable() {
   const algorithms = useAppState(useShallow((s) => s.algorithms));
   const runs = useAppState((s) => s.runs);
-  const running = algorithms.some((a) => runs[a]?.status === 'running');
+  // Busy (numbers greyed) only for runs that report progress, i.e. long ones: a re-run that
+  // finishes within a frame or two swaps the numbers once, without greying them first.
+  const running = algorithms.some((a) => runs[a]?.status === 'running' && (runs[a]?.now ?? 0) > 0);
   const digest = (a: string) => <code>{shown(runs[a])?.digest ?? '…'}</code>;
   return (
     <section className="summary" aria-labelledby="summary-h" data-testid="summary">

@@ -75,6 +75,7 @@ class OverviewController implements Drawable {
   /** What the canvas was last sized to and drew: a brush move redraws neither. */
   private sizeKey = '';
   private dataKey = '';
+  private brushKey = '';
 
   draw(): void {
     const { w, h, dpr } = this;
@@ -138,8 +139,13 @@ class OverviewController implements Drawable {
       ctx.restore();
     }
     const dom = s.xDomain;
-    // A programmatic move: no sourceEvent, so the handler above ignores it.
-    this.brush.move(select(this.g), dom ? [x(dom[0]), x(dom[1])] : null);
+    const selection: [number, number] | null = dom ? [x(dom[0]), x(dom[1])] : null;
+    const brushKey = `${sizeKey}|${selection?.join() ?? ''}`;
+    if (brushKey !== this.brushKey) {
+      this.brushKey = brushKey;
+      // A programmatic move: no sourceEvent, so the handler above ignores it.
+      this.brush.move(select(this.g), selection);
+    }
   }
 
   dispose() {

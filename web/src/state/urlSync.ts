@@ -1,6 +1,8 @@
 // Keeps the address bar equal to the state: scenario, selection, timeline, pinned cursor,
 // zoom and view, written with replaceState (no history entry per slider step) at most once
-// per THROTTLE_MS, because browsers rate-limit the History API (nuqs NUQS-429).
+// per THROTTLE_MS, because browsers rate-limit the History API (nuqs NUQS-429). The write
+// trails the change by THROTTLE_MS: it is never urgent, and right after a change the page's
+// main thread and the engine workers have a re-run to finish.
 import { encodeShareState } from '../scenario/url';
 import type { ShareState } from '../scenario/shareState';
 import type { AppState } from './types';
@@ -24,10 +26,8 @@ export function shareStateOf(s: AppState): ShareState {
 /** Subscribes the address bar to the store; returns the unsubscribe function. */
 export function startUrlSync(store: AppStore, win: Window = window): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
-  let last = 0;
   const write = () => {
     timer = null;
-    last = Date.now();
     const query = encodeShareState(shareStateOf(store.getState()));
     const url = `${win.location.pathname}?${query}${win.location.hash}`;
     if (url !== `${win.location.pathname}${win.location.search}${win.location.hash}`) {
@@ -43,7 +43,7 @@ export function startUrlSync(store: AppStore, win: Window = window): () => void 
       s.layout !== prev.layout ||
       s.plots !== prev.plots;
     if (!changed || timer !== null) return;
-    timer = setTimeout(write, Math.max(0, THROTTLE_MS - (Date.now() - last)));
+    timer = setTimeout(write, THROTTLE_MS);
   });
   write();
   return () => {
