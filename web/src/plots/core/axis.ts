@@ -21,6 +21,8 @@ const TICK_PADDING = 3;
 
 interface TickEl extends SVGGElement {
   __transform?: string;
+  __value?: number;
+  __last?: boolean;
   __label?: string;
 }
 
@@ -77,6 +79,12 @@ export function renderAxis(g: SVGGElement, spec: AxisSpec): void {
       tick.__transform = transform;
       tick.setAttribute('transform', transform);
     }
+    // The same value in the same role keeps its label (formatting is not free either; the
+    // last tick may be labelled differently, e.g. with the unit).
+    const last = i === spec.values.length - 1;
+    if (tick.__value === v && tick.__last === last) return;
+    tick.__value = v;
+    tick.__last = last;
     const label = spec.format(v, i);
     if (tick.__label !== label) {
       tick.__label = label;
