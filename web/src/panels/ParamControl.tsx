@@ -1,7 +1,7 @@
 // One generated control for one engine parameter: label, unit, range and help all come
 // from the engine's schema. Numeric parameters get a slider over round stops (log-spaced
 // when the range spans decades) and a number box for exact values.
-import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
 import type { ParamSpec } from '../engine/tables';
 import type { JsonValue } from '../lib/json';
@@ -52,10 +52,14 @@ function NumberBox({
   const shown = formatNumber(toDisplay(spec, value), 10);
   const [draft, setDraft] = useState(shown);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
+  // The value changed elsewhere (the slider, a preset, a link): show it in this same render.
+  // (An effect would show the old number for a frame and render the page twice.)
+  const [synced, setSynced] = useState(shown);
+  if (synced !== shown) {
+    setSynced(shown);
     setDraft(shown);
     setError(null);
-  }, [shown]);
+  }
   const commit = () => {
     if (draft === shown) return;
     const n = parseDecimal(draft.trim());
@@ -231,7 +235,11 @@ function ListBox({
   const shown = listText(items, value);
   const [draft, setDraft] = useState(shown);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => setDraft(shown), [shown]);
+  const [synced, setSynced] = useState(shown);
+  if (synced !== shown) {
+    setSynced(shown);
+    setDraft(shown);
+  }
   const commit = () => {
     if (draft === shown) return;
     const r = parseListText(items, draft);
