@@ -188,11 +188,14 @@ impl QueueSeries {
         self.rows.is_empty()
     }
 
-    /// Every column (see [`QUEUE_COLUMNS`]) from row `from`, one after another.
-    pub fn columns(&self, from: usize) -> Vec<f64> {
+    /// The [`QUEUE_COLUMNS`] selected by `columns` (bit i = column i) from row `from`, one
+    /// after another.
+    pub fn columns(&self, from: usize, columns: u32) -> Vec<f64> {
         QUEUE_COLUMNS
             .iter()
-            .flat_map(|c| self.column(c, from).expect("known column"))
+            .enumerate()
+            .filter(|(i, _)| columns & (1 << i) != 0)
+            .flat_map(|(_, c)| self.column(c, from).expect("known column"))
             .collect()
     }
 

@@ -203,21 +203,30 @@ impl EventLog {
 
 impl EventLog {
     /// Rows from `from` whose kind is in `kinds` (bit k = [`EventKind`] code k) and, if given,
-    /// of flow `flow`, as [`EVENT_COLUMNS`] one after another (column-major, time in
-    /// seconds): a front end reads everything new in one call.
-    pub fn select(&self, from: usize, kinds: u32, flow: Option<u16>) -> Vec<f64> {
+    /// of flow `flow`, as the [`EVENT_COLUMNS`] selected by `columns` (bit i = column i), one
+    /// after another (column-major, time in seconds): a front end reads everything new that
+    /// it draws in one call.
+    pub fn select(&self, from: usize, kinds: u32, flow: Option<u16>, columns: u32) -> Vec<f64> {
         let rows: Vec<&EventRow> = self.rows[from.min(self.rows.len())..]
             .iter()
             .filter(|r| kinds & (1 << r.kind) != 0 && flow.is_none_or(|f| r.flow == f))
             .collect();
-        let mut out = Vec::with_capacity(rows.len() * EVENT_COLUMNS.len());
-        out.extend(rows.iter().map(|r| ns_to_secs(r.t)));
-        out.extend(rows.iter().map(|r| r.flow as f64));
-        out.extend(rows.iter().map(|r| r.kind as f64));
-        out.extend(rows.iter().map(|r| r.seq as f64));
-        out.extend(rows.iter().map(|r| r.len as f64));
-        out.extend(rows.iter().map(|r| r.seg as f64));
-        out.extend(rows.iter().map(|r| r.tx as f64));
+        let mut out = Vec::with_capacity(rows.len() * columns.count_ones() as usize);
+        for (i, name) in EVENT_COLUMNS.iter().enumerate() {
+            if columns & (1 << i) == 0 {
+                continue;
+            }
+            let f: fn(&EventRow) -> f64 = match *name {
+                "t" => |r| ns_to_secs(r.t),
+                "flow" => |r| r.flow as f64,
+                "kind" => |r| r.kind as f64,
+                "seq" => |r| r.seq as f64,
+                "len" => |r| r.len as f64,
+                "seg" => |r| r.seg as f64,
+                _ => |r| r.tx as f64,
+            };
+            out.extend(rows.iter().map(|r| f(r)));
+        }
         out
     }
 }
@@ -317,13 +326,15 @@ impl FlowSeries {
         self.rows.is_empty()
     }
 
-    /// Every column (see [`SERIES_COLUMNS`]) from row `from`, one after another
-    /// (column-major), in output units.
-    pub fn columns(&self, from: usize) -> Vec<f64> {
+    /// The [`SERIES_COLUMNS`] selected by `columns` (bit i = column i) from row `from`, one
+    /// after another (column-major), in output units.
+    pub fn columns(&self, from: usize, columns: u32) -> Vec<f64> {
         let n = self.rows.len().saturating_sub(from);
-        let mut out = Vec::with_capacity(n * SERIES_COLUMNS.len());
-        for name in SERIES_COLUMNS {
-            out.extend(self.column(name, from).expect("known column"));
+        let mut out = Vec::with_capacity(n * columns.count_ones() as usize);
+        for (i, name) in SERIES_COLUMNS.iter().enumerate() {
+            if columns & (1 << i) != 0 {
+                out.extend(self.column(name, from).expect("known column"));
+            }
         }
         out
     }

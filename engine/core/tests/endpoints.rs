@@ -178,7 +178,7 @@ fn combined_column_reads_match_single_columns() {
     let sim = run(&s);
     let e = sim.events();
     let drops_and_timeouts = (1 << ScriptedDrop as u32) | (1 << PartialAck as u32);
-    let sel = e.select(10, drops_and_timeouts, Some(0));
+    let sel = e.select(10, drops_and_timeouts, Some(0), 0x7f);
     let want: Vec<usize> = (10..e.len())
         .filter(|&i| matches!(EventKind::ALL[e.rows[i].kind as usize], ScriptedDrop | PartialAck))
         .collect();
@@ -195,11 +195,19 @@ fn combined_column_reads_match_single_columns() {
         assert_eq!(sel[3 * m + j], e.rows[i].seq as f64);
         assert_eq!(sel[5 * m + j], e.rows[i].seg as f64);
     }
-    assert!(e.select(0, u32::MAX, Some(1)).is_empty(), "no flow 1");
+    assert!(e.select(0, u32::MAX, Some(1), 0x7f).is_empty(), "no flow 1");
+    // Only t and seq (bits 0 and 3), in that order.
+    let two = e.select(10, drops_and_timeouts, Some(0), 0b1001);
+    assert_eq!(two.len(), 2 * m);
+    assert_eq!(&two[..m], &sel[..m]);
+    assert_eq!(&two[m..], &sel[3 * m..4 * m]);
     let f = sim.series(0);
-    let cols = f.columns(3);
+    let cols = f.columns(3, 0x1ff);
     let n = f.len() - 3;
     assert_eq!(cols.len(), 9 * n);
     assert_eq!(&cols[n..2 * n], &f.column("cwnd", 3).unwrap()[..]);
     assert_eq!(&cols[8 * n..], &f.column("phase", 3).unwrap()[..]);
+    // cwnd and phase only (bits 1 and 8).
+    let sparse = f.columns(3, (1 << 1) | (1 << 8));
+    assert_eq!(sparse, [&cols[n..2 * n], &cols[8 * n..]].concat());
 }

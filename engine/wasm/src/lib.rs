@@ -160,30 +160,39 @@ impl Sim {
         boxed(self.sim.series(flow as usize).column(name, from as usize))
     }
 
-    /// Every time-series column from row `from`, one after another (t, cwnd, inflated,
-    /// ssthresh, flight, srtt, rttvar, rto, phase): n rows give 9·n numbers.
-    pub fn series_cols(&self, flow: u32, from: u32) -> Box<[f64]> {
+    /// Time-series columns from row `from`, one after another, in the order t, cwnd,
+    /// inflated, ssthresh, flight, srtt, rttvar, rto, phase; `columns` selects them (bit i =
+    /// column i; 0x1ff = all): n rows and c selected columns give c·n numbers.
+    pub fn series_cols(&self, flow: u32, from: u32, columns: u32) -> Box<[f64]> {
         if flow as usize >= self.sim.flow_count() {
             return Box::new([]);
         }
-        self.sim.series(flow as usize).columns(from as usize).into_boxed_slice()
+        self.sim
+            .series(flow as usize)
+            .columns(from as usize, columns)
+            .into_boxed_slice()
     }
 
     /// Event-log rows from `from` whose kind code k has bit k set in `kinds` and whose flow is
-    /// `flow` (any flow if negative), as the 7 columns one after another (t, flow, kind, seq,
-    /// len, seg, tx): m matching rows give 7·m numbers. The next cursor is `events_len()`.
-    pub fn events_select(&self, from: u32, kinds: u32, flow: i32) -> Box<[f64]> {
+    /// `flow` (any flow if negative), as the columns selected by `columns` (bit i of t, flow,
+    /// kind, seq, len, seg, tx; 0x7f = all) one after another: m rows and c columns give c·m
+    /// numbers. The next cursor is `events_len()`.
+    pub fn events_select(&self, from: u32, kinds: u32, flow: i32, columns: u32) -> Box<[f64]> {
         let flow = u16::try_from(flow).ok();
-        self.sim.events().select(from as usize, kinds, flow).into_boxed_slice()
+        self.sim
+            .events()
+            .select(from as usize, kinds, flow, columns)
+            .into_boxed_slice()
     }
 
-    /// Every queue column from row `from`, one after another (t, packets, bytes).
-    pub fn queue_cols(&self, queue: u32, from: u32) -> Box<[f64]> {
+    /// Queue columns from row `from` selected by `columns` (bit i of t, packets, bytes; 0x7 =
+    /// all), one after another.
+    pub fn queue_cols(&self, queue: u32, from: u32, columns: u32) -> Box<[f64]> {
         boxed(
             self.sim
                 .queues()
                 .get(queue as usize)
-                .map(|(_, q)| q.columns(from as usize)),
+                .map(|(_, q)| q.columns(from as usize, columns)),
         )
     }
 

@@ -6,7 +6,8 @@
 import type { JsonValue } from '../lib/json';
 
 /** Column order of the engine's combined reads (`series_cols`, `events_select`,
- *  `queue_cols`): each returns these columns one after another in one array. */
+ *  `queue_cols`): each returns the columns its mask selects, in this order, one after another
+ *  in one array. */
 export const SERIES_COLUMNS = [
   't',
   'cwnd',

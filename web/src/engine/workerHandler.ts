@@ -31,13 +31,13 @@ export interface SimLike {
   finished(): boolean;
   series_len(flow: number): number;
   /** Every series column of rows `from..`, one after another (SERIES_COLUMNS). */
-  series_cols(flow: number, from: number): Float64Array;
+  series_cols(flow: number, from: number, columns: number): Float64Array;
   events_len(): number;
   /** Event rows `from..` of the kinds in the mask and the flow, 7 columns one after another. */
-  events_select(from: number, kindsMask: number, flow: number): Float64Array;
+  events_select(from: number, kindsMask: number, flow: number, columns: number): Float64Array;
   queue_len(queue: number): number;
   /** Every queue column of rows `from..`, one after another (QUEUE_COLUMNS). */
-  queue_cols(queue: number, from: number): Float64Array;
+  queue_cols(queue: number, from: number, columns: number): Float64Array;
   summary_json(): string;
   scenario_json(): string;
   free(): void;
@@ -109,11 +109,19 @@ function kindMasks(events: string[]): Record<EventTable, number> {
  * Views of the wanted columns of a column-major block (`names` one after another, equal
  * lengths). The views share the block's buffer: one buffer to transfer per table.
  */
+/** The engine's column mask for `wanted`: bit i set when `names[i]` (the engine's column
+ *  order) is wanted. */
+function columnMask(names: readonly string[], wanted: readonly string[]): number {
+  return names.reduce((mask, name, i) => (wanted.includes(name) ? mask | (1 << i) : mask), 0);
+}
+
+/** Splits a block holding the wanted columns (in the engine's order `names`) into views. */
 function splitColumns(block: Float64Array, names: readonly string[], wanted: readonly string[]) {
-  const n = names.length > 0 ? Math.floor(block.length / names.length) : 0;
+  const present = names.filter((name) => wanted.includes(name));
+  const n = present.length > 0 ? Math.floor(block.length / present.length) : 0;
   const out: Record<string, Float64Array> = {};
   for (const name of wanted) {
-    const i = names.indexOf(name);
+    const i = present.indexOf(name);
     out[name] = i < 0 ? new Float64Array(0) : block.subarray(i * n, (i + 1) * n);
   }
   return out;
@@ -176,16 +184,25 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       return splitColumns(own, names, wanted);
     };
     const seriesEnd = sim.series_len(0);
-    const series = take(sim.series_cols(0, cursors.series), SERIES_COLUMNS, TABLES.series);
+    const series = take(
+      sim.series_cols(0, cursors.series, columnMask(SERIES_COLUMNS, TABLES.series)),
+      SERIES_COLUMNS,
+      TABLES.series,
+    );
     cursors.series = seriesEnd;
     const queueEnd = sim.queue_len(0);
-    const queue = take(sim.queue_cols(0, cursors.queue), QUEUE_COLUMNS, TABLES.queue);
+    const queue = take(
+      sim.queue_cols(0, cursors.queue, columnMask(QUEUE_COLUMNS, TABLES.queue)),
+      QUEUE_COLUMNS,
+      TABLES.queue,
+    );
     cursors.queue = queueEnd;
     // Nothing runs between these calls, so the log's length is the same before and after.
     const eventsEnd = sim.events_len();
     const chunk = { series, queue } as Record<TableName, Record<string, Float64Array>>;
     for (const table of Object.keys(EVENT_TABLE_KINDS) as EventTable[]) {
-      chunk[table] = take(sim.events_select(cursors.events, masks[table], 0), EVENT_COLUMNS, TABLES[table]);
+      const columns = columnMask(EVENT_COLUMNS, TABLES[table]);
+      chunk[table] = take(sim.events_select(cursors.events, masks[table], 0, columns), EVENT_COLUMNS, TABLES[table]);
     }
     cursors.events = eventsEnd;
     return { chunk: chunk as unknown as TraceChunk, transfer };
