@@ -198,16 +198,9 @@ impl Simulation {
             starts.push(start);
         }
         let n = s.flows.len();
-        // Reserve trace space for the packets the bottleneck can carry (capped: a thin or
-        // idle flow would otherwise hold memory it never uses, which matters in wasm).
-        let wire = s
-            .flows
-            .iter()
-            .map(|f| f.tcp.mss + f.tcp.header)
-            .min()
-            .unwrap_or(1500)
-            .max(1);
-        let est = ((s.duration * b.bandwidth as f64 / 8.0 / wire as f64) as usize).min(1 << 17);
+        // Reserve trace space for the data packets the run can carry (capped: an estimate
+        // for a long run would otherwise hold memory it may never use, which matters in wasm).
+        let est = ((s.estimated_packets() / 2) as usize).min(1 << 17);
         for l in links.iter_mut() {
             if let Some(q) = l.series.as_mut() {
                 q.rows.reserve(2 * est);

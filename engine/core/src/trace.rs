@@ -186,19 +186,23 @@ impl EventLog {
 
     /// One column (see [`EVENT_COLUMNS`]) from row `from`, as numbers (time in seconds).
     pub fn column(&self, name: &str, from: usize) -> Option<Vec<f64>> {
-        let rows = &self.rows[from.min(self.rows.len())..];
-        let f: fn(&EventRow) -> f64 = match name {
-            "t" => |r| ns_to_secs(r.t),
-            "flow" => |r| r.flow as f64,
-            "kind" => |r| r.kind as f64,
-            "seq" => |r| r.seq as f64,
-            "len" => |r| r.len as f64,
-            "seg" => |r| r.seg as f64,
-            "tx" => |r| r.tx as f64,
-            _ => return None,
-        };
-        Some(rows.iter().map(f).collect())
+        let f = event_field(name)?;
+        Some(self.rows[from.min(self.rows.len())..].iter().map(f).collect())
     }
+}
+
+/// How to read one [`EVENT_COLUMNS`] column from a row, as a number (time in seconds).
+fn event_field(name: &str) -> Option<fn(&EventRow) -> f64> {
+    Some(match name {
+        "t" => |r| ns_to_secs(r.t),
+        "flow" => |r| r.flow as f64,
+        "kind" => |r| r.kind as f64,
+        "seq" => |r| r.seq as f64,
+        "len" => |r| r.len as f64,
+        "seg" => |r| r.seg as f64,
+        "tx" => |r| r.tx as f64,
+        _ => return None,
+    })
 }
 
 impl EventLog {
@@ -216,15 +220,7 @@ impl EventLog {
             if columns & (1 << i) == 0 {
                 continue;
             }
-            let f: fn(&EventRow) -> f64 = match *name {
-                "t" => |r| ns_to_secs(r.t),
-                "flow" => |r| r.flow as f64,
-                "kind" => |r| r.kind as f64,
-                "seq" => |r| r.seq as f64,
-                "len" => |r| r.len as f64,
-                "seg" => |r| r.seg as f64,
-                _ => |r| r.tx as f64,
-            };
+            let f = event_field(name).expect("EVENT_COLUMNS are known");
             out.extend(rows.iter().map(|r| f(r)));
         }
         out
