@@ -160,7 +160,7 @@ fn bad_input_gets_a_specific_message() {
         ),
         (
             &["run", "--preset", P, "--set", "network.bottleneck.delay=99"],
-            &["network.bottleneck.delay: = 99 s is out of range; allowed 0 to 10 s"],
+            &["network.bottleneck.delay = 99 s is out of range; allowed 0 to 10 s"],
         ),
         (
             &["run", "--preset", P, "--set", "flows[0].variant=vegas"],
@@ -170,7 +170,7 @@ fn bad_input_gets_a_specific_message() {
         (&["run", "--preset", P, "--seed", "-3"], &["--seed -3"]),
         (
             &["run", "--preset", P, "--duration", "0"],
-            &["duration: = 0 s is out of range; allowed 0.001 to 100000 s"],
+            &["duration = 0 s is out of range; allowed 0.001 to 100000 s"],
         ),
         (&["run", "--preset", P, "--format", "xml"], &["expected json or csv"]),
         (&["run", "--preset", P, "--bogus"], &["unknown option `--bogus`"]),
@@ -198,10 +198,10 @@ fn validate_lists_every_problem_at_once() {
     assert_eq!(o.status.code(), Some(1));
     for n in [
         "4 problems",
-        "duration: = 0 s is out of range; allowed 0.001 to 100000 s",
-        "network.bottleneck.bandwidth: = 5 bit/s is out of range; allowed 1000 to 100000000000 bit/s",
-        "network.bottleneck.loss.ber: = 0.5 1/bit is out of range; allowed 0 to 0.01 1/bit",
-        "flows[0].tcp.mss: = 100000 B is out of range; allowed 1 to 65495 B",
+        "duration = 0 s is out of range; allowed 0.001 to 100000 s",
+        "network.bottleneck.bandwidth = 5 bit/s is out of range; allowed 1000 to 100000000000 bit/s",
+        "network.bottleneck.loss.ber = 0.5 1/bit is out of range; allowed 0 to 0.01 1/bit",
+        "flows[0].tcp.mss = 100000 B is out of range; allowed 1 to 65495 B",
     ] {
         assert!(err.contains(n), "missing {n:?} in\n{err}");
     }

@@ -8,8 +8,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
 
-/// One thing wrong with a scenario: where, and what.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// One thing wrong with a scenario: where, and what. Serialised as `{path, message, text}`,
+/// `text` being the one-line form every front end shows (see `Display`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     /// Parameter path, e.g. `flows[0].tcp.mss` (empty for the document itself).
     pub path: String,
@@ -26,13 +27,32 @@ impl Problem {
     }
 }
 
+/// Puts a subject before a message: `path = 2 s is out of range…` when the message states
+/// the value, `path: unknown parameter…` otherwise.
+fn subject_then(subject: &str, message: &str) -> String {
+    if subject.is_empty() {
+        message.to_string()
+    } else if message.starts_with("= ") {
+        format!("{subject} {message}")
+    } else {
+        format!("{subject}: {message}")
+    }
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.path, self.message)
-        }
+        f.write_str(&subject_then(&self.path, &self.message))
+    }
+}
+
+impl Serialize for Problem {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Problem", 3)?;
+        st.serialize_field("path", &self.path)?;
+        st.serialize_field("message", &self.message)?;
+        st.serialize_field("text", &self.to_string())?;
+        st.end()
     }
 }
 
@@ -592,7 +612,10 @@ impl Scenario {
                 Err(msg) => out.push(Problem::new(format!("{p}.set"), msg)),
                 Ok((def, _)) => {
                     if let Some(msg) = check_leaf(def, &e.value) {
-                        out.push(Problem::new(format!("{p}.value"), format!("for {}: {msg}", e.set)));
+                        out.push(Problem::new(
+                            format!("{p}.value"),
+                            format!("for {}", subject_then(&e.set, &msg)),
+                        ));
                     }
                 }
             }
@@ -1022,27 +1045,27 @@ mod tests {
         );
         assert!(
             text.iter()
-                .any(|t| t.starts_with("duration: = -1 s is out of range; allowed 0.001 to 100000 s")),
+                .any(|t| t.starts_with("duration = -1 s is out of range; allowed 0.001 to 100000 s")),
             "{text:#?}"
         );
         assert!(
             text.iter()
-                .any(|t| t.contains("network.bottleneck.bandwidth: = 0 bit/s is out of range")),
+                .any(|t| t.contains("network.bottleneck.bandwidth = 0 bit/s is out of range")),
             "{text:#?}"
         );
         assert!(
             text.iter()
-                .any(|t| t.contains("network.bottleneck.delay: = \"fast\" is a string, not a number")),
+                .any(|t| t.contains("network.bottleneck.delay = \"fast\" is a string, not a number")),
             "{text:#?}"
         );
         assert!(
             text.iter()
-                .any(|t| t.contains("flows[0].variant: = \"vegas\" is not one of: old_tahoe, tahoe, reno, newreno")),
+                .any(|t| t.contains("flows[0].variant = \"vegas\" is not one of: old_tahoe, tahoe, reno, newreno")),
             "{text:#?}"
         );
         assert!(
             text.iter()
-                .any(|t| t.contains("flows[0].tcp.mss: = 0 B is out of range; allowed 1 to 65495 B")),
+                .any(|t| t.contains("flows[0].tcp.mss = 0 B is out of range; allowed 1 to 65495 B")),
             "{text:#?}"
         );
     }
@@ -1058,10 +1081,18 @@ mod tests {
         let err = set_path(&mut doc, "network.bottleneck.delay", json!(99)).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "network.bottleneck.delay: = 99 s is out of range; allowed 0 to 10 s"
+            "network.bottleneck.delay = 99 s is out of range; allowed 0 to 10 s"
+        );
+        // Front ends show `text`, the same line as Display.
+        assert_eq!(
+            serde_json::to_value(&err).unwrap(),
+            json!({"path": "network.bottleneck.delay", "message": "= 99 s is out of range; allowed 0 to 10 s",
+                   "text": "network.bottleneck.delay = 99 s is out of range; allowed 0 to 10 s"})
         );
         let err = set_path(&mut doc, "network.bottlenek.delay", json!(1)).unwrap_err();
-        assert!(err.to_string().contains("unknown parameter"));
+        assert!(err
+            .to_string()
+            .starts_with("network.bottlenek.delay: unknown parameter"));
         let err = set_path(&mut doc, "flows[5].variant", json!("reno")).unwrap_err();
         assert!(err.to_string().contains("there is no flow 5"));
     }
@@ -1079,7 +1110,7 @@ mod tests {
         assert_eq!(problems.len(), 3, "{text:#?}");
         assert!(text[0].starts_with("timeline[1].set: `flows[0].tcp.mss` cannot change during a run"));
         assert!(text[1].starts_with("timeline[2].set: `flows[3].app.write_size`: there is no flow 3"));
-        assert!(text[2].contains("timeline[3].value: for network.bottleneck.bandwidth: = -5 is not a whole number"));
+        assert!(text[2].contains("timeline[3].value: for network.bottleneck.bandwidth = -5 is not a whole number"));
     }
 
     #[test]

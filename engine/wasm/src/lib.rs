@@ -54,7 +54,7 @@ pub fn codes_json() -> String {
 /// "estimated_packets": n, "estimated_trace_bytes": m}` with every setting resolved and
 /// rough upper bounds on the packets the run will simulate and the engine memory its trace
 /// takes (warn before very large runs), or
-/// `{"ok": false, "problems": [{path, message}]}`.
+/// `{"ok": false, "problems": [{path, message, text}]}` (`text`: the one line to show).
 #[wasm_bindgen]
 pub fn validate_json(text: &str) -> String {
     match Scenario::from_json_str(text) {
@@ -82,7 +82,7 @@ fn boxed(col: Option<Vec<f64>>) -> Box<[f64]> {
 #[wasm_bindgen]
 impl Sim {
     /// Builds a simulation; throws an Error whose message is a JSON list of
-    /// `{path, message}` problems if the scenario is invalid.
+    /// `{path, message, text}` problems if the scenario is invalid.
     #[wasm_bindgen(constructor)]
     pub fn new(scenario_json: &str) -> Result<Sim, JsError> {
         Simulation::from_json(scenario_json)

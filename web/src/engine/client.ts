@@ -4,7 +4,7 @@
 //
 // Latest wins: every request gets a new generation number; messages of older generations
 // are dropped here, and the workers drop older requests still queued.
-import type { FromWorker, RunMode, RunSpec, ToWorker } from './protocol';
+import { plainProblem, type FromWorker, type RunMode, type RunSpec, type ToWorker } from './protocol';
 
 /** What the client needs of a Worker (tests pass an in-process stand-in). */
 export interface WorkerLike {
@@ -98,7 +98,7 @@ export class EngineClient implements Engine {
         gen: this.gen,
         key,
         message: text,
-        problems: [{ path: '', message: text }],
+        problems: [plainProblem(text)],
         fatal: true,
       });
     if (keys.length === 0 && gaveUp) failed(null);
@@ -131,7 +131,7 @@ export class EngineClient implements Engine {
           gen: this.gen,
           key: run.key,
           message,
-          problems: [{ path: '', message }],
+          problems: [plainProblem(message)],
           fatal: true,
         });
       }

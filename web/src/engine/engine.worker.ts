@@ -1,7 +1,7 @@
 // Worker entry: instantiates the wasm compiled by the page, then hands every message to the
 // handler. No logic lives here (see workerHandler.ts).
 import { codes_json, initSync, Sim } from './pkg/cwndlab_wasm.js';
-import type { FromWorker, ToWorker } from './protocol';
+import { plainProblem, type FromWorker, type ToWorker } from './protocol';
 import { createWorkerHandler } from './workerHandler';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -36,7 +36,7 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
         gen: 'gen' in msg ? msg.gen : -1,
         key: null,
         message: String(e),
-        problems: [{ path: '', message: String(e) }],
+        problems: [plainProblem(String(e))],
         fatal: true,
       },
       [],

@@ -89,10 +89,16 @@ export interface RunSummary {
 /** During live playback, the worker sends a fresh summary at most this often, ms. */
 export const SUMMARY_EVERY_MS = 250;
 
-/** A problem the engine reports (`{path, message}`). */
+/** A problem the engine reports: where, what, and `text`, the engine's one-line form of both. */
 export interface Problem {
   path: string;
   message: string;
+  text: string;
+}
+
+/** A problem with no parameter to name (a crash, a failed load). */
+export function plainProblem(message: string): Problem {
+  return { path: '', message, text: message };
 }
 
 /** One run of a comparison: a key (the algorithm) and its complete scenario. */
@@ -149,11 +155,12 @@ export function problemsOf(error: unknown): Problem[] {
     if (Array.isArray(parsed)) {
       return parsed.map((p: unknown) => {
         const o = (typeof p === 'object' && p !== null ? p : {}) as Record<string, unknown>;
-        return { path: String(o.path ?? ''), message: String(o.message ?? '') };
+        const message = String(o.message ?? '');
+        return { path: String(o.path ?? ''), message, text: String(o.text ?? message) };
       });
     }
   } catch {
     // Not JSON: an engine trap or another failure.
   }
-  return [{ path: '', message: text }];
+  return [plainProblem(text)];
 }

@@ -1,5 +1,5 @@
 import type { Scenario } from './tables';
-import type { Problem } from './protocol';
+import { plainProblem, type Problem } from './protocol';
 
 /** A validated scenario (every setting resolved) with the engine's packet estimate. */
 export type Validation =
@@ -18,5 +18,5 @@ export function parseValidation(text: string): Validation {
       ? { ok: true, scenario: v.scenario, estimatedPackets: v.estimated_packets }
       : { ok: true, scenario: v.scenario };
   }
-  return { ok: false, problems: v.problems ?? [{ path: '', message: 'the engine refused the scenario' }] };
+  return { ok: false, problems: v.problems ?? [plainProblem('the engine refused the scenario')] };
 }

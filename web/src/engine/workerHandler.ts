@@ -165,7 +165,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
 
   function fail(key: string | null, error: unknown, fatal: boolean) {
     const problems = problemsOf(error);
-    const message = problems.map((p) => (p.path ? `${p.path} ${p.message}` : p.message)).join('; ');
+    const message = problems.map((p) => p.text).join('; ');
     post({ type: 'failed', gen, key, message, problems, fatal }, []);
   }
 

@@ -231,7 +231,8 @@ describe('the scenario URL: bad input', () => {
     const { notices, state } = decode('?v=1&f0.tcp.rwnd=1000&duration=8');
     const msg = noticeFor(notices, 'f0.tcp.rwnd');
     expect(msg).toContain('Receiver window');
-    expect(msg).toContain('smaller than the MSS');
+    // The engine's own one-line text: the path, then the value it refuses.
+    expect(msg).toContain('flows[0].tcp.rwnd = 1000 B is smaller than the MSS (1460 B)');
     expect(getAt(state.scenario, 'flows[0].tcp.rwnd')).toBe(getAt(def, 'flows[0].tcp.rwnd'));
     expect(state.scenario.duration).toBe(8);
   });

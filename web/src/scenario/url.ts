@@ -6,6 +6,7 @@
 // String(x), which round-trips every double, so a link reproduces the run bit for bit.
 // Reading never throws: every field that cannot be used falls back to its default alone,
 // with a notice naming it and what is allowed.
+import type { Problem } from '../engine/protocol';
 import type { ParamSpec, Scenario } from '../engine/tables';
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../lib/json';
 import { DEFAULT_SELECTION, isVariant, orderVariants, variantLabel } from './algorithms';
@@ -23,12 +24,6 @@ import {
 import { concretePath, getAt, pathOfUrlKey, setAt, splitFlowPath, urlKeyOf } from './paths';
 import { defaultShareState, LAYOUTS, PLOT_IDS, type Layout, type Notice, type ShareState } from './shareState';
 import { upgrade, URL_VERSION, type QueryPairs } from './upgraders';
-
-/** A problem the engine reports about a scenario. */
-export interface Problem {
-  path: string;
-  message: string;
-}
 
 /** The engine's validator (`validate_json`), parsed: resolves a partial scenario. */
 export type Validator = (
@@ -316,7 +311,7 @@ function validateWithFallback(
       const tm = /^timeline\[(\d+)\]/.exec(problem.path);
       if (tm) {
         dropTimeline.add(Number(tm[1]));
-        note('tl', `Timeline change ${Number(tm[1]) + 1}: ${problem.path} ${problem.message}; the change was dropped.`);
+        note('tl', `Timeline change ${Number(tm[1]) + 1}: ${problem.text}; the change was dropped.`);
         progressed = true;
         continue;
       }
@@ -332,7 +327,7 @@ function validateWithFallback(
       reset.add(path);
       current = setAt(current, path, structuredClone(spec.default));
       const key = urlKeyOf(path);
-      note(key, `${paramName(spec, key)}: ${problem.path} ${problem.message}. ${fallbackText(spec)}`);
+      note(key, `${paramName(spec, key)}: ${problem.text}. ${fallbackText(spec)}`);
       progressed = true;
     }
     if (dropTimeline.size > 0 && Array.isArray(current.timeline)) {

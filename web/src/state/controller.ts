@@ -446,7 +446,7 @@ export class AppController {
   private accept(next: Scenario): Validation | null {
     const result = this.validate(JSON.stringify(next));
     if (result.ok) return result;
-    this.notify(result.problems.map((p) => ({ key: p.path, message: `Not applied: ${p.path} ${p.message}` })));
+    this.notify(result.problems.map((p) => ({ key: p.path, message: `Not applied: ${p.text}` })));
     return null;
   }
 
