@@ -66,27 +66,14 @@ fn run_preset_prints_per_flow_metrics_as_json() {
 fn seed_duration_and_set_change_the_run() {
     // BER 1e-5 loses ~11 % of 1500-byte packets: two seeds cannot lose the same ones.
     let ber = "network.bottleneck.loss.ber=1e-5";
-    let base = cwndlab(&["run", "--preset", "netsim-newreno", "--duration", "2", "--set", ber]);
-    let other = cwndlab(&[
-        "run",
-        "--preset",
-        "netsim-newreno",
-        "--duration",
-        "2",
-        "--set",
-        ber,
-        "--seed",
-        "7",
-    ]);
-    let reno = cwndlab(&[
-        "run",
-        "--preset",
-        "netsim-newreno",
-        "--duration",
-        "2",
-        "--set",
-        "flows[0].variant=reno",
-    ]);
+    let run_2s = |extra: &[&str]| {
+        let mut args = vec!["run", "--preset", "netsim-newreno", "--duration", "2"];
+        args.extend_from_slice(extra);
+        cwndlab(&args)
+    };
+    let base = run_2s(&["--set", ber]);
+    let other = run_2s(&["--set", ber, "--seed", "7"]);
+    let reno = run_2s(&["--set", "flows[0].variant=reno"]);
     let v = |o: &Output| serde_json::from_str::<serde_json::Value>(&stdout(o)).unwrap();
     let (a, b, c) = (v(&base), v(&other), v(&reno));
     assert_eq!(a["duration_s"], 2.0);

@@ -37,6 +37,11 @@ fn kinds(evs: &[Ev]) -> Vec<EventKind> {
     evs.iter().map(|e| e.kind).collect()
 }
 
+/// The events of one kind among `evs`.
+fn only(evs: &[Ev], kind: EventKind) -> Vec<Ev> {
+    evs.iter().copied().filter(|e| e.kind == kind).collect()
+}
+
 #[test]
 fn the_connection_starts_with_a_syn_and_an_rtt_sample() {
     let sim = run(&scenario("fall-floyd-reno-1drops", &[]));
@@ -178,11 +183,7 @@ fn reno_three_drops_times_out_then_goes_back_n() {
     assert_eq!(r[4].t, r[2].t + SEC);
     assert_eq!((r[5].seg, r[5].tx), (26, 2));
     // Go-back-N after the timeout resends 28 and also 29, which the receiver already holds.
-    let resent: Vec<(u32, u32)> = r[5..]
-        .iter()
-        .filter(|e| e.kind == Retransmit)
-        .map(|e| (e.seg, e.tx))
-        .collect();
+    let resent: Vec<(u32, u32)> = only(&r[5..], Retransmit).iter().map(|e| (e.seg, e.tx)).collect();
     assert_eq!(resent, vec![(26, 2), (28, 2), (29, 2)]);
     assert_eq!(
         r[6].t,
@@ -198,7 +199,7 @@ fn newreno_recovers_one_hole_per_rtt_without_a_timeout() {
         let r = responses(&sim, 3 * SEC);
         let fr = r[0];
         assert_eq!((fr.kind, r[1].seg), (FastRetransmit, 14), "{n} drops");
-        let partial: Vec<Ev> = r.iter().copied().filter(|e| e.kind == PartialAck).collect();
+        let partial = only(&r, PartialAck);
         assert_eq!(
             partial.iter().map(|p| p.seg).collect::<Vec<_>>(),
             holes,
@@ -234,7 +235,7 @@ fn newreno_partial_window_deflation_follows_rfc_6582() {
         &[("flows[0].cc.newreno_partial_window", "deflate")],
     ));
     let r = responses(&sim, 3 * SEC);
-    let p: Vec<Ev> = r.iter().copied().filter(|e| e.kind == PartialAck).collect();
+    let p = only(&r, PartialAck);
     assert_eq!(p.len(), 2);
     // Before the first partial ACK the window was inflated to 7 + 3 + 11 = 21 segments
     // (14 dupacks) plus 2 more from dupacks of the segments sent during recovery…

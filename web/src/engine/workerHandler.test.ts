@@ -67,56 +67,23 @@ describe('the engine worker', () => {
     await until(() => chunksOf(posted, 'newreno').some((c) => c.finished));
     for (const { key, scenarioJson } of runs) {
       const chunks = chunksOf(posted, key);
+      const trace = chunks.map((c) => c.chunk);
       const last = chunks[chunks.length - 1];
       const want = direct(scenarioJson);
       expect(last?.finished).toBe(true);
       expect(last?.gen).toBe(1);
       expect(last?.summary).toEqual(want.summary);
-      expect(
-        concat(
-          chunks.map((c) => c.chunk),
-          'series',
-          't',
-        ),
-      ).toEqual(want.t);
-      expect(
-        concat(
-          chunks.map((c) => c.chunk),
-          'series',
-          'cwnd',
-        ),
-      ).toEqual(want.cwnd);
-      expect(
-        concat(
-          chunks.map((c) => c.chunk),
-          'queue',
-          'packets',
-        ),
-      ).toEqual(want.queue);
+      expect(concat(trace, 'series', 't')).toEqual(want.t);
+      expect(concat(trace, 'series', 'cwnd')).toEqual(want.cwnd);
+      expect(concat(trace, 'queue', 'packets')).toEqual(want.queue);
       // Every packet the sender sent is either a first transmission or a retransmission.
       const flow = want.summary.flows[0];
-      const sends = concat(
-        chunks.map((c) => c.chunk),
-        'sends',
-        't',
-      ).length;
-      const retx = concat(
-        chunks.map((c) => c.chunk),
-        'retx',
-        't',
-      ).length;
+      const sends = concat(trace, 'sends', 't').length;
+      const retx = concat(trace, 'retx', 't').length;
       expect(sends + retx).toBe(flow?.data_packets_sent);
-      const drops = concat(
-        chunks.map((c) => c.chunk),
-        'drops',
-        't',
-      ).length;
+      const drops = concat(trace, 'drops', 't').length;
       expect(drops).toBe((flow?.drops.queue ?? 0) + (flow?.drops.error ?? 0) + (flow?.drops.scripted ?? 0));
-      const kinds = concat(
-        chunks.map((c) => c.chunk),
-        'marks',
-        'kind',
-      );
+      const kinds = concat(trace, 'marks', 'kind');
       const timeoutCode = tables.codes.events.indexOf('timeout');
       expect(kinds.filter((k) => k === timeoutCode).length).toBe(flow?.timeouts);
     }
@@ -131,19 +98,11 @@ describe('the engine worker', () => {
     handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'reno', scenarioJson: json }] });
     await until(() => chunksOf(posted, 'reno').some((c) => c.finished));
     const chunks = chunksOf(posted, 'reno');
+    const trace = chunks.map((c) => c.chunk);
     const summary = chunks.at(-1)?.summary;
     expect(summary?.flows).toHaveLength(2);
     const [f0, f1] = summary?.flows ?? [];
-    const sent = ['sends', 'retx'].reduce(
-      (n, table) =>
-        n +
-        concat(
-          chunks.map((c) => c.chunk),
-          table as 'sends',
-          't',
-        ).length,
-      0,
-    );
+    const sent = ['sends', 'retx'].reduce((n, table) => n + concat(trace, table as 'sends', 't').length, 0);
     expect(sent).toBe(f0?.data_packets_sent);
     expect(sent).not.toBe((f0?.data_packets_sent ?? 0) + (f1?.data_packets_sent ?? 0));
   });
@@ -212,13 +171,8 @@ describe('the engine worker', () => {
     const chunks = chunksOf(posted, 'newreno');
     expect(chunks.length).toBeGreaterThan(10);
     const want = direct(json);
-    expect(
-      concat(
-        chunks.map((c) => c.chunk),
-        'series',
-        'cwnd',
-      ),
-    ).toEqual(want.cwnd);
+    const trace = chunks.map((c) => c.chunk);
+    expect(concat(trace, 'series', 'cwnd')).toEqual(want.cwnd);
     expect(chunks[chunks.length - 1]?.summary?.digest).toBe(want.summary.digest);
     // Progress is monotonic and reported as simulated time.
     const nows = chunks.map((c) => c.now);

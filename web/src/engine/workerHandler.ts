@@ -178,31 +178,25 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
   function readChunk(run: Run): { chunk: TraceChunk; transfer: ArrayBuffer[] } {
     const { sim, cursors } = run;
     const transfer: ArrayBuffer[] = [];
-    const take = (block: Float64Array, names: readonly string[], wanted: readonly string[]) => {
-      const own = owned(block);
+    // One engine read of the `wanted` columns (of the engine's `names`), transferred.
+    const take = (names: readonly string[], wanted: readonly string[], read: (mask: number) => Float64Array) => {
+      const own = owned(read(columnMask(names, wanted)));
       transfer.push(own.buffer as ArrayBuffer);
       return splitColumns(own, names, wanted);
     };
     const seriesEnd = sim.series_len(0);
-    const series = take(
-      sim.series_cols(0, cursors.series, columnMask(SERIES_COLUMNS, TABLES.series)),
-      SERIES_COLUMNS,
-      TABLES.series,
-    );
+    const series = take(SERIES_COLUMNS, TABLES.series, (mask) => sim.series_cols(0, cursors.series, mask));
     cursors.series = seriesEnd;
     const queueEnd = sim.queue_len(0);
-    const queue = take(
-      sim.queue_cols(0, cursors.queue, columnMask(QUEUE_COLUMNS, TABLES.queue)),
-      QUEUE_COLUMNS,
-      TABLES.queue,
-    );
+    const queue = take(QUEUE_COLUMNS, TABLES.queue, (mask) => sim.queue_cols(0, cursors.queue, mask));
     cursors.queue = queueEnd;
     // Nothing runs between these calls, so the log's length is the same before and after.
     const eventsEnd = sim.events_len();
     const chunk = { series, queue } as Record<TableName, Record<string, Float64Array>>;
     for (const table of Object.keys(EVENT_TABLE_KINDS) as EventTable[]) {
-      const columns = columnMask(EVENT_COLUMNS, TABLES[table]);
-      chunk[table] = take(sim.events_select(cursors.events, masks[table], 0, columns), EVENT_COLUMNS, TABLES[table]);
+      chunk[table] = take(EVENT_COLUMNS, TABLES[table], (columns) =>
+        sim.events_select(cursors.events, masks[table], 0, columns),
+      );
     }
     cursors.events = eventsEnd;
     return { chunk: chunk as unknown as TraceChunk, transfer };

@@ -1,7 +1,7 @@
 // Which algorithms run on the same scenario and seed.
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../app/AppContext';
-import { algStyle, markerPath } from '../lib/styles';
+import { AlgorithmSwatch } from '../lib/AlgorithmSwatch';
 import { VARIANT_NAMES, VARIANTS } from '../scenario/algorithms';
 
 /** Checkboxes, one per algorithm, each with its line style. */
@@ -14,7 +14,6 @@ export function AlgorithmPicker() {
       <legend>Compare algorithms</legend>
       <div className="algorithm-list">
         {VARIANTS.map((v) => {
-          const st = algStyle(v.value);
           const checked = selected.includes(v.value);
           const only = checked && selected.length === 1;
           return (
@@ -27,18 +26,7 @@ export function AlgorithmPicker() {
                   if (!only) controller.toggleAlgorithm(v.value);
                 }}
               />
-              <svg width="30" height="14" aria-hidden="true">
-                <line
-                  x1="1"
-                  y1="7"
-                  x2="29"
-                  y2="7"
-                  stroke={st.color}
-                  strokeWidth="2.5"
-                  strokeDasharray={st.dash.join(' ')}
-                />
-                <path transform="translate(15,7)" d={markerPath(st.marker, 4)} fill={st.color} stroke="#fff" />
-              </svg>
+              <AlgorithmSwatch variant={v.value} width={30} />
               <span>{v.label}</span>
             </label>
           );

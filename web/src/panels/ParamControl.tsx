@@ -32,6 +32,23 @@ interface Props {
   extra?: ReactNode;
 }
 
+/**
+ * The text being typed into a box showing `shown`, and its error. When the value changes
+ * elsewhere (the slider, a preset, a link) the box shows it in this same render and the error
+ * goes; an effect would show the old text for a frame and render the page twice.
+ */
+function useDraft(shown: string) {
+  const [draft, setDraft] = useState(shown);
+  const [error, setError] = useState<string | null>(null);
+  const [synced, setSynced] = useState(shown);
+  if (synced !== shown) {
+    setSynced(shown);
+    setDraft(shown);
+    setError(null);
+  }
+  return { draft, setDraft, error, setError };
+}
+
 function NumberBox({
   spec,
   value,
@@ -50,16 +67,7 @@ function NumberBox({
   onCommit: (v: number) => void;
 }) {
   const shown = formatNumber(toDisplay(spec, value), 10);
-  const [draft, setDraft] = useState(shown);
-  const [error, setError] = useState<string | null>(null);
-  // The value changed elsewhere (the slider, a preset, a link): show it in this same render.
-  // (An effect would show the old number for a frame and render the page twice.)
-  const [synced, setSynced] = useState(shown);
-  if (synced !== shown) {
-    setSynced(shown);
-    setDraft(shown);
-    setError(null);
-  }
+  const { draft, setDraft, error, setError } = useDraft(shown);
   const commit = () => {
     if (draft === shown) return;
     const n = parseDecimal(draft.trim());
@@ -233,13 +241,7 @@ function ListBox({
 }) {
   const items = spec.items ?? [];
   const shown = listText(items, value);
-  const [draft, setDraft] = useState(shown);
-  const [error, setError] = useState<string | null>(null);
-  const [synced, setSynced] = useState(shown);
-  if (synced !== shown) {
-    setSynced(shown);
-    setDraft(shown);
-  }
+  const { draft, setDraft, error, setError } = useDraft(shown);
   const commit = () => {
     if (draft === shown) return;
     const r = parseListText(items, draft);

@@ -3,8 +3,8 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
 import type { FlowSummary, RunSummary } from '../engine/protocol';
-import { algStyle, markerPath } from '../lib/styles';
-import { variantLabel } from '../scenario/algorithms';
+import { AlgorithmSwatch } from '../lib/AlgorithmSwatch';
+import { variantLabel, type Variant } from '../scenario/algorithms';
 import { formatNumber } from '../scenario/params';
 import type { RunInfo } from '../state/types';
 
@@ -52,14 +52,10 @@ function cell(run: RunInfo | undefined, row: (typeof ROWS)[number]): string {
   return f ? row.value(f) : '…';
 }
 
-function AlgHead({ a }: { a: string }) {
-  const st = algStyle(a);
+function AlgHead({ a }: { a: Variant }) {
   return (
     <span className="alg-head">
-      <svg width="28" height="12" viewBox="-14 -6 28 12" aria-hidden="true">
-        <line x1="-13" x2="13" stroke={st.color} strokeWidth="2" strokeDasharray={st.dash.join(' ')} />
-        <path d={markerPath(st.marker, 4)} fill={st.color} stroke="#fff" />
-      </svg>
+      <AlgorithmSwatch variant={a} width={28} height={12} strokeWidth={2} />
       {variantLabel(a)}
     </span>
   );

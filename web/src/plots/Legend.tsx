@@ -3,7 +3,8 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
 import { variantLabel } from '../scenario/algorithms';
-import { algStyle, EVENT_MARKS, markerPath, PHASES, SERIES_STYLES } from '../lib/styles';
+import { AlgorithmSwatch } from '../lib/AlgorithmSwatch';
+import { EVENT_MARKS, PHASES, SERIES_STYLES } from '../lib/styles';
 
 function Line({ color, dash, width = 2.5 }: { color: string; dash: readonly number[]; width?: number }) {
   return (
@@ -30,26 +31,12 @@ export function Legend() {
   return (
     <div className="legend" aria-label="Legend">
       <ul className="legend-row" aria-label="Algorithms">
-        {algorithms.map((a) => {
-          const st = algStyle(a);
-          return (
-            <li key={a}>
-              <svg width="46" height="14" aria-hidden="true" className="legend-swatch">
-                <line
-                  x1="1"
-                  y1="7"
-                  x2="45"
-                  y2="7"
-                  stroke={st.color}
-                  strokeWidth="2.5"
-                  strokeDasharray={st.dash.join(' ')}
-                />
-                <path transform="translate(23,7)" d={markerPath(st.marker, 4)} fill={st.color} stroke="#fff" />
-              </svg>
-              {variantLabel(a)}
-            </li>
-          );
-        })}
+        {algorithms.map((a) => (
+          <li key={a}>
+            <AlgorithmSwatch variant={a} width={46} className="legend-swatch" />
+            {variantLabel(a)}
+          </li>
+        ))}
         {layout === 'overlay' && <li className="legend-note">(overlaid: colour, dash and marker per algorithm)</li>}
       </ul>
       <ul className="legend-row" aria-label="Window series">

@@ -3,7 +3,9 @@ import { tables } from '../engine/tables';
 import type { RunTrace } from '../engine/traceStore';
 import { lowerBound, visibleRange } from '../engine/lookup';
 import { drawMarker, PHASES, type PhaseStyle } from '../lib/styles';
+import type { ColumnOf, TableName } from '../engine/protocol';
 import type { Polyline } from './core/decimate';
+import { cachedLine } from './core/lineCache';
 import type { DrawFrame } from './core/types';
 
 /** Event kind code by name (from the engine's codes). */
@@ -65,6 +67,17 @@ export function phaseFill(ctx: CanvasRenderingContext2D, phase: PhaseStyle): str
     cache.set(key, ctx.createPattern(tile, 'repeat'));
   }
   return cache.get(key) ?? phase.fill;
+}
+
+/**
+ * The step line of one column of a run's table over the frame's time window, decimated per
+ * pixel column (cached with the trace, see lineCache).
+ */
+export function visibleLine<T extends TableName>(f: DrawFrame, trace: RunTrace, table: T, column: ColumnOf<T>) {
+  const tb = trace.tables[table];
+  const cols = tb.cols as Record<ColumnOf<T> | 't', Float64Array>; // every table has t
+  const [i0, i1] = visibleRange(cols.t, tb.length, f.t0, f.t1);
+  return cachedLine(trace, `${table}.${column}`, cols.t, cols[column], i0, i1, f.xl, f.dpr, f.width, true);
 }
 
 /** Spans of constant phase within [t0, t1]: [start, end, code]. */

@@ -1,11 +1,10 @@
 // Bottleneck queue occupancy (data direction), in packets, with the buffer size as a
 // dashed reference line: a full buffer is where drop-tail losses come from.
-import { rowAt, rowsInForce, visibleRange } from '../engine/lookup';
+import { rowAt, rowsInForce } from '../engine/lookup';
 import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
-import { cachedLine } from './core/lineCache';
 import type { PlotContext, PlotDef } from './core/types';
-import { strokePolyline } from './layers';
+import { strokePolyline, visibleLine } from './layers';
 
 function capacity(context: PlotContext): number {
   const c = getAt(context.scenario, 'network.bottleneck.queue_packets');
@@ -53,20 +52,7 @@ export const queuePlot: PlotDef = {
     ctx.fillText(label, 7, ly + 1);
     ctx.restore();
     for (const run of runs) {
-      const q = run.trace.tables.queue;
-      const [i0, i1] = visibleRange(q.cols.t, q.length, f.t0, f.t1);
-      const line = cachedLine(
-        run.trace,
-        'queue.packets',
-        q.cols.t,
-        q.cols.packets,
-        i0,
-        i1,
-        f.xl,
-        f.dpr,
-        f.width,
-        true,
-      ).polyline(f.yl, f.xl, Math.min(run.trace.now, f.t1));
+      const line = visibleLine(f, run.trace, 'queue', 'packets').polyline(f.yl, f.xl, Math.min(run.trace.now, f.t1));
       ctx.strokeStyle = run.style.color;
       ctx.lineWidth = 1.5;
       ctx.setLineDash(context.overlay ? run.style.dash : []);

@@ -6,9 +6,9 @@ import { rowAt, rowsInForce, rowsWithin, visibleRange } from '../engine/lookup';
 import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
 import { mapLinear, thinMarks } from './core/decimate';
-import { cachedLine, cachedSpans } from './core/lineCache';
+import { cachedSpans } from './core/lineCache';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
-import { drawLabel, strokePolyline } from './layers';
+import { drawLabel, strokePolyline, visibleLine } from './layers';
 
 function mssOf(context: PlotContext): number {
   const mss = getAt(context.scenario, 'flows[0].tcp.mss');
@@ -126,20 +126,11 @@ export const seqPlot: PlotDef = {
       ctx.globalAlpha = 1;
       drawBars(f, run, 'retx', mss, 2.5);
       // The ACK line: dark for a single run, the run's colour and dash when overlaid.
-      const acks = run.trace.tables.acks;
-      const [i0, i1] = visibleRange(acks.cols.t, acks.length, f.t0, f.t1);
-      const line = cachedLine(
-        run.trace,
-        'acks.seq',
-        acks.cols.t,
-        acks.cols.seq,
-        i0,
-        i1,
+      const line = visibleLine(f, run.trace, 'acks', 'seq').polyline(
+        (v) => mapLinear(f.yl, v / mss),
         f.xl,
-        f.dpr,
-        f.width,
-        true,
-      ).polyline((v) => mapLinear(f.yl, v / mss), f.xl, Math.min(run.trace.now, f.t1));
+        Math.min(run.trace.now, f.t1),
+      );
       ctx.strokeStyle = single ? '#333333' : run.style.color;
       ctx.setLineDash(single ? [] : run.style.dash);
       ctx.lineWidth = 1.5;

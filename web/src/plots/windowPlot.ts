@@ -7,9 +7,8 @@ import { getAt } from '../scenario/paths';
 import { drawMarker, EVENT_MARKS, PHASES, SERIES_STYLES } from '../lib/styles';
 import type { SeriesVisibility } from '../state/types';
 import { mapLinear, thinMarks } from './core/decimate';
-import { cachedLine } from './core/lineCache';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
-import { drawPhaseBands, EVENT_CODE, rowBefore, strokePolyline } from './layers';
+import { drawPhaseBands, EVENT_CODE, rowBefore, strokePolyline, visibleLine } from './layers';
 
 const SERIES_ORDER: (keyof SeriesVisibility)[] = ['flight', 'ssthresh', 'inflated', 'cwnd'];
 
@@ -145,22 +144,9 @@ export const windowPlot: PlotDef = {
     const { xl, yl } = f;
     const toY = (v: number) => mapLinear(yl, v / mss);
     for (const run of runs) {
-      const s = run.trace.tables.series;
-      const [i0, i1] = visibleRange(s.cols.t, s.length, f.t0, f.t1);
       for (const name of visibleSeries(context)) {
         const look = SERIES_STYLES[name];
-        const line = cachedLine(
-          run.trace,
-          `series.${name}`,
-          s.cols.t,
-          s.cols[name],
-          i0,
-          i1,
-          xl,
-          f.dpr,
-          f.width,
-          true,
-        ).polyline(toY, xl, Math.min(run.trace.now, f.t1));
+        const line = visibleLine(f, run.trace, 'series', name).polyline(toY, xl, Math.min(run.trace.now, f.t1));
         ctx.strokeStyle = run.style.color;
         ctx.globalAlpha = look.alpha;
         ctx.lineWidth = look.width;

@@ -156,13 +156,7 @@ export class LineDecimator {
         this.col = NaN;
         continue;
       }
-      let px: number;
-      if (lin) {
-        const u = lin.span ? (ti - lin.d0) / lin.span : lin.span === 0 ? 0.5 : NaN;
-        px = lin.r0 * (1 - u) + lin.r1 * u;
-      } else {
-        px = (fx as (v: number) => number)(ti);
-      }
+      const px = lin ? mapLinear(lin, ti) : (fx as (v: number) => number)(ti);
       const c = Math.floor(px * dpr);
       if (this.has && c === this.col) {
         if (vi < this.lo) this.lo = vi;
@@ -267,13 +261,7 @@ export class SpanDecimator {
     const dpr = this.dpr;
     for (let i = this.upTo; i < to; i += 1) {
       const ti = t[i] ?? NaN;
-      let px: number;
-      if (lin) {
-        const u = lin.span ? (ti - lin.d0) / lin.span : lin.span === 0 ? 0.5 : NaN;
-        px = lin.r0 * (1 - u) + lin.r1 * u;
-      } else {
-        px = (fx as (v: number) => number)(ti);
-      }
+      const px = lin ? mapLinear(lin, ti) : (fx as (v: number) => number)(ti);
       const c = Math.floor(px * dpr);
       const a = lo[i] ?? NaN;
       const b = a + (len[i] ?? 0);
