@@ -1,9 +1,15 @@
-//! Quick probe: simulated packets per wall-clock second (best of N runs) for a preset.
-use cwndlab_core::{presets, sim::Simulation};
+//! Quick probe: simulated packets per wall-clock second (best of N runs) for a preset name or
+//! a scenario file (`*.json`).
+use cwndlab_core::{presets, scenario::Scenario, sim::Simulation};
 fn main() {
     let name = std::env::args().nth(1).unwrap_or("netsim-newreno".into());
     let runs: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(30);
-    let s = presets::find(&name).expect("preset").scenario().expect("valid");
+    let s = if name.ends_with(".json") {
+        let text = std::fs::read_to_string(&name).expect("readable scenario file");
+        Scenario::from_json_str(&text).expect("valid")
+    } else {
+        presets::find(&name).expect("preset").scenario().expect("valid")
+    };
     let mut best = f64::MAX;
     let mut pk = 0;
     for _ in 0..runs {

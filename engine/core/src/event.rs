@@ -1,10 +1,10 @@
-//! The event queue: a binary heap ordered by (time, insertion sequence), so events at the
-//! same instant run in the order they were scheduled. Events are plain data; timers are
-//! cancelled by generation counters held by their owners (a stale event is ignored).
+//! The event queue, ordered by (time, insertion sequence), so events at the same instant
+//! run in the order they were scheduled. Events are plain data; timers are cancelled by
+//! generation counters held by their owners (a stale event is ignored).
 //!
-//! Packets in flight do not sit in the heap: each link is FIFO with non-decreasing arrival
-//! times, so it keeps its own queue of packets on the wire and the heap holds one entry for
-//! that queue's head. The heap stays as small as the number of links plus timers.
+//! Packets in flight do not sit in the queue: each link is FIFO with non-decreasing arrival
+//! times, so it keeps its own queue of packets on the wire and the event queue holds one
+//! entry for that queue's head. It stays as small as the number of links plus timers.
 
 use crate::time::Ns;
 
@@ -25,7 +25,7 @@ pub enum Event {
     Timeline { index: u32 },
 }
 
-/// A heap entry: `key` packs (time, insertion sequence) so one integer comparison orders
+/// A queue entry: `key` packs (time, insertion sequence) so one integer comparison orders
 /// entries.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -52,8 +52,8 @@ impl EventQueue {
     }
 
     fn insert(&mut self, key: u128, event: Event) {
-        // Most new events are later than everything pending: they go to the front, so
-        // search from the back for the first entry with a larger key.
+        // Binary search of the descending vector for the first entry that runs before this
+        // one; inserting there keeps the order.
         let i = self.sorted.partition_point(|e| e.key > key);
         self.sorted.insert(i, Entry { key, event });
     }
@@ -75,16 +75,6 @@ impl EventQueue {
     /// Removes and returns the next event.
     pub fn pop(&mut self) -> Option<(Ns, Event)> {
         self.sorted.pop().map(|e| ((e.key >> 64) as Ns, e.event))
-    }
-
-    /// Number of pending events.
-    pub fn len(&self) -> usize {
-        self.sorted.len()
-    }
-
-    /// True when nothing is pending.
-    pub fn is_empty(&self) -> bool {
-        self.sorted.is_empty()
     }
 }
 

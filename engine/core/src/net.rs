@@ -191,25 +191,25 @@ impl QueueSeries {
     /// The [`QUEUE_COLUMNS`] selected by `columns` (bit i = column i) from row `from`, one
     /// after another.
     pub fn columns(&self, from: usize, columns: u32) -> Vec<f64> {
-        QUEUE_COLUMNS
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| columns & (1 << i) != 0)
-            .flat_map(|(_, c)| self.column(c, from).expect("known column"))
-            .collect()
+        let rows = &self.rows[from.min(self.rows.len())..];
+        crate::trace::masked_columns(rows, &QUEUE_COLUMNS, queue_field, columns)
     }
 
     /// One column (see [`QUEUE_COLUMNS`]) from row `from`.
     pub fn column(&self, name: &str, from: usize) -> Option<Vec<f64>> {
-        let rows = &self.rows[from.min(self.rows.len())..];
-        let f: fn(&(Ns, u32, u64)) -> f64 = match name {
-            "t" => |r| crate::time::ns_to_secs(r.0),
-            "packets" => |r| r.1 as f64,
-            "bytes" => |r| r.2 as f64,
-            _ => return None,
-        };
-        Some(rows.iter().map(f).collect())
+        let f = queue_field(name)?;
+        Some(self.rows[from.min(self.rows.len())..].iter().map(f).collect())
     }
+}
+
+/// How to read one [`QUEUE_COLUMNS`] column from a row (time in seconds).
+fn queue_field(name: &str) -> Option<crate::trace::Field<(Ns, u32, u64)>> {
+    Some(match name {
+        "t" => |r| crate::time::ns_to_secs(r.0),
+        "packets" => |r| r.1 as f64,
+        "bytes" => |r| r.2 as f64,
+        _ => return None,
+    })
 }
 
 /// Result of offering a packet to a link.

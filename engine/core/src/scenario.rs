@@ -528,21 +528,6 @@ impl Scenario {
         (2.0 * per_flow.min(bottleneck) * self.duration).ceil() as u64
     }
 
-    /// A rough upper bound on the memory the run's trace takes in the engine, in bytes:
-    /// measured rows per packet (event log ≤ 2.1 / 1.1 / 0.05 by `trace.events`, time series
-    /// ≤ 1, queue series ≈ 3) times their sizes (32, 72 and 24 bytes), for
-    /// [`Scenario::estimated_packets`] packets. A front end copying columns out as f64 needs
-    /// roughly as much again.
-    pub fn estimated_trace_bytes(&self) -> u64 {
-        let event_rows = match self.trace.events {
-            EventFilter::All => 2.1,
-            EventFilter::Sender => 1.1,
-            EventFilter::Congestion => 0.05,
-        };
-        let per_packet = event_rows * 32.0 + 72.0 + 3.0 * 24.0;
-        (self.estimated_packets() as f64 * per_packet).ceil() as u64
-    }
-
     /// The scenario as a complete JSON object (every setting, defaults included).
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).expect("a scenario always serialises")
@@ -1122,20 +1107,6 @@ mod tests {
         s.flows[0].app.write_size = 50;
         s.flows[0].app.write_interval = 0.01;
         assert_eq!(s.estimated_packets(), 4000, "100 writes/s for 20 s, each with an ACK");
-    }
-
-    #[test]
-    fn the_memory_estimate_follows_the_event_filter() {
-        let mut s = Scenario::default();
-        assert_eq!(
-            s.estimated_trace_bytes(),
-            (6667.0f64 * (2.1 * 32.0 + 144.0)).ceil() as u64
-        );
-        s.trace.events = EventFilter::Congestion;
-        assert_eq!(
-            s.estimated_trace_bytes(),
-            (6667.0f64 * (0.05 * 32.0 + 144.0)).ceil() as u64
-        );
     }
 
     #[test]

@@ -276,11 +276,6 @@ impl Simulation {
         self.events_processed
     }
 
-    /// Events pending in the queue (for diagnostics).
-    pub fn pending_events(&self) -> usize {
-        self.world.events.len()
-    }
-
     /// Packets created so far (data + ACK + SYN + SYN-ACK).
     pub fn packets(&self) -> u64 {
         self.world.packets
@@ -336,9 +331,6 @@ impl Simulation {
         }
         if now >= self.end && !self.finished {
             self.finished = true;
-            for s in &mut self.series {
-                s.integrate_to(self.end);
-            }
         }
         n
     }
@@ -450,9 +442,7 @@ impl Simulation {
                 message: "the run has ended; change the scenario instead".into(),
             });
         }
-        // Finish the current instant first (after `step`, events at `now` may remain).
         let now = self.world.now;
-        self.run_until(now, u64::MAX);
         let at = ns_to_secs(now);
         // Round-trip the time through seconds so the replay schedules it at the same ns.
         debug_assert_eq!(secs_to_ns(at), now);
@@ -462,9 +452,12 @@ impl Simulation {
             value,
         });
         let index = (self.scenario.timeline.len() - 1) as u32;
-        self.apply_timeline(index);
-        // Counted as the event it becomes in a replay.
-        self.events_processed += 1;
+        // Scheduled as `new` schedules the timeline, so it runs after every event at this
+        // instant (after `step`, some may remain) and the loop counts it, as in a replay.
+        self.world
+            .events
+            .push_after_instant(now, index, Event::Timeline { index });
+        self.run_until(now, u64::MAX);
         Ok(())
     }
 

@@ -191,8 +191,11 @@ impl EventLog {
     }
 }
 
+/// Reads one output column from a row, as a number.
+pub(crate) type Field<Row> = fn(&Row) -> f64;
+
 /// How to read one [`EVENT_COLUMNS`] column from a row, as a number (time in seconds).
-fn event_field(name: &str) -> Option<fn(&EventRow) -> f64> {
+fn event_field(name: &str) -> Option<Field<EventRow>> {
     Some(match name {
         "t" => |r| ns_to_secs(r.t),
         "flow" => |r| r.flow as f64,
@@ -215,16 +218,27 @@ impl EventLog {
             .iter()
             .filter(|r| kinds & (1 << r.kind) != 0 && flow.is_none_or(|f| r.flow == f))
             .collect();
-        let mut out = Vec::with_capacity(rows.len() * columns.count_ones() as usize);
-        for (i, name) in EVENT_COLUMNS.iter().enumerate() {
-            if columns & (1 << i) == 0 {
-                continue;
-            }
-            let f = event_field(name).expect("EVENT_COLUMNS are known");
-            out.extend(rows.iter().map(|r| f(r)));
-        }
-        out
+        masked_columns(&rows, &EVENT_COLUMNS, event_field, columns)
     }
+}
+
+/// The columns of `rows` named in `names` and selected by `columns` (bit i = `names[i]`),
+/// one after another (column-major), each read with `field`.
+pub(crate) fn masked_columns<Row, R: std::borrow::Borrow<Row>>(
+    rows: &[R],
+    names: &[&str],
+    field: fn(&str) -> Option<Field<Row>>,
+    columns: u32,
+) -> Vec<f64> {
+    let mut out = Vec::with_capacity(rows.len() * columns.count_ones() as usize);
+    for (i, name) in names.iter().enumerate() {
+        if columns & (1 << i) == 0 {
+            continue;
+        }
+        let f = field(name).expect("every listed column has a field");
+        out.extend(rows.iter().map(|r| f(r.borrow())));
+    }
+    out
 }
 
 /// The values plotted for a flow at one instant, in model units (bytes, ns).
@@ -279,14 +293,20 @@ impl FlowSeries {
 
     /// Adds the time since the last integration to the cwnd integrals.
     pub fn integrate_to(&mut self, now: Ns) {
-        if let Some((_, last)) = self.rows.last() {
-            let dt = now.saturating_sub(self.last_t) as u128;
-            let c = last.cwnd as u128;
-            self.cwnd_area += c * dt;
-            self.cwnd_sq_area += c * c * dt;
-            self.area_time += dt;
-        }
+        (self.cwnd_area, self.cwnd_sq_area, self.area_time) = self.integrals_to(now);
         self.last_t = now;
+    }
+
+    /// (∫cwnd dt, ∫cwnd² dt, ∫dt) up to `now`, the last row's cwnd held since the last
+    /// integration. Exact integers, so integrating in any number of steps gives the same sums.
+    fn integrals_to(&self, now: Ns) -> (u128, u128, u128) {
+        let (area, sq, time) = (self.cwnd_area, self.cwnd_sq_area, self.area_time);
+        let Some((_, last)) = self.rows.last() else {
+            return (area, sq, time);
+        };
+        let dt = now.saturating_sub(self.last_t) as u128;
+        let c = last.cwnd as u128;
+        (area + c * dt, sq + c * c * dt, time + dt)
     }
 
     /// Time-weighted mean cwnd (bytes) and its coefficient of variation over the flow's
@@ -295,13 +315,7 @@ impl FlowSeries {
         let Some((_, last)) = self.rows.last() else {
             return (0.0, 0.0);
         };
-        let dt = now.saturating_sub(self.last_t) as u128;
-        let c = last.cwnd as u128;
-        let (area, sq, time) = (
-            self.cwnd_area + c * dt,
-            self.cwnd_sq_area + c * c * dt,
-            self.area_time + dt,
-        );
+        let (area, sq, time) = self.integrals_to(now);
         if time == 0 {
             return (last.cwnd as f64, 0.0);
         }
@@ -325,39 +339,37 @@ impl FlowSeries {
     /// The [`SERIES_COLUMNS`] selected by `columns` (bit i = column i) from row `from`, one
     /// after another (column-major), in output units.
     pub fn columns(&self, from: usize, columns: u32) -> Vec<f64> {
-        let n = self.rows.len().saturating_sub(from);
-        let mut out = Vec::with_capacity(n * columns.count_ones() as usize);
-        for (i, name) in SERIES_COLUMNS.iter().enumerate() {
-            if columns & (1 << i) != 0 {
-                out.extend(self.column(name, from).expect("known column"));
-            }
-        }
-        out
+        let rows = &self.rows[from.min(self.rows.len())..];
+        masked_columns(rows, &SERIES_COLUMNS, series_field, columns)
     }
 
     /// One column (see [`SERIES_COLUMNS`]) from row `from`, in output units.
     pub fn column(&self, name: &str, from: usize) -> Option<Vec<f64>> {
-        let rows = &self.rows[from.min(self.rows.len())..];
-        let f: fn(&(Ns, FlowState)) -> f64 = match name {
-            "t" => |r| ns_to_secs(r.0),
-            "cwnd" => |r| r.1.cwnd as f64,
-            "inflated" => |r| r.1.inflated as f64,
-            "ssthresh" => |r| {
-                if r.1.ssthresh == u64::MAX {
-                    f64::INFINITY
-                } else {
-                    r.1.ssthresh as f64
-                }
-            },
-            "flight" => |r| r.1.flight as f64,
-            "srtt" => |r| ns_to_secs(r.1.srtt),
-            "rttvar" => |r| ns_to_secs(r.1.rttvar),
-            "rto" => |r| ns_to_secs(r.1.rto),
-            "phase" => |r| r.1.phase as f64,
-            _ => return None,
-        };
-        Some(rows.iter().map(f).collect())
+        let f = series_field(name)?;
+        Some(self.rows[from.min(self.rows.len())..].iter().map(f).collect())
     }
+}
+
+/// How to read one [`SERIES_COLUMNS`] column from a row, in output units.
+fn series_field(name: &str) -> Option<Field<(Ns, FlowState)>> {
+    Some(match name {
+        "t" => |r| ns_to_secs(r.0),
+        "cwnd" => |r| r.1.cwnd as f64,
+        "inflated" => |r| r.1.inflated as f64,
+        "ssthresh" => |r| {
+            if r.1.ssthresh == u64::MAX {
+                f64::INFINITY
+            } else {
+                r.1.ssthresh as f64
+            }
+        },
+        "flight" => |r| r.1.flight as f64,
+        "srtt" => |r| ns_to_secs(r.1.srtt),
+        "rttvar" => |r| ns_to_secs(r.1.rttvar),
+        "rto" => |r| ns_to_secs(r.1.rto),
+        "phase" => |r| r.1.phase as f64,
+        _ => return None,
+    })
 }
 
 /// Running 64-bit hash of trace rows, for determinism checks (native vs wasm, slicing). One

@@ -51,9 +51,8 @@ pub fn codes_json() -> String {
 }
 
 /// Validates a (possibly partial) scenario: `{"ok": true, "scenario": {...},
-/// "estimated_packets": n, "estimated_trace_bytes": m}` with every setting resolved and
-/// rough upper bounds on the packets the run will simulate and the engine memory its trace
-/// takes (warn before very large runs), or
+/// "estimated_packets": n}` with every setting resolved and a rough upper bound on the
+/// packets the run will simulate (warn before very large runs), or
 /// `{"ok": false, "problems": [{path, message, text}]}` (`text`: the one line to show).
 #[wasm_bindgen]
 pub fn validate_json(text: &str) -> String {
@@ -62,7 +61,6 @@ pub fn validate_json(text: &str) -> String {
             "ok": true,
             "scenario": s.to_value(),
             "estimated_packets": s.estimated_packets(),
-            "estimated_trace_bytes": s.estimated_trace_bytes(),
         })
         .to_string(),
         Err(p) => json!({"ok": false, "problems": p}).to_string(),

@@ -5,7 +5,6 @@
 use cwndlab_core::presets;
 use cwndlab_core::scenario::{parse_set_value, resolve, set_path, Scenario};
 use cwndlab_core::sim::Simulation;
-use cwndlab_core::tcp::cc::Phase;
 use cwndlab_core::trace::{EventKind, FlowState};
 use serde_json::Value;
 
@@ -83,9 +82,4 @@ pub fn state_at(sim: &Simulation, flow: usize, t: u64) -> FlowState {
     let i = rows.partition_point(|(rt, _)| *rt <= t);
     assert!(i > 0, "no state at or before {t}");
     rows[i - 1].1
-}
-
-/// Phase code.
-pub fn phase(p: Phase) -> u8 {
-    p as u8
 }
