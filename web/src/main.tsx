@@ -55,7 +55,6 @@ async function start() {
     requestRedraw: () => requestDraw(),
     lastFrameMs: lastFrameDuration,
     reducedMotion: () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false,
-    epoch: () => performance.timeOrigin + performance.now(),
     // Instants for performance traces (the benchmark finds them by name); cleared at once
     // so the page's performance timeline does not grow.
     mark: (name) => {

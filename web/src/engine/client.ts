@@ -4,7 +4,7 @@
 //
 // Latest wins: every request gets a new generation number; messages of older generations
 // are dropped here, and the workers drop older requests still queued.
-import { plainProblem, type FromWorker, type RunMode, type RunSpec, type ToWorker } from './protocol';
+import { failedMessage, type FromWorker, type RunMode, type RunSpec, type ToWorker } from './protocol';
 
 /** What the client needs of a Worker (tests pass an in-process stand-in). */
 export interface WorkerLike {
@@ -44,7 +44,6 @@ export class EngineClient implements Engine {
   private slots: Slot[] = [];
   private gen = 0;
   private mode: RunMode = 'full';
-  private lastRuns: RunSpec[] = [];
 
   constructor(
     private readonly module: WebAssembly.Module,
@@ -92,15 +91,7 @@ export class EngineClient implements Engine {
     this.replace(index);
     const gaveUp = this.slots[index]?.worker === null;
     const text = gaveUp ? `${message} (the engine worker could not be restarted; reload the page)` : message;
-    const failed = (key: string | null) =>
-      this.listener({
-        type: 'failed',
-        gen: this.gen,
-        key,
-        message: text,
-        problems: [plainProblem(text)],
-        fatal: true,
-      });
+    const failed = (key: string | null) => this.listener(failedMessage(this.gen, key, text));
     if (keys.length === 0 && gaveUp) failed(null);
     for (const key of keys) failed(key);
   }
@@ -114,7 +105,6 @@ export class EngineClient implements Engine {
   start(mode: RunMode, runs: RunSpec[]): number {
     this.gen += 1;
     this.mode = mode;
-    this.lastRuns = runs;
     const slots = this.live();
     const per: RunSpec[][] = slots.map(() => []);
     runs.forEach((run, i) => per[i % Math.max(1, slots.length)]?.push(run));
@@ -125,16 +115,7 @@ export class EngineClient implements Engine {
     });
     if (slots.length === 0) {
       const message = 'the engine workers could not start; reload the page';
-      for (const run of runs) {
-        this.listener({
-          type: 'failed',
-          gen: this.gen,
-          key: run.key,
-          message,
-          problems: [plainProblem(message)],
-          fatal: true,
-        });
-      }
+      for (const run of runs) this.listener(failedMessage(this.gen, run.key, message));
     }
     return this.gen;
   }
@@ -162,11 +143,6 @@ export class EngineClient implements Engine {
       slot.worker?.postMessage({ type: 'cancel', gen: this.gen });
     }
     return this.gen;
-  }
-
-  /** The runs last started (for diagnostics). */
-  get runs(): readonly RunSpec[] {
-    return this.lastRuns;
   }
 
   /** Stops every worker. */

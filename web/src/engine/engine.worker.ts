@@ -1,7 +1,8 @@
 // Worker entry: instantiates the wasm compiled by the page, then hands every message to the
 // handler. No logic lives here (see workerHandler.ts).
 import { codes_json, initSync, Sim } from './pkg/cwndlab_wasm.js';
-import { plainProblem, type FromWorker, type ToWorker } from './protocol';
+import { failedMessage, type FromWorker, type ToWorker } from './protocol';
+import type { Codes } from './tables';
 import { createWorkerHandler } from './workerHandler';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -22,7 +23,7 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
   const msg = event.data;
   if (msg.type === 'init') {
     initSync({ module: msg.module });
-    const codes = JSON.parse(codes_json()) as { events: string[]; phases: string[] };
+    const codes = JSON.parse(codes_json()) as Codes;
     handler = createWorkerHandler({ createSim: (json) => new Sim(json), codes }, post, { yieldToMessages });
     post({ type: 'ready' }, []);
     return;
@@ -30,16 +31,6 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
   try {
     handler?.handle(msg);
   } catch (e) {
-    post(
-      {
-        type: 'failed',
-        gen: 'gen' in msg ? msg.gen : -1,
-        key: null,
-        message: String(e),
-        problems: [plainProblem(String(e))],
-        fatal: true,
-      },
-      [],
-    );
+    post(failedMessage('gen' in msg ? msg.gen : -1, null, String(e)), []);
   }
 };

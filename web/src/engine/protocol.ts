@@ -101,6 +101,21 @@ export function plainProblem(message: string): Problem {
   return { path: '', message, text: message };
 }
 
+/** A fatal failure with no parameter to name: every run of that worker is lost. */
+export function failedMessage(
+  gen: number,
+  key: string | null,
+  message: string,
+): Extract<FromWorker, { type: 'failed' }> {
+  return { type: 'failed', gen, key, message, problems: [plainProblem(message)], fatal: true };
+}
+
+/** Now, in ms since the epoch: a clock the page and its workers share (performance.now()
+ *  alone counts from each one's own start). */
+export function epochNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 /** One run of a comparison: a key (the algorithm) and its complete scenario. */
 export interface RunSpec {
   key: string;
@@ -138,8 +153,8 @@ export type FromWorker =
       readMs: number;
       /** Time spent computing and parsing the summary, ms (0 when none is sent). */
       summaryMs: number;
-      /** When the worker took the request, ms since the epoch (performance.timeOrigin +
-       *  performance.now(), comparable between the page and its workers). */
+      /** When the worker took the request, ms since the epoch (epochNow(), comparable
+       *  between the page and its workers). */
       receivedAt: number;
       /** When the worker posted this message, ms since the epoch. */
       postedAt: number;

@@ -1,6 +1,6 @@
 // Columns of every run, outside the zustand store (typed arrays do not belong in state that
-// devtools or snapshots would copy). The store holds only a version number per run; plots
-// subscribe to the version and read the columns here.
+// devtools or snapshots would copy). The store holds only a `drawn` counter; plots redraw
+// when it changes and read the columns here.
 import { TABLE_NAMES, TABLES, type ColumnOf, type TableName, type TraceChunk } from './protocol';
 
 /** A table whose columns grow by doubling; only rows below `length` are valid. */
@@ -84,10 +84,8 @@ export class TraceStore {
   }
 
   /** Appends a chunk; ignored for keys not in the current comparison. */
-  append(key: string, chunk: TraceChunk, now: number): RunTrace | undefined {
-    const run = this.runs.get(key);
-    run?.append(chunk, now);
-    return run;
+  append(key: string, chunk: TraceChunk, now: number): void {
+    this.runs.get(key)?.append(chunk, now);
   }
 
   /** The trace of one run: the new one once it has data, else the previous one. */
@@ -95,10 +93,5 @@ export class TraceStore {
     const run = this.runs.get(key);
     if (run && run.version > 0) return run;
     return this.previous.get(key) ?? run;
-  }
-
-  /** The trace of the current comparison only (empty until its data arrives). */
-  current(key: string): RunTrace | undefined {
-    return this.runs.get(key);
   }
 }

@@ -6,6 +6,7 @@
 // advance in slices of ~SLICE_MS and yield between them, so a newer request or a cancel is
 // seen within one slice, whatever the scenario.
 import {
+  epochNow,
   EVENT_COLUMNS,
   problemsOf,
   QUEUE_COLUMNS,
@@ -21,6 +22,7 @@ import {
   type TraceChunk,
 } from './protocol';
 import type { JsonValue } from '../lib/json';
+import type { Codes } from './tables';
 
 /** The part of the wasm `Sim` class the worker uses. */
 export interface SimLike {
@@ -47,7 +49,7 @@ export interface SimLike {
 export interface EngineApi {
   createSim(scenarioJson: string): SimLike;
   /** `codes_json()`, parsed. */
-  codes: { events: string[]; phases: string[] };
+  codes: Codes;
 }
 
 /** Knobs (tests shorten them). */
@@ -105,17 +107,15 @@ function kindMasks(events: string[]): Record<EventTable, number> {
   return masks;
 }
 
-/**
- * Views of the wanted columns of a column-major block (`names` one after another, equal
- * lengths). The views share the block's buffer: one buffer to transfer per table.
- */
 /** The engine's column mask for `wanted`: bit i set when `names[i]` (the engine's column
  *  order) is wanted. */
 function columnMask(names: readonly string[], wanted: readonly string[]): number {
   return names.reduce((mask, name, i) => (wanted.includes(name) ? mask | (1 << i) : mask), 0);
 }
 
-/** Splits a block holding the wanted columns (in the engine's order `names`) into views. */
+/** Splits a block holding the wanted columns (in the engine's order `names`, one after
+ *  another, equal lengths) into views. The views share the block's buffer: one buffer to
+ *  transfer per table. */
 function splitColumns(block: Float64Array, names: readonly string[], wanted: readonly string[]) {
   const present = names.filter((name) => wanted.includes(name));
   const n = present.length > 0 ? Math.floor(block.length / present.length) : 0;
@@ -133,10 +133,6 @@ function owned(block: Float64Array): Float64Array {
   return block.byteOffset === 0 && block.byteLength === block.buffer.byteLength && block.buffer instanceof ArrayBuffer
     ? block
     : block.slice();
-}
-
-function epochNow(): number {
-  return performance.timeOrigin + performance.now();
 }
 
 function defaultYield(): Promise<void> {

@@ -4,7 +4,7 @@
 // off periods for on/off; a byte count for bulk; scripted writes for scripted).
 import { useAppState } from '../app/AppContext';
 import { formatDuration } from '../lib/format';
-import { getAt } from '../scenario/paths';
+import { getAt, mssOf } from '../scenario/paths';
 import { formatNumber } from '../scenario/params';
 import { effectiveValue } from '../state/selectors';
 import { AdvancedControls } from './AdvancedControls';
@@ -33,9 +33,7 @@ function PathFacts() {
         num(effectiveValue(s, 'flows[0].receiver_access.delay'))),
   );
   const bw = useAppState((s) => num(effectiveValue(s, 'network.bottleneck.bandwidth')));
-  const pkt = useAppState(
-    (s) => num(getAt(s.scenario, 'flows[0].tcp.mss')) + num(getAt(s.scenario, 'flows[0].tcp.header')),
-  );
+  const pkt = useAppState((s) => mssOf(s.scenario) + num(getAt(s.scenario, 'flows[0].tcp.header')));
   const bdp = pkt > 0 ? (bw * rtt) / 8 / pkt : 0;
   return (
     <p className="path-facts">

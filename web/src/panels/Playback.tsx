@@ -2,7 +2,7 @@
 // per animation frame (speed / 60 s of simulated time).
 import { useApp, useAppState } from '../app/AppContext';
 import { SPEEDS } from '../state/controller';
-import { durationOf } from '../state/selectors';
+import { durationOf } from '../scenario/paths';
 
 /** Playback buttons, speed and position. */
 export function Playback() {
@@ -11,7 +11,7 @@ export function Playback() {
   const live = useAppState((s) => s.live);
   const time = useAppState((s) => s.time);
   const speed = useAppState((s) => s.speed);
-  const duration = useAppState(durationOf);
+  const duration = useAppState((s) => durationOf(s.scenario));
   const position = live ? time : duration;
   return (
     <div className="playback" role="group" aria-label="Playback">

@@ -6,6 +6,7 @@ import type { FlowSummary, RunSummary } from '../engine/protocol';
 import { AlgorithmSwatch } from '../lib/AlgorithmSwatch';
 import { variantLabel, type Variant } from '../scenario/algorithms';
 import { formatNumber } from '../scenario/params';
+import { reportsProgress, summaryShown } from '../state/selectors';
 import type { RunInfo } from '../state/types';
 
 const ROWS: { label: string; title: string; value: (f: FlowSummary) => string }[] = [
@@ -34,21 +35,12 @@ const ROWS: { label: string; title: string; value: (f: FlowSummary) => string }[
 
 const DIGEST_TITLE = '64-bit digest of every output column: equal digests mean identical runs';
 
-/** The summary to show: while a run computes, the previous comparison's stays in place
- *  (the table is aria-busy), so the numbers change once, when the new ones arrive. */
-function shown(run: RunInfo | undefined): RunSummary | null {
-  if (!run) return null;
-  return run.summary ?? (run.status === 'running' ? run.previous : null);
-}
-
-function cell(run: RunInfo | undefined, row: (typeof ROWS)[number]): string {
-  if (!run) return '—';
-  if (run.status === 'error') return 'error';
-  if (run.status === 'stopped') {
-    const f = run.summary?.flows[0];
-    return f ? `${row.value(f)}*` : 'not run';
-  }
-  const f = shown(run)?.flows[0];
+/** A run's cell: `summary` is the one shown (summaryShown; a stopped run's own numbers so far). */
+function cell(status: RunInfo['status'] | undefined, summary: RunSummary | null, row: (typeof ROWS)[number]): string {
+  if (!status) return '—';
+  if (status === 'error') return 'error';
+  const f = summary?.flows[0];
+  if (status === 'stopped') return f ? `${row.value(f)}*` : 'not run';
   return f ? row.value(f) : '…';
 }
 
@@ -69,11 +61,14 @@ function AlgHead({ a }: { a: Variant }) {
  */
 export function SummaryTable() {
   const algorithms = useAppState(useShallow((s) => s.algorithms));
-  const runs = useAppState((s) => s.runs);
-  // Busy (numbers greyed) only for runs that report progress, i.e. long ones: a re-run that
-  // finishes within a frame or two swaps the numbers once, without greying them first.
-  const running = algorithms.some((a) => runs[a]?.status === 'running' && (runs[a]?.now ?? 0) > 0);
-  const digest = (a: string) => <code>{shown(runs[a])?.digest ?? '…'}</code>;
+  // Only what the table shows, per algorithm: live progress replaces `runs` every frame, but
+  // these change only when a summary or a status does.
+  const statuses = useAppState(useShallow((s) => algorithms.map((a) => s.runs[a]?.status)));
+  const summaries = useAppState(useShallow((s) => algorithms.map((a) => summaryShown(s.runs[a]))));
+  // Busy (numbers greyed) only for long runs: a re-run that finishes within a frame or two
+  // swaps the numbers once, without greying them first.
+  const running = useAppState((s) => algorithms.some((a) => reportsProgress(s.runs[a])));
+  const digest = (i: number) => <code>{summaries[i]?.digest ?? '…'}</code>;
   return (
     <section className="summary" aria-labelledby="summary-h" data-testid="summary">
       <h2 id="summary-h">Summary</h2>
@@ -96,8 +91,8 @@ export function SummaryTable() {
                 <th scope="row" title={row.title}>
                   {row.label}
                 </th>
-                {algorithms.map((a) => (
-                  <td key={a}>{cell(runs[a], row)}</td>
+                {algorithms.map((a, i) => (
+                  <td key={a}>{cell(statuses[i], summaries[i] ?? null, row)}</td>
                 ))}
               </tr>
             ))}
@@ -117,13 +112,13 @@ export function SummaryTable() {
             </tr>
           </thead>
           <tbody>
-            {algorithms.map((a) => (
+            {algorithms.map((a, i) => (
               <tr key={a}>
                 <th scope="row">
                   <AlgHead a={a} />
                 </th>
                 {ROWS.map((row) => (
-                  <td key={row.label}>{cell(runs[a], row)}</td>
+                  <td key={row.label}>{cell(statuses[i], summaries[i] ?? null, row)}</td>
                 ))}
               </tr>
             ))}
@@ -135,11 +130,11 @@ export function SummaryTable() {
         {algorithms.map((a, i) => (
           <span key={a}>
             {i > 0 ? ' · ' : ''}
-            {variantLabel(a)} {digest(a)}
+            {variantLabel(a)} {digest(i)}
           </span>
         ))}
       </p>
-      {algorithms.some((a) => runs[a]?.status === 'stopped' && runs[a]?.summary) && (
+      {statuses.some((st, i) => st === 'stopped' && summaries[i]) && (
         <p className="status">* stopped before the end: numbers so far.</p>
       )}
     </section>

@@ -1,14 +1,13 @@
 // Changes recorded while playing: each is {at, set, value} in the scenario's timeline, so it
 // replays identically from the start and travels in the link.
 import { useApp, useAppState } from '../app/AppContext';
-import { isJsonObject } from '../lib/json';
 import { formatValue, specOf } from '../scenario/params';
+import { timelineOf } from '../scenario/paths';
 
 /** The list of timed changes, each removable. */
 export function TimelineList() {
   const { controller } = useApp();
-  const timeline = useAppState((s) => s.scenario.timeline);
-  const entries = Array.isArray(timeline) ? timeline.filter(isJsonObject) : [];
+  const entries = timelineOf(useAppState((s) => s.scenario));
   return (
     <section className="control-group timeline" aria-labelledby="grp-timeline">
       <h2 id="grp-timeline">Timeline</h2>

@@ -7,7 +7,8 @@ import { useApp } from '../app/AppContext';
 import { visibleRange } from '../engine/lookup';
 import type { TraceStore } from '../engine/traceStore';
 import { algStyle } from '../lib/styles';
-import { getAt } from '../scenario/paths';
+import { zoomWindow } from '../lib/timeWindow';
+import { durationOf, mssOf } from '../scenario/paths';
 import type { AppStore } from '../state/store';
 import { linearOf, mapLinear } from './core/decimate';
 import { cachedLine } from './core/lineCache';
@@ -56,8 +57,7 @@ class OverviewController implements Drawable {
   }
 
   private duration(): number {
-    const d = this.store.getState().scenario.duration;
-    return typeof d === 'number' && d > 0 ? d : 1;
+    return durationOf(this.store.getState().scenario, 1);
   }
 
   private scale() {
@@ -99,7 +99,7 @@ class OverviewController implements Drawable {
       ]);
       select(this.g).attr('transform', `translate(${PAD_X},0)`).call(this.brush);
     }
-    const mss = Number(getAt(s.scenario, 'flows[0].tcp.mss')) || 1460;
+    const mss = mssOf(s.scenario);
     const dataKey = `${s.drawn}|${s.algorithms.join()}|${this.duration()}|${mss}`;
     const ctx = dataKey === this.dataKey ? null : this.canvas.getContext('2d');
     if (ctx) {
@@ -170,18 +170,10 @@ export function Overview() {
     return () => c.dispose();
   }, [store, traces]);
 
+  // No minimum span here (unlike the plots' keyboard zoom).
   const zoom = (factor: number) => {
     const s = store.getState();
-    const d = typeof s.scenario.duration === 'number' ? s.scenario.duration : 1;
-    const [a, b] = s.xDomain ?? [0, d];
-    const c = s.cursor ?? (a + b) / 2;
-    const span = Math.min(d, (b - a) / factor);
-    if (span >= d) {
-      s.setXDomain(null);
-      return;
-    }
-    const lo = Math.max(0, Math.min(d - span, c - (c - a) / factor));
-    s.setXDomain([lo, lo + span]);
+    s.setXDomain(zoomWindow(s.xDomain, durationOf(s.scenario, 1), factor, s.cursor, 0));
   };
 
   return (

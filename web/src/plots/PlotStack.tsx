@@ -2,7 +2,7 @@
 // as small multiples (one plot per algorithm, sharing the time window and the y range).
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useApp, useAppState } from '../app/AppContext';
+import { useAppState } from '../app/AppContext';
 import { variantLabel, type Variant } from '../scenario/algorithms';
 import type { PlotId } from '../scenario/shareState';
 import type { PlotDef } from './core/types';
@@ -24,7 +24,7 @@ function PlotFor({ kind, keys, all }: { kind: PlotId; keys: Variant[]; all: Vari
   const allText = all.join(',');
   const spec = useMemo<PlotSpec>(
     () => ({
-      def: () => k.def,
+      def: k.def,
       keys: keysText.split(','),
       extentKeys: allText.split(','),
       name: k.name,
@@ -44,7 +44,6 @@ function PlotFor({ kind, keys, all }: { kind: PlotId; keys: Variant[]; all: Vari
 
 /** Every visible plot. */
 export function PlotStack() {
-  useApp();
   const algorithms = useAppState(useShallow((s) => s.algorithms));
   const plots = useAppState(useShallow((s) => s.plots));
   const layout = useAppState((s) => s.layout);

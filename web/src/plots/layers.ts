@@ -32,7 +32,7 @@ export function strokePolyline(ctx: CanvasRenderingContext2D, p: Polyline): void
 const patternCache = new WeakMap<CanvasRenderingContext2D, Map<string, CanvasPattern | null>>();
 
 /** A fill for a phase: its colour, with a hatch for the recovery phases. */
-export function phaseFill(ctx: CanvasRenderingContext2D, phase: PhaseStyle): string | CanvasPattern {
+function phaseFill(ctx: CanvasRenderingContext2D, phase: PhaseStyle): string | CanvasPattern {
   if (phase.hatch === 'none' || typeof document === 'undefined') return phase.fill;
   let cache = patternCache.get(ctx);
   if (!cache) {
@@ -81,7 +81,7 @@ export function visibleLine<T extends TableName>(f: DrawFrame, trace: RunTrace, 
 }
 
 /** Spans of constant phase within [t0, t1]: [start, end, code]. */
-export function phaseSpans(trace: RunTrace, t0: number, t1: number): [number, number, number][] {
+function phaseSpans(trace: RunTrace, t0: number, t1: number): [number, number, number][] {
   const s = trace.tables.series;
   const t = s.cols.t;
   const phase = s.cols.phase;

@@ -4,16 +4,11 @@
 // Sequence numbers are shown in segments (bytes / MSS) so they match the lesson texts.
 import { rowAt, rowsInForce, rowsWithin, visibleRange } from '../engine/lookup';
 import { formatNumber } from '../scenario/params';
-import { getAt } from '../scenario/paths';
+import { mssOf } from '../scenario/paths';
 import { mapLinear, thinMarks } from './core/decimate';
 import { cachedSpans } from './core/lineCache';
-import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
+import type { DrawFrame, PlotDef, PlotRun } from './core/types';
 import { drawLabel, strokePolyline, visibleLine } from './layers';
-
-function mssOf(context: PlotContext): number {
-  const mss = getAt(context.scenario, 'flows[0].tcp.mss');
-  return typeof mss === 'number' && mss > 0 ? mss : 1460;
-}
 
 function drawBars(f: DrawFrame, run: PlotRun, table: 'sends' | 'retx', mss: number, width: number) {
   const tb = run.trace.tables[table];
@@ -92,7 +87,7 @@ export const seqPlot: PlotDef = {
   yTick: (v) => formatNumber(v, 6),
 
   yExtent(runs, t0, t1, context) {
-    const mss = mssOf(context);
+    const mss = mssOf(context.scenario);
     let lo = Infinity;
     let hi = -Infinity;
     for (const run of runs) {
@@ -116,7 +111,7 @@ export const seqPlot: PlotDef = {
 
   draw(f) {
     const { ctx, runs, context } = f;
-    const mss = mssOf(context);
+    const mss = mssOf(context.scenario);
     const single = !context.overlay;
     for (const run of runs) {
       ctx.setLineDash([]);
@@ -144,7 +139,7 @@ export const seqPlot: PlotDef = {
   },
 
   readout(runs, t, context) {
-    const mss = mssOf(context);
+    const mss = mssOf(context.scenario);
     return runs.map((run) => {
       const sends = run.trace.tables.sends;
       const acks = run.trace.tables.acks;

@@ -3,7 +3,7 @@
 // → fast retransmit, retransmission timeout, NewReno partial ACK).
 import { rowAt, rowsInForce, visibleRange } from '../engine/lookup';
 import { formatNumber } from '../scenario/params';
-import { getAt } from '../scenario/paths';
+import { mssOf } from '../scenario/paths';
 import { drawMarker, EVENT_MARKS, PHASES, SERIES_STYLES } from '../lib/styles';
 import type { SeriesVisibility } from '../state/types';
 import { mapLinear, thinMarks } from './core/decimate';
@@ -14,11 +14,6 @@ const SERIES_ORDER: (keyof SeriesVisibility)[] = ['flight', 'ssthresh', 'inflate
 
 /** Height of one phase lane, CSS px. */
 export const LANE_H = 11;
-
-function mssOf(context: PlotContext): number {
-  const mss = getAt(context.scenario, 'flows[0].tcp.mss');
-  return typeof mss === 'number' && mss > 0 ? mss : 1460;
-}
 
 function visibleSeries(context: PlotContext): (keyof SeriesVisibility)[] {
   return SERIES_ORDER.filter((k) => context.series[k]);
@@ -119,7 +114,7 @@ export const windowPlot: PlotDef = {
   yTick: (v) => formatNumber(v, 4),
 
   yExtent(runs, t0, t1, context) {
-    const mss = mssOf(context);
+    const mss = mssOf(context.scenario);
     let hi = 1;
     for (const run of runs) {
       const s = run.trace.tables.series;
@@ -139,7 +134,7 @@ export const windowPlot: PlotDef = {
 
   draw(f) {
     const { ctx, runs, context } = f;
-    const mss = mssOf(context);
+    const mss = mssOf(context.scenario);
     drawPhaseBands(f, LANE_H);
     const { xl, yl } = f;
     const toY = (v: number) => mapLinear(yl, v / mss);
@@ -164,7 +159,7 @@ export const windowPlot: PlotDef = {
   },
 
   readout(runs, t, context) {
-    const mss = mssOf(context);
+    const mss = mssOf(context.scenario);
     return runs.map((run) => {
       const s = run.trace.tables.series;
       const r = rowAt(s.cols.t, s.length, t);

@@ -3,6 +3,7 @@
 //   concrete path flows[0].app.kind     (a field of one scenario; what apply_change takes)
 //   URL key       f0.app.kind           (readable in a query string: no brackets to escape)
 // Global parameters are spelled the same in all three.
+// Also: reads of the few fields the page uses outside the controls (duration, MSS, timeline).
 import { isJsonObject, type JsonObject, type JsonValue } from '../lib/json';
 
 const FLOW_PATH = /^flows\[(\d+)\]\.(.+)$/;
@@ -71,4 +72,21 @@ function setIn(obj: JsonObject, keys: string[], value: JsonValue): JsonObject {
   if (rest.length === 0) return { ...obj, [head]: value };
   const child = obj[head];
   return { ...obj, [head]: setIn(isJsonObject(child) ? child : {}, rest, value) };
+}
+
+/** The scenario's duration, s; `fallback` when it has none (only an unvalidated scenario). */
+export function durationOf(scenario: JsonObject, fallback = 0): number {
+  const d = scenario.duration;
+  return typeof d === 'number' && d > 0 ? d : fallback;
+}
+
+/** The compared flow's MSS, bytes (plots show bytes in segments). */
+export function mssOf(scenario: JsonObject): number {
+  const mss = getAt(scenario, 'flows[0].tcp.mss');
+  return typeof mss === 'number' && mss > 0 ? mss : 1460;
+}
+
+/** The timeline's changes ({at, set, value} objects). */
+export function timelineOf(scenario: JsonObject): JsonObject[] {
+  return Array.isArray(scenario.timeline) ? scenario.timeline.filter(isJsonObject) : [];
 }

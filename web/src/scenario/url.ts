@@ -6,8 +6,8 @@
 // String(x), which round-trips every double, so a link reproduces the run bit for bit.
 // Reading never throws: every field that cannot be used falls back to its default alone,
 // with a notice naming it and what is allowed.
-import type { Problem } from '../engine/protocol';
 import type { ParamSpec, Scenario } from '../engine/tables';
+import type { Validation } from '../engine/validation';
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../lib/json';
 import { DEFAULT_SELECTION, isVariant, orderVariants, variantLabel } from './algorithms';
 import {
@@ -21,14 +21,12 @@ import {
   specOf,
   valueText,
 } from './params';
-import { concretePath, getAt, pathOfUrlKey, setAt, splitFlowPath, urlKeyOf } from './paths';
+import { concretePath, durationOf, getAt, pathOfUrlKey, setAt, splitFlowPath, timelineOf, urlKeyOf } from './paths';
 import { defaultShareState, LAYOUTS, PLOT_IDS, type Layout, type Notice, type ShareState } from './shareState';
 import { upgrade, URL_VERSION, type QueryPairs } from './upgraders';
 
 /** The engine's validator (`validate_json`), parsed: resolves a partial scenario. */
-export type Validator = (
-  scenarioJson: string,
-) => { ok: true; scenario: Scenario; estimatedPackets?: number } | { ok: false; problems: Problem[] };
+export type Validator = (scenarioJson: string) => Validation;
 
 /** Keys that are not scenario parameters. */
 const VIEW_KEYS = new Set(['v', 'alg', 't', 'x', 'layout', 'plots', 'tl', 'flows']);
@@ -73,9 +71,9 @@ export function encodeShareState(state: ShareState): string {
       pairs.push([urlKeyOf(path), textOf(spec, value)]);
     }
   }
-  const timeline = Array.isArray(state.scenario.timeline) ? state.scenario.timeline : [];
+  const timeline = timelineOf(state.scenario);
   if (timeline.length > 0) {
-    const items = timeline.filter(isJsonObject).map((e) => {
+    const items = timeline.map((e) => {
       const set = typeof e.set === 'string' ? e.set : '';
       const value = e.value ?? null;
       return `${valueText(e.at ?? 0)}:${urlKeyOf(set)}:${valueText(value)}`;
@@ -189,7 +187,7 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
 
   scenario = validateWithFallback(scenario, validate, note);
   state.scenario = scenario;
-  const duration = typeof scenario.duration === 'number' ? scenario.duration : Infinity;
+  const duration = durationOf(scenario, Infinity);
 
   // Selection.
   const algText = pairs.find(([k]) => k === 'alg')?.[1];

@@ -7,14 +7,14 @@
 //   - playback advances the engine by a fixed step per animation frame (speed / 60 s).
 import type { Engine, EngineListener } from '../engine/client';
 import type { FrameReport } from '../plots/core/scheduler';
-import type { RunSpec } from '../engine/protocol';
+import { epochNow, type RunSpec } from '../engine/protocol';
 import type { Validation } from '../engine/validation';
 import { tables, type Scenario } from '../engine/tables';
 import type { TraceStore } from '../engine/traceStore';
-import type { JsonValue } from '../lib/json';
+import { isJsonObject, type JsonValue } from '../lib/json';
 import { orderVariants, type Variant } from '../scenario/algorithms';
 import { specOf } from '../scenario/params';
-import { setAt } from '../scenario/paths';
+import { durationOf, setAt } from '../scenario/paths';
 import type { Notice } from '../scenario/shareState';
 import { checkParam, type Validator } from '../scenario/url';
 import type { AppStore } from './store';
@@ -36,9 +36,6 @@ export interface ControllerEnv {
   lastFrameMs(): number;
   /** The person asked for reduced motion (prefers-reduced-motion). */
   reducedMotion(): boolean;
-  /** A clock shared with the workers: ms since the epoch (default
-   *  performance.timeOrigin + performance.now()). */
-  epoch?(): number;
   /** Marks an instant for performance traces (performance.mark); optional. */
   mark?(name: string): void;
 }
@@ -64,7 +61,6 @@ export const MAX_PACKETS = 50e6;
 /** Timings kept for the benchmark page (window.__cwndlab.timings). */
 export const TIMINGS_KEPT = 200;
 
-/** The app's actions. */
 /** Per-comparison measurements, filled as results arrive (ms). */
 interface Phases {
   computeMs: Map<string, number>;
@@ -93,8 +89,6 @@ const freshPhases = (): Phases => ({
   plotsInView: 0,
   plots: 0,
 });
-
-const defaultEpoch = () => performance.timeOrigin + performance.now();
 
 export class AppController {
   private requestAt = 0;
@@ -128,8 +122,8 @@ export class AppController {
     if (msg.gen !== s.gen) return;
     switch (msg.type) {
       case 'chunk': {
-        const trace = this.traces.append(msg.key, msg.chunk, msg.now);
-        const arrived = this.epoch();
+        this.traces.append(msg.key, msg.chunk, msg.now);
+        const arrived = epochNow();
         const p = this.phases;
         p.computeMs.set(msg.key, msg.computeMs);
         p.readMs.set(msg.key, (p.readMs.get(msg.key) ?? 0) + msg.readMs);
@@ -143,9 +137,6 @@ export class AppController {
           status: msg.finished ? 'done' : 'running',
           now: msg.now,
           ...(msg.summary ? { summary: msg.summary } : {}),
-          version: trace?.version ?? 0,
-          computeMs: msg.computeMs,
-          readMs: msg.readMs,
         });
         if (s.live) {
           this.liveStepAnswered(msg.now);
@@ -161,7 +152,7 @@ export class AppController {
         const timeline = Array.isArray(msg.timeline) ? msg.timeline : [];
         s.setTimeline(timeline);
         const last = timeline[timeline.length - 1];
-        if (last && typeof last === 'object' && !Array.isArray(last) && typeof last.set === 'string') {
+        if (isJsonObject(last) && typeof last.set === 'string') {
           s.setPendingLive(last.set, undefined);
         }
         return;
@@ -177,10 +168,6 @@ export class AppController {
       }
     }
   };
-
-  private epoch(): number {
-    return (this.env.epoch ?? defaultEpoch)();
-  }
 
   /** Status of a run including progress not yet applied to the store. */
   private statusOf(key: string): RunInfo['status'] | undefined {
@@ -250,12 +237,13 @@ export class AppController {
       const gen = this.engine.cancel();
       this.traces.reset(algorithms);
       s.comparisonStarted(gen, algorithms, { ...patch, live: false, playing: false });
-      for (const a of algorithms) s.runProgress(gen, a, { status: 'stopped', error: 'too large to run' });
+      const stopped = { status: 'stopped', error: 'too large to run' } as const;
+      s.runsProgress(gen, new Map(algorithms.map((a) => [a, stopped])), false);
       this.env.requestRedraw();
       return;
     }
     this.requestAt = this.env.now();
-    this.requestEpoch = this.epoch();
+    this.requestEpoch = epochNow();
     this.pending.clear();
     this.phases = freshPhases();
     this.env.mark?.('cwndlab:request');
@@ -461,7 +449,7 @@ export class AppController {
   /** Drops a zoom window or cursor beyond the scenario's end. */
   private clampView(scenario: Scenario): Partial<AppState> {
     const s = this.store.getState();
-    const d = typeof scenario.duration === 'number' ? scenario.duration : Infinity;
+    const d = durationOf(scenario, Infinity);
     const out: Partial<AppState> = {};
     if (s.xDomain && s.xDomain[1] > d) out.xDomain = null;
     if (s.cursor !== null && s.cursor > d) out.cursor = null;

@@ -1,7 +1,8 @@
 // Derived reads of the store. Each returns a primitive or a reference already in the state.
+import type { RunSummary } from '../engine/protocol';
 import type { JsonValue } from '../lib/json';
-import { getAt } from '../scenario/paths';
-import type { AppState } from './types';
+import { getAt, timelineOf } from '../scenario/paths';
+import type { AppState, RunInfo } from './types';
 
 /**
  * The value a control shows: a change waiting for the engine, else (during a live session)
@@ -12,30 +13,26 @@ export function effectiveValue(s: AppState, path: string): JsonValue | undefined
   const base = getAt(s.scenario, path);
   if (!s.live) return base;
   let v = base;
-  const tl = Array.isArray(s.scenario.timeline) ? s.scenario.timeline : [];
-  for (const e of tl) {
-    if (
-      e &&
-      typeof e === 'object' &&
-      !Array.isArray(e) &&
-      e.set === path &&
-      typeof e.at === 'number' &&
-      e.at <= s.time
-    ) {
-      v = e.value;
-    }
+  for (const e of timelineOf(s.scenario)) {
+    if (e.set === path && typeof e.at === 'number' && e.at <= s.time) v = e.value;
   }
   return v;
 }
 
 /** Number of timeline changes that touch a path. */
 export function timelineCount(s: AppState, path: string): number {
-  const tl = Array.isArray(s.scenario.timeline) ? s.scenario.timeline : [];
-  return tl.filter((e) => e && typeof e === 'object' && !Array.isArray(e) && e.set === path).length;
+  return timelineOf(s.scenario).filter((e) => e.set === path).length;
 }
 
-/** The scenario's duration, s. */
-export function durationOf(s: AppState): number {
-  const d = s.scenario.duration;
-  return typeof d === 'number' ? d : 0;
+/** The summary to show for a run: while it computes, the previous comparison's stays in
+ *  place (plots and table alike), so the numbers change once, when the new ones arrive. */
+export function summaryShown(run: RunInfo | undefined): RunSummary | null {
+  if (!run) return null;
+  return run.summary ?? (run.status === 'running' ? run.previous : null);
+}
+
+/** A run still computing that has reported progress, i.e. a long one: a run that finishes
+ *  within a frame or two is never shown as busy, so nothing flashes. */
+export function reportsProgress(run: RunInfo | undefined): boolean {
+  return run?.status === 'running' && run.now > 0;
 }

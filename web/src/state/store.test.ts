@@ -47,12 +47,12 @@ describe('the app store', () => {
 
   it('records progress only for the current comparison', () => {
     const store = createAppStore();
-    store.getState().runsStarted(3, ['reno', 'newreno']);
-    store.getState().runProgress(2, 'reno', { status: 'done' });
-    store.getState().runProgress(3, 'tahoe', { status: 'done' });
+    store.getState().comparisonStarted(3, ['reno', 'newreno'], {});
+    store.getState().runsProgress(2, new Map([['reno', { status: 'done' }]]), false);
+    store.getState().runsProgress(3, new Map([['tahoe', { status: 'done' }]]), false);
     expect(store.getState().runs.reno?.status).toBe('running');
     expect(store.getState().runs.tahoe).toBeUndefined();
-    store.getState().runProgress(3, 'reno', { status: 'done', now: 20 });
+    store.getState().runsProgress(3, new Map([['reno', { status: 'done', now: 20 }]]), false);
     expect(store.getState().runs.reno).toMatchObject({ status: 'done', now: 20 });
   });
 

@@ -1,8 +1,9 @@
 // One zustand store made of slices (zustand's slices pattern). Actions here are pure state
 // transitions; everything that talks to the engine lives in controller.ts.
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { sameDomain } from '../lib/timeWindow';
 import { orderVariants } from '../scenario/algorithms';
-import { setAt } from '../scenario/paths';
+import { setAt, timelineOf } from '../scenario/paths';
 import { defaultShareState, PLOT_IDS, type ShareState } from '../scenario/shareState';
 import type {
   AppState,
@@ -25,10 +26,10 @@ const createScenarioSlice = (set: Set, init: ShareState): ScenarioSlice => ({
   setParamValue: (path, value) => set((s) => ({ scenario: setAt(s.scenario, path, value), presetName: null })),
   setTimeline: (timeline) => set((s) => ({ scenario: { ...s.scenario, timeline } })),
   removeTimelineEntry: (index) =>
-    set((s) => {
-      const tl = Array.isArray(s.scenario.timeline) ? s.scenario.timeline : [];
-      return { scenario: { ...s.scenario, timeline: tl.filter((_, i) => i !== index) }, presetName: null };
-    }),
+    set((s) => ({
+      scenario: { ...s.scenario, timeline: timelineOf(s.scenario).filter((_, i) => i !== index) },
+      presetName: null,
+    })),
 });
 
 const createSelectionSlice = (set: Set, init: ShareState): SelectionSlice => ({
@@ -50,10 +51,7 @@ const emptyRun = (previous: RunInfo | undefined): RunInfo => ({
   now: 0,
   summary: null,
   previous: previous?.summary ?? previous?.previous ?? null,
-  version: 0,
   error: null,
-  computeMs: 0,
-  readMs: 0,
 });
 
 const createRunsSlice = (set: Set): RunsSlice => ({
@@ -61,9 +59,6 @@ const createRunsSlice = (set: Set): RunsSlice => ({
   runs: {},
   drawn: 0,
   timing: null,
-  bumpDrawn: () => set((s) => ({ drawn: s.drawn + 1 })),
-  runsStarted: (gen, keys) =>
-    set((s) => ({ gen, runs: Object.fromEntries(keys.map((k) => [k, emptyRun(s.runs[k])])) })),
   comparisonStarted: (gen, keys, patch) =>
     set((s) => ({
       ...patch,
@@ -71,12 +66,6 @@ const createRunsSlice = (set: Set): RunsSlice => ({
       runs: Object.fromEntries(keys.map((k) => [k, emptyRun(s.runs[k])])),
       pendingLive: {},
     })),
-  runProgress: (gen, key, info) =>
-    set((s) => {
-      const cur = s.runs[key];
-      if (gen !== s.gen || !cur) return {};
-      return { runs: { ...s.runs, [key]: { ...cur, ...info } } };
-    }),
   runsProgress: (gen, updates, redraw) =>
     set((s) => {
       if (gen !== s.gen) return redraw ? { drawn: s.drawn + 1 } : {};
@@ -107,12 +96,6 @@ const createPlaybackSlice = (set: Set): PlaybackSlice => ({
   clearPendingLive: () => set({ pendingLive: {} }),
 });
 
-function sameDomain(a: [number, number] | null, b: [number, number] | null): boolean {
-  if (a === null || b === null) return a === b;
-  const eps = 1e-12 * Math.max(1, Math.abs(a[1]));
-  return Math.abs(a[0] - b[0]) <= eps && Math.abs(a[1] - b[1]) <= eps;
-}
-
 const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
   layout: init.layout,
   plots: init.plots,
@@ -127,10 +110,10 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
         ? s.plots.filter((p) => p !== id)
         : PLOT_IDS.filter((p) => p === id || s.plots.includes(p)),
     })),
-  setPlots: (ids) => set({ plots: PLOT_IDS.filter((p) => ids.includes(p)) }),
   setXDomain: (domain) => {
     // Equal domains are not a change: zoom sync would otherwise loop (d3/d3-zoom#40).
-    if (!sameDomain(get().xDomain, domain)) set({ xDomain: domain });
+    const cur = get().xDomain;
+    if (!sameDomain(cur, domain, 1e-12 * Math.max(1, Math.abs(cur?.[1] ?? 0)))) set({ xDomain: domain });
   },
   setCursor: (t) => set({ cursor: t }),
   setHover: (t) => {

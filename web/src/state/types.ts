@@ -1,5 +1,5 @@
 // The shape of the app store. Only small, serialisable state lives here: columns stay in
-// the trace store, and plots read them when a run's `version` changes.
+// the trace store, and plots read them when `drawn` changes.
 import type { Scenario } from '../engine/tables';
 import type { RunSummary } from '../engine/protocol';
 import type { Variant } from '../scenario/algorithms';
@@ -34,13 +34,7 @@ export interface RunInfo {
   /** The previous comparison's summary of this algorithm, shown while this run computes
    *  (like its plots: nothing flashes empty while a slider is dragged). */
   previous: RunSummary | null;
-  /** Bumped whenever the run's columns grow. */
-  version: number;
   error: string | null;
-  /** Engine wall-clock time, ms. */
-  computeMs: number;
-  /** Time reading columns out of the engine, ms. */
-  readMs: number;
 }
 
 /**
@@ -90,12 +84,9 @@ export interface RunsSlice {
    *  per live step, and now and then while a long run progresses. */
   drawn: number;
   timing: Timing | null;
-  bumpDrawn(): void;
-  runsStarted(gen: number, keys: readonly Variant[]): void;
   /** A new comparison: `patch` (the change that caused it: scenario, selection, playback,
    *  view), fresh runs and no pending live values, in one store update. */
   comparisonStarted(gen: number, keys: readonly Variant[], patch: Partial<AppState>): void;
-  runProgress(gen: number, key: Variant, info: Partial<RunInfo>): void;
   /** Several runs' progress at once, and optionally a redraw (`drawn` + 1): one store
    *  update, so the page re-renders once per comparison rather than once per run. */
   runsProgress(gen: number, updates: ReadonlyMap<Variant, Partial<RunInfo>>, redraw: boolean): void;
@@ -139,7 +130,6 @@ export interface ViewSlice {
   series: SeriesVisibility;
   setLayout(layout: Layout): void;
   togglePlot(id: PlotId): void;
-  setPlots(ids: PlotId[]): void;
   setXDomain(domain: [number, number] | null): void;
   setCursor(t: number | null): void;
   setHover(t: number | null): void;

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as wasm from '../engine/pkg/cwndlab_wasm.js';
+import type { Codes } from '../engine/tables';
 import { parseValidation } from '../engine/validation';
 import type { EngineApi } from '../engine/workerHandler';
 import type { Validator } from '../scenario/url';
@@ -29,6 +30,6 @@ export function realEngineApi(): EngineApi {
   const w = engineWasm();
   return {
     createSim: (json) => new w.Sim(json),
-    codes: JSON.parse(w.codes_json()) as { events: string[]; phases: string[] },
+    codes: JSON.parse(w.codes_json()) as Codes,
   };
 }

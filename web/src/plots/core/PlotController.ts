@@ -24,8 +24,11 @@ import {
   type ZoomBehavior,
 } from 'd3';
 import { variantLabel, type Variant } from '../../scenario/algorithms';
+import { durationOf } from '../../scenario/paths';
 import { algStyle } from '../../lib/styles';
+import { sameDomain, zoomWindow } from '../../lib/timeWindow';
 import type { TraceStore } from '../../engine/traceStore';
+import { summaryShown } from '../../state/selectors';
 import type { AppStore } from '../../state/store';
 import type { AppState } from '../../state/types';
 import { renderAxis } from './axis';
@@ -45,7 +48,7 @@ export interface PlotElements {
 
 /** What to draw. */
 export interface PlotSpec {
-  def: (s: AppState) => PlotDef;
+  def: PlotDef;
   /** Runs drawn here. */
   keys: Variant[];
   /** Runs whose data sets the y range (all compared runs, so small multiples share y). */
@@ -67,11 +70,6 @@ const MIN_SPAN_S = 1e-4;
 const extentMemo = new WeakMap<object, Map<string, [number, number]>>();
 
 type ZoomEvent = D3ZoomEvent<HTMLElement, unknown>;
-
-function sameDomain(a: readonly number[], b: readonly number[]): boolean {
-  const span = Math.abs((b[1] ?? 0) - (b[0] ?? 0)) || 1;
-  return Math.abs((a[0] ?? 0) - (b[0] ?? 0)) < span * 1e-9 && Math.abs((a[1] ?? 0) - (b[1] ?? 0)) < span * 1e-9;
-}
 
 /** Controls one plot. */
 export class PlotController implements Drawable {
@@ -166,9 +164,8 @@ export class PlotController implements Drawable {
     const out: PlotRun[] = [];
     for (const key of keys) {
       const trace = this.traces.get(key);
-      const info = s.runs[key];
       // While a run computes, its previous result stays on screen (trace and summary alike).
-      const summary = info?.summary ?? (info?.status === 'running' ? info.previous : null) ?? null;
+      const summary = summaryShown(s.runs[key]);
       if (trace) out.push({ key, label: variantLabel(key), style: algStyle(key), trace, summary });
     }
     return out;
@@ -179,7 +176,7 @@ export class PlotController implements Drawable {
   }
 
   private duration(s: AppState): number {
-    return typeof s.scenario.duration === 'number' && s.scenario.duration > 0 ? s.scenario.duration : 1;
+    return durationOf(s.scenario, 1);
   }
 
   /** Drawn with the plots in view: when it is in view, or when only its cursor and readout
@@ -243,7 +240,7 @@ export class PlotController implements Drawable {
     this.x = scaleLinear().domain(dom).range([0, pw]);
     this.syncZoom(pw, ph, duration);
 
-    const def = this.spec.def(s);
+    const def = this.spec.def;
     const context = this.context(s);
     const runs = this.runs(this.spec.keys);
     const extentRuns = this.runs(this.spec.extentKeys);
@@ -356,7 +353,9 @@ export class PlotController implements Drawable {
       .scaleExtent([1, Math.max(1, duration / MIN_SPAN_S)]);
     const dom = this.x.domain();
     const current = zoomTransform(this.els.hit).rescaleX(this.xFull).domain();
-    if (sameDomain(current, dom)) return;
+    // Within a billionth of the window: rescaleX's rounding is not a change.
+    const tol = 1e-9 * (Math.abs((dom[1] ?? 0) - (dom[0] ?? 0)) || 1);
+    if (sameDomain(current, dom, tol)) return;
     const k = duration / Math.max(1e-12, (dom[1] ?? duration) - (dom[0] ?? 0));
     const t = zoomIdentity.translate(-k * this.xFull(dom[0] ?? 0), 0).scale(k);
     // Assigning the transform the way d3-zoom stores it avoids emitting zoom events.
@@ -398,17 +397,7 @@ export class PlotController implements Drawable {
 
   private zoomBy(factor: number, around: number | null) {
     const s = this.store.getState();
-    const duration = this.duration(s);
-    const [d0 = 0, d1 = duration] = s.xDomain ?? [0, duration];
-    const c = around ?? (d0 + d1) / 2;
-    const span = Math.min(duration, Math.max(MIN_SPAN_S, (d1 - d0) / factor));
-    if (span >= duration) {
-      s.setXDomain(null);
-      return;
-    }
-    let a = c - (c - d0) / factor;
-    a = Math.max(0, Math.min(duration - span, a));
-    s.setXDomain([a, a + span]);
+    s.setXDomain(zoomWindow(s.xDomain, this.duration(s), factor, around, MIN_SPAN_S));
   }
 
   private onKey = (e: KeyboardEvent) => {
@@ -476,7 +465,7 @@ export class PlotController implements Drawable {
     const key = shown ? `${shown.t}|${s.drawn}|${this.spec.keys.join()}` : 'hint';
     if (key === this.last.readout) return;
     this.last.readout = key;
-    const def = this.spec.def(s);
+    const def = this.spec.def;
     const lines = shown ? def.readout(this.runs(this.spec.keys), shown.t, this.context(s)) : [];
     readout.replaceChildren();
     if (!shown) {
