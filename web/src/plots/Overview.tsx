@@ -109,32 +109,29 @@ class OverviewController implements Drawable {
       ctx.fillRect(0, 0, w, h);
       ctx.save();
       ctx.translate(PAD_X, 2);
-      let hi = 1;
-      for (const a of s.algorithms) {
-        const tr = this.traces.get(a)?.tables.series;
-        if (!tr) continue;
-        const cwnd = tr.cols.cwnd;
-        for (let i = 0; i < tr.length; i += 1) hi = Math.max(hi, (cwnd[i] ?? 0) / mss);
-      }
+      const xl = linearOf(x);
+      // Each run's whole cwnd line, decimated and cached with its trace: a live frame visits
+      // only the new rows, and the y range comes from the kept extremes.
+      const lines = s.algorithms.flatMap((a) => {
+        const trace = this.traces.get(a);
+        if (!trace) return [];
+        const tr = trace.tables.series;
+        const [i0, i1] = visibleRange(tr.cols.t, tr.length, 0, this.duration());
+        return [{ a, trace, d: cachedLine(trace, 'series.cwnd', tr.cols.t, tr.cols.cwnd, i0, i1, xl, dpr, pw, true) }];
+      });
+      const hi = Math.max(1, ...lines.map(({ d }) => d.max() / mss));
       const yl = linearOf(
         scaleLinear()
           .domain([0, hi])
           .range([h - 4, 0]),
       );
-      const xl = linearOf(x);
-      for (const a of s.algorithms) {
-        const trace = this.traces.get(a);
-        if (!trace) continue;
-        const tr = trace.tables.series;
-        const [i0, i1] = visibleRange(tr.cols.t, tr.length, 0, this.duration());
-        const line = cachedLine(trace, 'series.cwnd', tr.cols.t, tr.cols.cwnd, i0, i1, xl, dpr, pw, true).polyline(
-          (v) => mapLinear(yl, v / mss),
-          xl,
-          trace.now,
-        );
+      for (const { a, trace, d } of lines) {
         ctx.strokeStyle = algStyle(a).color;
         ctx.lineWidth = 1;
-        strokePolyline(ctx, line);
+        strokePolyline(
+          ctx,
+          d.polyline((v) => mapLinear(yl, v / mss), xl, trace.now),
+        );
       }
       ctx.restore();
     }

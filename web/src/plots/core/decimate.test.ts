@@ -137,6 +137,25 @@ describe('min/max decimation', () => {
     expect(vertices(pieces)).toEqual(vertices(whole));
   });
 
+  it('knows the largest value added, whichever rows came so far', () => {
+    let seed = 11;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const n = 4000;
+    const t = Float64Array.from({ length: n }, (_, i) => i * 0.005);
+    // Steps that often repeat a value, a lone spike, and a few non-finite rows (pen up).
+    const v = Float64Array.from({ length: n }, (_, i) =>
+      i === 2500 ? 999 : i % 700 === 5 ? NaN : Math.floor(i / 40) % 7 === 0 ? 3 : Math.round(rnd() * 80),
+    );
+    const x = linearOf(scaleLinear().domain([0, 20]).range([0, 250]));
+    const d = new LineDecimator(true, 1, 250, 0);
+    expect(d.max()).toBe(-Infinity);
+    for (const to of [1, 37, 600, 2500, 2501, 3999, n]) {
+      d.add(t, v, to, x);
+      const rows = Array.from(v.subarray(0, to)).filter((a) => !Number.isNaN(a));
+      expect(d.max(), `after ${to} rows`).toBe(Math.max(...rows));
+    }
+  });
+
   it('merges bars in value space into the same pixels as in pixel space', () => {
     const n = 3000;
     let seed = 11;

@@ -179,6 +179,19 @@ export class LineDecimator {
   }
 
   /**
+   * The largest value added so far (-Infinity if none), in O(vertices): every row's value is
+   * a kept vertex, in the open column, or equal to the one before it (an unchanged step).
+   */
+  max(): number {
+    let m = this.has ? this.hi : -Infinity;
+    for (let i = 0; i < this.n; i += 1) {
+      const v = this.vs[i] ?? NaN;
+      if (v > m) m = v;
+    }
+    return m;
+  }
+
+  /**
    * The vertices in CSS pixels: y maps values; a step line ends at endT (x maps it) or,
    * without one, at the last column. Costs O(vertices): the rows are not visited again.
    */
