@@ -109,12 +109,13 @@ async function writeTables() {
     defaultScenario: JSON.parse(wasm.default_scenario_json()),
     presets: JSON.parse(wasm.presets_json()),
     codes: JSON.parse(wasm.codes_json()),
+    catalogue: JSON.parse(wasm.catalogue_json()),
   };
   mkdirSync(pkgDir, { recursive: true });
   writeFileSync(join(pkgDir, 'tables.json'), JSON.stringify(tables, null, 1) + '\n');
   say(
     `Wrote web/src/engine/pkg/tables.json (${tables.schema.params.length} parameters, ` +
-      `${tables.presets.length} presets)`,
+      `${tables.presets.length} presets, ${tables.catalogue.length} algorithms)`,
   );
 }
 

@@ -1,5 +1,6 @@
 //! `cwndlab`: run, validate and inspect cwndlab scenarios from the command line.
 
+use cwndlab_core::catalogue;
 use cwndlab_core::presets;
 use cwndlab_core::scenario::{parse_set_value, resolve, set_path, Problem, Scenario};
 use cwndlab_core::schema;
@@ -20,6 +21,7 @@ USAGE:
               [--set PATH=VALUE]... [--format json|csv] [--out DIR]
   cwndlab validate FILE.json
   cwndlab presets
+  cwndlab algorithms [--json]
   cwndlab schema [--markdown]
   cwndlab help
 
@@ -30,6 +32,9 @@ run       Simulates the scenario and prints a summary (JSON by default; CSV give
           --set network.bottleneck.loss.ber=1e-6 (flows[].x changes every flow).
 validate  Checks a scenario file and lists every problem at once.
 presets   Lists the built-in scenarios.
+algorithms
+          Lists the named algorithms (flows[].algorithm, e.g. --set flows[0].algorithm=newreno_cwv):
+          each a variant plus axis values; --json prints their settings too.
 schema    Prints every parameter with its unit, default and allowed range (JSON, or a
           Markdown table with --markdown).
 ";
@@ -81,6 +86,13 @@ fn run_cli(args: &[String]) -> Result<String, Fail> {
         Some("run") => cmd_run(&args[1..]),
         Some("validate") => cmd_validate(&args[1..]),
         Some("presets") => Ok(cmd_presets()),
+        Some("algorithms") => match args.get(1).map(String::as_str) {
+            None => Ok(cmd_algorithms()),
+            Some("--json") => Ok(serde_json::to_string_pretty(&catalogue::catalogue_json()).expect("json")),
+            Some(other) => Err(usage_error(format!(
+                "algorithms: unknown option `{other}` (try --json)"
+            ))),
+        },
         Some("schema") => match args.get(1).map(String::as_str) {
             None => Ok(serde_json::to_string_pretty(&schema::schema_json()).expect("json")),
             Some("--markdown") => Ok(schema::markdown().trim_end().to_string()),
@@ -120,6 +132,26 @@ fn cmd_presets() -> String {
         .map(|p| format!("{:width$}  {}", p.name, p.description))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+fn cmd_algorithms() -> String {
+    let width = catalogue::CATALOGUE.iter().map(|a| a.name.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    let mut group = "";
+    for a in catalogue::CATALOGUE {
+        if a.group != group {
+            group = a.group;
+            let _ = writeln!(out, "{}{group}:", if out.is_empty() { "" } else { "\n" });
+        }
+        let settings: Vec<String> = a
+            .settings
+            .iter()
+            .map(|(p, v)| format!("{p}={}", v.to_json().as_str().unwrap_or_default()))
+            .collect();
+        let _ = writeln!(out, "  {:width$}  {} — {}", a.name, a.label, a.description);
+        let _ = writeln!(out, "  {:width$}  ({})", "", settings.join(", "));
+    }
+    out.trim_end().to_string()
 }
 
 #[derive(PartialEq)]
@@ -236,13 +268,14 @@ fn cmd_run(args: &[String]) -> Result<String, Fail> {
 
 fn summary_csv(s: &cwndlab_core::Summary) -> String {
     let mut out = String::from(
-        "flow,variant,goodput_bps,throughput_bps,delivered_bytes,data_packets_sent,retransmits,timeouts,fast_retransmits,partial_acks,mean_cwnd_bytes,cwnd_cv,queue_drops,error_drops,scripted_drops\n",
+        "flow,algorithm,variant,goodput_bps,throughput_bps,delivered_bytes,data_packets_sent,retransmits,timeouts,fast_retransmits,partial_acks,mean_cwnd_bytes,cwnd_cv,max_burst_packets,window_decays,queue_drops,error_drops,scripted_drops\n",
     );
     for f in &s.flows {
         let _ = writeln!(
             out,
-            "{},{},{:.1},{:.1},{},{},{},{},{},{},{:.1},{:.4},{},{},{}",
+            "{},{},{},{:.1},{:.1},{},{},{},{},{},{},{:.1},{:.4},{},{},{},{},{}",
             f.flow,
+            f.algorithm,
             f.variant,
             f.goodput_bps,
             f.throughput_bps,
@@ -254,6 +287,8 @@ fn summary_csv(s: &cwndlab_core::Summary) -> String {
             f.partial_acks,
             f.mean_cwnd_bytes,
             f.cwnd_cv,
+            f.max_burst_packets,
+            f.window_decays,
             f.drops.queue,
             f.drops.error,
             f.drops.scripted
@@ -309,6 +344,34 @@ fn write_outputs(dir: &Path, sim: &Simulation) -> std::io::Result<()> {
             );
         }
         std::fs::write(dir.join(format!("series_flow{i}.csv")), out)?;
+        if let Some(v) = sim.validation_series(i) {
+            let opt = |ns: u64| {
+                if ns == u64::MAX {
+                    String::new()
+                } else {
+                    secs(ns).to_string()
+                }
+            };
+            let mut out = String::from("time_s,t_last_s,t_prev_s,w_used_bytes,pipeack_bytes,nvp\n");
+            for &(t, r) in &v.rows {
+                let pipeack = if r.pipeack == u64::MAX {
+                    String::new()
+                } else {
+                    r.pipeack.to_string()
+                };
+                let _ = writeln!(
+                    out,
+                    "{},{},{},{},{},{}",
+                    secs(t),
+                    opt(r.t_last),
+                    opt(r.t_prev),
+                    r.w_used,
+                    pipeack,
+                    r.nvp
+                );
+            }
+            std::fs::write(dir.join(format!("validation_flow{i}.csv")), out)?;
+        }
     }
     let e = sim.events();
     let mut out = String::with_capacity(e.len() * 48);

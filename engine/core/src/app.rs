@@ -1,8 +1,13 @@
-//! Sending applications: bulk, CBR, thin stream, on/off and scripted writes. An application
-//! only decides when and how many bytes it hands to TCP; TCP decides when they leave.
+//! Sending applications: bulk, CBR, thin stream, on/off, scripted and Poisson writes. An
+//! application only decides when and how many bytes it hands to TCP; TCP decides when they
+//! leave.
 
+use crate::rng::{hash_words, ln_det, unit_open0};
 use crate::scenario::{AppCfg, AppKind};
 use crate::time::{secs_to_ns, Ns};
+
+/// Stream tag of the Poisson application's gaps in the counter-based randomness.
+const POISSON_STREAM: u64 = 0x706f_6973;
 
 /// "Unbounded" bulk data: more than any run can send.
 pub const UNBOUNDED: u64 = 1 << 62;
@@ -21,11 +26,15 @@ pub struct App {
     start: Ns,
     writes: Vec<(Ns, u64)>,
     next_write: u32,
+    /// Seed and flow index: the k-th Poisson gap is a pure function of (seed, flow, k).
+    seed: u64,
+    flow: u32,
+    draws: u64,
 }
 
 impl App {
-    /// Builds the application of a flow that starts at `start`.
-    pub fn new(cfg: &AppCfg, start: Ns) -> App {
+    /// Builds the application of flow `flow` that starts at `start`.
+    pub fn new(cfg: &AppCfg, start: Ns, seed: u64, flow: u32) -> App {
         let mut writes: Vec<(Ns, u64)> = cfg.writes.iter().map(|w| (secs_to_ns(w.at), w.bytes)).collect();
         writes.sort_by_key(|w| w.0);
         App {
@@ -38,15 +47,32 @@ impl App {
             start,
             writes,
             next_write: 0,
+            seed,
+            flow,
+            draws: 0,
         }
     }
 
+    /// The next Poisson gap: exponential with mean `write_interval`, from the k-th draw of
+    /// this flow's stream, at least 1 ns.
+    fn poisson_gap(&mut self) -> Ns {
+        let u = unit_open0(hash_words(&[self.seed, POISSON_STREAM, self.flow as u64, self.draws]));
+        self.draws += 1;
+        let gap = -ln_det(u) * self.write_interval as f64;
+        (gap.round() as u64).max(1)
+    }
+
     /// Bytes available when the flow starts (bulk), and when the first write event is due.
-    pub fn first(&self) -> (u64, Option<Ns>) {
+    /// A Poisson source's first write comes one random gap after the start.
+    pub fn first(&mut self) -> (u64, Option<Ns>) {
         match self.kind {
             AppKind::Bulk => (self.bulk_bytes, None),
             AppKind::Cbr | AppKind::Thin | AppKind::OnOff => (0, Some(self.start)),
             AppKind::Scripted => (0, self.writes.first().map(|w| w.0)),
+            AppKind::Poisson => {
+                let at = self.start + self.poisson_gap();
+                (0, Some(at))
+            }
         }
     }
 
@@ -59,6 +85,7 @@ impl App {
         match self.kind {
             AppKind::Bulk => (0, None),
             AppKind::Cbr | AppKind::Thin => (self.write_size, Some(now + self.write_interval)),
+            AppKind::Poisson => (self.write_size, Some(now + self.poisson_gap())),
             AppKind::OnOff => {
                 let bytes = if self.in_on_period(now) { self.write_size } else { 0 };
                 let mut next = now + self.write_interval;
@@ -106,7 +133,7 @@ mod tests {
         cfg.on = 0.025;
         cfg.off = 0.05;
         cfg.write_interval = 0.01;
-        let mut a = App::new(&cfg, 1_000_000_000);
+        let mut a = App::new(&cfg, 1_000_000_000, 1, 0);
         let (_, mut t) = a.first();
         let mut times = vec![];
         for _ in 0..5 {
@@ -118,5 +145,36 @@ mod tests {
         }
         // Writes at 0, 10, 20 ms (on), then the next on period starts at 75 ms.
         assert_eq!(times, vec![0, 10, 20, 75, 85]);
+    }
+
+    #[test]
+    fn poisson_gaps_are_exponential_with_the_mean_interval_and_reproducible() {
+        let mut cfg = Scenario::default().flows[0].app.clone();
+        cfg.kind = AppKind::Poisson;
+        cfg.write_interval = 0.05;
+        let gaps = |seed: u64| {
+            let mut a = App::new(&cfg, 0, seed, 2);
+            let (_, mut t) = a.first();
+            let mut last = 0;
+            let mut out = vec![];
+            for _ in 0..20_000 {
+                let now = t.unwrap();
+                out.push(now - last);
+                last = now;
+                let (b, next) = a.on_write(now);
+                assert_eq!(b, 1460);
+                t = next;
+            }
+            out
+        };
+        let g = gaps(7);
+        assert_eq!(g, gaps(7), "same seed, same gaps");
+        assert_ne!(g, gaps(8));
+        let n = g.len() as f64;
+        let mean = g.iter().sum::<u64>() as f64 / n / 1e9;
+        let var = g.iter().map(|&x| (x as f64 / 1e9 - mean).powi(2)).sum::<f64>() / n;
+        assert!((mean - 0.05).abs() < 0.0015, "mean {mean}");
+        // Exponential: standard deviation = mean.
+        assert!((var.sqrt() - 0.05).abs() < 0.002, "sd {}", var.sqrt());
     }
 }

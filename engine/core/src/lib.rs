@@ -7,6 +7,7 @@
 //! Module map:
 //! - [`schema`]: every scenario parameter (unit, default, range) defined once.
 //! - [`scenario`]: the typed scenario, JSON loading, `--set` paths, validation.
+//! - [`catalogue`]: named algorithms (a variant plus axis values), read by every front end.
 //! - [`presets`]: named scenarios (NetSim lab, Fall & Floyd 1996).
 //! - [`sim`]: the event loop tying links, senders, receivers and applications together.
 //! - [`net`]: links with drop-tail queues and loss models.
@@ -15,6 +16,7 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod catalogue;
 pub mod event;
 pub mod net;
 pub mod presets;

@@ -246,6 +246,52 @@ pub enum RepeatedRto {
     HalveAgain,
 }
 
+/// What happens to cwnd while the sender is idle or application-limited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IdlePolicy {
+    /// cwnd survives any idle period.
+    None,
+    /// RFC 5681 §4.1: after more than an RTO without sending, cwnd = min(cwnd, IW).
+    Restart,
+    /// RFC 2861 (Handley, Padhye, Floyd 1999): decay per RTO idle or application-limited.
+    Rfc2861,
+    /// RFC 7661 (new CWV): keep cwnd while rate-limited, for up to a time limit.
+    Rfc7661,
+}
+
+impl IdlePolicy {
+    /// Name as used in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            IdlePolicy::None => "none",
+            IdlePolicy::Restart => "restart",
+            IdlePolicy::Rfc2861 => "rfc2861",
+            IdlePolicy::Rfc7661 => "rfc7661",
+        }
+    }
+}
+
+/// When an ACK may grow cwnd.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GrowthGate {
+    /// Every new ACK (outside recovery) may grow cwnd.
+    Always,
+    /// RFC 2861 §2: only if the window was full when the ACK arrived.
+    WindowFull,
+}
+
+/// How full "a full window" must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FullWindowSlack {
+    /// Full when less than one SMSS of the window is unused (the paper's §5 Nagle fix).
+    OneMss,
+    /// Full only when the flight reaches the window exactly (the literal test).
+    None,
+}
+
 /// Congestion-control axes of a flow.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -274,6 +320,14 @@ pub struct CcCfg {
     pub newreno_partial_window: PartialWindow,
     /// Repeated-timeout ssthresh rule.
     pub repeated_rto_ssthresh: RepeatedRto,
+    /// Idle and application-limited behaviour (restart, CWV, new CWV).
+    pub idle_policy: IdlePolicy,
+    /// When ACKs may grow cwnd.
+    pub growth_gate: GrowthGate,
+    /// Tolerance of the "window full" test (growth gate and RFC 2861).
+    pub full_window_slack: FullWindowSlack,
+    /// RFC 7661 §4.4.3: longest non-validated phase before cwnd is reduced, s.
+    pub nvp_limit: f64,
 }
 
 /// RTO estimator.
@@ -332,6 +386,8 @@ pub enum AppKind {
     OnOff,
     /// Writes at given times.
     Scripted,
+    /// Writes with exponentially distributed gaps (a remote-shell user typing).
+    Poisson,
 }
 
 /// One scripted application write.
@@ -383,6 +439,10 @@ pub struct ScriptedDrop {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlowCfg {
+    /// The catalogue entry these settings match (see [`crate::catalogue`]), or "custom".
+    /// On input it expands to its settings before any explicit key is applied; on output
+    /// it names the entry the resolved settings are.
+    pub algorithm: String,
     /// Loss-recovery variant.
     pub variant: Variant,
     /// Start time, s.
@@ -486,8 +546,14 @@ impl Scenario {
         if !problems.is_empty() {
             return Err(problems);
         }
-        let scenario: Scenario =
-            serde_json::from_value(merged).map_err(|e| vec![Problem::new("", format!("cannot read scenario: {e}"))])?;
+        let mut scenario: Scenario = serde_json::from_value(merged.clone())
+            .map_err(|e| vec![Problem::new("", format!("cannot read scenario: {e}"))])?;
+        // Name each flow after the catalogue entry its resolved settings are.
+        if let Some(flows) = merged.get("flows").and_then(Value::as_array) {
+            for (f, v) in scenario.flows.iter_mut().zip(flows) {
+                f.algorithm = crate::catalogue::identify(v).to_string();
+            }
+        }
         let cross = scenario.cross_checks();
         if cross.is_empty() {
             Ok(scenario)
@@ -565,6 +631,12 @@ impl Scenario {
                         "= {} s is not before the end of the run (duration = {} s)",
                         f.start, self.duration
                     ),
+                ));
+            }
+            if f.cc.idle_policy == IdlePolicy::Rfc7661 && f.cc.growth_gate != GrowthGate::Always {
+                out.push(Problem::new(
+                    at("cc.growth_gate"),
+                    "= \"window_full\" cannot be combined with cc.idle_policy = \"rfc7661\": new CWV has its own growth rule (no growth in the non-validated phase, RFC 7661 §4.3); use growth_gate = \"always\" with rfc7661, or idle_policy = \"rfc2861\" with the window-full gate",
                 ));
             }
             if f.app.kind == AppKind::Scripted && f.app.writes.is_empty() {
@@ -902,6 +974,14 @@ fn merge_over_defaults(user: &Value) -> Result<(Value, Vec<Problem>), Vec<Proble
                 let mut flows = Vec::new();
                 for (i, f) in list.iter().enumerate() {
                     let mut fm = flow_defaults.clone();
+                    // A named algorithm sets its axes first; explicit keys then override.
+                    if let Some(alg) = f
+                        .get("algorithm")
+                        .and_then(Value::as_str)
+                        .and_then(crate::catalogue::find)
+                    {
+                        crate::catalogue::apply(&mut fm, alg);
+                    }
                     if f.is_object() {
                         merge_known(&mut fm, f, &format!("flows[{i}]"), &mut problems);
                     } else {
@@ -945,7 +1025,14 @@ pub fn set_path(doc: &mut Value, path: &str, value: Value) -> Result<(), Problem
     if let Some(msg) = check_leaf(def, &value) {
         return Err(Problem::new(path, msg));
     }
+    // Setting a flow's named algorithm also sets the axes it names (as in a scenario file).
+    let alg = (table_path == "flows[].algorithm")
+        .then(|| value.as_str().and_then(crate::catalogue::find))
+        .flatten();
     let set_in = |obj: &mut Value, rel: &str| -> Result<(), Problem> {
+        if let Some(a) = alg {
+            crate::catalogue::apply(obj, a);
+        }
         let mut cur = obj;
         let parts: Vec<&str> = rel.split('.').collect();
         for part in &parts[..parts.len() - 1] {

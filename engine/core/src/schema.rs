@@ -160,6 +160,24 @@ const VARIANTS: &[Choice] = &[
     },
 ];
 
+/// The choices of `flows[].algorithm`: every catalogue entry, then `custom`.
+static ALGORITHM_CHOICES: std::sync::LazyLock<Vec<Choice>> = std::sync::LazyLock::new(|| {
+    let mut v: Vec<Choice> = crate::catalogue::CATALOGUE
+        .iter()
+        .map(|a| Choice {
+            value: a.name,
+            label: a.label,
+            help: a.description,
+        })
+        .collect();
+    v.push(Choice {
+        value: crate::catalogue::CUSTOM,
+        label: "Custom",
+        help: "No catalogue entry: the variant and axes as set one by one.",
+    });
+    v
+});
+
 const DROP_ITEMS: &[ItemField] = &[
     ItemField {
         name: "segment",
@@ -354,6 +372,19 @@ fn build_params() -> Vec<ParamDef> {
     ];
     v.extend(loss_params!("network.bottleneck.loss", "Data-direction", 1e-6));
     v.extend(loss_params!("network.bottleneck.reverse_loss", "ACK-direction", 1e-6));
+    v.push(p!(
+        "flows[].algorithm",
+        "Named algorithm",
+        "flow",
+        "",
+        Kind::Enum {
+            options: ALGORITHM_CHOICES.as_slice(),
+            default: "newreno"
+        },
+        false,
+        NONE,
+        "A catalogue entry (`cwndlab algorithms`): sets the variant and the axes it names before any explicit setting is applied. In a resolved scenario it names the entry the settings match, or custom."
+    ));
     v.extend([
         p!(
             "flows[].variant",
@@ -462,6 +493,25 @@ fn build_params() -> Vec<ParamDef> {
             Choice { value: "halve_again", label: "Recompute", help: "Recompute ssthresh on every timeout (ns-2, 4.4BSD)." },
         ], default: "hold" }, false, NONE,
             "Whether back-to-back timeouts keep lowering ssthresh."),
+        p!("flows[].cc.idle_policy", "Idle / application-limited policy", "cc", "", Kind::Enum { options: &[
+            Choice { value: "none", label: "None", help: "cwnd survives any idle or application-limited period." },
+            Choice { value: "restart", label: "Restart after idle", help: "RFC 5681 §4.1 (Jacobson 1988 app. C): after more than an RTO without sending data, cwnd = min(cwnd, IW) before the next send; ssthresh unchanged." },
+            Choice { value: "rfc2861", label: "CWV (RFC 2861)", help: "After each send: per RTO idle, ssthresh = max(ssthresh, ¾·cwnd) and cwnd halves (at least 1 segment); per RTO application-limited, cwnd = (min(cwnd, rwnd) + W_used)/2." },
+            Choice { value: "rfc7661", label: "New CWV (RFC 7661)", help: "Keeps cwnd while the sender uses less than half of it (the non-validated phase, measured by pipeACK) for up to nvp_limit; no growth in that phase; a loss in it reduces cwnd from the rate used." },
+        ], default: "none" }, false, NONE,
+            "What happens to cwnd when the sender is idle or sends less than cwnd allows. Time is the TCP clock (rto.clock_tick); the period is the current RTO."),
+        p!("flows[].cc.growth_gate", "Growth gate", "cc", "", Kind::Enum { options: &[
+            Choice { value: "always", label: "Always", help: "Every new ACK may grow cwnd (slow start or congestion avoidance)." },
+            Choice { value: "window_full", label: "Window full", help: "RFC 2861 §2: an ACK grows cwnd only if the window (min(cwnd, rwnd)) was full when it arrived." },
+        ], default: "always" }, false, NONE,
+            "When ACKs may grow cwnd. New CWV (idle_policy rfc7661) has its own rule and needs always."),
+        p!("flows[].cc.full_window_slack", "Full-window slack", "cc", "", Kind::Enum { options: &[
+            Choice { value: "one_mss", label: "Less than 1 SMSS unused", help: "The window counts as full when less than one SMSS of it is unused (the paper's §5 fix for Nagle and whole segments)." },
+            Choice { value: "none", label: "None (literal)", help: "Full only when the flight reaches the window exactly." },
+        ], default: "one_mss" }, false, NONE,
+            "Tolerance of the window-full test used by the growth gate and by RFC 2861's decay."),
+        p!("flows[].cc.nvp_limit", "New CWV time limit", "cc", "s", Kind::Float { min: 0.1, max: 3600.0, default: 300.0, log: true }, false, NONE,
+            "RFC 7661 §4.4.3: after this long in the non-validated phase, ssthresh = max(ssthresh, ¾·cwnd) and cwnd = max(cwnd/2, IW), repeated each period (the RFC's 5 minutes; shorter to show it in class)."),
         p!("flows[].rto.estimator", "RTO estimator", "rto", "", Kind::Enum { options: &[
             Choice { value: "rfc6298", label: "RFC 6298", help: "SRTT/RTTVAR with gains 1/8 and 1/4, RTO = SRTT + max(G, 4·RTTVAR)." },
             Choice { value: "jacobson88", label: "Jacobson 88 (integer)", help: "Jacobson & Karels appendix A: scaled integer mean and deviation in clock ticks, rto = A + 4D." },
@@ -490,14 +540,15 @@ fn build_params() -> Vec<ParamDef> {
             Choice { value: "thin", label: "Thin stream", help: "Small writes (write_size) at an application write frequency (write_interval), as in games and remote shells." },
             Choice { value: "on_off", label: "On/off", help: "Writes write_size every write_interval during 'on' periods, nothing during 'off' periods." },
             Choice { value: "scripted", label: "Scripted writes", help: "Writes of given sizes at given times (app.writes)." },
+            Choice { value: "poisson", label: "Poisson (Telnet-like)", help: "Writes of write_size bytes with exponentially distributed gaps of mean write_interval, as a person typing into a remote shell." },
         ], default: "bulk" }, false, NONE,
             "What the sending application does."),
         p!("flows[].app.bytes", "Bulk size", "app", "B", Kind::Int { min: 0, max: 1 << 50, default: 0 }, false, NONE,
             "Bytes a bulk application sends; 0 = unbounded."),
         p!("flows[].app.write_size", "Write size", "app", "B", Kind::Int { min: 1, max: 1_000_000_000, default: 1460 }, true, NONE,
-            "Bytes per application write (CBR, thin stream, on/off)."),
+            "Bytes per application write (CBR, thin stream, on/off, Poisson)."),
         p!("flows[].app.write_interval", "Write interval", "app", "s", Kind::Float { min: 1e-6, max: 3600.0, default: 0.01, log: true }, true, MS,
-            "Time between application writes; its inverse is the application write frequency."),
+            "Time between application writes (the mean gap for Poisson); its inverse is the application write frequency."),
         p!("flows[].app.on", "On period", "app", "s", Kind::Float { min: 1e-6, max: 100_000.0, default: 1.0, log: false }, false, NONE,
             "Length of each 'on' period (on/off application)."),
         p!("flows[].app.off", "Off period", "app", "s", Kind::Float { min: 0.0, max: 100_000.0, default: 1.0, log: false }, false, NONE,

@@ -19,7 +19,7 @@ use crate::summary::{Drops, FlowSummary, Summary};
 use crate::tcp::receiver::Receiver;
 use crate::tcp::sender::Sender;
 use crate::time::{ns_to_secs, secs_to_ns, Ns};
-use crate::trace::{EventKind, EventLog, FlowSeries, SectionDigests};
+use crate::trace::{EventKind, EventLog, FlowSeries, SectionDigests, ValidationSeries};
 use serde_json::Value;
 
 /// Shared state every endpoint acts on: the clock, the event queue, the links, the log.
@@ -113,7 +113,11 @@ pub struct Simulation {
     receivers: Vec<Receiver>,
     apps: Vec<App>,
     series: Vec<FlowSeries>,
+    /// Window-validation state per flow (None for flows whose idle policy keeps none).
+    validation: Vec<Option<ValidationSeries>>,
     starts: Vec<Ns>,
+    /// Bytes each application has ready when its flow starts.
+    first_bytes: Vec<u64>,
     completion: Vec<Option<Ns>>,
     end: Ns,
     finished: bool,
@@ -194,7 +198,7 @@ impl Simulation {
             senders.push(Sender::new(i, base, f));
             receivers.push(Receiver::new(i, base + 2, f));
             let start = secs_to_ns(f.start);
-            apps.push(App::new(&f.app, start));
+            apps.push(App::new(&f.app, start, s.seed, i));
             starts.push(start);
         }
         let n = s.flows.len();
@@ -218,9 +222,13 @@ impl Simulation {
             drops: vec![Drops::default(); n],
             scripted,
         };
-        for (i, app) in apps.iter().enumerate() {
+        // Bulk data available at each flow's start, and each application's first write.
+        let mut first_bytes = Vec::with_capacity(n);
+        for (i, app) in apps.iter_mut().enumerate() {
             world.schedule(starts[i], Event::FlowStart { flow: i as u32 });
-            if let (_, Some(at)) = app.first() {
+            let (bytes, at) = app.first();
+            first_bytes.push(bytes);
+            if let Some(at) = at {
                 world.schedule(at, Event::AppWrite { flow: i as u32 });
             }
         }
@@ -229,6 +237,10 @@ impl Simulation {
                 .events
                 .push_after_instant(secs_to_ns(e.at), k as u32, Event::Timeline { index: k as u32 });
         }
+        let validation = senders
+            .iter()
+            .map(|s| s.cc.validation.row().map(|_| ValidationSeries::default()))
+            .collect();
         Simulation {
             scenario: s.clone(),
             world,
@@ -242,7 +254,9 @@ impl Simulation {
                     f
                 })
                 .collect(),
+            validation,
             starts,
+            first_bytes,
             completion: vec![None; n],
             end: secs_to_ns(s.duration),
             finished: false,
@@ -338,6 +352,11 @@ impl Simulation {
     fn record(&mut self, flow: u32) {
         let i = flow as usize;
         self.series[i].record(self.world.now, self.senders[i].state_row());
+        if let Some(v) = self.validation[i].as_mut() {
+            if let Some(row) = self.senders[i].cc.validation.row() {
+                v.record(self.world.now, row);
+            }
+        }
     }
 
     fn dispatch(&mut self, ev: Event) {
@@ -369,7 +388,7 @@ impl Simulation {
             }
             Event::FlowStart { flow } => {
                 let i = flow as usize;
-                let (bytes, _) = self.apps[i].first();
+                let bytes = self.first_bytes[i];
                 self.senders[i].app_written = self.senders[i].app_written.saturating_add(bytes);
                 self.senders[i].start(&mut self.world);
                 self.record(flow);
@@ -489,6 +508,11 @@ impl Simulation {
         self.senders.len()
     }
 
+    /// A flow's window-validation series (None when its idle policy keeps no state).
+    pub fn validation_series(&self, flow: usize) -> Option<&ValidationSeries> {
+        self.validation.get(flow).and_then(Option::as_ref)
+    }
+
     /// The event log.
     pub fn events(&self) -> &EventLog {
         &self.world.log
@@ -549,6 +573,14 @@ impl Simulation {
             k += 1;
             cache.extend(k, &q.rows, |d, &(t, p, b)| d.words(&[t, p as u64, b]));
         }
+        // Window-validation series exist only for flows with an idle policy that keeps
+        // state, so scenarios without one keep the digests they always had.
+        for v in self.validation.iter().flatten() {
+            k += 1;
+            cache.extend(k, &v.rows, |d, (t, r)| {
+                d.words(&[*t, r.t_last, r.t_prev, r.w_used, r.pipeack, r.nvp as u64])
+            });
+        }
         cache.finish()
     }
 
@@ -565,6 +597,7 @@ impl Simulation {
                 let (mean_cwnd, cv) = self.series[i].cwnd_stats(now);
                 FlowSummary {
                     flow: i as u32,
+                    algorithm: f.algorithm.clone(),
                     variant: f.variant.name().to_string(),
                     goodput_bps: rate(r.delivered),
                     throughput_bps: rate(s.stats.wire_bytes),
@@ -583,6 +616,8 @@ impl Simulation {
                     final_ssthresh_bytes: (s.cc.ssthresh != u64::MAX).then_some(s.cc.ssthresh),
                     srtt_s: ns_to_secs(s.rtt.srtt()),
                     rto_s: ns_to_secs(s.rtt.rto()),
+                    max_burst_packets: s.stats.max_burst_packets,
+                    window_decays: s.stats.window_decays,
                     drops: self.world.drops[i],
                     completion_time_s: self.completion[i].map(ns_to_secs),
                     active_time_s: active,

@@ -22,6 +22,8 @@ pub struct Drops {
 pub struct FlowSummary {
     /// Flow index.
     pub flow: u32,
+    /// Catalogue name of the flow's algorithm (or "custom").
+    pub algorithm: String,
     /// Loss-recovery variant.
     pub variant: String,
     /// In-order payload bytes delivered to the receiving application, per second of the
@@ -60,6 +62,11 @@ pub struct FlowSummary {
     pub srtt_s: f64,
     /// RTO now, s.
     pub rto_s: f64,
+    /// Most data packets sent back to back at one instant (the burst CWV guards against).
+    pub max_burst_packets: u64,
+    /// cwnd reductions by the idle policy: idle and application-limited decays (RFC 2861),
+    /// restarts after idle (RFC 5681 §4.1), new CWV's expiry and loss response (RFC 7661).
+    pub window_decays: u64,
     /// Drops by cause.
     pub drops: Drops,
     /// When a finite application's data was all acknowledged, s.

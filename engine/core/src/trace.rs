@@ -4,6 +4,7 @@
 //! `advance` calls produces the same rows in the same order.
 
 use crate::scenario::EventFilter;
+use crate::tcp::cc::ValidationRow;
 use crate::time::{ns_to_secs, Ns};
 
 /// Kinds of event-log rows.
@@ -50,11 +51,27 @@ pub enum EventKind {
     ParamChange = 18,
     /// A finite application's data is all acknowledged.
     FlowComplete = 19,
+    /// RFC 2861: cwnd halved per RTO idle. This and the next six kinds carry the window:
+    /// `seq` = cwnd before, `len` = cwnd after, `seg` = ssthresh before, `tx` = ssthresh
+    /// after (bytes; the u32 fields saturate, 4294967295 = unlimited).
+    IdleDecay = 20,
+    /// RFC 2861: cwnd decayed toward W_used after an RTO application-limited.
+    AppLimitedDecay = 21,
+    /// RFC 5681 §4.1: cwnd = min(cwnd, IW) after idle.
+    IdleRestart = 22,
+    /// RFC 7661: entered the non-validated phase.
+    NvpEnter = 23,
+    /// RFC 7661: validated again.
+    NvpExit = 24,
+    /// RFC 7661 §4.4.3: the non-validated phase reached its time limit.
+    NvpExpiry = 25,
+    /// RFC 7661 §4.4.1: cwnd set from pipeACK after a loss in the non-validated phase.
+    NvpLossResponse = 26,
 }
 
 impl EventKind {
     /// Every kind, in code order.
-    pub const ALL: [EventKind; 20] = [
+    pub const ALL: [EventKind; 27] = [
         EventKind::DataSend,
         EventKind::Retransmit,
         EventKind::QueueDrop,
@@ -75,6 +92,13 @@ impl EventKind {
         EventKind::FastRetransmitSuppressed,
         EventKind::ParamChange,
         EventKind::FlowComplete,
+        EventKind::IdleDecay,
+        EventKind::AppLimitedDecay,
+        EventKind::IdleRestart,
+        EventKind::NvpEnter,
+        EventKind::NvpExit,
+        EventKind::NvpExpiry,
+        EventKind::NvpLossResponse,
     ];
 
     /// Name used in CSV and JSON.
@@ -100,6 +124,13 @@ impl EventKind {
             EventKind::FastRetransmitSuppressed => "fast_retransmit_suppressed",
             EventKind::ParamChange => "param_change",
             EventKind::FlowComplete => "flow_complete",
+            EventKind::IdleDecay => "idle_decay",
+            EventKind::AppLimitedDecay => "app_limited_decay",
+            EventKind::IdleRestart => "idle_restart",
+            EventKind::NvpEnter => "nvp_enter",
+            EventKind::NvpExit => "nvp_exit",
+            EventKind::NvpExpiry => "nvp_expiry",
+            EventKind::NvpLossResponse => "nvp_loss_response",
         }
     }
 
@@ -368,6 +399,80 @@ fn series_field(name: &str) -> Option<Field<(Ns, FlowState)>> {
         "rttvar" => |r| ns_to_secs(r.1.rttvar),
         "rto" => |r| ns_to_secs(r.1.rto),
         "phase" => |r| r.1.phase as f64,
+        _ => return None,
+    })
+}
+
+/// Column names of a flow's window-validation series, in output order. Units: t, t_last,
+/// t_prev in seconds (NaN while unset); w_used, pipeack in bytes (pipeack NaN while
+/// undefined); nvp 1 in RFC 7661's non-validated phase, else 0.
+pub const VALIDATION_COLUMNS: [&str; 6] = ["t", "t_last", "t_prev", "w_used", "pipeack", "nvp"];
+
+/// Window-validation state of one flow over time (only for flows whose idle policy keeps
+/// state): a row whenever it changes.
+#[derive(Clone, Debug, Default)]
+pub struct ValidationSeries {
+    /// (time, state) rows in time order.
+    pub rows: Vec<(Ns, ValidationRow)>,
+}
+
+impl ValidationSeries {
+    /// Appends a row if the state changed since the last one.
+    #[inline]
+    pub fn record(&mut self, now: Ns, r: ValidationRow) {
+        if self.rows.last().is_some_and(|(_, last)| *last == r) {
+            return;
+        }
+        self.rows.push((now, r));
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The [`VALIDATION_COLUMNS`] selected by `columns` (bit i = column i) from row `from`,
+    /// one after another (column-major), in output units.
+    pub fn columns(&self, from: usize, columns: u32) -> Vec<f64> {
+        let rows = &self.rows[from.min(self.rows.len())..];
+        masked_columns(rows, &VALIDATION_COLUMNS, validation_field, columns)
+    }
+
+    /// One column (see [`VALIDATION_COLUMNS`]) from row `from`, in output units.
+    pub fn column(&self, name: &str, from: usize) -> Option<Vec<f64>> {
+        let f = validation_field(name)?;
+        Some(self.rows[from.min(self.rows.len())..].iter().map(f).collect())
+    }
+}
+
+fn opt_secs(ns: Ns) -> f64 {
+    if ns == u64::MAX {
+        f64::NAN
+    } else {
+        ns_to_secs(ns)
+    }
+}
+
+/// How to read one [`VALIDATION_COLUMNS`] column from a row, in output units.
+fn validation_field(name: &str) -> Option<Field<(Ns, ValidationRow)>> {
+    Some(match name {
+        "t" => |r| ns_to_secs(r.0),
+        "t_last" => |r| opt_secs(r.1.t_last),
+        "t_prev" => |r| opt_secs(r.1.t_prev),
+        "w_used" => |r| r.1.w_used as f64,
+        "pipeack" => |r| {
+            if r.1.pipeack == u64::MAX {
+                f64::NAN
+            } else {
+                r.1.pipeack as f64
+            }
+        },
+        "nvp" => |r| r.1.nvp as f64,
         _ => return None,
     })
 }

@@ -3,13 +3,14 @@
 //!
 //! Times are seconds (f64); sizes bytes; no u64/BigInt crosses the boundary.
 
+use cwndlab_core::catalogue;
 use cwndlab_core::presets;
 use cwndlab_core::scenario::{Problem, Scenario};
 use cwndlab_core::schema;
 use cwndlab_core::sim::Simulation;
 use cwndlab_core::tcp::cc::Phase;
 use cwndlab_core::time::secs_to_ns;
-use cwndlab_core::trace::EventKind;
+use cwndlab_core::trace::{EventKind, EVENT_COLUMNS, SERIES_COLUMNS, VALIDATION_COLUMNS};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
@@ -29,6 +30,13 @@ pub fn default_scenario_json() -> String {
     Scenario::default().to_value().to_string()
 }
 
+/// The catalogue of named algorithms: `[{name, label, group, description, settings}]`,
+/// `settings` mapping a path inside a flow (e.g. `cc.idle_policy`) to its value.
+#[wasm_bindgen]
+pub fn catalogue_json() -> String {
+    catalogue::catalogue_json().to_string()
+}
+
 /// Every preset: `[{name, description, scenario}]`, each scenario complete.
 #[wasm_bindgen]
 pub fn presets_json() -> String {
@@ -42,12 +50,16 @@ pub fn presets_json() -> String {
     serde_json::Value::Array(list).to_string()
 }
 
-/// Event kinds and phases by code: `{"events": [...], "phases": [...]}`.
+/// Event kinds and phases by code, and the column names of each table:
+/// `{"events": [...], "phases": [...], "series_columns": [...], "event_columns": [...],
+/// "validation_columns": [...]}`.
 #[wasm_bindgen]
 pub fn codes_json() -> String {
     let events: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
     let phases: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
-    json!({"events": events, "phases": phases}).to_string()
+    json!({"events": events, "phases": phases, "series_columns": SERIES_COLUMNS,
+           "event_columns": EVENT_COLUMNS, "validation_columns": VALIDATION_COLUMNS})
+    .to_string()
 }
 
 /// Validates a (possibly partial) scenario: `{"ok": true, "scenario": {...},
@@ -168,6 +180,23 @@ impl Sim {
         self.sim
             .series(flow as usize)
             .columns(from as usize, columns)
+            .into_boxed_slice()
+    }
+
+    /// Rows in a flow's window-validation series (0 when its idle policy keeps no state:
+    /// `none`).
+    pub fn validation_len(&self, flow: u32) -> u32 {
+        self.sim.validation_series(flow as usize).map_or(0, |v| v.len() as u32)
+    }
+
+    /// Window-validation columns from row `from`, in the order t, t_last, t_prev (s; NaN
+    /// while unset), w_used, pipeack (bytes; pipeack NaN while undefined), nvp (0/1);
+    /// `columns` selects them (bit i = column i; 0x3f = all), one after another.
+    pub fn validation_cols(&self, flow: u32, from: u32, columns: u32) -> Box<[f64]> {
+        self.sim
+            .validation_series(flow as usize)
+            .map(|v| v.columns(from as usize, columns))
+            .unwrap_or_default()
             .into_boxed_slice()
     }
 

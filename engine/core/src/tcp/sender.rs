@@ -5,7 +5,7 @@
 //! occupies no sequence space. Segment boundaries are fixed when a segment is first sent,
 //! and every retransmission resends the same segment.
 
-use super::cc::{Cc, DupAckAction, Flight, NewAckAction, Phase};
+use super::cc::{Cc, DupAckAction, Flight, NewAckAction, Phase, WindowChangeKind};
 use super::rtt::RttEstimator;
 use crate::event::Event;
 use crate::net::{Fate, Packet, PktKind};
@@ -56,6 +56,11 @@ pub struct SenderStats {
     pub payload_bytes: u64,
     /// SYNs sent.
     pub syns: u64,
+    /// Most data packets sent back to back at one instant.
+    pub max_burst_packets: u64,
+    /// cwnd reductions by the idle policy (idle and application-limited decays, restarts,
+    /// new CWV's expiry and loss response).
+    pub window_decays: u64,
 }
 
 /// One TCP sender.
@@ -98,6 +103,8 @@ pub struct Sender {
     rto_gen: u32,
     syn_tx: u32,
     syn_sent_at: Ns,
+    /// Time of the current burst and data packets sent in it.
+    burst: (Ns, u64),
     /// Counters.
     pub stats: SenderStats,
 }
@@ -138,6 +145,7 @@ impl Sender {
             rto_gen: 0,
             syn_tx: 0,
             syn_sent_at: 0,
+            burst: (0, 0),
             stats: SenderStats::default(),
         }
     }
@@ -287,6 +295,7 @@ impl Sender {
             self.rtt.backoff_count(),
         );
         self.cc.on_timeout(self.flight(), self.snd_max);
+        self.trace_changes(w);
         // Go back N (BSD, ns-2): resend from snd_una as the window reopens. (5.4) The send
         // loop resends the first segment and (5.6) restarts the timer with the new RTO.
         self.snd_nxt = self.snd_una;
@@ -312,6 +321,9 @@ impl Sender {
                 }
                 avail.min(self.mss)
             };
+            // RFC 5681 §4.1 / RFC 7661 §4.4.3: the idle policy looks before data leaves.
+            self.cc.before_send(self.rtt.tcp_now(w.now), self.rtt.rto());
+            self.trace_changes(w);
             if !self.window_allows(len, resend) {
                 break;
             }
@@ -407,6 +419,55 @@ impl Sender {
         if !self.rto_running() {
             self.restart_rto(w);
         }
+        self.count_burst(w.now);
+        if seg.tx == 2 {
+            self.cc.validation_retransmitted(seg.len as u64);
+        }
+        // RFC 2861 §2.2: the CWV bookkeeping runs after each data segment is sent.
+        let app_has_more = self.app_written > self.snd_max;
+        self.cc
+            .after_send(self.rtt.tcp_now(w.now), self.rtt.rto(), self.flight(), app_has_more);
+        self.trace_changes(w);
+    }
+
+    /// Counts data packets sent back to back at one instant.
+    fn count_burst(&mut self, now: Ns) {
+        if self.burst.0 == now && self.burst.1 > 0 {
+            self.burst.1 += 1;
+        } else {
+            self.burst = (now, 1);
+        }
+        self.stats.max_burst_packets = self.stats.max_burst_packets.max(self.burst.1);
+    }
+
+    /// Logs the window changes congestion control made since the last call.
+    fn trace_changes(&mut self, w: &mut World) {
+        if self.cc.changes.is_empty() {
+            return;
+        }
+        let sat = |x: u64| x.min(u32::MAX as u64) as u32;
+        for c in self.cc.changes.drain(..) {
+            let kind = match c.kind {
+                WindowChangeKind::IdleDecay => EventKind::IdleDecay,
+                WindowChangeKind::AppLimitedDecay => EventKind::AppLimitedDecay,
+                WindowChangeKind::Restart => EventKind::IdleRestart,
+                WindowChangeKind::NvpEnter => EventKind::NvpEnter,
+                WindowChangeKind::NvpExit => EventKind::NvpExit,
+                WindowChangeKind::NvpExpiry => EventKind::NvpExpiry,
+                WindowChangeKind::NvpLossResponse => EventKind::NvpLossResponse,
+            };
+            if !matches!(c.kind, WindowChangeKind::NvpEnter | WindowChangeKind::NvpExit) {
+                self.stats.window_decays += 1;
+            }
+            w.log(
+                self.flow,
+                kind,
+                c.before.cwnd,
+                sat(c.after.cwnd),
+                sat(c.before.ssthresh),
+                sat(c.after.ssthresh),
+            );
+        }
     }
 
     // ---- acknowledgments ----
@@ -448,6 +509,7 @@ impl Sender {
 
     fn on_new_ack(&mut self, w: &mut World, ack: u64) {
         let acked = ack - self.snd_una;
+        let before = self.flight();
         let mut popped = 0u32;
         while let Some(s) = self.segs.front() {
             if s.seq + s.len as u64 > ack {
@@ -470,7 +532,10 @@ impl Sender {
                 self.timing = None;
             }
         }
-        let action = self.cc.on_new_ack(ack, acked, self.flight());
+        // RFC 7661 §4.1: pipeACK is measured as snd_una moves (before growth is decided).
+        self.cc.on_ack_progress(w.now, ack, self.snd_nxt, self.rtt.srtt());
+        let action = self.cc.on_new_ack(ack, acked, self.flight(), before);
+        self.trace_changes(w);
         let restart = match action {
             NewAckAction::Normal => true,
             NewAckAction::ExitRecovery => {
@@ -498,6 +563,7 @@ impl Sender {
     fn on_dupack(&mut self, w: &mut World, ack: u64) {
         self.stats.dupacks += 1;
         let action = self.cc.on_dupack(ack, self.flight(), self.snd_max);
+        self.trace_changes(w);
         w.log(self.flow, EventKind::DupAck, ack, self.cc.dupacks, 0, 0);
         match action {
             DupAckAction::None | DupAckAction::Inflate => {}

@@ -1,20 +1,30 @@
-//! Congestion control: one state struct and the rules that change it.
+//! Congestion control: one state struct, and one file per mechanism that changes it.
 //!
-//! The variant (Old Tahoe, Tahoe, Reno, NewReno) only decides loss recovery; the other
-//! choices are independent axes (units, slow-start and congestion-avoidance increase,
-//! ssthresh rule, and the open choices of the rulebook), so one axis can change at a time.
+//! - [`recovery`]: loss recovery, the only thing the variant (Old Tahoe, Tahoe, Reno,
+//!   NewReno) decides, and the ssthresh rule.
+//! - [`increase`]: slow start and congestion avoidance.
+//! - [`gate`]: whether an ACK may grow cwnd at all (RFC 2861 §2's full-window test).
+//! - [`validation`]: what idle and application-limited periods do to cwnd, dispatching to
+//!   [`restart`] (RFC 5681 §4.1), [`cwv`] (RFC 2861) or [`newcwv`] (RFC 7661).
 //!
-//! The sender owns the sequence space and the timer and calls these hooks; each hook returns
-//! what the sender must do (retransmit, go back N, restart the timer).
+//! Every other choice is an independent axis, so one axis can change at a time. The sender
+//! owns the sequence space and the timer and calls these hooks; each hook returns what the
+//! sender must do (retransmit, go back N, restart the timer) or what changed (a decay).
 //!
 //! Conventions: byte counts throughout. `recover` is one past the highest byte sent when the
 //! last loss response began (`snd_max`), so "the ACK covers more than recover" in RFC 6582's
 //! inclusive numbering reads `ack > recover` here.
 
-use crate::scenario::{
-    CcCfg, CongAvoidRule, NewRenoFullAck, NewRenoTimer, PartialWindow, RepeatedRto, SlowStartRule, SsthreshRule, Units,
-    Variant,
-};
+pub mod cwv;
+pub mod gate;
+pub mod increase;
+pub mod newcwv;
+pub mod recovery;
+pub mod restart;
+pub mod validation;
+
+use crate::scenario::{CcCfg, Units, Variant};
+pub use validation::{Validation, ValidationRow, WindowChange, WindowChangeKind};
 
 /// Congestion-control phase, as plotted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,12 +139,19 @@ pub struct Cc {
     pub rto_retransmitted: bool,
     /// After a timeout: `snd_max` at the timeout, until acknowledged.
     pub timeout_recovery: Option<u64>,
+    /// Initial window, bytes (restart window and new CWV floor).
+    pub iw: u64,
+    /// Idle and application-limited state (restart, CWV, new CWV).
+    pub validation: Validation,
+    /// Changes made by window validation since the sender last drained them (for the trace).
+    pub changes: Vec<WindowChange>,
 }
 
 impl Cc {
     /// Initial state: cwnd = IW, ssthresh as configured (RFC 5681 §3.1).
     pub fn new(variant: Variant, cfg: CcCfg, smss: u64, rwnd: u64, iw_segs: u64, ssthresh: u64, dupthresh: u64) -> Cc {
         let cwnd = iw_segs * smss;
+        let validation = Validation::new(&cfg);
         Cc {
             variant,
             cfg,
@@ -152,6 +169,9 @@ impl Cc {
             partial_seen: false,
             rto_retransmitted: false,
             timeout_recovery: None,
+            iw: cwnd,
+            validation,
+            changes: Vec::new(),
         }
     }
 
@@ -162,21 +182,6 @@ impl Cc {
             self.inflated
         } else {
             self.cwnd
-        }
-    }
-
-    /// Extra segments Limited Transmit allows beyond the window (RFC 3042; RFC 5681 §3.2
-    /// step 1): one per duplicate ACK, at most two, never during recovery.
-    pub fn limited_transmit_allowance(&self) -> u64 {
-        if self.cfg.limited_transmit
-            && self.variant != Variant::OldTahoe
-            && !self.in_fast_recovery
-            && self.dupacks > 0
-            && self.dupacks < self.dupthresh
-        {
-            self.dupacks.min(2) as u64
-        } else {
-            0
         }
     }
 
@@ -193,62 +198,22 @@ impl Cc {
         }
     }
 
-    /// ssthresh after a loss.
-    pub fn loss_ssthresh(&self, flight: Flight) -> u64 {
-        let smss = self.smss;
-        match (self.cfg.units, self.cfg.ssthresh_rule) {
-            // RFC 5681 §3.1 eq. (4): max(FlightSize/2, 2·SMSS).
-            (Units::Bytes, SsthreshRule::HalfFlight) => (flight.bytes / 2).max(2 * smss),
-            // ns-2 / BSD / Linux: half of min(cwnd, rwnd), at least 2 segments.
-            (Units::Bytes, SsthreshRule::HalfCwnd) => (self.cwnd.min(self.rwnd) / 2).max(2 * smss),
-            // Segment units: whole segments, at least 2.
-            (Units::Segments, SsthreshRule::HalfFlight) => (flight.segs / 2).max(2) * smss,
-            (Units::Segments, SsthreshRule::HalfCwnd) => (self.cwnd.min(self.rwnd) / (2 * smss)).max(2) * smss,
+    /// The window the sender may fill, as the full-window tests see it: min(window, rwnd).
+    pub fn usable_window(&self) -> u64 {
+        self.window().min(self.rwnd)
+    }
+
+    /// Flight in the cwnd's unit, as bytes: whole segments count SMSS each in segment mode.
+    pub fn flight_in_units(&self, flight: Flight) -> u64 {
+        match self.cfg.units {
+            Units::Bytes => flight.bytes,
+            Units::Segments => flight.segs * self.smss,
         }
     }
 
-    /// Whether a loss whose duplicate ACKs carry `ack` is a new loss episode: the ACK must
-    /// cover more than `recover` (RFC 6582 §3.2 step 2; ns-2's `highest_ack_ > recover_`).
-    fn past_recover(&self, ack: u64) -> bool {
-        self.recover.is_none_or(|r| ack > r)
-    }
-
-    /// cwnd growth on a new ACK outside fast recovery.
-    fn grow(&mut self, acked: u64) {
-        let smss = self.smss;
-        if self.cwnd < self.ssthresh {
-            // Slow start (RFC 5681 §3.1).
-            let inc = match self.cfg.slow_start {
-                // One SMSS per new ACK, however much it acknowledges (RFC 2581 §3.1).
-                SlowStartRule::AckCounting => smss,
-                // RFC 3465 §2.2: the bytes acknowledged, at most L·SMSS; L = 1 after an RTO
-                // (§2.3).
-                SlowStartRule::Abc => {
-                    let l = if self.after_rto { 1 } else { self.cfg.abc_limit };
-                    acked.min(l * smss)
-                }
-            };
-            self.cwnd += inc;
-            self.bytes_acked = 0;
-        } else {
-            self.after_rto = false;
-            match self.cfg.congestion_avoidance {
-                // RFC 5681 §3.1 eq. (3): SMSS·SMSS/cwnd per ACK, at least one byte.
-                CongAvoidRule::PerAck => self.cwnd += (smss * smss / self.cwnd).max(1),
-                // RFC 3465 §2.1: one SMSS per cwnd of acknowledged bytes.
-                CongAvoidRule::ByteCounting => {
-                    self.bytes_acked += acked;
-                    if self.bytes_acked >= self.cwnd {
-                        self.bytes_acked -= self.cwnd;
-                        self.cwnd += smss;
-                    }
-                }
-            }
-        }
-    }
-
-    /// A new ACK (`ack > snd_una`) acknowledged `acked` bytes; `flight` is measured after it.
-    pub fn on_new_ack(&mut self, ack: u64, acked: u64, flight: Flight) -> NewAckAction {
+    /// A new ACK (`ack > snd_una`) acknowledged `acked` bytes; `before` is the flight when it
+    /// arrived, `flight` the flight after it.
+    pub fn on_new_ack(&mut self, ack: u64, acked: u64, flight: Flight, before: Flight) -> NewAckAction {
         // RFC 5681 §3.1: new data acknowledged, so a later timeout may lower ssthresh again.
         self.rto_retransmitted = false;
         if self.timeout_recovery.is_some_and(|p| ack >= p) {
@@ -256,136 +221,23 @@ impl Cc {
         }
         if !self.in_fast_recovery {
             self.dupacks = 0;
-            self.grow(acked);
+            if self.growth_allowed(before) {
+                self.grow(acked);
+            }
             return NewAckAction::Normal;
         }
-        match self.variant {
-            Variant::Newreno if ack < self.recover.unwrap_or(0) => {
-                // RFC 6582 §3.2 step 3, partial ACK: stay in fast recovery.
-                match self.cfg.newreno_partial_window {
-                    PartialWindow::Deflate => {
-                        // Take off what was acknowledged; add back one SMSS if at least one
-                        // SMSS was acknowledged.
-                        let mut w = self.inflated.saturating_sub(acked);
-                        if acked >= self.smss {
-                            w += self.smss;
-                        }
-                        self.inflated = w.max(self.smss);
-                    }
-                    // ns-2 without partial_window_deflation_: back to cwnd (= ssthresh).
-                    PartialWindow::Reset => self.inflated = self.cwnd,
-                }
-                let restart_timer = match self.cfg.newreno_timer {
-                    NewRenoTimer::EveryPartial => true,
-                    NewRenoTimer::FirstPartial => !self.partial_seen,
-                };
-                self.partial_seen = true;
-                NewAckAction::PartialAck { restart_timer }
-            }
-            Variant::Newreno => {
-                // RFC 6582 §3.2 step 3, full ACK: leave fast recovery.
-                self.cwnd = match self.cfg.newreno_full_ack {
-                    NewRenoFullAck::MinFlight => {
-                        let fs = match self.cfg.units {
-                            Units::Bytes => flight.bytes,
-                            Units::Segments => flight.segs * self.smss,
-                        };
-                        self.ssthresh.min(fs.max(self.smss) + self.smss)
-                    }
-                    NewRenoFullAck::Ssthresh => self.ssthresh,
-                };
-                self.leave_fast_recovery();
-                NewAckAction::ExitRecovery
-            }
-            _ => {
-                // RFC 5681 §3.2 step 6 (Reno): any new ACK deflates to ssthresh and ends fast
-                // recovery; this ACK does not grow cwnd.
-                self.cwnd = self.ssthresh;
-                self.leave_fast_recovery();
-                NewAckAction::ExitRecovery
-            }
+        let action = self.fast_recovery_ack(ack, acked, flight);
+        if action == NewAckAction::ExitRecovery {
+            self.validation_recovery_end();
         }
-    }
-
-    fn leave_fast_recovery(&mut self) {
-        self.in_fast_recovery = false;
-        self.inflated = self.cwnd;
-        self.dupacks = 0;
-        self.bytes_acked = 0;
-    }
-
-    /// A duplicate ACK carrying `ack` (= snd_una) arrived; `flight` is `snd_nxt − snd_una`,
-    /// `snd_max` the highest byte sent (one past).
-    pub fn on_dupack(&mut self, ack: u64, flight: Flight, snd_max: u64) -> DupAckAction {
-        self.dupacks = self.dupacks.saturating_add(1);
-        if self.in_fast_recovery {
-            // RFC 5681 §3.2 step 4: each further duplicate ACK inflates the window by SMSS.
-            self.inflated += self.smss;
-            return DupAckAction::Inflate;
-        }
-        if self.dupacks != self.dupthresh {
-            // 4th and later duplicates outside recovery change nothing (BSD acts on equality).
-            return DupAckAction::None;
-        }
-        let guarded = match self.variant {
-            // Old Tahoe: the timer is the only loss signal.
-            Variant::OldTahoe => return DupAckAction::None,
-            Variant::Tahoe | Variant::Reno => self.cfg.recover_guard,
-            Variant::Newreno => true,
-        };
-        if guarded && !self.past_recover(ack) {
-            return DupAckAction::Suppressed;
-        }
-        self.ssthresh = self.loss_ssthresh(flight);
-        self.recover = Some(snd_max);
-        self.bytes_acked = 0;
-        match self.variant {
-            Variant::Tahoe => {
-                // Tahoe: cwnd = 1 segment (LW), slow start, go back N.
-                self.cwnd = self.smss;
-                self.inflated = self.cwnd;
-                DupAckAction::FastRetransmit { go_back_n: true }
-            }
-            _ => {
-                // RFC 5681 §3.2 steps 2–3: cwnd = ssthresh, the window in force is
-                // ssthresh + 3·SMSS (one SMSS per duplicate that left the network).
-                self.cwnd = self.ssthresh;
-                self.inflated = self.ssthresh + self.dupthresh as u64 * self.smss;
-                self.in_fast_recovery = true;
-                self.partial_seen = false;
-                DupAckAction::FastRetransmit { go_back_n: false }
-            }
-        }
-    }
-
-    /// The retransmission timer expired with `flight` outstanding; `snd_max` the highest byte
-    /// sent (one past).
-    pub fn on_timeout(&mut self, flight: Flight, snd_max: u64) {
-        // RFC 5681 §3.1: lower ssthresh unless this segment was already resent by the timer
-        // (and nothing was acknowledged since) and the "hold" rule is chosen.
-        let hold = self.rto_retransmitted && self.cfg.repeated_rto_ssthresh == RepeatedRto::Hold;
-        if !hold {
-            // RFC 5681 eq. (4) uses the flight before the timeout; go-back-N comes after.
-            self.ssthresh = self.loss_ssthresh(flight);
-        }
-        self.rto_retransmitted = true;
-        // Loss window: one segment (RFC 5681 §3.1).
-        self.cwnd = self.smss;
-        self.inflated = self.cwnd;
-        self.in_fast_recovery = false;
-        self.dupacks = 0;
-        self.bytes_acked = 0;
-        self.after_rto = true;
-        // RFC 6582 §3.2 step 4 (and ns-2 for every variant): remember the highest sent.
-        self.recover = Some(snd_max);
-        self.timeout_recovery = Some(snd_max);
+        action
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::Scenario;
+    use crate::scenario::{CongAvoidRule, RepeatedRto, Scenario, SlowStartRule, SsthreshRule};
 
     const S: u64 = 1000;
 
@@ -417,7 +269,7 @@ mod tests {
         }
         assert_eq!(inflated, vec![9, 10, 11, 12, 13, 14]);
         // The ACK for the retransmission acknowledges all 10 old segments; 4 new are out.
-        assert_eq!(c.on_new_ack(10 * S, 10 * S, fl(4)), NewAckAction::ExitRecovery);
+        assert_eq!(c.on_new_ack(10 * S, 10 * S, fl(4), fl(4)), NewAckAction::ExitRecovery);
         assert_eq!(
             (c.cwnd, c.window(), c.phase()),
             (5 * S, 5 * S, Phase::CongestionAvoidance)
@@ -435,18 +287,18 @@ mod tests {
             c.on_dupack(0, fl(10), 10 * S);
         }
         assert_eq!((c.inflated, c.ssthresh, c.recover), (14 * S, 5 * S, Some(10 * S)));
-        let a = c.on_new_ack(3 * S, 3 * S, fl(11));
+        let a = c.on_new_ack(3 * S, 3 * S, fl(11), fl(11));
         assert_eq!(a, NewAckAction::PartialAck { restart_timer: true });
         assert_eq!(c.inflated, 12 * S);
         assert!(c.in_fast_recovery);
         // A second partial ACK under "first_partial" does not restart the timer.
         assert_eq!(
-            c.on_new_ack(5 * S, 2 * S, fl(10)),
+            c.on_new_ack(5 * S, 2 * S, fl(10), fl(10)),
             NewAckAction::PartialAck { restart_timer: false }
         );
         assert_eq!(c.inflated, 11 * S);
         // Full ACK, option (a): min(ssthresh, max(FlightSize, SMSS) + SMSS) with flight 3.
-        assert_eq!(c.on_new_ack(10 * S, 5 * S, fl(3)), NewAckAction::ExitRecovery);
+        assert_eq!(c.on_new_ack(10 * S, 5 * S, fl(3), fl(3)), NewAckAction::ExitRecovery);
         assert_eq!(c.cwnd, 4 * S);
     }
 
@@ -500,26 +352,26 @@ mod tests {
     fn slow_start_and_avoidance_increments() {
         let mut c = cc(Variant::Reno, Units::Bytes);
         c.ssthresh = 12 * S;
-        c.on_new_ack(S, S, fl(9));
+        c.on_new_ack(S, S, fl(9), fl(9));
         assert_eq!(c.cwnd, 11 * S);
-        c.on_new_ack(2 * S, 2 * S, fl(9)); // ACK counting: still +1 SMSS for 2 segments
+        c.on_new_ack(2 * S, 2 * S, fl(9), fl(9)); // ACK counting: still +1 SMSS for 2 segments
         assert_eq!(c.cwnd, 12 * S);
-        c.on_new_ack(3 * S, S, fl(9)); // cwnd = ssthresh: congestion avoidance
+        c.on_new_ack(3 * S, S, fl(9), fl(9)); // cwnd = ssthresh: congestion avoidance
         assert_eq!(c.cwnd, 12 * S + S * S / (12 * S));
         // ABC with L = 2 in slow start.
         let mut c = cc(Variant::Reno, Units::Bytes);
         c.cfg.slow_start = SlowStartRule::Abc;
-        c.on_new_ack(3 * S, 3 * S, fl(7));
+        c.on_new_ack(3 * S, 3 * S, fl(7), fl(7));
         assert_eq!(c.cwnd, 12 * S);
         // Byte counting in CA: +1 SMSS only after a whole cwnd is acknowledged.
         let mut c = cc(Variant::Reno, Units::Bytes);
         c.cfg.congestion_avoidance = CongAvoidRule::ByteCounting;
         c.ssthresh = 4 * S;
         for _ in 0..9 {
-            c.on_new_ack(S, S, fl(9));
+            c.on_new_ack(S, S, fl(9), fl(9));
         }
         assert_eq!(c.cwnd, 10 * S);
-        c.on_new_ack(S, S, fl(9));
+        c.on_new_ack(S, S, fl(9), fl(9));
         assert_eq!(c.cwnd, 11 * S);
     }
 

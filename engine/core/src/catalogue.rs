@@ -1,0 +1,198 @@
+//! The catalogue of named algorithms: each a loss-recovery variant plus values of the other
+//! congestion-control axes, with a display name and a one-line description. The CLI
+//! (`cwndlab algorithms`), the wasm API, the web app's picker and the link format all read
+//! this one list.
+//!
+//! A scenario names an entry with `flows[].algorithm`: the entry's settings are applied to
+//! the flow before any explicit key, so `{"algorithm": "newreno_cwv", "cc": {"full_window_slack":
+//! "none"}}` is CWV with the literal full-window test. After loading, `algorithm` is
+//! rewritten to the entry the resolved settings match (the most specific one), or `custom`
+//! when none does, so an output never claims a name its settings contradict.
+
+use serde_json::{json, Map, Value};
+
+/// A setting's value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SettingValue {
+    /// An enum choice.
+    Str(&'static str),
+}
+
+impl SettingValue {
+    /// As JSON.
+    pub fn to_json(self) -> Value {
+        match self {
+            SettingValue::Str(s) => json!(s),
+        }
+    }
+}
+
+/// One named algorithm.
+#[derive(Debug)]
+pub struct Algorithm {
+    /// Name used in scenarios, links and on the command line.
+    pub name: &'static str,
+    /// Display name.
+    pub label: &'static str,
+    /// Group in the picker.
+    pub group: &'static str,
+    /// One line on what it is.
+    pub description: &'static str,
+    /// Flow settings it implies, as (path inside a flow, value).
+    pub settings: &'static [(&'static str, SettingValue)],
+}
+
+/// The name of "no catalogue entry".
+pub const CUSTOM: &str = "custom";
+
+use SettingValue::Str;
+
+const CLASSIC: &str = "Classic loss recovery";
+const VALIDATION: &str = "Idle and application-limited senders (NewReno)";
+
+/// Every entry, in picker order.
+pub static CATALOGUE: &[Algorithm] = &[
+    Algorithm {
+        name: "old_tahoe",
+        label: "Old Tahoe",
+        group: CLASSIC,
+        description: "Jacobson 1988: slow start and congestion avoidance; a retransmission timeout is the only loss signal.",
+        settings: &[("variant", Str("old_tahoe")), ("cc.idle_policy", Str("none")), ("cc.growth_gate", Str("always"))],
+    },
+    Algorithm {
+        name: "tahoe",
+        label: "Tahoe",
+        group: CLASSIC,
+        description: "Adds fast retransmit: on the 3rd duplicate ACK, ssthresh = half, cwnd = 1 segment, go back N.",
+        settings: &[("variant", Str("tahoe")), ("cc.idle_policy", Str("none")), ("cc.growth_gate", Str("always"))],
+    },
+    Algorithm {
+        name: "reno",
+        label: "Reno",
+        group: CLASSIC,
+        description: "Adds fast recovery (RFC 5681 §3.2): cwnd = ssthresh, inflated by one segment per further duplicate ACK; any new ACK ends recovery.",
+        settings: &[("variant", Str("reno")), ("cc.idle_policy", Str("none")), ("cc.growth_gate", Str("always"))],
+    },
+    Algorithm {
+        name: "newreno",
+        label: "NewReno",
+        group: CLASSIC,
+        description: "RFC 6582: stays in fast recovery until everything sent before the loss is acknowledged, resending one hole per partial ACK. cwnd survives idle periods.",
+        settings: &[("variant", Str("newreno")), ("cc.idle_policy", Str("none")), ("cc.growth_gate", Str("always"))],
+    },
+    Algorithm {
+        name: "newreno_restart",
+        label: "NewReno + restart",
+        group: VALIDATION,
+        description: "NewReno with restart after idle (RFC 5681 §4.1, Jacobson 1988 app. C): after more than an RTO without sending, cwnd = min(cwnd, IW).",
+        settings: &[("variant", Str("newreno")), ("cc.idle_policy", Str("restart")), ("cc.growth_gate", Str("always"))],
+    },
+    Algorithm {
+        name: "newreno_cwv",
+        label: "NewReno + CWV",
+        group: VALIDATION,
+        description: "NewReno with Congestion Window Validation (RFC 2861): cwnd halves per idle RTO and decays toward the window used while application-limited; ssthresh keeps ¾ of the old cwnd; no growth unless the window is full.",
+        settings: &[("variant", Str("newreno")), ("cc.idle_policy", Str("rfc2861")), ("cc.growth_gate", Str("window_full"))],
+    },
+    Algorithm {
+        name: "newreno_newcwv",
+        label: "NewReno + new CWV",
+        group: VALIDATION,
+        description: "NewReno with new CWV (RFC 7661): cwnd is kept while the sender is rate-limited (up to a time limit), does not grow then, and a loss in that phase reduces it from the rate actually used (pipeACK).",
+        settings: &[("variant", Str("newreno")), ("cc.idle_policy", Str("rfc7661")), ("cc.growth_gate", Str("always"))],
+    },
+];
+
+/// Looks an entry up by name.
+pub fn find(name: &str) -> Option<&'static Algorithm> {
+    CATALOGUE.iter().find(|a| a.name == name)
+}
+
+/// Writes an entry's settings into a flow object (a JSON object, partial or complete).
+pub fn apply(flow: &mut Value, alg: &Algorithm) {
+    for (path, value) in alg.settings {
+        let mut cur = &mut *flow;
+        let parts: Vec<&str> = path.split('.').collect();
+        for part in &parts[..parts.len() - 1] {
+            if !cur.is_object() {
+                return;
+            }
+            cur = cur
+                .as_object_mut()
+                .expect("checked above")
+                .entry(part.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+        }
+        if let Some(o) = cur.as_object_mut() {
+            o.insert(parts[parts.len() - 1].to_string(), value.to_json());
+        }
+    }
+}
+
+/// The entry a resolved flow object matches: every setting equal, the most specific entry
+/// (most settings) first, catalogue order among equals; `custom` when none matches.
+pub fn identify(flow: &Value) -> &'static str {
+    let matches = |a: &&Algorithm| {
+        a.settings
+            .iter()
+            .all(|(path, v)| crate::scenario::get_path(flow, path) == Some(&v.to_json()))
+    };
+    let mut best: Option<&Algorithm> = None;
+    for a in CATALOGUE.iter().filter(matches) {
+        if best.is_none_or(|b| a.settings.len() > b.settings.len()) {
+            best = Some(a);
+        }
+    }
+    best.map_or(CUSTOM, |a| a.name)
+}
+
+/// The catalogue as JSON: `[{name, label, group, description, settings: {path: value}}]`.
+pub fn catalogue_json() -> Value {
+    Value::Array(
+        CATALOGUE
+            .iter()
+            .map(|a| {
+                let settings: Map<String, Value> =
+                    a.settings.iter().map(|(p, v)| (p.to_string(), v.to_json())).collect();
+                json!({"name": a.name, "label": a.label, "group": a.group,
+                       "description": a.description, "settings": settings})
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    #[test]
+    fn names_are_unique_and_each_entry_identifies_itself() {
+        let mut names: Vec<&str> = CATALOGUE.iter().map(|a| a.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), CATALOGUE.len());
+        for a in CATALOGUE {
+            let s = Scenario::from_value(&json!({"flows": [{"algorithm": a.name}]}))
+                .unwrap_or_else(|e| panic!("{}: {e:?}", a.name));
+            assert_eq!(s.flows[0].algorithm, a.name);
+        }
+    }
+
+    #[test]
+    fn explicit_keys_override_the_entry_and_the_name_follows_the_settings() {
+        let s = Scenario::from_value(&json!({"flows": [{"algorithm": "newreno_cwv",
+            "cc": {"full_window_slack": "none"}}]}))
+        .unwrap();
+        assert_eq!(
+            s.flows[0].algorithm, "newreno_cwv",
+            "slack is not one of the entry's settings"
+        );
+        let s = Scenario::from_value(&json!({"flows": [{"algorithm": "newreno_cwv",
+            "cc": {"growth_gate": "always"}}]}))
+        .unwrap();
+        assert_eq!(s.flows[0].algorithm, CUSTOM, "rfc2861 without the gate is no entry");
+        let s = Scenario::from_value(&json!({"flows": [{"variant": "reno"}]})).unwrap();
+        assert_eq!(s.flows[0].algorithm, "reno", "derived from the settings when not given");
+    }
+}

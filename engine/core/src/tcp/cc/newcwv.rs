@@ -1,0 +1,218 @@
+//! New Congestion Window Validation, RFC 7661 (which obsoletes RFC 2861).
+//!
+//! Instead of decaying cwnd while the sender is idle or application-limited, new CWV keeps
+//! it, but only trusts it as far as the sender has recently used it:
+//!
+//! - pipeACK (§4.2): a sample is the data acknowledged over one round (snd_una passing the
+//!   snd_nxt recorded at the previous sample, as the Linux module measures it); pipeACK is
+//!   the largest sample within the sampling period max(3·SRTT, 1 s). It is undefined at the
+//!   start and after loss recovery (§4.1); once defined, a period with no ACKs counts as
+//!   zero (the §4.5.1 example filter). No samples are taken during recovery.
+//! - Phase (§4.3): validated while pipeACK is undefined or ≥ ½·cwnd; otherwise the
+//!   non-validated phase (NVP).
+//! - In the NVP (§4.4) cwnd neither decays nor grows; it may grow only when the sender is
+//!   cwnd-limited (the window was full when the ACK arrived).
+//! - Loss in the NVP (§4.4.1): at detection cwnd = max(pipeACK, LossFlightSize)/2; at the end
+//!   of recovery cwnd = (max(pipeACK, LossFlightSize) − R)/2, at least one SMSS, with R the
+//!   data retransmitted in the episode, and ssthresh = cwnd; pipeACK becomes undefined.
+//!   An RTO leaves the NVP and takes the standard response.
+//! - Time limit (§4.4.3, §4.5.2): for each whole `nvp_limit` (5 minutes in the RFC) spent in
+//!   the NVP, checked before sending: ssthresh = max(ssthresh, ¾·cwnd), then
+//!   cwnd = max(cwnd/2, IW).
+//!
+//! Not modelled: the pacing §4.4.2 recommends in the NVP (the summary's max burst shows
+//! what it would limit).
+
+use super::validation::{Win, WindowChangeKind};
+use crate::time::{Ns, NS_PER_S};
+use std::collections::VecDeque;
+
+/// RFC 7661 state.
+#[derive(Clone, Debug)]
+pub struct NewCwv {
+    /// TCP-clock time of the last data send.
+    pub t_last: Option<Ns>,
+    /// (time, bytes) samples, oldest first.
+    samples: VecDeque<(Ns, u64)>,
+    /// pipeACK is defined (a sample was taken since the start or the last recovery).
+    measured: bool,
+    /// The current round: (snd_una when it began, snd_nxt then).
+    round: Option<(u64, u64)>,
+    /// Sampling period, ns (max(3·SRTT, 1 s), updated with each ACK).
+    period: Ns,
+    /// Time the sender entered the NVP, advanced by one limit per expiry reduction.
+    pub nvp_since: Option<Ns>,
+    /// The NVP time limit, ns.
+    pub limit: Ns,
+    /// A loss was detected in the NVP: (pipeACK then, LossFlightSize).
+    loss: Option<(u64, u64)>,
+    /// Bytes retransmitted since that loss (R).
+    retransmitted: u64,
+}
+
+impl Default for NewCwv {
+    fn default() -> NewCwv {
+        NewCwv::new(300 * NS_PER_S)
+    }
+}
+
+/// ¾ of cwnd as history for ssthresh, without overflow.
+fn three_quarters(x: u64) -> u64 {
+    3 * (x / 4) + (3 * (x % 4)) / 4
+}
+
+impl NewCwv {
+    /// Fresh state with an NVP time limit.
+    pub fn new(limit: Ns) -> NewCwv {
+        NewCwv {
+            t_last: None,
+            samples: VecDeque::new(),
+            measured: false,
+            round: None,
+            period: NS_PER_S,
+            nvp_since: None,
+            limit: limit.max(1),
+            loss: None,
+            retransmitted: 0,
+        }
+    }
+
+    /// pipeACK now: None while undefined; the largest sample within the period (0 if none).
+    pub fn pipeack(&self) -> Option<u64> {
+        self.measured
+            .then(|| self.samples.iter().map(|&(_, b)| b).max().unwrap_or(0))
+    }
+
+    /// Drops samples older than the sampling period.
+    fn expire(&mut self, now: Ns) {
+        let since = now.saturating_sub(self.period);
+        while self.samples.front().is_some_and(|&(t, _)| t < since) {
+            self.samples.pop_front();
+        }
+    }
+
+    /// Re-evaluates the phase (§4.3) at `now` against `cwnd`; returns the change, if any.
+    fn update_phase(&mut self, now: Ns, cwnd: u64) -> Option<WindowChangeKind> {
+        self.expire(now);
+        let nvp = self.pipeack().is_some_and(|p| 2 * p < cwnd);
+        match (nvp, self.nvp_since.is_some()) {
+            (true, false) => {
+                self.nvp_since = Some(now);
+                Some(WindowChangeKind::NvpEnter)
+            }
+            (false, true) => {
+                self.nvp_since = None;
+                Some(WindowChangeKind::NvpExit)
+            }
+            _ => None,
+        }
+    }
+
+    /// pipeACK becomes undefined (after recovery or a timeout); the sender is validated.
+    fn reset(&mut self) -> Option<WindowChangeKind> {
+        self.samples.clear();
+        self.measured = false;
+        self.round = None;
+        self.loss = None;
+        self.retransmitted = 0;
+        self.nvp_since.take().map(|_| WindowChangeKind::NvpExit)
+    }
+
+    /// An ACK moved snd_una; samples pipeACK (outside recovery) and re-evaluates the phase.
+    pub fn on_ack(
+        &mut self,
+        now: Ns,
+        snd_una: u64,
+        snd_nxt: u64,
+        srtt: Ns,
+        cwnd: u64,
+        recovering: bool,
+    ) -> Option<WindowChangeKind> {
+        // §4.2: the sampling period is max(3·RTT, 1 s).
+        self.period = (3 * srtt).max(NS_PER_S);
+        if !recovering {
+            match self.round {
+                None => self.round = Some((snd_una, snd_nxt)),
+                Some((start, marker)) if snd_una >= marker => {
+                    self.samples.push_back((now, snd_una - start));
+                    self.measured = true;
+                    self.round = Some((snd_una, snd_nxt));
+                }
+                Some(_) => {}
+            }
+        }
+        if recovering || self.loss.is_some() {
+            return None;
+        }
+        self.update_phase(now, cwnd)
+    }
+
+    /// Before a data segment leaves at `now`: the phase, then the time limit. Returns the
+    /// reduced window when the NVP outlasted its limit.
+    pub fn before_send(&mut self, now: Ns, w: Win, iw: u64) -> (Option<WindowChangeKind>, Option<Win>) {
+        if self.loss.is_some() {
+            return (None, None);
+        }
+        let phase = self.update_phase(now, w.cwnd);
+        let Some(since) = self.nvp_since else {
+            return (phase, None);
+        };
+        let periods = now.saturating_sub(since) / self.limit;
+        if periods == 0 {
+            return (phase, None);
+        }
+        // §4.4.3, once per whole limit elapsed (§4.5.2).
+        let mut after = w;
+        for _ in 0..periods {
+            after.ssthresh = after.ssthresh.max(three_quarters(after.cwnd));
+            after.cwnd = (after.cwnd / 2).max(iw);
+        }
+        self.nvp_since = Some(since + periods * self.limit);
+        (phase, Some(after))
+    }
+
+    /// After a data segment left at `now`.
+    pub fn after_send(&mut self, now: Ns) {
+        self.t_last = Some(now);
+    }
+
+    /// §4.4: in the NVP, growth only when cwnd-limited.
+    pub fn allows_growth(&self, cwnd_limited: bool) -> bool {
+        self.nvp_since.is_none() || cwnd_limited
+    }
+
+    /// A loss was detected by duplicate ACKs with `flight` (LossFlightSize) outstanding.
+    /// Returns the NVP's cwnd for the recovery, if the sender is in the NVP.
+    pub fn on_loss(&mut self, flight: u64, smss: u64) -> Option<u64> {
+        self.nvp_since?;
+        let pipeack = self.pipeack().unwrap_or(0);
+        self.loss = Some((pipeack, flight));
+        self.retransmitted = 0;
+        // §4.4.1: cwnd = max(pipeACK, LossFlightSize)/2 for the recovery.
+        Some((pipeack.max(flight) / 2).max(smss))
+    }
+
+    /// Counts data retransmitted during a recovery from a loss in the NVP (R).
+    pub fn on_retransmit(&mut self, bytes: u64) {
+        if self.loss.is_some() {
+            self.retransmitted += bytes;
+        }
+    }
+
+    /// Fast recovery ended. After a loss in the NVP, returns the §4.4.1 window; in any case
+    /// pipeACK becomes undefined (§4.2).
+    pub fn on_recovery_end(&mut self, smss: u64) -> (Option<WindowChangeKind>, Option<Win>) {
+        let (loss, r) = (self.loss, self.retransmitted);
+        let exit = self.reset();
+        let win = loss.map(|(pipeack, lfs)| {
+            let cwnd = (pipeack.max(lfs).saturating_sub(r) / 2).max(smss);
+            Win { cwnd, ssthresh: cwnd }
+        });
+        (exit, win)
+    }
+
+    /// A retransmission timeout: leave the NVP, pipeACK undefined, standard response.
+    pub fn on_timeout(&mut self) -> Option<WindowChangeKind> {
+        self.reset()
+    }
+}

@@ -1,0 +1,171 @@
+//! Loss recovery: what each variant does on duplicate ACKs, on new ACKs during fast
+//! recovery, and on a retransmission timeout (RFC 5681 §3.1–3.2, RFC 6582, RFC 3042), and
+//! the ssthresh rule they share.
+
+use super::{Cc, DupAckAction, Flight, NewAckAction};
+use crate::scenario::{NewRenoFullAck, NewRenoTimer, PartialWindow, RepeatedRto, SsthreshRule, Units, Variant};
+
+impl Cc {
+    /// Extra segments Limited Transmit allows beyond the window (RFC 3042; RFC 5681 §3.2
+    /// step 1): one per duplicate ACK, at most two, never during recovery.
+    pub fn limited_transmit_allowance(&self) -> u64 {
+        if self.cfg.limited_transmit
+            && self.variant != Variant::OldTahoe
+            && !self.in_fast_recovery
+            && self.dupacks > 0
+            && self.dupacks < self.dupthresh
+        {
+            self.dupacks.min(2) as u64
+        } else {
+            0
+        }
+    }
+
+    /// ssthresh after a loss.
+    pub fn loss_ssthresh(&self, flight: Flight) -> u64 {
+        let smss = self.smss;
+        match (self.cfg.units, self.cfg.ssthresh_rule) {
+            // RFC 5681 §3.1 eq. (4): max(FlightSize/2, 2·SMSS).
+            (Units::Bytes, SsthreshRule::HalfFlight) => (flight.bytes / 2).max(2 * smss),
+            // ns-2 / BSD / Linux: half of min(cwnd, rwnd), at least 2 segments.
+            (Units::Bytes, SsthreshRule::HalfCwnd) => (self.cwnd.min(self.rwnd) / 2).max(2 * smss),
+            // Segment units: whole segments, at least 2.
+            (Units::Segments, SsthreshRule::HalfFlight) => (flight.segs / 2).max(2) * smss,
+            (Units::Segments, SsthreshRule::HalfCwnd) => (self.cwnd.min(self.rwnd) / (2 * smss)).max(2) * smss,
+        }
+    }
+
+    /// Whether a loss whose duplicate ACKs carry `ack` is a new loss episode: the ACK must
+    /// cover more than `recover` (RFC 6582 §3.2 step 2; ns-2's `highest_ack_ > recover_`).
+    pub(super) fn past_recover(&self, ack: u64) -> bool {
+        self.recover.is_none_or(|r| ack > r)
+    }
+
+    /// A new ACK during fast recovery (RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 3).
+    pub(super) fn fast_recovery_ack(&mut self, ack: u64, acked: u64, flight: Flight) -> NewAckAction {
+        match self.variant {
+            Variant::Newreno if ack < self.recover.unwrap_or(0) => {
+                // RFC 6582 §3.2 step 3, partial ACK: stay in fast recovery.
+                match self.cfg.newreno_partial_window {
+                    PartialWindow::Deflate => {
+                        // Take off what was acknowledged; add back one SMSS if at least one
+                        // SMSS was acknowledged.
+                        let mut w = self.inflated.saturating_sub(acked);
+                        if acked >= self.smss {
+                            w += self.smss;
+                        }
+                        self.inflated = w.max(self.smss);
+                    }
+                    // ns-2 without partial_window_deflation_: back to cwnd (= ssthresh).
+                    PartialWindow::Reset => self.inflated = self.cwnd,
+                }
+                let restart_timer = match self.cfg.newreno_timer {
+                    NewRenoTimer::EveryPartial => true,
+                    NewRenoTimer::FirstPartial => !self.partial_seen,
+                };
+                self.partial_seen = true;
+                NewAckAction::PartialAck { restart_timer }
+            }
+            Variant::Newreno => {
+                // RFC 6582 §3.2 step 3, full ACK: leave fast recovery.
+                self.cwnd = match self.cfg.newreno_full_ack {
+                    NewRenoFullAck::MinFlight => {
+                        let fs = match self.cfg.units {
+                            Units::Bytes => flight.bytes,
+                            Units::Segments => flight.segs * self.smss,
+                        };
+                        self.ssthresh.min(fs.max(self.smss) + self.smss)
+                    }
+                    NewRenoFullAck::Ssthresh => self.ssthresh,
+                };
+                self.leave_fast_recovery();
+                NewAckAction::ExitRecovery
+            }
+            _ => {
+                // RFC 5681 §3.2 step 6 (Reno): any new ACK deflates to ssthresh and ends fast
+                // recovery; this ACK does not grow cwnd.
+                self.cwnd = self.ssthresh;
+                self.leave_fast_recovery();
+                NewAckAction::ExitRecovery
+            }
+        }
+    }
+
+    pub(super) fn leave_fast_recovery(&mut self) {
+        self.in_fast_recovery = false;
+        self.inflated = self.cwnd;
+        self.dupacks = 0;
+        self.bytes_acked = 0;
+    }
+
+    /// A duplicate ACK carrying `ack` (= snd_una) arrived; `flight` is `snd_nxt − snd_una`,
+    /// `snd_max` the highest byte sent (one past).
+    pub fn on_dupack(&mut self, ack: u64, flight: Flight, snd_max: u64) -> DupAckAction {
+        self.dupacks = self.dupacks.saturating_add(1);
+        if self.in_fast_recovery {
+            // RFC 5681 §3.2 step 4: each further duplicate ACK inflates the window by SMSS.
+            self.inflated += self.smss;
+            return DupAckAction::Inflate;
+        }
+        if self.dupacks != self.dupthresh {
+            // 4th and later duplicates outside recovery change nothing (BSD acts on equality).
+            return DupAckAction::None;
+        }
+        let guarded = match self.variant {
+            // Old Tahoe: the timer is the only loss signal.
+            Variant::OldTahoe => return DupAckAction::None,
+            Variant::Tahoe | Variant::Reno => self.cfg.recover_guard,
+            Variant::Newreno => true,
+        };
+        if guarded && !self.past_recover(ack) {
+            return DupAckAction::Suppressed;
+        }
+        self.ssthresh = self.loss_ssthresh(flight);
+        self.recover = Some(snd_max);
+        self.bytes_acked = 0;
+        let action = match self.variant {
+            Variant::Tahoe => {
+                // Tahoe: cwnd = 1 segment (LW), slow start, go back N.
+                self.cwnd = self.smss;
+                self.inflated = self.cwnd;
+                DupAckAction::FastRetransmit { go_back_n: true }
+            }
+            _ => {
+                // RFC 5681 §3.2 steps 2–3: cwnd = ssthresh, the window in force is
+                // ssthresh + 3·SMSS (one SMSS per duplicate that left the network).
+                self.cwnd = self.ssthresh;
+                self.inflated = self.ssthresh + self.dupthresh as u64 * self.smss;
+                self.in_fast_recovery = true;
+                self.partial_seen = false;
+                DupAckAction::FastRetransmit { go_back_n: false }
+            }
+        };
+        // RFC 7661 §4.4.1: a loss in the non-validated phase sizes cwnd from pipeACK.
+        self.validation_loss(flight);
+        action
+    }
+
+    /// The retransmission timer expired with `flight` outstanding; `snd_max` the highest byte
+    /// sent (one past).
+    pub fn on_timeout(&mut self, flight: Flight, snd_max: u64) {
+        // RFC 5681 §3.1: lower ssthresh unless this segment was already resent by the timer
+        // (and nothing was acknowledged since) and the "hold" rule is chosen.
+        let hold = self.rto_retransmitted && self.cfg.repeated_rto_ssthresh == RepeatedRto::Hold;
+        if !hold {
+            // RFC 5681 eq. (4) uses the flight before the timeout; go-back-N comes after.
+            self.ssthresh = self.loss_ssthresh(flight);
+        }
+        self.rto_retransmitted = true;
+        self.validation_timeout();
+        // Loss window: one segment (RFC 5681 §3.1).
+        self.cwnd = self.smss;
+        self.inflated = self.cwnd;
+        self.in_fast_recovery = false;
+        self.dupacks = 0;
+        self.bytes_acked = 0;
+        self.after_rto = true;
+        // RFC 6582 §3.2 step 4 (and ns-2 for every variant): remember the highest sent.
+        self.recover = Some(snd_max);
+        self.timeout_recovery = Some(snd_max);
+    }
+}

@@ -1,0 +1,267 @@
+//! Window validation: what idle and application-limited periods do to cwnd, chosen by
+//! `cc.idle_policy` and dispatched here to [`super::restart`] (RFC 5681 §4.1),
+//! [`super::cwv`] (RFC 2861) or [`super::newcwv`] (RFC 7661).
+//!
+//! The sender calls [`Cc::before_send`] before a data segment leaves, [`Cc::after_send`]
+//! after it left, and [`Cc::on_ack_progress`] when an ACK moves snd_una; every change they
+//! make to cwnd or ssthresh is recorded in `Cc::changes` for the sender to trace. All times are the TCP clock: the
+//! current time rounded down to the clock tick (ns-2's tcp_now), and the period is the
+//! current RTO, backoff included.
+
+use super::cwv::{AfterSend, Cwv};
+use super::newcwv::NewCwv;
+use super::restart::Restart;
+use super::{Cc, Flight};
+use crate::scenario::{CcCfg, IdlePolicy};
+use crate::time::{secs_to_ns, Ns};
+
+/// cwnd and ssthresh, as a mechanism reads and rewrites them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Win {
+    /// Congestion window, bytes.
+    pub cwnd: u64,
+    /// Slow-start threshold, bytes.
+    pub ssthresh: u64,
+}
+
+/// What a window-validation mechanism did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowChangeKind {
+    /// RFC 2861: halvings after an idle period.
+    IdleDecay,
+    /// RFC 2861: decay toward W_used after an RTO application-limited.
+    AppLimitedDecay,
+    /// RFC 5681 §4.1: cwnd = min(cwnd, IW) after idle.
+    Restart,
+    /// RFC 7661: the sender entered the non-validated phase (pipeACK < ½·cwnd).
+    NvpEnter,
+    /// RFC 7661: the sender is validated again.
+    NvpExit,
+    /// RFC 7661 §4.4.3: the non-validated phase lasted its time limit; cwnd reduced.
+    NvpExpiry,
+    /// RFC 7661 §4.4.1: cwnd set from pipeACK at the end of recovery from a loss in the NVP.
+    NvpLossResponse,
+}
+
+/// One change, with the window before and after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WindowChange {
+    /// What happened.
+    pub kind: WindowChangeKind,
+    /// Before.
+    pub before: Win,
+    /// After.
+    pub after: Win,
+}
+
+/// The traced validation state of a flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValidationRow {
+    /// TCP-clock time of the last data send, ns (`u64::MAX` before the first).
+    pub t_last: Ns,
+    /// RFC 2861 T_prev, ns (`u64::MAX` when the policy has none).
+    pub t_prev: Ns,
+    /// RFC 2861 W_used, bytes.
+    pub w_used: u64,
+    /// RFC 7661 pipeACK, bytes (`u64::MAX` while undefined or not used).
+    pub pipeack: u64,
+    /// RFC 7661 phase: 0 validated (or not new CWV), 1 non-validated.
+    pub nvp: u8,
+}
+
+/// The idle policy's state.
+#[derive(Clone, Debug)]
+pub enum Validation {
+    /// cwnd survives idle periods.
+    None,
+    /// RFC 5681 §4.1.
+    Restart(Restart),
+    /// RFC 2861.
+    Rfc2861(Cwv),
+    /// RFC 7661.
+    Rfc7661(NewCwv),
+}
+
+impl Validation {
+    /// Fresh state for a flow's settings.
+    pub fn new(cfg: &CcCfg) -> Validation {
+        match cfg.idle_policy {
+            IdlePolicy::None => Validation::None,
+            IdlePolicy::Restart => Validation::Restart(Restart::default()),
+            IdlePolicy::Rfc2861 => Validation::Rfc2861(Cwv::default()),
+            IdlePolicy::Rfc7661 => Validation::Rfc7661(NewCwv::new(secs_to_ns(cfg.nvp_limit))),
+        }
+    }
+
+    /// The traced state (None for the policy `none`, which keeps nothing).
+    pub fn row(&self) -> Option<ValidationRow> {
+        let t = |o: Option<Ns>| o.unwrap_or(u64::MAX);
+        match self {
+            Validation::None => None,
+            Validation::Restart(r) => Some(ValidationRow {
+                t_last: t(r.t_last),
+                t_prev: u64::MAX,
+                w_used: 0,
+                pipeack: u64::MAX,
+                nvp: 0,
+            }),
+            Validation::Rfc2861(c) => Some(ValidationRow {
+                t_last: t(c.t_last),
+                t_prev: if c.t_last.is_some() { c.t_prev } else { u64::MAX },
+                w_used: c.w_used,
+                pipeack: u64::MAX,
+                nvp: 0,
+            }),
+            Validation::Rfc7661(n) => Some(ValidationRow {
+                t_last: t(n.t_last),
+                t_prev: u64::MAX,
+                w_used: 0,
+                pipeack: n.pipeack().unwrap_or(u64::MAX),
+                nvp: n.nvp_since.is_some() as u8,
+            }),
+        }
+    }
+
+    /// RFC 7661 §4.3: no growth in the non-validated phase unless cwnd-limited.
+    pub(super) fn allows_growth(&self, cc: &Cc, before: Flight) -> bool {
+        match self {
+            Validation::Rfc7661(n) => n.allows_growth(cc.window_full(before)),
+            _ => true,
+        }
+    }
+}
+
+impl Cc {
+    fn win(&self) -> Win {
+        Win {
+            cwnd: self.cwnd,
+            ssthresh: self.ssthresh,
+        }
+    }
+
+    /// Applies `after` and records the change for the trace (unless nothing changed).
+    fn set_win(&mut self, kind: WindowChangeKind, before: Win, after: Win) {
+        self.cwnd = after.cwnd;
+        self.ssthresh = after.ssthresh;
+        if !self.in_fast_recovery {
+            self.inflated = self.cwnd;
+        }
+        let phase_change = matches!(kind, WindowChangeKind::NvpEnter | WindowChangeKind::NvpExit);
+        if phase_change || before != after {
+            self.changes.push(WindowChange { kind, before, after });
+        }
+    }
+
+    /// Before a data segment leaves at TCP-clock time `now` with RTO `rto`.
+    pub fn before_send(&mut self, now: Ns, rto: Ns) {
+        let rto = rto.max(1);
+        let before = self.win();
+        match &mut self.validation {
+            Validation::Restart(r) => {
+                let after = r.before_send(now, rto, before, self.iw);
+                self.set_win(WindowChangeKind::Restart, before, after)
+            }
+            Validation::Rfc7661(n) => {
+                let (phase, reduced) = n.before_send(now, before, self.iw);
+                if let Some(kind) = phase {
+                    self.set_win(kind, before, before);
+                }
+                if let Some(after) = reduced {
+                    self.set_win(WindowChangeKind::NvpExpiry, before, after);
+                }
+            }
+            Validation::None | Validation::Rfc2861(_) => {}
+        }
+    }
+
+    /// After a data segment left at TCP-clock time `now`; `flight` is what is outstanding
+    /// now and `app_has_more` whether unsent data is queued.
+    pub fn after_send(&mut self, now: Ns, rto: Ns, flight: Flight, app_has_more: bool) {
+        let full = self.window_full(flight);
+        let outstanding = self.flight_in_units(flight);
+        let before = self.win();
+        match &mut self.validation {
+            Validation::None => {}
+            Validation::Restart(r) => r.after_send(now),
+            Validation::Rfc2861(c) => {
+                let s = AfterSend {
+                    now,
+                    rto,
+                    rwnd: self.rwnd,
+                    smss: self.smss,
+                    full,
+                    app_has_more,
+                    outstanding,
+                };
+                if let (after, Some(kind)) = c.after_send(s, before) {
+                    self.set_win(kind, before, after);
+                }
+            }
+            Validation::Rfc7661(n) => n.after_send(now),
+        }
+    }
+
+    /// An ACK moved snd_una at time `now` (not rounded: pipeACK measures the network);
+    /// `srtt` is the smoothed RTT (0 before the first sample).
+    pub fn on_ack_progress(&mut self, now: Ns, snd_una: u64, snd_nxt: u64, srtt: Ns) {
+        let before = self.win();
+        let recovering = self.in_fast_recovery || self.timeout_recovery.is_some();
+        if let Validation::Rfc7661(n) = &mut self.validation {
+            if let Some(kind) = n.on_ack(now, snd_una, snd_nxt, srtt, before.cwnd, recovering) {
+                self.set_win(kind, before, before);
+            }
+        }
+    }
+
+    /// A loss was detected by duplicate ACKs with `flight` outstanding, after the variant's
+    /// own response: new CWV in the NVP replaces cwnd (RFC 7661 §4.4.1).
+    pub(super) fn validation_loss(&mut self, flight: Flight) {
+        let fs = self.flight_in_units(flight);
+        let smss = self.smss;
+        if let Validation::Rfc7661(n) = &mut self.validation {
+            if let Some(cwnd) = n.on_loss(fs, smss) {
+                if self.in_fast_recovery {
+                    // The window in force keeps its inflation by the duplicate ACKs.
+                    self.inflated = cwnd + self.inflated.saturating_sub(self.cwnd);
+                } else {
+                    self.inflated = cwnd;
+                }
+                self.cwnd = cwnd;
+            }
+        }
+    }
+
+    /// A retransmission timeout, before the standard response.
+    pub(super) fn validation_timeout(&mut self) {
+        let w = self.win();
+        if let Validation::Rfc7661(n) = &mut self.validation {
+            if let Some(kind) = n.on_timeout() {
+                self.set_win(kind, w, w);
+            }
+        }
+    }
+
+    /// Fast recovery ended (full ACK or Reno's first new ACK).
+    pub(super) fn validation_recovery_end(&mut self) {
+        let before = self.win();
+        let smss = self.smss;
+        if let Validation::Rfc7661(n) = &mut self.validation {
+            let (phase, win) = n.on_recovery_end(smss);
+            if let Some(after) = win {
+                self.set_win(WindowChangeKind::NvpLossResponse, before, after);
+            }
+            if let Some(kind) = phase {
+                let w = self.win();
+                self.set_win(kind, w, w);
+            }
+        }
+    }
+
+    /// Counts bytes retransmitted for the first time during a recovery episode (RFC 7661's
+    /// R: resending the same data again does not add to it).
+    pub fn validation_retransmitted(&mut self, bytes: u64) {
+        if let Validation::Rfc7661(n) = &mut self.validation {
+            n.on_retransmit(bytes);
+        }
+    }
+}
