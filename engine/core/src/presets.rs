@@ -2,7 +2,23 @@
 //! partial scenario merged over the defaults, so it states only what differs.
 
 use crate::scenario::{Problem, Scenario};
+use serde::Serialize;
 use serde_json::{json, Value};
+
+/// What a preset teaches, shown beside it in the app (docs/lessons/ has the full guides).
+#[derive(Clone, Debug, Serialize)]
+pub struct Lesson {
+    /// What to look at.
+    pub look: String,
+    /// What happens, and why.
+    pub happens: String,
+    /// The source and section it reproduces.
+    pub source: String,
+    /// One question for the class.
+    pub question: String,
+    /// The algorithms to compare on it (catalogue names).
+    pub compare: Vec<String>,
+}
 
 /// A named scenario.
 #[derive(Clone, Debug)]
@@ -13,6 +29,8 @@ pub struct Preset {
     pub description: String,
     /// The partial scenario.
     pub overrides: Value,
+    /// Its lesson, if it has one.
+    pub lesson: Option<Lesson>,
 }
 
 impl Preset {
@@ -92,6 +110,183 @@ fn fall_floyd(variant: &str, drops: &[u64]) -> Value {
     })
 }
 
+/// The topology and TCP of ns-2's test-suite-tcp.tcl CWV tests (`net6`, source 000 §3):
+/// 8 Mbit/s 5 ms links to and from an 800 kbit/s 20 ms bottleneck holding 25 packets,
+/// 100-byte segments, a receiver window of `window` packets, initial window 1, the TCP clock
+/// tick `tick`, RTO from Jacobson's integer estimator in ticks with no minimum (minrto_ 0)
+/// and an initial RTO of 6 s (rtxcur_init_), ns-2's window arithmetic in packets. ns-2's
+/// bottleneck is RED with a 25-packet limit; ours is drop-tail (docs/validation.md).
+fn ns_cwv(algorithm: &str, tick: f64, window: u64, duration: f64) -> Value {
+    json!({
+        "duration": duration,
+        "seed": 1,
+        "network": {"bottleneck": {"bandwidth": 800_000u64, "delay": 0.02, "queue_packets": 25,
+                                   "loss": {"model": "none"}, "reverse_loss": {"model": "none"}}},
+        "flows": [{
+            "algorithm": algorithm,
+            "access": {"bandwidth": 8_000_000u64, "delay": 0.005, "queue_packets": 50},
+            "receiver_access": {"bandwidth": 8_000_000u64, "delay": 0.005, "queue_packets": 50},
+            "tcp": {"mss": 100, "header": 40, "rwnd": window * 100, "initial_window": 1,
+                    "initial_ssthresh": window * 100, "syn": false, "nagle": false},
+            "cc": {"units": "segments", "slow_start": "ack_counting", "congestion_avoidance": "per_ack",
+                   "ssthresh_rule": "half_cwnd", "recover_guard": true, "repeated_rto_ssthresh": "halve_again"},
+            "rto": {"estimator": "jacobson88", "clock_tick": tick, "initial": 6.0, "min": 0.0, "max": 60.0},
+            "receiver": {"delayed_ack": false}
+        }]
+    })
+}
+
+/// ns-2's `run1` for the quiescent tests: an FTP source that has 100 packets at 0 s, 100
+/// more at 2.4 s and 100 more at 2.5 s.
+fn quiescent(algorithm: &str, tick: f64, duration: f64) -> Value {
+    let mut v = ns_cwv(algorithm, tick, 25, duration);
+    v["flows"][0]["app"] = json!({"kind": "scripted", "writes": [
+        {"at": 0.0, "bytes": 10_000}, {"at": 2.4, "bytes": 10_000}, {"at": 2.5, "bytes": 10_000}]});
+    v
+}
+
+/// ns-2's `run2` for the underutilized tests: a Telnet source of 100-byte packets with
+/// exponential gaps of mean 0.5 ms, 10 ms from 0.045 s, 0.5 ms again from 2.2 s, stopped at
+/// 2.5 s (a mean gap of an hour), run to 3 s; a receiver window of 100 packets.
+fn underutilized(algorithm: &str, cc: Value) -> Value {
+    let mut v = ns_cwv(algorithm, 0.1, 100, 3.0);
+    let f = &mut v["flows"][0];
+    f["app"] = json!({"kind": "poisson", "write_size": 100, "write_interval": 0.0005});
+    for (k, val) in cc.as_object().into_iter().flatten() {
+        f["cc"][k] = val.clone();
+    }
+    v["timeline"] = json!([
+        {"at": 0.045, "set": "flows[0].app.write_interval", "value": 0.01},
+        {"at": 2.2, "set": "flows[0].app.write_interval", "value": 0.0005},
+        {"at": 2.5, "set": "flows[0].app.write_interval", "value": 3600.0}
+    ]);
+    v
+}
+
+fn lesson(look: &str, happens: &str, source: &str, question: &str, compare: &[&str]) -> Option<Lesson> {
+    Some(Lesson {
+        look: look.into(),
+        happens: happens.into(),
+        source: source.into(),
+        question: question.into(),
+        compare: compare.iter().map(|s| s.to_string()).collect(),
+    })
+}
+
+/// The classroom comparison: an on/off sender that hands TCP 100 kB at the start of every
+/// 1.5 s cycle (a page of a web session, say) on a 2 Mbit/s, 100 ms RTT path with a
+/// 20-packet buffer; RTO as RFC 6298 with a 200 ms minimum (Linux's). Each transfer takes
+/// about a second, so the sender is silent for roughly one to two RTOs between them.
+fn classroom_onoff() -> Value {
+    json!({
+        "duration": 20.0,
+        "seed": 1,
+        "network": {"bottleneck": {"bandwidth": 2_000_000u64, "delay": 0.04, "queue_packets": 20,
+                                   "loss": {"model": "none"}, "reverse_loss": {"model": "none"}}},
+        "flows": [{
+            "algorithm": "newreno",
+            "tcp": {"initial_window": 2},
+            "rto": {"min": 0.2},
+            "app": {"kind": "on_off", "write_size": 100_000, "write_interval": 1.5, "on": 1.0, "off": 0.5}
+        }]
+    })
+}
+
+/// Source 000 (Handley, Padhye, Floyd 1999) §3, as ns-2's test-suite-tcp.tcl runs it.
+fn cwv_presets() -> Vec<Preset> {
+    let cwv4 = ["newreno", "newreno_restart", "newreno_cwv", "newreno_newcwv"];
+    let quiet_look = "The window plot from 0 to 3 s: cwnd, the W_used line, and the marks where the sender restarts or decays its window after the idle period that ends at 2.4 s.";
+    let mut out = vec![
+        Preset {
+            name: "cwv-quiescent-100ms".into(),
+            description: "CWV paper §3.1 (ns quiescent_100ms): a receiver-window-limited sender (25 packets) idle from 0.6 s to 2.4 s; standard ns TCP restarts from one packet; 100 ms TCP clock".into(),
+            overrides: quiescent("newreno_restart", 0.1, 4.0),
+            lesson: lesson(quiet_look,
+                "Without CWV the sender keeps its full window while idle; ns's standard TCP (restart) drops to one packet after an RTO of silence but keeps ssthresh, so it slow-starts back. CWV halves cwnd for every RTO of silence (here 0.3 s: six halvings, down to one packet) and first raises ssthresh to ¾ of the old cwnd.",
+                "Handley, Padhye, Floyd 1999, §3.1 and figure 1; ns-2 test-suite-tcp.tcl quiescent_100ms / quiescent_100ms_fine.",
+                "After 1.8 s of silence, which of the four senders may send its whole old window at once, and why is that risky?",
+                &cwv4),
+        },
+        Preset {
+            name: "cwv-quiescent-100ms-fine".into(),
+            description: "CWV paper §3.1 (ns quiescent_100ms_fine): the same idle period with CWV (RFC 2861 decay and growth gate), 100 ms TCP clock (RTO 0.3 s)".into(),
+            overrides: quiescent("newreno_cwv", 0.1, 4.0),
+            lesson: lesson(quiet_look,
+                "With a 100 ms clock the RTO is 3 ticks (0.3 s), so 1.8 s of silence is six RTOs: six halvings take cwnd from 25 packets to one; ssthresh keeps ¾ of the old window, so slow start climbs straight back to it.",
+                "Handley, Padhye, Floyd 1999, §3.1 and figure 1 (bottom); ns-2 quiescent_100ms_fine.",
+                "How many halvings would a 0.9 s pause cause, and what would cwnd be at the restart?",
+                &["newreno_restart", "newreno_cwv"]),
+        },
+        Preset {
+            name: "cwv-quiescent-1ms-fine".into(),
+            description: "CWV paper §3.1 figure 2 (ns quiescent_1ms_fine): CWV with a 1 ms TCP clock: the RTO is about 55 ms, so the window decays fast".into(),
+            overrides: quiescent("newreno_cwv", 0.001, 4.0),
+            lesson: lesson("The idle-decay mark at 2.4 s and its before → after values; compare with the 100 ms and 500 ms clocks.",
+                "A fine clock measures the RTT precisely, so the RTO is close to the real 52 ms round trip; the decay runs once per RTO, so a long silence takes cwnd to one packet.",
+                "Handley, Padhye, Floyd 1999, §3.1 and figure 2 (top); ns-2 quiescent_1ms_fine.",
+                "Why does the TCP clock tick change how fast CWV forgets the window?",
+                &["newreno_restart", "newreno_cwv"]),
+        },
+        Preset {
+            name: "cwv-quiescent-500ms-fine".into(),
+            description: "CWV paper §3.1 figure 2 (ns quiescent_500ms_fine): CWV with a 500 ms TCP clock: the RTO is 1.5 s, so the window has decayed only part of the way".into(),
+            overrides: quiescent("newreno_cwv", 0.5, 4.0),
+            lesson: lesson("The idle-decay mark at 2.4 s: how far cwnd fell, compared with the 1 ms clock.",
+                "With 500 ms ticks every RTT sample is one tick and the RTO is 3 ticks = 1.5 s; 1.8 s of silence is a single RTO, so cwnd is halved once, not six times.",
+                "Handley, Padhye, Floyd 1999, §3.1 and figure 2 (bottom); ns-2 quiescent_500ms_fine.",
+                "Is a coarse clock more or less conservative after idle periods? What else does a coarse clock slow down?",
+                &["newreno_restart", "newreno_cwv"]),
+        },
+    ];
+    for (name, alg, what) in [
+        ("cwv-quiescentB", "newreno_restart", "standard ns TCP (restart after idle): ssthresh stays small"),
+        ("cwv-quiescentB-qoption", "newreno_cwv", "CWV: ssthresh keeps ¾ of the window before the idle period"),
+    ] {
+        let mut v = quiescent(alg, 0.1, 3.0);
+        // ns-2 drop_pkts {2}: the first transmission of the third data packet (seqno 2).
+        v["flows"][0]["drops"] = json!([{"segment": 3, "attempt": 1}]);
+        out.push(Preset {
+            name: name.into(),
+            description: format!("CWV paper §3.2 (ns {}): an early drop leaves ssthresh small; after the idle period, {what}", name.trim_start_matches("cwv-").replace('-', "_")),
+            overrides: v,
+            lesson: lesson("ssthresh before and after the restart at 2.4 s, and how long each sender takes to reopen its window.",
+                "The drop of the third packet halves ssthresh to 2 packets. Restart after idle resets cwnd to one packet but leaves that small ssthresh, so the sender crawls back in congestion avoidance. CWV raises ssthresh to ¾ of the window it had before the silence, so slow start reopens it in a few round trips.",
+                "Handley, Padhye, Floyd 1999, §3.2 and figure 3; ns-2 quiescentB and quiescentB qoption.",
+                "Which variable carries the connection's memory across an idle period, and why is ¾·cwnd a sensible value?",
+                &["newreno_restart", "newreno_cwv"]),
+        });
+    }
+    let under = [
+        ("cwv-underutilized-100ms", "newreno_restart", json!({}), "neither mechanism (standard ns TCP)"),
+        ("cwv-underutilized-100ms-control", "newreno_restart", json!({"growth_gate": "window_full"}), "the growth gate alone"),
+        ("cwv-underutilized-100ms-q", "newreno_restart", json!({"idle_policy": "rfc2861"}), "the decay alone"),
+        ("cwv-underutilized-100ms-control-q", "newreno_cwv", json!({}), "both (CWV)"),
+    ];
+    for (name, alg, cc, what) in under {
+        out.push(Preset {
+            name: name.into(),
+            description: format!("CWV paper §3.3 (ns {}): a Telnet-like sender application-limited from 0.045 s to 2.2 s, then a burst; {what}", name.trim_start_matches("cwv-").replace('-', "_").replace("control_q", "control_Q")),
+            overrides: underutilized(alg, cc),
+            lesson: lesson("cwnd during the application-limited period (0.05–2.2 s) and the burst at 2.2 s: packets sent back to back (max burst) and the drops that follow.",
+                "While the application writes a packet every 10 ms, every ACK still grows an ungated cwnd, so it climbs far beyond what was ever used; when the burst comes at 2.2 s the sender dumps that window at once and the 25-packet buffer overflows. The gate stops the growth (the window is never full); the decay brings cwnd down to about what was used; with both the burst leaves at the pace slow start allows.",
+                "Handley, Padhye, Floyd 1999, §3.3 and figure 4; ns-2 underutilized_100ms, _control, _Q and _control_Q.",
+                "Which of the two mechanisms matters most here, and which would matter for a sender that was idle rather than application-limited?",
+                &["newreno_restart", "newreno_cwv"]),
+        });
+    }
+    out.push(Preset {
+        name: "cwv-classroom-onoff".into(),
+        description: "Classroom: an on/off sender (100 kB every 1.5 s over a 2 Mbit/s, 100 ms path, silent in between) with NewReno, NewReno + restart, NewReno + CWV and NewReno + new CWV".into(),
+        overrides: classroom_onoff(),
+        lesson: lesson("cwnd at the start of each transfer (every 1.5 s), the burst each sender sends then (max burst in the summary), and the drops and retransmissions that follow.",
+            "A timeout in the first transfer leaves ssthresh at 2 packets. NewReno keeps its old window through each silence and dumps it at once, overflowing the buffer now and then. Restart drops to the initial window and, with that small ssthresh, crawls back in congestion avoidance every time. CWV halves cwnd once per RTO of silence and raises ssthresh to ¾ of the old window, so it slow-starts back quickly. New CWV keeps cwnd (the silence puts it in the non-validated phase), so it bursts like NewReno, but answers a loss from the rate it actually used (pipeACK).",
+            "RFC 5681 §4.1; RFC 2861 §3 (source 000 §2); RFC 7661 §4.3–4.4.",
+            "Which sender delivers the most data after each silence, and which one is kindest to the other users of the bottleneck?",
+            &cwv4),
+    });
+    out
+}
+
 const FF_DROPS: [&[u64]; 4] = [&[14], &[14, 28], &[14, 26, 28], &[14, 24, 26, 28]];
 
 /// Every preset, in menu order.
@@ -104,6 +299,7 @@ pub fn all() -> Vec<Preset> {
                 "NetSim lab: {label} over a 10 Mbit/s, 100 ms path with BER 1e-7 on the data direction, CBR 1460 B every 1168 µs, 20 s"
             ),
             overrides: netsim(v),
+            lesson: None,
         });
     }
     for (slug, v, label) in VARIANTS {
@@ -116,9 +312,11 @@ pub fn all() -> Vec<Preset> {
                     list.join(", ")
                 ),
                 overrides: fall_floyd(v, drops),
+                lesson: None,
             });
         }
     }
+    out.extend(cwv_presets());
     out
 }
 
@@ -134,7 +332,7 @@ mod tests {
     #[test]
     fn every_preset_is_a_valid_scenario() {
         let all = all();
-        assert_eq!(all.len(), 20);
+        assert_eq!(all.len(), 31);
         for p in all {
             if let Err(e) = p.scenario() {
                 panic!("{}: {e:?}", p.name);

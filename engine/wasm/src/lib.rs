@@ -37,14 +37,17 @@ pub fn catalogue_json() -> String {
     catalogue::catalogue_json().to_string()
 }
 
-/// Every preset: `[{name, description, scenario}]`, each scenario complete.
+/// Every preset: `[{name, description, scenario, lesson}]`, each scenario complete;
+/// `lesson` is null or `{look, happens, source, question, compare}` (`compare`: catalogue
+/// names to select).
 #[wasm_bindgen]
 pub fn presets_json() -> String {
     let list: Vec<_> = presets::all()
         .into_iter()
         .filter_map(|p| {
             let s = p.scenario().ok()?;
-            Some(json!({"name": p.name, "description": p.description, "scenario": s.to_value()}))
+            Some(json!({"name": p.name, "description": p.description, "scenario": s.to_value(),
+                        "lesson": p.lesson}))
         })
         .collect();
     serde_json::Value::Array(list).to_string()

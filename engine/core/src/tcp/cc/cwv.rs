@@ -48,11 +48,27 @@ pub struct AfterSend {
     pub app_has_more: bool,
     /// Data outstanding, bytes (whole segments in segment units).
     pub outstanding: u64,
+    /// cwnd counts whole segments (segment units).
+    pub whole_segments: bool,
 }
 
-/// ssthresh keeps ¾ of cwnd as memory of the window before a decay (RFC 2861 §3).
-fn keep_history(w: Win) -> u64 {
-    w.ssthresh.max(3 * (w.cwnd / 4) + (3 * (w.cwnd % 4)) / 4)
+impl AfterSend {
+    /// The window the sender may fill, min(cwnd, rwnd), in whole packets in segment units.
+    fn window(&self, cwnd: u64) -> u64 {
+        let w = cwnd.min(self.rwnd);
+        if self.whole_segments {
+            w / self.smss * self.smss
+        } else {
+            w
+        }
+    }
+
+    /// ¾ of cwnd as history for ssthresh (RFC 2861 §3), whole packets in segment units.
+    fn keep_history(&self, w: Win) -> u64 {
+        let q = 3 * (w.cwnd / 4) + (3 * (w.cwnd % 4)) / 4;
+        let q = if self.whole_segments { q / self.smss * self.smss } else { q };
+        w.ssthresh.max(q)
+    }
 }
 
 impl Cwv {
@@ -67,10 +83,12 @@ impl Cwv {
         });
         if s.now.saturating_sub(t_last) >= s.rto {
             // RFC 2861 §2.2, idle: remember, then halve once per RTO elapsed.
-            w.ssthresh = keep_history(w);
+            w.ssthresh = s.keep_history(w);
             let periods = (s.now - t_last) / s.rto;
             for _ in 0..periods {
-                let halved = (w.cwnd.min(s.rwnd) / 2).max(s.smss);
+                let half = s.window(w.cwnd) / 2;
+                let half = if s.whole_segments { half / s.smss * s.smss } else { half };
+                let halved = half.max(s.smss);
                 if halved == w.cwnd {
                     break;
                 }
@@ -89,8 +107,8 @@ impl Cwv {
             // RFC 2861 §2.2, application-limited.
             self.w_used = self.w_used.max(s.outstanding);
             if s.now.saturating_sub(self.t_prev) >= s.rto {
-                w.ssthresh = keep_history(w);
-                let decayed = (w.cwnd.min(s.rwnd) + self.w_used) / 2;
+                w.ssthresh = s.keep_history(w);
+                let decayed = (s.window(w.cwnd) + self.w_used) / 2;
                 w.cwnd = decayed.min(w.cwnd).max(s.smss);
                 self.t_prev = s.now;
                 self.w_used = 0;
@@ -117,6 +135,7 @@ mod tests {
             full,
             app_has_more: more,
             outstanding,
+            whole_segments: false,
         }
     }
 
@@ -185,6 +204,21 @@ mod tests {
             let (w2, ch) = c.after_send(sent(t, t % 40 == 0, true, 9 * S), w);
             assert_eq!((w2, ch), (w, None), "t={t}");
         }
+    }
+
+    #[test]
+    fn segment_units_halve_whole_packets_as_ns2_does() {
+        // cwnd 12.9 packets, rwnd 25: window 12 → 6 → 3 → 1 → 1; ssthresh ⌊¾·12.9⌋ = 9.
+        let mut c = Cwv::default();
+        let seg = |now, full, out| AfterSend {
+            whole_segments: true,
+            ..sent(now, full, true, out)
+        };
+        c.after_send(seg(0, true, 12 * S), win(12_900, 2 * S));
+        let (w, _) = c.after_send(seg(5 * RTO, false, S), win(12_900, 2 * S));
+        assert_eq!(w, win(S, 9 * S));
+        let (w, _) = c.after_send(seg(7 * RTO, false, S), win(12_900, 2 * S));
+        assert_eq!(w, win(3 * S, 9 * S), "two RTOs: 12 → 6 → 3");
     }
 
     #[test]

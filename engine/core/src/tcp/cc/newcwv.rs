@@ -130,21 +130,23 @@ impl NewCwv {
     ) -> Option<WindowChangeKind> {
         // §4.2: the sampling period is max(3·RTT, 1 s).
         self.period = (3 * srtt).max(NS_PER_S);
-        if !recovering {
-            match self.round {
-                None => self.round = Some((snd_una, snd_nxt)),
-                Some((start, marker)) if snd_una >= marker => {
-                    self.samples.push_back((now, snd_una - start));
-                    self.measured = true;
-                    self.round = Some((snd_una, snd_nxt));
-                }
-                Some(_) => {}
-            }
-        }
         if recovering || self.loss.is_some() {
             return None;
         }
-        self.update_phase(now, cwnd)
+        match self.round {
+            None => self.round = Some((snd_una, snd_nxt)),
+            Some((start, marker)) if snd_una >= marker => {
+                self.samples.push_back((now, snd_una - start));
+                self.measured = true;
+                self.round = Some((snd_una, snd_nxt));
+                // The phase is judged when pipeACK is measured, once per round (and before
+                // sending, when samples may have aged out), not on every ACK: within a
+                // slow-start round cwnd runs ahead of the last round's sample.
+                return self.update_phase(now, cwnd);
+            }
+            Some(_) => {}
+        }
+        None
     }
 
     /// Before a data segment leaves at `now`: the phase, then the time limit. Returns the
@@ -214,5 +216,124 @@ impl NewCwv {
     /// A retransmission timeout: leave the NVP, pipeACK undefined, standard response.
     pub fn on_timeout(&mut self) -> Option<WindowChangeKind> {
         self.reset()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: u64 = 1000;
+    const MS: Ns = 1_000_000;
+
+    fn win(cwnd: u64, ssthresh: u64) -> Win {
+        Win { cwnd, ssthresh }
+    }
+
+    /// A sender whose rounds each acknowledge `per_round` bytes, one round per 100 ms, the
+    /// flight drained at each ACK (an application-limited sender sending once per round).
+    fn rounds(n: &mut NewCwv, from: Ns, count: u64, per_round: u64, una: &mut u64, cwnd: u64) -> Vec<WindowChangeKind> {
+        let mut out = vec![];
+        for k in 0..count {
+            *una += per_round;
+            let t = from + k * 100 * MS;
+            out.extend(n.on_ack(t, *una, *una, 100 * MS, cwnd, false));
+        }
+        out
+    }
+
+    #[test]
+    fn pipeack_is_undefined_until_a_round_completes_then_the_largest_recent_sample() {
+        let mut n = NewCwv::default();
+        assert_eq!(n.pipeack(), None);
+        let mut una = 0;
+        // The first ACK starts the first round; the next completes it.
+        assert!(rounds(&mut n, 0, 1, 10 * S, &mut una, 20 * S).is_empty());
+        assert_eq!(n.pipeack(), None, "no round completed yet: validated");
+        rounds(&mut n, 100 * MS, 3, 10 * S, &mut una, 20 * S);
+        assert_eq!(n.pipeack(), Some(10 * S));
+        // 10 segments per round against cwnd 20: exactly half is still validated (§4.3).
+        assert_eq!(n.nvp_since, None);
+        // Rounds of 4 segments: pipeACK stays 10 until the 10-segment samples are older than
+        // the sampling period, max(3·100 ms, 1 s) = 1 s.
+        let ch = rounds(&mut n, 400 * MS, 10, 4 * S, &mut una, 20 * S);
+        assert_eq!(n.pipeack(), Some(10 * S), "{ch:?}");
+        let ch = rounds(&mut n, 1400 * MS, 1, 4 * S, &mut una, 20 * S);
+        assert_eq!(n.pipeack(), Some(4 * S));
+        assert_eq!(ch, vec![WindowChangeKind::NvpEnter], "4 < ½·20: non-validated");
+        assert_eq!(n.nvp_since, Some(1400 * MS));
+    }
+
+    #[test]
+    fn an_idle_sender_enters_the_nvp_when_its_samples_age_out_and_keeps_cwnd() {
+        let mut n = NewCwv::default();
+        let mut una = 0;
+        rounds(&mut n, 0, 5, 20 * S, &mut una, 20 * S);
+        assert_eq!(n.pipeack(), Some(20 * S));
+        // No ACKs for 2 s: before the next send, the period holds no sample: pipeACK = 0.
+        let (phase, reduced) = n.before_send(2_500 * MS, win(20 * S, 8 * S), 2 * S);
+        assert_eq!((phase, reduced), (Some(WindowChangeKind::NvpEnter), None));
+        assert_eq!(n.pipeack(), Some(0));
+        assert!(!n.allows_growth(false), "§4.4: no growth unless cwnd-limited");
+        assert!(n.allows_growth(true));
+    }
+
+    #[test]
+    fn the_nvp_time_limit_halves_cwnd_to_iw_and_keeps_history_once_per_limit() {
+        let mut n = NewCwv::new(300 * 1_000 * MS);
+        let mut una = 0;
+        rounds(&mut n, 0, 5, 20 * S, &mut una, 40 * S);
+        let w = win(40 * S, 10 * S);
+        let (phase, reduced) = n.before_send(2 * 1_000 * MS, w, 4 * S);
+        assert_eq!((phase, reduced), (Some(WindowChangeKind::NvpEnter), None));
+        // 299 s later: still within the limit.
+        assert_eq!(n.before_send(301 * 1_000 * MS, w, 4 * S), (None, None));
+        // 300 s: one reduction: ssthresh = max(10, ¾·40) = 30, cwnd = max(20, 4) = 20.
+        let (_, reduced) = n.before_send(302 * 1_000 * MS, w, 4 * S);
+        assert_eq!(reduced, Some(win(20 * S, 30 * S)));
+        // Three more limits at once (900 s later): 20 → 10 → 5 → 4 (IW floor); ssthresh 30.
+        let (_, reduced) = n.before_send(1_202 * 1_000 * MS, win(20 * S, 30 * S), 4 * S);
+        assert_eq!(reduced, Some(win(4 * S, 30 * S)));
+    }
+
+    #[test]
+    fn a_loss_in_the_nvp_sizes_cwnd_from_pipeack_and_resets_it_after_recovery() {
+        let mut n = NewCwv::default();
+        let mut una = 0;
+        rounds(&mut n, 0, 5, 6 * S, &mut una, 30 * S);
+        assert!(n.nvp_since.is_some(), "6 < ½·30");
+        // Loss with 8 segments in flight: cwnd = max(6, 8)/2 = 4 segments for the recovery.
+        assert_eq!(n.on_loss(8 * S, S), Some(4 * S));
+        // No sampling during recovery.
+        assert_eq!(n.on_ack(600 * MS, una + 50 * S, una + 60 * S, 100 * MS, 30 * S, true), None);
+        // Two segments retransmitted (R = 2): end of recovery cwnd = ssthresh = (8 − 2)/2 = 3.
+        n.on_retransmit(S);
+        n.on_retransmit(S);
+        let (phase, w) = n.on_recovery_end(S);
+        assert_eq!(w, Some(win(3 * S, 3 * S)));
+        assert_eq!(phase, Some(WindowChangeKind::NvpExit));
+        assert_eq!(n.pipeack(), None, "§4.4.1: pipeACK undefined after recovery");
+        // The floor is one SMSS.
+        let mut n = NewCwv::default();
+        let mut una = 0;
+        rounds(&mut n, 0, 5, S, &mut una, 30 * S);
+        n.on_loss(S, S);
+        n.on_retransmit(S);
+        assert_eq!(n.on_recovery_end(S).1, Some(win(S, S)));
+    }
+
+    #[test]
+    fn a_validated_sender_takes_the_standard_response_and_a_timeout_leaves_the_nvp() {
+        let mut n = NewCwv::default();
+        let mut una = 0;
+        rounds(&mut n, 0, 5, 20 * S, &mut una, 30 * S);
+        assert_eq!(n.on_loss(20 * S, S), None, "validated: standard loss response");
+        assert_eq!(n.on_recovery_end(S), (None, None));
+        assert_eq!(n.pipeack(), None);
+        let mut una = 0;
+        rounds(&mut n, 0, 5, 2 * S, &mut una, 30 * S);
+        assert!(n.nvp_since.is_some());
+        assert_eq!(n.on_timeout(), Some(WindowChangeKind::NvpExit));
+        assert_eq!((n.pipeack(), n.nvp_since), (None, None));
     }
 }

@@ -12,7 +12,7 @@ use super::cwv::{AfterSend, Cwv};
 use super::newcwv::NewCwv;
 use super::restart::Restart;
 use super::{Cc, Flight};
-use crate::scenario::{CcCfg, IdlePolicy};
+use crate::scenario::{CcCfg, IdlePolicy, Units};
 use crate::time::{secs_to_ns, Ns};
 
 /// cwnd and ssthresh, as a mechanism reads and rewrites them.
@@ -192,6 +192,7 @@ impl Cc {
                     full,
                     app_has_more,
                     outstanding,
+                    whole_segments: self.cfg.units == Units::Segments,
                 };
                 if let (after, Some(kind)) = c.after_send(s, before) {
                     self.set_win(kind, before, after);
