@@ -100,8 +100,8 @@ fn csv_format_and_out_dir_write_the_trace() {
     assert!(lines
         .next()
         .unwrap()
-        .starts_with("flow,variant,goodput_bps,throughput_bps"));
-    assert!(lines.next().unwrap().starts_with("0,newreno,"));
+        .starts_with("flow,algorithm,variant,goodput_bps,throughput_bps"));
+    assert!(lines.next().unwrap().starts_with("0,newreno,newreno,"));
     let events = std::fs::read_to_string(dir.join("events.csv")).unwrap();
     assert!(events.starts_with("time_s,flow,kind,seq,len,seg,tx\n"));
     assert!(events.contains(",0,scripted_drop,27000,1000,28,1\n"));
@@ -119,7 +119,7 @@ fn csv_format_and_out_dir_write_the_trace() {
 #[test]
 fn presets_schema_and_validate() {
     let o = cwndlab(&["presets"]);
-    assert_eq!(stdout(&o).lines().count(), 20);
+    assert_eq!(stdout(&o).lines().count(), 31);
     assert!(stdout(&o).contains("fall-floyd-newreno-4drops"));
     let schema: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&["schema"]))).unwrap();
     let p = schema["params"]
@@ -206,4 +206,129 @@ fn validate_lists_every_problem_at_once() {
     ] {
         assert!(err.contains(n), "missing {n:?} in\n{err}");
     }
+}
+
+#[test]
+fn algorithms_are_listed_and_expand_into_their_settings() {
+    let o = cwndlab(&["algorithms"]);
+    assert!(o.status.success());
+    for name in [
+        "old_tahoe",
+        "newreno",
+        "newreno_restart",
+        "newreno_cwv",
+        "newreno_newcwv",
+    ] {
+        assert!(stdout(&o).contains(name), "{name}");
+    }
+    let list: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&["algorithms", "--json"]))).unwrap();
+    let cwv = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "newreno_cwv")
+        .unwrap();
+    assert_eq!(cwv["settings"]["cc.idle_policy"], "rfc2861");
+    // The echo of a run shows the expanded settings, and a later explicit key overrides them.
+    let o = cwndlab(&[
+        "run",
+        "--preset",
+        "cwv-quiescent-100ms",
+        "--set",
+        "flows[0].algorithm=newreno_cwv",
+        "--set",
+        "flows[0].cc.full_window_slack=none",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let f = &v["scenario"]["flows"][0];
+    assert_eq!(
+        (
+            &f["algorithm"],
+            &f["cc"]["idle_policy"],
+            &f["cc"]["growth_gate"],
+            &f["cc"]["full_window_slack"]
+        ),
+        (
+            &serde_json::json!("newreno_cwv"),
+            &serde_json::json!("rfc2861"),
+            &serde_json::json!("window_full"),
+            &serde_json::json!("none")
+        )
+    );
+    assert_eq!(v["flows"][0]["window_decays"], 1);
+    let o = cwndlab(&["algorithms", "--yaml"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn window_validation_settings_are_checked_by_name() {
+    let o = cwndlab(&[
+        "run",
+        "--preset",
+        "cwv-classroom-onoff",
+        "--set",
+        "flows[0].cc.idle_policy=sometimes",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("flows[0].cc.idle_policy = \"sometimes\" is not one of: none, restart, rfc2861, rfc7661"),
+        "{}",
+        stderr(&o)
+    );
+    let o = cwndlab(&[
+        "run",
+        "--preset",
+        "cwv-classroom-onoff",
+        "--set",
+        "flows[0].algorithm=cubic",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("newreno_newcwv, custom"), "{}", stderr(&o));
+    let o = cwndlab(&[
+        "run",
+        "--preset",
+        "cwv-classroom-onoff",
+        "--set",
+        "flows[0].algorithm=newreno_newcwv",
+        "--set",
+        "flows[0].cc.growth_gate=window_full",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o)
+            .contains("flows[0].cc.growth_gate = \"window_full\" cannot be combined with cc.idle_policy = \"rfc7661\""),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_validation_series_is_written_for_flows_that_keep_one() {
+    let dir = std::env::temp_dir().join(format!("cwndlab-cli-cwv-{}", std::process::id()));
+    let o = cwndlab(&[
+        "run",
+        "--preset",
+        "cwv-quiescent-100ms-fine",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = std::fs::read_to_string(dir.join("validation_flow0.csv")).unwrap();
+    assert!(v.starts_with("time_s,t_last_s,t_prev_s,w_used_bytes,pipeack_bytes,nvp\n"));
+    let events = std::fs::read_to_string(dir.join("events.csv")).unwrap();
+    assert!(events.contains("2.4,0,idle_decay,2657,100,2500,2500\n"), "{events}");
+    std::fs::remove_dir_all(&dir).ok();
+    let o = cwndlab(&[
+        "run",
+        "--preset",
+        "netsim-reno",
+        "--duration",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert!(!dir.join("validation_flow0.csv").exists(), "no idle policy, no series");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -239,8 +239,16 @@ fn cwv_presets() -> Vec<Preset> {
         },
     ];
     for (name, alg, what) in [
-        ("cwv-quiescentB", "newreno_restart", "standard ns TCP (restart after idle): ssthresh stays small"),
-        ("cwv-quiescentB-qoption", "newreno_cwv", "CWV: ssthresh keeps ¾ of the window before the idle period"),
+        (
+            "cwv-quiescentB",
+            "newreno_restart",
+            "standard ns TCP (restart after idle): ssthresh stays small",
+        ),
+        (
+            "cwv-quiescentB-qoption",
+            "newreno_cwv",
+            "CWV: ssthresh keeps ¾ of the window before the idle period",
+        ),
     ] {
         let mut v = quiescent(alg, 0.1, 3.0);
         // ns-2 drop_pkts {2}: the first transmission of the third data packet (seqno 2).
@@ -257,10 +265,30 @@ fn cwv_presets() -> Vec<Preset> {
         });
     }
     let under = [
-        ("cwv-underutilized-100ms", "newreno_restart", json!({}), "neither mechanism (standard ns TCP)"),
-        ("cwv-underutilized-100ms-control", "newreno_restart", json!({"growth_gate": "window_full"}), "the growth gate alone"),
-        ("cwv-underutilized-100ms-q", "newreno_restart", json!({"idle_policy": "rfc2861"}), "the decay alone"),
-        ("cwv-underutilized-100ms-control-q", "newreno_cwv", json!({}), "both (CWV)"),
+        (
+            "cwv-underutilized-100ms",
+            "newreno_restart",
+            json!({}),
+            "neither mechanism (standard ns TCP)",
+        ),
+        (
+            "cwv-underutilized-100ms-control",
+            "newreno_restart",
+            json!({"growth_gate": "window_full"}),
+            "the growth gate alone",
+        ),
+        (
+            "cwv-underutilized-100ms-q",
+            "newreno_restart",
+            json!({"idle_policy": "rfc2861"}),
+            "the decay alone",
+        ),
+        (
+            "cwv-underutilized-100ms-control-q",
+            "newreno_cwv",
+            json!({}),
+            "both (CWV)",
+        ),
     ];
     for (name, alg, cc, what) in under {
         out.push(Preset {

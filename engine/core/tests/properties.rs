@@ -28,26 +28,44 @@ prop_compose! {
         min_rto in pick(&[0.2, 1.0]),
         mss in 100u64..1461, iw in 1u64..11, syn in any::<bool>(), nagle in any::<bool>(),
         delack in any::<bool>(),
-        app in pick(&["bulk", "bulk_finite", "cbr", "thin", "on_off"]),
+        app in pick(&["bulk", "bulk_finite", "cbr", "thin", "on_off", "poisson"]),
+        idle in pick(&["none", "restart", "rfc2861", "rfc7661"]),
+        gate in pick(&["always", "window_full"]),
+        slack in pick(&["one_mss", "none"]),
+        nvp_limit in pick(&[0.5, 2.0, 300.0]),
+        algorithm in pick(&["", "newreno_cwv", "newreno_newcwv", "newreno_restart"]),
         write_size in 10u64..3000, write_ms in 1u64..50,
         drops in prop::collection::vec((1u64..60, 1u64..3), 0..4),
         start_ms in 0u64..300,
     ) -> Value {
         let (kind, bytes) = match app { "bulk_finite" => ("bulk", 50_000), k => (k, 0) };
         let drops: Vec<Value> = drops.iter().map(|(s, a)| json!({"segment": s, "attempt": a})).collect();
-        json!({
+        // New CWV has its own growth rule: the window-full gate is refused with it.
+        let gate = if idle == "rfc7661" { "always" } else { gate };
+        let mut f = json!({
             "variant": variant, "start": start_ms as f64 / 1000.0,
             "tcp": {"mss": mss, "initial_window": iw, "syn": syn, "nagle": nagle, "rwnd": 64 * 1460},
             "cc": {"units": units, "slow_start": ss, "congestion_avoidance": ca, "ssthresh_rule": rule,
                    "limited_transmit": lt, "recover_guard": guard, "fast_retransmit_restarts_timer": restart,
                    "newreno_timer": nr_timer, "newreno_full_ack": nr_full, "newreno_partial_window": nr_win,
-                   "repeated_rto_ssthresh": rep},
+                   "repeated_rto_ssthresh": rep, "idle_policy": idle, "growth_gate": gate,
+                   "full_window_slack": slack, "nvp_limit": nvp_limit},
             "rto": {"estimator": est, "clock_tick": tick, "min": min_rto},
             "receiver": {"delayed_ack": delack},
             "app": {"kind": kind, "bytes": bytes, "write_size": write_size,
                     "write_interval": write_ms as f64 / 1000.0, "on": 0.3, "off": 0.2},
             "drops": drops,
-        })
+        });
+        // A named algorithm sets its axes first; the explicit keys above then override
+        // them, except the ones it names (left to the entry).
+        if !algorithm.is_empty() {
+            f["algorithm"] = json!(algorithm);
+            let cc = f["cc"].as_object_mut().unwrap();
+            cc.remove("idle_policy");
+            cc.remove("growth_gate");
+            f.as_object_mut().unwrap().remove("variant");
+        }
+        f
     }
 }
 
@@ -89,8 +107,15 @@ fn check(s: &Scenario, sim: &Simulation) -> Result<(), TestCaseError> {
         for &(t, r) in &sim.series(i).rows {
             prop_assert!(r.cwnd >= mss, "flow {i} t={t}: cwnd {} < 1 SMSS", r.cwnd);
             prop_assert!(r.inflated >= mss, "flow {i} t={t}: window {} < 1 SMSS", r.inflated);
+            // RFC 5681 eq. (4) floors ssthresh at 2 SMSS; RFC 7661 §4.4.1 sets ssthresh = cwnd
+            // after a loss in the non-validated phase, which may be one SMSS.
+            let floor = if f.cc.idle_policy == cwndlab_core::scenario::IdlePolicy::Rfc7661 {
+                mss
+            } else {
+                2 * mss
+            };
             prop_assert!(
-                r.ssthresh == u64::MAX || r.ssthresh >= 2 * mss,
+                r.ssthresh == u64::MAX || r.ssthresh >= floor,
                 "flow {i} t={t}: ssthresh {}",
                 r.ssthresh
             );
@@ -146,6 +171,36 @@ fn check(s: &Scenario, sim: &Simulation) -> Result<(), TestCaseError> {
         sim.events().rows.windows(2).all(|w| w[0].t <= w[1].t),
         "event log time order"
     );
+    // Window validation: a decay or restart never raises cwnd and never lowers ssthresh
+    // (RFC 2861 §2, RFC 5681 §4.1, RFC 7661 §4.4.3); events only for the policy that makes them.
+    for r in &sim.events().rows {
+        let f = &s.flows[r.flow as usize];
+        let kind = EventKind::ALL[r.kind as usize];
+        use cwndlab_core::scenario::IdlePolicy as P;
+        let allowed = match kind {
+            EventKind::IdleDecay | EventKind::AppLimitedDecay => f.cc.idle_policy == P::Rfc2861,
+            EventKind::IdleRestart => f.cc.idle_policy == P::Restart,
+            EventKind::NvpEnter | EventKind::NvpExit | EventKind::NvpExpiry | EventKind::NvpLossResponse => {
+                f.cc.idle_policy == P::Rfc7661
+            }
+            _ => continue,
+        };
+        prop_assert!(allowed, "{:?} under {:?}", kind, f.cc.idle_policy);
+        if matches!(
+            kind,
+            EventKind::IdleDecay | EventKind::AppLimitedDecay | EventKind::IdleRestart | EventKind::NvpExpiry
+        ) {
+            prop_assert!(r.len as u64 <= r.seq, "{:?} raised cwnd {} → {}", kind, r.seq, r.len);
+            prop_assert!(r.tx >= r.seg, "{:?} lowered ssthresh {} → {}", kind, r.seg, r.tx);
+            prop_assert!(r.len as u64 >= f.tcp.mss.min(r.seq), "{:?} below one segment", kind);
+        }
+    }
+    for (i, f) in s.flows.iter().enumerate() {
+        let has = sim.validation_series(i).is_some();
+        prop_assert_eq!(has, f.cc.idle_policy != cwndlab_core::scenario::IdlePolicy::None);
+        let sum = sim.summary();
+        prop_assert!(sum.flows[i].max_burst_packets <= sum.flows[i].data_packets_sent);
+    }
     Ok(())
 }
 

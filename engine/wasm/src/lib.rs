@@ -46,8 +46,10 @@ pub fn presets_json() -> String {
         .into_iter()
         .filter_map(|p| {
             let s = p.scenario().ok()?;
-            Some(json!({"name": p.name, "description": p.description, "scenario": s.to_value(),
-                        "lesson": p.lesson}))
+            Some(
+                json!({"name": p.name, "description": p.description, "scenario": s.to_value(),
+                        "lesson": p.lesson}),
+            )
         })
         .collect();
     serde_json::Value::Array(list).to_string()

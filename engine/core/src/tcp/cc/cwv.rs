@@ -66,7 +66,11 @@ impl AfterSend {
     /// ¾ of cwnd as history for ssthresh (RFC 2861 §3), whole packets in segment units.
     fn keep_history(&self, w: Win) -> u64 {
         let q = 3 * (w.cwnd / 4) + (3 * (w.cwnd % 4)) / 4;
-        let q = if self.whole_segments { q / self.smss * self.smss } else { q };
+        let q = if self.whole_segments {
+            q / self.smss * self.smss
+        } else {
+            q
+        };
         w.ssthresh.max(q)
     }
 }

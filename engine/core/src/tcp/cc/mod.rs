@@ -376,6 +376,32 @@ mod tests {
     }
 
     #[test]
+    fn the_window_full_gate_blocks_growth_unless_the_window_was_full() {
+        use crate::scenario::{FullWindowSlack, GrowthGate};
+        let mut c = cc(Variant::Newreno, Units::Bytes);
+        c.cfg.growth_gate = GrowthGate::WindowFull;
+        c.ssthresh = 4 * S;
+        c.cwnd = 10 * S + 500; // congestion avoidance
+                               // 6 of 10.5 segments were out when the ACK came: application-limited, no growth.
+        c.on_new_ack(S, S, fl(5), fl(6));
+        assert_eq!(c.cwnd, 10 * S + 500);
+        // 10 segments out: 500 B unused, less than one SMSS: full under one_mss.
+        c.on_new_ack(2 * S, S, fl(9), fl(10));
+        assert_eq!(c.cwnd, 10 * S + 500 + S * S / (10 * S + 500));
+        // The literal test never sees a fractional window full.
+        let w = c.cwnd;
+        c.cfg.full_window_slack = FullWindowSlack::None;
+        c.on_new_ack(3 * S, S, fl(9), fl(10));
+        assert_eq!(c.cwnd, w);
+        // Slow start is gated too; a receiver-window-limited sender counts as full.
+        let mut c = cc(Variant::Newreno, Units::Bytes);
+        c.cfg.growth_gate = GrowthGate::WindowFull;
+        c.rwnd = 4 * S;
+        c.on_new_ack(S, S, fl(3), fl(4));
+        assert_eq!(c.cwnd, 11 * S, "min(cwnd 10, rwnd 4) = 4 segments, all out");
+    }
+
+    #[test]
     fn ssthresh_rules_in_both_units() {
         let mut c = cc(Variant::Reno, Units::Segments);
         c.cwnd = 9500; // 9.5 segments

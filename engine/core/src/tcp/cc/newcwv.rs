@@ -17,8 +17,8 @@
 //!   data retransmitted in the episode, and ssthresh = cwnd; pipeACK becomes undefined.
 //!   An RTO leaves the NVP and takes the standard response.
 //! - Time limit (§4.4.3, §4.5.2): for each whole `nvp_limit` (5 minutes in the RFC) spent in
-//!   the NVP, checked before sending: ssthresh = max(ssthresh, ¾·cwnd), then
-//!   cwnd = max(cwnd/2, IW).
+//!   the NVP, checked before sending: ssthresh = max(ssthresh, ¾·cwnd), then cwnd set to
+//!   at most max(cwnd/2, IW) (a cwnd already below IW stays).
 //!
 //! Not modelled: the pacing §4.4.2 recommends in the NVP (the summary's max burst shows
 //! what it would limit).
@@ -36,12 +36,17 @@ pub struct NewCwv {
     samples: VecDeque<(Ns, u64)>,
     /// pipeACK is defined (a sample was taken since the start or the last recovery).
     measured: bool,
-    /// The current round: (snd_una when it began, snd_nxt then).
-    round: Option<(u64, u64)>,
+    /// The current round: (snd_una when it began, the snd_nxt that ends it once known).
+    round: Option<(u64, Option<u64>)>,
     /// Sampling period, ns (max(3·SRTT, 1 s), updated with each ACK).
     period: Ns,
-    /// Time the sender entered the NVP, advanced by one limit per expiry reduction.
+    /// Start of the current NVP, advanced by one limit per expiry reduction: the last time
+    /// the sender was found validated before it entered (as Linux's newcwv keeps
+    /// `cwnd_valid_ts`), so a silence counts from its beginning even though the phase is
+    /// only re-judged when the sender next acts.
     pub nvp_since: Option<Ns>,
+    /// Last time the phase was judged validated.
+    validated_at: Ns,
     /// The NVP time limit, ns.
     pub limit: Ns,
     /// A loss was detected in the NVP: (pipeACK then, LossFlightSize).
@@ -71,6 +76,7 @@ impl NewCwv {
             round: None,
             period: NS_PER_S,
             nvp_since: None,
+            validated_at: 0,
             limit: limit.max(1),
             loss: None,
             retransmitted: 0,
@@ -95,9 +101,12 @@ impl NewCwv {
     fn update_phase(&mut self, now: Ns, cwnd: u64) -> Option<WindowChangeKind> {
         self.expire(now);
         let nvp = self.pipeack().is_some_and(|p| 2 * p < cwnd);
+        if !nvp {
+            self.validated_at = now;
+        }
         match (nvp, self.nvp_since.is_some()) {
             (true, false) => {
-                self.nvp_since = Some(now);
+                self.nvp_since = Some(self.validated_at);
                 Some(WindowChangeKind::NvpEnter)
             }
             (false, true) => {
@@ -133,12 +142,17 @@ impl NewCwv {
         if recovering || self.loss.is_some() {
             return None;
         }
+        // A round ends when everything outstanding after the ACK that began it (its sends
+        // included) is acknowledged: the marker is snd_nxt as the next ACK finds it.
+        if let Some((start, None)) = self.round {
+            self.round = Some((start, Some(snd_nxt)));
+        }
         match self.round {
-            None => self.round = Some((snd_una, snd_nxt)),
-            Some((start, marker)) if snd_una >= marker => {
+            None => self.round = Some((snd_una, None)),
+            Some((start, Some(marker))) if snd_una >= marker => {
                 self.samples.push_back((now, snd_una - start));
                 self.measured = true;
-                self.round = Some((snd_una, snd_nxt));
+                self.round = Some((snd_una, None));
                 // The phase is judged when pipeACK is measured, once per round (and before
                 // sending, when samples may have aged out), not on every ACK: within a
                 // slow-start round cwnd runs ahead of the last round's sample.
@@ -167,7 +181,8 @@ impl NewCwv {
         let mut after = w;
         for _ in 0..periods {
             after.ssthresh = after.ssthresh.max(three_quarters(after.cwnd));
-            after.cwnd = (after.cwnd / 2).max(iw);
+            // "not greater than max(½·cwnd, IW)": never raised.
+            after.cwnd = after.cwnd.min((after.cwnd / 2).max(iw));
         }
         self.nvp_since = Some(since + periods * self.limit);
         (phase, Some(after))
@@ -261,7 +276,8 @@ mod tests {
         let ch = rounds(&mut n, 1400 * MS, 1, 4 * S, &mut una, 20 * S);
         assert_eq!(n.pipeack(), Some(4 * S));
         assert_eq!(ch, vec![WindowChangeKind::NvpEnter], "4 < ½·20: non-validated");
-        assert_eq!(n.nvp_since, Some(1400 * MS));
+        // The NVP counts from the last round judged validated (1.3 s).
+        assert_eq!(n.nvp_since, Some(1300 * MS));
     }
 
     #[test]
@@ -286,13 +302,15 @@ mod tests {
         let w = win(40 * S, 10 * S);
         let (phase, reduced) = n.before_send(2 * 1_000 * MS, w, 4 * S);
         assert_eq!((phase, reduced), (Some(WindowChangeKind::NvpEnter), None));
-        // 299 s later: still within the limit.
-        assert_eq!(n.before_send(301 * 1_000 * MS, w, 4 * S), (None, None));
+        // The NVP counts from the last round judged validated, at 0.4 s.
+        assert_eq!(n.nvp_since, Some(400 * MS));
+        assert_eq!(n.before_send(300_399 * MS, w, 4 * S), (None, None));
         // 300 s: one reduction: ssthresh = max(10, ¾·40) = 30, cwnd = max(20, 4) = 20.
-        let (_, reduced) = n.before_send(302 * 1_000 * MS, w, 4 * S);
+        let (_, reduced) = n.before_send(300_400 * MS, w, 4 * S);
         assert_eq!(reduced, Some(win(20 * S, 30 * S)));
+        assert_eq!(n.nvp_since, Some(300_400 * MS));
         // Three more limits at once (900 s later): 20 → 10 → 5 → 4 (IW floor); ssthresh 30.
-        let (_, reduced) = n.before_send(1_202 * 1_000 * MS, win(20 * S, 30 * S), 4 * S);
+        let (_, reduced) = n.before_send(1_200_400 * MS, win(20 * S, 30 * S), 4 * S);
         assert_eq!(reduced, Some(win(4 * S, 30 * S)));
     }
 
@@ -305,7 +323,10 @@ mod tests {
         // Loss with 8 segments in flight: cwnd = max(6, 8)/2 = 4 segments for the recovery.
         assert_eq!(n.on_loss(8 * S, S), Some(4 * S));
         // No sampling during recovery.
-        assert_eq!(n.on_ack(600 * MS, una + 50 * S, una + 60 * S, 100 * MS, 30 * S, true), None);
+        assert_eq!(
+            n.on_ack(600 * MS, una + 50 * S, una + 60 * S, 100 * MS, 30 * S, true),
+            None
+        );
         // Two segments retransmitted (R = 2): end of recovery cwnd = ssthresh = (8 − 2)/2 = 3.
         n.on_retransmit(S);
         n.on_retransmit(S);

@@ -125,7 +125,15 @@ impl Validation {
     /// RFC 7661 §4.3: no growth in the non-validated phase unless cwnd-limited.
     pub(super) fn allows_growth(&self, cc: &Cc, before: Flight) -> bool {
         match self {
-            Validation::Rfc7661(n) => n.allows_growth(cc.window_full(before)),
+            // Cwnd-limited means against cwnd itself: a sender held back by the receiver's
+            // window is rate-limited in RFC 7661's sense (§4.5.3).
+            Validation::Rfc7661(n) => n.allows_growth(super::gate::is_full(
+                cc.cfg.units,
+                cc.cfg.full_window_slack,
+                cc.window(),
+                before,
+                cc.smss,
+            )),
             _ => true,
         }
     }
