@@ -115,6 +115,8 @@ pub struct Simulation {
     series: Vec<FlowSeries>,
     /// Window-validation state per flow (None for flows whose idle policy keeps none).
     validation: Vec<Option<ValidationSeries>>,
+    /// Some flow has a validation series.
+    any_validation: bool,
     starts: Vec<Ns>,
     /// Bytes each application has ready when its flow starts.
     first_bytes: Vec<u64>,
@@ -237,10 +239,11 @@ impl Simulation {
                 .events
                 .push_after_instant(secs_to_ns(e.at), k as u32, Event::Timeline { index: k as u32 });
         }
-        let validation = senders
+        let validation: Vec<Option<ValidationSeries>> = senders
             .iter()
             .map(|s| s.cc.validation.row().map(|_| ValidationSeries::default()))
             .collect();
+        let any_validation = validation.iter().any(Option::is_some);
         Simulation {
             scenario: s.clone(),
             world,
@@ -255,6 +258,7 @@ impl Simulation {
                 })
                 .collect(),
             validation,
+            any_validation,
             starts,
             first_bytes,
             completion: vec![None; n],
@@ -352,8 +356,8 @@ impl Simulation {
     fn record(&mut self, flow: u32) {
         let i = flow as usize;
         self.series[i].record(self.world.now, self.senders[i].state_row());
-        if let Some(v) = self.validation[i].as_mut() {
-            if let Some(row) = self.senders[i].cc.validation.row() {
+        if self.any_validation {
+            if let (Some(v), Some(row)) = (self.validation[i].as_mut(), self.senders[i].cc.validation.row()) {
                 v.record(self.world.now, row);
             }
         }

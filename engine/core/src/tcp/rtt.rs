@@ -87,11 +87,6 @@ impl RttEstimator {
         self.tick
     }
 
-    /// The TCP clock: `now` rounded down to a whole tick (ns-2's tcp_now).
-    pub fn tcp_now(&self, now: Ns) -> Ns {
-        now - now % self.tick
-    }
-
     /// Quantises a measurement to whole ticks crossed (at least one), in ns.
     pub fn quantise(&self, sent: Ns, now: Ns) -> Ns {
         let ticks = (now / self.tick).saturating_sub(sent / self.tick).max(1);

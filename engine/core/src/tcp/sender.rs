@@ -112,7 +112,7 @@ pub struct Sender {
 impl Sender {
     /// Builds a sender from its flow's settings.
     pub fn new(flow: u32, link: u32, cfg: &FlowCfg) -> Sender {
-        let cc = Cc::new(
+        let mut cc = Cc::new(
             cfg.variant,
             cfg.cc.clone(),
             cfg.tcp.mss,
@@ -121,6 +121,7 @@ impl Sender {
             cfg.tcp.initial_ssthresh,
             cfg.tcp.dupack_threshold,
         );
+        cc.tick = crate::time::secs_to_ns(cfg.rto.clock_tick).max(1);
         Sender {
             flow,
             link,
@@ -310,6 +311,7 @@ impl Sender {
         if self.state != ConnState::Established {
             return;
         }
+        let mut checked = false;
         loop {
             let resend = self.snd_nxt < self.snd_max;
             let len = if resend {
@@ -321,9 +323,13 @@ impl Sender {
                 }
                 avail.min(self.mss)
             };
-            // RFC 5681 §4.1 / RFC 7661 §4.4.3: the idle policy looks before data leaves.
-            self.cc.before_send(self.rtt.tcp_now(w.now), self.rtt.rto());
-            self.trace_changes(w);
+            // RFC 5681 §4.1 / RFC 7661 §4.4.3: the idle policy looks before data leaves
+            // (once per pass: after the first send the sender is no longer idle).
+            if !checked && self.cc.validation.is_active() {
+                checked = true;
+                self.cc.before_send(w.now, self.rtt.rto());
+                self.trace_changes(w);
+            }
             if !self.window_allows(len, resend) {
                 break;
             }
@@ -420,13 +426,19 @@ impl Sender {
             self.restart_rto(w);
         }
         self.count_burst(w.now);
+        if self.cc.validation.is_active() {
+            self.after_send(w, seg);
+        }
+    }
+
+    /// The idle policy's bookkeeping after a data segment left (RFC 2861 §2.2: after each
+    /// send; RFC 7661's R counts first retransmissions).
+    fn after_send(&mut self, w: &mut World, seg: Seg) {
         if seg.tx == 2 {
             self.cc.validation_retransmitted(seg.len as u64);
         }
-        // RFC 2861 §2.2: the CWV bookkeeping runs after each data segment is sent.
         let app_has_more = self.app_written > self.snd_max;
-        self.cc
-            .after_send(self.rtt.tcp_now(w.now), self.rtt.rto(), self.flight(), app_has_more);
+        self.cc.after_send(w.now, self.rtt.rto(), self.flight(), app_has_more);
         self.trace_changes(w);
     }
 
@@ -441,10 +453,15 @@ impl Sender {
     }
 
     /// Logs the window changes congestion control made since the last call.
+    #[inline]
     fn trace_changes(&mut self, w: &mut World) {
-        if self.cc.changes.is_empty() {
-            return;
+        if !self.cc.changes.is_empty() {
+            self.log_changes(w);
         }
+    }
+
+    #[cold]
+    fn log_changes(&mut self, w: &mut World) {
         let sat = |x: u64| x.min(u32::MAX as u64) as u32;
         for c in self.cc.changes.drain(..) {
             let kind = match c.kind {

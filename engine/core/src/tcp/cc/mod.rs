@@ -145,6 +145,8 @@ pub struct Cc {
     pub validation: Validation,
     /// Changes made by window validation since the sender last drained them (for the trace).
     pub changes: Vec<WindowChange>,
+    /// The TCP clock tick, ns (window validation's time base).
+    pub tick: u64,
 }
 
 impl Cc {
@@ -172,6 +174,7 @@ impl Cc {
             iw: cwnd,
             validation,
             changes: Vec::new(),
+            tick: 1,
         }
     }
 

@@ -93,6 +93,12 @@ impl Validation {
         }
     }
 
+    /// Whether the policy acts at all (not `none`).
+    #[inline]
+    pub fn is_active(&self) -> bool {
+        !matches!(self, Validation::None)
+    }
+
     /// The traced state (None for the policy `none`, which keeps nothing).
     pub fn row(&self) -> Option<ValidationRow> {
         let t = |o: Option<Ns>| o.unwrap_or(u64::MAX);
@@ -140,6 +146,11 @@ impl Validation {
 }
 
 impl Cc {
+    /// The TCP clock: `now` rounded down to a whole tick (ns-2's `tcp_now`).
+    fn tcp_now(&self, now: Ns) -> Ns {
+        now - now % self.tick
+    }
+
     fn win(&self) -> Win {
         Win {
             cwnd: self.cwnd,
@@ -160,8 +171,13 @@ impl Cc {
         }
     }
 
-    /// Before a data segment leaves at TCP-clock time `now` with RTO `rto`.
+    /// Before a data segment leaves at time `now` with RTO `rto`.
+    #[inline]
     pub fn before_send(&mut self, now: Ns, rto: Ns) {
+        if matches!(self.validation, Validation::None) {
+            return;
+        }
+        let now = self.tcp_now(now);
         let rto = rto.max(1);
         let before = self.win();
         match &mut self.validation {
@@ -182,9 +198,15 @@ impl Cc {
         }
     }
 
-    /// After a data segment left at TCP-clock time `now`; `flight` is what is outstanding
-    /// now and `app_has_more` whether unsent data is queued.
+    /// After a data segment left at time `now`; `flight` is what is outstanding now and
+    /// `app_has_more` whether unsent data is queued.
+    #[inline]
     pub fn after_send(&mut self, now: Ns, rto: Ns, flight: Flight, app_has_more: bool) {
+        if matches!(self.validation, Validation::None) {
+            return;
+        }
+        let now = self.tcp_now(now);
+        let rto = rto.max(1);
         let full = self.window_full(flight);
         let outstanding = self.flight_in_units(flight);
         let before = self.win();
@@ -212,7 +234,11 @@ impl Cc {
 
     /// An ACK moved snd_una at time `now` (not rounded: pipeACK measures the network);
     /// `srtt` is the smoothed RTT (0 before the first sample).
+    #[inline]
     pub fn on_ack_progress(&mut self, now: Ns, snd_una: u64, snd_nxt: u64, srtt: Ns) {
+        if !matches!(self.validation, Validation::Rfc7661(_)) {
+            return;
+        }
         let before = self.win();
         let recovering = self.in_fast_recovery || self.timeout_recovery.is_some();
         if let Validation::Rfc7661(n) = &mut self.validation {
