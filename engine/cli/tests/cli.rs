@@ -140,7 +140,7 @@ fn bad_input_gets_a_specific_message() {
     const P: &str = "netsim-reno";
     let cases: &[(&[&str], &[&str])] = &[
         (&["run", "--preset", "nope"], &["unknown preset `nope`", "netsim-reno"]),
-        (&["run"], &["needs a scenario FILE.json or --preset NAME"]),
+        (&["run"], &["required arguments were not provided", "<FILE.json>"]),
         (
             &["run", "--preset", P, "--set", "network.bottlenek.delay=1"],
             &["network.bottlenek.delay", "unknown parameter"],
@@ -154,15 +154,19 @@ fn bad_input_gets_a_specific_message() {
             &["not one of: old_tahoe, tahoe, reno, newreno"],
         ),
         (&["run", "--preset", P, "--set", "duration"], &["expected PATH=VALUE"]),
-        (&["run", "--preset", P, "--seed", "-3"], &["--seed -3"]),
+        (&["run", "--preset", P, "--seed", "-3"], &["-3"]),
         (
             &["run", "--preset", P, "--duration", "0"],
             &["duration = 0 s is out of range; allowed 0.001 to 100000 s"],
         ),
-        (&["run", "--preset", P, "--format", "xml"], &["expected json or csv"]),
-        (&["run", "--preset", P, "--bogus"], &["unknown option `--bogus`"]),
-        (&["schema", "--yaml"], &["unknown option `--yaml`"]),
-        (&["frobnicate"], &["unknown command `frobnicate`"]),
+        (
+            &["run", "--preset", P, "--format", "xml"],
+            &["invalid value 'xml' for '--format <FORMAT>'", "json, csv"],
+        ),
+        (&["run", "--preset", P, "--bogus"], &["unexpected argument '--bogus'"]),
+        (&["run", "--preset", P, "netsim.json"], &["cannot be used with"]),
+        (&["schema", "--yaml"], &["unexpected argument '--yaml'"]),
+        (&["frobnicate"], &["unrecognized subcommand 'frobnicate'"]),
         (&["run", "/no/such/file.json"], &["cannot read /no/such/file.json"]),
     ];
     for (args, needles) in cases {
@@ -258,7 +262,7 @@ fn algorithms_are_listed_and_expand_into_their_settings() {
     );
     assert_eq!(v["flows"][0]["window_decays"], 1);
     let o = cwndlab(&["algorithms", "--yaml"]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(2), "bad usage");
 }
 
 #[test]
@@ -330,5 +334,288 @@ fn a_validation_series_is_written_for_flows_that_keep_one() {
     ]);
     assert!(o.status.success());
     assert!(!dir.join("validation_flow0.csv").exists(), "no idle policy, no series");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn help_version_and_exit_codes() {
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["run", "--help"],
+        &["sweep", "--help"],
+        &["help", "run"],
+    ] {
+        let o = cwndlab(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        assert!(stdout(&o).contains("Usage: cwndlab"), "{args:?}: {}", stdout(&o));
+    }
+    assert!(stdout(&cwndlab(&["--help"])).contains("Exit codes: 0 success"));
+    assert!(stdout(&cwndlab(&["sweep", "--help"])).contains("--shard <I/N>"));
+    let o = cwndlab(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o).trim(), format!("cwndlab {}", env!("CARGO_PKG_VERSION")));
+    // 2: bad usage; 1: an invalid scenario; 0: success.
+    assert_eq!(cwndlab(&["run", "--preset"]).status.code(), Some(2));
+    assert_eq!(
+        cwndlab(&["run", "--preset", "netsim-reno", "--set", "seed=-1"])
+            .status
+            .code(),
+        Some(1)
+    );
+    assert_eq!(cwndlab(&["presets"]).status.code(), Some(0));
+}
+
+#[test]
+fn an_internal_error_exits_3_without_a_backtrace() {
+    // A hidden test hook makes the binary panic, as a bug would.
+    let o = Command::new(env!("CARGO_BIN_EXE_cwndlab"))
+        .args(["presets"])
+        .env("CWNDLAB_TEST_PANIC", "1")
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(
+        err.contains("internal error") && err.contains("Please report it"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("stack backtrace") && !err.contains("RUST_BACKTRACE"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_summary_only_run_and_a_streamed_run_agree_with_each_other() {
+    let dir = std::env::temp_dir().join(format!("cwndlab-cli-stream-{}", std::process::id()));
+    let args = ["run", "--preset", "netsim-newreno", "--duration", "30"];
+    let lean: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&args))).unwrap();
+    let mut with_out = args.to_vec();
+    with_out.extend(["--out", dir.to_str().unwrap()]);
+    let o = cwndlab(&with_out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let full: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(lean, full, "same summary and digest with and without the trace");
+    let events = std::fs::read_to_string(dir.join("events.csv")).unwrap();
+    // Every packet the run sent is in the streamed log (sends + retransmissions + ACKs).
+    let sends = events
+        .lines()
+        .filter(|l| l.contains(",data_send,") || l.contains(",retransmit,"))
+        .count();
+    assert_eq!(sends as u64, full["flows"][0]["data_packets_sent"].as_u64().unwrap());
+    std::fs::remove_dir_all(&dir).ok();
+    let bare: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&[
+        "run",
+        "--preset",
+        "netsim-newreno",
+        "--duration",
+        "30",
+        "--no-digest",
+    ])))
+    .unwrap();
+    assert!(bare["digest"].is_null());
+    assert_eq!(bare["flows"], lean["flows"]);
+}
+
+const SWEEP: &[&str] = &[
+    "sweep",
+    "--preset",
+    "netsim-newreno",
+    "--duration",
+    "4",
+    "--param",
+    "network.bottleneck.loss.ber",
+    "--values",
+    "1e-7,1e-6",
+    "--algorithms",
+    "reno,newreno",
+    "--seeds",
+    "3",
+    "--metrics",
+    "goodput_bps,retransmits,timeouts",
+];
+
+fn sweep(extra: &[&str]) -> Output {
+    let mut args = SWEEP.to_vec();
+    args.extend_from_slice(extra);
+    cwndlab(&args)
+}
+
+#[test]
+fn a_sweep_prints_a_row_per_run_and_per_point_whatever_the_jobs() {
+    let o = sweep(&["--jobs", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = stdout(&o);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "kind,run,network.bottleneck.loss.ber,algorithm,seed,flow,n,goodput_bps,goodput_bps_std,goodput_bps_min,goodput_bps_max,retransmits,retransmits_std,retransmits_min,retransmits_max,timeouts,timeouts_std,timeouts_min,timeouts_max"
+    );
+    // 2 values × 2 algorithms × 3 seeds = 12 runs, then 4 points.
+    assert_eq!(lines.iter().filter(|l| l.starts_with("run,")).count(), 12);
+    assert_eq!(lines.iter().filter(|l| l.starts_with("point,")).count(), 4);
+    assert!(lines[1].starts_with("run,0,1e-7,reno,1,0,1,"), "{}", lines[1]);
+    assert!(lines[13].starts_with("point,,1e-7,reno,,0,3,"), "{}", lines[13]);
+    // Each run equals the same scenario run alone.
+    let one: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&[
+        "run",
+        "--preset",
+        "netsim-newreno",
+        "--duration",
+        "4",
+        "--set",
+        "network.bottleneck.loss.ber=1e-6",
+        "--set",
+        "flows[].algorithm=newreno",
+        "--seed",
+        "2",
+    ])))
+    .unwrap();
+    let row: Vec<&str> = lines[11].split(',').collect();
+    assert_eq!(&row[..6], &["run", "10", "1e-6", "newreno", "2", "0"]);
+    assert_eq!(
+        row[7].parse::<f64>().unwrap(),
+        one["flows"][0]["goodput_bps"].as_f64().unwrap()
+    );
+    // The mean of a point is the mean of its runs.
+    let gp: Vec<f64> = lines[1..4]
+        .iter()
+        .map(|l| l.split(',').nth(7).unwrap().parse().unwrap())
+        .collect();
+    let point: Vec<&str> = lines[13].split(',').collect();
+    assert_eq!(point[7].parse::<f64>().unwrap(), gp.iter().sum::<f64>() / 3.0);
+    // Byte-identical with one worker, and as JSON the same numbers.
+    assert_eq!(stdout(&sweep(&["--jobs", "1"])), csv);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&sweep(&["--format", "json"]))).unwrap();
+    assert_eq!(json["runs"].as_array().unwrap().len(), 12);
+    assert_eq!(json["points"][0]["n"], 3);
+    assert_eq!(json["sweep"]["runs_total"], 12);
+}
+
+#[test]
+fn shards_merge_into_exactly_the_unsharded_output() {
+    let dir = std::env::temp_dir().join(format!("cwndlab-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole_csv = stdout(&sweep(&[]));
+    let whole_json = stdout(&sweep(&["--format", "json"]));
+    let mut files = vec![];
+    for i in 1..=5 {
+        let f = dir.join(format!("s{i}.json"));
+        let o = sweep(&[
+            "--shard",
+            &format!("{i}/5"),
+            "--out",
+            f.to_str().unwrap(),
+            "--jobs",
+            "1",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        files.push(f.to_str().unwrap().to_string());
+    }
+    files.reverse();
+    let mut merge = vec!["sweep-merge"];
+    merge.extend(files.iter().map(String::as_str));
+    assert_eq!(stdout(&cwndlab(&merge)), whole_csv);
+    let mut merge_json = merge.clone();
+    merge_json.extend(["--format", "json"]);
+    assert_eq!(stdout(&cwndlab(&merge_json)), whole_json);
+    // A missing or repeated shard is refused.
+    let o = cwndlab(&["sweep-merge", &files[0], &files[1]]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("missing shards: 1/5, 2/5, 3/5"), "{}", stderr(&o));
+    let o = cwndlab(&["sweep-merge", &files[0], &files[0]]);
+    assert!(stderr(&o).contains("given twice"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_bad_sweep_is_refused_before_any_run() {
+    let cases: &[(&[&str], &str, i32)] = &[
+        (
+            &["--param", "network.bottleneck.los", "--values", "1"],
+            "network.bottleneck.los: unknown parameter",
+            1,
+        ),
+        (
+            &["--param", "network.bottleneck.loss.ber", "--values", "1e-7,5"],
+            "network.bottleneck.loss.ber = 5 1/bit is out of range",
+            1,
+        ),
+        (
+            &["--param", "seed", "--values", "1", "--algorithms", "cubic"],
+            "\"cubic\" is not one of",
+            1,
+        ),
+        (
+            &["--param", "seed", "--range", "1:5"],
+            "--range 1:5: wrong number of fields",
+            2,
+        ),
+        (
+            &["--param", "seed", "--values", "1", "--metrics", "speed"],
+            "unknown metric `speed`",
+            2,
+        ),
+        (
+            &["--param", "seed", "--values", "1", "--shard", "4/3"],
+            "--shard 4/3",
+            2,
+        ),
+        (
+            &["--param", "seed", "--values", "1", "--shard", "1/2", "--format", "csv"],
+            "a shard is written as JSON",
+            2,
+        ),
+        (
+            &["--param", "seed", "--range", "1:2000000:2000000"],
+            "at most 1000000 per sweep",
+            2,
+        ),
+        (&["--param", "seed"], "required arguments were not provided", 2),
+    ];
+    for (extra, needle, code) in cases {
+        let mut args = vec!["sweep", "--preset", "netsim-newreno", "--duration", "1"];
+        args.extend_from_slice(extra);
+        let o = cwndlab(&args);
+        assert_eq!(o.status.code(), Some(*code), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "nothing is printed");
+    }
+}
+
+#[test]
+fn the_gnu_parallel_recipe_reproduces_the_sweep() {
+    // docs/cli.md: one shard per job through GNU parallel, then sweep-merge.
+    let ok = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "GNU parallel is needed for this test: apt-get install parallel (npm test installs it)"
+    );
+    let dir = std::env::temp_dir().join(format!("cwndlab-parallel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = env!("CARGO_BIN_EXE_cwndlab");
+    let args = SWEEP[1..].join(" ");
+    let o = Command::new("parallel")
+        .current_dir(&dir)
+        .args(["--will-cite", "--halt", "now,fail=1", "-j", "3"])
+        .arg(format!(
+            "{bin} sweep {args} --quiet --shard {{}}/3 --out shard{{}}.json"
+        ))
+        .args([":::", "1", "2", "3"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let merged = Command::new(bin)
+        .current_dir(&dir)
+        .args(["sweep-merge", "shard1.json", "shard2.json", "shard3.json"])
+        .output()
+        .unwrap();
+    assert!(merged.status.success(), "{}", stderr(&merged));
+    assert_eq!(stdout(&merged), stdout(&sweep(&[])));
     std::fs::remove_dir_all(&dir).ok();
 }

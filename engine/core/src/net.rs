@@ -171,11 +171,16 @@ pub const QUEUE_COLUMNS: [&str; 3] = ["t", "packets", "bytes"];
 pub struct QueueSeries {
     /// (time, packets, bytes) rows in time order.
     pub rows: Vec<(Ns, u32, u64)>,
+    /// Whether rows are stored or dropped (see [`crate::trace::Stream`]).
+    pub stream: crate::trace::Stream,
 }
 
 impl QueueSeries {
     fn push(&mut self, now: Ns, packets: usize, bytes: u64) {
-        self.rows.push((now, packets as u32, bytes));
+        let row = (now, packets as u32, bytes);
+        if self.stream.take(&row) {
+            self.rows.push(row);
+        }
     }
 
     /// Number of rows.

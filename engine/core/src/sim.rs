@@ -22,6 +22,31 @@ use crate::time::{ns_to_secs, secs_to_ns, Ns};
 use crate::trace::{EventKind, EventLog, FlowSeries, SectionDigests, ValidationSeries};
 use serde_json::Value;
 
+/// What a run keeps of its trace (see [`Simulation::set_recording`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recording {
+    /// Every row of every table (the web app, tests).
+    Full,
+    /// No rows; the summary only. With `digest`, rows are hashed as they are produced.
+    Summary {
+        /// Keep the trace digest.
+        digest: bool,
+    },
+}
+
+/// Rows taken out of a simulation by [`Simulation::take_rows`], table by table.
+#[derive(Debug, Default)]
+pub struct TakenRows {
+    /// Per flow: (time, state) rows.
+    pub series: Vec<Vec<(Ns, crate::trace::FlowState)>>,
+    /// Event-log rows.
+    pub events: Vec<crate::trace::EventRow>,
+    /// Per traced queue, in [`Simulation::queues`] order: (time, packets, bytes).
+    pub queues: Vec<Vec<(Ns, u32, u64)>>,
+    /// Per flow: window-validation rows (None for flows without a series).
+    pub validation: Vec<Option<Vec<(Ns, crate::tcp::cc::ValidationRow)>>>,
+}
+
 /// Shared state every endpoint acts on: the clock, the event queue, the links, the log.
 #[derive(Debug)]
 pub struct World {
@@ -541,51 +566,95 @@ impl Simulation {
         &self.receivers[flow]
     }
 
-    /// 64-bit digest of every output row (time series, event log, queues), in model units.
-    /// Incremental: only rows added since the previous call are hashed.
+    /// 64-bit digest of every output row (time series, event log, queues, validation
+    /// series), in model units. Incremental: only rows added since the previous call are
+    /// hashed; tables that drop their rows ([`Recording::Summary`]) hash them as they go.
     pub fn digest(&self) -> u64 {
         let mut cache = self.digests.borrow_mut();
+        fn section<R: crate::trace::DigestRow>(
+            cache: &mut SectionDigests,
+            k: usize,
+            stream: &crate::trace::Stream,
+            rows: &[R],
+        ) {
+            if stream.drop {
+                cache.set(k, stream);
+            } else {
+                cache.extend(k, rows);
+            }
+        }
         let mut k = 0;
         for s in &self.series {
-            cache.extend(k, &s.rows, |d, (t, r)| {
-                d.words(&[
-                    *t,
-                    r.cwnd,
-                    r.inflated,
-                    r.ssthresh,
-                    r.flight,
-                    r.srtt,
-                    r.rttvar,
-                    r.rto,
-                    r.phase as u64,
-                ])
-            });
+            section(&mut cache, k, &s.stream, &s.rows);
             k += 1;
         }
-        cache.extend(k, &self.world.log.rows, |d, r| {
-            d.words(&[
-                r.t,
-                r.flow as u64,
-                r.kind as u64,
-                r.seq,
-                r.len as u64,
-                r.seg as u64,
-                r.tx as u64,
-            ])
-        });
+        section(&mut cache, k, &self.world.log.stream, &self.world.log.rows);
         for (_, q) in self.queues() {
             k += 1;
-            cache.extend(k, &q.rows, |d, &(t, p, b)| d.words(&[t, p as u64, b]));
+            section(&mut cache, k, &q.stream, &q.rows);
         }
         // Window-validation series exist only for flows with an idle policy that keeps
         // state, so scenarios without one keep the digests they always had.
         for v in self.validation.iter().flatten() {
             k += 1;
-            cache.extend(k, &v.rows, |d, (t, r)| {
-                d.words(&[*t, r.t_last, r.t_prev, r.w_used, r.pipeack, r.nvp as u64])
-            });
+            section(&mut cache, k, &v.stream, &v.rows);
         }
         cache.finish()
+    }
+
+    /// Chooses what the run keeps; call before running. [`Recording::Full`] (the default)
+    /// stores every row for the front ends; [`Recording::Summary`] stores none — the summary
+    /// is accumulated as the run goes and memory stays flat however long the run — and, if
+    /// asked, still hashes every row so the digest is the same as a full run's.
+    pub fn set_recording(&mut self, r: Recording) {
+        let (drop, hash) = match r {
+            Recording::Full => (false, false),
+            Recording::Summary { digest } => (true, digest),
+        };
+        let set = |st: &mut crate::trace::Stream| {
+            st.drop = drop;
+            st.hash = hash;
+        };
+        self.series.iter_mut().for_each(|s| set(&mut s.stream));
+        set(&mut self.world.log.stream);
+        for l in self.world.links.iter_mut() {
+            if let Some(q) = l.series.as_mut() {
+                set(&mut q.stream);
+            }
+        }
+        self.validation.iter_mut().flatten().for_each(|v| set(&mut v.stream));
+        if drop {
+            self.series.iter_mut().for_each(|s| s.rows = Vec::new());
+            self.world.log.rows = Vec::new();
+            for l in self.world.links.iter_mut() {
+                if let Some(q) = l.series.as_mut() {
+                    q.rows = Vec::new();
+                }
+            }
+        }
+    }
+
+    /// Takes the rows recorded since the last call out of the simulation (hashing them
+    /// first, so the digest is unchanged): a front end that writes rows as they come (the
+    /// CLI's `--out`) keeps memory bounded by one slice of the run.
+    pub fn take_rows(&mut self) -> TakenRows {
+        self.digest();
+        self.digests.borrow_mut().rows_taken();
+        TakenRows {
+            series: self.series.iter_mut().map(|s| std::mem::take(&mut s.rows)).collect(),
+            events: std::mem::take(&mut self.world.log.rows),
+            queues: self
+                .world
+                .links
+                .iter_mut()
+                .filter_map(|l| l.series.as_mut().map(|q| std::mem::take(&mut q.rows)))
+                .collect(),
+            validation: self
+                .validation
+                .iter_mut()
+                .map(|v| v.as_mut().map(|v| std::mem::take(&mut v.rows)))
+                .collect(),
+        }
     }
 
     /// Metrics so far (at the end of the run, the final summary).
@@ -635,7 +704,8 @@ impl Simulation {
             finished: self.finished,
             events_processed: self.events_processed,
             packets: self.world.packets,
-            digest: format!("{:016x}", self.digest()),
+            digest: (!self.world.log.stream.drop || self.world.log.stream.hash)
+                .then(|| format!("{:016x}", self.digest())),
             flows,
         }
     }

@@ -90,8 +90,9 @@ pub struct Summary {
     pub events_processed: u64,
     /// Packets simulated (data, ACK, SYN, SYN-ACK).
     pub packets: u64,
-    /// Digest of every output row (see `Simulation::digest`), hex.
-    pub digest: String,
+    /// Digest of every output row (see `Simulation::digest`), hex; null when the run was
+    /// told to keep no trace and no digest (`Recording::Summary { digest: false }`).
+    pub digest: Option<String>,
     /// Per-flow metrics.
     pub flows: Vec<FlowSummary>,
 }

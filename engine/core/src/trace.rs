@@ -173,6 +173,8 @@ pub struct EventLog {
     /// The rows, in time order.
     pub rows: Vec<EventRow>,
     max_level: u8,
+    /// Whether rows are stored or dropped (see [`Stream`]).
+    pub stream: Stream,
 }
 
 impl EventLog {
@@ -185,6 +187,7 @@ impl EventLog {
                 EventFilter::Sender => 1,
                 EventFilter::Congestion => 0,
             },
+            stream: Stream::default(),
         }
     }
 
@@ -193,7 +196,7 @@ impl EventLog {
     #[inline]
     pub fn push(&mut self, now: Ns, flow: u32, kind: EventKind, seq: u64, len: u32, seg: u32, tx: u32) {
         if kind.level() <= self.max_level {
-            self.rows.push(EventRow {
+            let row = EventRow {
                 t: now,
                 seq,
                 len,
@@ -201,7 +204,10 @@ impl EventLog {
                 tx,
                 flow: flow as u16,
                 kind: kind as u8,
-            });
+            };
+            if self.stream.take(&row) {
+                self.rows.push(row);
+            }
         }
     }
 
@@ -305,6 +311,10 @@ pub const SERIES_COLUMNS: [&str; 9] = [
 pub struct FlowSeries {
     /// (time, state) rows in time order.
     pub rows: Vec<(Ns, FlowState)>,
+    /// The last row recorded (stored or not).
+    last: Option<FlowState>,
+    /// Whether rows are stored or dropped (see [`Stream`]).
+    pub stream: Stream,
     last_t: Ns,
     cwnd_area: u128,
     cwnd_sq_area: u128,
@@ -315,11 +325,15 @@ impl FlowSeries {
     /// Appends a row if anything changed since the last one, integrating cwnd over time.
     #[inline]
     pub fn record(&mut self, now: Ns, s: FlowState) {
-        if self.rows.last().is_some_and(|(_, last)| *last == s) {
+        if self.last == Some(s) {
             return;
         }
         self.integrate_to(now);
-        self.rows.push((now, s));
+        self.last = Some(s);
+        let row = (now, s);
+        if self.stream.take(&row) {
+            self.rows.push(row);
+        }
     }
 
     /// Adds the time since the last integration to the cwnd integrals.
@@ -332,7 +346,7 @@ impl FlowSeries {
     /// integration. Exact integers, so integrating in any number of steps gives the same sums.
     fn integrals_to(&self, now: Ns) -> (u128, u128, u128) {
         let (area, sq, time) = (self.cwnd_area, self.cwnd_sq_area, self.area_time);
-        let Some((_, last)) = self.rows.last() else {
+        let Some(last) = self.last else {
             return (area, sq, time);
         };
         let dt = now.saturating_sub(self.last_t) as u128;
@@ -343,7 +357,7 @@ impl FlowSeries {
     /// Time-weighted mean cwnd (bytes) and its coefficient of variation over the flow's
     /// rows up to `now` (the last value held until `now`).
     pub fn cwnd_stats(&self, now: Ns) -> (f64, f64) {
-        let Some((_, last)) = self.rows.last() else {
+        let Some(last) = self.last else {
             return (0.0, 0.0);
         };
         let (area, sq, time) = self.integrals_to(now);
@@ -414,16 +428,24 @@ pub const VALIDATION_COLUMNS: [&str; 6] = ["t", "t_last", "t_prev", "w_used", "p
 pub struct ValidationSeries {
     /// (time, state) rows in time order.
     pub rows: Vec<(Ns, ValidationRow)>,
+    /// The last row recorded (stored or not).
+    last: Option<ValidationRow>,
+    /// Whether rows are stored or dropped (see [`Stream`]).
+    pub stream: Stream,
 }
 
 impl ValidationSeries {
     /// Appends a row if the state changed since the last one.
     #[inline]
     pub fn record(&mut self, now: Ns, r: ValidationRow) {
-        if self.rows.last().is_some_and(|(_, last)| *last == r) {
+        if self.last == Some(r) {
             return;
         }
-        self.rows.push((now, r));
+        self.last = Some(r);
+        let row = (now, r);
+        if self.stream.take(&row) {
+            self.rows.push(row);
+        }
     }
 
     /// Number of rows.
@@ -477,6 +499,91 @@ fn validation_field(name: &str) -> Option<Field<(Ns, ValidationRow)>> {
     })
 }
 
+/// A row's contribution to the trace digest: the same words whether the row is stored and
+/// hashed later or hashed as it is produced and dropped.
+pub trait DigestRow {
+    /// Mixes the row's words into `d`.
+    fn digest_into(&self, d: &mut Digest);
+}
+
+impl DigestRow for (Ns, FlowState) {
+    #[inline]
+    fn digest_into(&self, d: &mut Digest) {
+        let (t, r) = self;
+        d.words(&[
+            *t,
+            r.cwnd,
+            r.inflated,
+            r.ssthresh,
+            r.flight,
+            r.srtt,
+            r.rttvar,
+            r.rto,
+            r.phase as u64,
+        ]);
+    }
+}
+
+impl DigestRow for EventRow {
+    #[inline]
+    fn digest_into(&self, d: &mut Digest) {
+        d.words(&[
+            self.t,
+            self.flow as u64,
+            self.kind as u64,
+            self.seq,
+            self.len as u64,
+            self.seg as u64,
+            self.tx as u64,
+        ]);
+    }
+}
+
+impl DigestRow for (Ns, u32, u64) {
+    #[inline]
+    fn digest_into(&self, d: &mut Digest) {
+        d.words(&[self.0, self.1 as u64, self.2]);
+    }
+}
+
+impl DigestRow for (Ns, ValidationRow) {
+    #[inline]
+    fn digest_into(&self, d: &mut Digest) {
+        let (t, r) = self;
+        d.words(&[*t, r.t_last, r.t_prev, r.w_used, r.pipeack, r.nvp as u64]);
+    }
+}
+
+/// How a table keeps its rows: stored (the default: front ends read them), or dropped as
+/// they are produced, counted and, unless turned off, hashed into the table's digest — a
+/// run that needs only its summary then keeps no trace at all.
+#[derive(Clone, Debug, Default)]
+pub struct Stream {
+    /// Rows are dropped instead of stored.
+    pub drop: bool,
+    /// Dropped rows are still hashed (the digest stays available).
+    pub hash: bool,
+    /// Rows produced so far (stored or not).
+    pub count: u64,
+    /// Digest of the dropped rows.
+    pub digest: Digest,
+}
+
+impl Stream {
+    /// Takes a row: true if the caller should store it.
+    #[inline]
+    pub fn take<R: DigestRow>(&mut self, row: &R) -> bool {
+        self.count += 1;
+        if !self.drop {
+            return true;
+        }
+        if self.hash {
+            row.digest_into(&mut self.digest);
+        }
+        false
+    }
+}
+
 /// Running 64-bit hash of trace rows, for determinism checks (native vs wasm, slicing). One
 /// multiply-xorshift round per 64-bit word: cheap enough to run over every row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -511,31 +618,48 @@ impl Digest {
 }
 
 /// Digests of append-only row sections, extended from where they stopped: digesting a
-/// growing trace costs only the rows added since the last call.
+/// growing trace costs only the rows added since the last call. Rows already hashed may be
+/// taken away (streamed out); the section keeps counting.
 #[derive(Clone, Debug, Default)]
 pub struct SectionDigests {
-    /// (rows hashed so far, running digest) per section, in section order.
-    pub sections: Vec<(usize, Digest)>,
+    /// (rows counted so far, rows of the current vector hashed, running digest) per section.
+    pub sections: Vec<(u64, usize, Digest)>,
 }
 
 impl SectionDigests {
-    /// Extends section `i` over `rows[done..]` with `f` mapping a row to its words.
-    pub fn extend<T>(&mut self, i: usize, rows: &[T], f: impl Fn(&mut Digest, &T)) {
+    /// Extends section `i` over the rows of `rows` not yet hashed.
+    pub fn extend<T: DigestRow>(&mut self, i: usize, rows: &[T]) {
         if self.sections.len() <= i {
-            self.sections.resize(i + 1, (0, Digest::default()));
+            self.sections.resize(i + 1, (0, 0, Digest::default()));
         }
-        let (done, d) = &mut self.sections[i];
+        let (count, done, d) = &mut self.sections[i];
         for r in &rows[*done..] {
-            f(d, r);
+            r.digest_into(d);
         }
+        *count += (rows.len() - *done) as u64;
         *done = rows.len();
+    }
+
+    /// Sets section `i` from a stream that hashed its rows as they were produced.
+    pub fn set(&mut self, i: usize, s: &Stream) {
+        if self.sections.len() <= i {
+            self.sections.resize(i + 1, (0, 0, Digest::default()));
+        }
+        self.sections[i] = (s.count, 0, s.digest);
+    }
+
+    /// The rows of every section were taken away after being hashed.
+    pub fn rows_taken(&mut self) {
+        for s in &mut self.sections {
+            s.1 = 0;
+        }
     }
 
     /// Combines every section (its row count and digest) into one value.
     pub fn finish(&self) -> u64 {
         let mut d = Digest::default();
-        for (n, s) in &self.sections {
-            d.word(*n as u64);
+        for (n, _, s) in &self.sections {
+            d.word(*n);
             d.word(s.finish());
         }
         d.finish()

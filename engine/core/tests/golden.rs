@@ -29,3 +29,43 @@ fn every_preset_matches_its_golden_digest() {
         "trace digests changed; if intended, regenerate the golden file and review"
     );
 }
+
+#[test]
+fn summary_only_and_streamed_runs_keep_the_full_runs_digest_and_summary() {
+    use cwndlab_core::sim::Recording;
+    for p in presets::all() {
+        let s = p.scenario().expect("valid preset");
+        let mut full = Simulation::new(&s);
+        full.run_to_end();
+        // No rows kept, every row hashed as it is produced.
+        let mut lean = Simulation::new(&s);
+        lean.set_recording(Recording::Summary { digest: true });
+        lean.run_to_end();
+        assert!(
+            lean.series(0).rows.is_empty() && lean.events().rows.is_empty(),
+            "{}",
+            p.name
+        );
+        assert_eq!(full.digest(), lean.digest(), "{}", p.name);
+        assert_eq!(
+            serde_json::to_value(full.summary()).unwrap(),
+            serde_json::to_value(lean.summary()).unwrap(),
+            "{}",
+            p.name
+        );
+        // Rows taken out in slices (as `--out` writes them): same rows, same digest.
+        let mut streamed = Simulation::new(&s);
+        let mut events = 0;
+        while !streamed.is_finished() {
+            streamed.advance(250_000_000);
+            events += streamed.take_rows().events.len();
+        }
+        assert_eq!(events, full.events().len(), "{}", p.name);
+        assert_eq!(full.digest(), streamed.digest(), "{}", p.name);
+        // No digest at all: reported as null.
+        let mut bare = Simulation::new(&s);
+        bare.set_recording(Recording::Summary { digest: false });
+        bare.run_to_end();
+        assert_eq!(bare.summary().digest, None);
+    }
+}
