@@ -1,5 +1,5 @@
 // The app in real Chromium against the built site.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
@@ -16,6 +16,39 @@ import {
 
 const ARTIFACTS = join(import.meta.dirname, 'artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
+
+/** The engine's tables the built site was made from (the catalogue of algorithms, presets). */
+const TABLES = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', 'web', 'src', 'engine', 'pkg', 'tables.json'), 'utf8'),
+) as {
+  catalogue: { name: string; label: string }[];
+  presets: { name: string }[];
+};
+const CLASSROOM = 'cwv-classroom-onoff';
+const HAS_CLASSROOM = TABLES.presets.some((p) => p.name === CLASSROOM);
+/** Without the classroom preset, the same kind of scenario set up by hand: an on/off sender. */
+const ONOFF = '&f0.app.kind=on_off&f0.app.write_size=100000&f0.app.write_interval=1.5&f0.app.off=0.5';
+
+/** Opens the CWV classroom comparison of NewReno and NewReno + CWV, from the preset menu. */
+async function openClassroom(page: Page) {
+  if (!HAS_CLASSROOM) {
+    await openApp(page, `?v=2&alg=newreno,newreno_cwv${ONOFF}`);
+    return;
+  }
+  await openApp(page, '?v=2&alg=newreno');
+  let n = await comparisons(page);
+  await page.getByLabel('Preset').selectOption(CLASSROOM);
+  await waitNewComparison(page, n);
+  // Keep NewReno and NewReno + CWV: untick the lesson's other algorithms.
+  for (const name of ['NewReno + restart', 'NewReno + new CWV']) {
+    const box = page.getByRole('checkbox', { name, exact: true });
+    if (!(await box.isChecked())) continue;
+    n = await comparisons(page);
+    await box.uncheck();
+    await waitNewComparison(page, n);
+  }
+  await expect.poll(() => page.url()).toContain('alg=newreno,newreno_cwv&');
+}
 
 async function expectPlotsDrawn(page: Page) {
   const plots = page.locator('figure.plot');
@@ -39,7 +72,7 @@ test('loads with no errors and draws every plot with axes and data', async ({ pa
   await expectPlotsDrawn(page);
   await expect(page.getByTestId('summary')).toContainText('NewReno');
   await expect(page.getByTestId('summary')).not.toContainText('…');
-  expect(page.url()).toContain('?v=1&alg=old_tahoe,tahoe,reno,newreno');
+  expect(page.url()).toContain('?v=2&alg=old_tahoe,tahoe,reno,newreno');
   expect(errors).toEqual([]);
 });
 
@@ -64,7 +97,7 @@ test('a copied link opened in a new page reproduces the same summary, digests in
   await page.keyboard.press('ArrowLeft');
   await waitNewComparison(page, n);
   n = await comparisons(page);
-  await page.getByLabel('Application').first().selectOption('cbr');
+  await page.getByRole('combobox', { name: 'Application', exact: true }).selectOption('cbr');
   await waitNewComparison(page, n);
   const link = await page.locator('#share-url').inputValue();
   expect(link).toContain('f0.app.kind=cbr');
@@ -219,6 +252,80 @@ test('passes an automated accessibility scan, all settings open and a notice sho
   expect(found).toEqual([]);
 });
 
+test('NewReno and NewReno + CWV on an on/off sender: decay marks, W_used, different summaries', async ({ page }) => {
+  await openClassroom(page);
+  await expect(page.locator('figure.plot')).toHaveCount(6);
+  await expectPlotsDrawn(page);
+  const summary = page.getByRole('table', { name: 'Summary, one column per algorithm' });
+  await expect(summary.getByText('NewReno + CWV', { exact: true })).toBeVisible();
+  // Different runs: different digests, and CWV decayed its window while NewReno never does.
+  const decays = summary.getByRole('row', { name: /^Window decays/ });
+  const cells = await decays.getByRole('cell').allInnerTexts();
+  expect(cells[0]).toBe('0');
+  expect(Number(cells[1])).toBeGreaterThan(0);
+  const digests = await page.locator('.digests code').allInnerTexts();
+  expect(digests).toHaveLength(2);
+  expect(digests[0]).not.toBe(digests[1]);
+  await expect(page.getByRole('list', { name: 'Identical runs' })).toHaveCount(0);
+  // The legend and the line toggles know W_used; the plot's description counts the decays.
+  await expect(page.getByRole('checkbox', { name: 'W_used (window used)' })).toBeChecked();
+  await expect(page.getByRole('list', { name: 'Window validation marks' })).toContainText('window decay after idle');
+  const canvas = page.locator('figure[data-plot="window-newreno_cwv"] canvas');
+  await expect(canvas).toHaveAttribute('aria-label', /NewReno \+ CWV: .* \d+ window decays or restarts/);
+  // ] steps the cursor to the next marked event: the readout says what the decay did.
+  const plot = page.getByRole('group', { name: /Congestion window — NewReno \+ CWV.*cursor and zoom/ });
+  await plot.focus();
+  let found = false;
+  for (let i = 0; i < 12 && !found; i += 1) {
+    await page.keyboard.press(']');
+    const text = await page.locator('figure[data-plot="window-newreno_cwv"] .readout').innerText();
+    found = /window decay[^:]*: cwnd [\d.]+ → [\d.]+, ssthresh/.test(text);
+    if (found) expect(text).toContain('W_used');
+  }
+  expect(found, 'no decay reached with ]').toBe(true);
+  if (HAS_CLASSROOM) {
+    // The preset's lesson, near the summary.
+    await expect(page.locator('.lesson')).toContainText('Question for the class');
+  }
+});
+
+test('a link with alg=newreno,newreno_cwv reproduces the digests', async ({ page, context }) => {
+  await openClassroom(page);
+  const link = await page.locator('#share-url').inputValue();
+  expect(link).toContain('alg=newreno,newreno_cwv');
+  expect(link).not.toContain('f0.algorithm');
+  const want = await summaryText(page);
+  expect(want).toMatch(/[0-9a-f]{16}/);
+  const other = await context.newPage();
+  await openApp(other, link.slice(link.indexOf('?')));
+  expect(await summaryText(other)).toBe(want);
+  await expect(other.locator('.notice-box')).toHaveCount(0);
+});
+
+test('a bad algorithm name in a link gets a notice naming the allowed ones; the page works', async ({ page }) => {
+  await openApp(page, '?v=2&alg=newreno,cubic,newreno_cwv');
+  const box = page.locator('.notice-box');
+  await expect(box).toContainText('"cubic" is not an algorithm');
+  const allowed = [...TABLES.catalogue.map((e) => e.name), 'custom'].join(', ');
+  await expect(box).toContainText(`allowed: ${allowed}`);
+  await expect(page.getByRole('table', { name: /^Summary/ }).getByText('NewReno + CWV', { exact: true })).toBeVisible();
+  await expectPlotsDrawn(page);
+  expect(page.url()).toContain('alg=newreno,newreno_cwv');
+});
+
+test('an old v=1 link opens as before, with the same runs and digests', async ({ page, context }) => {
+  await openApp(page, '?v=1&alg=reno,newreno');
+  await expect(page.locator('.notice-box')).toHaveCount(0);
+  await expect(page.getByRole('checkbox', { name: 'Reno', exact: true })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: 'Tahoe', exact: true })).not.toBeChecked();
+  const v1 = await summaryText(page);
+  // The page rewrites it as the same pairs in the current format.
+  await expect.poll(() => page.url()).toContain('?v=2&alg=reno,newreno');
+  const other = await context.newPage();
+  await openApp(other, '?v=2&alg=reno,newreno');
+  expect(await summaryText(other)).toBe(v1);
+});
+
 test('overlay layout draws one plot per kind with every algorithm', async ({ page }) => {
   await openApp(page, '?v=1&layout=overlay');
   await expect(page.locator('figure.plot')).toHaveCount(3);
@@ -248,6 +355,28 @@ for (const [name, width, height, scale] of [
       expect(scan.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
       await page.screenshot({ path: join(ARTIFACTS, `main-${name}.png`) });
       await page.screenshot({ path: join(ARTIFACTS, `main-${name}-full.png`), fullPage: true });
+    });
+
+    test(`screenshot of the CWV classroom comparison at ${width} px`, async ({ page }) => {
+      await openClassroom(page);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await expectPlotsDrawn(page);
+      // Four columns fit beside the metric names wherever the summary is narrow.
+      const table = page.getByRole('table', { name: /^Summary/ });
+      await expect(table.getByText('Window decays')).toBeVisible();
+      await expect(table.getByText('Max burst (packets)')).toBeVisible();
+      if (HAS_CLASSROOM) {
+        const lesson = page.locator('.lesson');
+        await expect(lesson).toBeVisible();
+        // Collapsed on a phone (it must not push the summary and plots away); one tap opens it.
+        if (width < 1000) await lesson.locator('summary').first().click();
+        await expect(lesson.getByText('Question for the class')).toBeVisible();
+      }
+      const scan = await new AxeBuilder({ page }).analyze();
+      expect(scan.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, `cwv-${name}.png`) });
+      await page.screenshot({ path: join(ARTIFACTS, `cwv-${name}-full.png`), fullPage: true });
     });
   });
 }

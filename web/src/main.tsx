@@ -11,7 +11,7 @@ import { poolSize, spawnEngineWorker } from './engine/spawnWorker';
 import { TraceStore } from './engine/traceStore';
 import { loadEngine } from './engine/wasmMain';
 import { lastFrameDuration, onAfterFrame, pendingDraws, requestDraw } from './plots/core/scheduler';
-import { VARIANT_NAMES } from './scenario/algorithms';
+import { ALGORITHM_NAMES } from './scenario/algorithms';
 import { decodeShareState } from './scenario/url';
 import { AppController, type ControllerEnv } from './state/controller';
 import { createAppStore } from './state/store';
@@ -63,7 +63,7 @@ async function start() {
     },
   };
   let controller: AppController | null = null;
-  const client = new EngineClient(engine.module, spawnEngineWorker, poolSize(VARIANT_NAMES.length), (msg) =>
+  const client = new EngineClient(engine.module, spawnEngineWorker, poolSize(ALGORITHM_NAMES.length), (msg) =>
     controller?.onEngine(msg),
   );
   controller = new AppController(store, client, traces, engine.validate, env);

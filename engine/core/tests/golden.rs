@@ -9,25 +9,35 @@ use cwndlab_core::sim::Simulation;
 use std::collections::BTreeMap;
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/digests.json");
+const VALIDATION_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/validation-digests.json");
+
+fn check_or_update(file: &str, now: &BTreeMap<String, String>) {
+    if std::env::var_os("CWNDLAB_UPDATE_GOLDEN").is_some() {
+        std::fs::write(file, serde_json::to_string_pretty(now).unwrap() + "\n").unwrap();
+        return;
+    }
+    let text = std::fs::read_to_string(file).expect("golden file (regenerate with CWNDLAB_UPDATE_GOLDEN=1)");
+    let golden: BTreeMap<String, String> = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        &golden, now,
+        "{file}: digests changed; if intended, regenerate the golden file and review"
+    );
+}
 
 #[test]
 fn every_preset_matches_its_golden_digest() {
     let mut now = BTreeMap::new();
+    let mut validation = BTreeMap::new();
     for p in presets::all() {
         let mut sim = Simulation::new(&p.scenario().expect("valid preset"));
         sim.run_to_end();
         now.insert(p.name.clone(), format!("{:016x}", sim.digest()));
+        if let Some(v) = sim.validation_digest() {
+            validation.insert(p.name.clone(), format!("{v:016x}"));
+        }
     }
-    if std::env::var_os("CWNDLAB_UPDATE_GOLDEN").is_some() {
-        std::fs::write(FILE, serde_json::to_string_pretty(&now).unwrap() + "\n").unwrap();
-        return;
-    }
-    let text = std::fs::read_to_string(FILE).expect("golden file (regenerate with CWNDLAB_UPDATE_GOLDEN=1)");
-    let golden: BTreeMap<String, String> = serde_json::from_str(&text).unwrap();
-    assert_eq!(
-        golden, now,
-        "trace digests changed; if intended, regenerate the golden file and review"
-    );
+    check_or_update(FILE, &now);
+    check_or_update(VALIDATION_FILE, &validation);
 }
 
 #[test]

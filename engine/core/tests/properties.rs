@@ -216,6 +216,7 @@ proptest! {
         let mut b = Simulation::new(&s);
         b.run_to_end();
         prop_assert_eq!(a.digest(), b.digest(), "same scenario and seed, different trace");
+        prop_assert_eq!(a.validation_digest(), b.validation_digest());
     }
 
     #[test]
@@ -234,6 +235,7 @@ proptest! {
         }
         sliced.run_to_end();
         prop_assert_eq!(whole.digest(), sliced.digest());
+        prop_assert_eq!(whole.validation_digest(), sliced.validation_digest());
         prop_assert_eq!(
             serde_json::to_value(whole.summary()).unwrap(),
             serde_json::to_value(sliced.summary()).unwrap()

@@ -269,6 +269,14 @@ impl Sim {
         format!("{:016x}", self.sim.digest())
     }
 
+    /// 64-bit digest of the window-validation series as 16 hex digits, or an empty string
+    /// when no flow has one.
+    pub fn validation_digest(&self) -> String {
+        self.sim
+            .validation_digest()
+            .map_or(String::new(), |d| format!("{d:016x}"))
+    }
+
     /// The scenario being run, every setting resolved, as JSON.
     pub fn scenario_json(&self) -> String {
         self.sim.scenario().to_value().to_string()

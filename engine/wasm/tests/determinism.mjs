@@ -11,19 +11,29 @@ const { initSync, Sim, presets_json } = await import(join(pkg, 'cwndlab_wasm.js'
 initSync({ module: readFileSync(join(pkg, 'cwndlab_wasm_bg.wasm')) });
 
 const golden = JSON.parse(readFileSync(join(root, 'engine/core/tests/golden/digests.json'), 'utf8'));
+const goldenValidation = JSON.parse(
+  readFileSync(join(root, 'engine/core/tests/golden/validation-digests.json'), 'utf8'),
+);
 const presets = JSON.parse(presets_json());
 let failures = 0;
 for (const p of presets) {
   const sim = new Sim(JSON.stringify(p.scenario));
   sim.run_to_end();
   const d = sim.digest();
+  const v = sim.validation_digest();
   sim.free();
   if (d !== golden[p.name]) {
     failures++;
     console.error(`MISMATCH ${p.name}: wasm ${d}, native ${golden[p.name]}`);
   }
+  if (v !== (goldenValidation[p.name] ?? '')) {
+    failures++;
+    console.error(`MISMATCH ${p.name} (window validation): wasm ${v}, native ${goldenValidation[p.name]}`);
+  }
 }
 const missing = Object.keys(golden).filter((n) => !presets.some((p) => p.name === n));
 for (const n of missing) console.error(`MISSING in wasm presets: ${n}`);
 if (failures || missing.length || presets.length === 0) process.exit(1);
-console.log(`native == wasm: ${presets.length} preset digests identical`);
+console.log(
+  `native == wasm: ${presets.length} preset digests identical, and ${Object.keys(goldenValidation).length} window-validation digests`,
+);

@@ -5,6 +5,7 @@ import { Overview } from '../plots/Overview';
 import { PlotStack } from '../plots/PlotStack';
 import { AlgorithmPicker } from '../panels/AlgorithmPicker';
 import { Controls } from '../panels/Controls';
+import { LessonPanel } from '../panels/LessonPanel';
 import { Notices } from '../panels/Notices';
 import { Playback } from '../panels/Playback';
 import { PresetMenu } from '../panels/PresetMenu';
@@ -42,6 +43,7 @@ export function App() {
         </section>
         <aside className="panel summary-panel" aria-label="Results">
           <SummaryTable />
+          <LessonPanel />
           <Status />
           <SharePanel />
         </aside>

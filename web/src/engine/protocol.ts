@@ -5,22 +5,13 @@
 // time in seconds, sizes and sequence numbers in bytes, codes as in `codes_json()`.
 import type { JsonValue } from '../lib/json';
 
-/** Column order of the engine's combined reads (`series_cols`, `events_select`,
- *  `queue_cols`): each returns the columns its mask selects, in this order, one after another
- *  in one array. */
-export const SERIES_COLUMNS = [
-  't',
-  'cwnd',
-  'inflated',
-  'ssthresh',
-  'flight',
-  'srtt',
-  'rttvar',
-  'rto',
-  'phase',
-] as const;
-export const EVENT_COLUMNS = ['t', 'flow', 'kind', 'seq', 'len', 'seg', 'tx'] as const;
+/** Column order of the engine's `queue_cols` (the series, event and window-validation
+ *  column orders come with the engine's codes: `codes_json()`). Each combined read returns
+ *  the columns its mask selects, in the engine's order, one after another in one array. */
 export const QUEUE_COLUMNS = ['t', 'packets', 'bytes'] as const;
+
+/** A u32 field of an event row that saturated: "unlimited" (ssthresh ∞). */
+export const U32_UNLIMITED = 4294967295;
 
 /** The tables a run produces for its first flow, and their columns. Each table's columns
  *  are views of one transferred buffer (the engine's block for that table). */
@@ -37,10 +28,17 @@ export const TABLES = {
   /** ACKs arriving at the sender: seq = acknowledgment number. */
   acks: ['t', 'seq'],
   /** Congestion events: fast retransmit (3rd dup ACK), partial ACK, timeout, recovery exit,
-   *  timeline changes; kind code. */
-  marks: ['t', 'kind', 'seq'],
+   *  timeline changes; and the window-validation events (idle and application-limited
+   *  decays, restart after idle, new CWV's phase changes), for which seq = cwnd before,
+   *  len = cwnd after, seg = ssthresh before, tx = ssthresh after (bytes; U32_UNLIMITED =
+   *  unlimited); kind code. */
+  marks: ['t', 'kind', 'seq', 'len', 'seg', 'tx'],
   /** Bottleneck queue occupancy (data direction), packets. */
   queue: ['t', 'packets'],
+  /** Window validation, one row per change, only for flows with an idle policy (empty
+   *  otherwise): W_used (RFC 2861's window actually used) and pipeACK (RFC 7661; NaN while
+   *  undefined) in bytes; nvp = 1 in new CWV's non-validated phase, else 0. */
+  validation: ['t', 'w_used', 'pipeack', 'nvp'],
 } as const;
 
 /** A table name. */
@@ -57,6 +55,8 @@ export const TABLE_NAMES = Object.keys(TABLES) as TableName[];
 /** Per-flow metrics of `Sim.summary_json()` that the page shows. */
 export interface FlowSummary {
   flow: number;
+  /** The catalogue entry the flow's settings match, or custom. */
+  algorithm: string;
   variant: string;
   goodput_bps: number;
   throughput_bps: number;
@@ -72,6 +72,11 @@ export interface FlowSummary {
   cwnd_cv: number;
   drops: { queue: number; error: number; scripted: number; ack_queue: number; ack_error: number };
   completion_time_s: number | null;
+  /** Most data packets sent back to back at one instant. */
+  max_burst_packets: number;
+  /** cwnd reductions by the idle policy: idle and application-limited decays, restarts
+   *  after idle, new CWV's time-limit and loss responses. */
+  window_decays: number;
 }
 
 /** `Sim.summary_json()`. */

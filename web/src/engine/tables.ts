@@ -54,17 +54,49 @@ export interface Schema {
 /** A complete scenario as the engine resolves it (every setting present). */
 export type Scenario = JsonObject;
 
-/** An engine preset: a named, complete scenario. */
+/** What a preset teaches: shown in the app beside the summary. */
+export interface Lesson {
+  /** What to look at. */
+  look: string;
+  /** What happens, and why. */
+  happens: string;
+  /** The source and section it reproduces. */
+  source: string;
+  /** One question for the class. */
+  question: string;
+  /** Catalogue names to compare on it. */
+  compare: string[];
+}
+
+/** An engine preset: a named, complete scenario, and its lesson if it has one. */
 export interface Preset {
   name: string;
   description: string;
   scenario: Scenario;
+  lesson: Lesson | null;
 }
 
-/** Event kinds and congestion-control phases by numeric code. */
+/** One named algorithm of the engine's catalogue (`catalogue_json()`). */
+export interface CatalogueEntry {
+  /** Name in scenarios (`flows[].algorithm`), links (`alg=`) and on the command line. */
+  name: string;
+  label: string;
+  /** Heading it is listed under in the picker. */
+  group: string;
+  /** One line on what it is. */
+  description: string;
+  /** Flow settings it implies: path inside a flow (`cc.idle_policy`) → value. */
+  settings: Record<string, JsonValue>;
+}
+
+/** Event kinds and congestion-control phases by numeric code, and each table's columns in
+ *  the engine's order (bit i of a column mask = column i). */
 export interface Codes {
   events: string[];
   phases: string[];
+  series_columns: string[];
+  event_columns: string[];
+  validation_columns: string[];
 }
 
 /** Everything the UI reads from the engine at build time. */
@@ -73,6 +105,7 @@ export interface EngineTables {
   defaultScenario: Scenario;
   presets: Preset[];
   codes: Codes;
+  catalogue: CatalogueEntry[];
 }
 
 /** The tables of the engine this build runs. */

@@ -95,3 +95,38 @@ export class TraceStore {
     return this.previous.get(key) ?? run;
   }
 }
+
+/**
+ * True when two runs sent the same packets with the same windows: every table the page
+ * draws is equal row for row, except the window-validation series (only runs with an idle
+ * policy have one) and the marks of `bookkeeping` kinds (e.g. new CWV entering its
+ * non-validated phase, which changes nothing by itself).
+ */
+export function samePackets(a: RunTrace, b: RunTrace, bookkeeping: ReadonlySet<number>): boolean {
+  for (const name of TABLE_NAMES) {
+    if (name === 'validation' || name === 'marks') continue;
+    const ta = a.tables[name] as GrowTable<TableName>;
+    const tb = b.tables[name] as GrowTable<TableName>;
+    if (ta.length !== tb.length) return false;
+    for (const c of TABLES[name] as readonly ColumnOf<TableName>[]) {
+      const ca = ta.col(c);
+      const cb = tb.col(c);
+      for (let i = 0; i < ca.length; i += 1) if (!Object.is(ca[i], cb[i])) return false;
+    }
+  }
+  const rows = (t: RunTrace) => {
+    const m = t.tables.marks;
+    const out: number[] = [];
+    for (let i = 0; i < m.length; i += 1) if (!bookkeeping.has(m.cols.kind[i] ?? -1)) out.push(i);
+    return out;
+  };
+  const ra = rows(a);
+  const rb = rows(b);
+  if (ra.length !== rb.length) return false;
+  const ma = a.tables.marks.cols;
+  const mb = b.tables.marks.cols;
+  return ra.every((i, k) => {
+    const j = rb[k] ?? -1;
+    return (TABLES.marks as readonly ColumnOf<'marks'>[]).every((c) => Object.is(ma[c][i], mb[c][j]));
+  });
+}

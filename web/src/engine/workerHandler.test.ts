@@ -129,10 +129,30 @@ describe('the engine worker', () => {
     }
   });
 
-  it('splits the event log into the same tables as the engine’s whole columns', async () => {
-    const json = scenarioOf('newreno', (s) => {
-      s.duration = 30;
-    });
+  /** A CWV sender that is idle between transfers: the classroom preset's scenario (or a
+   *  stand-in on/off sender when that preset is absent), with new CWV or CWV on flow 0. */
+  const idleSender = (algorithm: string) => {
+    const preset = tables.presets.find((p) => p.name === 'cwv-classroom-onoff')?.scenario;
+    const s = structuredClone(preset ?? tables.defaultScenario) as Record<string, unknown> & {
+      flows: (Record<string, unknown> & { cc?: Record<string, unknown> })[];
+    };
+    const flow = s.flows[0];
+    if (flow) {
+      // The entry's settings, as the engine applies them to a flow that does not set them.
+      flow.algorithm = algorithm;
+      delete flow.variant;
+      delete flow.cc?.idle_policy;
+      delete flow.cc?.growth_gate;
+      if (!preset) flow.app = { kind: 'on_off', write_size: 100000, write_interval: 1.5, on: 1, off: 0.5 };
+    }
+    return JSON.stringify(s);
+  };
+
+  it.each([
+    ['a bulk NewReno sender', scenarioOf('newreno', (s) => (s.duration = 30)), false],
+    ['an on/off CWV sender', idleSender('newreno_cwv'), true],
+    ['an on/off new CWV sender', idleSender('newreno_newcwv'), true],
+  ])('splits the event log of %s into the same tables as the engine’s whole columns', async (_what, json, idle) => {
     const { handler, posted } = harness({ sliceMs: 0, progressMs: 0, eventsPerCheck: 700 });
     handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'newreno', scenarioJson: json }] });
     await until(() => chunksOf(posted, 'newreno').some((c) => c.finished));
@@ -141,24 +161,46 @@ describe('the engine worker', () => {
     const sim = new wasm.Sim(json);
     sim.run_to_end();
     const col = (name: string) => Array.from(sim.events_col(name, 0));
-    const [t, flow, kind, seq, len] = ['t', 'flow', 'kind', 'seq', 'len'].map(col);
+    const [t, flow, kind, seq, len, seg, tx] = ['t', 'flow', 'kind', 'seq', 'len', 'seg', 'tx'].map(col);
     const codes = tables.codes.events;
+    const windowKinds = [
+      'idle_decay',
+      'app_limited_decay',
+      'idle_restart',
+      'nvp_enter',
+      'nvp_exit',
+      'nvp_expiry',
+      'nvp_loss_response',
+    ];
     const kinds: Record<string, string[]> = {
       sends: ['data_send'],
       retx: ['retransmit'],
       drops: ['queue_drop', 'error_drop', 'scripted_drop', 'ack_queue_drop', 'ack_error_drop'],
       acks: ['ack_received'],
-      marks: ['fast_retransmit', 'partial_ack', 'timeout', 'recovery_exit', 'param_change'],
+      marks: ['fast_retransmit', 'partial_ack', 'timeout', 'recovery_exit', 'param_change', ...windowKinds],
     };
-    const source: Record<string, number[] | undefined> = { t, kind, seq, len };
+    const source: Record<string, number[] | undefined> = { t, kind, seq, len, seg, tx };
     for (const [table, names] of Object.entries(kinds)) {
       const wanted = new Set(names.map((n) => codes.indexOf(n)));
       const rows = (t ?? []).map((_, i) => i).filter((i) => flow?.[i] === 0 && wanted.has(kind?.[i] ?? -1));
-      expect(rows.length, table).toBeGreaterThan(table === 'marks' || table === 'drops' ? 0 : 100);
+      expect(rows.length, table).toBeGreaterThan(table === 'marks' || table === 'drops' || table === 'retx' ? 0 : 100);
       const tb = table as 'sends';
       for (const c of Object.keys(chunks[0]?.[tb] ?? {})) {
         expect(concat(chunks, tb, c), `${table}.${c}`).toEqual(rows.map((i) => source[c]?.[i]));
       }
+    }
+    // Window decays and phase changes are marks, with cwnd and ssthresh before and after.
+    const windowCodes = new Set(windowKinds.map((n) => codes.indexOf(n)));
+    const marked = concat(chunks, 'marks', 'kind').filter((k) => windowCodes.has(k)).length;
+    if (idle) expect(marked).toBeGreaterThan(0);
+    else expect(marked).toBe(0);
+    // The window-validation series, whole, as the engine has it (none without an idle policy).
+    const names = tables.codes.validation_columns;
+    expect(sim.validation_len(0) > 0).toBe(idle);
+    for (const c of ['t', 'w_used', 'pipeack', 'nvp']) {
+      const i = names.indexOf(c);
+      const whole = Array.from(sim.validation_cols(0, 0, 1 << i));
+      expect(concat(chunks, 'validation', c), `validation.${c}`).toEqual(whole);
     }
     sim.free();
   });

@@ -7,10 +7,8 @@
 // seen within one slice, whatever the scenario.
 import {
   epochNow,
-  EVENT_COLUMNS,
   problemsOf,
   QUEUE_COLUMNS,
-  SERIES_COLUMNS,
   TABLES,
   type FromWorker,
   type RunMode,
@@ -32,8 +30,14 @@ export interface SimLike {
   now(): number;
   finished(): boolean;
   series_len(flow: number): number;
-  /** Every series column of rows `from..`, one after another (SERIES_COLUMNS). */
+  /** The series columns of rows `from..` selected by `columns`, one after another (the
+   *  order of `codes.series_columns`). */
   series_cols(flow: number, from: number, columns: number): Float64Array;
+  /** Rows of a flow's window-validation series (0 when its idle policy keeps none). */
+  validation_len(flow: number): number;
+  /** Window-validation columns of rows `from..` selected by `columns`, one after another
+   *  (the order of `codes.validation_columns`). */
+  validation_cols(flow: number, from: number, columns: number): Float64Array;
   events_len(): number;
   /** Event rows `from..` of the kinds in the mask and the flow, 7 columns one after another. */
   events_select(from: number, kindsMask: number, flow: number, columns: number): Float64Array;
@@ -73,7 +77,7 @@ type Post = (msg: FromWorker, transfer: Transferable[]) => void;
 interface Run {
   key: string;
   sim: SimLike;
-  cursors: { series: number; events: number; queue: number };
+  cursors: { series: number; events: number; queue: number; validation: number };
   computeMs: number;
   lastPost: number;
   lastSummary: number;
@@ -82,7 +86,7 @@ interface Run {
   receivedAt: number;
 }
 
-type EventTable = Exclude<TableName, 'series' | 'queue'>;
+type EventTable = Exclude<TableName, 'series' | 'queue' | 'validation'>;
 
 /** The event kinds each event table holds (kinds the plots do not draw are left out). */
 const EVENT_TABLE_KINDS: Record<EventTable, readonly string[]> = {
@@ -90,7 +94,20 @@ const EVENT_TABLE_KINDS: Record<EventTable, readonly string[]> = {
   retx: ['retransmit'],
   drops: ['queue_drop', 'error_drop', 'scripted_drop', 'ack_queue_drop', 'ack_error_drop'],
   acks: ['ack_received'],
-  marks: ['fast_retransmit', 'partial_ack', 'timeout', 'recovery_exit', 'param_change'],
+  marks: [
+    'fast_retransmit',
+    'partial_ack',
+    'timeout',
+    'recovery_exit',
+    'param_change',
+    'idle_decay',
+    'app_limited_decay',
+    'idle_restart',
+    'nvp_enter',
+    'nvp_exit',
+    'nvp_expiry',
+    'nvp_loss_response',
+  ],
 };
 
 /** Each event table's kind mask for `events_select` (bit k = event code k). */
@@ -148,6 +165,11 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
   const clock = opts.now ?? (() => performance.now());
   const epoch = opts.epoch ?? epochNow;
   const masks = kindMasks(api.codes.events);
+  const {
+    series_columns: seriesColumns,
+    event_columns: eventColumns,
+    validation_columns: validationColumns,
+  } = api.codes;
 
   let gen = -1;
   let mode: RunMode = 'full';
@@ -181,16 +203,23 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       return splitColumns(own, names, wanted);
     };
     const seriesEnd = sim.series_len(0);
-    const series = take(SERIES_COLUMNS, TABLES.series, (mask) => sim.series_cols(0, cursors.series, mask));
+    const series = take(seriesColumns, TABLES.series, (mask) => sim.series_cols(0, cursors.series, mask));
     cursors.series = seriesEnd;
+    // Only flows with an idle policy have a window-validation series; the others get an
+    // empty table without asking the engine.
+    const validationEnd = sim.validation_len(0);
+    const validation = take(validationColumns, TABLES.validation, (mask) =>
+      validationEnd > cursors.validation ? sim.validation_cols(0, cursors.validation, mask) : new Float64Array(0),
+    );
+    cursors.validation = validationEnd;
     const queueEnd = sim.queue_len(0);
     const queue = take(QUEUE_COLUMNS, TABLES.queue, (mask) => sim.queue_cols(0, cursors.queue, mask));
     cursors.queue = queueEnd;
     // Nothing runs between these calls, so the log's length is the same before and after.
     const eventsEnd = sim.events_len();
-    const chunk = { series, queue } as Record<TableName, Record<string, Float64Array>>;
+    const chunk = { series, queue, validation } as Record<TableName, Record<string, Float64Array>>;
     for (const table of Object.keys(EVENT_TABLE_KINDS) as EventTable[]) {
-      chunk[table] = take(EVENT_COLUMNS, TABLES[table], (columns) =>
+      chunk[table] = take(eventColumns, TABLES[table], (columns) =>
         sim.events_select(cursors.events, masks[table], 0, columns),
       );
     }
@@ -270,7 +299,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         created.push({
           key: spec.key,
           sim,
-          cursors: { series: 0, events: 0, queue: 0 },
+          cursors: { series: 0, events: 0, queue: 0, validation: 0 },
           computeMs: 0,
           lastPost: clock(),
           lastSummary: -Infinity,

@@ -1,22 +1,22 @@
 // An algorithm's identity as drawn in the plots: its colour, dash and marker on a short line.
-import type { Variant } from '../scenario/algorithms';
+import type { AlgorithmName } from '../scenario/algorithms';
 import { algStyle, markerPath } from './styles';
 
 /** A `width` × `height` px swatch of the algorithm's line with its marker in the middle. */
 export function AlgorithmSwatch({
-  variant,
+  algorithm,
   width,
   height = 14,
   strokeWidth = 2.5,
   className,
 }: {
-  variant: Variant;
+  algorithm: AlgorithmName;
   width: number;
   height?: number;
   strokeWidth?: number;
   className?: string;
 }) {
-  const st = algStyle(variant);
+  const st = algStyle(algorithm);
   const half = width / 2;
   return (
     <svg

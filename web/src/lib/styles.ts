@@ -1,11 +1,12 @@
-// How things look, in one place: colours are from the Okabe–Ito palette (distinct for the
-// common colour-vision deficiencies), and every algorithm also has its own dash pattern and
-// marker shape, so identity never depends on colour alone.
-import { VARIANT_NAMES, type Variant } from '../scenario/algorithms';
+// How things look, in one place. Algorithm colours start with the Okabe–Ito palette
+// (distinct for the common colour-vision deficiencies) and continue with Paul Tol's; every
+// algorithm also has its own combination of dash pattern and marker shape, so identity never
+// depends on colour alone, however many algorithms the catalogue holds.
+import { ALGORITHM_NAMES, type AlgorithmName } from '../scenario/algorithms';
 import { tables } from '../engine/tables';
 
 /** A marker shape. */
-export type MarkerShape = 'circle' | 'square' | 'triangle' | 'diamond' | 'plus';
+export type MarkerShape = 'circle' | 'square' | 'triangle' | 'diamond' | 'plus' | 'triangle_down' | 'star' | 'cross';
 
 /** How one algorithm is drawn. */
 export interface AlgStyle {
@@ -14,27 +15,69 @@ export interface AlgStyle {
   marker: MarkerShape;
 }
 
-const ALG_STYLES: AlgStyle[] = [
-  { color: '#009E73', dash: [2, 3], marker: 'triangle' }, // Old Tahoe: bluish green, dotted
-  { color: '#CC79A7', dash: [10, 3, 2, 3], marker: 'diamond' }, // Tahoe: reddish purple, dash-dot
-  { color: '#D55E00', dash: [7, 4], marker: 'square' }, // Reno: vermillion, dashed
-  { color: '#0072B2', dash: [], marker: 'circle' }, // NewReno: blue, solid
-  { color: '#6B5B00', dash: [1, 2], marker: 'plus' }, // any later variant
+/** Twelve colours, told apart by lightness as well as hue. */
+const COLORS = [
+  '#009E73', // bluish green
+  '#CC79A7', // reddish purple
+  '#D55E00', // vermillion
+  '#0072B2', // blue
+  '#E69F00', // orange
+  '#882255', // wine
+  '#6B5B00', // olive
+  '#332288', // indigo
+  '#56B4E9', // sky blue
+  '#661100', // brown
+  '#999933', // khaki
+  '#555555', // grey
 ];
+/** Seven dash patterns and eight markers: lengths 7 and 8 are coprime with each other, so
+ *  (dash, marker) never repeats within 56 algorithms, nor (colour, dash, marker) within 168. */
+const DASHES: number[][] = [[2, 3], [10, 3, 2, 3], [7, 4], [], [14, 4], [8, 3, 2, 3, 2, 3], [1, 2]];
+const MARKERS: MarkerShape[] = ['triangle', 'diamond', 'square', 'circle', 'triangle_down', 'star', 'plus', 'cross'];
 
-/** The style of an algorithm (by its position in the engine's list). */
-export function algStyle(v: Variant): AlgStyle {
-  const i = VARIANT_NAMES.indexOf(v);
-  return ALG_STYLES[Math.min(i < 0 ? ALG_STYLES.length - 1 : i, ALG_STYLES.length - 1)] as AlgStyle;
+/** The style of the i-th algorithm of the display order. */
+export function styleAt(i: number): AlgStyle {
+  const k = Math.max(0, i);
+  return {
+    color: COLORS[k % COLORS.length] ?? '#555555',
+    dash: DASHES[k % DASHES.length] ?? [],
+    marker: MARKERS[k % MARKERS.length] ?? 'circle',
+  };
 }
 
-/** Window series: each has its own line style (the algorithm adds colour and marker). */
+/** The style of an algorithm (by its position in the display order: the catalogue, then
+ *  custom; unknown names share the last). */
+export function algStyle(a: AlgorithmName): AlgStyle {
+  const i = ALGORITHM_NAMES.indexOf(a);
+  return styleAt(i < 0 ? ALGORITHM_NAMES.length : i);
+}
+
+/** A window line: which table and column it comes from and how it is stroked (the algorithm
+ *  adds colour and marker). */
+export interface SeriesStyle {
+  label: string;
+  /** The trace table holding it: the window series, or the window-validation series (only
+   *  runs with an idle policy have one). */
+  table: 'series' | 'validation';
+  width: number;
+  dash: number[];
+  alpha: number;
+}
+
+/** Window series: each has its own line style. */
 export const SERIES_STYLES = {
-  cwnd: { label: 'cwnd', width: 2, dash: [] as number[], alpha: 1 },
-  ssthresh: { label: 'ssthresh', width: 1.5, dash: [6, 4], alpha: 0.9 },
-  flight: { label: 'flight size', width: 1, dash: [] as number[], alpha: 0.45 },
-  inflated: { label: 'inflated window', width: 1.5, dash: [1.5, 2.5], alpha: 0.9 },
-} as const;
+  cwnd: { label: 'cwnd', table: 'series', width: 2, dash: [], alpha: 1 },
+  ssthresh: { label: 'ssthresh', table: 'series', width: 1.5, dash: [6, 4], alpha: 0.9 },
+  flight: { label: 'flight size', table: 'series', width: 1, dash: [], alpha: 0.45 },
+  inflated: { label: 'inflated window', table: 'series', width: 1.5, dash: [1.5, 2.5], alpha: 0.9 },
+  w_used: { label: 'W_used (window used)', table: 'validation', width: 1.5, dash: [9, 3, 2, 3], alpha: 0.95 },
+  pipeack: { label: 'pipeACK (new CWV)', table: 'validation', width: 1.25, dash: [3, 2, 3, 6], alpha: 0.9 },
+} as const satisfies Record<string, SeriesStyle>;
+
+/** The lines only runs with an idle policy have (from the window-validation series). */
+export const VALIDATION_SERIES = ['w_used', 'pipeack'] as const;
+/** The line only new CWV (RFC 7661) runs have. */
+export const NEW_CWV_SERIES = ['pipeack'] as const;
 
 /** A congestion-control phase's look: a fill colour and a pattern, plus a short label. */
 export interface PhaseStyle {
@@ -69,12 +112,81 @@ export const PHASES: PhaseStyle[] = tables.codes.phases.map((name) => ({
   ...(PHASE_LOOK[name] ?? { fill: '#eeeeee', hatch: 'none' }),
 }));
 
-/** Event marks on the window plot: glyph and label by event name. */
-export const EVENT_MARKS: Record<string, { glyph: 'down' | 'x' | 'ring' | 'bar'; label: string }> = {
+/** Event marks on the window plot drawn as one batched path per kind (frequent kinds). */
+export const EVENT_MARKS: Record<string, { glyph: 'down' | 'x' | 'ring'; label: string }> = {
   fast_retransmit: { glyph: 'down', label: '3rd dup ACK → fast retransmit' },
   timeout: { glyph: 'x', label: 'retransmission timeout' },
   partial_ack: { glyph: 'ring', label: 'partial ACK' },
 };
+
+/** A point of a shape drawn in a box of radius 1 (y down). */
+type Pt = readonly [number, number];
+/** A shape: closed polygons (a circle is special). */
+type Shape = 'circle' | readonly (readonly Pt[])[];
+
+const rect = (x0: number, y0: number, x1: number, y1: number): Pt[] => [
+  [x0, y0],
+  [x1, y0],
+  [x1, y1],
+  [x0, y1],
+];
+const rotate = (poly: readonly Pt[], a: number): Pt[] =>
+  poly.map(([x, y]) => [x * Math.cos(a) - y * Math.sin(a), x * Math.sin(a) + y * Math.cos(a)] as const);
+const star: Pt[] = Array.from({ length: 10 }, (_, i) => {
+  const a = -Math.PI / 2 + (i * Math.PI) / 5;
+  const r = i % 2 === 0 ? 1.35 : 0.6;
+  return [r * Math.cos(a), r * Math.sin(a)] as const;
+});
+
+const MARKER_SHAPES: Record<MarkerShape, Shape> = {
+  circle: 'circle',
+  square: [rect(-1, -1, 1, 1)],
+  triangle: [
+    [
+      [0, -1.2],
+      [1.1, 0.8],
+      [-1.1, 0.8],
+    ],
+  ],
+  triangle_down: [
+    [
+      [0, 1.2],
+      [1.1, -0.8],
+      [-1.1, -0.8],
+    ],
+  ],
+  diamond: [
+    [
+      [0, -1.3],
+      [1.1, 0],
+      [0, 1.3],
+      [-1.1, 0],
+    ],
+  ],
+  plus: [rect(-1, -1 / 3, 1, 1 / 3), rect(-1 / 3, -1, 1 / 3, 1)],
+  cross: [rotate(rect(-1.2, -0.3, 1.2, 0.3), Math.PI / 4), rotate(rect(-1.2, -0.3, 1.2, 0.3), -Math.PI / 4)],
+  star: [star],
+};
+
+/** Adds a shape centred at (x, y), scaled by r, to the context's current path. */
+function traceShape(ctx: CanvasRenderingContext2D, shape: Shape, x: number, y: number, r: number): void {
+  if (shape === 'circle') {
+    ctx.moveTo(x + r, y);
+    ctx.arc(x, y, r, 0, Math.PI * 2);
+    return;
+  }
+  for (const poly of shape) {
+    poly.forEach(([px, py], i) => (i === 0 ? ctx.moveTo(x + px * r, y + py * r) : ctx.lineTo(x + px * r, y + py * r)));
+    ctx.closePath();
+  }
+}
+
+/** SVG path data of a shape centred at (0, 0), scaled by r. */
+function shapePath(shape: Shape, r: number): string {
+  if (shape === 'circle') return `M${-r},0a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
+  const n = (v: number) => Number((v * r).toFixed(2));
+  return shape.map((poly) => poly.map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${n(x)},${n(y)}`).join('') + 'Z').join('');
+}
 
 /** Draws a marker centred at (x, y). */
 export function drawMarker(
@@ -91,31 +203,7 @@ export function drawMarker(
   ctx.lineWidth = 1;
   ctx.setLineDash([]);
   ctx.beginPath();
-  switch (shape) {
-    case 'circle':
-      ctx.arc(x, y, r, 0, Math.PI * 2);
-      break;
-    case 'square':
-      ctx.rect(x - r, y - r, 2 * r, 2 * r);
-      break;
-    case 'triangle':
-      ctx.moveTo(x, y - r * 1.2);
-      ctx.lineTo(x + r * 1.1, y + r * 0.8);
-      ctx.lineTo(x - r * 1.1, y + r * 0.8);
-      ctx.closePath();
-      break;
-    case 'diamond':
-      ctx.moveTo(x, y - r * 1.3);
-      ctx.lineTo(x + r * 1.1, y);
-      ctx.lineTo(x, y + r * 1.3);
-      ctx.lineTo(x - r * 1.1, y);
-      ctx.closePath();
-      break;
-    case 'plus':
-      ctx.rect(x - r, y - r / 3, 2 * r, (2 * r) / 3);
-      ctx.rect(x - r / 3, y - r, (2 * r) / 3, 2 * r);
-      break;
-  }
+  traceShape(ctx, MARKER_SHAPES[shape], x, y, r);
   ctx.fill();
   ctx.stroke();
   ctx.restore();
@@ -123,16 +211,90 @@ export function drawMarker(
 
 /** SVG path data of a marker centred at (0, 0), for legends. */
 export function markerPath(shape: MarkerShape, r: number): string {
-  switch (shape) {
-    case 'circle':
-      return `M${-r},0a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
-    case 'square':
-      return `M${-r},${-r}h${2 * r}v${2 * r}h${-2 * r}z`;
-    case 'triangle':
-      return `M0,${-r * 1.2}L${r * 1.1},${r * 0.8}L${-r * 1.1},${r * 0.8}z`;
-    case 'diamond':
-      return `M0,${-r * 1.3}L${r * 1.1},0L0,${r * 1.3}L${-r * 1.1},0z`;
-    case 'plus':
-      return `M${-r},${-r / 3}h${2 * r}v${(2 * r) / 3}h${-2 * r}zM${-r / 3},${-r}h${(2 * r) / 3}v${2 * r}h${(-2 * r) / 3}z`;
-  }
+  return shapePath(MARKER_SHAPES[shape], r);
+}
+
+/** How a window-validation event is marked: its own outline shape, drawn hollow (white
+ *  inside, the run's colour around) or filled (the run's colour inside, dark around). */
+export interface WindowEventLook {
+  shape: Shape;
+  filled: boolean;
+  /** What the mark means (legend, readout, screen-reader text). */
+  label: string;
+  /** Drawn at the ends of the non-validated-phase strip rather than at the window (events
+   *  that change no window). */
+  onStrip?: boolean;
+  /** Only new CWV (RFC 7661) has it: the legend lists it only when such a run is compared. */
+  newCwv?: boolean;
+}
+
+const bracket = (open: boolean): Pt[] => {
+  const s = open ? 1 : -1;
+  return [
+    [0.6 * s, -1.2],
+    [-0.5 * s, -1.2],
+    [-0.5 * s, 1.2],
+    [0.6 * s, 1.2],
+    [0.6 * s, 0.75],
+    [-0.05 * s, 0.75],
+    [-0.05 * s, -0.75],
+    [0.6 * s, -0.75],
+  ];
+};
+
+/** Marks for the window decays, restarts and new-CWV phase changes (rare events: each is
+ *  drawn on its own and can be read at the cursor with its before → after values). */
+export const WINDOW_EVENT_MARKS: Record<string, WindowEventLook> = {
+  idle_decay: { shape: MARKER_SHAPES.triangle_down, filled: false, label: 'window decay after idle' },
+  app_limited_decay: { shape: MARKER_SHAPES.diamond, filled: false, label: 'window decay, application-limited' },
+  idle_restart: { shape: MARKER_SHAPES.square, filled: false, label: 'restart after idle' },
+  nvp_enter: { shape: [bracket(true)], filled: true, label: 'non-validated phase begins', onStrip: true, newCwv: true },
+  nvp_exit: { shape: [bracket(false)], filled: true, label: 'non-validated phase ends', onStrip: true, newCwv: true },
+  nvp_expiry: {
+    shape: [
+      [
+        [-1, -1.2],
+        [1, -1.2],
+        [0, 0],
+        [1, 1.2],
+        [-1, 1.2],
+        [0, 0],
+      ],
+    ],
+    filled: false,
+    label: 'non-validated phase time limit',
+    newCwv: true,
+  },
+  nvp_loss_response: {
+    shape: MARKER_SHAPES.star,
+    filled: true,
+    label: 'loss in the non-validated phase',
+    newCwv: true,
+  },
+};
+
+/** Draws a window-event mark centred at (x, y) in a run's colour. */
+export function drawWindowEvent(
+  ctx: CanvasRenderingContext2D,
+  look: WindowEventLook,
+  x: number,
+  y: number,
+  r: number,
+  color: string,
+): void {
+  ctx.save();
+  ctx.setLineDash([]);
+  ctx.beginPath();
+  traceShape(ctx, look.shape, x, y, r);
+  ctx.fillStyle = look.filled ? color : '#ffffff';
+  ctx.fill();
+  ctx.lineWidth = look.filled ? 1 : 2;
+  ctx.strokeStyle = look.filled ? '#111111' : color;
+  ctx.stroke();
+  ctx.restore();
+}
+
+/** SVG path data of a window-event mark centred at (0, 0), for the legend. */
+export function windowEventPath(look: WindowEventLook, r: number): string {
+  return shapePath(look.shape, r);
 }

@@ -1,5 +1,9 @@
 // Every other engine parameter of the scenario and of the compared flow, grouped as the
-// engine groups them, generated from the schema.
+// engine groups them, generated from the schema. The settings the algorithm catalogue
+// controls (the variant, the idle policy, the growth gate, …) belong to the algorithm
+// picker: they are shown only while "custom" is compared, and then edit what custom runs.
+import { useAppState } from '../app/AppContext';
+import { algorithmLabel, CONTROLLED_PATHS, CUSTOM } from '../scenario/algorithms';
 import { PARAMS } from '../scenario/params';
 import { concretePath } from '../scenario/paths';
 import { ParamControl } from './ParamControl';
@@ -8,7 +12,7 @@ import { ParamControl } from './ParamControl';
 const ELSEWHERE = new Set([
   'version',
   'timeline',
-  'flows[].variant',
+  'flows[].algorithm',
   'duration',
   'seed',
   'network.bottleneck.bandwidth',
@@ -40,7 +44,8 @@ const GROUP_TITLES: Record<string, string> = {
 
 /** The “All settings” section. */
 export function AdvancedControls() {
-  const rest = PARAMS.filter((p) => !ELSEWHERE.has(p.path));
+  const custom = useAppState((s) => s.algorithms.includes(CUSTOM));
+  const rest = PARAMS.filter((p) => !ELSEWHERE.has(p.path) && (custom || !CONTROLLED_PATHS.has(p.path)));
   const groups = [...new Set(rest.map((p) => p.group))];
   return (
     <details className="advanced">
@@ -55,7 +60,16 @@ export function AdvancedControls() {
           {rest
             .filter((p) => p.group === g)
             .map((p) => (
-              <ParamControl key={p.path} path={concretePath(p.path, 0)} variant="number" />
+              <ParamControl
+                key={p.path}
+                path={concretePath(p.path, 0)}
+                variant="number"
+                note={
+                  CONTROLLED_PATHS.has(p.path)
+                    ? `Set by each compared algorithm; here, what “${algorithmLabel(CUSTOM)}” runs.`
+                    : undefined
+                }
+              />
             ))}
         </section>
       ))}

@@ -1,7 +1,9 @@
 // The scenario controls: the path, the sender's application, the run; then every other
 // engine parameter under "All settings". Which application fields apply to which kind
-// follows the engine's help texts (write size and interval for CBR, thin and on/off; on and
-// off periods for on/off; a byte count for bulk; scripted writes for scripted).
+// follows the engine's help texts (write size and interval for CBR, thin, on/off and
+// Poisson; on and off periods for on/off; a byte count for bulk; scripted writes for
+// scripted). For the applications that leave the sender idle or application-limited (thin,
+// on/off, Poisson), the writes come first, with the application write frequency.
 import { useAppState } from '../app/AppContext';
 import { formatDuration } from '../lib/format';
 import { getAt, mssOf } from '../scenario/paths';
@@ -11,13 +13,21 @@ import { AdvancedControls } from './AdvancedControls';
 import { ParamControl } from './ParamControl';
 import { TimelineList } from './TimelineList';
 
+const WRITE_SIZE = 'flows[0].app.write_size';
+const WRITE_INTERVAL = 'flows[0].app.write_interval';
+
 const APP_FIELDS: Record<string, string[]> = {
   bulk: ['flows[0].app.bytes'],
-  cbr: ['flows[0].app.write_size', 'flows[0].app.write_interval'],
-  thin: ['flows[0].app.write_size', 'flows[0].app.write_interval'],
-  on_off: ['flows[0].app.write_size', 'flows[0].app.write_interval', 'flows[0].app.on', 'flows[0].app.off'],
+  cbr: [WRITE_SIZE, WRITE_INTERVAL],
+  thin: [WRITE_SIZE, WRITE_INTERVAL],
+  on_off: [WRITE_SIZE, WRITE_INTERVAL, 'flows[0].app.on', 'flows[0].app.off'],
   scripted: ['flows[0].app.writes'],
+  poisson: [WRITE_SIZE, WRITE_INTERVAL],
 };
+
+/** Applications whose write size and frequency decide whether the sender is idle or
+ *  application-limited (where CWV and restart act): their writes are shown first, framed. */
+const WRITE_LIMITED = new Set(['thin', 'on_off', 'poisson']);
 
 function num(v: unknown): number {
   return typeof v === 'number' ? v : 0;
@@ -43,15 +53,24 @@ function PathFacts() {
   );
 }
 
-function WriteRate() {
-  const size = useAppState((s) => num(effectiveValue(s, 'flows[0].app.write_size')));
-  const interval = useAppState((s) => num(effectiveValue(s, 'flows[0].app.write_interval')));
+/** The write interval as a frequency, and the load it offers. */
+function WriteRate({ kind }: { kind: string }) {
+  const size = useAppState((s) => num(effectiveValue(s, WRITE_SIZE)));
+  const interval = useAppState((s) => num(effectiveValue(s, WRITE_INTERVAL)));
   if (interval <= 0) return null;
+  const mean = kind === 'poisson' ? 'mean ' : '';
+  const when = kind === 'on_off' ? ' while on' : '';
   return (
-    <span>
-      = {formatNumber(1 / interval, 4)} writes/s, {formatNumber((size * 8) / interval / 1e6, 4)} Mbit/s offered
+    <span className="write-rate">
+      Application write frequency: {mean}
+      <strong>{formatNumber(1 / interval, 4)} writes/s</strong> (Hz){when} ·{' '}
+      {formatNumber((size * 8) / interval / 1e6, 4)} Mbit/s offered
     </span>
   );
+}
+
+function AppField({ path, kind }: { path: string; kind: string }) {
+  return <ParamControl path={path} extra={path === WRITE_INTERVAL ? <WriteRate kind={kind} /> : undefined} />;
 }
 
 /** The main controls. */
@@ -59,6 +78,10 @@ export function Controls() {
   const lossModel = useAppState((s) => String(effectiveValue(s, 'network.bottleneck.loss.model')));
   const appKind = useAppState((s) => String(effectiveValue(s, 'flows[0].app.kind')));
   const appFields = APP_FIELDS[appKind] ?? [];
+  const writes: string[] = WRITE_LIMITED.has(appKind)
+    ? appFields.filter((p) => p === WRITE_SIZE || p === WRITE_INTERVAL)
+    : [];
+  const others = appFields.filter((p) => !writes.includes(p));
   return (
     <div className="controls">
       <section className="control-group" aria-labelledby="grp-path">
@@ -77,6 +100,18 @@ export function Controls() {
       </section>
       <section className="control-group" aria-labelledby="grp-sender">
         <h2 id="grp-sender">Sender</h2>
+        <ParamControl path="flows[0].app.kind" />
+        {writes.length > 0 && (
+          <div className="app-writes" role="group" aria-labelledby="grp-writes">
+            <h3 id="grp-writes">Application writes</h3>
+            {writes.map((p) => (
+              <AppField key={p} path={p} kind={appKind} />
+            ))}
+          </div>
+        )}
+        {others.map((p) => (
+          <AppField key={p} path={p} kind={appKind} />
+        ))}
         <ParamControl
           path="flows[0].reserved_bandwidth"
           note={
@@ -86,10 +121,6 @@ export function Controls() {
             </>
           }
         />
-        <ParamControl path="flows[0].app.kind" />
-        {appFields.map((p) => (
-          <ParamControl key={p} path={p} extra={p === 'flows[0].app.write_interval' ? <WriteRate /> : undefined} />
-        ))}
       </section>
       <section className="control-group" aria-labelledby="grp-run">
         <h2 id="grp-run">Run</h2>

@@ -1,10 +1,10 @@
-// The engine's presets, grouped: presets whose scenarios differ only in the algorithm form a
-// group (the same experiment run with each algorithm).
+// The engine's presets, grouped: presets whose scenarios differ only in the algorithm (the
+// named algorithm and the settings the catalogue controls) form a group (the same experiment
+// run with each algorithm).
 import { useMemo } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
 import { tables, type Preset } from '../engine/tables';
-import { setAt } from '../scenario/paths';
-import { VARIANT_NAMES } from '../scenario/algorithms';
+import { CATALOGUE, withDefaultAlgorithm } from '../scenario/algorithms';
 
 interface Group {
   label: string;
@@ -15,11 +15,11 @@ interface Group {
 export function groupPresets(presets: readonly Preset[]): Group[] {
   const groups = new Map<string, Group>();
   for (const p of presets) {
-    const key = JSON.stringify(setAt(p.scenario, 'flows[0].variant', null));
+    const key = JSON.stringify(withDefaultAlgorithm(p.scenario));
     let g = groups.get(key);
     if (!g) {
       // "fall-floyd-reno-3drops" → "fall-floyd-3drops": the name without the algorithm.
-      const tokens = VARIANT_NAMES.map((v) => v.replace(/_/g, '-')).sort((a, b) => b.length - a.length);
+      const tokens = CATALOGUE.map((e) => e.name.replace(/_/g, '-')).sort((a, b) => b.length - a.length);
       let label = p.name;
       for (const t of tokens) label = label.replace(new RegExp(`(^|-)${t}(-|$)`), '$1').replace(/-$/, '');
       g = { label, presets: [] };

@@ -1,11 +1,17 @@
 // The numbers a comparison is about, per algorithm. Every number comes from the engine's
 // summary.
+import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useAppState } from '../app/AppContext';
+import { useApp, useAppState } from '../app/AppContext';
+import { samePackets } from '../engine/traceStore';
+import { WINDOW_EVENT_MARKS } from '../lib/styles';
+import { EVENT_CODE } from '../plots/layers';
 import type { FlowSummary, RunSummary } from '../engine/protocol';
 import { AlgorithmSwatch } from '../lib/AlgorithmSwatch';
-import { variantLabel, type Variant } from '../scenario/algorithms';
+import { algorithmLabel, runSettings, type AlgorithmName } from '../scenario/algorithms';
+import { identicalRuns, type RunFacts } from '../scenario/identical';
 import { formatNumber } from '../scenario/params';
+import { getAt } from '../scenario/paths';
 import { reportsProgress, summaryShown } from '../state/selectors';
 import type { RunInfo } from '../state/types';
 
@@ -31,6 +37,16 @@ const ROWS: { label: string; title: string; value: (f: FlowSummary) => string }[
     title: 'Packets lost: queue overflow + random errors + scripted',
     value: (f) => String(f.drops.queue + f.drops.error + f.drops.scripted),
   },
+  {
+    label: 'Max burst (packets)',
+    title: 'Most data packets sent back to back at one instant',
+    value: (f) => String(f.max_burst_packets),
+  },
+  {
+    label: 'Window decays',
+    title: 'cwnd reductions by the idle policy: decays after idle or while application-limited, restarts',
+    value: (f) => String(f.window_decays),
+  },
 ];
 
 const DIGEST_TITLE = '64-bit digest of every output column: equal digests mean identical runs';
@@ -44,12 +60,63 @@ function cell(status: RunInfo['status'] | undefined, summary: RunSummary | null,
   return f ? row.value(f) : '…';
 }
 
-function AlgHead({ a }: { a: Variant }) {
+function AlgHead({ a }: { a: AlgorithmName }) {
   return (
     <span className="alg-head">
-      <AlgorithmSwatch variant={a} width={28} height={12} strokeWidth={2} />
-      {variantLabel(a)}
+      <AlgorithmSwatch algorithm={a} width={28} height={12} strokeWidth={2} />
+      {algorithmLabel(a)}
     </span>
+  );
+}
+
+/** Marks that record new CWV's bookkeeping or window changes, which runs without an idle
+ *  policy do not have (the packets and windows are compared instead). */
+const VALIDATION_KINDS: ReadonlySet<number> = new Set(
+  Object.keys(WINDOW_EVENT_MARKS).flatMap((n) => EVENT_CODE.get(n) ?? []),
+);
+
+/** Runs that traced identically, with the reason when the settings and summaries show it. */
+function IdenticalNotes({
+  algorithms,
+  statuses,
+  summaries,
+}: {
+  algorithms: AlgorithmName[];
+  statuses: (RunInfo['status'] | undefined)[];
+  summaries: (RunSummary | null)[];
+}) {
+  const { traces } = useApp();
+  const scenario = useAppState((s) => s.scenario);
+  const notes = useMemo(() => {
+    const facts: RunFacts[] = [];
+    algorithms.forEach((name, i) => {
+      const summary = summaries[i];
+      const flow = summary?.flows[0];
+      if (statuses[i] !== 'done' || !summary?.finished || !flow) return;
+      facts.push({ name, digest: summary.digest, flow, settings: runSettings(scenario, name) });
+    });
+    const same = (a: AlgorithmName, b: AlgorithmName) => {
+      const ta = traces.get(a);
+      const tb = traces.get(b);
+      return !!ta && !!tb && samePackets(ta, tb, VALIDATION_KINDS);
+    };
+    return identicalRuns(facts, { appKind: String(getAt(scenario, 'flows[0].app.kind')) }, same);
+  }, [algorithms, statuses, summaries, scenario, traces]);
+  if (notes.length === 0) return null;
+  return (
+    <ul className="identical" aria-label="Identical runs">
+      {notes.map((n) => (
+        <li key={n.names.join(',')}>
+          {n.text}
+          {!n.sameDigest && (
+            <span className="identical-why">
+              {' '}
+              (Their digests differ: new CWV also logs its phase changes, which move no window.)
+            </span>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -130,10 +197,11 @@ export function SummaryTable() {
         {algorithms.map((a, i) => (
           <span key={a}>
             {i > 0 ? ' · ' : ''}
-            {variantLabel(a)} {digest(i)}
+            {algorithmLabel(a)} {digest(i)}
           </span>
         ))}
       </p>
+      <IdenticalNotes algorithms={algorithms} statuses={statuses} summaries={summaries} />
       {statuses.some((st, i) => st === 'stopped' && summaries[i]) && (
         <p className="status">* stopped before the end: numbers so far.</p>
       )}

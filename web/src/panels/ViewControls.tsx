@@ -2,7 +2,8 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../app/AppContext';
 import { LAYOUTS, PLOT_IDS, type Layout, type PlotId } from '../scenario/shareState';
-import { SERIES_STYLES } from '../lib/styles';
+import { NEW_CWV_SERIES, SERIES_STYLES, VALIDATION_SERIES } from '../lib/styles';
+import { selectNewCwv, selectWindowValidation } from '../state/selectors';
 import type { SeriesVisibility } from '../state/types';
 
 const LAYOUT_LABEL: Record<Layout, string> = { multiples: 'One plot per algorithm', overlay: 'Overlay' };
@@ -14,6 +15,14 @@ export function ViewControls() {
   const layout = useAppState((s) => s.layout);
   const plots = useAppState(useShallow((s) => s.plots));
   const series = useAppState((s) => s.series);
+  // W_used only exists for runs with an idle policy, pipeACK for new CWV runs.
+  const validation = useAppState(selectWindowValidation);
+  const newCwv = useAppState(selectNewCwv);
+  const lines = (Object.keys(SERIES_STYLES) as (keyof SeriesVisibility)[]).filter(
+    (k) =>
+      (validation || !(VALIDATION_SERIES as readonly string[]).includes(k)) &&
+      (newCwv || !(NEW_CWV_SERIES as readonly string[]).includes(k)),
+  );
   const st = store.getState();
   return (
     <div className="view-controls">
@@ -37,7 +46,7 @@ export function ViewControls() {
       </fieldset>
       <fieldset>
         <legend>Window lines</legend>
-        {(Object.keys(SERIES_STYLES) as (keyof SeriesVisibility)[]).map((k) => (
+        {lines.map((k) => (
           <label key={k}>
             <input type="checkbox" checked={series[k]} onChange={() => st.toggleSeries(k)} />
             {SERIES_STYLES[k].label}

@@ -10,8 +10,13 @@ import { getAt } from '../scenario/paths';
 import { requireSpec } from '../scenario/params';
 import { createHarness } from '../test/appHarness';
 import { waitFor } from '../test/inProcessWorker';
+import { tables } from '../engine/tables';
+import { ALGORITHM_NAMES, CONTROLLED_PATHS, CUSTOM, GROUPS, presetBase } from '../scenario/algorithms';
+import { concretePath } from '../scenario/paths';
+import { AdvancedControls } from './AdvancedControls';
 import { AlgorithmPicker } from './AlgorithmPicker';
 import { Controls } from './Controls';
+import { LessonPanel } from './LessonPanel';
 import { Notices } from './Notices';
 import { SummaryTable } from './SummaryTable';
 
@@ -120,7 +125,59 @@ describe('the controls', () => {
     });
     expect(screen.getByRole('slider', { name: 'Write size' })).toBeTruthy();
     expect(screen.getByRole('slider', { name: 'Write interval' })).toBeTruthy();
-    expect(screen.getByText(/writes\/s/).textContent).toContain('= 100 writes/s, 1.168 Mbit/s offered');
+    expect(document.querySelector('.write-rate')?.textContent).toContain(
+      'Application write frequency: 100 writes/s (Hz) · 1.168 Mbit/s offered',
+    );
+  });
+
+  it('puts the writes first, framed, for senders that go idle or application-limited (thin, on/off, Poisson)', () => {
+    const h = renderWith(<Controls />);
+    for (const kind of ['thin', 'on_off', 'poisson']) {
+      act(() => {
+        fireEvent.change(screen.getByRole('combobox', { name: 'Application' }), { target: { value: kind } });
+      });
+      const group = screen.getByRole('group', { name: 'Application writes' });
+      expect(within(group).getByRole('slider', { name: 'Write size' })).toBeTruthy();
+      const interval = within(group).getByRole('slider', { name: 'Write interval' }) as HTMLInputElement;
+      expect(group.textContent).toContain('Application write frequency');
+      // The frequency follows the interval (and the schema's range and messages apply).
+      const box = within(group).getByRole('textbox', { name: 'Write interval in ms, exact value' });
+      act(() => {
+        fireEvent.change(box, { target: { value: '50' } });
+        fireEvent.keyDown(box, { key: 'Enter' });
+      });
+      expect(value(h, 'flows[0].app.write_interval')).toBe(0.05);
+      expect(group.textContent).toContain('20 writes/s');
+      act(() => {
+        fireEvent.change(box, { target: { value: '0' } });
+        fireEvent.keyDown(box, { key: 'Enter' });
+      });
+      expect(within(group).getByRole('alert').textContent).toContain('Write interval: out of range; allowed');
+      expect(interval.disabled).toBe(false);
+    }
+    act(() => {
+      fireEvent.change(screen.getByRole('combobox', { name: 'Application' }), { target: { value: 'cbr' } });
+    });
+    expect(screen.queryByRole('group', { name: 'Application writes' })).toBeNull();
+  });
+});
+
+describe('the advanced controls', () => {
+  it('hide the settings the algorithm catalogue controls unless custom is compared', () => {
+    const h = renderWith(<AdvancedControls />, '?v=2&alg=newreno,newreno_cwv');
+    for (const path of CONTROLLED_PATHS)
+      expect(document.querySelector(`[data-path="${concretePath(path, 0)}"]`)).toBeNull();
+    // Other congestion-control settings stay (they apply to every run).
+    expect(document.querySelector('[data-path="flows[0].cc.nvp_limit"]')).not.toBeNull();
+    act(() => h.controller.setAlgorithms(['newreno', CUSTOM]));
+    const idle = document.querySelector('[data-path="flows[0].cc.idle_policy"]') as HTMLElement;
+    expect(idle).not.toBeNull();
+    expect(idle.textContent).toContain('what “Custom” runs');
+    expect(document.querySelector('[data-path="flows[0].algorithm"]')).toBeNull();
+    act(() => {
+      fireEvent.change(within(idle).getByRole('combobox'), { target: { value: 'restart' } });
+    });
+    expect(value(h, 'flows[0].cc.idle_policy')).toBe('restart');
   });
 });
 
@@ -133,10 +190,75 @@ describe('the algorithm picker', () => {
       fireEvent.click(reno);
     });
     expect(h.store.getState().algorithms).toEqual(['reno']);
+  });
+
+  it('offers every catalogue entry under its group, described, with group shortcuts', () => {
+    const h = renderWith(<AlgorithmPicker />, '?v=2&alg=newreno');
+    for (const g of GROUPS) {
+      const group = screen.getByRole('group', { name: g.name });
+      const boxes = within(group).getAllByRole('checkbox');
+      expect(boxes).toHaveLength(g.entries.length);
+      for (const e of g.entries) {
+        const box = within(group).getByRole('checkbox', { name: e.label });
+        // The description is the checkbox's accessible description (no hover needed).
+        const desc = document.getElementById(box.getAttribute('aria-describedby') ?? '');
+        expect(desc?.textContent).toBe(e.description);
+      }
+    }
+    const [first, second] = GROUPS;
     act(() => {
-      fireEvent.click(screen.getByRole('button', { name: 'Compare all 4' }));
+      fireEvent.click(screen.getByRole('button', { name: `Add all ${second?.entries.length}: ${second?.name}` }));
     });
-    expect(h.store.getState().algorithms).toEqual(['old_tahoe', 'tahoe', 'reno', 'newreno']);
+    expect(h.store.getState().algorithms).toEqual(
+      ALGORITHM_NAMES.filter((n) => n === 'newreno' || second?.entries.some((e) => e.name === n)),
+    );
+    act(() => {
+      fireEvent.click(screen.getByRole('button', { name: `Compare only these: ${first?.name}` }));
+    });
+    expect(h.store.getState().algorithms).toEqual(first?.entries.map((e) => e.name));
+    // Descriptions can be shown as text.
+    const toggle = screen.getByRole('button', { name: 'Describe each' });
+    act(() => {
+      fireEvent.click(toggle);
+    });
+    expect(screen.getByText(first?.entries[0]?.description ?? 'missing').hidden).toBe(false);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('offers “custom” only when flow 0 has settings of its own, and says what they are', () => {
+    renderWith(<AlgorithmPicker />, '?v=2&alg=newreno');
+    expect(screen.queryByRole('checkbox', { name: /Custom/ })).toBeNull();
+    cleanup();
+    const h = renderWith(
+      <AlgorithmPicker />,
+      '?v=2&alg=newreno,custom&f0.cc.idle_policy=restart&f0.cc.growth_gate=window_full',
+    );
+    const custom = screen.getByRole('checkbox', { name: 'Custom (this scenario’s own settings)' });
+    expect((custom as HTMLInputElement).checked).toBe(true);
+    const desc = document.getElementById(custom.getAttribute('aria-describedby') ?? '');
+    expect(desc?.textContent).toContain('Restart after idle');
+    expect(desc?.textContent).toContain('Window full');
+    expect(h.store.getState().algorithms).toEqual(['newreno', CUSTOM]);
+  });
+});
+
+describe('the lesson panel', () => {
+  it('shows the lesson of a preset that has one, and says when the scenario has changed', async () => {
+    const preset = tables.presets.find((p) => p.lesson);
+    if (!preset?.lesson) return;
+    const h = renderWith(<LessonPanel />, '?v=2&alg=newreno');
+    expect(screen.queryByText('Question for the class')).toBeNull();
+    act(() => h.controller.loadPreset(preset.name));
+    expect(screen.getByText(preset.lesson.look)).toBeTruthy();
+    expect(screen.getByText(preset.lesson.question)).toBeTruthy();
+    expect(screen.getByText(preset.lesson.happens)).toBeTruthy();
+    expect(screen.queryByText(/has changed since/)).toBeNull();
+    expect(h.store.getState().algorithms).toEqual(
+      ALGORITHM_NAMES.filter((n) => [...(preset.lesson?.compare ?? []), presetBase(preset.scenario).own].includes(n)),
+    );
+    act(() => h.controller.setParam('seed', 7));
+    expect(screen.getByText(/has changed since/)).toBeTruthy();
+    await waitFor(h.allDone);
   });
 });
 
@@ -175,6 +297,38 @@ describe('the summary table', () => {
         .map((c) => c.textContent),
     ).toEqual(['Tahoe', 'Reno']);
     expect(rows.textContent).toContain(String(reno?.retransmits));
+  });
+});
+
+describe('the summary table: window validation', () => {
+  it('shows max burst and window decays, and says when two runs traced identically and why', async () => {
+    const h = renderWith(<SummaryTable />, '?v=2&alg=newreno,newreno_cwv');
+    act(() => h.controller.runFull());
+    await waitFor(h.allDone);
+    await act(async () => {});
+    const s = h.store.getState();
+    const table = screen.getByRole('table', { name: 'Summary, one column per algorithm' });
+    const row = (label: string) =>
+      within(table).getByRole('rowheader', { name: label }).closest('tr')?.textContent?.replace(label, '');
+    const cwv = s.runs.newreno_cwv?.summary?.flows[0];
+    expect(row('Max burst (packets)')).toContain(String(cwv?.max_burst_packets));
+    expect(row('Window decays')).toBe('00');
+    // The default bulk sender is never idle: CWV changes nothing, and the page says why.
+    expect(s.runs.newreno?.summary?.digest).toBe(s.runs.newreno_cwv?.summary?.digest);
+    expect(screen.getByRole('list', { name: 'Identical runs' }).textContent).toBe(
+      'NewReno and NewReno + CWV traced identically: CWV and restart act only when ' +
+        'the sender is idle or application-limited, and this one never was (a bulk sender always has data).',
+    );
+    // Reno and NewReno, with the same engine digest, on a run without loss.
+    act(() => h.controller.setAlgorithms(['reno', 'newreno']));
+    act(() => h.controller.setParam('network.bottleneck.queue_packets', 1000));
+    await waitFor(h.allDone);
+    await act(async () => {});
+    const t = h.store.getState();
+    expect(t.runs.reno?.summary?.flows[0]?.retransmits).toBe(0);
+    expect(screen.getByRole('list', { name: 'Identical runs' }).textContent).toBe(
+      'Reno and NewReno traced identically: no packet was lost, so the loss-recovery variants never differed.',
+    );
   });
 });
 

@@ -1,10 +1,21 @@
 // What the lines, patterns and marks mean. Every algorithm is shown with its colour, dash and
 // marker; phases with colour, pattern and short name; events with their glyph.
+import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
-import { variantLabel } from '../scenario/algorithms';
+import { algorithmLabel } from '../scenario/algorithms';
 import { AlgorithmSwatch } from '../lib/AlgorithmSwatch';
-import { EVENT_MARKS, PHASES, SERIES_STYLES } from '../lib/styles';
+import {
+  EVENT_MARKS,
+  PHASES,
+  SERIES_STYLES,
+  NEW_CWV_SERIES,
+  VALIDATION_SERIES,
+  WINDOW_EVENT_MARKS,
+  windowEventPath,
+  type WindowEventLook,
+} from '../lib/styles';
+import { selectNewCwv, selectWindowValidation } from '../state/selectors';
 
 function Line({ color, dash, width = 2.5 }: { color: string; dash: readonly number[]; width?: number }) {
   return (
@@ -24,23 +35,50 @@ function Glyph({ kind }: { kind: 'down' | 'x' | 'ring' | 'bar' }) {
   );
 }
 
+function WindowEventGlyph({ look }: { look: WindowEventLook }) {
+  return (
+    <svg width="14" height="14" viewBox="-7 -7 14 14" aria-hidden="true" className="legend-swatch">
+      <path
+        d={windowEventPath(look, 4.5)}
+        fill={look.filled ? '#777' : '#fff'}
+        stroke={look.filled ? '#111' : '#555'}
+        strokeWidth={look.filled ? 1 : 1.8}
+      />
+    </svg>
+  );
+}
+
+/** Below this width the legend starts collapsed (the one-column layout). */
+const NARROW = '(max-width: 999px)';
+
 /** The legend above the plots. */
 export function Legend() {
   const algorithms = useAppState(useShallow((s) => s.algorithms));
   const layout = useAppState((s) => s.layout);
+  const validation = useAppState(selectWindowValidation);
+  // Open where there is room; a phone starts with the plots (one tap opens it).
+  const [open, setOpen] = useState(() => typeof window === 'undefined' || !window.matchMedia?.(NARROW).matches);
+  const newCwv = useAppState(selectNewCwv);
+  const strip = Object.values(WINDOW_EVENT_MARKS).filter((look) => look.onStrip);
+  const series = Object.entries(SERIES_STYLES).filter(
+    ([k]) =>
+      (validation || !(VALIDATION_SERIES as readonly string[]).includes(k)) &&
+      (newCwv || !(NEW_CWV_SERIES as readonly string[]).includes(k)),
+  );
   return (
-    <div className="legend" aria-label="Legend">
+    <details className="legend" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>Legend: lines, phases and marks</summary>
       <ul className="legend-row" aria-label="Algorithms">
         {algorithms.map((a) => (
           <li key={a}>
-            <AlgorithmSwatch variant={a} width={46} className="legend-swatch" />
-            {variantLabel(a)}
+            <AlgorithmSwatch algorithm={a} width={46} className="legend-swatch" />
+            {algorithmLabel(a)}
           </li>
         ))}
         {layout === 'overlay' && <li className="legend-note">(overlaid: colour, dash and marker per algorithm)</li>}
       </ul>
       <ul className="legend-row" aria-label="Window series">
-        {Object.entries(SERIES_STYLES).map(([k, st]) => (
+        {series.map(([k, st]) => (
           <li key={k}>
             <Line color={`rgba(40,40,40,${st.alpha})`} dash={st.dash} width={st.width + 0.5} />
             {st.label}
@@ -77,6 +115,26 @@ export function Legend() {
           drop
         </li>
       </ul>
-    </div>
+      {validation && (
+        <ul className="legend-row" aria-label="Window validation marks">
+          {Object.entries(WINDOW_EVENT_MARKS)
+            .filter(([, look]) => !look.onStrip && (newCwv || !look.newCwv))
+            .map(([k, look]) => (
+              <li key={k}>
+                <WindowEventGlyph look={look} />
+                {look.label}
+              </li>
+            ))}
+          {newCwv && (
+            <li>
+              {strip[0] && <WindowEventGlyph look={strip[0]} />}
+              <span className="nvp-swatch" aria-hidden="true" />
+              {strip[1] && <WindowEventGlyph look={strip[1]} />}
+              non-validated phase (new CWV), begins … ends
+            </li>
+          )}
+        </ul>
+      )}
+    </details>
   );
 }

@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
-import { variantLabel, type Variant } from '../scenario/algorithms';
+import { algorithmLabel, type AlgorithmName } from '../scenario/algorithms';
 import type { PlotId } from '../scenario/shareState';
 import type { PlotDef } from './core/types';
 import type { PlotSpec } from './core/PlotController';
@@ -18,7 +18,7 @@ const KINDS: Record<PlotId, { def: PlotDef; title: string; name: string; size: '
   queue: { def: queuePlot, title: 'Bottleneck queue', name: 'queue', size: 'short' },
 };
 
-function PlotFor({ kind, keys, all }: { kind: PlotId; keys: Variant[]; all: Variant[] }) {
+function PlotFor({ kind, keys, all }: { kind: PlotId; keys: AlgorithmName[]; all: AlgorithmName[] }) {
   const k = KINDS[kind];
   const keysText = keys.join(',');
   const allText = all.join(',');
@@ -31,7 +31,7 @@ function PlotFor({ kind, keys, all }: { kind: PlotId; keys: Variant[]; all: Vari
     }),
     [k, keysText, allText],
   );
-  const who = keys.length === 1 ? ` — ${variantLabel(keys[0] ?? '')}` : '';
+  const who = keys.length === 1 ? ` — ${algorithmLabel(keys[0] ?? '')}` : '';
   return (
     <TimePlot
       id={`${kind}-${keys.join('-')}`}

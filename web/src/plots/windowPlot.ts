@@ -1,16 +1,46 @@
 // Congestion window plot: cwnd, ssthresh, flight size and the inflated window over time, in
 // segments, with phase bands and marks for the events a lesson is about (3rd duplicate ACK
-// → fast retransmit, retransmission timeout, NewReno partial ACK).
-import { rowAt, rowsInForce, visibleRange } from '../engine/lookup';
+// → fast retransmit, retransmission timeout, NewReno partial ACK); for runs with an idle
+// policy also W_used and pipeACK (window-validation series), a mark for every window decay,
+// restart and new-CWV phase change (read at the cursor as before → after), and a strip
+// along the bottom while new CWV is in its non-validated phase.
+import { rowAt, rowsInForce, rowsWithin, visibleRange } from '../engine/lookup';
+import { U32_UNLIMITED } from '../engine/protocol';
+import type { RunTrace } from '../engine/traceStore';
 import { formatNumber } from '../scenario/params';
 import { mssOf } from '../scenario/paths';
-import { drawMarker, EVENT_MARKS, PHASES, SERIES_STYLES } from '../lib/styles';
+import {
+  drawMarker,
+  drawWindowEvent,
+  EVENT_MARKS,
+  PHASES,
+  SERIES_STYLES,
+  WINDOW_EVENT_MARKS,
+  type WindowEventLook,
+} from '../lib/styles';
 import type { SeriesVisibility } from '../state/types';
 import { mapLinear, thinMarks } from './core/decimate';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
 import { drawPhaseBands, EVENT_CODE, rowBefore, strokePolyline, visibleLine } from './layers';
 
-const SERIES_ORDER: (keyof SeriesVisibility)[] = ['flight', 'ssthresh', 'inflated', 'cwnd'];
+const SERIES_ORDER: (keyof SeriesVisibility)[] = ['flight', 'ssthresh', 'inflated', 'w_used', 'pipeack', 'cwnd'];
+
+/** Window-event marks by event code. */
+const WINDOW_EVENTS: ReadonlyMap<number, { name: string; look: WindowEventLook }> = new Map(
+  Object.entries(WINDOW_EVENT_MARKS).flatMap(([name, look]) => {
+    const code = EVENT_CODE.get(name);
+    return code === undefined ? [] : [[code, { name, look }] as const];
+  }),
+);
+
+/** Codes of every kind this plot marks. */
+const MARKED_CODES: ReadonlySet<number> = new Set([
+  ...WINDOW_EVENTS.keys(),
+  ...Object.keys(EVENT_MARKS).flatMap((n) => EVENT_CODE.get(n) ?? []),
+]);
+
+/** Height of the non-validated-phase strip of one run, CSS px. */
+const NVP_H = 6;
 
 /** Height of one phase lane, CSS px. */
 export const LANE_H = 11;
@@ -95,6 +125,136 @@ function drawEventMarks(f: DrawFrame, run: PlotRun, mss: number) {
   }
 }
 
+/** A byte count of an event row in segments ("∞" when the engine saturated it). */
+function segText(v: number, mss: number): string {
+  return v >= U32_UNLIMITED || !Number.isFinite(v) ? '∞' : formatNumber(v / mss, 3);
+}
+
+/** "idle decay: cwnd 12 → 6, ssthresh ∞ → 9 segments" for window-event row i. */
+export function windowEventText(trace: RunTrace, i: number, mss: number): string {
+  const m = trace.tables.marks;
+  const code = m.cols.kind[i] ?? -1;
+  const label = WINDOW_EVENTS.get(code)?.look.label ?? 'window change';
+  const at = (col: Float64Array) => segText(col[i] ?? NaN, mss);
+  const cwnd = `cwnd ${at(m.cols.seq)} → ${at(m.cols.len)}`;
+  const ssthresh =
+    m.cols.seg[i] === m.cols.tx[i] ? `ssthresh ${at(m.cols.seg)}` : `ssthresh ${at(m.cols.seg)} → ${at(m.cols.tx)}`;
+  return `${label}: ${cwnd}, ${ssthresh} segments`;
+}
+
+/** Window-event rows of a run within [t0, t1]. */
+function windowEventRows(trace: RunTrace, t0: number, t1: number): number[] {
+  const m = trace.tables.marks;
+  const [i0, i1] = rowsWithin(m.cols.t, m.length, t0, t1);
+  const rows: number[] = [];
+  for (let i = i0; i < i1; i += 1) if (WINDOW_EVENTS.has(m.cols.kind[i] ?? -1)) rows.push(i);
+  return rows;
+}
+
+/** Decays, restarts and new-CWV phase changes: each drawn on its own (they are rare, at most
+ *  one per RTO), just above the window they changed. Several of one kind at one instant (the
+ *  halvings of a long silence, applied together) are one mark; different kinds at one
+ *  instant stack upwards. */
+function drawWindowEvents(f: DrawFrame, run: PlotRun, index: number, mss: number) {
+  const m = run.trace.tables.marks;
+  let lastPx = NaN;
+  let drawn = new Set<number>();
+  for (const i of windowEventRows(run.trace, f.t0, f.t1)) {
+    const code = m.cols.kind[i] ?? -1;
+    const ev = WINDOW_EVENTS.get(code);
+    if (!ev) continue;
+    const px = Math.round(f.x(m.cols.t[i] ?? 0));
+    if (px !== lastPx) {
+      lastPx = px;
+      drawn = new Set();
+    }
+    if (drawn.has(code)) continue;
+    // New CWV's phase begins and ends change no window: they sit on the phase's strip.
+    const onStrip = ev.look.onStrip === true;
+    const stack = onStrip ? 0 : [...drawn].filter((c) => WINDOW_EVENTS.get(c)?.look.onStrip !== true).length;
+    drawn.add(code);
+    if (onStrip) {
+      drawWindowEvent(f.ctx, ev.look, px, f.height - (index + 1) * NVP_H - 4, 3.5, run.style.color);
+      continue;
+    }
+    const top = Math.max(m.cols.seq[i] ?? 0, m.cols.len[i] ?? 0);
+    const py = Math.max(7, f.y(top / mss) - 10 - stack * 11);
+    drawWindowEvent(f.ctx, ev.look, px, py, 4.5, run.style.color);
+  }
+}
+
+/** What the window events at the instant of row `near` did, one line per kind: "window decay
+ *  after idle ×3: cwnd 24 → 3, ssthresh 18 segments". */
+function windowEventsAt(trace: RunTrace, near: number, mss: number): string {
+  const m = trace.tables.marks;
+  const t = m.cols.t[near] ?? 0;
+  const rows = windowEventRows(trace, t, t);
+  const byKind = new Map<number, number[]>();
+  for (const i of rows) {
+    const k = m.cols.kind[i] ?? -1;
+    byKind.set(k, [...(byKind.get(k) ?? []), i]);
+  }
+  return [...byKind.values()]
+    .map((list) => {
+      const first = list[0] ?? near;
+      const last = list[list.length - 1] ?? near;
+      if (list.length === 1) return windowEventText(trace, first, mss);
+      // Several at once: from the first one's before to the last one's after.
+      const label = WINDOW_EVENTS.get(m.cols.kind[first] ?? -1)?.look.label ?? 'window change';
+      const at = (col: Float64Array, i: number) => segText(col[i] ?? NaN, mss);
+      const cwnd = `cwnd ${at(m.cols.seq, first)} → ${at(m.cols.len, last)}`;
+      const same = m.cols.seg[first] === m.cols.tx[last];
+      const ssthresh = same
+        ? `ssthresh ${at(m.cols.seg, first)}`
+        : `ssthresh ${at(m.cols.seg, first)} → ${at(m.cols.tx, last)}`;
+      return `${label} ×${list.length}: ${cwnd}, ${ssthresh} segments`;
+    })
+    .join(' · ');
+}
+
+/** Spans [from, to] in which new CWV was in its non-validated phase, within [t0, t1]. */
+function nvpSpans(trace: RunTrace, t0: number, t1: number): [number, number][] {
+  const v = trace.tables.validation;
+  if (v.length === 0) return [];
+  const [i0, i1] = visibleRange(v.cols.t, v.length, t0, t1);
+  const out: [number, number][] = [];
+  let start = NaN;
+  for (let i = i0; i < i1; i += 1) {
+    const on = v.cols.nvp[i] === 1;
+    const ti = Math.max(t0, v.cols.t[i] ?? t0);
+    if (on && Number.isNaN(start)) start = ti;
+    if (!on && !Number.isNaN(start)) {
+      if (ti > start) out.push([start, Math.min(ti, t1)]);
+      start = NaN;
+    }
+  }
+  const end = Math.min(t1, trace.now);
+  if (!Number.isNaN(start) && end > start) out.push([start, end]);
+  return out;
+}
+
+/** A strip along the bottom of the plot (one per run when several share it) while new CWV
+ *  is in its non-validated phase. */
+function drawNvpStrips(f: DrawFrame) {
+  const { ctx } = f;
+  f.runs.forEach((run, r) => {
+    const spans = nvpSpans(run.trace, f.t0, f.t1);
+    if (spans.length === 0) return;
+    const y = f.height - (r + 1) * NVP_H;
+    ctx.save();
+    for (const [a, b] of spans) {
+      const xa = f.x(a);
+      const w = Math.max(1, f.x(b) - xa);
+      ctx.globalAlpha = 0.07;
+      ctx.fillStyle = run.style.color;
+      ctx.fillRect(xa, 0, w, f.height);
+      ctx.globalAlpha = 0.75;
+      ctx.fillRect(xa, y, w, NVP_H - 1);
+    }
+    ctx.restore();
+  });
+}
+
 /** Markers along a run's cwnd line, so overlaid runs differ by shape as well as colour. */
 function drawIdentityMarkers(f: DrawFrame, run: PlotRun, index: number, mss: number) {
   const s = run.trace.tables.series;
@@ -117,10 +277,12 @@ export const windowPlot: PlotDef = {
     const mss = mssOf(context.scenario);
     let hi = 1;
     for (const run of runs) {
-      const s = run.trace.tables.series;
-      const [i0, i1] = rowsInForce(s.cols.t, s.length, t0, t1);
       for (const name of visibleSeries(context)) {
-        const col = s.cols[name];
+        const tb = SERIES_STYLES[name].table === 'series' ? run.trace.tables.series : run.trace.tables.validation;
+        const cols = tb.cols as Record<string, Float64Array>;
+        const t = cols.t ?? new Float64Array(0);
+        const col = cols[name] ?? new Float64Array(0);
+        const [i0, i1] = rowsInForce(t, tb.length, t0, t1);
         for (let i = i0; i < i1; i += 1) {
           const v = col[i] ?? 0;
           if (v > hi * mss && Number.isFinite(v)) hi = v / mss;
@@ -138,10 +300,16 @@ export const windowPlot: PlotDef = {
     drawPhaseBands(f, LANE_H);
     const { xl, yl } = f;
     const toY = (v: number) => mapLinear(yl, v / mss);
+    drawNvpStrips(f);
     for (const run of runs) {
       for (const name of visibleSeries(context)) {
         const look = SERIES_STYLES[name];
-        const line = visibleLine(f, run.trace, 'series', name).polyline(toY, xl, Math.min(run.trace.now, f.t1));
+        const end = Math.min(run.trace.now, f.t1);
+        const decimated =
+          look.table === 'series'
+            ? visibleLine(f, run.trace, 'series', name as 'cwnd')
+            : visibleLine(f, run.trace, 'validation', name as 'w_used');
+        const line = decimated.polyline(toY, xl, end);
         ctx.strokeStyle = run.style.color;
         ctx.globalAlpha = look.alpha;
         ctx.lineWidth = look.width;
@@ -155,6 +323,7 @@ export const windowPlot: PlotDef = {
     runs.forEach((run, i) => {
       if (context.overlay) drawIdentityMarkers(f, run, i, mss);
       drawEventMarks(f, run, mss);
+      drawWindowEvents(f, run, i, mss);
     });
   },
 
@@ -168,9 +337,25 @@ export const windowPlot: PlotDef = {
       }
       const seg = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? '∞' : formatNumber(v / mss, 4));
       const phase = PHASES[s.cols.phase[r] ?? -1]?.label ?? '';
-      const text =
+      let text =
         `cwnd ${seg(s.cols.cwnd[r])} · ssthresh ${seg(s.cols.ssthresh[r])} · ` +
         `flight ${seg(s.cols.flight[r])} · inflated ${seg(s.cols.inflated[r])} seg · ${phase}`;
+      const v = run.trace.tables.validation;
+      const vr = rowAt(v.cols.t, v.length, t);
+      if (vr >= 0) {
+        text += ` · W_used ${seg(v.cols.w_used[vr])}`;
+        const pipeack = v.cols.pipeack[vr] ?? NaN;
+        if (!Number.isNaN(pipeack)) text += ` · pipeACK ${seg(pipeack)}`;
+        if (v.cols.nvp[vr] === 1) text += ' · non-validated phase';
+      }
+      // A decay, restart or phase change within a few pixels of the cursor: what it did.
+      const tol = 6 * context.pxTime;
+      let near = -1;
+      for (const i of windowEventRows(run.trace, t - tol, t + tol)) {
+        const ti = run.trace.tables.marks.cols.t[i] ?? Infinity;
+        if (near < 0 || Math.abs(ti - t) < Math.abs((run.trace.tables.marks.cols.t[near] ?? Infinity) - t)) near = i;
+      }
+      if (near >= 0) text += ` · ${windowEventsAt(run.trace, near, mss)}`;
       return { key: run.key, label: run.label, color: run.style.color, text };
     });
   },
@@ -178,11 +363,25 @@ export const windowPlot: PlotDef = {
   describe(runs) {
     const parts = runs.map((r) => {
       const f = r.summary?.flows[0];
-      return f
-        ? `${r.label}: mean cwnd ${formatNumber(f.mean_cwnd_segments, 3)} segments, ` +
-            `${f.fast_retransmits} fast retransmits, ${f.timeouts} timeouts, ${f.partial_acks} partial ACKs`
-        : `${r.label}: running`;
+      if (!f) return `${r.label}: running`;
+      const decays = f.window_decays > 0 ? `, ${f.window_decays} window decays or restarts` : '';
+      return (
+        `${r.label}: mean cwnd ${formatNumber(f.mean_cwnd_segments, 3)} segments, ` +
+        `${f.fast_retransmits} fast retransmits, ${f.timeouts} timeouts, ${f.partial_acks} partial ACKs${decays}`
+      );
     });
-    return `Congestion window over time in segments, with phase bands and event marks. ${parts.join('; ')}.`;
+    return (
+      'Congestion window over time in segments, with phase bands and event marks ' +
+      `(] and [ step the cursor through them). ${parts.join('; ')}.`
+    );
+  },
+
+  eventTimes(runs) {
+    const out: number[] = [];
+    for (const run of runs) {
+      const m = run.trace.tables.marks;
+      for (let i = 0; i < m.length; i += 1) if (MARKED_CODES.has(m.cols.kind[i] ?? -1)) out.push(m.cols.t[i] ?? 0);
+    }
+    return out.sort((a, b) => a - b);
   },
 };

@@ -1,31 +1,173 @@
-// The algorithms a comparison can run: the choices of the engine's `flows[].variant`.
-import { requireSpec } from './params';
+// The algorithms a comparison can run: the engine's catalogue of named algorithms
+// (`catalogue_json()`, in tables.json), plus `custom`, the scenario's own flow-0 settings.
+// This is the one place the page knows algorithms: names, labels, groups, descriptions and
+// the settings each implies all come from the engine.
+//
+// A comparison runs the base scenario once per selected name. For a catalogue name, flow 0's
+// catalogue-controlled settings (every path some entry sets) go back to their defaults, then
+// the entry's settings are applied and `flows[0].algorithm` names it; for `custom`, the base
+// scenario's flow 0 runs exactly as it is. The base scenario keeps those settings at their
+// defaults unless a preset or a link made flow 0 custom.
+import { tables, type CatalogueEntry, type Scenario } from '../engine/tables';
+import { jsonEqual, type JsonValue } from '../lib/json';
+import { PARAMS, requireSpec } from './params';
+import { getAt, setAt } from './paths';
 
-/** An engine variant name (old_tahoe, tahoe, reno, newreno, …), as the schema lists them. */
-export type Variant = string;
+/** A catalogue name (`newreno`, `newreno_cwv`, …) or CUSTOM. */
+export type AlgorithmName = string;
 
-const spec = requireSpec('flows[].variant');
+/** The catalogue, in the engine's (picker) order. */
+export const CATALOGUE: readonly CatalogueEntry[] = tables.catalogue;
 
-/** Every variant, in the engine's order, with its label and help. */
-export const VARIANTS = (spec.options ?? []).map((o) => ({ ...o }));
+const BY_NAME: ReadonlyMap<string, CatalogueEntry> = new Map(CATALOGUE.map((e) => [e.name, e]));
 
-/** The variant names in the engine's order. */
-export const VARIANT_NAMES: readonly Variant[] = VARIANTS.map((v) => v.value);
+const algorithmSpec = requireSpec('flows[].algorithm');
 
-/** True when `name` is a variant the engine knows. */
-export function isVariant(name: string): name is Variant {
-  return VARIANT_NAMES.includes(name);
+/** The schema's name for "no catalogue entry": the one choice of `flows[].algorithm` that is
+ *  not in the catalogue. */
+export const CUSTOM: AlgorithmName = (() => {
+  const extra = (algorithmSpec.options ?? []).map((o) => o.value).filter((v) => !BY_NAME.has(v));
+  if (extra.length !== 1 || extra[0] === undefined) {
+    throw new Error(`flows[].algorithm should list the catalogue plus one name for custom settings`);
+  }
+  return extra[0];
+})();
+
+/** Every name a comparison may run, in display order: the catalogue, then custom. */
+export const ALGORITHM_NAMES: readonly AlgorithmName[] = [...CATALOGUE.map((e) => e.name), CUSTOM];
+
+/** True when `name` is a catalogue name or custom. */
+export function isAlgorithm(name: string): name is AlgorithmName {
+  return ALGORITHM_NAMES.includes(name);
 }
 
-/** The label a person reads ("NewReno"). */
-export function variantLabel(v: Variant): string {
-  return VARIANTS.find((o) => o.value === v)?.label ?? v;
+/** The catalogue entry of a name (undefined for custom and unknown names). */
+export function catalogueEntry(name: AlgorithmName): CatalogueEntry | undefined {
+  return BY_NAME.get(name);
 }
 
-/** Puts a selection in the engine's order without duplicates. */
-export function orderVariants(list: readonly Variant[]): Variant[] {
-  return VARIANT_NAMES.filter((v) => list.includes(v));
+/** The label a person reads ("NewReno + CWV"; custom: the schema's label, "Custom"). */
+export function algorithmLabel(name: AlgorithmName): string {
+  const entry = BY_NAME.get(name);
+  if (entry) return entry.label;
+  return algorithmSpec.options?.find((o) => o.value === name)?.label ?? name;
 }
 
-/** What a comparison shows when nothing else is asked for: every algorithm. */
-export const DEFAULT_SELECTION: readonly Variant[] = VARIANT_NAMES;
+/** One line on what it is (custom: the schema's help for it). */
+export function algorithmDescription(name: AlgorithmName): string {
+  return BY_NAME.get(name)?.description ?? algorithmSpec.options?.find((o) => o.value === name)?.help ?? '';
+}
+
+/** Puts a selection in display order without duplicates or unknown names. */
+export function orderAlgorithms(list: readonly AlgorithmName[]): AlgorithmName[] {
+  return ALGORITHM_NAMES.filter((a) => list.includes(a));
+}
+
+/** Catalogue entries under one heading of the picker. */
+export interface AlgorithmGroup {
+  name: string;
+  entries: CatalogueEntry[];
+}
+
+/** The catalogue's groups, in order of first appearance. */
+export const GROUPS: readonly AlgorithmGroup[] = (() => {
+  const groups = new Map<string, AlgorithmGroup>();
+  for (const e of CATALOGUE) {
+    let g = groups.get(e.group);
+    if (!g) {
+      g = { name: e.group, entries: [] };
+      groups.set(e.group, g);
+    }
+    g.entries.push(e);
+  }
+  return [...groups.values()];
+})();
+
+/** What a comparison shows when nothing else is asked for: the first group (the classic
+ *  loss-recovery algorithms, which the default bulk sender tells apart). */
+export const DEFAULT_SELECTION: readonly AlgorithmName[] = (GROUPS[0]?.entries ?? CATALOGUE).map((e) => e.name);
+
+/** Paths inside a flow that some catalogue entry sets (`variant`, `cc.idle_policy`, …), in
+ *  the schema's order. */
+export const CONTROLLED_KEYS: readonly string[] = [...new Set(CATALOGUE.flatMap((e) => Object.keys(e.settings)))].sort(
+  (a, b) => PARAMS.findIndex((p) => p.path === `flows[].${a}`) - PARAMS.findIndex((p) => p.path === `flows[].${b}`),
+);
+
+/** Schema paths the algorithm choice owns for the compared flow: `flows[].algorithm` and
+ *  every catalogue-controlled setting. Shown for flow 0 only when custom is compared. */
+export const CONTROLLED_PATHS: ReadonlySet<string> = new Set([
+  'flows[].algorithm',
+  ...CONTROLLED_KEYS.map((k) => `flows[].${k}`),
+]);
+
+function defaultOf(key: string): JsonValue {
+  return requireSpec(`flows[].${key}`).default;
+}
+
+/** True when flow 0's catalogue-controlled settings are not all at their defaults: the
+ *  scenario carries an algorithm of its own ("custom"). */
+export function isCustomFlow(scenario: Scenario): boolean {
+  return CONTROLLED_KEYS.some((k) => {
+    const v = getAt(scenario, `flows[0].${k}`);
+    return v !== undefined && !jsonEqual(v, defaultOf(k));
+  });
+}
+
+/** The scenario with flow 0's algorithm and catalogue-controlled settings at their defaults
+ *  (what the base scenario holds when the comparison chooses the algorithms). */
+export function withDefaultAlgorithm(scenario: Scenario): Scenario {
+  let s = setAt(scenario, 'flows[0].algorithm', algorithmSpec.default);
+  for (const k of CONTROLLED_KEYS) s = setAt(s, `flows[0].${k}`, defaultOf(k));
+  return s;
+}
+
+/** The scenario one run of a comparison simulates: `base` with `name`'s settings on flow 0
+ *  (custom: `base` as it is). */
+export function runScenario(base: Scenario, name: AlgorithmName): Scenario {
+  const entry = BY_NAME.get(name);
+  if (!entry) return base;
+  let s = withDefaultAlgorithm(base);
+  for (const [k, v] of Object.entries(entry.settings)) s = setAt(s, `flows[0].${k}`, v);
+  return setAt(s, 'flows[0].algorithm', name);
+}
+
+/** The catalogue-controlled settings a run of `name` on `base` uses (path inside a flow →
+ *  value). */
+export function runSettings(base: Scenario, name: AlgorithmName): Record<string, JsonValue> {
+  const s = runScenario(base, name);
+  return Object.fromEntries(CONTROLLED_KEYS.map((k) => [k, getAt(s, `flows[0].${k}`) ?? null]));
+}
+
+/** The setting that decides whether a run keeps window-validation state (W_used, pipeACK,
+ *  the non-validated phase): the engine records that series unless it is at its default
+ *  (`none`). */
+const IDLE_POLICY = 'cc.idle_policy';
+
+/** The idle policy that measures pipeACK and has a non-validated phase (RFC 7661). */
+const NEW_CWV_POLICY = 'rfc7661';
+
+function idlePolicyOf(base: Scenario, name: AlgorithmName): JsonValue | undefined {
+  const entry = BY_NAME.get(name);
+  return entry ? (entry.settings[IDLE_POLICY] ?? defaultOf(IDLE_POLICY)) : getAt(base, `flows[0].${IDLE_POLICY}`);
+}
+
+/** True when a run of `name` on `base` has an idle policy, so its trace has a window-
+ *  validation series and its plot the lines and marks that go with it. */
+export function hasWindowValidation(base: Scenario, name: AlgorithmName): boolean {
+  const value = idlePolicyOf(base, name);
+  return value !== undefined && !jsonEqual(value, defaultOf(IDLE_POLICY));
+}
+
+/** True when a run of `name` on `base` is new CWV (pipeACK, the non-validated phase). */
+export function isNewCwv(base: Scenario, name: AlgorithmName): boolean {
+  return idlePolicyOf(base, name) === NEW_CWV_POLICY;
+}
+
+/** A preset as the page loads it: its flow-0 algorithm (a catalogue name, or custom when
+ *  its settings match no entry) and the base scenario (catalogue-controlled settings at
+ *  their defaults, except for custom, which keeps the preset's own). */
+export function presetBase(scenario: Scenario): { own: AlgorithmName; base: Scenario } {
+  const named = getAt(scenario, 'flows[0].algorithm');
+  const own = typeof named === 'string' && BY_NAME.has(named) ? named : CUSTOM;
+  return { own, base: own === CUSTOM ? scenario : withDefaultAlgorithm(scenario) };
+}

@@ -1,6 +1,6 @@
 // What a shared link carries besides the scenario: the algorithms compared and the view.
 import { tables, type Scenario } from '../engine/tables';
-import { DEFAULT_SELECTION, type Variant } from './algorithms';
+import { DEFAULT_SELECTION, type AlgorithmName } from './algorithms';
 
 /** The plots a page can show. */
 export type PlotId = 'window' | 'seq' | 'queue';
@@ -14,13 +14,15 @@ export const LAYOUTS: readonly Layout[] = ['multiples', 'overlay'];
 /** Everything a link reproduces. */
 export interface ShareState {
   scenario: Scenario;
-  algorithms: Variant[];
+  algorithms: AlgorithmName[];
   /** Pinned cursor, seconds of simulated time. */
   cursor: number | null;
   /** Zoomed time range in seconds; null = the whole run. */
   xDomain: [number, number] | null;
   layout: Layout;
   plots: PlotId[];
+  /** The preset whose lesson the page shows, or null. */
+  lesson: string | null;
 }
 
 /** The scenario the app opens on: the engine's default. */
@@ -37,6 +39,7 @@ export function defaultShareState(): ShareState {
     xDomain: null,
     layout: 'multiples',
     plots: [...PLOT_IDS],
+    lesson: null,
   };
 }
 

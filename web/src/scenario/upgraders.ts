@@ -1,15 +1,46 @@
 // Versioned links: `v=N` says which format wrote the query. UPGRADERS[n] rewrites the
 // key/value pairs of a version n−1 link into version n; reading a link runs every step
-// from its version up to URL_VERSION. Version 1 is the first format, so there is no step yet.
+// from its version up to URL_VERSION (docs/scenario-url.md, "Versioning").
+import { requireSpec } from './params';
 
 /** The query format this build writes. */
-export const URL_VERSION = 1;
+export const URL_VERSION = 2;
 
 /** Query pairs in order, as read from the link. */
 export type QueryPairs = [string, string][];
 
+/** Records a notice about a key of the link. */
+export type Note = (key: string, message: string) => void;
+
+/** One format step: the pairs of a version n−1 link as version n reads them. */
+export type Upgrader = (pairs: QueryPairs, note: Note) => QueryPairs;
+
+/**
+ * v=1 → v=2. In v=1 `alg` listed the engine's loss-recovery variants; in v=2 it lists the
+ * names of the engine's algorithm catalogue, which include every variant name with the same
+ * meaning (the entry of a variant sets that variant and leaves the idle and growth rules at
+ * their defaults, as every v=1 run had them), so the pairs carry over unchanged: same runs,
+ * same digests. Two things v=1 read its own way are kept as they were:
+ *   - a link without `alg` compared every variant: it gets `alg=` with the variant names
+ *     (the choices of `flows[].variant`), whatever v=2's default selection is;
+ *   - `f0.variant` was ignored with a notice (v=2 reads it as a setting of "custom"): it is
+ *     dropped with the same notice.
+ */
+export function v1ToV2(pairs: QueryPairs, note: Note): QueryPairs {
+  const out = pairs.filter(([k, v]) => {
+    if (k !== 'f0.variant') return true;
+    note(k, `${k}: the compared algorithms are chosen with alg=; "${v}" was ignored.`);
+    return false;
+  });
+  if (!out.some(([k]) => k === 'alg')) {
+    const variants = (requireSpec('flows[].variant').options ?? []).map((o) => o.value);
+    out.push(['alg', variants.join(',')]);
+  }
+  return out;
+}
+
 /** UPGRADERS[n]: version n−1 → n. */
-export const UPGRADERS: Record<number, (pairs: QueryPairs) => QueryPairs> = {};
+export const UPGRADERS: Record<number, Upgrader> = { 2: v1ToV2 };
 
 // A missing step would silently misread old links: refuse to load instead.
 for (let v = 2; v <= URL_VERSION; v += 1) {
@@ -20,11 +51,11 @@ for (const v of Object.keys(UPGRADERS).map(Number)) {
 }
 
 /** Rewrites pairs written at `from` into the current version. */
-export function upgrade(pairs: QueryPairs, from: number): QueryPairs {
+export function upgrade(pairs: QueryPairs, from: number, note: Note = () => {}): QueryPairs {
   let out = pairs;
   for (let v = from + 1; v <= URL_VERSION; v += 1) {
     const step = UPGRADERS[v];
-    if (step) out = step(out);
+    if (step) out = step(out, note);
   }
   return out;
 }

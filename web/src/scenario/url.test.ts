@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { tables } from '../engine/tables';
 import { realValidator } from '../test/wasm';
-import { VARIANT_NAMES } from './algorithms';
+import {
+  ALGORITHM_NAMES,
+  CONTROLLED_KEYS,
+  CUSTOM,
+  DEFAULT_SELECTION,
+  isCustomFlow,
+  withDefaultAlgorithm,
+} from './algorithms';
+import { requireSpec } from './params';
+import { jsonEqual } from '../lib/json';
 import { getAt, setAt } from './paths';
 import { defaultShareState, type ShareState } from './shareState';
 import { decodeShareState, encodeShareState } from './url';
@@ -27,7 +36,7 @@ function noticeFor(notices: { key: string; message: string }[], key: string): st
 describe('the scenario URL: round trip', () => {
   it('writes the default page as a short readable query and reads it back unchanged', () => {
     const { query, state, notices } = roundTrip(defaultShareState());
-    expect(query).toBe('v=1&alg=old_tahoe,tahoe,reno,newreno');
+    expect(query).toBe('v=2&alg=old_tahoe,tahoe,reno,newreno');
     expect(notices).toEqual([]);
     expect(state).toEqual(defaultShareState());
   });
@@ -37,14 +46,61 @@ describe('the scenario URL: round trip', () => {
   });
 
   it.each(tables.presets.map((p) => [p.name, p.scenario] as const))(
-    'round-trips preset %s exactly',
+    'round-trips preset %s exactly (its own algorithm, or the defaults the comparison chooses from)',
     (_name, scenario) => {
-      const state: ShareState = { ...defaultShareState(), scenario: setAt(scenario, 'flows[0].variant', 'newreno') };
-      const { state: back, notices } = roundTrip(state);
-      expect(notices).toEqual([]);
-      expect(back.scenario).toEqual(state.scenario);
+      for (const s of [scenario, withDefaultAlgorithm(scenario)]) {
+        const state: ShareState = { ...defaultShareState(), scenario: s };
+        const { query, state: back, notices } = roundTrip(state);
+        expect(notices).toEqual([]);
+        expect(back.scenario).toEqual(state.scenario);
+        // Flow 0's algorithm is `alg`'s business; its catalogue settings appear only when
+        // they are not the defaults (a preset's own algorithm, run as custom).
+        expect(query).not.toContain('f0.algorithm');
+        for (const k of CONTROLLED_KEYS) {
+          const isDefault = jsonEqual(getAt(s, `flows[0].${k}`), requireSpec(`flows[].${k}`).default);
+          expect(query.includes(`f0.${k}=`), k).toBe(!isDefault);
+        }
+      }
     },
   );
+
+  it('round-trips a comparison of catalogue names: alg=newreno,newreno_cwv', () => {
+    const state: ShareState = { ...defaultShareState(), algorithms: ['newreno', 'newreno_cwv'] };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(query).toBe('v=2&alg=newreno,newreno_cwv');
+    expect(notices).toEqual([]);
+    expect(back).toEqual(state);
+  });
+
+  it('round-trips a custom flow 0 (its settings written, not its name) compared with catalogue names', () => {
+    let scenario = defaultShareState().scenario;
+    scenario = setAt(scenario, 'flows[0].variant', 'reno');
+    scenario = setAt(scenario, 'flows[0].cc.idle_policy', 'rfc2861');
+    const state: ShareState = { ...defaultShareState(), scenario, algorithms: ['newreno_cwv', CUSTOM] };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    expect(query).toContain('alg=newreno_cwv,custom');
+    expect(query).toContain('f0.variant=reno');
+    expect(query).toContain('f0.cc.idle_policy=rfc2861');
+    expect(query).not.toContain('f0.algorithm');
+    expect(back.algorithms).toEqual(['newreno_cwv', CUSTOM]);
+    // The engine names what the settings match: no catalogue entry.
+    expect(getAt(back.scenario, 'flows[0].algorithm')).toBe(CUSTOM);
+    expect(getAt(back.scenario, 'flows[0].variant')).toBe('reno');
+    expect(getAt(back.scenario, 'flows[0].cc.idle_policy')).toBe('rfc2861');
+  });
+
+  it('round-trips the lesson shown, and names a lesson that does not exist', () => {
+    const name = tables.presets.find((p) => p.lesson)?.name ?? 'none';
+    const state: ShareState = { ...defaultShareState(), lesson: name };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(query).toContain(`lesson=${name}`);
+    expect(notices).toEqual([]);
+    expect(back.lesson).toBe(name);
+    const bad = decode('?v=2&lesson=fall-floyd-reno-1drops');
+    expect(noticeFor(bad.notices, 'lesson')).toContain('not a preset with a lesson');
+    expect(bad.state.lesson).toBeNull();
+  });
 
   it('keeps every double bit for bit (values, timeline times, cursor, zoom)', () => {
     let scenario = defaultShareState().scenario;
@@ -68,6 +124,7 @@ describe('the scenario URL: round trip', () => {
       xDomain: [0.1 + 0.2, 7 / 3],
       layout: 'overlay',
       plots: ['window', 'queue'],
+      lesson: null,
     };
     const { query, state: back, notices } = roundTrip(state);
     expect(notices).toEqual([]);
@@ -87,6 +144,8 @@ describe('the scenario URL: round trip', () => {
     const flow1 = structuredClone((scenario.flows as object[])[0]) as Record<string, unknown>;
     scenario = { ...scenario, flows: [...(scenario.flows as object[]), flow1] } as typeof scenario;
     scenario = setAt(scenario, 'flows[1].variant', 'reno');
+    // Resolved, as the engine names it (flows other than 0 keep their own algorithm).
+    scenario = setAt(scenario, 'flows[1].algorithm', 'reno');
     scenario = setAt(scenario, 'flows[1].start', 2.5);
     scenario = setAt(scenario, 'flows[1].drops', []);
     const state = { ...defaultShareState(), scenario };
@@ -95,6 +154,7 @@ describe('the scenario URL: round trip', () => {
     expect(query).toContain('f0.drops=14:1,28:2');
     expect(query).toContain('flows=2');
     expect(query).toContain('f1.variant=reno');
+    expect(query).toContain('f1.algorithm=reno');
     expect(back.scenario).toEqual(scenario);
   });
 });
@@ -103,7 +163,7 @@ describe('the scenario URL: bad input', () => {
   const def = defaultShareState().scenario;
 
   it('a value that is not a number: notice with name and range, that field alone falls back', () => {
-    const { state, notices } = decode('?v=1&network.bottleneck.bandwidth=abc&network.bottleneck.queue_packets=50');
+    const { state, notices } = decode('?v=2&network.bottleneck.bandwidth=abc&network.bottleneck.queue_packets=50');
     const msg = noticeFor(notices, 'network.bottleneck.bandwidth');
     expect(msg).toContain('Bottleneck bandwidth');
     expect(msg).toContain('"abc" is not a number');
@@ -126,7 +186,7 @@ describe('the scenario URL: bad input', () => {
     ['f0.drops', '14:x', 'not a number', 'segment:attempt'],
     ['f0.drops', '14:1:9', 'too many fields', 'segment:attempt'],
   ])('%s=%s: "%s", names the allowed values, keeps the default', (key, value, reason, allowed) => {
-    const { state, notices } = decode(`?v=1&${key}=${encodeURIComponent(value)}`);
+    const { state, notices } = decode(`?v=2&${key}=${encodeURIComponent(value)}`);
     const msg = noticeFor(notices, key);
     expect(msg).toContain(reason);
     expect(msg).toContain(allowed);
@@ -134,7 +194,7 @@ describe('the scenario URL: bad input', () => {
   });
 
   it('an unknown parameter is named and ignored; the rest of the link is used', () => {
-    const { state, notices } = decode('?v=1&bandwith=3&duration=7&network.bottleneck=1&f0.tcp=2&f0.seed=3');
+    const { state, notices } = decode('?v=2&bandwith=3&duration=7&network.bottleneck=1&f0.tcp=2&f0.seed=3');
     expect(noticeFor(notices, 'bandwith')).toContain('"bandwith" is not a cwndlab setting');
     expect(noticeFor(notices, 'network.bottleneck')).toContain('not a cwndlab setting');
     expect(noticeFor(notices, 'f0.tcp')).toContain('not a cwndlab setting');
@@ -143,19 +203,40 @@ describe('the scenario URL: bad input', () => {
   });
 
   it('a flow index written with leading zeros or beyond reach is refused', () => {
-    const { notices, state } = decode('?v=1&f00.start=1&f5000.start=1');
+    const { notices, state } = decode('?v=2&f00.start=1&f5000.start=1');
     expect(noticeFor(notices, 'f00.start')).toContain('not a cwndlab setting');
     expect(noticeFor(notices, 'f5000.start')).toContain('there is no flow 5000');
     expect(state.scenario.flows).toEqual(def.flows);
   });
 
-  it('the compared algorithm is not taken from f0.variant', () => {
-    const { notices, state } = decode('?v=1&f0.variant=reno');
-    expect(noticeFor(notices, 'f0.variant')).toContain('alg=');
-    expect(state.algorithms).toEqual([...VARIANT_NAMES]);
+  it('the compared algorithm is not taken from f0.algorithm, nor from a v=1 link’s f0.variant', () => {
+    const a = decode('?v=2&f0.algorithm=reno');
+    expect(noticeFor(a.notices, 'f0.algorithm')).toContain('alg=');
+    expect(a.state).toEqual(defaultShareState());
+    const b = decode('?v=1&f0.variant=reno');
+    expect(noticeFor(b.notices, 'f0.variant')).toContain('alg=');
+    expect(b.state.scenario).toEqual(defaultShareState().scenario);
+    expect(b.state.algorithms).toEqual(['old_tahoe', 'tahoe', 'reno', 'newreno']);
   });
 
-  it('a link without a version is read as v=1 with a notice', () => {
+  it('opens a v=1 link as before: its variant names are catalogue names, the pairs are kept', () => {
+    const { state, notices } = decode('?v=1&alg=reno,newreno&network.bottleneck.queue_packets=9&t=2');
+    expect(notices).toEqual([]);
+    expect(state.algorithms).toEqual(['reno', 'newreno']);
+    expect(getAt(state.scenario, 'network.bottleneck.queue_packets')).toBe(9);
+    expect(state.cursor).toBe(2);
+    expect(isCustomFlow(state.scenario)).toBe(false);
+    // Rewritten, it is a v=2 link with the same pairs.
+    expect(encodeShareState(state)).toBe('v=2&alg=reno,newreno&network.bottleneck.queue_packets=9&t=2');
+    // v=1 without alg= compared every variant (the engine's flows[].variant choices).
+    const all = decode('?v=1&duration=5');
+    expect(all.notices).toEqual([]);
+    expect(all.state.algorithms).toEqual(
+      (tables.schema.params.find((p) => p.path === 'flows[].variant')?.options ?? []).map((o) => o.value),
+    );
+  });
+
+  it('a link without a version is read as the current version with a notice', () => {
     const { notices, state } = decode('?duration=5');
     expect(noticeFor(notices, 'v')).toContain('no format version');
     expect(state.scenario.duration).toBe(5);
@@ -173,22 +254,28 @@ describe('the scenario URL: bad input', () => {
   });
 
   it('a repeated key uses the first value and says so', () => {
-    const { notices, state } = decode('?v=1&duration=5&duration=9');
+    const { notices, state } = decode('?v=2&duration=5&duration=9');
     expect(noticeFor(notices, 'duration')).toContain('more than once');
     expect(state.scenario.duration).toBe(5);
   });
 
-  it('unknown algorithms are dropped; none left means every algorithm', () => {
-    const a = decode('?v=1&alg=reno,cubic');
-    expect(noticeFor(a.notices, 'alg')).toContain('"cubic" is not an algorithm');
-    expect(a.state.algorithms).toEqual(['reno']);
-    const b = decode('?v=1&alg=,');
+  it('unknown algorithms are dropped with a notice naming the catalogue; none left means the default', () => {
+    const a = decode('?v=2&alg=reno,cubic,newreno_cwv');
+    const msg = noticeFor(a.notices, 'alg');
+    expect(msg).toContain('"cubic" is not an algorithm');
+    expect(msg).toContain(`allowed: ${ALGORITHM_NAMES.join(', ')}`);
+    expect(msg).toContain('newreno_newcwv');
+    expect(a.state.algorithms).toEqual(['reno', 'newreno_cwv']);
+    const b = decode('?v=2&alg=,');
     expect(noticeFor(b.notices, 'alg')).toContain('names no algorithm');
-    expect(b.state.algorithms).toEqual([...VARIANT_NAMES]);
+    expect(b.state.algorithms).toEqual([...DEFAULT_SELECTION]);
+    const c = decode('?v=2&alg=bbr,cubic');
+    expect(noticeFor(c.notices.slice(0, 1), 'alg')).toContain('"bbr", "cubic" are not algorithms');
+    expect(c.state.algorithms).toEqual([...DEFAULT_SELECTION]);
   });
 
   it('a cursor or zoom outside the run is dropped with a notice', () => {
-    const { notices, state } = decode('?v=1&duration=10&t=11&x=4:2');
+    const { notices, state } = decode('?v=2&duration=10&t=11&x=4:2');
     expect(noticeFor(notices, 't')).toContain('0 to 10 s');
     expect(noticeFor(notices, 'x')).toContain('not a time range');
     expect(state.cursor).toBeNull();
@@ -197,7 +284,7 @@ describe('the scenario URL: bad input', () => {
   });
 
   it('an unknown layout or plot is named', () => {
-    const { notices, state } = decode('?v=1&layout=grid&plots=window,rtt');
+    const { notices, state } = decode('?v=2&layout=grid&plots=window,rtt');
     expect(noticeFor(notices, 'layout')).toContain('layout=grid');
     expect(noticeFor(notices, 'plots')).toContain('rtt');
     expect(state.layout).toBe('multiples');
@@ -214,7 +301,7 @@ describe('the scenario URL: bad input', () => {
       '4:network.bottleneck.loss.ber:7', // out of range
       '30:network.bottleneck.delay:0.1', // after the end (engine check)
     ].join(',');
-    const { notices, state } = decode(`?v=1&tl=${tl}`);
+    const { notices, state } = decode(`?v=2&tl=${tl}`);
     const messages = notices.filter((n) => n.key === 'tl').map((n) => n.message);
     expect(messages).toHaveLength(6);
     expect(messages.join('\n')).toMatch(/tl=garbage\) is not time:setting:value/);
@@ -228,7 +315,7 @@ describe('the scenario URL: bad input', () => {
 
   it('a combination only the engine can refuse falls back for that field alone', () => {
     // rwnd below the MSS passes the table's range check; the engine refuses it.
-    const { notices, state } = decode('?v=1&f0.tcp.rwnd=1000&duration=8');
+    const { notices, state } = decode('?v=2&f0.tcp.rwnd=1000&duration=8');
     const msg = noticeFor(notices, 'f0.tcp.rwnd');
     expect(msg).toContain('Receiver window');
     // The engine's own one-line text: the path, then the value it refuses.

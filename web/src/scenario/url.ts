@@ -1,15 +1,15 @@
 // The shareable link: the whole scenario, the algorithms, the timeline and the view in a
 // readable query string (docs/scenario-url.md). Example:
-//   ?v=1&alg=reno,newreno&network.bottleneck.bandwidth=4000000&f0.app.kind=cbr
+//   ?v=2&alg=newreno,newreno_cwv&network.bottleneck.bandwidth=4000000&f0.app.kind=on_off
 //    &tl=3.25:network.bottleneck.loss.ber:0.00001&t=3.5
 // Only values that differ from the engine's defaults are written; numbers are written with
 // String(x), which round-trips every double, so a link reproduces the run bit for bit.
 // Reading never throws: every field that cannot be used falls back to its default alone,
 // with a notice naming it and what is allowed.
-import type { ParamSpec, Scenario } from '../engine/tables';
+import { tables, type ParamSpec, type Scenario } from '../engine/tables';
 import type { Validation } from '../engine/validation';
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../lib/json';
-import { DEFAULT_SELECTION, isVariant, orderVariants, variantLabel } from './algorithms';
+import { ALGORITHM_NAMES, algorithmLabel, DEFAULT_SELECTION, isAlgorithm, orderAlgorithms } from './algorithms';
 import {
   allowedText,
   checkValue,
@@ -29,7 +29,7 @@ import { upgrade, URL_VERSION, type QueryPairs } from './upgraders';
 export type Validator = (scenarioJson: string) => Validation;
 
 /** Keys that are not scenario parameters. */
-const VIEW_KEYS = new Set(['v', 'alg', 't', 'x', 'layout', 'plots', 'tl', 'flows']);
+const VIEW_KEYS = new Set(['v', 'alg', 't', 'x', 'layout', 'plots', 'lesson', 'tl', 'flows']);
 
 /** Parameters that are not written as `key=value`: the version is `v`, the timeline `tl`. */
 const NOT_A_KEY = new Set(['version', 'timeline']);
@@ -54,7 +54,7 @@ function textOf(spec: ParamSpec, value: JsonValue): string {
 export function encodeShareState(state: ShareState): string {
   const pairs: QueryPairs = [
     ['v', String(URL_VERSION)],
-    ['alg', orderVariants(state.algorithms).join(',')],
+    ['alg', orderAlgorithms(state.algorithms).join(',')],
   ];
   const flows = flowsOf(state.scenario);
   if (flows.length !== 1) pairs.push(['flows', String(flows.length)]);
@@ -63,8 +63,9 @@ export function encodeShareState(state: ShareState): string {
     const isFlow = spec.path.startsWith('flows[].');
     const indices = isFlow ? flows.map((_, i) => i) : [-1];
     for (const i of indices) {
-      // The compared flow's algorithm comes from `alg`.
-      if (i === 0 && spec.path === 'flows[].variant') continue;
+      // The compared flow's algorithm comes from `alg`; its catalogue-controlled settings
+      // are written (below) only when they differ from the defaults, i.e. for custom.
+      if (i === 0 && spec.path === 'flows[].algorithm') continue;
       const path = i < 0 ? spec.path : concretePath(spec.path, i);
       const value = getAt(state.scenario, path);
       if (value === undefined || jsonEqual(value, spec.default)) continue;
@@ -87,6 +88,7 @@ export function encodeShareState(state: ShareState): string {
   if (state.plots.length !== def.plots.length || state.plots.some((p, i) => p !== def.plots[i])) {
     pairs.push(['plots', state.plots.join(',') || 'none']);
   }
+  if (state.lesson !== null) pairs.push(['lesson', state.lesson]);
   return pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
 }
 
@@ -137,7 +139,7 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
         'Anything it does not know is reset to the default; reload the page to get the newest version.',
     );
   } else {
-    pairs = upgrade(pairs, Number(vText));
+    pairs = upgrade(pairs, Number(vText), note);
   }
 
   // Flow count first, so per-flow keys land in existing flows.
@@ -170,7 +172,7 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
       note(key, `${paramName(spec, key)}: there is no flow ${flow.flow}; it was ignored.`);
       continue;
     }
-    if (path === 'flows[0].variant') {
+    if (path === 'flows[0].algorithm') {
       note(key, `${key}: the compared algorithms are chosen with alg=; "${text}" was ignored.`);
       continue;
     }
@@ -193,14 +195,16 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
   const algText = pairs.find(([k]) => k === 'alg')?.[1];
   if (algText !== undefined) {
     const names = algText.split(',').map((s) => s.trim());
-    const bad = names.filter((n) => n !== '' && !isVariant(n));
+    const bad = names.filter((n) => n !== '' && !isAlgorithm(n));
     if (bad.length > 0) {
-      const allowed = DEFAULT_SELECTION.join(', ');
-      note('alg', `alg: ${bad.map((b) => `"${b}"`).join(', ')} is not an algorithm (allowed: ${allowed}); ignored.`);
+      const allowed = ALGORITHM_NAMES.join(', ');
+      const what = bad.length === 1 ? 'is not an algorithm' : 'are not algorithms';
+      note('alg', `alg: ${bad.map((b) => `"${b}"`).join(', ')} ${what} (allowed: ${allowed}); ignored.`);
     }
-    const good = orderVariants(names.filter(isVariant));
+    const good = orderAlgorithms(names.filter(isAlgorithm));
     if (good.length > 0) state.algorithms = good;
-    else note('alg', `alg=${algText} names no algorithm; comparing ${DEFAULT_SELECTION.map(variantLabel).join(', ')}.`);
+    else
+      note('alg', `alg=${algText} names no algorithm; comparing ${DEFAULT_SELECTION.map(algorithmLabel).join(', ')}.`);
   }
 
   // View.
@@ -236,6 +240,11 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
       note('plots', `plots: ${bad.join(', ')} is not a plot (allowed: ${PLOT_IDS.join(', ')}); ignored.`);
     }
     state.plots = PLOT_IDS.filter((p) => names.includes(p));
+  }
+  const lessonText = pairs.find(([k]) => k === 'lesson')?.[1];
+  if (lessonText !== undefined) {
+    if (tables.presets.some((p) => p.name === lessonText && p.lesson)) state.lesson = lessonText;
+    else note('lesson', `lesson=${lessonText} is not a preset with a lesson; no lesson is shown.`);
   }
   return { state, notices };
 }

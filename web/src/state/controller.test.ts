@@ -1,6 +1,7 @@
 // The controller with the real engine (in-process workers): what a person does, what runs.
 import { afterEach, describe, expect, it } from 'vitest';
 import { tables } from '../engine/tables';
+import { CUSTOM, isCustomFlow, orderAlgorithms, presetBase, runScenario } from '../scenario/algorithms';
 import { getAt, setAt } from '../scenario/paths';
 import { encodeShareState } from '../scenario/url';
 import { createHarness } from '../test/appHarness';
@@ -19,6 +20,14 @@ afterEach(() => harnesses.splice(0).forEach((h) => h.dispose()));
 
 function directDigest(scenario: object, variant: string): string {
   const sim = new wasm.Sim(JSON.stringify(setAt(scenario as never, 'flows[0].variant', variant)));
+  sim.run_to_end();
+  const d = sim.digest();
+  sim.free();
+  return d;
+}
+
+function directDigestOf(scenario: object): string {
+  const sim = new wasm.Sim(JSON.stringify(scenario));
   sim.run_to_end();
   const d = sim.digest();
   sim.free();
@@ -182,6 +191,70 @@ describe('the app controller', () => {
     // Changing anything leaves the preset.
     h.controller.setParam('seed', 2);
     expect(h.store.getState().presetName).toBeNull();
+  });
+
+  it('runs catalogue names as the engine names them; custom runs the scenario’s own flow 0', async () => {
+    const h = make('?v=2&alg=newreno,newreno_cwv,custom&f0.app.kind=on_off&f0.cc.idle_policy=restart&duration=8');
+    h.controller.runFull();
+    await waitFor(h.allDone);
+    const s = h.store.getState();
+    for (const a of ['newreno', 'newreno_cwv', CUSTOM]) {
+      const run = s.runs[a]?.summary;
+      expect(run?.digest, a).toBe(directDigestOf(runScenario(s.scenario, a)));
+      expect(run?.flows[0]?.algorithm).toBe(a === CUSTOM ? 'newreno_restart' : a);
+    }
+    // The custom flow here is NewReno + restart exactly: the engine names it so.
+    expect(s.runs.custom?.summary?.digest).toBe(directDigestOf(runScenario(s.scenario, 'newreno_restart')));
+  });
+
+  it('loads a preset with a lesson: the lesson’s algorithms, the defaults in the scenario', async () => {
+    const preset = tables.presets.find((p) => p.lesson && presetBase(p.scenario).own !== CUSTOM);
+    if (!preset?.lesson) return;
+    const h = make('?v=2&alg=reno');
+    h.controller.loadPreset(preset.name);
+    const s = h.store.getState();
+    expect(s.lesson).toBe(preset.name);
+    expect(s.algorithms).toEqual(orderAlgorithms([...preset.lesson.compare, presetBase(preset.scenario).own]));
+    expect(isCustomFlow(s.scenario)).toBe(false);
+    await waitFor(h.allDone);
+    // Its own algorithm reproduces the preset's run exactly.
+    const own = presetBase(preset.scenario).own;
+    expect(digests(h)[own]).toBe(directDigestOf(preset.scenario));
+    // A preset without a lesson hides it again.
+    h.controller.loadPreset('fall-floyd-reno-1drops');
+    expect(h.store.getState().lesson).toBeNull();
+  });
+
+  it('loads a preset whose flow 0 matches no catalogue entry as custom, keeping its settings', async () => {
+    const preset = tables.presets.find((p) => presetBase(p.scenario).own === CUSTOM);
+    if (!preset) return;
+    const h = make('?v=2&alg=newreno');
+    h.controller.loadPreset(preset.name);
+    const s = h.store.getState();
+    expect(s.algorithms).toContain(CUSTOM);
+    expect(s.scenario).toEqual(preset.scenario);
+    await waitFor(h.allDone);
+    expect(digests(h)[CUSTOM]).toBe(directDigestOf(preset.scenario));
+    // Loading a preset without a lesson afterwards drops custom (it was that scenario's).
+    h.controller.loadPreset('fall-floyd-reno-1drops');
+    expect(h.store.getState().algorithms).not.toContain(CUSTOM);
+  });
+
+  it('live: moving the write interval of an on/off CWV sender is recorded and replayed', async () => {
+    const h = make('?v=2&alg=newreno,newreno_cwv&f0.app.kind=on_off&f0.app.write_size=2000&duration=4');
+    h.controller.setSpeed(10);
+    h.controller.play();
+    await playToEnd(h, 1.5, () => h.controller.setParam('flows[0].app.write_interval', 0.5));
+    const s = h.store.getState();
+    const timeline = s.scenario.timeline as { at: number; set: string; value: number }[];
+    expect(timeline).toHaveLength(1);
+    expect(timeline[0]).toMatchObject({ set: 'flows[0].app.write_interval', value: 0.5 });
+    const live = digests(h);
+    expect(live.newreno).not.toBe(live.newreno_cwv);
+    const other = make(`?${encodeShareState(shareStateOf(s))}`);
+    other.controller.runFull();
+    await waitFor(other.allDone);
+    expect(digests(other)).toEqual(live);
   });
 
   it('reduced motion: live plots redraw in a few calm steps, not every frame', async () => {

@@ -12,7 +12,14 @@ import type { Validation } from '../engine/validation';
 import { tables, type Scenario } from '../engine/tables';
 import type { TraceStore } from '../engine/traceStore';
 import { isJsonObject, type JsonValue } from '../lib/json';
-import { orderVariants, type Variant } from '../scenario/algorithms';
+import {
+  CUSTOM,
+  isAlgorithm,
+  orderAlgorithms,
+  presetBase,
+  runScenario,
+  type AlgorithmName,
+} from '../scenario/algorithms';
 import { specOf } from '../scenario/params';
 import { durationOf, setAt } from '../scenario/paths';
 import type { Notice } from '../scenario/shareState';
@@ -189,11 +196,9 @@ export class AppController {
     this.store.getState().addNotices(list);
   }
 
-  private runSpecs(scenario: Scenario, algorithms: readonly Variant[]): RunSpec[] {
-    return algorithms.map((key) => ({
-      key,
-      scenarioJson: JSON.stringify(setAt(scenario, 'flows[0].variant', key)),
-    }));
+  /** One run per algorithm: the base scenario with that algorithm on flow 0. */
+  private runSpecs(scenario: Scenario, algorithms: readonly AlgorithmName[]): RunSpec[] {
+    return algorithms.map((key) => ({ key, scenarioJson: JSON.stringify(runScenario(scenario, key)) }));
   }
 
   /** False (with a notice) when the scenario is too large to run in a browser tab. `v` is
@@ -476,18 +481,23 @@ export class AppController {
   }
 
   /** Adds or removes an algorithm from the comparison. */
-  toggleAlgorithm(v: Variant): void {
+  toggleAlgorithm(v: AlgorithmName): void {
     this.store.getState().toggleAlgorithm(v);
     this.rerun();
   }
 
   /** Compares exactly these algorithms. */
-  setAlgorithms(list: readonly Variant[]): void {
+  setAlgorithms(list: readonly AlgorithmName[]): void {
     this.store.getState().setAlgorithms(list);
     this.rerun();
   }
 
-  /** Loads an engine preset; its algorithm joins the comparison. */
+  /**
+   * Loads an engine preset. Its flow-0 algorithm joins the comparison: a catalogue name is
+   * then chosen by the comparison (the stored scenario keeps the defaults); `custom` keeps the
+   * preset's own flow-0 settings and compares them as "custom". A preset with a lesson
+   * selects the lesson's algorithms (plus its own) and shows the lesson.
+   */
   loadPreset(name: string): void {
     const preset = tables.presets.find((p) => p.name === name);
     if (!preset) {
@@ -495,16 +505,14 @@ export class AppController {
       return;
     }
     const s = this.store.getState();
-    const variant = preset.scenario.flows;
-    const presetVariant =
-      Array.isArray(variant) && variant[0] && typeof variant[0] === 'object' && !Array.isArray(variant[0])
-        ? variant[0].variant
-        : undefined;
-    // The comparison sets each run's algorithm; the stored scenario keeps the default.
-    const def = specOf('flows[].variant')?.default ?? null;
-    const scenario = setAt(structuredClone(preset.scenario), 'flows[0].variant', def);
+    const { own, base } = presetBase(preset.scenario);
+    const scenario = structuredClone(base);
+    const lesson = preset.lesson;
+    // Without a lesson the current selection stays (its custom belonged to the old scenario).
+    const kept = lesson ? lesson.compare.filter(isAlgorithm) : s.algorithms.filter((a) => a !== CUSTOM);
     s.setScenario(scenario, name);
-    if (typeof presetVariant === 'string') s.setAlgorithms(orderVariants([...s.algorithms, presetVariant]));
+    s.setLesson(lesson ? name : null);
+    s.setAlgorithms(orderAlgorithms([...kept, own]));
     s.setXDomain(null);
     s.setCursor(null);
     this.rerun();

@@ -1,6 +1,7 @@
 // Derived reads of the store. Each returns a primitive or a reference already in the state.
 import type { RunSummary } from '../engine/protocol';
 import type { JsonValue } from '../lib/json';
+import { hasWindowValidation, isNewCwv } from '../scenario/algorithms';
 import { getAt, timelineOf } from '../scenario/paths';
 import type { AppState, RunInfo } from './types';
 
@@ -35,4 +36,15 @@ export function summaryShown(run: RunInfo | undefined): RunSummary | null {
  *  within a frame or two is never shown as busy, so nothing flashes. */
 export function reportsProgress(run: RunInfo | undefined): boolean {
   return run?.status === 'running' && run.now > 0;
+}
+
+/** True when some compared run has an idle policy, so the window plot has W_used, pipeACK
+ *  and decay marks to show (and the legend and line toggles mention them). */
+export function selectWindowValidation(s: AppState): boolean {
+  return s.algorithms.some((a) => hasWindowValidation(s.scenario, a));
+}
+
+/** True when some compared run is new CWV (pipeACK and the non-validated phase to show). */
+export function selectNewCwv(s: AppState): boolean {
+  return s.algorithms.some((a) => isNewCwv(s.scenario, a));
 }

@@ -2,7 +2,7 @@
 // transitions; everything that talks to the engine lives in controller.ts.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { sameDomain } from '../lib/timeWindow';
-import { orderVariants } from '../scenario/algorithms';
+import { orderAlgorithms } from '../scenario/algorithms';
 import { setAt, timelineOf } from '../scenario/paths';
 import { defaultShareState, PLOT_IDS, type ShareState } from '../scenario/shareState';
 import type {
@@ -22,7 +22,9 @@ type Get = StoreApi<AppState>['getState'];
 const createScenarioSlice = (set: Set, init: ShareState): ScenarioSlice => ({
   scenario: init.scenario,
   presetName: null,
+  lesson: init.lesson,
   setScenario: (scenario, presetName = null) => set({ scenario, presetName }),
+  setLesson: (lesson) => set({ lesson }),
   setParamValue: (path, value) => set((s) => ({ scenario: setAt(s.scenario, path, value), presetName: null })),
   setTimeline: (timeline) => set((s) => ({ scenario: { ...s.scenario, timeline } })),
   removeTimelineEntry: (index) =>
@@ -33,14 +35,16 @@ const createScenarioSlice = (set: Set, init: ShareState): ScenarioSlice => ({
 });
 
 const createSelectionSlice = (set: Set, init: ShareState): SelectionSlice => ({
-  algorithms: orderVariants(init.algorithms),
+  algorithms: orderAlgorithms(init.algorithms),
   setAlgorithms: (list) => {
-    const next = orderVariants(list);
+    const next = orderAlgorithms(list);
     if (next.length > 0) set({ algorithms: next });
   },
   toggleAlgorithm: (v) =>
     set((s) => {
-      const next = s.algorithms.includes(v) ? s.algorithms.filter((a) => a !== v) : orderVariants([...s.algorithms, v]);
+      const next = s.algorithms.includes(v)
+        ? s.algorithms.filter((a) => a !== v)
+        : orderAlgorithms([...s.algorithms, v]);
       // A comparison of nothing is not a state the page can show.
       return next.length > 0 ? { algorithms: next } : {};
     }),
@@ -102,7 +106,7 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
   xDomain: init.xDomain,
   cursor: init.cursor,
   hover: null,
-  series: { cwnd: true, ssthresh: true, flight: true, inflated: true },
+  series: { cwnd: true, ssthresh: true, flight: true, inflated: true, w_used: true, pipeack: true },
   setLayout: (layout) => set({ layout }),
   togglePlot: (id) =>
     set((s) => ({

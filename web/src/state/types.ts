@@ -2,7 +2,7 @@
 // the trace store, and plots read them when `drawn` changes.
 import type { Scenario } from '../engine/tables';
 import type { RunSummary } from '../engine/protocol';
-import type { Variant } from '../scenario/algorithms';
+import type { AlgorithmName } from '../scenario/algorithms';
 import type { Layout, Notice, PlotId } from '../scenario/shareState';
 import type { JsonValue } from '../lib/json';
 
@@ -11,7 +11,10 @@ export interface ScenarioSlice {
   scenario: Scenario;
   /** The preset the scenario came from, until something changes it. */
   presetName: string | null;
+  /** The preset whose lesson is shown (in the link; kept while the scenario is explored). */
+  lesson: string | null;
   setScenario(scenario: Scenario, presetName?: string | null): void;
+  setLesson(presetName: string | null): void;
   setParamValue(path: string, value: JsonValue): void;
   setTimeline(timeline: JsonValue[]): void;
   removeTimelineEntry(index: number): void;
@@ -19,9 +22,9 @@ export interface ScenarioSlice {
 
 /** Selection slice: the algorithms compared, in the engine's order; never empty. */
 export interface SelectionSlice {
-  algorithms: Variant[];
-  setAlgorithms(list: readonly Variant[]): void;
-  toggleAlgorithm(v: Variant): void;
+  algorithms: AlgorithmName[];
+  setAlgorithms(list: readonly AlgorithmName[]): void;
+  toggleAlgorithm(v: AlgorithmName): void;
 }
 
 /** The state of one run of a comparison. */
@@ -79,17 +82,17 @@ export interface Timing {
 /** Runs slice: the current comparison. */
 export interface RunsSlice {
   gen: number;
-  runs: Record<Variant, RunInfo>;
+  runs: Record<AlgorithmName, RunInfo>;
   /** Bumped when the plots should redraw with new results: once per finished comparison,
    *  per live step, and now and then while a long run progresses. */
   drawn: number;
   timing: Timing | null;
   /** A new comparison: `patch` (the change that caused it: scenario, selection, playback,
    *  view), fresh runs and no pending live values, in one store update. */
-  comparisonStarted(gen: number, keys: readonly Variant[], patch: Partial<AppState>): void;
+  comparisonStarted(gen: number, keys: readonly AlgorithmName[], patch: Partial<AppState>): void;
   /** Several runs' progress at once, and optionally a redraw (`drawn` + 1): one store
    *  update, so the page re-renders once per comparison rather than once per run. */
-  runsProgress(gen: number, updates: ReadonlyMap<Variant, Partial<RunInfo>>, redraw: boolean): void;
+  runsProgress(gen: number, updates: ReadonlyMap<AlgorithmName, Partial<RunInfo>>, redraw: boolean): void;
   setTiming(timing: Timing): void;
 }
 
@@ -115,6 +118,10 @@ export interface SeriesVisibility {
   ssthresh: boolean;
   flight: boolean;
   inflated: boolean;
+  /** RFC 2861's window actually used (runs with an idle policy). */
+  w_used: boolean;
+  /** RFC 7661's pipeACK (new CWV runs). */
+  pipeack: boolean;
 }
 
 /** View slice. */

@@ -20,6 +20,7 @@ export function shareStateOf(s: AppState): ShareState {
     xDomain: s.xDomain,
     layout: s.layout,
     plots: s.plots,
+    lesson: s.lesson,
   };
 }
 
@@ -41,7 +42,8 @@ export function startUrlSync(store: AppStore, win: Window = window): () => void 
       s.cursor !== prev.cursor ||
       s.xDomain !== prev.xDomain ||
       s.layout !== prev.layout ||
-      s.plots !== prev.plots;
+      s.plots !== prev.plots ||
+      s.lesson !== prev.lesson;
     if (!changed || timer !== null) return;
     timer = setTimeout(write, THROTTLE_MS);
   });

@@ -23,7 +23,7 @@ import {
   type Selection,
   type ZoomBehavior,
 } from 'd3';
-import { variantLabel, type Variant } from '../../scenario/algorithms';
+import { algorithmLabel, type AlgorithmName } from '../../scenario/algorithms';
 import { durationOf } from '../../scenario/paths';
 import { algStyle } from '../../lib/styles';
 import { sameDomain, zoomWindow } from '../../lib/timeWindow';
@@ -50,9 +50,9 @@ export interface PlotElements {
 export interface PlotSpec {
   def: PlotDef;
   /** Runs drawn here. */
-  keys: Variant[];
+  keys: AlgorithmName[];
   /** Runs whose data sets the y range (all compared runs, so small multiples share y). */
-  extentKeys: Variant[];
+  extentKeys: AlgorithmName[];
   /** Short name for the keyboard help ("congestion window"). */
   name: string;
 }
@@ -159,20 +159,35 @@ export class PlotController implements Drawable {
     }
   }
 
-  private runs(keys: Variant[]): PlotRun[] {
+  private runs(keys: AlgorithmName[]): PlotRun[] {
     const s = this.store.getState();
     const out: PlotRun[] = [];
     for (const key of keys) {
       const trace = this.traces.get(key);
       // While a run computes, its previous result stays on screen (trace and summary alike).
       const summary = summaryShown(s.runs[key]);
-      if (trace) out.push({ key, label: variantLabel(key), style: algStyle(key), trace, summary });
+      if (trace) out.push({ key, label: algorithmLabel(key), style: algStyle(key), trace, summary });
     }
     return out;
   }
 
   private context(s: AppState): PlotContext {
-    return { scenario: s.scenario, series: s.series, overlay: this.spec.keys.length > 1 };
+    const [d0 = 0, d1 = 0] = this.x.domain();
+    const pxTime = this.plotW > 0 ? (d1 - d0) / this.plotW : 0;
+    return { scenario: s.scenario, series: s.series, overlay: this.spec.keys.length > 1, pxTime };
+  }
+
+  /** The cursor on the previous or next marked event of this plot's runs (keyboard). */
+  private stepToEvent(s: AppState, cur: number, dir: 1 | -1): void {
+    const times = this.spec.def.eventTimes?.(this.runs(this.spec.keys)) ?? [];
+    // A hair beyond the cursor, so a cursor on an event moves on to the next one.
+    const eps = 1e-9 * Math.max(1, Math.abs(cur));
+    let next: number | undefined;
+    for (const t of times) {
+      if (dir > 0 && t > cur + eps && (next === undefined || t < next)) next = t;
+      if (dir < 0 && t < cur - eps && (next === undefined || t > next)) next = t;
+    }
+    if (next !== undefined) s.setCursor(next);
   }
 
   private duration(s: AppState): number {
@@ -434,6 +449,12 @@ export class PlotController implements Drawable {
         break;
       case 'Escape':
         s.setCursor(null);
+        break;
+      case ']':
+        this.stepToEvent(s, s.cursor ?? d0 - 1e-6, 1);
+        break;
+      case '[':
+        this.stepToEvent(s, s.cursor ?? d1 + 1e-6, -1);
         break;
       default:
         handled = false;

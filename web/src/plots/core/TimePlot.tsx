@@ -76,8 +76,9 @@ export function TimePlot({ id, title, spec, size }: Props) {
           <div ref={cursor} className="cursor-line" />
         </div>
         <p id={helpId} className="visually-hidden">
-          Left and right arrows move the time cursor (Shift for bigger steps), plus and minus zoom, 0 shows the whole
-          run, Escape clears the cursor. With a mouse: drag to pan, Ctrl and wheel to zoom, double-click to reset.
+          Left and right arrows move the time cursor (Shift for bigger steps), ] and [ move it to the next or previous
+          marked event, plus and minus zoom, 0 shows the whole run, Escape clears the cursor. With a mouse: drag to pan,
+          Ctrl and wheel to zoom, double-click to reset.
         </p>
       </div>
     </figure>

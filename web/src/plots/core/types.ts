@@ -4,12 +4,12 @@ import type { RunSummary } from '../../engine/protocol';
 import type { Scenario } from '../../engine/tables';
 import type { RunTrace } from '../../engine/traceStore';
 import type { AlgStyle } from '../../lib/styles';
-import type { Variant } from '../../scenario/algorithms';
+import type { AlgorithmName } from '../../scenario/algorithms';
 import type { SeriesVisibility } from '../../state/types';
 
 /** One run drawn in a plot. */
 export interface PlotRun {
-  key: Variant;
+  key: AlgorithmName;
   label: string;
   style: AlgStyle;
   trace: RunTrace;
@@ -22,6 +22,9 @@ export interface PlotContext {
   series: SeriesVisibility;
   /** Several algorithms share this plot. */
   overlay: boolean;
+  /** Seconds per CSS pixel of the time axis (how near the cursor an event must be to be
+   *  read out); 0 before the plot has a size. */
+  pxTime: number;
 }
 
 /** Everything a draw call gets; coordinates are CSS pixels inside the plot area. */
@@ -43,7 +46,7 @@ export interface DrawFrame {
 
 /** One line of the cursor readout. */
 export interface ReadoutLine {
-  key: Variant;
+  key: AlgorithmName;
   label: string;
   color: string;
   text: string;
@@ -61,4 +64,6 @@ export interface PlotDef {
   readout(runs: PlotRun[], t: number, context: PlotContext): ReadoutLine[];
   /** A sentence for screen readers. */
   describe(runs: PlotRun[], context: PlotContext): string;
+  /** Times of the marked events, in order, which [ and ] step the cursor through. */
+  eventTimes?(runs: PlotRun[]): number[];
 }

@@ -1,0 +1,46 @@
+// The lesson of the preset the scenario came from (the engine's presets carry them): what to
+// look at and the question for the class up front; what happens and the source one click
+// further. Collapsed at first on narrow screens, where the summary and plots come first.
+import { useState } from 'react';
+import { useAppState } from '../app/AppContext';
+import { tables } from '../engine/tables';
+import { jsonEqual } from '../lib/json';
+import { presetBase } from '../scenario/algorithms';
+
+/** Below this width the lesson starts collapsed (the one-column layout). */
+const NARROW = '(max-width: 999px)';
+
+function startsOpen(): boolean {
+  return typeof window === 'undefined' || !window.matchMedia?.(NARROW).matches;
+}
+
+/** The lesson panel; nothing when the scenario has no lesson. */
+export function LessonPanel() {
+  const name = useAppState((s) => s.lesson);
+  const preset = name === null ? undefined : tables.presets.find((p) => p.name === name);
+  // The lesson stays while the scenario is explored; it says when the scenario is no longer
+  // the preset's (a link to the preset opens unchanged).
+  const changed = useAppState((s) => !!preset && !jsonEqual(s.scenario, presetBase(preset.scenario).base));
+  const [open, setOpen] = useState(startsOpen);
+  const lesson = preset?.lesson;
+  if (!preset || !lesson) return null;
+  return (
+    <details className="lesson" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>
+        <span className="lesson-tag">Lesson</span> <span className="lesson-name">{preset.name}</span>
+      </summary>
+      <dl>
+        <dt>Look at</dt>
+        <dd>{lesson.look}</dd>
+        <dt>Question for the class</dt>
+        <dd>{lesson.question}</dd>
+      </dl>
+      <details className="lesson-more">
+        <summary>What happens, and the source</summary>
+        <p>{lesson.happens}</p>
+        <p className="lesson-source">Source: {lesson.source}</p>
+      </details>
+      {changed && <p className="lesson-note">The scenario has changed since the preset was loaded.</p>}
+    </details>
+  );
+}

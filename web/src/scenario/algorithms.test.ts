@@ -1,0 +1,121 @@
+// The algorithm model against the engine's own catalogue and validator: what the page runs
+// for a name is what the engine means by that name.
+import { describe, expect, it } from 'vitest';
+import { tables } from '../engine/tables';
+import { engineWasm, realValidator } from '../test/wasm';
+import {
+  ALGORITHM_NAMES,
+  algorithmLabel,
+  CATALOGUE,
+  CONTROLLED_KEYS,
+  CONTROLLED_PATHS,
+  CUSTOM,
+  DEFAULT_SELECTION,
+  GROUPS,
+  hasWindowValidation,
+  isAlgorithm,
+  isCustomFlow,
+  orderAlgorithms,
+  presetBase,
+  runScenario,
+  runSettings,
+  withDefaultAlgorithm,
+} from './algorithms';
+import { requireSpec } from './params';
+import { getAt, setAt } from './paths';
+
+const validate = realValidator();
+const wasm = engineWasm();
+const base = tables.defaultScenario;
+
+function digestOf(scenario: object): string {
+  const sim = new wasm.Sim(JSON.stringify(scenario));
+  sim.run_to_end();
+  const d = sim.digest();
+  sim.free();
+  return d;
+}
+
+describe('the algorithm model', () => {
+  it('is the engine’s catalogue, in its order, plus custom (the schema’s other choice)', () => {
+    expect(ALGORITHM_NAMES).toEqual([...tables.catalogue.map((e) => e.name), CUSTOM]);
+    expect(requireSpec('flows[].algorithm').options?.map((o) => o.value)).toEqual(expect.arrayContaining([CUSTOM]));
+    expect(CATALOGUE.map((e) => e.name)).not.toContain(CUSTOM);
+    for (const e of CATALOGUE) expect(algorithmLabel(e.name)).toBe(e.label);
+    expect(isAlgorithm('newreno_cwv')).toBe(true);
+    expect(isAlgorithm('cubic')).toBe(false);
+    expect(orderAlgorithms([CUSTOM, 'newreno', 'reno', 'newreno', 'cubic'])).toEqual(['reno', 'newreno', CUSTOM]);
+  });
+
+  it('groups every entry once, in catalogue order; the first group is the default selection', () => {
+    expect(GROUPS.flatMap((g) => g.entries)).toEqual(
+      [...CATALOGUE].sort(
+        (a, b) => GROUPS.findIndex((g) => g.name === a.group) - GROUPS.findIndex((g) => g.name === b.group),
+      ),
+    );
+    expect(new Set(GROUPS.map((g) => g.name)).size).toBe(GROUPS.length);
+    expect(DEFAULT_SELECTION).toEqual(GROUPS[0]?.entries.map((e) => e.name));
+    // v=1 compared the four variants by default: still the first group today.
+    expect(DEFAULT_SELECTION).toEqual(requireSpec('flows[].variant').options?.map((o) => o.value));
+  });
+
+  it('knows which settings the catalogue controls, with their defaults', () => {
+    expect(new Set(CONTROLLED_KEYS)).toEqual(new Set(CATALOGUE.flatMap((e) => Object.keys(e.settings))));
+    expect(CONTROLLED_PATHS.has('flows[].algorithm')).toBe(true);
+    for (const k of CONTROLLED_KEYS) expect(CONTROLLED_PATHS.has(`flows[].${k}`)).toBe(true);
+    expect(isCustomFlow(base)).toBe(false);
+    const custom = setAt(base, 'flows[0].cc.idle_policy', 'restart');
+    expect(isCustomFlow(custom)).toBe(true);
+    expect(withDefaultAlgorithm(custom)).toEqual(base);
+  });
+
+  it.each(CATALOGUE.map((e) => [e.name]))('runs %s as the engine means it', (name) => {
+    const run = runScenario(base, name);
+    const entry = CATALOGUE.find((e) => e.name === name);
+    for (const [k, v] of Object.entries(entry?.settings ?? {})) expect(getAt(run, `flows[0].${k}`)).toEqual(v);
+    expect(getAt(run, 'flows[0].algorithm')).toBe(name);
+    // The engine agrees that these settings are that entry…
+    const v = validate(JSON.stringify(run));
+    expect(v.ok && getAt(v.scenario, 'flows[0].algorithm')).toBe(name);
+    // …and a partial scenario naming the entry alone runs identically.
+    const partial = structuredClone(run) as { flows: Record<string, Record<string, unknown>>[] };
+    const flow = partial.flows[0] ?? {};
+    for (const k of CONTROLLED_KEYS) {
+      const [head = '', tail] = k.split('.');
+      if (tail === undefined) delete flow[head];
+      else delete flow[head]?.[tail];
+    }
+    expect(digestOf(partial)).toBe(digestOf(run));
+  });
+
+  it('runs a catalogue name the same on a custom base; custom runs the base as it is', () => {
+    const custom = setAt(setAt(base, 'flows[0].cc.idle_policy', 'rfc2861'), 'flows[0].variant', 'reno');
+    expect(runScenario(custom, 'newreno')).toEqual(runScenario(base, 'newreno'));
+    expect(runScenario(custom, CUSTOM)).toBe(custom);
+    expect(runSettings(custom, CUSTOM)).toMatchObject({ variant: 'reno', 'cc.idle_policy': 'rfc2861' });
+    expect(runSettings(custom, 'newreno_cwv')).toMatchObject({
+      'cc.idle_policy': 'rfc2861',
+      'cc.growth_gate': 'window_full',
+    });
+  });
+
+  it('says which runs keep window-validation state', () => {
+    expect(hasWindowValidation(base, 'newreno')).toBe(false);
+    expect(hasWindowValidation(base, 'newreno_cwv')).toBe(true);
+    expect(hasWindowValidation(base, CUSTOM)).toBe(false);
+    expect(hasWindowValidation(setAt(base, 'flows[0].cc.idle_policy', 'restart'), CUSTOM)).toBe(true);
+  });
+
+  it.each(tables.presets.map((p) => [p.name, p] as const))(
+    'loads preset %s: its own algorithm, custom when no entry matches',
+    (_name, preset) => {
+      const { own, base: b } = presetBase(preset.scenario);
+      const named = getAt(preset.scenario, 'flows[0].algorithm');
+      expect(own).toBe(named);
+      expect(isCustomFlow(b)).toBe(own === CUSTOM);
+      // Run with its own algorithm, the base gives the preset's run exactly.
+      expect(runSettings(b, own)).toEqual(runSettings(preset.scenario, CUSTOM));
+      for (const a of preset.lesson?.compare ?? []) expect(isAlgorithm(a), a).toBe(true);
+    },
+  );
+});
