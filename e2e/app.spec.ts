@@ -7,6 +7,7 @@ import {
   colouredPixels,
   comparisons,
   expect,
+  expectLinkReproduces,
   openApp,
   summaryText,
   test,
@@ -104,10 +105,7 @@ test('a copied link opened in a new page reproduces the same summary, digests in
   const want = await summaryText(page);
   expect(want).toMatch(/[0-9a-f]{16}/);
 
-  const other = await context.newPage();
-  await openApp(other, link.slice(link.indexOf('?')));
-  expect(await summaryText(other)).toBe(want);
-  await expect(other.locator('.notice-box')).toHaveCount(0);
+  await expectLinkReproduces(context, link, want);
 });
 
 test('a bad link shows a notice naming each bad field and its range, and still works', async ({ page }) => {
@@ -235,9 +233,7 @@ test('a slider moved during playback becomes a timeline change that the link rep
   const link = await page.locator('#share-url').inputValue();
   expect(link).toMatch(/tl=[\d.]+:network\.bottleneck\.bandwidth:2500000/);
 
-  const other = await context.newPage();
-  await openApp(other, link.slice(link.indexOf('?')));
-  expect(await summaryText(other)).toBe(want);
+  await expectLinkReproduces(context, link, want, true);
 });
 
 test('passes an automated accessibility scan, all settings open and a notice shown', async ({ page }) => {
@@ -296,10 +292,7 @@ test('a link with alg=newreno,newreno_cwv reproduces the digests', async ({ page
   expect(link).not.toContain('f0.algorithm');
   const want = await summaryText(page);
   expect(want).toMatch(/[0-9a-f]{16}/);
-  const other = await context.newPage();
-  await openApp(other, link.slice(link.indexOf('?')));
-  expect(await summaryText(other)).toBe(want);
-  await expect(other.locator('.notice-box')).toHaveCount(0);
+  await expectLinkReproduces(context, link, want);
 });
 
 test('a bad algorithm name in a link gets a notice naming the allowed ones; the page works', async ({ page }) => {
@@ -321,9 +314,7 @@ test('an old v=1 link opens as before, with the same runs and digests', async ({
   const v1 = await summaryText(page);
   // The page rewrites it as the same pairs in the current format.
   await expect.poll(() => page.url()).toContain('?v=2&alg=reno,newreno');
-  const other = await context.newPage();
-  await openApp(other, '?v=2&alg=reno,newreno');
-  expect(await summaryText(other)).toBe(v1);
+  await expectLinkReproduces(context, '?v=2&alg=reno,newreno', v1);
 });
 
 test('overlay layout draws one plot per kind with every algorithm', async ({ page }) => {

@@ -1,6 +1,6 @@
 // Shared by the end-to-end tests: a page that fails the test on any uncaught error or
 // console error, and helpers that wait for the app to settle.
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 
 /** Console messages that are not the app's fault (none so far). */
 const ALLOWED: RegExp[] = [];
@@ -44,6 +44,20 @@ export async function summaryText(page: Page): Promise<string> {
 }
 
 /** Number of comparisons drawn so far (the app records one timing per comparison). */
+/** Opens `link` (a full URL or a query) in a new page of `context` and checks its summary
+ *  (numbers and digests) is `want`, with no notice unless `notices` is true. */
+export async function expectLinkReproduces(
+  context: BrowserContext,
+  link: string,
+  want: string,
+  notices = false,
+): Promise<void> {
+  const other = await context.newPage();
+  await openApp(other, link.slice(link.indexOf('?')));
+  expect(await summaryText(other)).toBe(want);
+  if (!notices) await expect(other.locator('.notice-box')).toHaveCount(0);
+}
+
 export async function comparisons(page: Page): Promise<number> {
   return page.evaluate(() => window.__cwndlab?.timings.length ?? 0);
 }

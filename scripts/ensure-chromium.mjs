@@ -2,9 +2,10 @@
 // The end-to-end tests run in Debian's Chromium (Playwright's own download needs a CDN
 // this machine cannot reach). Finds it, or installs it with apt when we are allowed to,
 // or stops with the exact command to run.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { aptInstall } from './apt.mjs';
 
 const say = (msg) => console.log(`\x1b[36m[chromium]\x1b[0m ${msg}`);
 
@@ -12,24 +13,6 @@ const say = (msg) => console.log(`\x1b[36m[chromium]\x1b[0m ${msg}`);
 export function findChromium() {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
   return candidates.find((p) => p && existsSync(p)) ?? null;
-}
-
-function canSudo() {
-  return spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
-}
-
-function install(prefix) {
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [
-    ['apt-get', 'update'],
-    ['apt-get', 'install', '-y', 'chromium'],
-  ]) {
-    const cmd = prefix ? [prefix, ...args] : args;
-    say(`running: ${cmd.join(' ')}`);
-    const r = spawnSync(cmd[0], cmd.slice(1), { stdio: 'inherit', env });
-    if (r.status !== 0) return false;
-  }
-  return true;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -40,9 +23,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       process.exit(1);
     }
     say('Chromium is not installed; the end-to-end tests need it.');
-    const root = typeof process.getuid === 'function' && process.getuid() === 0;
-    const ok = root ? install(null) : canSudo() ? install('sudo') : false;
-    path = ok ? findChromium() : null;
+    path = aptInstall('chromium', say) ? findChromium() : null;
     if (!path) {
       console.error(
         '\n[chromium] Could not install Chromium. Run this, then `npm test` again:\n\n' +

@@ -4,6 +4,7 @@
 // sudo), or stops with the exact command to run.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { aptInstall } from './apt.mjs';
 
 const say = (msg) => console.log(`\x1b[36m[parallel]\x1b[0m ${msg}`);
 
@@ -13,28 +14,12 @@ export function hasParallel() {
   return r.status === 0 && r.stdout.includes('GNU parallel');
 }
 
-function install(prefix) {
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [
-    ['apt-get', 'update'],
-    ['apt-get', 'install', '-y', 'parallel'],
-  ]) {
-    const cmd = prefix ? [prefix, ...args] : args;
-    say(`running: ${cmd.join(' ')}`);
-    if (spawnSync(cmd[0], cmd.slice(1), { stdio: 'inherit', env }).status !== 0) return false;
-  }
-  return true;
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (hasParallel()) {
     say('GNU parallel: installed');
   } else {
     say('GNU parallel is not installed; the CLI tests need it for the sharded-sweep recipe.');
-    const root = typeof process.getuid === 'function' && process.getuid() === 0;
-    const canSudo = spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
-    const ok = root ? install(null) : canSudo ? install('sudo') : false;
-    if (!ok || !hasParallel()) {
+    if (!aptInstall('parallel', say) || !hasParallel()) {
       console.error(
         '\n[parallel] Could not install GNU parallel. Run this, then `npm test` again:\n\n' +
           '    sudo apt-get update && sudo apt-get install -y parallel\n',

@@ -182,28 +182,16 @@ impl QueueSeries {
             self.rows.push(row);
         }
     }
+}
 
-    /// Number of rows.
-    pub fn len(&self) -> usize {
-        self.rows.len()
+impl crate::trace::Table for QueueSeries {
+    type Row = (Ns, u32, u64);
+    const COLUMNS: &'static [&'static str] = &QUEUE_COLUMNS;
+    fn rows(&self) -> &[Self::Row] {
+        &self.rows
     }
-
-    /// True when there are no rows.
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
-
-    /// The [`QUEUE_COLUMNS`] selected by `columns` (bit i = column i) from row `from`, one
-    /// after another.
-    pub fn columns(&self, from: usize, columns: u32) -> Vec<f64> {
-        let rows = &self.rows[from.min(self.rows.len())..];
-        crate::trace::masked_columns(rows, &QUEUE_COLUMNS, queue_field, columns)
-    }
-
-    /// One column (see [`QUEUE_COLUMNS`]) from row `from`.
-    pub fn column(&self, name: &str, from: usize) -> Option<Vec<f64>> {
-        let f = queue_field(name)?;
-        Some(self.rows[from.min(self.rows.len())..].iter().map(f).collect())
+    fn field(name: &str) -> Option<crate::trace::Field<Self::Row>> {
+        queue_field(name)
     }
 }
 
@@ -331,6 +319,7 @@ impl Link {
 mod tests {
     use super::*;
     use crate::scenario::{LossCfg, LossModel};
+    use crate::trace::Table;
 
     #[test]
     fn capacity_counts_the_packet_in_service() {

@@ -229,7 +229,7 @@ impl EventLog {
 }
 
 /// Reads one output column from a row, as a number.
-pub(crate) type Field<Row> = fn(&Row) -> f64;
+pub type Field<Row> = fn(&Row) -> f64;
 
 /// How to read one [`EVENT_COLUMNS`] column from a row, as a number (time in seconds).
 fn event_field(name: &str) -> Option<Field<EventRow>> {
@@ -276,6 +276,43 @@ pub(crate) fn masked_columns<Row, R: std::borrow::Borrow<Row>>(
         out.extend(rows.iter().map(|r| f(r.borrow())));
     }
     out
+}
+
+/// A table of rows with named columns, which front ends read from a cursor (row `from` on),
+/// a column at a time or several selected by a bit mask.
+pub trait Table {
+    /// One row.
+    type Row;
+    /// Column names, in output order.
+    const COLUMNS: &'static [&'static str];
+    /// The stored rows.
+    fn rows(&self) -> &[Self::Row];
+    /// How to read one column from a row, in output units.
+    fn field(name: &str) -> Option<Field<Self::Row>>;
+
+    /// Number of rows.
+    fn len(&self) -> usize {
+        self.rows().len()
+    }
+
+    /// True when there are no rows.
+    fn is_empty(&self) -> bool {
+        self.rows().is_empty()
+    }
+
+    /// The columns selected by `columns` (bit i = column i) from row `from`, one after
+    /// another (column-major), in output units.
+    fn columns(&self, from: usize, columns: u32) -> Vec<f64> {
+        let rows = self.rows();
+        masked_columns(&rows[from.min(rows.len())..], Self::COLUMNS, Self::field, columns)
+    }
+
+    /// One column from row `from`, in output units.
+    fn column(&self, name: &str, from: usize) -> Option<Vec<f64>> {
+        let f = Self::field(name)?;
+        let rows = self.rows();
+        Some(rows[from.min(rows.len())..].iter().map(f).collect())
+    }
 }
 
 /// The values plotted for a flow at one instant, in model units (bytes, ns).
@@ -370,28 +407,16 @@ impl FlowSeries {
         let cv = if mean > 0.0 { var.sqrt() / mean } else { 0.0 };
         (mean, cv)
     }
+}
 
-    /// Number of rows.
-    pub fn len(&self) -> usize {
-        self.rows.len()
+impl Table for FlowSeries {
+    type Row = (Ns, FlowState);
+    const COLUMNS: &'static [&'static str] = &SERIES_COLUMNS;
+    fn rows(&self) -> &[Self::Row] {
+        &self.rows
     }
-
-    /// True when empty.
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
-
-    /// The [`SERIES_COLUMNS`] selected by `columns` (bit i = column i) from row `from`, one
-    /// after another (column-major), in output units.
-    pub fn columns(&self, from: usize, columns: u32) -> Vec<f64> {
-        let rows = &self.rows[from.min(self.rows.len())..];
-        masked_columns(rows, &SERIES_COLUMNS, series_field, columns)
-    }
-
-    /// One column (see [`SERIES_COLUMNS`]) from row `from`, in output units.
-    pub fn column(&self, name: &str, from: usize) -> Option<Vec<f64>> {
-        let f = series_field(name)?;
-        Some(self.rows[from.min(self.rows.len())..].iter().map(f).collect())
+    fn field(name: &str) -> Option<Field<Self::Row>> {
+        series_field(name)
     }
 }
 
@@ -447,28 +472,16 @@ impl ValidationSeries {
             self.rows.push(row);
         }
     }
+}
 
-    /// Number of rows.
-    pub fn len(&self) -> usize {
-        self.rows.len()
+impl Table for ValidationSeries {
+    type Row = (Ns, ValidationRow);
+    const COLUMNS: &'static [&'static str] = &VALIDATION_COLUMNS;
+    fn rows(&self) -> &[Self::Row] {
+        &self.rows
     }
-
-    /// True when empty.
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
-
-    /// The [`VALIDATION_COLUMNS`] selected by `columns` (bit i = column i) from row `from`,
-    /// one after another (column-major), in output units.
-    pub fn columns(&self, from: usize, columns: u32) -> Vec<f64> {
-        let rows = &self.rows[from.min(self.rows.len())..];
-        masked_columns(rows, &VALIDATION_COLUMNS, validation_field, columns)
-    }
-
-    /// One column (see [`VALIDATION_COLUMNS`]) from row `from`, in output units.
-    pub fn column(&self, name: &str, from: usize) -> Option<Vec<f64>> {
-        let f = validation_field(name)?;
-        Some(self.rows[from.min(self.rows.len())..].iter().map(f).collect())
+    fn field(name: &str) -> Option<Field<Self::Row>> {
+        validation_field(name)
     }
 }
 

@@ -4,6 +4,7 @@
 mod common;
 use common::*;
 use cwndlab_core::trace::EventKind::{self, *};
+use cwndlab_core::trace::Table;
 use serde_json::json;
 
 /// A one-flow path with the defaults (2 Mbit/s, 40 ms bottleneck; 100 Mbit/s, 1 ms access)

@@ -10,7 +10,7 @@ use cwndlab_core::schema;
 use cwndlab_core::sim::Simulation;
 use cwndlab_core::tcp::cc::Phase;
 use cwndlab_core::time::secs_to_ns;
-use cwndlab_core::trace::{EventKind, EVENT_COLUMNS, SERIES_COLUMNS, VALIDATION_COLUMNS};
+use cwndlab_core::trace::{EventKind, Table, EVENT_COLUMNS, SERIES_COLUMNS, VALIDATION_COLUMNS};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
