@@ -32,7 +32,9 @@ use std::collections::VecDeque;
 pub struct NewCwv {
     /// TCP-clock time of the last data send.
     pub t_last: Option<Ns>,
-    /// (time, bytes) samples, oldest first.
+    /// (time, bytes) samples that can still be the largest within the period: oldest first,
+    /// each larger than every later one (a newer, larger sample makes older, smaller ones
+    /// irrelevant), so the first is pipeACK and memory stays small on any path.
     samples: VecDeque<(Ns, u64)>,
     /// pipeACK is defined (a sample was taken since the start or the last recovery).
     measured: bool,
@@ -85,8 +87,16 @@ impl NewCwv {
 
     /// pipeACK now: None while undefined; the largest sample within the period (0 if none).
     pub fn pipeack(&self) -> Option<u64> {
-        self.measured
-            .then(|| self.samples.iter().map(|&(_, b)| b).max().unwrap_or(0))
+        self.measured.then(|| self.samples.front().map_or(0, |&(_, b)| b))
+    }
+
+    /// Adds a sample, dropping the older ones it outranks.
+    fn push_sample(&mut self, now: Ns, bytes: u64) {
+        while self.samples.back().is_some_and(|&(_, b)| b <= bytes) {
+            self.samples.pop_back();
+        }
+        self.samples.push_back((now, bytes));
+        self.measured = true;
     }
 
     /// Drops samples older than the sampling period.
@@ -150,8 +160,7 @@ impl NewCwv {
         match self.round {
             None => self.round = Some((snd_una, None)),
             Some((start, Some(marker))) if snd_una >= marker => {
-                self.samples.push_back((now, snd_una - start));
-                self.measured = true;
+                self.push_sample(now, snd_una - start);
                 self.round = Some((snd_una, None));
                 // The phase is judged when pipeACK is measured, once per round (and before
                 // sending, when samples may have aged out), not on every ACK: within a
@@ -180,9 +189,13 @@ impl NewCwv {
         // §4.4.3, once per whole limit elapsed (§4.5.2).
         let mut after = w;
         for _ in 0..periods {
+            let before = after;
             after.ssthresh = after.ssthresh.max(three_quarters(after.cwnd));
             // "not greater than max(½·cwnd, IW)": never raised.
             after.cwnd = after.cwnd.min((after.cwnd / 2).max(iw));
+            if after == before {
+                break;
+            }
         }
         self.nvp_since = Some(since + periods * self.limit);
         (phase, Some(after))
