@@ -288,7 +288,7 @@ fn window_validation_settings_are_checked_by_name() {
         "flows[0].algorithm=cubic",
     ]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("newreno_newcwv, custom"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("newreno_newcwv, br_tcp, custom"), "{}", stderr(&o));
     let o = cwndlab(&[
         "run",
         "--preset",

@@ -49,6 +49,7 @@ use SettingValue::Str;
 
 const CLASSIC: &str = "Classic loss recovery";
 const VALIDATION: &str = "Idle and application-limited senders (NewReno)";
+const RESERVED: &str = "Reserved bandwidth";
 
 /// Every entry, in picker order.
 pub static CATALOGUE: &[Algorithm] = &[
@@ -100,6 +101,13 @@ pub static CATALOGUE: &[Algorithm] = &[
         group: VALIDATION,
         description: "NewReno with new CWV (RFC 7661): cwnd is kept while the sender is rate-limited (up to a time limit), does not grow then, and a loss in that phase reduces it from the rate actually used (pipeACK).",
         settings: &[("variant", Str("newreno")), ("cc.idle_policy", Str("rfc7661")), ("cc.growth_gate", Str("always"))],
+    },
+    Algorithm {
+        name: "br_tcp",
+        label: "BR-TCP",
+        group: RESERVED,
+        description: "Komuro et al. 2006: on a loss, ssthresh = the reserved rate's bandwidth-delay product instead of half the window (needs the flow's reserved bandwidth).",
+        settings: &[("variant", Str("br_tcp")), ("cc.idle_policy", Str("none")), ("cc.growth_gate", Str("always"))],
     },
 ];
 
@@ -173,7 +181,8 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), CATALOGUE.len());
         for a in CATALOGUE {
-            let s = Scenario::from_value(&json!({"flows": [{"algorithm": a.name}]}))
+            // BR-TCP needs a reserved rate; no other entry reads it.
+            let s = Scenario::from_value(&json!({"flows": [{"algorithm": a.name, "reserved_bandwidth": 1_000_000}]}))
                 .unwrap_or_else(|e| panic!("{}: {e:?}", a.name));
             assert_eq!(s.flows[0].algorithm, a.name);
         }

@@ -130,6 +130,8 @@ pub enum Variant {
     Reno,
     /// Reno with partial-ACK handling (RFC 6582).
     Newreno,
+    /// BR-TCP (source 002): ssthresh from the reserved rate's bandwidth-delay product.
+    BrTcp,
 }
 
 impl Variant {
@@ -140,6 +142,7 @@ impl Variant {
             Variant::Tahoe => "tahoe",
             Variant::Reno => "reno",
             Variant::Newreno => "newreno",
+            Variant::BrTcp => "br_tcp",
         }
     }
 }
@@ -292,6 +295,36 @@ pub enum FullWindowSlack {
     None,
 }
 
+/// The RTT of BR-TCP's ssthresh formula.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BrRtt {
+    /// The smallest RTT sample so far (source 002's simulations).
+    MinRtt,
+    /// The smoothed RTT.
+    Srtt,
+}
+
+/// The packet size of BR-TCP's ssthresh formula.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BrPacketSize {
+    /// SMSS plus headers: the whole packet on the wire.
+    Wire,
+    /// SMSS alone.
+    Mss,
+}
+
+/// What BR-TCP does between the third duplicate ACK and the end of the loss episode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BrRecovery {
+    /// cwnd = ssthresh, resend the lost segment, continue in congestion avoidance.
+    SetCwnd,
+    /// RFC 6582 fast recovery (inflation, partial ACKs) around the same ssthresh.
+    Newreno,
+}
+
 /// Congestion-control axes of a flow.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -328,6 +361,12 @@ pub struct CcCfg {
     pub full_window_slack: FullWindowSlack,
     /// RFC 7661 §4.4.3: longest non-validated phase before cwnd is reduced, s.
     pub nvp_limit: f64,
+    /// BR-TCP: the RTT of the formula.
+    pub br_rtt: BrRtt,
+    /// BR-TCP: the packet size of the formula.
+    pub br_packet_size: BrPacketSize,
+    /// BR-TCP: the loss-episode behaviour.
+    pub br_recovery: BrRecovery,
 }
 
 /// RTO estimator.
@@ -637,6 +676,12 @@ impl Scenario {
                 out.push(Problem::new(
                     at("cc.growth_gate"),
                     "= \"window_full\" cannot be combined with cc.idle_policy = \"rfc7661\": new CWV has its own growth rule (no growth in the non-validated phase, RFC 7661 §4.3); use growth_gate = \"always\" with rfc7661, or idle_policy = \"rfc2861\" with the window-full gate",
+                ));
+            }
+            if f.variant == Variant::BrTcp && f.reserved_bandwidth == 0 {
+                out.push(Problem::new(
+                    at("reserved_bandwidth"),
+                    "= 0 bit/s, but BR-TCP sets ssthresh from the reserved rate; give the flow's reserved bandwidth (e.g. 40000000 for 40 Mbit/s)",
                 ));
             }
             if f.app.kind == AppKind::Scripted && f.app.writes.is_empty() {

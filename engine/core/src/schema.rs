@@ -158,6 +158,11 @@ const VARIANTS: &[Choice] = &[
         label: "NewReno",
         help: "RFC 6582: stays in fast recovery until everything sent before the loss is acknowledged, resending one hole per partial ACK.",
     },
+    Choice {
+        value: "br_tcp",
+        label: "BR-TCP",
+        help: "Komuro et al. 2006: on a loss, ssthresh = the reserved rate's bandwidth-delay product (reserved_bandwidth / (8 · packet size) · RTT packets), cwnd = ssthresh after 3 duplicate ACKs, 1 segment after a timeout.",
+    },
 ];
 
 /// The choices of `flows[].algorithm`: every catalogue entry, then `custom`.
@@ -397,7 +402,7 @@ fn build_params() -> Vec<ParamDef> {
             },
             false,
             NONE,
-            "Loss recovery: Old Tahoe, Tahoe, Reno or NewReno. The other congestion-control settings are shared axes."
+            "Loss recovery: Old Tahoe, Tahoe, Reno, NewReno or BR-TCP. The other congestion-control settings are shared axes."
         ),
         p!(
             "flows[].start",
@@ -417,7 +422,7 @@ fn build_params() -> Vec<ParamDef> {
     ]);
     v.push(p!("flows[].reserved_bandwidth", "Reserved bandwidth", "flow", "bit/s",
         Kind::Int { min: 0, max: 100_000_000_000, default: 0 }, false, MBPS,
-        "Bandwidth reserved for this flow at the bottleneck; 0 = none. Only BR-TCP (Komuro et al. 2006) uses it, to set ssthresh to the reserved rate's bandwidth-delay product; BR-TCP is not in this release, so no current variant is affected."));
+        "Bandwidth reserved for this flow; 0 = none. BR-TCP (Komuro et al. 2006) sets ssthresh on a loss to this rate's bandwidth-delay product, and needs it above 0. The bottleneck does not yet enforce reservations (no class-based scheduler in this release): other variants are unaffected."));
     v.extend(access_params!(
         "flows[].access",
         "Sender access",
@@ -512,6 +517,21 @@ fn build_params() -> Vec<ParamDef> {
             "Tolerance of the window-full test used by the growth gate and by RFC 2861's decay."),
         p!("flows[].cc.nvp_limit", "New CWV time limit", "cc", "s", Kind::Float { min: 0.1, max: 3600.0, default: 300.0, log: true }, false, NONE,
             "RFC 7661 §4.4.3: after this long in the non-validated phase, ssthresh = max(ssthresh, ¾·cwnd) and cwnd = max(cwnd/2, IW), repeated each period (the RFC's 5 minutes; shorter to show it in class)."),
+        p!("flows[].cc.br_rtt", "BR-TCP RTT", "cc", "", Kind::Enum { options: &[
+            Choice { value: "min_rtt", label: "Minimum RTT", help: "The smallest RTT sample so far (what source 002's simulations used); before any sample, the path's round trip as built." },
+            Choice { value: "srtt", label: "Smoothed RTT", help: "The RTO estimator's SRTT at the loss." },
+        ], default: "min_rtt" }, false, NONE,
+            "The RTT in BR-TCP's ssthresh = reserved_bandwidth / (8 · size) · RTT."),
+        p!("flows[].cc.br_packet_size", "BR-TCP packet size", "cc", "", Kind::Enum { options: &[
+            Choice { value: "wire", label: "Whole packet", help: "SMSS plus headers (source 002's 1500-byte packets are IP packets)." },
+            Choice { value: "mss", label: "Payload (SMSS)", help: "The payload only." },
+        ], default: "wire" }, false, NONE,
+            "The size in BR-TCP's formula; the result is whole packets, rounded down, at least 2, times SMSS."),
+        p!("flows[].cc.br_recovery", "BR-TCP after 3 duplicate ACKs", "cc", "", Kind::Enum { options: &[
+            Choice { value: "set_cwnd", label: "cwnd = ssthresh", help: "Source 002 read literally: cwnd = ssthresh, resend the lost segment, continue in congestion avoidance; no window inflation; later duplicate ACKs of the window change nothing." },
+            Choice { value: "newreno", label: "NewReno recovery", help: "RFC 6582 fast recovery (inflation, one hole resent per partial ACK) around BR-TCP's ssthresh and cwnd." },
+        ], default: "set_cwnd" }, false, NONE,
+            "What BR-TCP does between the third duplicate ACK and the end of the loss episode (source 002 does not say)."),
         p!("flows[].rto.estimator", "RTO estimator", "rto", "", Kind::Enum { options: &[
             Choice { value: "rfc6298", label: "RFC 6298", help: "SRTT/RTTVAR with gains 1/8 and 1/4, RTO = SRTT + max(G, 4·RTTVAR)." },
             Choice { value: "jacobson88", label: "Jacobson 88 (integer)", help: "Jacobson & Karels appendix A: scaled integer mean and deviation in clock ticks, rto = A + 4D." },

@@ -124,6 +124,23 @@ fn is_forward(k: PktKind) -> bool {
     matches!(k, PktKind::Data | PktKind::Syn)
 }
 
+/// The round trip of a flow's path as built: propagation both ways plus one full data
+/// packet and one ACK serialised on every link (BR-TCP's RTT before any sample).
+fn path_rtt(s: &Scenario, f: &crate::scenario::FlowCfg) -> Ns {
+    use crate::time::tx_time;
+    let b = &s.network.bottleneck;
+    let links = [
+        (f.access.bandwidth, f.access.delay),
+        (b.bandwidth, b.delay),
+        (f.receiver_access.bandwidth, f.receiver_access.delay),
+    ];
+    let (data, ack) = (f.tcp.mss + f.tcp.header, f.tcp.header.max(1));
+    links
+        .iter()
+        .map(|&(bw, d)| 2 * secs_to_ns(d) + tx_time(data, bw) + tx_time(ack, bw))
+        .sum()
+}
+
 /// Base link id of flow `i`.
 fn flow_base(i: u32) -> u32 {
     2 + 4 * i
@@ -222,7 +239,9 @@ impl Simulation {
             let mut d: Vec<(u64, u64)> = f.drops.iter().map(|d| (d.segment, d.attempt)).collect();
             d.sort_unstable();
             scripted.push(d);
-            senders.push(Sender::new(i, base, f));
+            let mut sender = Sender::new(i, base, f);
+            sender.cc.br.path_rtt = path_rtt(s, f);
+            senders.push(sender);
             receivers.push(Receiver::new(i, base + 2, f));
             let start = secs_to_ns(f.start);
             apps.push(App::new(&f.app, start, s.seed, i));

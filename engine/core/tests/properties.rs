@@ -13,7 +13,11 @@ fn pick<T: Clone + std::fmt::Debug + 'static>(xs: &'static [T]) -> impl Strategy
 
 prop_compose! {
     fn flow()(
-        variant in pick(&["old_tahoe", "tahoe", "reno", "newreno"]),
+        variant in pick(&["old_tahoe", "tahoe", "reno", "newreno", "br_tcp"]),
+        reserved in 100_000u64..10_000_000,
+        br_rtt in pick(&["min_rtt", "srtt"]),
+        br_size in pick(&["wire", "mss"]),
+        br_rec in pick(&["set_cwnd", "newreno"]),
         units in pick(&["bytes", "segments"]),
         ss in pick(&["ack_counting", "abc"]),
         ca in pick(&["per_ack", "byte_counting"]),
@@ -43,13 +47,14 @@ prop_compose! {
         // New CWV has its own growth rule: the window-full gate is refused with it.
         let gate = if idle == "rfc7661" { "always" } else { gate };
         let mut f = json!({
-            "variant": variant, "start": start_ms as f64 / 1000.0,
+            "variant": variant, "start": start_ms as f64 / 1000.0, "reserved_bandwidth": reserved,
             "tcp": {"mss": mss, "initial_window": iw, "syn": syn, "nagle": nagle, "rwnd": 64 * 1460},
             "cc": {"units": units, "slow_start": ss, "congestion_avoidance": ca, "ssthresh_rule": rule,
                    "limited_transmit": lt, "recover_guard": guard, "fast_retransmit_restarts_timer": restart,
                    "newreno_timer": nr_timer, "newreno_full_ack": nr_full, "newreno_partial_window": nr_win,
                    "repeated_rto_ssthresh": rep, "idle_policy": idle, "growth_gate": gate,
-                   "full_window_slack": slack, "nvp_limit": nvp_limit},
+                   "full_window_slack": slack, "nvp_limit": nvp_limit,
+                   "br_rtt": br_rtt, "br_packet_size": br_size, "br_recovery": br_rec},
             "rto": {"estimator": est, "clock_tick": tick, "min": min_rto},
             "receiver": {"delayed_ack": delack},
             "app": {"kind": kind, "bytes": bytes, "write_size": write_size,

@@ -116,8 +116,9 @@ export function Controls() {
           path="flows[0].reserved_bandwidth"
           note={
             <>
-              <strong>Not used yet.</strong> Only BR-TCP uses a reserved bandwidth, and BR-TCP is not in this release:
-              no current algorithm changes with this value.
+              <strong>Used by BR-TCP only</strong>, for its ssthresh (the reserved rate&apos;s bandwidth-delay product;
+              BR-TCP needs a value above 0). The bottleneck does not enforce reservations yet: other algorithms do not
+              change with this value.
             </>
           }
         />

@@ -91,11 +91,11 @@ describe('the controls', () => {
     expect(value(h, 'network.bottleneck.delay')).toBe(0.0125);
   });
 
-  it('marks reserved bandwidth as unused by every current algorithm, yet wires it', () => {
+  it('says reserved bandwidth is used by BR-TCP only, and wires it', () => {
     const h = renderWith(<Controls />);
     const control = screen.getByRole('slider', { name: 'Reserved bandwidth' }).closest('.control') as HTMLElement;
-    expect(within(control).getByText(/Not used yet\./).parentElement?.textContent).toContain(
-      'no current algorithm changes with this value',
+    expect(within(control).getByText(/Used by BR-TCP only/).parentElement?.textContent).toContain(
+      'other algorithms do not change with this value',
     );
     const box = within(control).getByRole('textbox');
     act(() => {

@@ -1,7 +1,6 @@
 // Versioned links: `v=N` says which format wrote the query. UPGRADERS[n] rewrites the
 // key/value pairs of a version n−1 link into version n; reading a link runs every step
 // from its version up to URL_VERSION (docs/scenario-url.md, "Versioning").
-import { requireSpec } from './params';
 
 /** The query format this build writes. */
 export const URL_VERSION = 2;
@@ -15,14 +14,18 @@ export type Note = (key: string, message: string) => void;
 /** One format step: the pairs of a version n−1 link as version n reads them. */
 export type Upgrader = (pairs: QueryPairs, note: Note) => QueryPairs;
 
+/** The variants a v=1 link compared when it named none: the engine's variants at the time. */
+export const V1_VARIANTS = ['old_tahoe', 'tahoe', 'reno', 'newreno'] as const;
+
 /**
  * v=1 → v=2. In v=1 `alg` listed the engine's loss-recovery variants; in v=2 it lists the
  * names of the engine's algorithm catalogue, which include every variant name with the same
  * meaning (the entry of a variant sets that variant and leaves the idle and growth rules at
  * their defaults, as every v=1 run had them), so the pairs carry over unchanged: same runs,
  * same digests. Two things v=1 read its own way are kept as they were:
- *   - a link without `alg` compared every variant: it gets `alg=` with the variant names
- *     (the choices of `flows[].variant`), whatever v=2's default selection is;
+ *   - a link without `alg` compared every variant v=1 had: it gets `alg=` with those four
+ *     names, whatever v=2's default selection is and whichever variants the engine has since
+ *     gained (this is history, so the list is frozen here);
  *   - `f0.variant` was ignored with a notice (v=2 reads it as a setting of "custom"): it is
  *     dropped with the same notice.
  */
@@ -33,8 +36,7 @@ export function v1ToV2(pairs: QueryPairs, note: Note): QueryPairs {
     return false;
   });
   if (!out.some(([k]) => k === 'alg')) {
-    const variants = (requireSpec('flows[].variant').options ?? []).map((o) => o.value);
-    out.push(['alg', variants.join(',')]);
+    out.push(['alg', V1_VARIANTS.join(',')]);
   }
   return out;
 }

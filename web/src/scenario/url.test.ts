@@ -231,9 +231,7 @@ describe('the scenario URL: bad input', () => {
     // v=1 without alg= compared every variant (the engine's flows[].variant choices).
     const all = decode('?v=1&duration=5');
     expect(all.notices).toEqual([]);
-    expect(all.state.algorithms).toEqual(
-      (tables.schema.params.find((p) => p.path === 'flows[].variant')?.options ?? []).map((o) => o.value),
-    );
+    expect(all.state.algorithms).toEqual(['old_tahoe', 'tahoe', 'reno', 'newreno']);
   });
 
   it('a link without a version is read as the current version with a notice', () => {

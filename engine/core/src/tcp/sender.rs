@@ -122,6 +122,8 @@ impl Sender {
             cfg.tcp.dupack_threshold,
         );
         cc.tick = crate::time::secs_to_ns(cfg.rto.clock_tick).max(1);
+        cc.header = cfg.tcp.header;
+        cc.br.reserved_bps = cfg.reserved_bandwidth;
         Sender {
             flow,
             link,
@@ -546,6 +548,9 @@ impl Sender {
         if let Some((end, sent)) = self.timing {
             if ack >= end {
                 self.rtt.on_measurement(sent, w.now);
+                self.cc
+                    .br
+                    .on_rtt_sample(self.rtt.quantise(sent, w.now), self.rtt.srtt());
                 self.timing = None;
             }
         }

@@ -4,6 +4,7 @@
 //!   NewReno) decides, and the ssthresh rule.
 //! - [`increase`]: slow start and congestion avoidance.
 //! - [`gate`]: whether an ACK may grow cwnd at all (RFC 2861 §2's full-window test).
+//! - [`brtcp`]: BR-TCP's ssthresh from a reserved rate (source 002).
 //! - [`validation`]: what idle and application-limited periods do to cwnd, dispatching to
 //!   [`restart`] (RFC 5681 §4.1), [`cwv`] (RFC 2861) or [`newcwv`] (RFC 7661).
 //!
@@ -15,6 +16,7 @@
 //! last loss response began (`snd_max`), so "the ACK covers more than recover" in RFC 6582's
 //! inclusive numbering reads `ack > recover` here.
 
+pub mod brtcp;
 pub mod cwv;
 pub mod gate;
 pub mod increase;
@@ -147,6 +149,10 @@ pub struct Cc {
     pub changes: Vec<WindowChange>,
     /// The TCP clock tick, ns (window validation's time base).
     pub tick: u64,
+    /// Header bytes per packet (BR-TCP's packet size).
+    pub header: u64,
+    /// What BR-TCP's ssthresh formula reads.
+    pub br: brtcp::BrState,
 }
 
 impl Cc {
@@ -175,6 +181,8 @@ impl Cc {
             validation,
             changes: Vec::new(),
             tick: 1,
+            header: 0,
+            br: brtcp::BrState::default(),
         }
     }
 

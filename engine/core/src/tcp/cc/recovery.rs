@@ -3,7 +3,9 @@
 //! the ssthresh rule they share.
 
 use super::{Cc, DupAckAction, Flight, NewAckAction};
-use crate::scenario::{NewRenoFullAck, NewRenoTimer, PartialWindow, RepeatedRto, SsthreshRule, Units, Variant};
+use crate::scenario::{
+    BrRecovery, NewRenoFullAck, NewRenoTimer, PartialWindow, RepeatedRto, SsthreshRule, Units, Variant,
+};
 
 impl Cc {
     /// Extra segments Limited Transmit allows beyond the window (RFC 3042; RFC 5681 §3.2
@@ -24,6 +26,12 @@ impl Cc {
     /// ssthresh after a loss.
     pub fn loss_ssthresh(&self, flight: Flight) -> u64 {
         let smss = self.smss;
+        if self.variant == Variant::BrTcp {
+            // Source 002 eqs. (1)–(2): the reserved rate's bandwidth-delay product.
+            return self
+                .br
+                .ssthresh(self.cfg.br_rtt, self.cfg.br_packet_size, smss, self.header);
+        }
         match (self.cfg.units, self.cfg.ssthresh_rule) {
             // RFC 5681 §3.1 eq. (4): max(FlightSize/2, 2·SMSS).
             (Units::Bytes, SsthreshRule::HalfFlight) => (flight.bytes / 2).max(2 * smss),
@@ -44,7 +52,7 @@ impl Cc {
     /// A new ACK during fast recovery (RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 3).
     pub(super) fn fast_recovery_ack(&mut self, ack: u64, acked: u64, flight: Flight) -> NewAckAction {
         match self.variant {
-            Variant::Newreno if ack < self.recover.unwrap_or(0) => {
+            Variant::Newreno | Variant::BrTcp if ack < self.recover.unwrap_or(0) => {
                 // RFC 6582 §3.2 step 3, partial ACK: stay in fast recovery.
                 match self.cfg.newreno_partial_window {
                     PartialWindow::Deflate => {
@@ -66,7 +74,7 @@ impl Cc {
                 self.partial_seen = true;
                 NewAckAction::PartialAck { restart_timer }
             }
-            Variant::Newreno => {
+            Variant::Newreno | Variant::BrTcp => {
                 // RFC 6582 §3.2 step 3, full ACK: leave fast recovery.
                 self.cwnd = match self.cfg.newreno_full_ack {
                     NewRenoFullAck::MinFlight => {
@@ -115,7 +123,7 @@ impl Cc {
             // Old Tahoe: the timer is the only loss signal.
             Variant::OldTahoe => return DupAckAction::None,
             Variant::Tahoe | Variant::Reno => self.cfg.recover_guard,
-            Variant::Newreno => true,
+            Variant::Newreno | Variant::BrTcp => true,
         };
         if guarded && !self.past_recover(ack) {
             return DupAckAction::Suppressed;
@@ -129,6 +137,12 @@ impl Cc {
                 self.cwnd = self.smss;
                 self.inflated = self.cwnd;
                 DupAckAction::FastRetransmit { go_back_n: true }
+            }
+            Variant::BrTcp if self.cfg.br_recovery == BrRecovery::SetCwnd => {
+                // Source 002 §2 step 1: cwnd = ssthresh, resend, continue in avoidance.
+                self.cwnd = self.ssthresh;
+                self.inflated = self.cwnd;
+                DupAckAction::FastRetransmit { go_back_n: false }
             }
             _ => {
                 // RFC 5681 §3.2 steps 2–3: cwnd = ssthresh, the window in force is
