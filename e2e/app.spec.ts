@@ -317,6 +317,30 @@ test('an old v=1 link opens as before, with the same runs and digests', async ({
   await expectLinkReproduces(context, '?v=2&alg=reno,newreno', v1);
 });
 
+test('the reserved bandwidth drives BR-TCP: its summary and reference line change, and a link reproduces it', async ({
+  page,
+  context,
+}) => {
+  await openApp(page, '?v=2&alg=newreno,br_tcp&f0.reserved_bandwidth=1000000');
+  await expect(page.locator('.notice-box')).toHaveCount(0);
+  const plot = page.locator('canvas[aria-label*="reserved BDP"]');
+  await expect(plot).toHaveCount(1);
+  const before = await plot.getAttribute('aria-label');
+  expect(before).toMatch(/BR-TCP: .*reserved BDP \d+ segments \(dashed line\)/);
+  const summary = await summaryText(page);
+  const n = await comparisons(page);
+  const box = page.getByRole('textbox', { name: /Reserved bandwidth in Mbit\/s/ });
+  await box.fill('3');
+  await box.press('Enter');
+  await waitNewComparison(page, n);
+  await expect(plot).not.toHaveAttribute('aria-label', before ?? '');
+  const after = await summaryText(page);
+  expect(after).not.toBe(summary);
+  const link = await page.locator('#share-url').inputValue();
+  expect(link).toContain('f0.reserved_bandwidth=3000000');
+  await expectLinkReproduces(context, link, after);
+});
+
 test('overlay layout draws one plot per kind with every algorithm', async ({ page }) => {
   await openApp(page, '?v=1&layout=overlay');
   await expect(page.locator('figure.plot')).toHaveCount(3);

@@ -721,6 +721,10 @@ impl Simulation {
                     rto_s: ns_to_secs(s.rtt.rto()),
                     max_burst_packets: s.stats.max_burst_packets,
                     window_decays: s.stats.window_decays,
+                    reserved_bdp_bytes: (f.variant == crate::scenario::Variant::BrTcp).then(|| {
+                        s.cc.br
+                            .ssthresh(f.cc.br_rtt, f.cc.br_packet_size, f.tcp.mss, f.tcp.header)
+                    }),
                     drops: self.world.drops[i],
                     completion_time_s: self.completion[i].map(ns_to_secs),
                     active_time_s: active,

@@ -67,6 +67,9 @@ pub struct FlowSummary {
     /// cwnd reductions by the idle policy: idle and application-limited decays (RFC 2861),
     /// restarts after idle (RFC 5681 §4.1), new CWV's expiry and loss response (RFC 7661).
     pub window_decays: u64,
+    /// BR-TCP flows: the reserved rate's bandwidth-delay product BR-TCP would set ssthresh to
+    /// now (its formula with the RTT it reads), bytes; null for other variants.
+    pub reserved_bdp_bytes: Option<u64>,
     /// Drops by cause.
     pub drops: Drops,
     /// When a finite application's data was all acknowledged, s.

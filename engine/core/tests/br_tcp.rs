@@ -38,6 +38,12 @@ fn the_first_loss_sets_ssthresh_to_the_reserved_bdp_and_cwnd_to_it() {
     let to = events(&sim, &[EventKind::Timeout])[0];
     let after = sim.series(0).rows.iter().find(|(t, _)| *t >= to.t).unwrap().1;
     assert_eq!((after.ssthresh, after.cwnd), (281_780, 1460));
+    // The summary reports the reserved BDP the window plot draws as a reference line.
+    assert_eq!(sim.summary().flows[0].reserved_bdp_bytes, Some(281_780));
+    assert_eq!(
+        run(&path("newreno", "set_cwnd")).summary().flows[0].reserved_bdp_bytes,
+        None
+    );
 }
 
 #[test]

@@ -77,6 +77,9 @@ export interface FlowSummary {
   /** cwnd reductions by the idle policy: idle and application-limited decays, restarts
    *  after idle, new CWV's time-limit and loss responses. */
   window_decays: number;
+  /** BR-TCP: the reserved rate's bandwidth-delay product its ssthresh rule gives, bytes;
+   *  null for other variants. */
+  reserved_bdp_bytes: number | null;
 }
 
 /** `Sim.summary_json()`. */

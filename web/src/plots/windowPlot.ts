@@ -269,6 +269,41 @@ function drawIdentityMarkers(f: DrawFrame, run: PlotRun, index: number, mss: num
 }
 
 /** The window plot definition. */
+/** BR-TCP runs: the reserved rate's bandwidth-delay product (segments), which the engine
+ *  reports in the run's summary; null for other runs. */
+function reservedBdp(run: PlotRun, mss: number): number | null {
+  const b = run.summary?.flows[0]?.reserved_bdp_bytes;
+  return typeof b === 'number' && mss > 0 ? b / mss : null;
+}
+
+/** A dashed reference line at BR-TCP's reserved BDP, labelled, in the run's colour. */
+function drawReservedBdp(f: DrawFrame, run: PlotRun, mss: number) {
+  const bdp = reservedBdp(run, mss);
+  if (bdp === null) return;
+  const { ctx } = f;
+  const py = Math.round(f.y(bdp)) + 0.5;
+  ctx.save();
+  ctx.setLineDash([8, 3, 2, 3]);
+  ctx.strokeStyle = run.style.color;
+  ctx.lineWidth = 1.25;
+  ctx.beginPath();
+  ctx.moveTo(0, py);
+  ctx.lineTo(f.width, py);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  const label = `reserved BDP ${formatNumber(bdp, 4)} seg`;
+  ctx.font = '11px system-ui, sans-serif';
+  const tw = ctx.measureText(label).width;
+  const lx = Math.max(4, f.width - tw - 10);
+  ctx.fillStyle = 'rgba(255,255,255,0.75)';
+  ctx.fillRect(lx - 3, py - 15, tw + 6, 14);
+  ctx.fillStyle = '#222';
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'top';
+  ctx.fillText(label, lx, py - 14);
+  ctx.restore();
+}
+
 export const windowPlot: PlotDef = {
   yLabel: 'segments',
   yTick: (v) => formatNumber(v, 4),
@@ -289,6 +324,7 @@ export const windowPlot: PlotDef = {
         }
       }
     }
+    for (const run of runs) hi = Math.max(hi, reservedBdp(run, mss) ?? 0);
     // Room above the data for the phase lanes and event marks.
     const lanes = context.overlay ? runs.length : 1;
     return [0, hi * (1.1 + 0.05 * lanes)];
@@ -321,6 +357,7 @@ export const windowPlot: PlotDef = {
       ctx.setLineDash([]);
     }
     runs.forEach((run, i) => {
+      drawReservedBdp(f, run, mss);
       if (context.overlay) drawIdentityMarkers(f, run, i, mss);
       drawEventMarks(f, run, mss);
       drawWindowEvents(f, run, i, mss);
@@ -360,14 +397,17 @@ export const windowPlot: PlotDef = {
     });
   },
 
-  describe(runs) {
+  describe(runs, context) {
+    const mss = mssOf(context.scenario);
     const parts = runs.map((r) => {
       const f = r.summary?.flows[0];
       if (!f) return `${r.label}: running`;
       const decays = f.window_decays > 0 ? `, ${f.window_decays} window decays or restarts` : '';
+      const bdp = reservedBdp(r, mss);
+      const reserved = bdp === null ? '' : `, reserved BDP ${formatNumber(bdp, 4)} segments (dashed line)`;
       return (
         `${r.label}: mean cwnd ${formatNumber(f.mean_cwnd_segments, 3)} segments, ` +
-        `${f.fast_retransmits} fast retransmits, ${f.timeouts} timeouts, ${f.partial_acks} partial ACKs${decays}`
+        `${f.fast_retransmits} fast retransmits, ${f.timeouts} timeouts, ${f.partial_acks} partial ACKs${decays}${reserved}`
       );
     });
     return (

@@ -23,6 +23,7 @@ const flow = (patch: Partial<FlowSummary> = {}): FlowSummary => ({
   completion_time_s: null,
   max_burst_packets: 2,
   window_decays: 0,
+  reserved_bdp_bytes: null,
   ...patch,
 });
 
