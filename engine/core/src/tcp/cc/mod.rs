@@ -413,6 +413,61 @@ mod tests {
     }
 
     #[test]
+    fn br_tcp_sets_ssthresh_from_the_reserved_rate_in_either_recovery() {
+        use crate::scenario::BrRecovery;
+        // 1 Mbit/s reserved, 100 ms minimum RTT, 1000 + 40-byte packets:
+        // 1e6 · 0.1 / 8320 = 12.02 → 12 segments.
+        let br = |recovery| {
+            let mut c = cc(Variant::BrTcp, Units::Bytes);
+            c.cfg.br_recovery = recovery;
+            c.header = 40;
+            c.br.reserved_bps = 1_000_000;
+            c.br.on_rtt_sample(100_000_000, 100_000_000);
+            c
+        };
+        let mut c = br(BrRecovery::SetCwnd);
+        c.cwnd = 30 * S;
+        for _ in 0..2 {
+            assert_eq!(c.on_dupack(0, fl(30), 30 * S), DupAckAction::None);
+        }
+        assert_eq!(
+            c.on_dupack(0, fl(30), 30 * S),
+            DupAckAction::FastRetransmit { go_back_n: false }
+        );
+        assert_eq!(
+            (c.ssthresh, c.cwnd, c.inflated, c.in_fast_recovery),
+            (12 * S, 12 * S, 12 * S, false)
+        );
+        // Later duplicates of the window change nothing; a new 3rd one below recover is suppressed.
+        for _ in 0..5 {
+            assert_eq!(c.on_dupack(0, fl(30), 30 * S), DupAckAction::None);
+        }
+        c.on_new_ack(2 * S, 2 * S, fl(28), fl(30));
+        for _ in 0..2 {
+            c.on_dupack(2 * S, fl(28), 30 * S);
+        }
+        assert_eq!(c.on_dupack(2 * S, fl(28), 30 * S), DupAckAction::Suppressed);
+        // A timeout: the same ssthresh, one segment.
+        c.on_timeout(fl(28), 30 * S);
+        assert_eq!((c.ssthresh, c.cwnd), (12 * S, S));
+        // NewReno-style recovery: the window in force is ssthresh + 3 SMSS and inflates.
+        let mut c = br(BrRecovery::Newreno);
+        c.cwnd = 30 * S;
+        for _ in 0..3 {
+            c.on_dupack(0, fl(30), 30 * S);
+        }
+        assert_eq!(
+            (c.ssthresh, c.cwnd, c.inflated, c.in_fast_recovery),
+            (12 * S, 12 * S, 15 * S, true)
+        );
+        assert_eq!(c.on_dupack(0, fl(30), 30 * S), DupAckAction::Inflate);
+        assert_eq!(
+            c.on_new_ack(10 * S, 10 * S, fl(21), fl(30)),
+            NewAckAction::PartialAck { restart_timer: true }
+        );
+    }
+
+    #[test]
     fn ssthresh_rules_in_both_units() {
         let mut c = cc(Variant::Reno, Units::Segments);
         c.cwnd = 9500; // 9.5 segments
