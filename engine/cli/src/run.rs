@@ -48,6 +48,9 @@ pub fn run(a: &RunArgs) -> Result<String, Fail> {
             est as f64 / 1e6
         );
     }
+    if a.no_digest && a.out.is_some() {
+        return Err(Fail::usage("--no-digest applies to summary-only runs (without --out)"));
+    }
     let mut sim = Simulation::new(&scenario);
     let mut files = match &a.out {
         Some(dir) => Some(
@@ -60,9 +63,6 @@ pub fn run(a: &RunArgs) -> Result<String, Fail> {
             None
         }
     };
-    if a.no_digest && files.is_some() {
-        return Err(Fail::usage("--no-digest applies to summary-only runs (without --out)"));
-    }
     let end_ms = sim.end() / 1_000_000;
     let mut progress = Progress::new(end_ms, "ms simulated", a.quiet);
     loop {

@@ -311,6 +311,43 @@ impl Plan {
         s
     }
 
+    /// Reads back [`Plan::to_json`] (a shard file's `sweep`).
+    fn from_json(def: &Value) -> Plan {
+        let strings = |v: &Value| -> Vec<String> {
+            v.as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|x| x.as_str().map(String::from))
+                .collect()
+        };
+        Plan {
+            source: def["source"].as_str().unwrap_or_default().to_string(),
+            axes: def["params"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|p| Axis {
+                    path: p["path"].as_str().unwrap_or_default().to_string(),
+                    values: strings(&p["values"])
+                        .into_iter()
+                        .map(|t| {
+                            let v = parse_set_value(&t);
+                            (t, v)
+                        })
+                        .collect(),
+                })
+                .collect(),
+            algorithms: strings(&def["algorithms"]),
+            seeds: def["seeds"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_u64)
+                .collect(),
+            metrics: strings(&def["metrics"]),
+        }
+    }
+
     /// The sweep's definition as JSON: shards of one sweep carry the same.
     fn to_json(&self, runs_total: usize) -> Value {
         json!({
@@ -680,19 +717,9 @@ pub fn merge(a: &MergeArgs) -> Result<String, Fail> {
         if !seen_shards.insert(i) {
             return Err(merge_error(path, format!("shard {i}/{n} is given twice")));
         }
-        let def = sweep.as_ref().expect("set above");
-        let params: Vec<String> = def["params"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|p| p["path"].as_str().map(String::from))
-            .collect();
-        let metrics: Vec<String> = def["metrics"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|m| m.as_str().map(String::from))
-            .collect();
+        let plan = Plan::from_json(sweep.as_ref().expect("set above"));
+        let params: Vec<&String> = plan.axes.iter().map(|a| &a.path).collect();
+        let metrics = &plan.metrics;
         for r in v["runs"].as_array().into_iter().flatten() {
             let text = |x: &Value| x.as_str().map(String::from);
             let row = (|| {
@@ -742,40 +769,6 @@ pub fn merge(a: &MergeArgs) -> Result<String, Fail> {
             runs.len()
         )));
     }
-    let plan = Plan {
-        source: def["source"].as_str().unwrap_or_default().to_string(),
-        axes: def["params"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|p| Axis {
-                path: p["path"].as_str().unwrap_or_default().to_string(),
-                values: p["values"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|t| t.as_str().map(|t| (t.to_string(), parse_set_value(t))))
-                    .collect(),
-            })
-            .collect(),
-        algorithms: def["algorithms"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|a| a.as_str().map(String::from))
-            .collect(),
-        seeds: def["seeds"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_u64)
-            .collect(),
-        metrics: def["metrics"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|m| m.as_str().map(String::from))
-            .collect(),
-    };
+    let plan = Plan::from_json(&def);
     emit(render(&plan, &rows, total, a.format), &a.out)
 }

@@ -119,21 +119,7 @@ pub fn find(name: &str) -> Option<&'static Algorithm> {
 /// Writes an entry's settings into a flow object (a JSON object, partial or complete).
 pub fn apply(flow: &mut Value, alg: &Algorithm) {
     for (path, value) in alg.settings {
-        let mut cur = &mut *flow;
-        let parts: Vec<&str> = path.split('.').collect();
-        for part in &parts[..parts.len() - 1] {
-            if !cur.is_object() {
-                return;
-            }
-            cur = cur
-                .as_object_mut()
-                .expect("checked above")
-                .entry(part.to_string())
-                .or_insert_with(|| Value::Object(Map::new()));
-        }
-        if let Some(o) = cur.as_object_mut() {
-            o.insert(parts[parts.len() - 1].to_string(), value.to_json());
-        }
+        crate::scenario::set_dotted(flow, path, value.to_json());
     }
 }
 

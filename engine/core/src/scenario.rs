@@ -585,13 +585,17 @@ impl Scenario {
         if !problems.is_empty() {
             return Err(problems);
         }
-        let mut scenario: Scenario = serde_json::from_value(merged.clone())
-            .map_err(|e| vec![Problem::new("", format!("cannot read scenario: {e}"))])?;
         // Name each flow after the catalogue entry its resolved settings are.
-        if let Some(flows) = merged.get("flows").and_then(Value::as_array) {
-            for (f, v) in scenario.flows.iter_mut().zip(flows) {
-                f.algorithm = crate::catalogue::identify(v).to_string();
-            }
+        let names: Vec<&str> = merged
+            .get("flows")
+            .and_then(Value::as_array)
+            .map_or(Vec::new(), |flows| {
+                flows.iter().map(crate::catalogue::identify).collect()
+            });
+        let mut scenario: Scenario =
+            serde_json::from_value(merged).map_err(|e| vec![Problem::new("", format!("cannot read scenario: {e}"))])?;
+        for (f, name) in scenario.flows.iter_mut().zip(names) {
+            f.algorithm = name.to_string();
         }
         let cross = scenario.cross_checks();
         if cross.is_empty() {
@@ -958,6 +962,26 @@ pub fn get_path<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
     path.split('.').try_fold(v, |cur, key| cur.get(key))
 }
 
+/// Writes a dotted path inside a JSON object, creating the objects on the way; false (and
+/// nothing written) when the path runs into something that is not an object.
+pub fn set_dotted(v: &mut Value, path: &str, value: Value) -> bool {
+    let (parents, leaf) = path.rsplit_once('.').map_or(("", path), |(p, l)| (p, l));
+    let mut cur = v;
+    for part in parents.split('.').filter(|p| !p.is_empty()) {
+        let Some(o) = cur.as_object_mut() else {
+            return false;
+        };
+        cur = o.entry(part.to_string()).or_insert_with(|| Value::Object(Map::new()));
+    }
+    match cur.as_object_mut() {
+        Some(o) => {
+            o.insert(leaf.to_string(), value);
+            true
+        }
+        None => false,
+    }
+}
+
 /// Merges `over` into `base`, which holds the defaults: known keys are merged (objects
 /// recursively), unknown keys are reported with their full path and left out.
 fn merge_known(base: &mut Value, over: &Value, path: &str, problems: &mut Vec<Problem>) {
@@ -1078,24 +1102,10 @@ pub fn set_path(doc: &mut Value, path: &str, value: Value) -> Result<(), Problem
         if let Some(a) = alg {
             crate::catalogue::apply(obj, a);
         }
-        let mut cur = obj;
-        let parts: Vec<&str> = rel.split('.').collect();
-        for part in &parts[..parts.len() - 1] {
-            if !cur.is_object() {
-                return Err(Problem::new(path, "cannot set inside a non-object"));
-            }
-            cur = cur
-                .as_object_mut()
-                .expect("checked above")
-                .entry(part.to_string())
-                .or_insert_with(|| Value::Object(Map::new()));
-        }
-        match cur.as_object_mut() {
-            Some(o) => {
-                o.insert(parts[parts.len() - 1].to_string(), value.clone());
-                Ok(())
-            }
-            None => Err(Problem::new(path, "cannot set inside a non-object")),
+        if set_dotted(obj, rel, value.clone()) {
+            Ok(())
+        } else {
+            Err(Problem::new(path, "cannot set inside a non-object"))
         }
     };
     match sel {

@@ -599,43 +599,27 @@ pub fn default_value(p: &ParamDef) -> Value {
     }
 }
 
-fn insert_path(obj: &mut Map<String, Value>, path: &str, value: Value) {
-    let mut parts = path.split('.').peekable();
-    let mut cur = obj;
-    while let Some(part) = parts.next() {
-        if parts.peek().is_none() {
-            cur.insert(part.to_string(), value);
-            return;
-        }
-        cur = cur
-            .entry(part.to_string())
-            .or_insert_with(|| Value::Object(Map::new()))
-            .as_object_mut()
-            .expect("schema paths never cross a leaf");
-    }
-}
-
 /// Defaults of one flow, as a JSON object (the `flows[].` parameters).
 pub fn flow_defaults() -> Value {
-    let mut obj = Map::new();
+    let mut obj = Value::Object(Map::new());
     for p in params() {
         if let Some(rest) = p.path.strip_prefix("flows[].") {
-            insert_path(&mut obj, rest, default_value(p));
+            crate::scenario::set_dotted(&mut obj, rest, default_value(p));
         }
     }
-    Value::Object(obj)
+    obj
 }
 
 /// The complete default scenario as JSON: one flow with every default.
 pub fn scenario_defaults() -> Value {
-    let mut obj = Map::new();
+    let mut obj = Value::Object(Map::new());
     for p in params() {
         if !p.path.starts_with("flows[].") {
-            insert_path(&mut obj, p.path, default_value(p));
+            crate::scenario::set_dotted(&mut obj, p.path, default_value(p));
         }
     }
-    obj.insert("flows".into(), Value::Array(vec![flow_defaults()]));
-    Value::Object(obj)
+    obj["flows"] = Value::Array(vec![flow_defaults()]);
+    obj
 }
 
 fn kind_json(k: &Kind) -> Map<String, Value> {

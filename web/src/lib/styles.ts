@@ -188,6 +188,27 @@ function shapePath(shape: Shape, r: number): string {
   return shape.map((poly) => poly.map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${n(x)},${n(y)}`).join('') + 'Z').join('');
 }
 
+/** Fills and outlines a shape centred at (x, y). */
+function drawShape(
+  ctx: CanvasRenderingContext2D,
+  shape: Shape,
+  x: number,
+  y: number,
+  r: number,
+  paint: { fill: string; stroke: string; width: number },
+): void {
+  ctx.save();
+  ctx.setLineDash([]);
+  ctx.beginPath();
+  traceShape(ctx, shape, x, y, r);
+  ctx.fillStyle = paint.fill;
+  ctx.fill();
+  ctx.lineWidth = paint.width;
+  ctx.strokeStyle = paint.stroke;
+  ctx.stroke();
+  ctx.restore();
+}
+
 /** Draws a marker centred at (x, y). */
 export function drawMarker(
   ctx: CanvasRenderingContext2D,
@@ -197,16 +218,7 @@ export function drawMarker(
   r: number,
   color: string,
 ): void {
-  ctx.save();
-  ctx.fillStyle = color;
-  ctx.strokeStyle = '#ffffff';
-  ctx.lineWidth = 1;
-  ctx.setLineDash([]);
-  ctx.beginPath();
-  traceShape(ctx, MARKER_SHAPES[shape], x, y, r);
-  ctx.fill();
-  ctx.stroke();
-  ctx.restore();
+  drawShape(ctx, MARKER_SHAPES[shape], x, y, r, { fill: color, stroke: '#ffffff', width: 1 });
 }
 
 /** SVG path data of a marker centred at (0, 0), for legends. */
@@ -282,16 +294,11 @@ export function drawWindowEvent(
   r: number,
   color: string,
 ): void {
-  ctx.save();
-  ctx.setLineDash([]);
-  ctx.beginPath();
-  traceShape(ctx, look.shape, x, y, r);
-  ctx.fillStyle = look.filled ? color : '#ffffff';
-  ctx.fill();
-  ctx.lineWidth = look.filled ? 1 : 2;
-  ctx.strokeStyle = look.filled ? '#111111' : color;
-  ctx.stroke();
-  ctx.restore();
+  drawShape(ctx, look.shape, x, y, r, {
+    fill: look.filled ? color : '#ffffff',
+    stroke: look.filled ? '#111111' : color,
+    width: look.filled ? 1 : 2,
+  });
 }
 
 /** SVG path data of a window-event mark centred at (0, 0), for the legend. */

@@ -130,16 +130,23 @@ function segText(v: number, mss: number): string {
   return v >= U32_UNLIMITED || !Number.isFinite(v) ? '∞' : formatNumber(v / mss, 3);
 }
 
+/** What window-event rows first…last of one kind did, from the first one's before to the
+ *  last one's after: "window decay after idle ×3: cwnd 24 → 3, ssthresh 18 segments". */
+function changeText(trace: RunTrace, first: number, last: number, count: number, mss: number): string {
+  const m = trace.tables.marks;
+  const label = WINDOW_EVENTS.get(m.cols.kind[first] ?? -1)?.look.label ?? 'window change';
+  const at = (col: Float64Array, i: number) => segText(col[i] ?? NaN, mss);
+  const cwnd = `cwnd ${at(m.cols.seq, first)} → ${at(m.cols.len, last)}`;
+  const ssthresh =
+    m.cols.seg[first] === m.cols.tx[last]
+      ? `ssthresh ${at(m.cols.seg, first)}`
+      : `ssthresh ${at(m.cols.seg, first)} → ${at(m.cols.tx, last)}`;
+  return `${label}${count > 1 ? ` ×${count}` : ''}: ${cwnd}, ${ssthresh} segments`;
+}
+
 /** "idle decay: cwnd 12 → 6, ssthresh ∞ → 9 segments" for window-event row i. */
 export function windowEventText(trace: RunTrace, i: number, mss: number): string {
-  const m = trace.tables.marks;
-  const code = m.cols.kind[i] ?? -1;
-  const label = WINDOW_EVENTS.get(code)?.look.label ?? 'window change';
-  const at = (col: Float64Array) => segText(col[i] ?? NaN, mss);
-  const cwnd = `cwnd ${at(m.cols.seq)} → ${at(m.cols.len)}`;
-  const ssthresh =
-    m.cols.seg[i] === m.cols.tx[i] ? `ssthresh ${at(m.cols.seg)}` : `ssthresh ${at(m.cols.seg)} → ${at(m.cols.tx)}`;
-  return `${label}: ${cwnd}, ${ssthresh} segments`;
+  return changeText(trace, i, i, 1, mss);
 }
 
 /** Window-event rows of a run within [t0, t1]. */
@@ -195,20 +202,7 @@ function windowEventsAt(trace: RunTrace, near: number, mss: number): string {
     byKind.set(k, [...(byKind.get(k) ?? []), i]);
   }
   return [...byKind.values()]
-    .map((list) => {
-      const first = list[0] ?? near;
-      const last = list[list.length - 1] ?? near;
-      if (list.length === 1) return windowEventText(trace, first, mss);
-      // Several at once: from the first one's before to the last one's after.
-      const label = WINDOW_EVENTS.get(m.cols.kind[first] ?? -1)?.look.label ?? 'window change';
-      const at = (col: Float64Array, i: number) => segText(col[i] ?? NaN, mss);
-      const cwnd = `cwnd ${at(m.cols.seq, first)} → ${at(m.cols.len, last)}`;
-      const same = m.cols.seg[first] === m.cols.tx[last];
-      const ssthresh = same
-        ? `ssthresh ${at(m.cols.seg, first)}`
-        : `ssthresh ${at(m.cols.seg, first)} → ${at(m.cols.tx, last)}`;
-      return `${label} ×${list.length}: ${cwnd}, ${ssthresh} segments`;
-    })
+    .map((list) => changeText(trace, list[0] ?? near, list[list.length - 1] ?? near, list.length, mss))
     .join(' · ');
 }
 
@@ -268,7 +262,6 @@ function drawIdentityMarkers(f: DrawFrame, run: PlotRun, index: number, mss: num
   }
 }
 
-/** The window plot definition. */
 /** BR-TCP runs: the reserved rate's bandwidth-delay product (segments), which the engine
  *  reports in the run's summary; null for other runs. */
 function reservedBdp(run: PlotRun, mss: number): number | null {
@@ -304,6 +297,7 @@ function drawReservedBdp(f: DrawFrame, run: PlotRun, mss: number) {
   ctx.restore();
 }
 
+/** The window plot definition. */
 export const windowPlot: PlotDef = {
   yLabel: 'segments',
   yTick: (v) => formatNumber(v, 4),

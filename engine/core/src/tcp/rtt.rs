@@ -93,10 +93,12 @@ impl RttEstimator {
         ticks * self.tick
     }
 
-    /// Feeds one RTT measurement (send time and ACK time); resets the backoff.
-    pub fn on_measurement(&mut self, sent: Ns, now: Ns) {
+    /// Feeds one RTT measurement (send time and ACK time); resets the backoff. Returns the
+    /// sample taken (quantised to the tick).
+    pub fn on_measurement(&mut self, sent: Ns, now: Ns) -> Ns {
         let r = self.quantise(sent, now);
         self.on_sample(r);
+        r
     }
 
     /// Feeds one RTT sample `r` (already quantised), updating the estimate and the RTO.

@@ -5,7 +5,7 @@
 //! occupies no sequence space. Segment boundaries are fixed when a segment is first sent,
 //! and every retransmission resends the same segment.
 
-use super::cc::{Cc, DupAckAction, Flight, NewAckAction, Phase, WindowChangeKind};
+use super::cc::{Cc, DupAckAction, Flight, NewAckAction, Phase};
 use super::rtt::RttEstimator;
 use crate::event::Event;
 use crate::net::{Fate, Packet, PktKind};
@@ -121,7 +121,8 @@ impl Sender {
             cfg.tcp.initial_ssthresh,
             cfg.tcp.dupack_threshold,
         );
-        cc.tick = crate::time::secs_to_ns(cfg.rto.clock_tick).max(1);
+        let rtt = RttEstimator::new(&cfg.rto);
+        cc.tick = rtt.tick();
         cc.header = cfg.tcp.header;
         cc.br.reserved_bps = cfg.reserved_bandwidth;
         Sender {
@@ -141,7 +142,7 @@ impl Sender {
             nxt_idx: 0,
             next_seg_no: 1,
             cc,
-            rtt: RttEstimator::new(&cfg.rto),
+            rtt,
             timing: None,
             rto_deadline: None,
             rto_event: None,
@@ -466,21 +467,12 @@ impl Sender {
     fn log_changes(&mut self, w: &mut World) {
         let sat = |x: u64| x.min(u32::MAX as u64) as u32;
         for c in self.cc.changes.drain(..) {
-            let kind = match c.kind {
-                WindowChangeKind::IdleDecay => EventKind::IdleDecay,
-                WindowChangeKind::AppLimitedDecay => EventKind::AppLimitedDecay,
-                WindowChangeKind::Restart => EventKind::IdleRestart,
-                WindowChangeKind::NvpEnter => EventKind::NvpEnter,
-                WindowChangeKind::NvpExit => EventKind::NvpExit,
-                WindowChangeKind::NvpExpiry => EventKind::NvpExpiry,
-                WindowChangeKind::NvpLossResponse => EventKind::NvpLossResponse,
-            };
-            if !matches!(c.kind, WindowChangeKind::NvpEnter | WindowChangeKind::NvpExit) {
+            if !matches!(c.kind, EventKind::NvpEnter | EventKind::NvpExit) {
                 self.stats.window_decays += 1;
             }
             w.log(
                 self.flow,
-                kind,
+                c.kind,
                 c.before.cwnd,
                 sat(c.after.cwnd),
                 sat(c.before.ssthresh),
@@ -547,10 +539,8 @@ impl Sender {
         }
         if let Some((end, sent)) = self.timing {
             if ack >= end {
-                self.rtt.on_measurement(sent, w.now);
-                self.cc
-                    .br
-                    .on_rtt_sample(self.rtt.quantise(sent, w.now), self.rtt.srtt());
+                let sample = self.rtt.on_measurement(sent, w.now);
+                self.cc.br.on_rtt_sample(sample, self.rtt.srtt());
                 self.timing = None;
             }
         }

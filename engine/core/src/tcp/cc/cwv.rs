@@ -16,8 +16,9 @@
 //! raises cwnd (W_used can exceed a cwnd cut by a loss since) and never takes it below one
 //! SMSS.
 
-use super::validation::{Win, WindowChangeKind};
+use super::validation::Win;
 use crate::time::Ns;
+use crate::trace::EventKind;
 
 /// RFC 2861 state.
 #[derive(Clone, Debug, Default)]
@@ -78,7 +79,7 @@ impl AfterSend {
 impl Cwv {
     /// Runs the pseudo-code after a data segment was sent; returns the new window and the
     /// decay that happened, if any.
-    pub fn after_send(&mut self, s: AfterSend, mut w: Win) -> (Win, Option<WindowChangeKind>) {
+    pub fn after_send(&mut self, s: AfterSend, mut w: Win) -> (Win, Option<EventKind>) {
         let mut change = None;
         // Initially T_last = T_prev = tcp_now, W_used = 0 (at the first send).
         let t_last = *self.t_last.get_or_insert_with(|| {
@@ -100,7 +101,7 @@ impl Cwv {
             }
             self.t_prev = s.now;
             self.w_used = 0;
-            change = Some(WindowChangeKind::IdleDecay);
+            change = Some(EventKind::IdleDecay);
         }
         self.t_last = Some(s.now);
         if s.full {
@@ -116,7 +117,7 @@ impl Cwv {
                 w.cwnd = decayed.min(w.cwnd).max(s.smss);
                 self.t_prev = s.now;
                 self.w_used = 0;
-                change = Some(WindowChangeKind::AppLimitedDecay);
+                change = Some(EventKind::AppLimitedDecay);
             }
         }
         (w, change)
@@ -158,7 +159,7 @@ mod tests {
         );
         // Idle 3 RTOs (and a bit): ssthresh = max(4, ¾·32) = 24 segments; 32 → 16 → 8 → 4.
         let (w, ch) = c.after_send(sent(3 * RTO + 50, false, false, S), w);
-        assert_eq!((w, ch), (win(4 * S, 24 * S), Some(WindowChangeKind::IdleDecay)));
+        assert_eq!((w, ch), (win(4 * S, 24 * S), Some(EventKind::IdleDecay)));
         assert_eq!(
             (c.t_prev, c.w_used),
             (3 * RTO + 50, S),
@@ -166,7 +167,7 @@ mod tests {
         );
         // Idle 10 RTOs from 4 segments: floored at one SMSS; ssthresh never lowered.
         let (w, ch) = c.after_send(sent(13 * RTO + 50, false, false, S), w);
-        assert_eq!((w, ch), (win(S, 24 * S), Some(WindowChangeKind::IdleDecay)));
+        assert_eq!((w, ch), (win(S, 24 * S), Some(EventKind::IdleDecay)));
         // Just under one RTO of idleness does nothing.
         let (w2, ch) = c.after_send(sent(14 * RTO + 49, true, true, S), w);
         assert_eq!((w2, ch), (w, None));
@@ -185,17 +186,14 @@ mod tests {
         assert_eq!(c.w_used, 6 * S);
         // One RTO after T_prev: ssthresh = max(∞, 15) stays ∞; cwnd = (20 + 6)/2 = 13.
         let (w2, ch) = c.after_send(sent(200, false, false, 3 * S), w);
-        assert_eq!(
-            (w2, ch),
-            (win(13 * S, u64::MAX), Some(WindowChangeKind::AppLimitedDecay))
-        );
+        assert_eq!((w2, ch), (win(13 * S, u64::MAX), Some(EventKind::AppLimitedDecay)));
         assert_eq!((c.t_prev, c.w_used), (200, 0));
         // With a finite ssthresh the history is kept: max(8, ¾·13 = 9.75) segments.
         let mut w3 = win(13 * S, 8 * S);
         (w3, _) = c.after_send(sent(399, false, false, 3 * S), w3);
         assert_eq!(w3, win(13 * S, 8 * S), "not yet an RTO since T_prev");
         let (w3, ch) = c.after_send(sent(400, false, false, 2 * S), w3);
-        assert_eq!((w3, ch), (win(8 * S, 9_750), Some(WindowChangeKind::AppLimitedDecay)));
+        assert_eq!((w3, ch), (win(8 * S, 9_750), Some(EventKind::AppLimitedDecay)));
     }
 
     #[test]
@@ -232,14 +230,14 @@ mod tests {
         // cwnd was cut to 4 by a loss meanwhile; W_used 12 > cwnd.
         c.after_send(sent(100, false, false, S), win(4 * S, 2 * S));
         let (w, ch) = c.after_send(sent(RTO, false, false, S), win(4 * S, 2 * S));
-        assert_eq!(ch, Some(WindowChangeKind::AppLimitedDecay));
+        assert_eq!(ch, Some(EventKind::AppLimitedDecay));
         assert_eq!(w.cwnd, 4 * S);
         assert_eq!(w.ssthresh, 3 * S, "¾·4 segments");
         let mut c = Cwv::default();
         c.after_send(sent(0, false, false, 100), win(S, 2 * S));
         c.after_send(sent(100, false, false, 100), win(S, 2 * S));
         let (w, ch) = c.after_send(sent(RTO, false, false, 100), win(S, 2 * S));
-        assert_eq!(ch, Some(WindowChangeKind::AppLimitedDecay));
+        assert_eq!(ch, Some(EventKind::AppLimitedDecay));
         assert_eq!(w, win(S, 2 * S), "(1 SMSS + 100 B)/2 is floored at one SMSS");
     }
 }

@@ -26,7 +26,7 @@ pub mod restart;
 pub mod validation;
 
 use crate::scenario::{CcCfg, Units, Variant};
-pub use validation::{Validation, ValidationRow, WindowChange, WindowChangeKind};
+pub use validation::{Validation, ValidationRow, WindowChange};
 
 /// Congestion-control phase, as plotted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -23,8 +23,9 @@
 //! Not modelled: the pacing §4.4.2 recommends in the NVP (the summary's max burst shows
 //! what it would limit).
 
-use super::validation::{Win, WindowChangeKind};
+use super::validation::Win;
 use crate::time::{Ns, NS_PER_S};
+use crate::trace::EventKind;
 use std::collections::VecDeque;
 
 /// RFC 7661 state.
@@ -108,7 +109,7 @@ impl NewCwv {
     }
 
     /// Re-evaluates the phase (§4.3) at `now` against `cwnd`; returns the change, if any.
-    fn update_phase(&mut self, now: Ns, cwnd: u64) -> Option<WindowChangeKind> {
+    fn update_phase(&mut self, now: Ns, cwnd: u64) -> Option<EventKind> {
         self.expire(now);
         let nvp = self.pipeack().is_some_and(|p| 2 * p < cwnd);
         if !nvp {
@@ -117,24 +118,24 @@ impl NewCwv {
         match (nvp, self.nvp_since.is_some()) {
             (true, false) => {
                 self.nvp_since = Some(self.validated_at);
-                Some(WindowChangeKind::NvpEnter)
+                Some(EventKind::NvpEnter)
             }
             (false, true) => {
                 self.nvp_since = None;
-                Some(WindowChangeKind::NvpExit)
+                Some(EventKind::NvpExit)
             }
             _ => None,
         }
     }
 
     /// pipeACK becomes undefined (after recovery or a timeout); the sender is validated.
-    fn reset(&mut self) -> Option<WindowChangeKind> {
+    fn reset(&mut self) -> Option<EventKind> {
         self.samples.clear();
         self.measured = false;
         self.round = None;
         self.loss = None;
         self.retransmitted = 0;
-        self.nvp_since.take().map(|_| WindowChangeKind::NvpExit)
+        self.nvp_since.take().map(|_| EventKind::NvpExit)
     }
 
     /// An ACK moved snd_una; samples pipeACK (outside recovery) and re-evaluates the phase.
@@ -146,7 +147,7 @@ impl NewCwv {
         srtt: Ns,
         cwnd: u64,
         recovering: bool,
-    ) -> Option<WindowChangeKind> {
+    ) -> Option<EventKind> {
         // §4.2: the sampling period is max(3·RTT, 1 s).
         self.period = (3 * srtt).max(NS_PER_S);
         if recovering || self.loss.is_some() {
@@ -174,7 +175,7 @@ impl NewCwv {
 
     /// Before a data segment leaves at `now`: the phase, then the time limit. Returns the
     /// reduced window when the NVP outlasted its limit.
-    pub fn before_send(&mut self, now: Ns, w: Win, iw: u64) -> (Option<WindowChangeKind>, Option<Win>) {
+    pub fn before_send(&mut self, now: Ns, w: Win, iw: u64) -> (Option<EventKind>, Option<Win>) {
         if self.loss.is_some() {
             return (None, None);
         }
@@ -231,7 +232,7 @@ impl NewCwv {
 
     /// Fast recovery ended. After a loss in the NVP, returns the §4.4.1 window; in any case
     /// pipeACK becomes undefined (§4.2).
-    pub fn on_recovery_end(&mut self, smss: u64) -> (Option<WindowChangeKind>, Option<Win>) {
+    pub fn on_recovery_end(&mut self, smss: u64) -> (Option<EventKind>, Option<Win>) {
         let (loss, r) = (self.loss, self.retransmitted);
         let exit = self.reset();
         let win = loss.map(|(pipeack, lfs)| {
@@ -242,7 +243,7 @@ impl NewCwv {
     }
 
     /// A retransmission timeout: leave the NVP, pipeACK undefined, standard response.
-    pub fn on_timeout(&mut self) -> Option<WindowChangeKind> {
+    pub fn on_timeout(&mut self) -> Option<EventKind> {
         self.reset()
     }
 }
@@ -260,7 +261,7 @@ mod tests {
 
     /// A sender whose rounds each acknowledge `per_round` bytes, one round per 100 ms, the
     /// flight drained at each ACK (an application-limited sender sending once per round).
-    fn rounds(n: &mut NewCwv, from: Ns, count: u64, per_round: u64, una: &mut u64, cwnd: u64) -> Vec<WindowChangeKind> {
+    fn rounds(n: &mut NewCwv, from: Ns, count: u64, per_round: u64, una: &mut u64, cwnd: u64) -> Vec<EventKind> {
         let mut out = vec![];
         for k in 0..count {
             *una += per_round;
@@ -288,7 +289,7 @@ mod tests {
         assert_eq!(n.pipeack(), Some(10 * S), "{ch:?}");
         let ch = rounds(&mut n, 1400 * MS, 1, 4 * S, &mut una, 20 * S);
         assert_eq!(n.pipeack(), Some(4 * S));
-        assert_eq!(ch, vec![WindowChangeKind::NvpEnter], "4 < ½·20: non-validated");
+        assert_eq!(ch, vec![EventKind::NvpEnter], "4 < ½·20: non-validated");
         // The NVP counts from the last round judged validated (1.3 s).
         assert_eq!(n.nvp_since, Some(1300 * MS));
     }
@@ -301,7 +302,7 @@ mod tests {
         assert_eq!(n.pipeack(), Some(20 * S));
         // No ACKs for 2 s: before the next send, the period holds no sample: pipeACK = 0.
         let (phase, reduced) = n.before_send(2_500 * MS, win(20 * S, 8 * S), 2 * S);
-        assert_eq!((phase, reduced), (Some(WindowChangeKind::NvpEnter), None));
+        assert_eq!((phase, reduced), (Some(EventKind::NvpEnter), None));
         assert_eq!(n.pipeack(), Some(0));
         assert!(!n.allows_growth(false), "§4.4: no growth unless cwnd-limited");
         assert!(n.allows_growth(true));
@@ -314,7 +315,7 @@ mod tests {
         rounds(&mut n, 0, 5, 20 * S, &mut una, 40 * S);
         let w = win(40 * S, 10 * S);
         let (phase, reduced) = n.before_send(2 * 1_000 * MS, w, 4 * S);
-        assert_eq!((phase, reduced), (Some(WindowChangeKind::NvpEnter), None));
+        assert_eq!((phase, reduced), (Some(EventKind::NvpEnter), None));
         // The NVP counts from the last round judged validated, at 0.4 s.
         assert_eq!(n.nvp_since, Some(400 * MS));
         assert_eq!(n.before_send(300_399 * MS, w, 4 * S), (None, None));
@@ -345,7 +346,7 @@ mod tests {
         n.on_retransmit(S);
         let (phase, w) = n.on_recovery_end(S);
         assert_eq!(w, Some(win(3 * S, 3 * S)));
-        assert_eq!(phase, Some(WindowChangeKind::NvpExit));
+        assert_eq!(phase, Some(EventKind::NvpExit));
         assert_eq!(n.pipeack(), None, "§4.4.1: pipeACK undefined after recovery");
         // The floor is one SMSS.
         let mut n = NewCwv::default();
@@ -367,7 +368,7 @@ mod tests {
         let mut una = 0;
         rounds(&mut n, 0, 5, 2 * S, &mut una, 30 * S);
         assert!(n.nvp_since.is_some());
-        assert_eq!(n.on_timeout(), Some(WindowChangeKind::NvpExit));
+        assert_eq!(n.on_timeout(), Some(EventKind::NvpExit));
         assert_eq!((n.pipeack(), n.nvp_since), (None, None));
     }
 }

@@ -14,6 +14,7 @@ use super::restart::Restart;
 use super::{Cc, Flight};
 use crate::scenario::{CcCfg, IdlePolicy, Units};
 use crate::time::{secs_to_ns, Ns};
+use crate::trace::EventKind;
 
 /// cwnd and ssthresh, as a mechanism reads and rewrites them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,30 +25,11 @@ pub struct Win {
     pub ssthresh: u64,
 }
 
-/// What a window-validation mechanism did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WindowChangeKind {
-    /// RFC 2861: halvings after an idle period.
-    IdleDecay,
-    /// RFC 2861: decay toward W_used after an RTO application-limited.
-    AppLimitedDecay,
-    /// RFC 5681 §4.1: cwnd = min(cwnd, IW) after idle.
-    Restart,
-    /// RFC 7661: the sender entered the non-validated phase (pipeACK < ½·cwnd).
-    NvpEnter,
-    /// RFC 7661: the sender is validated again.
-    NvpExit,
-    /// RFC 7661 §4.4.3: the non-validated phase lasted its time limit; cwnd reduced.
-    NvpExpiry,
-    /// RFC 7661 §4.4.1: cwnd set from pipeACK at the end of recovery from a loss in the NVP.
-    NvpLossResponse,
-}
-
 /// One change, with the window before and after.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WindowChange {
-    /// What happened.
-    pub kind: WindowChangeKind,
+    /// What happened: one of the event kinds from `IdleDecay` to `NvpLossResponse`.
+    pub kind: EventKind,
     /// Before.
     pub before: Win,
     /// After.
@@ -159,13 +141,13 @@ impl Cc {
     }
 
     /// Applies `after` and records the change for the trace (unless nothing changed).
-    fn set_win(&mut self, kind: WindowChangeKind, before: Win, after: Win) {
+    fn set_win(&mut self, kind: EventKind, before: Win, after: Win) {
         self.cwnd = after.cwnd;
         self.ssthresh = after.ssthresh;
         if !self.in_fast_recovery {
             self.inflated = self.cwnd;
         }
-        let phase_change = matches!(kind, WindowChangeKind::NvpEnter | WindowChangeKind::NvpExit);
+        let phase_change = matches!(kind, EventKind::NvpEnter | EventKind::NvpExit);
         if phase_change || before != after {
             self.changes.push(WindowChange { kind, before, after });
         }
@@ -174,7 +156,7 @@ impl Cc {
     /// Before a data segment leaves at time `now` with RTO `rto`.
     #[inline]
     pub fn before_send(&mut self, now: Ns, rto: Ns) {
-        if matches!(self.validation, Validation::None) {
+        if !self.validation.is_active() {
             return;
         }
         let now = self.tcp_now(now);
@@ -183,7 +165,7 @@ impl Cc {
         match &mut self.validation {
             Validation::Restart(r) => {
                 let after = r.before_send(now, rto, before, self.iw);
-                self.set_win(WindowChangeKind::Restart, before, after)
+                self.set_win(EventKind::IdleRestart, before, after)
             }
             Validation::Rfc7661(n) => {
                 let (phase, reduced) = n.before_send(now, before, self.iw);
@@ -191,7 +173,7 @@ impl Cc {
                     self.set_win(kind, before, before);
                 }
                 if let Some(after) = reduced {
-                    self.set_win(WindowChangeKind::NvpExpiry, before, after);
+                    self.set_win(EventKind::NvpExpiry, before, after);
                 }
             }
             Validation::None | Validation::Rfc2861(_) => {}
@@ -202,7 +184,7 @@ impl Cc {
     /// `app_has_more` whether unsent data is queued.
     #[inline]
     pub fn after_send(&mut self, now: Ns, rto: Ns, flight: Flight, app_has_more: bool) {
-        if matches!(self.validation, Validation::None) {
+        if !self.validation.is_active() {
             return;
         }
         let now = self.tcp_now(now);
@@ -283,7 +265,7 @@ impl Cc {
         if let Validation::Rfc7661(n) = &mut self.validation {
             let (phase, win) = n.on_recovery_end(smss);
             if let Some(after) = win {
-                self.set_win(WindowChangeKind::NvpLossResponse, before, after);
+                self.set_win(EventKind::NvpLossResponse, before, after);
             }
             if let Some(kind) = phase {
                 let w = self.win();
