@@ -79,6 +79,9 @@ pub struct TraceFiles {
     events: BufWriter<File>,
     queues: Vec<BufWriter<File>>,
     validation: Vec<Option<BufWriter<File>>>,
+    throughput: BufWriter<File>,
+    /// Class names of the throughput table ("flow 0", "cross 0", …).
+    classes: Vec<String>,
 }
 
 fn create(path: &Path, header: &str) -> std::io::Result<BufWriter<File>> {
@@ -117,12 +120,18 @@ impl TraceFiles {
                     .transpose()
             })
             .collect::<std::io::Result<_>>()?;
+        let throughput = create(
+            &dir.join("throughput.csv"),
+            "bin_start_s,class,bottleneck_bytes,delivered_bytes\n",
+        )?;
         Ok(TraceFiles {
             dir: dir.to_path_buf(),
             series,
             events,
             queues,
             validation,
+            throughput,
+            classes: sim.throughput_classes(),
         })
     }
 
@@ -169,6 +178,10 @@ impl TraceFiles {
                 writeln!(w, "{},{},{}", ns_to_secs(t), p, b)?;
             }
         }
+        for &(t, c, b, d) in &rows.throughput {
+            let class = self.classes.get(c as usize).map_or("?", String::as_str);
+            writeln!(self.throughput, "{},{},{},{}", ns_to_secs(t), class, b, d)?;
+        }
         for (w, rows) in self.validation.iter_mut().zip(&rows.validation) {
             if let (Some(w), Some(rows)) = (w.as_mut(), rows) {
                 for &(t, r) in rows {
@@ -204,6 +217,7 @@ impl TraceFiles {
             w.flush()?;
         }
         self.events.flush()?;
+        self.throughput.flush()?;
         std::fs::write(
             self.dir.join("summary.json"),
             serde_json::to_string_pretty(summary).expect("json"),

@@ -23,6 +23,11 @@ pub enum Event {
     FlowStart { flow: u32 },
     /// A timeline entry changes a parameter.
     Timeline { index: u32 },
+    /// A scheduled link finishes a transmission or may start one (ignored unless `gen` is
+    /// current).
+    LinkService { link: u32, gen: u32 },
+    /// A cross-traffic source sends its next packet.
+    CrossSend { source: u32 },
 }
 
 /// A queue entry: `key` packs (time, insertion sequence) so one integer comparison orders

@@ -11,21 +11,27 @@
 //! - [`presets`]: named scenarios (NetSim lab, Fall & Floyd 1996).
 //! - [`sim`]: the event loop tying links, senders, receivers and applications together.
 //! - [`net`]: links with drop-tail queues and loss models.
+//! - [`sched`]: the reservation (class-based) scheduler of the bottleneck.
+//! - [`cross`]: non-reactive cross-traffic sources.
+//! - [`throughput`]: bytes per flow and source crossing the bottleneck, bin by bin.
 //! - [`tcp`]: sender (sequence space, congestion control, RTO) and receiver.
 //! - [`trace`]: columnar outputs; [`summary`]: per-flow metrics.
 #![forbid(unsafe_code)]
 
 pub mod app;
 pub mod catalogue;
+pub mod cross;
 pub mod event;
 pub mod net;
 pub mod presets;
 pub mod rng;
 pub mod scenario;
+pub mod sched;
 pub mod schema;
 pub mod sim;
 pub mod summary;
 pub mod tcp;
+pub mod throughput;
 pub mod time;
 pub mod trace;
 

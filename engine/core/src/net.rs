@@ -27,6 +27,8 @@ pub enum PktKind {
     Syn,
     /// Reply to a SYN (receiver → sender).
     SynAck,
+    /// A cross-traffic datagram (`flow` is the source's index in `cross`).
+    Udp,
 }
 
 /// Why a transmitted packet will be discarded at the far end of a link.
@@ -176,7 +178,7 @@ pub struct QueueSeries {
 }
 
 impl QueueSeries {
-    fn push(&mut self, now: Ns, packets: usize, bytes: u64) {
+    pub(crate) fn push(&mut self, now: Ns, packets: usize, bytes: u64) {
         let row = (now, packets as u32, bytes);
         if self.stream.take(&row) {
             self.rows.push(row);
@@ -235,6 +237,8 @@ pub struct Link {
     pub scripted: bool,
     /// Occupancy trace, if this link is traced.
     pub series: Option<QueueSeries>,
+    /// Class-based scheduler (reservation); None = FIFO.
+    pub sched: Option<Box<crate::sched::Sched>>,
     /// Packets on the wire or in the queue, with their arrival time at the far end, in
     /// order (arrival times never decrease).
     pub flying: VecDeque<(Ns, Packet)>,
@@ -260,6 +264,7 @@ impl Link {
             next,
             scripted: false,
             series: None,
+            sched: None,
             flying: VecDeque::new(),
             in_system: VecDeque::new(),
             bytes_in_system: 0,
@@ -287,6 +292,35 @@ impl Link {
     /// Packets currently in the system (after `drain`).
     pub fn occupancy(&self) -> usize {
         self.in_system.len()
+    }
+
+    /// Puts a packet whose transmission ended at `done` on the wire (scheduled links);
+    /// true if it is now the first packet on the wire (the link needs a head event).
+    pub fn launch(&mut self, done: Ns, pkt: Packet) -> bool {
+        let arrival = (done + self.delay).max(self.last_arrival);
+        self.last_arrival = arrival;
+        self.flying.push_back((arrival, pkt));
+        self.flying.len() == 1
+    }
+
+    /// Traced occupancy series: the link's own, then one per class of its scheduler.
+    pub fn traced(&self) -> impl Iterator<Item = (&str, &QueueSeries)> {
+        let own = self.series.as_ref().map(|s| (self.name.as_str(), s));
+        let classes = self
+            .sched
+            .iter()
+            .flat_map(|s| s.classes.iter().map(|c| (c.name.as_str(), &c.series)));
+        own.into_iter().chain(classes)
+    }
+
+    /// The same, mutably.
+    pub fn traced_mut(&mut self) -> impl Iterator<Item = &mut QueueSeries> {
+        let own = self.series.as_mut();
+        let classes = self
+            .sched
+            .iter_mut()
+            .flat_map(|s| s.classes.iter_mut().map(|c| &mut c.series));
+        own.into_iter().chain(classes)
     }
 
     /// Offers a packet at `now`: drop-tail admission, then FIFO service.

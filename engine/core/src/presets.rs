@@ -315,6 +315,78 @@ fn cwv_presets() -> Vec<Preset> {
     out
 }
 
+/// Source 002 (Komuro et al. 2006) §4: PC1 → R1 → R2 → PC3 over 100 Mbit/s links, 2 ms
+/// to and from the routers, `router_delay` between them (25 ms: RTT 58 ms), 100-packet
+/// router buffers, 1500-byte packets, the TCP flow reserving 40 Mbit/s at a class-based
+/// router, and PC2 → PC4 sending UDP. Our choices where the paper is silent: the link
+/// between the routers also runs at 100 Mbit/s; the UDP source is CBR at PC2's line rate
+/// (100 Mbit/s, so the best-effort class is always saturated); the run lasts 30 s.
+fn komuro(scheduler: &str, borrow: bool, udp: Value) -> Value {
+    let access = json!({"bandwidth": 100_000_000u64, "delay": 0.002, "queue_packets": 1000});
+    json!({
+        "duration": 30.0,
+        "seed": 1,
+        "network": {"bottleneck": {"bandwidth": 100_000_000u64, "delay": 0.025, "queue_packets": 100,
+                                   "loss": {"model": "none"}, "reverse_loss": {"model": "none"},
+                                   "scheduler": scheduler, "borrow": borrow}},
+        "flows": [{
+            "algorithm": "br_tcp",
+            "reserved_bandwidth": 40_000_000u64,
+            "access": access,
+            "receiver_access": access
+        }],
+        "cross": [udp]
+    })
+}
+
+/// The BR-TCP family (source 002).
+fn br_tcp_presets() -> Vec<Preset> {
+    let both = ["newreno", "br_tcp"];
+    let udp = json!({"kind": "cbr", "rate": 100_000_000u64, "packet_size": 1500});
+    vec![
+        Preset {
+            name: "br-tcp-komuro".into(),
+            description: "Komuro et al. 2006, figures 4–8: a TCP flow with 40 Mbit/s reserved at a class-based router (100 Mbit/s links, RTT 58 ms, 100-packet buffers) against 100 Mbit/s of UDP; NewReno versus BR-TCP".into(),
+            overrides: komuro("reservation", false, udp.clone()),
+            lesson: lesson(
+                "The window plot (cwnd, ssthresh and the dashed reserved-BDP line at 193 packets), the throughput plot in 1 s bins, and the queue of the flow's own class.",
+                "The reserved class drains at 40 Mbit/s and holds 100 packets, so the pipe is full from a window of 193 packets (the reserved rate's bandwidth-delay product) and overflows above about 293. NewReno halves to below 193 on every loss and leaves the reservation partly unused while it climbs back one packet per RTT; its slow-start overshoot at 40 Mbit/s loses so many packets per window that it times out again and again. BR-TCP drops only to the reserved BDP, so the pipe stays full and the throughput flat. The UDP source gets the other 60 Mbit/s whatever TCP does.",
+                "Komuro et al. 2006 (source 002) §3 eq. (1)–(2), §4, figures 4–8; the paper's testbed: NewReno 2.5 MB/s average, BR-TCP 3.4 MB/s.",
+                "Why does halving the window cost NewReno throughput here, when on a path with a buffer as large as its bandwidth-delay product it would cost nothing?",
+                &both,
+            ),
+        },
+        Preset {
+            name: "br-tcp-komuro-fifo".into(),
+            description: "The same network with a plain FIFO router: 100 Mbit/s of UDP and the TCP flow share one drop-tail queue and nothing is reserved".into(),
+            overrides: komuro("fifo", false, udp),
+            lesson: lesson(
+                "Goodput in the summary and the throughput plot: the UDP source against the TCP flow.",
+                "Without the reservation the UDP source keeps the single queue full: nearly every TCP packet meets a full buffer, TCP backs off on every loss and times out, and UDP, which never slows down, takes almost the whole link. BR-TCP's formula cannot help: it sets ssthresh from a rate the network no longer guarantees.",
+                "Komuro et al. 2006 (source 002) §4: the routers use class-based queueing; this preset removes it.",
+                "What does a reservation buy a TCP flow that no congestion-control algorithm can?",
+                &both,
+            ),
+        },
+        Preset {
+            name: "br-tcp-komuro-borrow".into(),
+            description: "The paper's network with borrowing on and the UDP source on for 5 s, off for 5 s: the TCP class may use the capacity UDP leaves idle".into(),
+            overrides: komuro(
+                "reservation",
+                true,
+                json!({"kind": "on_off", "rate": 100_000_000u64, "packet_size": 1500, "on": 5.0, "off": 5.0}),
+            ),
+            lesson: lesson(
+                "The throughput plot: the TCP flow while the UDP source is off (5–10 s, 15–20 s, 25–30 s) against while it is on.",
+                "With borrowing the TCP class may take the whole 100 Mbit/s while UDP is silent. BR-TCP still falls back to the 40 Mbit/s reserved BDP on each loss, so it climbs back to the larger window slowly, while NewReno halves a window that was sized for 100 Mbit/s. When UDP returns, the TCP class is cut back to its reservation and both see a burst of losses.",
+                "Komuro et al. 2006 (source 002) assume bounded classes (no borrowing); the CBQ of Floyd and Jacobson 1995 allows it.",
+                "BR-TCP's ssthresh is the reserved rate's BDP. Is that the right floor when the flow may borrow more?",
+                &both,
+            ),
+        },
+    ]
+}
+
 const FF_DROPS: [&[u64]; 4] = [&[14], &[14, 28], &[14, 26, 28], &[14, 24, 26, 28]];
 
 /// Every preset, in menu order.
@@ -345,6 +417,7 @@ pub fn all() -> Vec<Preset> {
         }
     }
     out.extend(cwv_presets());
+    out.extend(br_tcp_presets());
     out
 }
 
@@ -360,7 +433,7 @@ mod tests {
     #[test]
     fn every_preset_is_a_valid_scenario() {
         let all = all();
-        assert_eq!(all.len(), 31);
+        assert_eq!(all.len(), 34);
         for p in all {
             if let Err(e) = p.scenario() {
                 panic!("{}: {e:?}", p.name);

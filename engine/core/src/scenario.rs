@@ -96,6 +96,72 @@ pub struct BottleneckCfg {
     pub loss: LossCfg,
     /// Random loss on the ACK direction.
     pub reverse_loss: LossCfg,
+    /// How the bottleneck chooses the next packet to send.
+    pub scheduler: SchedulerKind,
+    /// Reservation scheduler: whether a class may use capacity the others leave idle.
+    pub borrow: bool,
+}
+
+/// How a bottleneck direction chooses the next packet to send.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchedulerKind {
+    /// One drop-tail queue, first come first served.
+    Fifo,
+    /// A class (and queue) per flow with a reserved bandwidth, plus one best-effort class
+    /// for everything else; each class is guaranteed its rate (see [`crate::sched`]).
+    Reservation,
+}
+
+/// What a cross-traffic source sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CrossKind {
+    /// A packet every packet_size·8/rate seconds.
+    Cbr,
+    /// Exponentially distributed gaps with mean packet_size·8/rate.
+    Poisson,
+    /// CBR at `rate` during on periods, silent during off periods.
+    OnOff,
+}
+
+fn cross_rate() -> u64 {
+    10_000_000
+}
+fn cross_size() -> u64 {
+    1500
+}
+fn cross_on() -> f64 {
+    1.0
+}
+
+/// A non-reactive (UDP-like) traffic source that sends across the bottleneck only.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrossCfg {
+    /// cbr, poisson or on_off.
+    pub kind: CrossKind,
+    /// Sending rate, bit/s (the mean rate for poisson; the rate while on for on_off).
+    #[serde(default = "cross_rate")]
+    pub rate: u64,
+    /// Bytes per packet on the wire.
+    #[serde(default = "cross_size")]
+    pub packet_size: u64,
+    /// First packet, s.
+    #[serde(default)]
+    pub start: f64,
+    /// No packet at or after this time, s; 0 = until the end.
+    #[serde(default)]
+    pub stop: f64,
+    /// On period, s (on_off).
+    #[serde(default = "cross_on")]
+    pub on: f64,
+    /// Off period, s (on_off).
+    #[serde(default = "cross_on")]
+    pub off: f64,
+    /// Send in the ACK direction instead of the data direction.
+    #[serde(default)]
+    pub reverse: bool,
 }
 
 /// Network part of the scenario.
@@ -536,6 +602,8 @@ pub enum EventFilter {
 pub struct TraceCfg {
     /// Event-log filter.
     pub events: EventFilter,
+    /// Width of the throughput table's bins, s.
+    pub throughput_bin: f64,
 }
 
 /// Every parameter of a run.
@@ -554,12 +622,17 @@ pub struct Scenario {
     pub network: NetworkCfg,
     /// The flows (at least one).
     pub flows: Vec<FlowCfg>,
+    /// Non-reactive traffic sharing the bottleneck.
+    pub cross: Vec<CrossCfg>,
     /// Parameter changes during the run.
     pub timeline: Vec<TimelineEntry>,
 }
 
 /// Most flows a scenario may hold.
 pub const MAX_FLOWS: usize = 64;
+
+/// Most cross-traffic sources a scenario may hold.
+pub const MAX_CROSS: usize = 16;
 
 impl Default for Scenario {
     fn default() -> Scenario {
@@ -633,8 +706,13 @@ impl Scenario {
             .unwrap_or(1500)
             .max(1) as f64;
         let bottleneck = b.bandwidth as f64 / 8.0 / min_wire;
+        let cross: f64 = self
+            .cross
+            .iter()
+            .map(|c| c.rate as f64 / 8.0 / c.packet_size as f64 * (self.duration - c.start).max(0.0))
+            .sum();
         // Each data packet brings an ACK back.
-        (2.0 * per_flow.min(bottleneck) * self.duration).ceil() as u64
+        (2.0 * per_flow.min(bottleneck) * self.duration + cross).ceil() as u64
     }
 
     /// The scenario as a complete JSON object (every setting, defaults included).
@@ -701,6 +779,45 @@ impl Scenario {
                         "= 0 names the SYN, but tcp.syn is off; data segments are numbered from 1",
                     ));
                 }
+            }
+        }
+        let b = &self.network.bottleneck;
+        if b.scheduler == SchedulerKind::Reservation {
+            let reserved: u64 = self.flows.iter().map(|f| f.reserved_bandwidth).sum();
+            if reserved > b.bandwidth {
+                out.push(Problem::new(
+                    "flows[].reserved_bandwidth",
+                    format!(
+                        "reservations add up to {reserved} bit/s, above the bottleneck's {} bit/s (network.bottleneck.bandwidth); the reservation scheduler cannot guarantee more than the link carries",
+                        b.bandwidth
+                    ),
+                ));
+            }
+        }
+        if self.cross.len() > MAX_CROSS {
+            out.push(Problem::new(
+                "cross",
+                format!("has {} sources; allowed at most {MAX_CROSS}", self.cross.len()),
+            ));
+        }
+        for (k, c) in self.cross.iter().enumerate() {
+            if c.start >= self.duration {
+                out.push(Problem::new(
+                    format!("cross[{k}].start"),
+                    format!(
+                        "= {} s is not before the end of the run (duration = {} s)",
+                        c.start, self.duration
+                    ),
+                ));
+            }
+            if c.stop > 0.0 && c.stop <= c.start {
+                out.push(Problem::new(
+                    format!("cross[{k}].stop"),
+                    format!(
+                        "= {} s is not after start = {} s (0 means until the end)",
+                        c.stop, c.start
+                    ),
+                ));
             }
         }
         for (k, e) in self.timeline.iter().enumerate() {
@@ -882,7 +999,7 @@ fn check_item(path: &str, item: &Value, fields: &[ItemField], out: &mut Vec<Prob
     for f in fields {
         let p = format!("{path}.{}", f.name);
         let Some(v) = obj.get(f.name) else {
-            if f.default.is_none() {
+            if f.default.is_none() && f.kind.own_default().is_none() {
                 out.push(Problem::new(p, "is missing"));
             }
             continue;
@@ -916,6 +1033,23 @@ fn check_item(path: &str, item: &Value, fields: &[ItemField], out: &mut Vec<Prob
                 }
             }
             ItemKind::Value => {}
+            ItemKind::Enum { options, .. } => {
+                if !options.iter().any(|c| v.as_str() == Some(c.value)) {
+                    let names: Vec<String> = options.iter().map(|c| format!("\"{}\"", c.value)).collect();
+                    out.push(Problem::new(
+                        p,
+                        format!("= {v} is not allowed; allowed: {}", names.join(", ")),
+                    ));
+                }
+            }
+            ItemKind::Bool { .. } => {
+                if !v.is_boolean() {
+                    out.push(Problem::new(
+                        p,
+                        format!("= {v} is {}; expected true or false", type_name(v)),
+                    ));
+                }
+            }
         }
     }
 }
@@ -1167,7 +1301,7 @@ mod tests {
         let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
         assert_eq!(problems.len(), 6, "{text:#?}");
         assert!(
-            text[0].starts_with("network.bottleneck.colour: unknown parameter; known here: bandwidth, delay"),
+            text[0].starts_with("network.bottleneck.colour: unknown parameter; known here: bandwidth, borrow, delay"),
             "{text:#?}"
         );
         assert!(

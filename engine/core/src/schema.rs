@@ -44,6 +44,24 @@ pub enum ItemKind {
     Path,
     /// Any JSON value, checked against the parameter named by the item's path.
     Value,
+    /// One of a fixed set of strings.
+    Enum {
+        options: &'static [Choice],
+        default: &'static str,
+    },
+    /// true / false.
+    Bool { default: bool },
+}
+
+impl ItemKind {
+    /// The default an item gets when the field is left out, for kinds that carry one.
+    pub fn own_default(&self) -> Option<Value> {
+        match self {
+            ItemKind::Enum { default, .. } => Some(json!(default)),
+            ItemKind::Bool { default } => Some(json!(default)),
+            _ => None,
+        }
+    }
 }
 
 /// Value type, range and default of a parameter.
@@ -217,6 +235,73 @@ const WRITE_ITEMS: &[ItemField] = &[
     },
 ];
 
+/// Fields of one cross-traffic source (`cross[i]`).
+pub const CROSS_ITEMS: &[ItemField] = &[
+    ItemField {
+        name: "kind",
+        unit: "",
+        kind: ItemKind::Enum {
+            options: &[
+                Choice { value: "cbr", label: "CBR", help: "One packet every packet_size · 8 / rate seconds." },
+                Choice { value: "poisson", label: "Poisson", help: "Exponentially distributed gaps with that mean (counter-based randomness: the same seed gives the same packets)." },
+                Choice { value: "on_off", label: "On/off", help: "CBR at rate during each 'on' period, silent during each 'off' period." },
+            ],
+            default: "cbr",
+        },
+        default: None,
+        help: "How the source spaces its packets.",
+    },
+    ItemField {
+        name: "rate",
+        unit: "bit/s",
+        kind: ItemKind::Int { min: 1_000, max: 100_000_000_000 },
+        default: Some(10_000_000.0),
+        help: "Sending rate (the mean for poisson, the rate while on for on_off), counting whole packets on the wire.",
+    },
+    ItemField {
+        name: "packet_size",
+        unit: "B",
+        kind: ItemKind::Int { min: 28, max: 65_535 },
+        default: Some(1500.0),
+        help: "Bytes per packet on the wire (IP header included).",
+    },
+    ItemField {
+        name: "start",
+        unit: "s",
+        kind: ItemKind::Float { min: 0.0, max: 1e5 },
+        default: Some(0.0),
+        help: "Time of the first packet.",
+    },
+    ItemField {
+        name: "stop",
+        unit: "s",
+        kind: ItemKind::Float { min: 0.0, max: 1e5 },
+        default: Some(0.0),
+        help: "No packet is sent at or after this time; 0 = until the end of the run.",
+    },
+    ItemField {
+        name: "on",
+        unit: "s",
+        kind: ItemKind::Float { min: 1e-6, max: 1e5 },
+        default: Some(1.0),
+        help: "Length of each 'on' period (on_off), starting at start.",
+    },
+    ItemField {
+        name: "off",
+        unit: "s",
+        kind: ItemKind::Float { min: 0.0, max: 1e5 },
+        default: Some(1.0),
+        help: "Length of each 'off' period (on_off).",
+    },
+    ItemField {
+        name: "reverse",
+        unit: "",
+        kind: ItemKind::Bool { default: false },
+        default: None,
+        help: "Send in the ACK direction (competing with the flows' ACKs) instead of the data direction.",
+    },
+];
+
 const TIMELINE_ITEMS: &[ItemField] = &[
     ItemField {
         name: "at",
@@ -362,6 +447,8 @@ fn build_params() -> Vec<ParamDef> {
             Choice { value: "congestion", label: "Congestion only", help: "Drops, retransmissions and congestion-control events only (smallest trace for long runs)." },
         ], default: "all" }, false, NONE,
             "Which events the event log records. Summaries and time series are the same either way."),
+        p!("trace.throughput_bin", "Throughput bin", "run", "s", Kind::Float { min: 0.001, max: 100.0, default: 0.01, log: true }, false, MS,
+            "Width of the bins of the throughput table (bytes per flow and per cross-traffic source crossing the bottleneck and delivered, bin by bin); plots add whole bins together."),
         p!("network.bottleneck.bandwidth", "Bottleneck bandwidth", "network", "bit/s",
             Kind::Int { min: 1_000, max: 100_000_000_000, default: 2_000_000 }, true, MBPS,
             "Rate of the shared link between the two routers, in each direction."),
@@ -377,6 +464,17 @@ fn build_params() -> Vec<ParamDef> {
     ];
     v.extend(loss_params!("network.bottleneck.loss", "Data-direction", 1e-6));
     v.extend(loss_params!("network.bottleneck.reverse_loss", "ACK-direction", 1e-6));
+    v.extend([
+        p!("network.bottleneck.scheduler", "Bottleneck scheduler", "network", "", Kind::Enum { options: &[
+            Choice { value: "fifo", label: "FIFO", help: "One drop-tail queue per direction, first come first served; reservations are not enforced." },
+            Choice { value: "reservation", label: "Reservation (class-based)", help: "Each flow with a reserved bandwidth is its own class with its own drop-tail queue (queue_packets) and is guaranteed its rate while it has packets queued; all other traffic shares the rest in one best-effort class." },
+        ], default: "fifo" }, false, NONE,
+            "How each direction of the bottleneck picks the next packet. The sum of the reservations must not exceed the bottleneck bandwidth."),
+        p!("network.bottleneck.borrow", "Borrow idle capacity", "network", "", Kind::Bool { default: false }, false, NONE,
+            "Reservation scheduler only. Off: every class is held to its own rate, as the bounded CBQ classes of Komuro et al. 2006 (the best-effort class gets bandwidth minus the reservations). On: capacity a class leaves idle goes to the backlogged classes in proportion to their rates."),
+        p!("cross", "Cross traffic", "network", "", Kind::List { items: CROSS_ITEMS }, false, NONE,
+            "Non-reactive (UDP-like) sources that cross the bottleneck only: list of {kind, rate, packet_size, start, stop, on, off, reverse}. They fill the queue, take drops and report their delivered rate, but never slow down."),
+    ]);
     v.push(p!(
         "flows[].algorithm",
         "Named algorithm",
@@ -422,7 +520,7 @@ fn build_params() -> Vec<ParamDef> {
     ]);
     v.push(p!("flows[].reserved_bandwidth", "Reserved bandwidth", "flow", "bit/s",
         Kind::Int { min: 0, max: 100_000_000_000, default: 0 }, false, MBPS,
-        "Bandwidth reserved for this flow; 0 = none. BR-TCP (Komuro et al. 2006) sets ssthresh on a loss to this rate's bandwidth-delay product, and needs it above 0. The bottleneck does not yet enforce reservations (no class-based scheduler in this release): other variants are unaffected."));
+        "Bandwidth reserved for this flow; 0 = none. BR-TCP (Komuro et al. 2006) sets ssthresh on a loss to this rate's bandwidth-delay product, and needs it above 0. With network.bottleneck.scheduler = reservation the bottleneck guarantees the flow this rate (its own class and queue); with fifo the reservation is not enforced."));
     v.extend(access_params!(
         "flows[].access",
         "Sender access",
@@ -670,6 +768,16 @@ fn kind_json(k: &Kind) -> Map<String, Value> {
                                 ItemKind::Float { min, max } => ("float", json!(min), json!(max)),
                                 ItemKind::Path => ("path", Value::Null, Value::Null),
                                 ItemKind::Value => ("value", Value::Null, Value::Null),
+                                ItemKind::Enum { options, .. } => {
+                                    o["options"] = Value::Array(
+                                        options
+                                            .iter()
+                                            .map(|c| json!({"value": c.value, "label": c.label, "help": c.help}))
+                                            .collect(),
+                                    );
+                                    ("enum", Value::Null, Value::Null)
+                                }
+                                ItemKind::Bool { .. } => ("bool", Value::Null, Value::Null),
                             };
                             o["type"] = json!(t);
                             if !min.is_null() {
@@ -678,6 +786,8 @@ fn kind_json(k: &Kind) -> Map<String, Value> {
                             }
                             if let Some(d) = f.default {
                                 o["default"] = json!(d);
+                            } else if let Some(d) = f.kind.own_default() {
+                                o["default"] = d;
                             }
                             o
                         })

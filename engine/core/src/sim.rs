@@ -12,12 +12,15 @@
 //! `step()` processes one event. However a run is sliced, the trace is the same.
 
 use crate::app::App;
+use crate::cross::{CrossSource, CrossStats};
 use crate::event::{Event, EventQueue};
 use crate::net::{Enqueue, Fate, Hop, Link, LinkLoss, Packet, PktKind, QueueSeries};
-use crate::scenario::{FlowSel, LossModel, Problem, Scenario};
+use crate::scenario::{FlowSel, LossModel, Problem, Scenario, SchedulerKind};
+use crate::sched::{Next, Sched};
 use crate::summary::{Drops, FlowSummary, Summary};
 use crate::tcp::receiver::Receiver;
 use crate::tcp::sender::Sender;
+use crate::throughput::{Col, ThroughputRow, ThroughputTable};
 use crate::time::{ns_to_secs, secs_to_ns, Ns};
 use crate::trace::{EventKind, EventLog, FlowSeries, SectionDigests, ValidationSeries};
 use serde_json::Value;
@@ -45,6 +48,8 @@ pub struct TakenRows {
     pub queues: Vec<Vec<(Ns, u32, u64)>>,
     /// Per flow: window-validation rows (None for flows without a series).
     pub validation: Vec<Option<Vec<(Ns, crate::tcp::cc::ValidationRow)>>>,
+    /// Throughput-table rows.
+    pub throughput: Vec<ThroughputRow>,
 }
 
 /// Shared state every endpoint acts on: the clock, the event queue, the links, the log.
@@ -58,10 +63,14 @@ pub struct World {
     /// The event log.
     pub log: EventLog,
     seed: u64,
-    /// Packets created by endpoints (data, ACK, SYN, SYN-ACK).
+    /// Packets created by endpoints (data, ACK, SYN, SYN-ACK) and cross-traffic sources.
     pub packets: u64,
     /// Drops by cause, per flow.
     pub drops: Vec<Drops>,
+    /// What became of each cross-traffic source's packets.
+    pub cross: Vec<CrossStats>,
+    /// Bytes per class per bin (flows, then cross sources).
+    pub tput: ThroughputTable,
     /// Scripted drops per flow, sorted: (segment, attempt).
     scripted: Vec<Vec<(u64, u64)>>,
 }
@@ -86,37 +95,113 @@ impl World {
     }
 
     fn offer(&mut self, link_id: u32, mut pkt: Packet) {
-        let now = self.now;
-        let link = &mut self.links[link_id as usize];
-        match link.enqueue(now, pkt.size) {
-            Enqueue::Dropped => {
-                let d = &mut self.drops[pkt.flow as usize];
-                let kind = if is_forward(pkt.kind) {
-                    d.queue += 1;
-                    EventKind::QueueDrop
-                } else {
-                    d.ack_queue += 1;
-                    EventKind::AckQueueDrop
-                };
-                self.log.push(now, pkt.flow, kind, pkt.seq, pkt.len, pkt.seg, pkt.tx);
-            }
+        if self.links[link_id as usize].sched.is_some() {
+            return self.offer_scheduled(link_id, pkt);
+        }
+        match self.links[link_id as usize].enqueue(self.now, pkt.size) {
+            Enqueue::Dropped => self.tail_drop(pkt),
             Enqueue::Arrives(at) => {
-                if link.scripted
-                    && is_forward(pkt.kind)
-                    && self.scripted[pkt.flow as usize]
-                        .binary_search(&(pkt.seg as u64, pkt.tx as u64))
-                        .is_ok()
-                {
-                    pkt.fate = Fate::Scripted;
-                } else if link.loss.corrupts(self.seed, link_id, &pkt) {
-                    pkt.fate = Fate::Error;
-                }
+                pkt.fate = self.fate(link_id, &pkt);
+                let link = &mut self.links[link_id as usize];
                 if link.flying.is_empty() {
                     self.events.push(at, Event::LinkHead { link: link_id });
                 }
                 link.flying.push_back((at, pkt));
             }
         }
+    }
+
+    /// Whether a packet accepted by a link will be discarded at its far end: a pure function
+    /// of the packet's identity (scripted drops, then random loss).
+    fn fate(&mut self, link_id: u32, pkt: &Packet) -> Fate {
+        let link = &mut self.links[link_id as usize];
+        if link.scripted
+            && is_forward(pkt.kind)
+            && self.scripted[pkt.flow as usize]
+                .binary_search(&(pkt.seg as u64, pkt.tx as u64))
+                .is_ok()
+        {
+            Fate::Scripted
+        } else if link.loss.corrupts(self.seed, link_id, pkt) {
+            Fate::Error
+        } else {
+            Fate::Ok
+        }
+    }
+
+    /// A full queue refused the packet.
+    fn tail_drop(&mut self, pkt: Packet) {
+        if pkt.kind == PktKind::Udp {
+            self.cross[pkt.flow as usize].queue_drops += 1;
+            return;
+        }
+        let d = &mut self.drops[pkt.flow as usize];
+        let kind = if is_forward(pkt.kind) {
+            d.queue += 1;
+            EventKind::QueueDrop
+        } else {
+            d.ack_queue += 1;
+            EventKind::AckQueueDrop
+        };
+        self.log
+            .push(self.now, pkt.flow, kind, pkt.seq, pkt.len, pkt.seg, pkt.tx);
+    }
+
+    /// Offers a packet to a link with a class-based scheduler.
+    fn offer_scheduled(&mut self, link_id: u32, mut pkt: Packet) {
+        let now = self.now;
+        pkt.fate = self.fate(link_id, &pkt);
+        let link = &mut self.links[link_id as usize];
+        let sched = link.sched.as_mut().expect("a scheduled link");
+        if !sched.admit(now, pkt, link.cap_packets, link.cap_bytes) {
+            return self.tail_drop(pkt);
+        }
+        let (n, bytes) = sched.total;
+        let idle = !sched.busy();
+        if let Some(s) = link.series.as_mut() {
+            s.push(now, n, bytes);
+        }
+        if idle {
+            self.serve(link_id);
+        }
+    }
+
+    /// An idle scheduled link starts its next packet, or waits for a class to come due.
+    fn serve(&mut self, link_id: u32) {
+        let link = &mut self.links[link_id as usize];
+        let bandwidth = link.bandwidth;
+        let sched = link.sched.as_mut().expect("a scheduled link");
+        let at = match sched.next(self.now, bandwidth) {
+            Next::Started(done) => done,
+            Next::WaitUntil(t) => t,
+            Next::Empty => return,
+        };
+        sched.gen = sched.gen.wrapping_add(1);
+        let gen = sched.gen;
+        self.events.push(at, Event::LinkService { link: link_id, gen });
+    }
+
+    /// A scheduled link's service event: the packet in service (if any) goes on the wire,
+    /// then the next one starts.
+    fn on_service(&mut self, link_id: u32, gen: u32) {
+        let now = self.now;
+        let link = &mut self.links[link_id as usize];
+        let sched = link.sched.as_mut().expect("a scheduled link");
+        if sched.gen != gen {
+            return;
+        }
+        if sched.busy() {
+            let pkt = sched.complete(now);
+            let (n, bytes) = sched.total;
+            if let Some(s) = link.series.as_mut() {
+                s.push(now, n, bytes);
+            }
+            if link.launch(now, pkt) {
+                let at = link.flying[0].0;
+                self.events.push(at, Event::LinkHead { link: link_id });
+            }
+        }
+        self.serve(link_id);
     }
 }
 
@@ -154,6 +239,7 @@ pub struct Simulation {
     senders: Vec<Sender>,
     receivers: Vec<Receiver>,
     apps: Vec<App>,
+    cross: Vec<CrossSource>,
     series: Vec<FlowSeries>,
     /// Window-validation state per flow (None for flows whose idle policy keeps none).
     validation: Vec<Option<ValidationSeries>>,
@@ -195,6 +281,16 @@ impl Simulation {
         rev.cap_bytes = b.queue_bytes;
         rev.loss = LinkLoss::from_cfg(&b.reverse_loss);
         rev.series = Some(QueueSeries::default());
+        if b.scheduler == SchedulerKind::Reservation {
+            let res: Vec<u64> = s.flows.iter().map(|f| f.reserved_bandwidth).collect();
+            for l in [&mut fwd, &mut rev] {
+                let mut sched = Sched::new(&res, b.bandwidth, b.borrow);
+                for c in sched.classes.iter_mut() {
+                    c.name = format!("{} · {}", l.name, c.name);
+                }
+                l.sched = Some(Box::new(sched));
+            }
+        }
         links.push(fwd);
         links.push(rev);
         let mut scripted = Vec::new();
@@ -266,8 +362,22 @@ impl Simulation {
             seed: s.seed,
             packets: 0,
             drops: vec![Drops::default(); n],
+            cross: vec![CrossStats::default(); s.cross.len()],
+            tput: ThroughputTable::new(n + s.cross.len(), secs_to_ns(s.trace.throughput_bin)),
             scripted,
         };
+        let end = secs_to_ns(s.duration);
+        let cross: Vec<CrossSource> = s
+            .cross
+            .iter()
+            .enumerate()
+            .map(|(k, c)| CrossSource::new(c, k as u32, s.seed, end))
+            .collect();
+        for (k, src) in cross.iter().enumerate() {
+            if let Some(t) = src.next_time() {
+                world.schedule(t, Event::CrossSend { source: k as u32 });
+            }
+        }
         // Bulk data available at each flow's start, and each application's first write.
         let mut first_bytes = Vec::with_capacity(n);
         for (i, app) in apps.iter_mut().enumerate() {
@@ -294,6 +404,7 @@ impl Simulation {
             senders,
             receivers,
             apps,
+            cross,
             series: (0..n)
                 .map(|_| {
                     let mut f = FlowSeries::default();
@@ -393,6 +504,7 @@ impl Simulation {
         }
         if now >= self.end && !self.finished {
             self.finished = true;
+            self.world.tput.flush();
         }
         n
     }
@@ -442,10 +554,41 @@ impl Simulation {
                 self.record(flow);
             }
             Event::Timeline { index } => self.apply_timeline(index),
+            Event::LinkService { link, gen } => self.world.on_service(link, gen),
+            Event::CrossSend { source } => {
+                let src = &mut self.cross[source as usize];
+                let pkt = src.emit();
+                if let Some(t) = src.next_time() {
+                    self.world.schedule(t, Event::CrossSend { source });
+                }
+                let link = if src.reverse { 1 } else { 0 };
+                self.world.cross[source as usize].sent_packets += 1;
+                self.world.transmit(link, pkt);
+            }
         }
     }
 
+    /// A cross-traffic packet reached the far end of the bottleneck (its sink).
+    fn cross_arrive(&mut self, link: u32, pkt: Packet) {
+        let w = &mut self.world;
+        let st = &mut w.cross[pkt.flow as usize];
+        if pkt.fate != Fate::Ok {
+            st.error_drops += 1;
+            return;
+        }
+        st.delivered_packets += 1;
+        st.delivered_bytes += pkt.size as u64;
+        let class = self.senders.len() + pkt.flow as usize;
+        if link == 0 {
+            w.tput.add(w.now, class, Col::Bottleneck, pkt.size as u64);
+        }
+        w.tput.add(w.now, class, Col::Delivered, pkt.size as u64);
+    }
+
     fn on_arrive(&mut self, link: u32, pkt: Packet) {
+        if pkt.kind == PktKind::Udp {
+            return self.cross_arrive(link, pkt);
+        }
         let w = &mut self.world;
         if pkt.fate != Fate::Ok {
             let d = &mut w.drops[pkt.flow as usize];
@@ -466,11 +609,22 @@ impl Simulation {
             w.log(pkt.flow, kind, pkt.seq, pkt.len, pkt.seg, pkt.tx);
             return;
         }
+        if link == 0 {
+            w.tput.add(w.now, pkt.flow as usize, Col::Bottleneck, pkt.size as u64);
+        }
         match w.links[link as usize].next {
             Hop::Link(n) => w.offer(n, pkt),
             Hop::FlowForward => w.offer(flow_base(pkt.flow) + 1, pkt),
             Hop::FlowReverse => w.offer(flow_base(pkt.flow) + 3, pkt),
-            Hop::Receiver => self.receivers[pkt.flow as usize].on_packet(w, &pkt),
+            Hop::Receiver => {
+                let r = &mut self.receivers[pkt.flow as usize];
+                let before = r.delivered;
+                r.on_packet(w, &pkt);
+                if r.delivered > before {
+                    w.tput
+                        .add(w.now, pkt.flow as usize, Col::Delivered, r.delivered - before);
+                }
+            }
             Hop::Sender => {
                 let i = pkt.flow as usize;
                 self.senders[i].on_ack(w, &pkt);
@@ -568,10 +722,19 @@ impl Simulation {
 
     /// Traced queues: (link name, occupancy series).
     pub fn queues(&self) -> Vec<(&str, &QueueSeries)> {
-        self.world
-            .links
-            .iter()
-            .filter_map(|l| l.series.as_ref().map(|s| (l.name.as_str(), s)))
+        self.world.links.iter().flat_map(Link::traced).collect()
+    }
+
+    /// The throughput table (bytes per flow and cross source, bin by bin).
+    pub fn throughput(&self) -> &ThroughputTable {
+        &self.world.tput
+    }
+
+    /// Names of the throughput table's classes: "flow i", then "cross j".
+    pub fn throughput_classes(&self) -> Vec<String> {
+        (0..self.senders.len())
+            .map(|i| format!("flow {i}"))
+            .chain((0..self.cross.len()).map(|k| format!("cross {k}")))
             .collect()
     }
 
@@ -612,6 +775,13 @@ impl Simulation {
             k += 1;
             section(&mut cache, k, &q.stream, &q.rows);
         }
+        // Cross traffic's deliveries appear nowhere else; a scenario without cross traffic
+        // keeps the digest it always had (the table is then derived from rows above).
+        if !self.cross.is_empty() {
+            k += 1;
+            let t = &self.world.tput;
+            section(&mut cache, k, &t.stream, &t.rows);
+        }
         // The window-validation series (T_last, T_prev, W_used, pipeACK) is bookkeeping
         // derived from what is digested above; leaving it out means two runs that send the
         // same packets with the same windows (NewReno and NewReno + CWV on a bulk sender)
@@ -648,18 +818,16 @@ impl Simulation {
         self.series.iter_mut().for_each(|s| set(&mut s.stream));
         set(&mut self.world.log.stream);
         for l in self.world.links.iter_mut() {
-            if let Some(q) = l.series.as_mut() {
-                set(&mut q.stream);
-            }
+            l.traced_mut().for_each(|q| set(&mut q.stream));
         }
+        set(&mut self.world.tput.stream);
         self.validation.iter_mut().flatten().for_each(|v| set(&mut v.stream));
         if drop {
             self.series.iter_mut().for_each(|s| s.rows = Vec::new());
             self.world.log.rows = Vec::new();
+            self.world.tput.rows = Vec::new();
             for l in self.world.links.iter_mut() {
-                if let Some(q) = l.series.as_mut() {
-                    q.rows = Vec::new();
-                }
+                l.traced_mut().for_each(|q| q.rows = Vec::new());
             }
         }
     }
@@ -677,8 +845,9 @@ impl Simulation {
                 .world
                 .links
                 .iter_mut()
-                .filter_map(|l| l.series.as_mut().map(|q| std::mem::take(&mut q.rows)))
+                .flat_map(|l| l.traced_mut().map(|q| std::mem::take(&mut q.rows)).collect::<Vec<_>>())
                 .collect(),
+            throughput: std::mem::take(&mut self.world.tput.rows),
             validation: self
                 .validation
                 .iter_mut()
@@ -731,7 +900,32 @@ impl Simulation {
                 }
             })
             .collect();
+        let cross = self
+            .scenario
+            .cross
+            .iter()
+            .enumerate()
+            .map(|(k, c)| {
+                let stats = self.world.cross[k];
+                let from = secs_to_ns(c.start);
+                let to = if c.stop > 0.0 { now.min(secs_to_ns(c.stop)) } else { now };
+                let active = ns_to_secs(to.saturating_sub(from));
+                crate::summary::CrossSummary {
+                    source: k as u32,
+                    kind: c.kind,
+                    rate_bps: c.rate,
+                    reverse: c.reverse,
+                    stats,
+                    delivered_bps: if active > 0.0 {
+                        stats.delivered_bytes as f64 * 8.0 / active
+                    } else {
+                        0.0
+                    },
+                }
+            })
+            .collect();
         Summary {
+            cross,
             seed: self.scenario.seed,
             duration_s: self.scenario.duration,
             now_s: ns_to_secs(now),

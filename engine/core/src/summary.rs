@@ -98,4 +98,24 @@ pub struct Summary {
     pub digest: Option<String>,
     /// Per-flow metrics.
     pub flows: Vec<FlowSummary>,
+    /// Per cross-traffic source, in `cross` order.
+    pub cross: Vec<CrossSummary>,
+}
+
+/// What one cross-traffic source sent and got through.
+#[derive(Clone, Debug, Serialize)]
+pub struct CrossSummary {
+    /// Index in `cross`.
+    pub source: u32,
+    /// cbr, poisson or on_off.
+    pub kind: crate::scenario::CrossKind,
+    /// Configured rate, bit/s.
+    pub rate_bps: u64,
+    /// Whether it sends in the ACK direction.
+    pub reverse: bool,
+    /// Packet counts and delivered bytes.
+    #[serde(flatten)]
+    pub stats: crate::cross::CrossStats,
+    /// Delivered bytes · 8 over the time the source was active so far (start to stop).
+    pub delivered_bps: f64,
 }

@@ -9,7 +9,8 @@ use cwndlab_core::scenario::{Problem, Scenario};
 use cwndlab_core::schema;
 use cwndlab_core::sim::Simulation;
 use cwndlab_core::tcp::cc::Phase;
-use cwndlab_core::time::secs_to_ns;
+use cwndlab_core::throughput::THROUGHPUT_COLUMNS;
+use cwndlab_core::time::{ns_to_secs, secs_to_ns};
 use cwndlab_core::trace::{EventKind, Table, EVENT_COLUMNS, SERIES_COLUMNS, VALIDATION_COLUMNS};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
@@ -63,7 +64,8 @@ pub fn codes_json() -> String {
     let events: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
     let phases: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
     json!({"events": events, "phases": phases, "series_columns": SERIES_COLUMNS,
-           "event_columns": EVENT_COLUMNS, "validation_columns": VALIDATION_COLUMNS})
+           "event_columns": EVENT_COLUMNS, "validation_columns": VALIDATION_COLUMNS,
+           "throughput_columns": THROUGHPUT_COLUMNS})
     .to_string()
 }
 
@@ -257,6 +259,27 @@ impl Sim {
                 .get(queue as usize)
                 .and_then(|(_, q)| q.column(name, from as usize)),
         )
+    }
+
+    /// Rows in the throughput table (completed bins; the open bin is written at the end).
+    pub fn throughput_len(&self) -> u32 {
+        self.sim.throughput().len() as u32
+    }
+
+    /// Throughput-table columns from row `from` selected by `columns` (bit i of t, class,
+    /// bottleneck_bytes, delivered_bytes; 0xf = all), one after another.
+    pub fn throughput_cols(&self, from: u32, columns: u32) -> Box<[f64]> {
+        self.sim.throughput().columns(from as usize, columns).into_boxed_slice()
+    }
+
+    /// The throughput table's class names as a JSON list ("flow 0", …, "cross 0", …).
+    pub fn throughput_classes(&self) -> String {
+        serde_json::to_string(&self.sim.throughput_classes()).expect("json")
+    }
+
+    /// Width of the throughput table's bins, s.
+    pub fn throughput_bin(&self) -> f64 {
+        ns_to_secs(self.sim.throughput().bin())
     }
 
     /// Metrics so far as JSON (see `cwndlab run --format json`).

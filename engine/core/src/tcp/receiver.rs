@@ -72,7 +72,7 @@ impl Receiver {
         match pkt.kind {
             PktKind::Syn => self.send_synack(w),
             PktKind::Data => self.on_data(w, pkt),
-            PktKind::Ack | PktKind::SynAck => {}
+            PktKind::Ack | PktKind::SynAck | PktKind::Udp => {}
         }
     }
 
