@@ -125,6 +125,9 @@ pub enum CrossKind {
     OnOff,
 }
 
+fn cross_kind() -> CrossKind {
+    CrossKind::Cbr
+}
 fn cross_rate() -> u64 {
     10_000_000
 }
@@ -140,6 +143,7 @@ fn cross_on() -> f64 {
 #[serde(deny_unknown_fields)]
 pub struct CrossCfg {
     /// cbr, poisson or on_off.
+    #[serde(default = "cross_kind")]
     pub kind: CrossKind,
     /// Sending rate, bit/s (the mean rate for poisson; the rate while on for on_off).
     #[serde(default = "cross_rate")]

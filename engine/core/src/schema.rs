@@ -628,8 +628,8 @@ fn build_params() -> Vec<ParamDef> {
         p!("flows[].cc.br_recovery", "BR-TCP after 3 duplicate ACKs", "cc", "", Kind::Enum { options: &[
             Choice { value: "set_cwnd", label: "cwnd = ssthresh", help: "Source 002 read literally: cwnd = ssthresh, resend the lost segment, continue in congestion avoidance; no window inflation; later duplicate ACKs of the window change nothing." },
             Choice { value: "newreno", label: "NewReno recovery", help: "RFC 6582 fast recovery (inflation, one hole resent per partial ACK) around BR-TCP's ssthresh and cwnd." },
-        ], default: "set_cwnd" }, false, NONE,
-            "What BR-TCP does between the third duplicate ACK and the end of the loss episode (source 002 does not say)."),
+        ], default: "newreno" }, false, NONE,
+            "What BR-TCP does between the third duplicate ACK and the end of the loss episode (source 002 does not say). Default newreno: the paper's figures show a steady window, which the literal reading cannot give on the paper's own setup (after each loss it stalls for an RTT, then bursts a whole reserved BDP at line rate into the reserved class and times out), and its ns-2 BR-TCP was built on NewReno."),
         p!("flows[].rto.estimator", "RTO estimator", "rto", "", Kind::Enum { options: &[
             Choice { value: "rfc6298", label: "RFC 6298", help: "SRTT/RTTVAR with gains 1/8 and 1/4, RTO = SRTT + max(G, 4·RTTVAR)." },
             Choice { value: "jacobson88", label: "Jacobson 88 (integer)", help: "Jacobson & Karels appendix A: scaled integer mean and deviation in clock ticks, rto = A + 4D." },

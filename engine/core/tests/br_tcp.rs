@@ -1,7 +1,7 @@
 //! BR-TCP (source 002): ssthresh from the reserved rate, on a path whose bottleneck runs at
 //! the reserved rate (40 Mbit/s, 2 ms + 25 ms + 2 ms, 100-packet buffer, 1500-byte packets:
-//! the paper's numbers, with the reserved class standing alone; the class-based scheduler
-//! and competing UDP traffic come with the rest of issue 9).
+//! the paper's numbers, with the reserved class standing alone). The class-based scheduler
+//! and the competing UDP traffic of the paper's setup are in `reservation.rs`.
 
 mod common;
 

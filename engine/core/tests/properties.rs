@@ -75,6 +75,23 @@ prop_compose! {
 }
 
 prop_compose! {
+    fn cross_source()(
+        kind in pick(&["cbr", "poisson", "on_off"]),
+        rate in 50_000u64..10_000_000,
+        size in pick(&[64u64, 576, 1500]),
+        start_ms in 0u64..800,
+        stop_ms in pick(&[0u64, 900, 2500]),
+        on_ms in 10u64..400, off_ms in 0u64..400,
+        reverse in any::<bool>(),
+    ) -> Value {
+        let stop = if stop_ms > start_ms { stop_ms as f64 / 1000.0 } else { 0.0 };
+        json!({"kind": kind, "rate": rate, "packet_size": size, "start": start_ms as f64 / 1000.0,
+               "stop": stop, "on": on_ms as f64 / 1000.0, "off": off_ms as f64 / 1000.0,
+               "reverse": reverse})
+    }
+}
+
+prop_compose! {
     fn scenario()(
         seed in 0u64..1_000_000,
         duration in 1u64..4,
@@ -88,17 +105,32 @@ prop_compose! {
         events in pick(&["all", "sender", "congestion"]),
         flows in prop::collection::vec(flow(), 1..3),
         change in any::<bool>(),
+        scheduler in pick(&["fifo", "reservation"]),
+        borrow in any::<bool>(),
+        cross in prop::collection::vec(cross_source(), 0..3),
+        bin in pick(&[0.001, 0.01, 0.25]),
     ) -> Value {
+        // The reservation scheduler refuses reservations above the link: keep each flow's
+        // to a third of it (at most two flows), and above zero for BR-TCP.
+        let mut flows = flows;
+        if scheduler == "reservation" {
+            for f in flows.iter_mut() {
+                let r = f["reserved_bandwidth"].as_u64().unwrap();
+                f["reserved_bandwidth"] = json!(r.min(bw / 3).max(1));
+            }
+        }
         let timeline = if change {
             json!([{"at": 0.5, "set": "network.bottleneck.bandwidth", "value": bw / 2 + 1000},
                    {"at": 0.7, "set": "flows[0].app.write_interval", "value": 0.005}])
         } else { json!([]) };
         json!({
-            "seed": seed, "duration": duration as f64, "trace": {"events": events},
+            "seed": seed, "duration": duration as f64, "trace": {"events": events, "throughput_bin": bin},
+            "cross": cross,
             "network": {"bottleneck": {"bandwidth": bw, "delay": delay_ms as f64 / 1000.0,
                 "queue_packets": queue, "queue_bytes": queue_bytes,
                 "loss": {"model": loss, "probability": p, "ber": ber},
-                "reverse_loss": {"model": "bernoulli", "probability": rloss}}},
+                "reverse_loss": {"model": "bernoulli", "probability": rloss},
+                "scheduler": scheduler, "borrow": borrow}},
             "flows": flows,
             "timeline": timeline,
         })
@@ -163,12 +195,23 @@ fn check(s: &Scenario, sim: &Simulation) -> Result<(), TestCaseError> {
             prop_assert_eq!(prefix, sim.receiver(i).rcv_nxt, "flow {}: in-order prefix", i);
         }
     }
-    let caps = [s.network.bottleneck.queue_packets, s.network.bottleneck.queue_packets];
-    for (k, (name, q)) in sim.queues().into_iter().enumerate() {
-        let cap = caps
-            .get(k)
-            .copied()
-            .unwrap_or_else(|| s.flows[k - 2].access.queue_packets);
+    // Queue capacities: each bottleneck class (the whole link under FIFO) holds at most
+    // queue_packets; a scheduled link's total is the sum over its classes; access links
+    // their own.
+    let b = &s.network.bottleneck;
+    let classes = 1 + s.flows.iter().filter(|f| f.reserved_bandwidth > 0).count() as u64;
+    for (name, q) in sim.queues() {
+        let cap = if name.starts_with("bottleneck · ") {
+            b.queue_packets
+        } else if name.starts_with("bottleneck") {
+            match b.scheduler {
+                cwndlab_core::scenario::SchedulerKind::Fifo => b.queue_packets,
+                cwndlab_core::scenario::SchedulerKind::Reservation => b.queue_packets * classes,
+            }
+        } else {
+            let i: usize = name["flow ".len()..].split(' ').next().unwrap().parse().unwrap();
+            s.flows[i].access.queue_packets
+        };
         prop_assert!(q.rows.iter().all(|r| r.1 as u64 <= cap), "{} above {}", name, cap);
         prop_assert!(q.rows.windows(2).all(|w| w[0].0 <= w[1].0), "{} time order", name);
     }
@@ -200,6 +243,33 @@ fn check(s: &Scenario, sim: &Simulation) -> Result<(), TestCaseError> {
             prop_assert!(r.len as u64 >= f.tcp.mss.min(r.seq), "{:?} below one segment", kind);
         }
     }
+    // Cross traffic: no packet is counted twice; the throughput table adds up to the
+    // summary (every bin is written by the end of the run).
+    let sum = sim.summary();
+    let total = |class: usize, delivered: bool| -> u64 {
+        sim.throughput()
+            .rows
+            .iter()
+            .filter(|r| r.1 as usize == class)
+            .map(|r| if delivered { r.3 } else { r.2 })
+            .sum()
+    };
+    for (k, c) in sum.cross.iter().enumerate() {
+        let st = c.stats;
+        prop_assert!(st.delivered_packets + st.queue_drops + st.error_drops <= st.sent_packets);
+        prop_assert_eq!(total(s.flows.len() + k, true), st.delivered_bytes);
+        if s.cross[k].reverse {
+            prop_assert_eq!(total(s.flows.len() + k, false), 0);
+        }
+    }
+    for (i, f) in sum.flows.iter().enumerate() {
+        prop_assert_eq!(total(i, true), f.delivered_bytes, "flow {} delivered", i);
+    }
+    prop_assert!(sim
+        .throughput()
+        .rows
+        .windows(2)
+        .all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1)));
     for (i, f) in s.flows.iter().enumerate() {
         let has = sim.validation_series(i).is_some();
         prop_assert_eq!(has, f.cc.idle_policy != cwndlab_core::scenario::IdlePolicy::None);
@@ -222,6 +292,11 @@ proptest! {
         b.run_to_end();
         prop_assert_eq!(a.digest(), b.digest(), "same scenario and seed, different trace");
         prop_assert_eq!(a.validation_digest(), b.validation_digest());
+        // A summary-only run (the CLI without --out) hashes its rows as they go: same digest.
+        let mut c = Simulation::new(&s);
+        c.set_recording(cwndlab_core::sim::Recording::Summary { digest: true });
+        c.run_to_end();
+        prop_assert_eq!(a.digest(), c.digest(), "summary-only recording changed the digest");
     }
 
     #[test]

@@ -18,7 +18,10 @@
 //!   window inflation, resend the lost segment and continue in congestion avoidance; later
 //!   duplicate ACKs of the window change nothing, and the `recover` guard stops a second
 //!   reduction for the same window) or `newreno` (RFC 6582 fast recovery with partial ACKs
-//!   around the same ssthresh and cwnd).
+//!   around the same ssthresh and cwnd), the default: on the paper's own setup the literal
+//!   reading stalls for an RTT after each loss, then bursts a whole reserved BDP at line
+//!   rate into the reserved class and times out, which the paper's steady windows
+//!   (figures 5, 6, 10) rule out (`tests/reservation.rs`).
 
 use crate::scenario::BrPacketSize;
 use crate::scenario::BrRtt;
