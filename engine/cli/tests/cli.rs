@@ -117,9 +117,53 @@ fn csv_format_and_out_dir_write_the_trace() {
 }
 
 #[test]
+fn out_writes_the_throughput_table_and_each_class_queue() {
+    let dir = std::env::temp_dir().join(format!("cwndlab-classes-{}", std::process::id()));
+    let o = cwndlab(&[
+        "run",
+        "--preset",
+        "br-tcp-komuro",
+        "--set",
+        "duration=3",
+        "--set",
+        "trace.throughput_bin=1",
+        "--format",
+        "json",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    // 100 Mbit/s of 1500-byte UDP packets for 3 s: 25 000 sent; the best-effort class
+    // carries 60 Mbit/s of it.
+    assert_eq!(summary["cross"][0]["sent_packets"], 25_000);
+    let tput = std::fs::read_to_string(dir.join("throughput.csv")).unwrap();
+    let mut lines = tput.lines();
+    assert_eq!(lines.next(), Some("bin_start_s,class,bottleneck_bytes,delivered_bytes"));
+    // One-second bins: the UDP source crosses at exactly 60 Mbit/s = 7.5 MB per second,
+    // give or take the packet in service at a bin edge.
+    let cross: Vec<u64> = tput
+        .lines()
+        .filter(|l| l.contains(",cross 0,"))
+        .map(|l| l.split(',').nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(cross.len(), 3);
+    assert!(cross[1].abs_diff(7_500_000) <= 1500, "{cross:?}");
+    assert!(tput.contains(",flow 0,"));
+    for f in [
+        "queue_bottleneck.csv",
+        "queue_bottleneck_best_effort.csv",
+        "queue_bottleneck_flow_0_reserved.csv",
+    ] {
+        assert!(dir.join(f).exists(), "{f}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
 fn presets_schema_and_validate() {
     let o = cwndlab(&["presets"]);
-    assert_eq!(stdout(&o).lines().count(), 31);
+    assert_eq!(stdout(&o).lines().count(), 34);
     assert!(stdout(&o).contains("fall-floyd-newreno-4drops"));
     let schema: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&["schema"]))).unwrap();
     let p = schema["params"]
