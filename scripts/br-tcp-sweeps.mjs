@@ -9,7 +9,7 @@
 //   ns2  — ns-2's NewReno (timer restarted on every partial ACK, tcp-newreno.cc's default,
 //          the paper's simulator), 120 s.
 //
-// Writes docs/data/br-tcp-sweeps.csv, docs/images/br-tcp-fig13.svg and br-tcp-fig14.svg,
+// Writes docs/data/br-tcp-sweeps.csv, docs/images/br-tcp-fig13.svg and br-tcp-fig14-{lab,ns2}.svg,
 // and the tables between the br-tcp-sweeps markers in docs/validation.md.
 // Usage: node scripts/br-tcp-sweeps.mjs   (about 20 s on 2 cores)
 import { execFileSync } from 'node:child_process';
@@ -61,7 +61,11 @@ mkdirSync(join(root, 'docs', 'data'), { recursive: true });
 writeFileSync(
   join(root, 'docs', 'data', 'br-tcp-sweeps.csv'),
   'regime,router_delay_s,rtt_ms,reserved_bps,algorithm,goodput_bps,timeouts\n' +
-    rows.map((x) => [x.regime, x.delay, rtt(x.delay), x.reserved, x.algorithm, x.goodput.toFixed(0), x.timeouts].join(',')).join('\n') +
+    rows
+      .map((x) =>
+        [x.regime, x.delay, rtt(x.delay), x.reserved, x.algorithm, x.goodput.toFixed(0), x.timeouts].join(','),
+      )
+      .join('\n') +
     '\n',
 );
 
@@ -93,7 +97,8 @@ function chart({ title, xLabel, yLabel, series, yMin, yMax }) {
     const c = COLOURS[i % COLOURS.length];
     const d = s.points.map((p, k) => `${k ? 'L' : 'M'}${X(p[0]).toFixed(1)},${Y(p[1]).toFixed(1)}`).join('');
     svg += `<path d="${d}" fill="none" stroke="${c}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>\n`;
-    for (const p of s.points) svg += `<circle cx="${X(p[0]).toFixed(1)}" cy="${Y(p[1]).toFixed(1)}" r="3" fill="${c}"/>\n`;
+    for (const p of s.points)
+      svg += `<circle cx="${X(p[0]).toFixed(1)}" cy="${Y(p[1]).toFixed(1)}" r="3" fill="${c}"/>\n`;
     svg += `<line x1="${W - R + 12}" x2="${W - R + 36}" y1="${T + 10 + i * 20}" y2="${T + 10 + i * 20}" stroke="${c}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/><text x="${W - R + 42}" y="${T + 14 + i * 20}">${s.name}</text>\n`;
   });
   return svg + '</svg>\n';
@@ -114,23 +119,30 @@ const fig13 = chart({
     })),
   ),
 });
-const gains = regimes.flatMap((g) => reserved.map((r) => delays.map((d) => gain(g.name, d, r)))).flat();
-const fig14 = chart({
-  title: 'Figure 14: BR-TCP / NewReno goodput vs RTT',
-  xLabel: 'RTT (ms)',
-  yLabel: 'gain (BR-TCP / NewReno)',
-  yMin: 0,
-  yMax: Math.ceil(Math.max(...gains)),
-  series: regimes.flatMap((g) =>
-    reserved.map((r) => ({
-      name: `${r / 1e6} Mbit/s (${g.name})`,
-      dashed: g.name === 'ns2',
-      points: delays.map((d) => [rtt(d), gain(g.name, d, r)]),
-    })),
-  ),
-});
+// Figure 14, one chart per regime (their gains differ by two orders of magnitude).
+const fig14 = Object.fromEntries(
+  regimes.map((g) => {
+    const gs = reserved.flatMap((r) => delays.map((d) => gain(g.name, d, r)));
+    const lo = Math.floor(Math.min(1, ...gs) * 100) / 100;
+    const hi = Math.max(...gs) > 1.5 ? Math.ceil(Math.max(...gs)) : Math.ceil(Math.max(...gs) * 100 + 1) / 100;
+    return [
+      g.name,
+      chart({
+        title: `Figure 14: BR-TCP / NewReno goodput vs RTT (${g.name})`,
+        xLabel: 'RTT (ms)',
+        yLabel: 'gain (BR-TCP / NewReno)',
+        yMin: lo,
+        yMax: hi,
+        series: reserved.map((r) => ({
+          name: `${r / 1e6} Mbit/s reserved`,
+          points: delays.map((d) => [rtt(d), gain(g.name, d, r)]),
+        })),
+      }),
+    ];
+  }),
+);
 writeFileSync(join(root, 'docs', 'images', 'br-tcp-fig13.svg'), fig13);
-writeFileSync(join(root, 'docs', 'images', 'br-tcp-fig14.svg'), fig14);
+for (const g of regimes) writeFileSync(join(root, 'docs', 'images', `br-tcp-fig14-${g.name}.svg`), fig14[g.name]);
 
 // --- Markdown tables into docs/validation.md --------------------------------------------
 let md = '';
