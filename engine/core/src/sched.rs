@@ -118,6 +118,13 @@ impl Sched {
         }
     }
 
+    /// The link's bandwidth changed (timeline): best effort gets what the reservations
+    /// leave (nothing if they now exceed it).
+    pub fn set_bandwidth(&mut self, bandwidth: u64) {
+        let reserved: u64 = self.classes[1..].iter().map(|c| c.rate).sum();
+        self.classes[0].rate = bandwidth.saturating_sub(reserved);
+    }
+
     /// The class a packet joins: its flow's, or best effort for cross traffic.
     pub fn class_of(&self, pkt: &Packet) -> usize {
         match pkt.kind {
@@ -303,6 +310,21 @@ mod tests {
         let t = Sched::new(&[0, 5], 100, false);
         assert_eq!(t.class_of(&pkt(0, PktKind::Ack)), 0);
         assert_eq!(t.class_of(&pkt(1, PktKind::Ack)), 1);
+    }
+
+    #[test]
+    fn a_bandwidth_change_resizes_best_effort_only() {
+        let mut s = Sched::new(&[40_000_000, 0], 100_000_000, false);
+        assert_eq!(s.classes[0].rate, 60_000_000);
+        s.set_bandwidth(50_000_000);
+        assert_eq!((s.classes[0].rate, s.classes[1].rate), (10_000_000, 40_000_000));
+        s.set_bandwidth(30_000_000);
+        assert_eq!(
+            s.classes[0].rate, 0,
+            "reservations above the link leave best effort nothing"
+        );
+        let sent = run(&mut s, 30_000_000, &[pkt(0, PktKind::Data), pkt(1, PktKind::Data)], 2);
+        assert_eq!(sent[0], 0, "a class without a rate never sends when bounded");
     }
 
     #[test]

@@ -954,7 +954,12 @@ fn apply_live(links: &mut [Link], apps: &mut [App], table_path: &str, flows: &[u
         apply(&mut links[1]);
     };
     match table_path {
-        "network.bottleneck.bandwidth" => bottleneck(links, &|l| l.bandwidth = u),
+        "network.bottleneck.bandwidth" => bottleneck(links, &|l| {
+            l.bandwidth = u;
+            if let Some(s) = l.sched.as_mut() {
+                s.set_bandwidth(u);
+            }
+        }),
         "network.bottleneck.delay" => bottleneck(links, &|l| l.delay = secs_to_ns(f)),
         "network.bottleneck.queue_packets" => bottleneck(links, &|l| l.cap_packets = u),
         "network.bottleneck.queue_bytes" => bottleneck(links, &|l| l.cap_bytes = u),
