@@ -145,6 +145,7 @@ impl LinkLoss {
     }
 
     /// Whether this packet is corrupted: a pure function of (seed, link, packet identity).
+    #[inline]
     pub fn corrupts(&mut self, seed: u64, link: u32, pkt: &Packet) -> bool {
         let t = self.threshold(pkt.size);
         if t.is_never() {

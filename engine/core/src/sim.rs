@@ -95,14 +95,14 @@ impl World {
     }
 
     fn offer(&mut self, link_id: u32, mut pkt: Packet) {
-        if self.links[link_id as usize].sched.is_some() {
+        let link = &mut self.links[link_id as usize];
+        if link.sched.is_some() {
             return self.offer_scheduled(link_id, pkt);
         }
-        match self.links[link_id as usize].enqueue(self.now, pkt.size) {
+        match link.enqueue(self.now, pkt.size) {
             Enqueue::Dropped => self.tail_drop(pkt),
             Enqueue::Arrives(at) => {
-                pkt.fate = self.fate(link_id, &pkt);
-                let link = &mut self.links[link_id as usize];
+                pkt.fate = fate(link, &self.scripted, self.seed, link_id, &pkt);
                 if link.flying.is_empty() {
                     self.events.push(at, Event::LinkHead { link: link_id });
                 }
@@ -111,25 +111,8 @@ impl World {
         }
     }
 
-    /// Whether a packet accepted by a link will be discarded at its far end: a pure function
-    /// of the packet's identity (scripted drops, then random loss).
-    fn fate(&mut self, link_id: u32, pkt: &Packet) -> Fate {
-        let link = &mut self.links[link_id as usize];
-        if link.scripted
-            && is_forward(pkt.kind)
-            && self.scripted[pkt.flow as usize]
-                .binary_search(&(pkt.seg as u64, pkt.tx as u64))
-                .is_ok()
-        {
-            Fate::Scripted
-        } else if link.loss.corrupts(self.seed, link_id, pkt) {
-            Fate::Error
-        } else {
-            Fate::Ok
-        }
-    }
-
     /// A full queue refused the packet.
+    #[cold]
     fn tail_drop(&mut self, pkt: Packet) {
         if pkt.kind == PktKind::Udp {
             self.cross[pkt.flow as usize].queue_drops += 1;
@@ -150,8 +133,8 @@ impl World {
     /// Offers a packet to a link with a class-based scheduler.
     fn offer_scheduled(&mut self, link_id: u32, mut pkt: Packet) {
         let now = self.now;
-        pkt.fate = self.fate(link_id, &pkt);
         let link = &mut self.links[link_id as usize];
+        pkt.fate = fate(link, &self.scripted, self.seed, link_id, &pkt);
         let sched = link.sched.as_mut().expect("a scheduled link");
         if !sched.admit(now, pkt, link.cap_packets, link.cap_bytes) {
             return self.tail_drop(pkt);
@@ -202,6 +185,24 @@ impl World {
             }
         }
         self.serve(link_id);
+    }
+}
+
+/// Whether a packet accepted by a link will be discarded at its far end: a pure function of
+/// the packet's identity (scripted drops, then random loss).
+#[inline(always)]
+fn fate(link: &mut Link, scripted: &[Vec<(u64, u64)>], seed: u64, link_id: u32, pkt: &Packet) -> Fate {
+    if link.scripted
+        && is_forward(pkt.kind)
+        && scripted[pkt.flow as usize]
+            .binary_search(&(pkt.seg as u64, pkt.tx as u64))
+            .is_ok()
+    {
+        Fate::Scripted
+    } else if link.loss.corrupts(seed, link_id, pkt) {
+        Fate::Error
+    } else {
+        Fate::Ok
     }
 }
 

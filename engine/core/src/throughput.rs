@@ -41,6 +41,8 @@ pub enum Col {
 pub struct ThroughputTable {
     bin: Ns,
     current: u64,
+    /// End of the open bin: time only moves forward, so one comparison finds a new bin.
+    edge: Ns,
     acc: Vec<[u64; 2]>,
     touched: bool,
     /// Completed rows, in time then class order.
@@ -55,6 +57,7 @@ impl ThroughputTable {
         ThroughputTable {
             bin: bin.max(1),
             current: 0,
+            edge: bin.max(1),
             acc: vec![[0; 2]; classes],
             touched: false,
             rows: Vec::new(),
@@ -70,10 +73,10 @@ impl ThroughputTable {
     /// Adds `bytes` to `class`'s column at time `now`.
     #[inline]
     pub fn add(&mut self, now: Ns, class: usize, col: Col, bytes: u64) {
-        let b = now / self.bin;
-        if b != self.current {
+        if now >= self.edge {
             self.flush();
-            self.current = b;
+            self.current = now / self.bin;
+            self.edge = (self.current + 1) * self.bin;
         }
         self.acc[class][col as usize] += bytes;
         self.touched = true;
