@@ -51,6 +51,35 @@ async function openClassroom(page: Page) {
   await expect.poll(() => page.url()).toContain('alg=newreno,newreno_cwv&');
 }
 
+const KOMURO = 'br-tcp-komuro';
+
+/** Opens the BR-TCP lesson on the paper's reservation network (NewReno and BR-TCP against
+ *  100 Mbit/s of UDP), from the preset menu. */
+async function openKomuro(page: Page) {
+  await openApp(page, '?v=2&alg=newreno');
+  const n = await comparisons(page);
+  await page.getByLabel('Preset').selectOption(KOMURO);
+  await waitNewComparison(page, n);
+  await expect.poll(() => page.url()).toContain('alg=newreno,br_tcp&');
+}
+
+/** The mean rate the throughput plot of `alg` states for a class ("flow 0", "cross 0"), Mbit/s. */
+async function meanRate(page: Page, alg: string, cls: string): Promise<number> {
+  const label = (await page.locator(`figure[data-plot="throughput-${alg}"] canvas`).getAttribute('aria-label')) ?? '';
+  const m = new RegExp(`${cls}(?: \\([^)]*\\))? mean ([\\d.]+) Mbit/s`).exec(label);
+  expect(m, `no mean for ${cls} in: ${label}`).not.toBeNull();
+  return Number(m?.[1]);
+}
+
+/** The cells of one row of the summary (one column per algorithm). */
+async function summaryRow(page: Page, label: string): Promise<string[]> {
+  const table = page.getByRole('table', { name: 'Summary, one column per algorithm' });
+  return table
+    .getByRole('row', { name: new RegExp(`^${label}`) })
+    .getByRole('cell')
+    .allInnerTexts();
+}
+
 async function expectPlotsDrawn(page: Page) {
   const plots = page.locator('figure.plot');
   const n = await plots.count();
@@ -317,28 +346,156 @@ test('an old v=1 link opens as before, with the same runs and digests', async ({
   await expectLinkReproduces(context, '?v=2&alg=reno,newreno', v1);
 });
 
-test('the reserved bandwidth drives BR-TCP: its summary and reference line change, and a link reproduces it', async ({
+for (const where of ['FIFO, nothing reserved at the bottleneck', `the ${KOMURO} preset (reservation scheduler)`]) {
+  const fifo = where.startsWith('FIFO');
+  test(`the reserved bandwidth drives BR-TCP (${where}): its summary and reference line change, and a link reproduces it`, async ({
+    page,
+    context,
+  }) => {
+    if (fifo) await openApp(page, '?v=2&alg=newreno,br_tcp&f0.reserved_bandwidth=1000000');
+    else await openKomuro(page);
+    await expect(page.locator('.notice-box')).toHaveCount(0);
+    const plot = page.locator('canvas[aria-label*="reserved BDP"]');
+    await expect(plot).toHaveCount(1);
+    const before = await plot.getAttribute('aria-label');
+    expect(before).toMatch(/BR-TCP: .*reserved BDP \d+ segments \(dashed line\)/);
+    const summary = await summaryText(page);
+    const goodput = await summaryRow(page, 'Goodput');
+    const n = await comparisons(page);
+    if (fifo) {
+      const box = page.getByRole('textbox', { name: /Reserved bandwidth in Mbit\/s/ });
+      await box.fill('3');
+      await box.press('Enter');
+    } else {
+      // One slider step down: 40 → 30 Mbit/s.
+      const slider = page.getByRole('slider', { name: 'Reserved bandwidth' });
+      await slider.focus();
+      await page.keyboard.press('ArrowLeft');
+    }
+    await waitNewComparison(page, n);
+    await expect(plot).not.toHaveAttribute('aria-label', before ?? '');
+    const after = await summaryText(page);
+    expect(after).not.toBe(summary);
+    const goodputAfter = await summaryRow(page, 'Goodput');
+    expect(goodputAfter[1]).not.toBe(goodput[1]);
+    // FIFO does not enforce the reservation: NewReno runs exactly as before. The reservation
+    // scheduler does: NewReno's class is held to the new rate too.
+    if (fifo) expect(goodputAfter[0]).toBe(goodput[0]);
+    else expect(goodputAfter[0]).not.toBe(goodput[0]);
+    const link = await page.locator('#share-url').inputValue();
+    expect(link).toContain(`f0.reserved_bandwidth=${fifo ? 3000000 : 30000000}`);
+    await expectLinkReproduces(context, link, after);
+  });
+}
+
+test(`${KOMURO}: the throughput plot shows BR-TCP above NewReno, and the UDP source’s share`, async ({ page }) => {
+  await openKomuro(page);
+  await expect(page.locator('.notice-box')).toHaveCount(0);
+  // The preset brings the throughput plot (one per algorithm) and the link says so.
+  await expect(page.getByRole('checkbox', { name: 'Throughput', exact: true })).toBeChecked();
+  await expect(page.locator('figure[data-plot^="throughput-"]')).toHaveCount(2);
+  await expect(page.locator('figure[data-plot="throughput-br_tcp"] .plot-title')).toContainText('1 s bins, delivered');
+  expect(page.url()).toContain('plots=window,seq,queue,throughput');
+  await expectPlotsDrawn(page);
+  const br = await meanRate(page, 'br_tcp', 'flow 0');
+  const nr = await meanRate(page, 'newreno', 'flow 0');
+  expect(br).toBeGreaterThan(nr);
+  // Komuro et al.: the reservation keeps BR-TCP's pipe full (the paper: 3.4 vs 2.5 MB/s).
+  expect(br).toBeGreaterThan(25);
+  // The UDP source gets what the 40 Mbit/s reservation leaves: 60 Mbit/s in both runs.
+  for (const alg of ['newreno', 'br_tcp']) expect(await meanRate(page, alg, 'cross 0')).toBeCloseTo(60, 0);
+  // The summary agrees: BR-TCP's goodput is the higher, and the UDP source has its rows.
+  const goodput = (await summaryRow(page, 'Goodput')).map(Number);
+  expect(goodput[1]).toBeGreaterThan(goodput[0] ?? Infinity);
+  expect((await summaryRow(page, 'cross 0 delivered')).map(Number)).toEqual([59.95, 59.95]);
+  expect(Number((await summaryRow(page, 'cross 0 queue drops'))[0])).toBeGreaterThan(0);
+  // The readout at the cursor gives every class's rate in that bin.
+  const plot = page.getByRole('group', { name: /Throughput — BR-TCP.*cursor and zoom/ });
+  await plot.focus();
+  await page.keyboard.press('End');
+  await expect(page.locator('figure[data-plot="throughput-br_tcp"] .readout')).toContainText(
+    /flow 0 [\d.]+ · cross 0 [\d.]+ Mbit\/s \(bin 29–30 s\)/,
+  );
+  // Finer bins: the same data, summed differently; the link keeps the choice.
+  const n = await comparisons(page);
+  await page.getByLabel('Bin width').selectOption('0.1');
+  await expect(page.locator('figure[data-plot="throughput-br_tcp"] .plot-title')).toContainText('100 ms bins');
+  await expect.poll(() => page.url()).toContain('bin=0.1');
+  expect(await comparisons(page)).toBe(n); // a view change: nothing re-runs
+  expect(await meanRate(page, 'br_tcp', 'flow 0')).toBe(br);
+  await page.getByLabel('Bytes counted').selectOption('bottleneck');
+  await expect.poll(() => page.url()).toContain('tput=bottleneck');
+  expect(await meanRate(page, 'br_tcp', 'flow 0')).toBeGreaterThanOrEqual(br);
+});
+
+test(`${KOMURO} during playback: the throughput plot grows bin by bin`, async ({ page }) => {
+  await openKomuro(page);
+  await page.getByLabel('Speed').selectOption('5');
+  await page.getByRole('button', { name: 'Play from the start' }).click();
+  const position = () =>
+    page.evaluate(() => parseFloat(document.querySelector('.position output')?.textContent ?? '0'));
+  await page.waitForFunction(() => parseFloat(document.querySelector('.position output')?.textContent ?? '0') > 3);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  const t = await position();
+  expect(t).toBeLessThan(30);
+  const canvas = page.locator('figure[data-plot="throughput-br_tcp"] canvas');
+  await expect(canvas).toHaveAttribute('aria-label', /BR-TCP: flow 0 mean [\d.]+ Mbit\/s, cross 0 \(UDP CBR\) mean/);
+  // At the play head the readout shows the 1 s bin in progress, as far as the engine's bins have closed.
+  const readout = page.locator('figure[data-plot="throughput-br_tcp"] .readout');
+  await expect(readout).toContainText(/\(bin \d+–[\d.]+ s\)/);
+  const end = Number(/–([\d.]+) s\)/.exec(await readout.innerText())?.[1]);
+  expect(end).toBeLessThanOrEqual(t);
+  expect(end).toBeGreaterThan(t - 1.01);
+  await expectPlotsDrawn(page);
+});
+
+test('adding a UDP source in the controls changes the queue and the summary, and a link reproduces it', async ({
   page,
   context,
 }) => {
-  await openApp(page, '?v=2&alg=newreno,br_tcp&f0.reserved_bandwidth=1000000');
-  await expect(page.locator('.notice-box')).toHaveCount(0);
-  const plot = page.locator('canvas[aria-label*="reserved BDP"]');
-  await expect(plot).toHaveCount(1);
-  const before = await plot.getAttribute('aria-label');
-  expect(before).toMatch(/BR-TCP: .*reserved BDP \d+ segments \(dashed line\)/);
-  const summary = await summaryText(page);
-  const n = await comparisons(page);
-  const box = page.getByRole('textbox', { name: /Reserved bandwidth in Mbit\/s/ });
-  await box.fill('3');
-  await box.press('Enter');
+  await openApp(page, '?v=2&alg=reno,newreno');
+  const queue = page.locator('figure[data-plot="queue-reno"] canvas');
+  const queueBefore = await queue.getAttribute('aria-label');
+  const before = await summaryText(page);
+  expect(before).not.toContain('cross 0');
+  const goodput = (await summaryRow(page, 'Goodput')).map(Number);
+  const group = page.getByRole('region', { name: 'Competing traffic' });
+  let n = await comparisons(page);
+  await group.getByRole('button', { name: 'Add a UDP source' }).click();
   await waitNewComparison(page, n);
-  await expect(plot).not.toHaveAttribute('aria-label', before ?? '');
+  // Half the link's 2 Mbit/s, constant.
+  const source = group.getByRole('group', { name: /^cross 0/ });
+  const rate = source.getByRole('textbox', { name: 'Rate in Mbit/s, exact value' });
+  n = await comparisons(page);
+  await rate.fill('1');
+  await rate.press('Enter');
+  await waitNewComparison(page, n);
+  await expect(source).toHaveAccessibleName('cross 0 (UDP CBR 1 Mbit/s)');
+  await expect(page.locator('.notice-box')).toHaveCount(0);
   const after = await summaryText(page);
-  expect(after).not.toBe(summary);
+  expect(after).not.toBe(before);
+  expect(after).toContain('cross 0 delivered (Mbit/s)');
+  // The flows now share the link with 1 Mbit/s that never backs off.
+  const goodputAfter = (await summaryRow(page, 'Goodput')).map(Number);
+  expect(goodputAfter[0]).toBeLessThan(goodput[0] ?? 0);
+  expect(goodputAfter[1]).toBeLessThan(goodput[1] ?? 0);
+  await expect(queue).not.toHaveAttribute('aria-label', queueBefore ?? '');
+  // Adding competing traffic brought the throughput plot, with a line for the source.
+  await expect(page.locator('figure[data-plot="throughput-reno"] canvas')).toHaveAttribute(
+    'aria-label',
+    /cross 0 \(UDP CBR\) mean [\d.]+ Mbit\/s/,
+  );
+  await expectPlotsDrawn(page);
   const link = await page.locator('#share-url').inputValue();
-  expect(link).toContain('f0.reserved_bandwidth=3000000');
+  expect(link).toContain('cross=cbr:1000000:1500:0:0:1:1:false');
+  expect(link).toContain('plots=window,seq,queue,throughput');
   await expectLinkReproduces(context, link, after);
+  // An out-of-range rate is refused with the range, and the page keeps working.
+  await rate.fill('0.0001');
+  await rate.press('Enter');
+  await expect(source.getByRole('alert')).toContainText('Rate: out of range; allowed whole numbers 1000 to');
+  await source.getByRole('button', { name: 'Remove cross 0' }).click();
+  await expect(page.getByRole('table', { name: /^Summary/ }).first()).not.toContainText('cross 0');
 });
 
 test('overlay layout draws one plot per kind with every algorithm', async ({ page }) => {
@@ -370,6 +527,25 @@ for (const [name, width, height, scale] of [
       expect(scan.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
       await page.screenshot({ path: join(ARTIFACTS, `main-${name}.png`) });
       await page.screenshot({ path: join(ARTIFACTS, `main-${name}-full.png`), fullPage: true });
+    });
+
+    test(`screenshot of the BR-TCP reservation lesson at ${width} px`, async ({ page }) => {
+      await openKomuro(page);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await expectPlotsDrawn(page);
+      await expect(page.locator('figure[data-plot^="throughput-"]')).toHaveCount(2);
+      await expect(page.getByRole('region', { name: 'Competing traffic' })).toContainText('cross 0');
+      const table = page.getByRole('table', { name: /^Summary/ });
+      await expect(table.getByText('cross 0 delivered (Mbit/s)')).toBeVisible();
+      const scan = await new AxeBuilder({ page }).analyze();
+      expect(scan.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, `brtcp-${name}.png`) });
+      await page.screenshot({ path: join(ARTIFACTS, `brtcp-${name}-full.png`), fullPage: true });
+      // The throughput plots on their own, for a close look.
+      await page.locator('section.plot-group[aria-label="Throughput, one plot per algorithm"]').screenshot({
+        path: join(ARTIFACTS, `brtcp-${name}-throughput.png`),
+      });
     });
 
     test(`screenshot of the CWV classroom comparison at ${width} px`, async ({ page }) => {

@@ -349,7 +349,7 @@ fn br_tcp_presets() -> Vec<Preset> {
             description: "Komuro et al. 2006, figures 4–8: a TCP flow with 40 Mbit/s reserved at a class-based router (100 Mbit/s links, RTT 58 ms, 100-packet buffers) against 100 Mbit/s of UDP; NewReno versus BR-TCP".into(),
             overrides: komuro("reservation", false, udp.clone()),
             lesson: lesson(
-                "The window plot (cwnd, ssthresh and the dashed reserved-BDP line at 193 packets), the throughput plot in 1 s bins, and the queue of the flow's own class.",
+                "The window plot (cwnd, ssthresh and the dashed reserved-BDP line at 193 packets), the throughput plot in 1 s bins, and the queue plot: the bottleneck holds 100 packets per class, the best-effort class always full of UDP, the rest the flow's own queue.",
                 "The reserved class drains at 40 Mbit/s and holds 100 packets, so the pipe is full from a window of 193 packets (the reserved rate's bandwidth-delay product) and overflows above about 293. NewReno halves to below 193 on every loss and leaves the reservation partly unused while it climbs back one packet per RTT; its slow-start overshoot at 40 Mbit/s loses so many packets per window that it times out again and again. BR-TCP drops only to the reserved BDP, so the pipe stays full and the throughput flat. The UDP source gets the other 60 Mbit/s whatever TCP does.",
                 "Komuro et al. 2006 (source 002) §3 eq. (1)–(2), §4, figures 4–8; the paper's testbed: NewReno 2.5 MB/s average, BR-TCP 3.4 MB/s.",
                 "Why does halving the window cost NewReno throughput here, when on a path with a buffer as large as its bandwidth-delay product it would cost nothing?",

@@ -13,8 +13,9 @@ export const QUEUE_COLUMNS = ['t', 'packets', 'bytes'] as const;
 /** A u32 field of an event row that saturated: "unlimited" (ssthresh ∞). */
 export const U32_UNLIMITED = 4294967295;
 
-/** The tables a run produces for its first flow, and their columns. Each table's columns
- *  are views of one transferred buffer (the engine's block for that table). */
+/** The tables a run produces for its first flow (the throughput table: for every traffic
+ *  class), and their columns. Each table's columns are views of one transferred buffer (the
+ *  engine's block for that table). */
 export const TABLES = {
   /** Window state, one row per change: cwnd, inflated, ssthresh (+∞ = unlimited), flight in
    *  bytes; srtt and rto in seconds; phase code. */
@@ -39,6 +40,13 @@ export const TABLES = {
    *  otherwise): W_used (RFC 2861's window actually used) and pipeACK (RFC 7661; NaN while
    *  undefined) in bytes; nvp = 1 in new CWV's non-validated phase, else 0. */
   validation: ['t', 'w_used', 'pipeack', 'nvp'],
+  /** Bytes per bin and traffic class (every flow, then every cross-traffic source; names in
+   *  `ThroughputMeta.classes`): t = the bin's start, s (bins are `ThroughputMeta.bin` wide);
+   *  class index; bytes that crossed the forward bottleneck; bytes delivered (TCP: in-order
+   *  goodput at the receiver; UDP: bytes at the sink). Rows in time order, then class; only
+   *  bins with bytes have rows, and a bin's rows arrive once the bin has closed (the last,
+   *  open one at the end of the run). */
+  throughput: ['t', 'class', 'bottleneck_bytes', 'delivered_bytes'],
 } as const;
 
 /** A table name. */
@@ -82,6 +90,22 @@ export interface FlowSummary {
   reserved_bdp_bytes: number | null;
 }
 
+/** Per cross-traffic source metrics of `Sim.summary_json()`. */
+export interface CrossSummary {
+  source: number;
+  kind: string;
+  rate_bps: number;
+  /** Sends in the ACK direction. */
+  reverse: boolean;
+  sent_packets: number;
+  delivered_packets: number;
+  delivered_bytes: number;
+  queue_drops: number;
+  error_drops: number;
+  /** Delivered bytes × 8 / the run's duration. */
+  delivered_bps: number;
+}
+
 /** `Sim.summary_json()`. */
 export interface RunSummary {
   seed: number;
@@ -92,6 +116,16 @@ export interface RunSummary {
   packets: number;
   digest: string;
   flows: FlowSummary[];
+  /** One entry per cross-traffic source (empty without cross traffic). */
+  cross: CrossSummary[];
+}
+
+/** What the throughput table's rows refer to; constant for a run. */
+export interface ThroughputMeta {
+  /** Width of the engine's bins, s (`Sim.throughput_bin()`). */
+  bin: number;
+  /** Class names by class index: "flow 0", …, "cross 0", … (`Sim.throughput_classes()`). */
+  classes: string[];
 }
 
 /** During live playback, the worker sends a fresh summary at most this often, ms. */
@@ -149,6 +183,8 @@ export type FromWorker =
       gen: number;
       key: string;
       chunk: TraceChunk;
+      /** With a run's first chunk only (null afterwards). */
+      throughput: ThroughputMeta | null;
       /** Simulated time reached, s. */
       now: number;
       finished: boolean;

@@ -14,15 +14,19 @@ export interface EnumOption {
   help: string;
 }
 
-/** One field of a list parameter's items (scripted drops, writes, timeline entries). */
+/** One field of a list parameter's items (scripted drops, writes, timeline entries, cross
+ *  traffic sources). */
 export interface ItemField {
   name: string;
-  type: 'int' | 'float' | 'path' | 'value';
+  type: 'int' | 'float' | 'enum' | 'bool' | 'path' | 'value';
   unit: string;
   help: string;
   min?: number;
   max?: number;
-  default?: number;
+  /** The value the engine uses when an item leaves the field out. */
+  default?: JsonValue;
+  /** The choices of an enum field. */
+  options?: EnumOption[];
 }
 
 /** One row of the engine's parameter table. `flows[].x` paths are per-flow fields. */
@@ -97,6 +101,8 @@ export interface Codes {
   series_columns: string[];
   event_columns: string[];
   validation_columns: string[];
+  /** Columns of the throughput table (`Sim.throughput_cols`). */
+  throughput_columns: string[];
 }
 
 /** Everything the UI reads from the engine at build time. */

@@ -1,7 +1,7 @@
 // Columns of every run, outside the zustand store (typed arrays do not belong in state that
 // devtools or snapshots would copy). The store holds only a `drawn` counter; plots redraw
 // when it changes and read the columns here.
-import { TABLE_NAMES, TABLES, type ColumnOf, type TableName, type TraceChunk } from './protocol';
+import { TABLE_NAMES, TABLES, type ColumnOf, type TableName, type ThroughputMeta, type TraceChunk } from './protocol';
 
 /** A table whose columns grow by doubling; only rows below `length` are valid. */
 export class GrowTable<T extends TableName> {
@@ -54,6 +54,8 @@ export class RunTrace {
   now = 0;
   /** Bumped on every append. */
   version = 0;
+  /** What the throughput table's rows refer to (from the run's first chunk). */
+  throughput: ThroughputMeta = { bin: 0, classes: [] };
 
   constructor() {
     const t = {} as Record<TableName, GrowTable<TableName>>;
@@ -61,8 +63,9 @@ export class RunTrace {
     this.tables = t as { [T in TableName]: GrowTable<T> };
   }
 
-  /** Appends a chunk from the worker. */
-  append(chunk: TraceChunk, now: number): void {
+  /** Appends a chunk from the worker (`meta`: the throughput table's, with the first one). */
+  append(chunk: TraceChunk, now: number, meta: ThroughputMeta | null = null): void {
+    if (meta) this.throughput = meta;
     for (const name of TABLE_NAMES) {
       (this.tables[name] as GrowTable<TableName>).append(chunk[name] as Record<string, Float64Array>);
     }
@@ -84,8 +87,8 @@ export class TraceStore {
   }
 
   /** Appends a chunk; ignored for keys not in the current comparison. */
-  append(key: string, chunk: TraceChunk, now: number): void {
-    this.runs.get(key)?.append(chunk, now);
+  append(key: string, chunk: TraceChunk, now: number, meta: ThroughputMeta | null = null): void {
+    this.runs.get(key)?.append(chunk, now, meta);
   }
 
   /** The trace of one run: the new one once it has data, else the previous one. */

@@ -221,6 +221,38 @@ describe('the engine worker', () => {
     expect([...nows].sort((a, b) => a - b)).toEqual(nows);
   });
 
+  it('sends the throughput table (every class) once, in order, with its bin and class names first', async () => {
+    const preset = tables.presets.find((p) => p.name === 'br-tcp-komuro')?.scenario ?? tables.defaultScenario;
+    const json = JSON.stringify({ ...preset, duration: 4 });
+    const sim = new wasm.Sim(json);
+    sim.run_to_end();
+    const n = sim.throughput_len();
+    const whole = Array.from(sim.throughput_cols(0, 0xf));
+    const meta = { bin: sim.throughput_bin(), classes: JSON.parse(sim.throughput_classes()) as string[] };
+    sim.free();
+    expect(meta.classes).toEqual(['flow 0', 'cross 0']);
+    // Full runs in many slices, and live steps: the same rows either way.
+    const full = harness({ sliceMs: 0, progressMs: 0, eventsPerCheck: 3000 });
+    full.handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'br_tcp', scenarioJson: json }] });
+    await until(() => chunksOf(full.posted, 'br_tcp').some((c) => c.finished));
+    const live = harness();
+    live.handler.handle({ type: 'run', gen: 1, mode: 'live', runs: [{ key: 'br_tcp', scenarioJson: json }] });
+    while (!chunksOf(live.posted, 'br_tcp').some((c) => c.finished)) {
+      live.handler.handle({ type: 'advance', gen: 1, dt: 0.137 });
+    }
+    for (const { posted } of [full, live]) {
+      const chunks = chunksOf(posted, 'br_tcp');
+      expect(chunks.length).toBeGreaterThan(5);
+      expect(chunks[0]?.throughput).toEqual(meta);
+      expect(chunks.slice(1).every((c) => c.throughput === null)).toBe(true);
+      const trace = chunks.map((c) => c.chunk);
+      const cols = tables.codes.throughput_columns;
+      for (const [i, c] of cols.entries()) {
+        expect(concat(trace, 'throughput', c), c).toEqual(whole.slice(i * n, (i + 1) * n));
+      }
+    }
+  });
+
   it('runs only the newest of several queued requests (latest wins)', async () => {
     const { handler, posted } = harness();
     handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'reno', scenarioJson: scenarioOf('reno') }] });

@@ -16,6 +16,7 @@ import {
   SUMMARY_EVERY_MS,
   type RunSummary,
   type TableName,
+  type ThroughputMeta,
   type ToWorker,
   type TraceChunk,
 } from './protocol';
@@ -44,6 +45,15 @@ export interface SimLike {
   queue_len(queue: number): number;
   /** Every queue column of rows `from..`, one after another (QUEUE_COLUMNS). */
   queue_cols(queue: number, from: number, columns: number): Float64Array;
+  /** Rows of the throughput table (closed bins; the open one is added at the end). */
+  throughput_len(): number;
+  /** Throughput columns of rows `from..` selected by `columns`, one after another (the
+   *  order of `codes.throughput_columns`). */
+  throughput_cols(from: number, columns: number): Float64Array;
+  /** The throughput table's class names, as a JSON list. */
+  throughput_classes(): string;
+  /** Width of the throughput table's bins, s. */
+  throughput_bin(): number;
   summary_json(): string;
   scenario_json(): string;
   free(): void;
@@ -77,7 +87,9 @@ type Post = (msg: FromWorker, transfer: Transferable[]) => void;
 interface Run {
   key: string;
   sim: SimLike;
-  cursors: { series: number; events: number; queue: number; validation: number };
+  cursors: { series: number; events: number; queue: number; validation: number; throughput: number };
+  /** The first chunk (which carries the throughput table's meta) has been posted. */
+  sentMeta: boolean;
   computeMs: number;
   lastPost: number;
   lastSummary: number;
@@ -86,7 +98,7 @@ interface Run {
   receivedAt: number;
 }
 
-type EventTable = Exclude<TableName, 'series' | 'queue' | 'validation'>;
+type EventTable = Exclude<TableName, 'series' | 'queue' | 'validation' | 'throughput'>;
 
 /** The event kinds each event table holds (kinds the plots do not draw are left out). */
 const EVENT_TABLE_KINDS: Record<EventTable, readonly string[]> = {
@@ -169,6 +181,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     series_columns: seriesColumns,
     event_columns: eventColumns,
     validation_columns: validationColumns,
+    throughput_columns: throughputColumns,
   } = api.codes;
 
   let gen = -1;
@@ -215,9 +228,14 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     const queueEnd = sim.queue_len(0);
     const queue = take(QUEUE_COLUMNS, TABLES.queue, (mask) => sim.queue_cols(0, cursors.queue, mask));
     cursors.queue = queueEnd;
+    const throughputEnd = sim.throughput_len();
+    const throughput = take(throughputColumns, TABLES.throughput, (mask) =>
+      throughputEnd > cursors.throughput ? sim.throughput_cols(cursors.throughput, mask) : new Float64Array(0),
+    );
+    cursors.throughput = throughputEnd;
     // Nothing runs between these calls, so the log's length is the same before and after.
     const eventsEnd = sim.events_len();
-    const chunk = { series, queue, validation } as Record<TableName, Record<string, Float64Array>>;
+    const chunk = { series, queue, validation, throughput } as Record<TableName, Record<string, Float64Array>>;
     for (const table of Object.keys(EVENT_TABLE_KINDS) as EventTable[]) {
       chunk[table] = take(eventColumns, TABLES[table], (columns) =>
         sim.events_select(cursors.events, masks[table], 0, columns),
@@ -235,6 +253,11 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     const wantSummary = mode === 'full' || finished || t0 - run.lastSummary >= SUMMARY_EVERY_MS;
     const summary = wantSummary ? (JSON.parse(run.sim.summary_json()) as RunSummary) : null;
     if (wantSummary) run.lastSummary = t0;
+    let throughput: ThroughputMeta | null = null;
+    if (!run.sentMeta) {
+      run.sentMeta = true;
+      throughput = { bin: run.sim.throughput_bin(), classes: JSON.parse(run.sim.throughput_classes()) as string[] };
+    }
     run.lastPost = clock();
     post(
       {
@@ -242,6 +265,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         gen,
         key: run.key,
         chunk,
+        throughput,
         now: run.sim.now(),
         finished,
         summary,
@@ -299,7 +323,8 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         created.push({
           key: spec.key,
           sim,
-          cursors: { series: 0, events: 0, queue: 0, validation: 0 },
+          cursors: { series: 0, events: 0, queue: 0, validation: 0, throughput: 0 },
+          sentMeta: false,
           computeMs: 0,
           lastPost: clock(),
           lastSummary: -Infinity,

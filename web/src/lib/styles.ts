@@ -305,3 +305,26 @@ export function drawWindowEvent(
 export function windowEventPath(look: WindowEventLook, r: number): string {
   return shapePath(look.shape, r);
 }
+
+/** How a traffic class other than the compared flow is drawn in the throughput plot. */
+export interface ClassStyle {
+  color: string;
+  dash: number[];
+}
+
+/** Cross-traffic sources: dark neutral colours (never an algorithm's line) with their own
+ *  dash patterns; each line also carries its name, so colour is never the only cue. */
+const CROSS_STYLES: ClassStyle[] = [
+  { color: '#3d3d3d', dash: [7, 3] },
+  { color: '#7a5c3a', dash: [2, 2] },
+  { color: '#5a6e7a', dash: [10, 3, 2, 3] },
+  { color: '#6d4c6d', dash: [4, 4] },
+];
+
+/** The style of cross-traffic source i. */
+export function crossStyle(i: number): ClassStyle {
+  return CROSS_STYLES[Math.max(0, i) % CROSS_STYLES.length] ?? { color: '#3d3d3d', dash: [] };
+}
+
+/** Flows other than the compared one (they run their own algorithm): grey, dotted. */
+export const OTHER_FLOW_STYLE: ClassStyle = { color: '#8a8a8a', dash: [1.5, 2.5] };

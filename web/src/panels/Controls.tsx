@@ -10,6 +10,7 @@ import { getAt, mssOf } from '../scenario/paths';
 import { formatNumber } from '../scenario/params';
 import { effectiveValue } from '../state/selectors';
 import { AdvancedControls } from './AdvancedControls';
+import { CrossTraffic } from './CrossTraffic';
 import { ParamControl } from './ParamControl';
 import { TimelineList } from './TimelineList';
 
@@ -73,6 +74,27 @@ function AppField({ path, kind }: { path: string; kind: string }) {
   return <ParamControl path={path} extra={path === WRITE_INTERVAL ? <WriteRate kind={kind} /> : undefined} />;
 }
 
+/** What the reserved bandwidth does, with the scheduler in force. */
+function ReservedNote() {
+  const scheduler = useAppState((s) => String(effectiveValue(s, 'network.bottleneck.scheduler')));
+  if (scheduler === 'reservation') {
+    return (
+      <>
+        <strong>Enforced</strong>: with the reservation scheduler (under “Competing traffic”) the bottleneck gives this
+        flow its own class and queue and guarantees it this rate. BR-TCP also uses it for its ssthresh (the reserved
+        rate&apos;s bandwidth-delay product; BR-TCP needs a value above 0).
+      </>
+    );
+  }
+  return (
+    <>
+      <strong>Not enforced</strong> with the FIFO scheduler: only BR-TCP changes with this value, using it for its
+      ssthresh (the reserved rate&apos;s bandwidth-delay product; BR-TCP needs a value above 0). Choose the reservation
+      scheduler under “Competing traffic” to have the bottleneck guarantee the rate.
+    </>
+  );
+}
+
 /** The main controls. */
 export function Controls() {
   const lossModel = useAppState((s) => String(effectiveValue(s, 'network.bottleneck.loss.model')));
@@ -112,17 +134,9 @@ export function Controls() {
         {others.map((p) => (
           <AppField key={p} path={p} kind={appKind} />
         ))}
-        <ParamControl
-          path="flows[0].reserved_bandwidth"
-          note={
-            <>
-              <strong>Used by BR-TCP only</strong>, for its ssthresh (the reserved rate&apos;s bandwidth-delay product;
-              BR-TCP needs a value above 0). The bottleneck does not enforce reservations yet: other algorithms do not
-              change with this value.
-            </>
-          }
-        />
+        <ParamControl path="flows[0].reserved_bandwidth" note={<ReservedNote />} />
       </section>
+      <CrossTraffic />
       <section className="control-group" aria-labelledby="grp-run">
         <h2 id="grp-run">Run</h2>
         <ParamControl path="duration" />

@@ -1,6 +1,8 @@
 // One generated control for one engine parameter: label, unit, range and help all come
 // from the engine's schema. Numeric parameters get a slider over round stops (log-spaced
-// when the range spans decades) and a number box for exact values.
+// when the range spans decades) and a number box for exact values. SpecControl is the same
+// control for any spec and value (the fields of a list item, such as a cross-traffic
+// source, use it with a spec made from the schema's item field).
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
 import type { ParamSpec } from '../engine/tables';
@@ -117,10 +119,47 @@ export function ParamControl({ path, variant = 'slider', disabled = false, note,
   const spec = useMemo(() => requireSpec(path), [path]);
   const value = useAppState((s) => effectiveValue(s, path));
   const changes = useAppState((s) => timelineCount(s, path));
+  return (
+    <SpecControl
+      spec={spec}
+      value={value}
+      onChange={(v) => controller.setParam(path, v)}
+      dataPath={path}
+      variant={variant}
+      disabled={disabled}
+      note={note}
+      extra={extra}
+      changes={changes}
+    />
+  );
+}
+
+interface SpecProps extends Omit<Props, 'path'> {
+  spec: ParamSpec;
+  value: JsonValue | undefined;
+  onChange: (v: JsonValue) => void;
+  /** Written as data-path (what the control edits). */
+  dataPath: string;
+  /** Timeline changes of this setting (a badge says how many). */
+  changes?: number;
+}
+
+/** A labelled control for any spec and value. */
+export function SpecControl({
+  spec,
+  value,
+  onChange,
+  dataPath,
+  variant = 'slider',
+  disabled = false,
+  note,
+  extra,
+  changes = 0,
+}: SpecProps) {
   const id = useId();
   const helpId = `${id}-help`;
   const unit = displayUnit(spec);
-  const set = (v: JsonValue) => controller.setParam(path, v);
+  const set = onChange;
   const stops = useMemo(() => (spec.type === 'int' || spec.type === 'float' ? ladderFor(spec) : []), [spec]);
 
   let input: ReactNode;
@@ -204,7 +243,7 @@ export function ParamControl({ path, variant = 'slider', disabled = false, note,
 
   const selected = spec.type === 'enum' ? spec.options?.find((o) => o.value === value)?.help : undefined;
   return (
-    <div className={`control control-${spec.type}${disabled ? ' is-disabled' : ''}`} data-path={path}>
+    <div className={`control control-${spec.type}${disabled ? ' is-disabled' : ''}`} data-path={dataPath}>
       <label htmlFor={id} className="control-label">
         <span>{spec.label}</span>
         {changes > 0 && (

@@ -12,10 +12,20 @@ import { algorithmLabel, runSettings, type AlgorithmName } from '../scenario/alg
 import { identicalRuns, type RunFacts } from '../scenario/identical';
 import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
+import { crossLabel } from '../scenario/cross';
+import { isJsonObject, type JsonObject } from '../lib/json';
 import { reportsProgress, summaryShown } from '../state/selectors';
 import type { RunInfo } from '../state/types';
 
-const ROWS: { label: string; title: string; value: (f: FlowSummary) => string }[] = [
+/** A row of the table: a metric of a run's summary (undefined while the summary lacks it). */
+interface Row {
+  label: string;
+  title: string;
+  value: (s: RunSummary) => string | undefined;
+}
+
+/** Rows of the compared flow's metrics. */
+const FLOW_ROWS: { label: string; title: string; value: (f: FlowSummary) => string }[] = [
   {
     label: 'Goodput (Mbit/s)',
     title: 'Data delivered in order to the receiver per second',
@@ -49,15 +59,45 @@ const ROWS: { label: string; title: string; value: (f: FlowSummary) => string }[
   },
 ];
 
+const ROWS: Row[] = FLOW_ROWS.map((r) => ({
+  ...r,
+  value: (s: RunSummary) => {
+    const f = s.flows[0];
+    return f ? r.value(f) : undefined;
+  },
+}));
+
+/** Two rows per cross-traffic source: what it delivered, and what the queue dropped. */
+function crossRows(sources: readonly JsonObject[]): Row[] {
+  return sources.flatMap((source, i) => [
+    {
+      label: `cross ${i} delivered (Mbit/s)`,
+      title: `${crossLabel(i, source)}: bytes delivered at its sink per second of the run`,
+      value: (s: RunSummary) => {
+        const c = s.cross?.[i];
+        return c ? formatNumber(c.delivered_bps / 1e6, 4) : undefined;
+      },
+    },
+    {
+      label: `cross ${i} queue drops`,
+      title: `${crossLabel(i, source)}: packets dropped by a full queue`,
+      value: (s: RunSummary) => {
+        const c = s.cross?.[i];
+        return c ? String(c.queue_drops) : undefined;
+      },
+    },
+  ]);
+}
+
 const DIGEST_TITLE = '64-bit digest of every output column: equal digests mean identical runs';
 
 /** A run's cell: `summary` is the one shown (summaryShown; a stopped run's own numbers so far). */
-function cell(status: RunInfo['status'] | undefined, summary: RunSummary | null, row: (typeof ROWS)[number]): string {
+function cell(status: RunInfo['status'] | undefined, summary: RunSummary | null, row: Row): string {
   if (!status) return '—';
   if (status === 'error') return 'error';
-  const f = summary?.flows[0];
-  if (status === 'stopped') return f ? `${row.value(f)}*` : 'not run';
-  return f ? row.value(f) : '…';
+  const v = summary ? row.value(summary) : undefined;
+  if (status === 'stopped') return v !== undefined ? `${v}*` : 'not run';
+  return v ?? '…';
 }
 
 function AlgHead({ a }: { a: AlgorithmName }) {
@@ -136,6 +176,9 @@ export function SummaryTable() {
   // swaps the numbers once, without greying them first.
   const running = useAppState((s) => algorithms.some((a) => reportsProgress(s.runs[a])));
   const digest = (i: number) => <code>{summaries[i]?.digest ?? '…'}</code>;
+  // Rows for the scenario's cross traffic (none without it).
+  const cross = useAppState((s) => s.scenario.cross);
+  const rows = useMemo(() => [...ROWS, ...crossRows(Array.isArray(cross) ? cross.filter(isJsonObject) : [])], [cross]);
   return (
     <section className="summary" aria-labelledby="summary-h" data-testid="summary">
       <h2 id="summary-h">Summary</h2>
@@ -153,7 +196,7 @@ export function SummaryTable() {
             </tr>
           </thead>
           <tbody>
-            {ROWS.map((row) => (
+            {rows.map((row) => (
               <tr key={row.label}>
                 <th scope="row" title={row.title}>
                   {row.label}
@@ -171,7 +214,7 @@ export function SummaryTable() {
           <thead>
             <tr>
               <th scope="col">Algorithm</th>
-              {ROWS.map((row) => (
+              {rows.map((row) => (
                 <th key={row.label} scope="col" title={row.title}>
                   {row.label}
                 </th>
@@ -184,7 +227,7 @@ export function SummaryTable() {
                 <th scope="row">
                   <AlgHead a={a} />
                 </th>
-                {ROWS.map((row) => (
+                {rows.map((row) => (
                   <td key={row.label}>{cell(statuses[i], summaries[i] ?? null, row)}</td>
                 ))}
               </tr>

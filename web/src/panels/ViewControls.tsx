@@ -1,13 +1,78 @@
-// What the plots show: layout, which plots, which window series.
+// What the plots show: layout, which plots, which window series, and how the throughput
+// plot bins and what it counts.
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../app/AppContext';
-import { LAYOUTS, PLOT_IDS, type Layout, type PlotId } from '../scenario/shareState';
+import { formatDuration } from '../lib/format';
+import { THROUGHPUT_COLUMN_TEXT } from '../plots/throughputPlot';
+import { autoBinWidth, binChoices } from '../plots/throughputBins';
+import { durationOf, getAt } from '../scenario/paths';
+import {
+  LAYOUTS,
+  PLOT_IDS,
+  THROUGHPUT_COLUMNS,
+  type Layout,
+  type PlotId,
+  type ThroughputColumn,
+} from '../scenario/shareState';
 import { NEW_CWV_SERIES, SERIES_STYLES, VALIDATION_SERIES } from '../lib/styles';
 import { selectNewCwv, selectWindowValidation } from '../state/selectors';
 import type { SeriesVisibility } from '../state/types';
 
 const LAYOUT_LABEL: Record<Layout, string> = { multiples: 'One plot per algorithm', overlay: 'Overlay' };
-const PLOT_LABEL: Record<PlotId, string> = { window: 'Window', seq: 'Time–sequence', queue: 'Queue' };
+const PLOT_LABEL: Record<PlotId, string> = {
+  window: 'Window',
+  seq: 'Time–sequence',
+  queue: 'Queue',
+  throughput: 'Throughput',
+};
+
+/** The throughput plot's bin width (whole engine bins) and what it counts. */
+function ThroughputOptions() {
+  const { store } = useApp();
+  const chosen = useAppState((s) => s.throughputBin);
+  const column = useAppState((s) => s.throughputColumn);
+  const base = useAppState((s) => {
+    const b = getAt(s.scenario, 'trace.throughput_bin');
+    return typeof b === 'number' && b > 0 ? b : 0;
+  });
+  const duration = useAppState((s) => durationOf(s.scenario, 1));
+  if (!(base > 0)) return null;
+  const choices = binChoices(base);
+  // A width from a link that is not one of the choices is still shown (and kept).
+  if (chosen !== null && !choices.includes(chosen)) choices.push(chosen);
+  choices.sort((a, b) => a - b);
+  const st = store.getState();
+  return (
+    <fieldset className="throughput-options">
+      <legend>Throughput plot</legend>
+      <label>
+        Bin width
+        <select
+          value={chosen === null ? 'auto' : String(chosen)}
+          onChange={(e) => st.setThroughputBin(e.target.value === 'auto' ? null : Number(e.target.value))}
+        >
+          <option value="auto">Automatic ({formatDuration(autoBinWidth(duration, base))})</option>
+          {choices.map((w) => (
+            <option key={w} value={String(w)}>
+              {formatDuration(w)}
+              {w === base ? ' (the engine’s bin)' : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Bytes counted
+        <select value={column} onChange={(e) => st.setThroughputColumn(e.target.value as ThroughputColumn)}>
+          {THROUGHPUT_COLUMNS.map((c) => (
+            <option key={c} value={c}>
+              {THROUGHPUT_COLUMN_TEXT[c]}
+            </option>
+          ))}
+        </select>
+      </label>
+    </fieldset>
+  );
+}
 
 /** The view options above the plots. */
 export function ViewControls() {
@@ -53,6 +118,7 @@ export function ViewControls() {
           </label>
         ))}
       </fieldset>
+      {plots.includes('throughput') && <ThroughputOptions />}
     </div>
   );
 }

@@ -9,6 +9,8 @@ import { ErrorBoundary } from '../app/ErrorBoundary';
 import { getAt } from '../scenario/paths';
 import { requireSpec } from '../scenario/params';
 import { createHarness } from '../test/appHarness';
+import { realValidator } from '../test/wasm';
+import { decodeShareState } from '../scenario/url';
 import { waitFor } from '../test/inProcessWorker';
 import { tables } from '../engine/tables';
 import { ALGORITHM_NAMES, CONTROLLED_PATHS, CUSTOM, GROUPS, presetBase } from '../scenario/algorithms';
@@ -91,18 +93,27 @@ describe('the controls', () => {
     expect(value(h, 'network.bottleneck.delay')).toBe(0.0125);
   });
 
-  it('says reserved bandwidth is used by BR-TCP only, and wires it', () => {
+  it('says what the reserved bandwidth does under each scheduler (enforced or BR-TCP only), and wires it', () => {
     const h = renderWith(<Controls />);
-    const control = screen.getByRole('slider', { name: 'Reserved bandwidth' }).closest('.control') as HTMLElement;
-    expect(within(control).getByText(/Used by BR-TCP only/).parentElement?.textContent).toContain(
-      'other algorithms do not change with this value',
+    const control = () => screen.getByRole('slider', { name: 'Reserved bandwidth' }).closest('.control') as HTMLElement;
+    expect(within(control()).getByText(/Not enforced/).parentElement?.textContent).toContain(
+      'only BR-TCP changes with this value, using it for its ssthresh',
     );
-    const box = within(control).getByRole('textbox');
+    const box = within(control()).getByRole('textbox');
     act(() => {
       fireEvent.change(box, { target: { value: '1' } });
       fireEvent.blur(box);
     });
     expect(value(h, 'flows[0].reserved_bandwidth')).toBe(1000000);
+    act(() => {
+      fireEvent.change(screen.getByRole('combobox', { name: 'Bottleneck scheduler' }), {
+        target: { value: 'reservation' },
+      });
+    });
+    expect(value(h, 'network.bottleneck.scheduler')).toBe('reservation');
+    const note = within(control()).getByText(/Enforced/).parentElement?.textContent ?? '';
+    expect(note).toContain('guarantees it this rate');
+    expect(note).toContain('BR-TCP also uses it for its ssthresh');
   });
 
   it('enables the bit error rate with the BER loss model, and shows the application’s own fields', () => {
@@ -159,6 +170,124 @@ describe('the controls', () => {
       fireEvent.change(screen.getByRole('combobox', { name: 'Application' }), { target: { value: 'cbr' } });
     });
     expect(screen.queryByRole('group', { name: 'Application writes' })).toBeNull();
+  });
+});
+
+describe('the competing-traffic controls', () => {
+  const crossSpec = requireSpec('cross');
+  const field = (name: string) => crossSpec.items?.find((f) => f.name === name);
+
+  it('add a UDP source with the engine’s defaults, show the throughput plot, and remove it', () => {
+    const h = renderWith(
+      <>
+        <Controls />
+        <Notices />
+      </>,
+    );
+    const group = screen.getByRole('region', { name: 'Competing traffic' });
+    expect(group.textContent).toContain('No cross traffic');
+    expect(h.store.getState().plots).not.toContain('throughput');
+    const gen = h.store.getState().gen;
+    act(() => {
+      fireEvent.click(within(group).getByRole('button', { name: 'Add a UDP source' }));
+    });
+    const cross = h.store.getState().scenario.cross as Record<string, unknown>[];
+    expect(cross).toHaveLength(1);
+    for (const f of crossSpec.items ?? []) expect(cross[0]?.[f.name]).toEqual(f.default);
+    expect(h.store.getState().gen).toBeGreaterThan(gen);
+    expect(h.store.getState().plots).toContain('throughput');
+    // The source's controls: names, choices and units from the schema's item fields.
+    const source = within(group).getByRole('group', { name: /^cross 0 \(UDP CBR 10 Mbit\/s\)/ });
+    const kind = within(source).getByRole('combobox', { name: 'Kind' }) as HTMLSelectElement;
+    expect([...kind.options].map((o) => o.value)).toEqual(field('kind')?.options?.map((o) => o.value));
+    const rate = within(source).getByRole('slider', { name: 'Rate' });
+    expect(rate.getAttribute('aria-valuetext')).toBe('10 Mbit/s');
+    expect(source.textContent).toContain(field('rate')?.help ?? 'missing');
+    // On and off periods only for on/off sources.
+    expect(within(source).queryByRole('textbox', { name: 'On' })).toBeNull();
+    act(() => {
+      fireEvent.change(kind, { target: { value: 'on_off' } });
+    });
+    expect((h.store.getState().scenario.cross as Record<string, unknown>[])[0]?.kind).toBe('on_off');
+    const on = within(source).getByRole('textbox', { name: 'On' });
+    act(() => {
+      fireEvent.change(on, { target: { value: '0.5' } });
+      fireEvent.keyDown(on, { key: 'Enter' });
+    });
+    expect((h.store.getState().scenario.cross as Record<string, unknown>[])[0]?.on).toBe(0.5);
+    // The rate in the display unit, exact.
+    const box = within(source).getByRole('textbox', { name: 'Rate in Mbit/s, exact value' });
+    act(() => {
+      fireEvent.change(box, { target: { value: '1.25' } });
+      fireEvent.keyDown(box, { key: 'Enter' });
+    });
+    expect((h.store.getState().scenario.cross as Record<string, unknown>[])[0]?.rate).toBe(1250000);
+    // Out of range: the item field's own range, in base and display units.
+    act(() => {
+      fireEvent.change(box, { target: { value: '0.0001' } });
+      fireEvent.keyDown(box, { key: 'Enter' });
+    });
+    expect(within(source).getByRole('alert').textContent).toContain(
+      `Rate: out of range; allowed whole numbers ${field('rate')?.min} to ${field('rate')?.max} bit/s`,
+    );
+    expect((h.store.getState().scenario.cross as Record<string, unknown>[])[0]?.rate).toBe(1250000);
+    act(() => {
+      fireEvent.click(within(source).getByRole('button', { name: 'Remove cross 0' }));
+    });
+    expect(h.store.getState().scenario.cross).toEqual([]);
+  });
+
+  it('show the engine’s message for what it refuses, and keep working', () => {
+    // As many small sources as the engine takes (it refuses one more).
+    let most = 0;
+    const sources = (n: number) => Array.from({ length: n }, () => 'cbr:1000').join(',');
+    while (most < 100 && decodeShareState(`?v=2&cross=${sources(most + 1)}`, realValidator()).notices.length === 0) {
+      most += 1;
+    }
+    expect(most).toBeGreaterThan(1);
+    const h = renderWith(
+      <>
+        <Controls />
+        <Notices />
+      </>,
+      `?v=2&alg=newreno&duration=1&cross=${sources(most)}`,
+    );
+    // (Plain selectors: role queries are slow over sixteen sources' controls in jsdom.)
+    const control = (path: string) => document.querySelector(`[data-path="${path}"]`) as HTMLElement;
+    act(() => {
+      fireEvent.click(document.querySelector('button.cross-add') as HTMLElement);
+    });
+    expect(h.store.getState().scenario.cross).toHaveLength(most);
+    expect(document.querySelector('.notice-box')?.textContent).toMatch(
+      new RegExp(`Not applied: cross: .*allowed at most ${most}`),
+    );
+    // A reservation above the bandwidth under the reservation scheduler: the engine says so.
+    act(() => {
+      fireEvent.change(control('network.bottleneck.scheduler').querySelector('select') as HTMLElement, {
+        target: { value: 'reservation' },
+      });
+    });
+    const borrow = control('network.bottleneck.borrow').querySelector('input') as HTMLInputElement;
+    expect(borrow.disabled).toBe(false);
+    const reserved = control('flows[0].reserved_bandwidth').querySelector('input.num') as HTMLInputElement;
+    act(() => {
+      fireEvent.change(reserved, { target: { value: '50' } });
+      fireEvent.keyDown(reserved, { key: 'Enter' });
+    });
+    expect(document.querySelector('.notice-box')?.textContent).toContain('reservations add up to 50000000 bit/s');
+    expect(value(h, 'flows[0].reserved_bandwidth')).toBe(0);
+    // Still working: a valid change applies.
+    act(() => {
+      fireEvent.click(borrow);
+    });
+    expect(value(h, 'network.bottleneck.borrow')).toBe(true);
+  }, 20_000);
+
+  it('the borrow switch is off and explained under FIFO', () => {
+    renderWith(<Controls />);
+    const borrow = screen.getByRole('checkbox', { name: 'Borrow idle capacity' }) as HTMLInputElement;
+    expect(borrow.disabled).toBe(true);
+    expect(borrow.closest('.control')?.textContent).toContain('Used with the “Reservation (class-based)” scheduler.');
   });
 });
 
@@ -297,6 +426,24 @@ describe('the summary table', () => {
         .map((c) => c.textContent),
     ).toEqual(['Tahoe', 'Reno']);
     expect(rows.textContent).toContain(String(reno?.retransmits));
+  });
+});
+
+describe('the summary table: cross traffic', () => {
+  it('has rows for each source’s delivered rate and queue drops', async () => {
+    const h = renderWith(<SummaryTable />, '?v=2&alg=newreno&duration=3&cross=cbr:1000000,on_off:500000');
+    act(() => h.controller.runFull());
+    await waitFor(h.allDone);
+    await act(async () => {});
+    const cross = h.store.getState().runs.newreno?.summary?.cross ?? [];
+    expect(cross).toHaveLength(2);
+    const table = screen.getByRole('table', { name: 'Summary, one column per algorithm' });
+    const row = (label: string) => within(table).getByRole('rowheader', { name: label }).closest('tr');
+    for (const [i, c] of cross.entries()) {
+      expect(row(`cross ${i} delivered (Mbit/s)`)?.textContent).toContain(String(c.delivered_bps / 1e6));
+      expect(row(`cross ${i} queue drops`)?.textContent).toContain(String(c.queue_drops));
+    }
+    expect(cross[0]?.queue_drops).toBeGreaterThan(0);
   });
 });
 

@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
+import { formatDuration } from '../lib/format';
 import { algorithmLabel, type AlgorithmName } from '../scenario/algorithms';
 import type { PlotId } from '../scenario/shareState';
 import type { PlotDef } from './core/types';
@@ -10,13 +11,31 @@ import type { PlotSpec } from './core/PlotController';
 import { TimePlot } from './core/TimePlot';
 import { queuePlot } from './queuePlot';
 import { seqPlot } from './seqPlot';
+import { THROUGHPUT_COLUMN_SHORT, throughputPlot, wantedBinWidth } from './throughputPlot';
 import { windowPlot } from './windowPlot';
 
 const KINDS: Record<PlotId, { def: PlotDef; title: string; name: string; size: 'tall' | 'medium' | 'short' }> = {
   window: { def: windowPlot, title: 'Congestion window', name: 'congestion window', size: 'tall' },
   seq: { def: seqPlot, title: 'Time–sequence', name: 'time–sequence', size: 'tall' },
   queue: { def: queuePlot, title: 'Bottleneck queue', name: 'queue', size: 'short' },
+  throughput: { def: throughputPlot, title: 'Throughput', name: 'throughput', size: 'medium' },
 };
+
+/** The throughput plot says per what bin and what it counts ("1 s bins, delivered"). */
+function useThroughputTitle(): string {
+  const column = useAppState((s) => s.throughputColumn);
+  const width = useAppState((s) =>
+    wantedBinWidth({
+      scenario: s.scenario,
+      series: s.series,
+      overlay: false,
+      pxTime: 0,
+      throughputBin: s.throughputBin,
+      throughputColumn: s.throughputColumn,
+    }),
+  );
+  return `${formatDuration(width)} bins, ${THROUGHPUT_COLUMN_SHORT[column]}`;
+}
 
 function PlotFor({ kind, keys, all }: { kind: PlotId; keys: AlgorithmName[]; all: AlgorithmName[] }) {
   const k = KINDS[kind];
@@ -32,10 +51,11 @@ function PlotFor({ kind, keys, all }: { kind: PlotId; keys: AlgorithmName[]; all
     [k, keysText, allText],
   );
   const who = keys.length === 1 ? ` — ${algorithmLabel(keys[0] ?? '')}` : '';
+  const detail = useThroughputTitle();
   return (
     <TimePlot
       id={`${kind}-${keys.join('-')}`}
-      title={`${k.title}${who} (${k.def.yLabel})`}
+      title={`${k.title}${who} (${k.def.yLabel}${kind === 'throughput' ? `, ${detail}` : ''})`}
       spec={spec}
       size={keys.length > 1 ? k.size : k.size === 'tall' ? 'medium' : 'short'}
     />

@@ -11,6 +11,12 @@ function capacity(context: PlotContext): number {
   return typeof c === 'number' ? c : 0;
 }
 
+/** With the reservation scheduler each class has a queue of that size, and the plotted
+ *  queue is the link's whole backlog (every class). */
+function perClass(context: PlotContext): boolean {
+  return getAt(context.scenario, 'network.bottleneck.scheduler') === 'reservation';
+}
+
 /** The queue plot definition. */
 export const queuePlot: PlotDef = {
   yLabel: 'packets',
@@ -40,7 +46,7 @@ export const queuePlot: PlotDef = {
     ctx.stroke();
     ctx.setLineDash([]);
     // The label sits on a white box so the data under it cannot make it unreadable.
-    const label = `buffer ${cap} packets`;
+    const label = `buffer ${cap} packets${perClass(context) ? ' per class' : ''}`;
     ctx.font = '11px system-ui, sans-serif';
     const tw = ctx.measureText(label).width;
     const ly = Math.max(1, py - 15);
@@ -75,6 +81,9 @@ export const queuePlot: PlotDef = {
       const f = r.summary?.flows[0];
       return f ? `${r.label}: ${f.drops.queue} queue drops` : `${r.label}: running`;
     });
-    return `Bottleneck queue length in packets; the buffer holds ${capacity(context)}. ${parts.join('; ')}.`;
+    const buffer = perClass(context)
+      ? `every class's buffer holds ${capacity(context)} (the line is the backlog of all classes)`
+      : `the buffer holds ${capacity(context)}`;
+    return `Bottleneck queue length in packets; ${buffer}. ${parts.join('; ')}.`;
   },
 };

@@ -133,6 +133,23 @@ export function checkValue(spec: ParamSpec, value: JsonValue): Checked {
   }
 }
 
+/** Why an item field's value is refused, or null. */
+function checkItemField(f: ItemField, v: JsonValue | undefined): string | null {
+  switch (f.type) {
+    case 'int':
+    case 'float':
+      return typeof v === 'number' ? checkNumber(v, f.type, f.min, f.max) : 'is missing';
+    case 'enum':
+      return typeof v === 'string' && (f.options ?? []).some((o) => o.value === v)
+        ? null
+        : `is not one of ${(f.options ?? []).map((o) => o.value).join(', ')}`;
+    case 'bool':
+      return typeof v === 'boolean' ? null : 'is not true or false';
+    default:
+      return null;
+  }
+}
+
 function checkList(items: ItemField[], value: JsonValue): Checked {
   if (!Array.isArray(value)) return { ok: false, reason: 'is not a list' };
   for (const item of value) {
@@ -142,12 +159,23 @@ function checkList(items: ItemField[], value: JsonValue): Checked {
     for (const f of items) {
       const v = item[f.name];
       if (v === undefined && f.default !== undefined) continue;
-      if (f.type !== 'int' && f.type !== 'float') continue;
-      const why = typeof v === 'number' ? checkNumber(v, f.type, f.min, f.max) : 'is missing';
+      const why = checkItemField(f, v);
       if (why) return { ok: false, reason: `has an item whose ${f.name} ${why}` };
     }
   }
   return { ok: true, value };
+}
+
+/** The text of one item field (a list in a link or a list box) → its value, or null. */
+function parseItemText(f: ItemField, text: string): JsonValue | null {
+  switch (f.type) {
+    case 'enum':
+      return text;
+    case 'bool':
+      return text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : null;
+    default:
+      return parseDecimal(text);
+  }
 }
 
 /** Parses the text form of a value (URL and list editors), then checks it. */
@@ -169,7 +197,8 @@ export function parseValueText(spec: ParamSpec, text: string): Checked {
   }
 }
 
-/** `14:1,28:1` → [{segment: 14, attempt: 1}, …]; fields in the schema's item order. */
+/** `14:1,28:1` → [{segment: 14, attempt: 1}, …]; fields in the schema's item order
+ *  (`cbr:100000000:1500` → [{kind: 'cbr', rate: 100000000, packet_size: 1500}]). */
 export function parseListText(items: ItemField[], text: string): Checked {
   if (text.trim() === '') return { ok: true, value: [] };
   const out: JsonObject[] = [];
@@ -183,9 +212,12 @@ export function parseListText(items: ItemField[], text: string): Checked {
         if (f.default !== undefined) continue;
         return { ok: false, reason: `has an item "${part}" without ${f.name}` };
       }
-      const n = parseDecimal(t);
-      if (n === null) return { ok: false, reason: `has an item "${part}" whose ${f.name} is not a number` };
-      obj[f.name] = n;
+      const v = parseItemText(f, t);
+      if (v === null) {
+        const what = f.type === 'bool' ? 'is not true or false' : 'is not a number';
+        return { ok: false, reason: `has an item "${part}" whose ${f.name} ${what}` };
+      }
+      obj[f.name] = v;
     }
     out.push(obj);
   }
@@ -212,4 +244,46 @@ export function listText(items: ItemField[], value: JsonValue | undefined): stri
 export function valueText(value: JsonValue): string {
   if (typeof value === 'number') return String(value);
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * The display the schema's parameters use for a unit, when they all agree (bit/s → Mbit/s);
+ * undefined when they do not (seconds show as ms here and as s there) or none has one.
+ */
+export function displayForUnit(unit: string): ParamSpec['display'] {
+  const same = PARAMS.filter((p) => p.unit === unit && (p.type === 'int' || p.type === 'float'));
+  const first = same[0]?.display;
+  if (!first) return undefined;
+  return same.every((p) => p.display?.unit === first.unit && p.display.factor === first.factor) ? first : undefined;
+}
+
+/** "packet_size" → "Packet size". */
+function labelOfName(name: string): string {
+  const words = name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * A parameter spec for one field of a list parameter's items (e.g. `cross`'s `rate`), so
+ * the generated controls can edit it: type, unit, range, default, choices and help are the
+ * schema's item field's; the label is its name in words; the display unit is the one the
+ * schema uses for that unit elsewhere (displayForUnit).
+ */
+export function itemSpec(list: ParamSpec, field: ItemField): ParamSpec {
+  const type = field.type === 'path' || field.type === 'value' ? 'float' : field.type;
+  const display = type === 'int' || type === 'float' ? displayForUnit(field.unit) : undefined;
+  return {
+    path: `${list.path}[].${field.name}`,
+    label: labelOfName(field.name),
+    group: list.group,
+    unit: field.unit,
+    type,
+    default: field.default ?? null,
+    help: field.help,
+    live: false,
+    ...(field.min !== undefined ? { min: field.min } : {}),
+    ...(field.max !== undefined ? { max: field.max } : {}),
+    ...(field.options ? { options: field.options } : {}),
+    ...(display ? { display } : {}),
+  };
 }

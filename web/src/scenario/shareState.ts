@@ -3,13 +3,21 @@ import { tables, type Scenario } from '../engine/tables';
 import { DEFAULT_SELECTION, type AlgorithmName } from './algorithms';
 
 /** The plots a page can show. */
-export type PlotId = 'window' | 'seq' | 'queue';
+export type PlotId = 'window' | 'seq' | 'queue' | 'throughput';
 /** Every plot, in page order. */
-export const PLOT_IDS: readonly PlotId[] = ['window', 'seq', 'queue'];
+export const PLOT_IDS: readonly PlotId[] = ['window', 'seq', 'queue', 'throughput'];
+/** The plots a link without `plots=` shows (the throughput plot is added by choice, by a
+ *  preset with cross traffic, or by adding cross traffic). */
+export const DEFAULT_PLOTS: readonly PlotId[] = ['window', 'seq', 'queue'];
 /** Several algorithms drawn in one plot, or one plot per algorithm. */
 export type Layout = 'overlay' | 'multiples';
 /** Every layout. */
 export const LAYOUTS: readonly Layout[] = ['multiples', 'overlay'];
+/** Which bytes the throughput plot counts: delivered to the receiver (goodput; UDP bytes at
+ *  the sink), or sent across the bottleneck (each class's share of the link). */
+export type ThroughputColumn = 'delivered' | 'bottleneck';
+/** Every throughput column, the default first. */
+export const THROUGHPUT_COLUMNS: readonly ThroughputColumn[] = ['delivered', 'bottleneck'];
 
 /** Everything a link reproduces. */
 export interface ShareState {
@@ -23,6 +31,9 @@ export interface ShareState {
   plots: PlotId[];
   /** The preset whose lesson the page shows, or null. */
   lesson: string | null;
+  /** Bin width of the throughput plot, s; null = chosen from the run's duration. */
+  throughputBin: number | null;
+  throughputColumn: ThroughputColumn;
 }
 
 /** The scenario the app opens on: the engine's default. */
@@ -38,8 +49,10 @@ export function defaultShareState(): ShareState {
     cursor: null,
     xDomain: null,
     layout: 'multiples',
-    plots: [...PLOT_IDS],
+    plots: [...DEFAULT_PLOTS],
     lesson: null,
+    throughputBin: null,
+    throughputColumn: 'delivered',
   };
 }
 

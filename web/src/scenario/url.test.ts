@@ -125,6 +125,8 @@ describe('the scenario URL: round trip', () => {
       layout: 'overlay',
       plots: ['window', 'queue'],
       lesson: null,
+      throughputBin: 0.1 + 0.2,
+      throughputColumn: 'bottleneck',
     };
     const { query, state: back, notices } = roundTrip(state);
     expect(notices).toEqual([]);
@@ -133,6 +135,7 @@ describe('the scenario URL: round trip', () => {
     expect(query).toContain('alg=reno,newreno');
     expect(query).toContain('tl=0.3333333333333333:network.bottleneck.bandwidth:4000000,');
     expect(query).toContain('f0.app.write_interval=0.3333333333333333');
+    expect(query).toContain('bin=0.30000000000000004&tput=bottleneck');
   });
 
   it('round-trips lists (scripted drops) and extra flows', () => {
@@ -156,6 +159,117 @@ describe('the scenario URL: round trip', () => {
     expect(query).toContain('f1.variant=reno');
     expect(query).toContain('f1.algorithm=reno');
     expect(back.scenario).toEqual(scenario);
+  });
+});
+
+describe('the scenario URL: cross traffic, the bottleneck scheduler and the throughput plot', () => {
+  const komuro = tables.presets.find((p) => p.name === 'br-tcp-komuro');
+
+  it('writes cross-traffic sources as a list (kind:rate:… in the schema’s order) and reads them back', () => {
+    let scenario = defaultShareState().scenario;
+    scenario = setAt(scenario, 'network.bottleneck.scheduler', 'reservation');
+    scenario = setAt(scenario, 'network.bottleneck.borrow', true);
+    scenario = setAt(scenario, 'flows[0].reserved_bandwidth', 1000000);
+    scenario = setAt(scenario, 'trace.throughput_bin', 0.05);
+    const source = { kind: 'on_off', rate: 700000, packet_size: 1000, start: 0.5, stop: 9, on: 0.25, off: 1 / 3 };
+    scenario = {
+      ...scenario,
+      cross: [
+        { ...source, reverse: false },
+        { kind: 'poisson', rate: 300000, packet_size: 200, start: 0, stop: 0, on: 1, off: 1, reverse: true },
+      ],
+    };
+    const state: ShareState = { ...defaultShareState(), scenario, algorithms: ['newreno', 'br_tcp'] };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    expect(query).toContain('network.bottleneck.scheduler=reservation&network.bottleneck.borrow=true');
+    expect(query).toContain(
+      'cross=on_off:700000:1000:0.5:9:0.25:0.3333333333333333:false,poisson:300000:200:0:0:1:1:true',
+    );
+    expect(query).toContain('trace.throughput_bin=0.05');
+    expect(back.scenario).toEqual(scenario);
+  });
+
+  it('the BR-TCP presets round-trip exactly, cross traffic and scheduler included', () => {
+    expect(komuro).toBeDefined();
+    const state: ShareState = { ...defaultShareState(), scenario: komuro?.scenario ?? {} };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    expect(query).toContain('cross=cbr:100000000:1500:0:0:1:1:false');
+    expect(query).toContain('network.bottleneck.scheduler=reservation');
+    expect(back.scenario).toEqual(state.scenario);
+  });
+
+  it('fields a list item leaves out take the engine’s defaults', () => {
+    const { state, notices } = decode('?v=2&cross=cbr:5000000,on_off:1000000::::2:3');
+    expect(notices).toEqual([]);
+    const cross = state.scenario.cross as Record<string, unknown>[];
+    expect(cross).toHaveLength(2);
+    expect(cross[0]).toMatchObject({ kind: 'cbr', rate: 5000000, packet_size: 1500, reverse: false });
+    expect(cross[1]).toMatchObject({ kind: 'on_off', rate: 1000000, on: 2, off: 3, stop: 0 });
+  });
+
+  it.each([
+    ['cross', 'udp:1000000', 'whose kind is not one of cbr, poisson, on_off'],
+    ['cross', 'cbr:fast', 'whose rate is not a number'],
+    ['cross', 'cbr:10', 'whose rate is out of range'],
+    ['cross', 'cbr:1000000:1500:0:0:1:1:maybe', 'whose reverse is not true or false'],
+    ['network.bottleneck.scheduler', 'wfq', 'not one of the choices'],
+    ['network.bottleneck.borrow', 'yes', 'not true or false'],
+  ])('%s=%s is refused with a notice and falls back to the default', (key, value, reason) => {
+    const { state, notices } = decode(`?v=2&${key}=${value}`);
+    expect(noticeFor(notices, key)).toContain(reason);
+    expect(state.scenario).toEqual(defaultShareState().scenario);
+  });
+
+  it('reservations above the bandwidth: the engine’s message, and the field falls back', () => {
+    const { state, notices } = decode(
+      '?v=2&network.bottleneck.scheduler=reservation&f0.reserved_bandwidth=5000000&cross=cbr:1000000',
+    );
+    const msg = noticeFor(notices, 'f0.reserved_bandwidth');
+    expect(msg).toContain('Reserved bandwidth');
+    expect(getAt(state.scenario, 'flows[0].reserved_bandwidth')).toBe(0);
+    // The rest of the link still applies.
+    expect(getAt(state.scenario, 'network.bottleneck.scheduler')).toBe('reservation');
+    expect(state.scenario.cross).toHaveLength(1);
+  });
+
+  it('too many sources: the engine’s limit is named and the list falls back to none', () => {
+    const many = Array.from({ length: 17 }, () => 'cbr:1000').join(',');
+    const { state, notices } = decode(`?v=2&cross=${many}`);
+    expect(noticeFor(notices, 'cross')).toMatch(/at most \d+/);
+    expect(state.scenario.cross).toEqual([]);
+  });
+
+  it('keeps the throughput plot’s bin width and column, and names bad ones', () => {
+    const state: ShareState = {
+      ...defaultShareState(),
+      plots: ['window', 'throughput'],
+      throughputBin: 5,
+      throughputColumn: 'bottleneck',
+    };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    expect(query).toContain('plots=window,throughput&bin=5&tput=bottleneck');
+    expect(back).toEqual(state);
+    const bad = decode('?v=2&bin=0&tput=goodput');
+    expect(noticeFor(bad.notices, 'bin')).toContain('bin=0 is not a width');
+    expect(noticeFor(bad.notices, 'tput')).toContain('allowed: delivered, bottleneck');
+    expect(bad.state.throughputBin).toBeNull();
+    expect(bad.state.throughputColumn).toBe('delivered');
+  });
+
+  it('old links open unchanged: no cross traffic, FIFO, the same three plots, no new keys written', () => {
+    for (const q of ['?v=1&alg=reno,newreno&duration=5', '?v=2&alg=reno,newreno&duration=5']) {
+      const { state, notices } = decode(q);
+      expect(notices).toEqual([]);
+      expect(state.scenario.cross).toEqual([]);
+      expect(getAt(state.scenario, 'network.bottleneck.scheduler')).toBe('fifo');
+      expect(getAt(state.scenario, 'network.bottleneck.borrow')).toBe(false);
+      expect(state.plots).toEqual(['window', 'seq', 'queue']);
+      expect(state.throughputBin).toBeNull();
+      expect(encodeShareState(state)).toBe('v=2&alg=reno,newreno&duration=5');
+    }
   });
 });
 

@@ -22,14 +22,23 @@ import {
   valueText,
 } from './params';
 import { concretePath, durationOf, getAt, pathOfUrlKey, setAt, splitFlowPath, timelineOf, urlKeyOf } from './paths';
-import { defaultShareState, LAYOUTS, PLOT_IDS, type Layout, type Notice, type ShareState } from './shareState';
+import {
+  defaultShareState,
+  LAYOUTS,
+  PLOT_IDS,
+  THROUGHPUT_COLUMNS,
+  type Layout,
+  type Notice,
+  type ShareState,
+  type ThroughputColumn,
+} from './shareState';
 import { upgrade, URL_VERSION, type QueryPairs } from './upgraders';
 
 /** The engine's validator (`validate_json`), parsed: resolves a partial scenario. */
 export type Validator = (scenarioJson: string) => Validation;
 
 /** Keys that are not scenario parameters. */
-const VIEW_KEYS = new Set(['v', 'alg', 't', 'x', 'layout', 'plots', 'lesson', 'tl', 'flows']);
+const VIEW_KEYS = new Set(['v', 'alg', 't', 'x', 'layout', 'plots', 'bin', 'tput', 'lesson', 'tl', 'flows']);
 
 /** Parameters that are not written as `key=value`: the version is `v`, the timeline `tl`. */
 const NOT_A_KEY = new Set(['version', 'timeline']);
@@ -88,6 +97,8 @@ export function encodeShareState(state: ShareState): string {
   if (state.plots.length !== def.plots.length || state.plots.some((p, i) => p !== def.plots[i])) {
     pairs.push(['plots', state.plots.join(',') || 'none']);
   }
+  if (state.throughputBin !== null) pairs.push(['bin', String(state.throughputBin)]);
+  if (state.throughputColumn !== def.throughputColumn) pairs.push(['tput', state.throughputColumn]);
   if (state.lesson !== null) pairs.push(['lesson', state.lesson]);
   return pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
 }
@@ -241,6 +252,28 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
     }
     state.plots = PLOT_IDS.filter((p) => names.includes(p));
   }
+  const binText = pairs.find(([k]) => k === 'bin')?.[1];
+  if (binText !== undefined) {
+    const w = parseDecimal(binText);
+    if (w !== null && w > 0) state.throughputBin = w;
+    else
+      note(
+        'bin',
+        `Throughput bin bin=${binText} is not a width in seconds (a number above 0); choosing one from the run’s length.`,
+      );
+  }
+  const tputText = pairs.find(([k]) => k === 'tput')?.[1];
+  if (tputText !== undefined) {
+    if ((THROUGHPUT_COLUMNS as readonly string[]).includes(tputText)) {
+      state.throughputColumn = tputText as ThroughputColumn;
+    } else {
+      note(
+        'tput',
+        `tput=${tputText} is not what the throughput plot can count (allowed: ${THROUGHPUT_COLUMNS.join(', ')}); ` +
+          `using ${state.throughputColumn}.`,
+      );
+    }
+  }
   const lessonText = pairs.find(([k]) => k === 'lesson')?.[1];
   if (lessonText !== undefined) {
     if (tables.presets.some((p) => p.name === lessonText && p.lesson)) state.lesson = lessonText;
@@ -330,12 +363,22 @@ function validateWithFallback(
       }
       const path = paramPathOfProblem(problem.path);
       const spec = path ? specOf(path) : undefined;
-      if (!path || !spec || reset.has(path)) continue;
-      reset.add(path);
-      current = setAt(current, path, structuredClone(spec.default));
-      const key = urlKeyOf(path);
-      note(key, `${paramName(spec, key)}: ${problem.text}. ${fallbackText(spec)}`);
-      progressed = true;
+      if (!path || !spec) continue;
+      // A problem about a per-flow setting across flows (`flows[].reserved_bandwidth`: the
+      // reservations add up to more than the link) resets it in every flow that sets it.
+      const paths = path.startsWith('flows[].')
+        ? flowsOf(current)
+            .map((_, i) => concretePath(path, i))
+            .filter((p) => !jsonEqual(getAt(current, p), spec.default))
+        : [path];
+      for (const p of paths) {
+        if (reset.has(p)) continue;
+        reset.add(p);
+        current = setAt(current, p, structuredClone(spec.default));
+        const key = urlKeyOf(p);
+        note(key, `${paramName(spec, key)}: ${problem.text}. ${fallbackText(spec)}`);
+        progressed = true;
+      }
     }
     if (dropTimeline.size > 0 && Array.isArray(current.timeline)) {
       current = { ...current, timeline: current.timeline.filter((_, i) => !dropTimeline.has(i)) };

@@ -193,6 +193,28 @@ describe('the app controller', () => {
     expect(h.store.getState().presetName).toBeNull();
   });
 
+  it('loads a preset with cross traffic: the throughput plot is shown and the throughput table arrives', async () => {
+    const h = make('?v=2&alg=newreno');
+    expect(h.store.getState().plots).toEqual(['window', 'seq', 'queue']);
+    h.controller.loadPreset('br-tcp-komuro');
+    const s = h.store.getState();
+    expect(s.plots).toEqual(['window', 'seq', 'queue', 'throughput']);
+    expect(s.algorithms).toEqual(['newreno', 'br_tcp']);
+    await waitFor(h.allDone, 60_000);
+    const runs = h.store.getState().runs;
+    // BR-TCP keeps the reserved pipe full; NewReno halves below it on every loss.
+    const goodput = (a: string) => runs[a]?.summary?.flows[0]?.goodput_bps ?? 0;
+    expect(goodput('br_tcp')).toBeGreaterThan(2 * goodput('newreno'));
+    for (const a of ['newreno', 'br_tcp']) {
+      const trace = h.traces.get(a);
+      expect(trace?.throughput.classes).toEqual(['flow 0', 'cross 0']);
+      expect(trace?.tables.throughput.length).toBeGreaterThan(1000);
+      expect(runs[a]?.summary?.cross[0]?.delivered_bps).toBeGreaterThan(0);
+    }
+    // The link carries the plot, so it opens the same view.
+    expect(encodeShareState(shareStateOf(h.store.getState()))).toContain('plots=window,seq,queue,throughput');
+  }, 60_000);
+
   it('runs catalogue names as the engine names them; custom runs the scenario’s own flow 0', async () => {
     const h = make('?v=2&alg=newreno,newreno_cwv,custom&f0.app.kind=on_off&f0.cc.idle_policy=restart&duration=8');
     h.controller.runFull();

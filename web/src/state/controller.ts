@@ -20,6 +20,7 @@ import {
   runScenario,
   type AlgorithmName,
 } from '../scenario/algorithms';
+import { crossOf } from '../scenario/cross';
 import { specOf } from '../scenario/params';
 import { durationOf, setAt } from '../scenario/paths';
 import type { Notice } from '../scenario/shareState';
@@ -129,7 +130,7 @@ export class AppController {
     if (msg.gen !== s.gen) return;
     switch (msg.type) {
       case 'chunk': {
-        this.traces.append(msg.key, msg.chunk, msg.now);
+        this.traces.append(msg.key, msg.chunk, msg.now, msg.throughput);
         const arrived = epochNow();
         const p = this.phases;
         p.computeMs.set(msg.key, msg.computeMs);
@@ -461,23 +462,29 @@ export class AppController {
     return out;
   }
 
-  /** A control changed one parameter (concrete path, engine units). */
-  setParam(path: string, value: JsonValue): void {
+  /**
+   * A control changed one parameter (concrete path, engine units); `view` is a change of
+   * the view that goes with it (e.g. showing the throughput plot when cross traffic is
+   * added), applied only if the value is. Returns false when the value was refused (a
+   * notice says why).
+   */
+  setParam(path: string, value: JsonValue, view: Partial<AppState> = {}): boolean {
     const checked = checkParam(path, value);
     if (!checked.ok) {
       this.notify([{ key: path, message: `Not applied: ${checked.message}.` }]);
-      return;
+      return false;
     }
     const s = this.store.getState();
     if (s.live && s.playing && specOf(path)?.live) {
       s.setPendingLive(path, value);
       this.liveQueue.set(path, value);
-      return;
+      return true;
     }
     const next = setAt(s.scenario, path, value);
     const validation = this.accept(next);
-    if (!validation) return;
-    this.rerun({ scenario: next, presetName: null }, validation);
+    if (!validation) return false;
+    this.rerun({ ...view, scenario: next, presetName: null }, validation);
+    return true;
   }
 
   /** Adds or removes an algorithm from the comparison. */
@@ -512,6 +519,8 @@ export class AppController {
     const kept = lesson ? lesson.compare.filter(isAlgorithm) : s.algorithms.filter((a) => a !== CUSTOM);
     s.setScenario(scenario, name);
     s.setLesson(lesson ? name : null);
+    // Competing traffic is what the throughput plot is about.
+    if (crossOf(scenario).length > 0) s.showPlot('throughput');
     s.setAlgorithms(orderAlgorithms([...kept, own]));
     s.setXDomain(null);
     s.setCursor(null);

@@ -77,6 +77,23 @@ describe('the app store', () => {
     expect(store.getState().plots).toEqual(['window', 'seq', 'queue']);
   });
 
+  it('shows the throughput plot in page order (once), and keeps its bin width and column', () => {
+    const store = createAppStore();
+    const plots = store.getState().plots;
+    store.getState().showPlot('queue');
+    expect(store.getState().plots).toBe(plots); // already shown: no change
+    store.getState().togglePlot('seq');
+    store.getState().showPlot('throughput');
+    store.getState().showPlot('throughput');
+    expect(store.getState().plots).toEqual(['window', 'queue', 'throughput']);
+    store.getState().togglePlot('seq');
+    expect(store.getState().plots).toEqual(['window', 'seq', 'queue', 'throughput']);
+    expect(store.getState().throughputBin).toBeNull();
+    store.getState().setThroughputBin(0.1);
+    store.getState().setThroughputColumn('bottleneck');
+    expect(store.getState()).toMatchObject({ throughputBin: 0.1, throughputColumn: 'bottleneck' });
+  });
+
   it('adds, dismisses and clears notices', () => {
     const store = createAppStore();
     store.getState().addNotices([

@@ -107,6 +107,8 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
   cursor: init.cursor,
   hover: null,
   series: { cwnd: true, ssthresh: true, flight: true, inflated: true, w_used: true, pipeack: true },
+  throughputBin: init.throughputBin,
+  throughputColumn: init.throughputColumn,
   setLayout: (layout) => set({ layout }),
   togglePlot: (id) =>
     set((s) => ({
@@ -114,6 +116,11 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
         ? s.plots.filter((p) => p !== id)
         : PLOT_IDS.filter((p) => p === id || s.plots.includes(p)),
     })),
+  showPlot: (id) => {
+    if (!get().plots.includes(id)) get().togglePlot(id);
+  },
+  setThroughputBin: (throughputBin) => set({ throughputBin }),
+  setThroughputColumn: (throughputColumn) => set({ throughputColumn }),
   setXDomain: (domain) => {
     // Equal domains are not a change: zoom sync would otherwise loop (d3/d3-zoom#40).
     const cur = get().xDomain;

@@ -3,7 +3,7 @@
 import type { Scenario } from '../engine/tables';
 import type { RunSummary } from '../engine/protocol';
 import type { AlgorithmName } from '../scenario/algorithms';
-import type { Layout, Notice, PlotId } from '../scenario/shareState';
+import type { Layout, Notice, PlotId, ThroughputColumn } from '../scenario/shareState';
 import type { JsonValue } from '../lib/json';
 
 /** Scenario slice: the base scenario (t = 0 values plus the timeline of changes). */
@@ -135,8 +135,16 @@ export interface ViewSlice {
   /** Hover position, s (transient). */
   hover: number | null;
   series: SeriesVisibility;
+  /** Bin width of the throughput plot, s; null = chosen from the run's duration. */
+  throughputBin: number | null;
+  /** Which bytes the throughput plot counts. */
+  throughputColumn: ThroughputColumn;
   setLayout(layout: Layout): void;
   togglePlot(id: PlotId): void;
+  /** Shows a plot (no change when it is shown already). */
+  showPlot(id: PlotId): void;
+  setThroughputBin(width: number | null): void;
+  setThroughputColumn(column: ThroughputColumn): void;
   setXDomain(domain: [number, number] | null): void;
   setCursor(t: number | null): void;
   setHover(t: number | null): void;

@@ -21,6 +21,8 @@ export function shareStateOf(s: AppState): ShareState {
     layout: s.layout,
     plots: s.plots,
     lesson: s.lesson,
+    throughputBin: s.throughputBin,
+    throughputColumn: s.throughputColumn,
   };
 }
 
@@ -43,7 +45,9 @@ export function startUrlSync(store: AppStore, win: Window = window): () => void 
       s.xDomain !== prev.xDomain ||
       s.layout !== prev.layout ||
       s.plots !== prev.plots ||
-      s.lesson !== prev.lesson;
+      s.lesson !== prev.lesson ||
+      s.throughputBin !== prev.throughputBin ||
+      s.throughputColumn !== prev.throughputColumn;
     if (!changed || timer !== null) return;
     timer = setTimeout(write, THROTTLE_MS);
   });

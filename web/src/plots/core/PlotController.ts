@@ -151,7 +151,12 @@ export class PlotController implements Drawable {
     // New results redraw when the controller says they are complete (`drawn`), not per
     // arriving run: one frame per comparison.
     const dataChanged =
-      s.drawn !== prev.drawn || s.xDomain !== prev.xDomain || s.series !== prev.series || s.layout !== prev.layout;
+      s.drawn !== prev.drawn ||
+      s.xDomain !== prev.xDomain ||
+      s.series !== prev.series ||
+      s.layout !== prev.layout ||
+      s.throughputBin !== prev.throughputBin ||
+      s.throughputColumn !== prev.throughputColumn;
     if (dataChanged) {
       this.invalidate();
     } else if (s.cursor !== prev.cursor || s.hover !== prev.hover || s.time !== prev.time || s.live !== prev.live) {
@@ -174,7 +179,14 @@ export class PlotController implements Drawable {
   private context(s: AppState): PlotContext {
     const [d0 = 0, d1 = 0] = this.x.domain();
     const pxTime = this.plotW > 0 ? (d1 - d0) / this.plotW : 0;
-    return { scenario: s.scenario, series: s.series, overlay: this.spec.keys.length > 1, pxTime };
+    return {
+      scenario: s.scenario,
+      series: s.series,
+      overlay: this.spec.keys.length > 1,
+      pxTime,
+      throughputBin: s.throughputBin,
+      throughputColumn: s.throughputColumn,
+    };
   }
 
   /** The cursor on the previous or next marked event of this plot's runs (keyboard). */
@@ -259,7 +271,7 @@ export class PlotController implements Drawable {
     const context = this.context(s);
     const runs = this.runs(this.spec.keys);
     const extentRuns = this.runs(this.spec.extentKeys);
-    const memoKey = `${this.spec.name}|${this.spec.extentKeys.join()}|${s.drawn}|${dom.join()}|${JSON.stringify(s.series)}|${extentRuns.map((r) => r.trace.version).join()}`;
+    const memoKey = `${this.spec.name}|${this.spec.extentKeys.join()}|${s.drawn}|${dom.join()}|${JSON.stringify(s.series)}|${s.throughputBin}|${s.throughputColumn}|${extentRuns.map((r) => r.trace.version).join()}`;
     let memo = extentMemo.get(s.scenario);
     if (!memo) {
       memo = new Map();
@@ -483,7 +495,9 @@ export class PlotController implements Drawable {
       cursor.dataset.kind = shown.kind;
     }
     // Without a cursor the readout is a fixed hint: new data does not touch it.
-    const key = shown ? `${shown.t}|${s.drawn}|${this.spec.keys.join()}` : 'hint';
+    const key = shown
+      ? `${shown.t}|${s.drawn}|${this.spec.keys.join()}|${s.throughputBin}|${s.throughputColumn}`
+      : 'hint';
     if (key === this.last.readout) return;
     this.last.readout = key;
     const def = this.spec.def;

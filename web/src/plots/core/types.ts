@@ -5,6 +5,7 @@ import type { Scenario } from '../../engine/tables';
 import type { RunTrace } from '../../engine/traceStore';
 import type { AlgStyle } from '../../lib/styles';
 import type { AlgorithmName } from '../../scenario/algorithms';
+import type { ThroughputColumn } from '../../scenario/shareState';
 import type { SeriesVisibility } from '../../state/types';
 
 /** One run drawn in a plot. */
@@ -25,6 +26,10 @@ export interface PlotContext {
   /** Seconds per CSS pixel of the time axis (how near the cursor an event must be to be
    *  read out); 0 before the plot has a size. */
   pxTime: number;
+  /** The throughput plot's bin width, s (null = chosen from the run's duration), and the
+   *  bytes it counts. */
+  throughputBin: number | null;
+  throughputColumn: ThroughputColumn;
 }
 
 /** Everything a draw call gets; coordinates are CSS pixels inside the plot area. */
