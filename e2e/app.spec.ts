@@ -102,7 +102,7 @@ test('loads with no errors and draws every plot with axes and data', async ({ pa
   await expectPlotsDrawn(page);
   await expect(page.getByTestId('summary')).toContainText('NewReno');
   await expect(page.getByTestId('summary')).not.toContainText('…');
-  expect(page.url()).toContain('?v=2&alg=old_tahoe,tahoe,reno,newreno');
+  expect(page.url()).toContain('?v=3&alg=old_tahoe,tahoe,reno,newreno');
   expect(errors).toEqual([]);
 });
 
@@ -342,8 +342,21 @@ test('an old v=1 link opens as before, with the same runs and digests', async ({
   await expect(page.getByRole('checkbox', { name: 'Tahoe', exact: true })).not.toBeChecked();
   const v1 = await summaryText(page);
   // The page rewrites it as the same pairs in the current format.
-  await expect.poll(() => page.url()).toContain('?v=2&alg=reno,newreno');
-  await expectLinkReproduces(context, '?v=2&alg=reno,newreno', v1);
+  await expect.poll(() => page.url()).toContain('?v=3&alg=reno,newreno');
+  await expectLinkReproduces(context, '?v=3&alg=reno,newreno', v1);
+});
+
+test('a v=2 link running BR-TCP opens with the recovery it had then', async ({ page, context }) => {
+  await openApp(page, '?v=2&alg=newreno,br_tcp&f0.reserved_bandwidth=1000000');
+  await expect(page.locator('.notice-box')).toHaveCount(0);
+  const v2 = await summaryText(page);
+  // br_recovery's default changed in v=3: the rewritten link pins the old one.
+  await expect.poll(() => page.url()).toContain('f0.cc.br_recovery=set_cwnd');
+  await expectLinkReproduces(
+    context,
+    '?v=3&alg=newreno,br_tcp&f0.reserved_bandwidth=1000000&f0.cc.br_recovery=set_cwnd',
+    v2,
+  );
 });
 
 for (const where of ['FIFO, nothing reserved at the bottleneck', `the ${KOMURO} preset (reservation scheduler)`]) {
@@ -352,7 +365,7 @@ for (const where of ['FIFO, nothing reserved at the bottleneck', `the ${KOMURO} 
     page,
     context,
   }) => {
-    if (fifo) await openApp(page, '?v=2&alg=newreno,br_tcp&f0.reserved_bandwidth=1000000');
+    if (fifo) await openApp(page, '?v=3&alg=newreno,br_tcp&f0.reserved_bandwidth=1000000');
     else await openKomuro(page);
     await expect(page.locator('.notice-box')).toHaveCount(0);
     const plot = page.locator('canvas[aria-label*="reserved BDP"]');

@@ -3,7 +3,7 @@
 // from its version up to URL_VERSION (docs/scenario-url.md, "Versioning").
 
 /** The query format this build writes. */
-export const URL_VERSION = 2;
+export const URL_VERSION = 3;
 
 /** Query pairs in order, as read from the link. */
 export type QueryPairs = [string, string][];
@@ -41,8 +41,29 @@ export function v1ToV2(pairs: QueryPairs, note: Note): QueryPairs {
   return out;
 }
 
+/**
+ * v=2 → v=3. The engine's default for `flows[].cc.br_recovery` changed from `set_cwnd`
+ * (BR-TCP's rule read literally) to `newreno`. A v=2 link that runs BR-TCP (`br_tcp` in
+ * `alg`, or a flow whose `f<i>.variant` is `br_tcp`) without naming `br_recovery` ran
+ * `set_cwnd`: every flow of it gets `f<i>.cc.br_recovery=set_cwnd`, so it opens with the
+ * same runs as before. Other links carry over unchanged.
+ */
+export function v2ToV3(pairs: QueryPairs): QueryPairs {
+  const alg = (pairs.find(([k]) => k === 'alg')?.[1] ?? '').split(',');
+  const brTcp = alg.includes('br_tcp') || pairs.some(([k, v]) => /^f\d+\.variant$/.test(k) && v === 'br_tcp');
+  if (!brTcp) return pairs;
+  const flowsText = pairs.find(([k]) => k === 'flows')?.[1];
+  const n = flowsText !== undefined && /^\d+$/.test(flowsText) ? Math.max(1, Number(flowsText)) : 1;
+  const out: QueryPairs = [...pairs];
+  for (let i = 0; i < n; i += 1) {
+    const key = `f${i}.cc.br_recovery`;
+    if (!out.some(([k]) => k === key)) out.push([key, 'set_cwnd']);
+  }
+  return out;
+}
+
 /** UPGRADERS[n]: version n−1 → n. */
-export const UPGRADERS: Record<number, Upgrader> = { 2: v1ToV2 };
+export const UPGRADERS: Record<number, Upgrader> = { 2: v1ToV2, 3: v2ToV3 };
 
 // A missing step would silently misread old links: refuse to load instead.
 for (let v = 2; v <= URL_VERSION; v += 1) {

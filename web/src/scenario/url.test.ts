@@ -36,7 +36,7 @@ function noticeFor(notices: { key: string; message: string }[], key: string): st
 describe('the scenario URL: round trip', () => {
   it('writes the default page as a short readable query and reads it back unchanged', () => {
     const { query, state, notices } = roundTrip(defaultShareState());
-    expect(query).toBe('v=2&alg=old_tahoe,tahoe,reno,newreno');
+    expect(query).toBe('v=3&alg=old_tahoe,tahoe,reno,newreno');
     expect(notices).toEqual([]);
     expect(state).toEqual(defaultShareState());
   });
@@ -67,7 +67,7 @@ describe('the scenario URL: round trip', () => {
   it('round-trips a comparison of catalogue names: alg=newreno,newreno_cwv', () => {
     const state: ShareState = { ...defaultShareState(), algorithms: ['newreno', 'newreno_cwv'] };
     const { query, state: back, notices } = roundTrip(state);
-    expect(query).toBe('v=2&alg=newreno,newreno_cwv');
+    expect(query).toBe('v=3&alg=newreno,newreno_cwv');
     expect(notices).toEqual([]);
     expect(back).toEqual(state);
   });
@@ -268,7 +268,7 @@ describe('the scenario URL: cross traffic, the bottleneck scheduler and the thro
       expect(getAt(state.scenario, 'network.bottleneck.borrow')).toBe(false);
       expect(state.plots).toEqual(['window', 'seq', 'queue']);
       expect(state.throughputBin).toBeNull();
-      expect(encodeShareState(state)).toBe('v=2&alg=reno,newreno&duration=5');
+      expect(encodeShareState(state)).toBe('v=3&alg=reno,newreno&duration=5');
     }
   });
 });
@@ -340,12 +340,30 @@ describe('the scenario URL: bad input', () => {
     expect(getAt(state.scenario, 'network.bottleneck.queue_packets')).toBe(9);
     expect(state.cursor).toBe(2);
     expect(isCustomFlow(state.scenario)).toBe(false);
-    // Rewritten, it is a v=2 link with the same pairs.
-    expect(encodeShareState(state)).toBe('v=2&alg=reno,newreno&network.bottleneck.queue_packets=9&t=2');
+    // Rewritten, it is a v=3 link with the same pairs.
+    expect(encodeShareState(state)).toBe('v=3&alg=reno,newreno&network.bottleneck.queue_packets=9&t=2');
     // v=1 without alg= compared every variant (the engine's flows[].variant choices).
     const all = decode('?v=1&duration=5');
     expect(all.notices).toEqual([]);
     expect(all.state.algorithms).toEqual(['old_tahoe', 'tahoe', 'reno', 'newreno']);
+  });
+
+  it('opens a v=2 link running BR-TCP with the recovery it had then (set_cwnd); others unchanged', () => {
+    const old = decode('?v=2&alg=newreno,br_tcp&f0.reserved_bandwidth=1000000');
+    expect(old.notices).toEqual([]);
+    expect(getAt(old.state.scenario, 'flows[0].cc.br_recovery')).toBe('set_cwnd');
+    expect(encodeShareState(old.state)).toContain('f0.cc.br_recovery=set_cwnd');
+    // Read again, the rewritten link keeps it.
+    const again = decode(`?${encodeShareState(old.state)}`);
+    expect(getAt(again.state.scenario, 'flows[0].cc.br_recovery')).toBe('set_cwnd');
+    // A v=3 link gets the engine's current default; a v=2 link that names it keeps its value.
+    const now = decode('?v=3&alg=newreno,br_tcp&f0.reserved_bandwidth=1000000');
+    expect(getAt(now.state.scenario, 'flows[0].cc.br_recovery')).toBe(requireSpec('flows[].cc.br_recovery').default);
+    const named = decode('?v=2&alg=br_tcp&f0.reserved_bandwidth=1000000&f0.cc.br_recovery=newreno');
+    expect(getAt(named.state.scenario, 'flows[0].cc.br_recovery')).toBe('newreno');
+    // Without BR-TCP nothing is added.
+    const plain = decode('?v=2&alg=reno,newreno&duration=5');
+    expect(encodeShareState(plain.state)).toBe('v=3&alg=reno,newreno&duration=5');
   });
 
   it('a link without a version is read as the current version with a notice', () => {
