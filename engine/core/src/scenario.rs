@@ -353,6 +353,28 @@ pub enum GrowthGate {
     Always,
     /// RFC 2861 §2: only if the window was full when the ACK arrived.
     WindowFull,
+    /// Linux up to 3.15 (`tcp_is_cwnd_limited(sk, in_flight)`): the packets in flight when
+    /// the ACK arrived reach cwnd, or leave at most 3 of it unused (or less than a third,
+    /// with GSO).
+    #[serde(rename = "linux_3_15")]
+    Linux315,
+    /// Linux 3.16 (commit ca8a22634381): the largest flight of the current window and
+    /// whether the sender was cwnd-limited when it sent it; slow start while cwnd < 2 × that
+    /// flight, congestion avoidance only when cwnd-limited.
+    #[serde(rename = "linux_3_16")]
+    Linux316,
+}
+
+impl GrowthGate {
+    /// Name in scenarios.
+    pub fn name(self) -> &'static str {
+        match self {
+            GrowthGate::Always => "always",
+            GrowthGate::WindowFull => "window_full",
+            GrowthGate::Linux315 => "linux_3_15",
+            GrowthGate::Linux316 => "linux_3_16",
+        }
+    }
 }
 
 /// How full "a full window" must be.
@@ -761,7 +783,10 @@ impl Scenario {
             if f.cc.idle_policy == IdlePolicy::Rfc7661 && f.cc.growth_gate != GrowthGate::Always {
                 out.push(Problem::new(
                     at("cc.growth_gate"),
-                    "= \"window_full\" cannot be combined with cc.idle_policy = \"rfc7661\": new CWV has its own growth rule (no growth in the non-validated phase, RFC 7661 §4.3); use growth_gate = \"always\" with rfc7661, or idle_policy = \"rfc2861\" with the window-full gate",
+                    format!(
+                        "= \"{}\" cannot be combined with cc.idle_policy = \"rfc7661\": new CWV has its own growth rule (no growth in the non-validated phase, RFC 7661 §4.3); use growth_gate = \"always\" with rfc7661, or another idle policy with this gate",
+                        f.cc.growth_gate.name()
+                    ),
                 ));
             }
             if f.variant == Variant::BrTcp && f.reserved_bandwidth == 0 {

@@ -606,6 +606,8 @@ fn build_params() -> Vec<ParamDef> {
         p!("flows[].cc.growth_gate", "Growth gate", "cc", "", Kind::Enum { options: &[
             Choice { value: "always", label: "Always", help: "Every new ACK may grow cwnd (slow start or congestion avoidance)." },
             Choice { value: "window_full", label: "Window full", help: "RFC 2861 §2: an ACK grows cwnd only if the window (min(cwnd, rwnd)) was full when it arrived." },
+            Choice { value: "linux_3_15", label: "Linux ≤ 3.15", help: "tcp_is_cwnd_limited(sk, in_flight): grow if the packets in flight when the ACK arrived reach cwnd, or at most 3 of cwnd are unused, or (GSO) the unused part is under a third of cwnd and 64 KB." },
+            Choice { value: "linux_3_16", label: "Linux 3.16 (ca8a22)", help: "Measurement-based: after each send pass, track the largest flight of the current window and whether the sender was cwnd-limited then; grow in slow start while cwnd < 2 × that flight, in congestion avoidance only if cwnd-limited." },
         ], default: "always" }, false, NONE,
             "When ACKs may grow cwnd. New CWV (idle_policy rfc7661) has its own rule and needs always."),
         p!("flows[].cc.full_window_slack", "Full-window slack", "cc", "", Kind::Enum { options: &[

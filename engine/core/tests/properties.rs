@@ -34,7 +34,7 @@ prop_compose! {
         delack in any::<bool>(),
         app in pick(&["bulk", "bulk_finite", "cbr", "thin", "on_off", "poisson"]),
         idle in pick(&["none", "restart", "rfc2861", "rfc7661"]),
-        gate in pick(&["always", "window_full"]),
+        gate in pick(&["always", "window_full", "linux_3_15", "linux_3_16"]),
         slack in pick(&["one_mss", "none"]),
         nvp_limit in pick(&[0.5, 2.0, 300.0]),
         algorithm in pick(&["", "newreno_cwv", "newreno_newcwv", "newreno_restart"]),

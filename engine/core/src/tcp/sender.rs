@@ -9,7 +9,7 @@ use super::cc::{Cc, DupAckAction, Flight, NewAckAction, Phase};
 use super::rtt::RttEstimator;
 use crate::event::Event;
 use crate::net::{Fate, Packet, PktKind};
-use crate::scenario::{FlowCfg, Units};
+use crate::scenario::{FlowCfg, GrowthGate, Units};
 use crate::sim::World;
 use crate::time::Ns;
 use crate::trace::{EventKind, FlowState};
@@ -315,6 +315,8 @@ impl Sender {
             return;
         }
         let mut checked = false;
+        let mut sent = 0u32;
+        let mut cwnd_stop = false;
         loop {
             let resend = self.snd_nxt < self.snd_max;
             let len = if resend {
@@ -334,6 +336,8 @@ impl Sender {
                 self.trace_changes(w);
             }
             if !self.window_allows(len, resend) {
+                // Stopped by cwnd, unless the receiver's window is what is full.
+                cwnd_stop = self.snd_nxt + len - self.snd_una <= self.rwnd;
                 break;
             }
             // RFC 896 / RFC 1122 §4.2.3.4: hold a small segment while data is unacknowledged.
@@ -341,6 +345,13 @@ impl Sender {
                 break;
             }
             self.send_next(w, len, resend);
+            sent += 1;
+        }
+        // Linux 3.16 records how this pass used the window (tcp_write_xmit → tcp_cwnd_validate).
+        if sent > 0 && self.cc.cfg.growth_gate == GrowthGate::Linux316 {
+            let out = self.nxt_idx as u64;
+            let limited = cwnd_stop || out >= self.cc.cwnd / self.mss;
+            self.cc.usage.after_send(out, self.snd_nxt, self.snd_una, limited);
         }
     }
 

@@ -10,6 +10,61 @@
 use super::{Cc, Flight};
 use crate::scenario::{FullWindowSlack, GrowthGate, Units};
 
+/// Unused packets of cwnd that Linux ≤ 3.15 still counts as cwnd-limited
+/// (`tcp_max_tso_deferred_mss`, 3; earlier kernels used `tcp_max_burst`, also 3).
+pub const LINUX_DEFERRED_MSS: u64 = 3;
+/// Linux's default `sysctl_tcp_tso_win_divisor`.
+pub const LINUX_TSO_WIN_DIVISOR: u64 = 3;
+/// Linux's default `sk_gso_max_size`, bytes.
+pub const LINUX_GSO_MAX_SIZE: u64 = 65_536;
+
+/// Linux ≤ 3.15, `tcp_is_cwnd_limited(sk, in_flight)`, in packets, with GSO on (Linux's
+/// default for every device that can checksum): cwnd-limited if the flight reaches cwnd,
+/// or if the unused part is small enough that TSO would have deferred sending it.
+pub fn linux_315_limited(cwnd_pkts: u64, in_flight: u64, smss: u64) -> bool {
+    if in_flight >= cwnd_pkts {
+        return true;
+    }
+    let left = cwnd_pkts - in_flight;
+    (left * LINUX_TSO_WIN_DIVISOR < cwnd_pkts && left * smss < LINUX_GSO_MAX_SIZE) || left <= LINUX_DEFERRED_MSS
+}
+
+/// Linux 3.16's window-usage record (`tcp_cwnd_validate`): the largest packets-in-flight
+/// of the current window, where that window ends, and whether the send pass that reached
+/// it was cwnd-limited.
+#[derive(Clone, Debug, Default)]
+pub struct CwndUsage {
+    /// `max_packets_out`.
+    pub max_out: u64,
+    /// `max_packets_seq`: snd_nxt when `max_out` was recorded.
+    pub max_seq: u64,
+    /// `is_cwnd_limited`.
+    pub limited: bool,
+}
+
+impl CwndUsage {
+    /// After a send pass that sent something (`tcp_write_xmit` → `tcp_cwnd_validate`): a
+    /// new record once the window recorded last is acknowledged, or when the flight beats
+    /// it. `limited`: the pass stopped because of cwnd, or the flight reaches cwnd.
+    pub fn after_send(&mut self, packets_out: u64, snd_nxt: u64, snd_una: u64, limited: bool) {
+        if snd_una >= self.max_seq || packets_out > self.max_out {
+            self.max_out = packets_out;
+            self.max_seq = snd_nxt;
+            self.limited = limited;
+        }
+    }
+
+    /// `tcp_is_cwnd_limited(sk)` of 3.16: in slow start (cwnd ≤ ssthresh) while cwnd is
+    /// under twice the recorded flight; in congestion avoidance only if it was cwnd-limited.
+    pub fn allows(&self, cwnd_pkts: u64, slow_start: bool) -> bool {
+        if slow_start {
+            cwnd_pkts < 2 * self.max_out
+        } else {
+            self.limited
+        }
+    }
+}
+
 /// Whether a flight fills a window, under a slack rule. `window` in bytes; in segment units
 /// the window holds floor(window / SMSS) packets.
 pub fn is_full(units: Units, slack: FullWindowSlack, window: u64, flight: Flight, smss: u64) -> bool {
@@ -42,6 +97,9 @@ impl Cc {
         let gate = match self.cfg.growth_gate {
             GrowthGate::Always => true,
             GrowthGate::WindowFull => self.window_full(before),
+            GrowthGate::Linux315 => linux_315_limited(self.cwnd / self.smss, before.segs, self.smss),
+            // Linux 3.16 tests slow start as cwnd <= ssthresh.
+            GrowthGate::Linux316 => self.usage.allows(self.cwnd / self.smss, self.cwnd <= self.ssthresh),
         };
         gate && self.validation.allows_growth(self, before)
     }
@@ -55,6 +113,37 @@ mod tests {
 
     fn fl(bytes: u64, segs: u64) -> Flight {
         Flight { bytes, segs }
+    }
+
+    #[test]
+    fn linux_3_15_counts_a_nearly_full_window_as_cwnd_limited() {
+        let m = 1460;
+        assert!(linux_315_limited(10, 10, m), "flight = cwnd");
+        assert!(linux_315_limited(12, 9, m), "3 unused: TSO would defer");
+        assert!(!linux_315_limited(12, 8, m), "4 unused, not under a third of 12");
+        // GSO: unused under a third of cwnd and under 64 KB.
+        assert!(linux_315_limited(30, 21, m), "9 of 30 unused, 13 140 B");
+        assert!(!linux_315_limited(100, 60, m), "40 of 100 unused");
+        assert!(linux_315_limited(300, 260, m), "40 of 300 unused, 58 400 B");
+        assert!(!linux_315_limited(300, 250, m), "50 unused = 73 000 B, over 64 KB");
+    }
+
+    #[test]
+    fn linux_3_16_remembers_the_largest_flight_of_a_window_and_whether_it_was_cwnd_limited() {
+        let mut u = CwndUsage::default();
+        // A pass leaves 6 packets out, application-limited, right edge 6000.
+        u.after_send(6, 6000, 0, false);
+        assert!(u.allows(11, true), "slow start: 11 < 2 × 6");
+        assert!(!u.allows(12, true));
+        assert!(!u.allows(12, false), "congestion avoidance needs a cwnd-limited window");
+        // A smaller flight in the same window changes nothing; a larger one is the record.
+        u.after_send(4, 7000, 2000, true);
+        assert!(!u.limited);
+        u.after_send(8, 8000, 2000, true);
+        assert!(u.limited && u.allows(12, false));
+        // Once the recorded window is acknowledged, the next pass starts a new record.
+        u.after_send(2, 9000, 8000, false);
+        assert_eq!((u.max_out, u.max_seq, u.limited), (2, 9000, false));
     }
 
     #[test]

@@ -153,6 +153,8 @@ pub struct Cc {
     pub header: u64,
     /// What BR-TCP's ssthresh formula reads.
     pub br: brtcp::BrState,
+    /// Linux 3.16's record of how the window was used (growth gate `linux_3_16`).
+    pub usage: gate::CwndUsage,
 }
 
 impl Cc {
@@ -183,6 +185,7 @@ impl Cc {
             tick: 1,
             header: 0,
             br: brtcp::BrState::default(),
+            usage: gate::CwndUsage::default(),
         }
     }
 
