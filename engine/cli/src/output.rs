@@ -80,6 +80,7 @@ pub struct TraceFiles {
     queues: Vec<BufWriter<File>>,
     validation: Vec<Option<BufWriter<File>>>,
     throughput: BufWriter<File>,
+    writes: Vec<Option<BufWriter<File>>>,
     /// Class names of the throughput table ("flow 0", "cross 0", …).
     classes: Vec<String>,
 }
@@ -120,6 +121,18 @@ impl TraceFiles {
                     .transpose()
             })
             .collect::<std::io::Result<_>>()?;
+        let writes = (0..sim.flow_count())
+            .map(|i| {
+                sim.writes(i)
+                    .map(|_| {
+                        create(
+                            &dir.join(format!("writes_flow{i}.csv")),
+                            "written_s,bytes,sojourn_s,latency_s\n",
+                        )
+                    })
+                    .transpose()
+            })
+            .collect::<std::io::Result<_>>()?;
         let throughput = create(
             &dir.join("throughput.csv"),
             "bin_start_s,class,bottleneck_bytes,delivered_bytes\n",
@@ -131,6 +144,7 @@ impl TraceFiles {
             queues,
             validation,
             throughput,
+            writes,
             classes: sim.throughput_classes(),
         })
     }
@@ -178,6 +192,20 @@ impl TraceFiles {
                 writeln!(w, "{},{},{}", ns_to_secs(t), p, b)?;
             }
         }
+        for (w, rows) in self.writes.iter_mut().zip(&rows.writes) {
+            if let (Some(w), Some(rows)) = (w.as_mut(), rows) {
+                for &(t, bytes, sojourn, latency) in rows {
+                    writeln!(
+                        w,
+                        "{},{},{},{}",
+                        ns_to_secs(t),
+                        bytes,
+                        ns_to_secs(sojourn),
+                        ns_to_secs(latency)
+                    )?;
+                }
+            }
+        }
         for &(t, c, b, d) in &rows.throughput {
             let class = self.classes.get(c as usize).map_or("?", String::as_str);
             writeln!(self.throughput, "{},{},{},{}", ns_to_secs(t), class, b, d)?;
@@ -213,6 +241,7 @@ impl TraceFiles {
             .iter_mut()
             .chain(self.queues.iter_mut())
             .chain(self.validation.iter_mut().flatten())
+            .chain(self.writes.iter_mut().flatten())
         {
             w.flush()?;
         }

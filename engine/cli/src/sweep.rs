@@ -130,6 +130,17 @@ pub const METRICS: &[&str] = &[
     "ack_queue_drops",
     "ack_error_drops",
     "completion_time_s",
+    "writes",
+    "mean_payload_bytes",
+    "itt_p50_s",
+    "itt_p90_s",
+    "itt_p99_s",
+    "sojourn_p50_s",
+    "sojourn_p90_s",
+    "sojourn_p99_s",
+    "latency_p50_s",
+    "latency_p90_s",
+    "latency_p99_s",
 ];
 
 /// A metric's value in a flow summary (as JSON); None when it is null (e.g. no completion).

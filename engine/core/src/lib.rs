@@ -14,6 +14,7 @@
 //! - [`sched`]: the reservation (class-based) scheduler of the bottleneck.
 //! - [`cross`]: non-reactive cross-traffic sources.
 //! - [`throughput`]: bytes per flow and source crossing the bottleneck, bin by bin.
+//! - [`thin`]: per-write sojourn and latency, inter-transmission times (thin streams).
 //! - [`tcp`]: sender (sequence space, congestion control, RTO) and receiver.
 //! - [`trace`]: columnar outputs; [`summary`]: per-flow metrics.
 #![forbid(unsafe_code)]
@@ -31,6 +32,7 @@ pub mod schema;
 pub mod sim;
 pub mod summary;
 pub mod tcp;
+pub mod thin;
 pub mod throughput;
 pub mod time;
 pub mod trace;

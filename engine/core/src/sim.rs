@@ -50,6 +50,8 @@ pub struct TakenRows {
     pub validation: Vec<Option<Vec<(Ns, crate::tcp::cc::ValidationRow)>>>,
     /// Throughput-table rows.
     pub throughput: Vec<ThroughputRow>,
+    /// Per flow: delivered writes (None for bulk senders).
+    pub writes: Vec<Option<Vec<crate::thin::WriteRow>>>,
 }
 
 /// Shared state every endpoint acts on: the clock, the event queue, the links, the log.
@@ -551,6 +553,10 @@ impl Simulation {
                 let i = flow as usize;
                 let bytes = self.first_bytes[i];
                 self.senders[i].app_written = self.senders[i].app_written.saturating_add(bytes);
+                let written = self.senders[i].app_written;
+                if let (Some(log), true) = (self.senders[i].writes.as_mut(), bytes > 0) {
+                    log.write(self.world.now, bytes, written);
+                }
                 self.senders[i].start(&mut self.world);
                 self.record(flow);
             }
@@ -624,6 +630,9 @@ impl Simulation {
                 if r.delivered > before {
                     w.tput
                         .add(w.now, pkt.flow as usize, Col::Delivered, r.delivered - before);
+                    if let Some(log) = self.senders[pkt.flow as usize].writes.as_mut() {
+                        log.delivered(w.now, r.delivered);
+                    }
                 }
             }
             Hop::Sender => {
@@ -714,6 +723,11 @@ impl Simulation {
     /// A flow's window-validation series (None when its idle policy keeps no state).
     pub fn validation_series(&self, flow: usize) -> Option<&ValidationSeries> {
         self.validation.get(flow).and_then(Option::as_ref)
+    }
+
+    /// A flow's per-write measurements (None for a bulk sender).
+    pub fn writes(&self, flow: usize) -> Option<&crate::thin::WriteLog> {
+        self.senders.get(flow).and_then(|s| s.writes.as_ref())
     }
 
     /// The event log.
@@ -822,6 +836,14 @@ impl Simulation {
             l.traced_mut().for_each(|q| set(&mut q.stream));
         }
         set(&mut self.world.tput.stream);
+        for s in self.senders.iter_mut() {
+            if let Some(l) = s.writes.as_mut() {
+                set(&mut l.stream);
+                if drop {
+                    l.rows = Vec::new();
+                }
+            }
+        }
         self.validation.iter_mut().flatten().for_each(|v| set(&mut v.stream));
         if drop {
             self.series.iter_mut().for_each(|s| s.rows = Vec::new());
@@ -849,6 +871,11 @@ impl Simulation {
                 .flat_map(|l| l.traced_mut().map(|q| std::mem::take(&mut q.rows)).collect::<Vec<_>>())
                 .collect(),
             throughput: std::mem::take(&mut self.world.tput.rows),
+            writes: self
+                .senders
+                .iter_mut()
+                .map(|s| s.writes.as_mut().map(|l| std::mem::take(&mut l.rows)))
+                .collect(),
             validation: self
                 .validation
                 .iter_mut()
@@ -868,6 +895,9 @@ impl Simulation {
                 let active = ns_to_secs(now.saturating_sub(self.starts[i]));
                 let rate = |bytes: u64| if active > 0.0 { bytes as f64 * 8.0 / active } else { 0.0 };
                 let (mean_cwnd, cv) = self.series[i].cwnd_stats(now);
+                let log = s.writes.as_ref();
+                let pct = |h: Option<&crate::thin::Histogram>, p: f64| h.and_then(|h| h.percentile(p)).map(ns_to_secs);
+                let (itt, soj, lat) = (log.map(|l| &l.itt), log.map(|l| &l.sojourn), log.map(|l| &l.latency));
                 FlowSummary {
                     flow: i as u32,
                     algorithm: f.algorithm.clone(),
@@ -896,6 +926,21 @@ impl Simulation {
                             .ssthresh(f.cc.br_rtt, f.cc.br_packet_size, f.tcp.mss, f.tcp.header)
                     }),
                     drops: self.world.drops[i],
+                    writes: log.map(|l| l.writes),
+                    mean_payload_bytes: if s.stats.data_packets > 0 {
+                        s.stats.payload_bytes as f64 / s.stats.data_packets as f64
+                    } else {
+                        0.0
+                    },
+                    itt_p50_s: pct(itt, 50.0),
+                    itt_p90_s: pct(itt, 90.0),
+                    itt_p99_s: pct(itt, 99.0),
+                    sojourn_p50_s: pct(soj, 50.0),
+                    sojourn_p90_s: pct(soj, 90.0),
+                    sojourn_p99_s: pct(soj, 99.0),
+                    latency_p50_s: pct(lat, 50.0),
+                    latency_p90_s: pct(lat, 90.0),
+                    latency_p99_s: pct(lat, 99.0),
                     completion_time_s: self.completion[i].map(ns_to_secs),
                     active_time_s: active,
                 }

@@ -72,6 +72,28 @@ pub struct FlowSummary {
     pub reserved_bdp_bytes: Option<u64>,
     /// Drops by cause.
     pub drops: Drops,
+    /// Application writes made (None for a bulk sender, which has no writes).
+    pub writes: Option<u64>,
+    /// Mean payload of the data packets sent (retransmissions included), bytes.
+    pub mean_payload_bytes: f64,
+    /// Inter-transmission time of data packets: 50th, 90th, 99th percentile, s (0.1 %).
+    pub itt_p50_s: Option<f64>,
+    /// See `itt_p50_s`.
+    pub itt_p90_s: Option<f64>,
+    /// See `itt_p50_s`.
+    pub itt_p99_s: Option<f64>,
+    /// Sojourn time of writes (written until their last byte was first sent), s.
+    pub sojourn_p50_s: Option<f64>,
+    /// See `sojourn_p50_s`.
+    pub sojourn_p90_s: Option<f64>,
+    /// See `sojourn_p50_s`.
+    pub sojourn_p99_s: Option<f64>,
+    /// Latency of writes (written until delivered in order to the receiving application), s.
+    pub latency_p50_s: Option<f64>,
+    /// See `latency_p50_s`.
+    pub latency_p90_s: Option<f64>,
+    /// See `latency_p50_s`.
+    pub latency_p99_s: Option<f64>,
     /// When a finite application's data was all acknowledged, s.
     pub completion_time_s: Option<f64>,
     /// Seconds from the flow's start to now.

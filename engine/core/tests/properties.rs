@@ -265,6 +265,15 @@ fn check(s: &Scenario, sim: &Simulation) -> Result<(), TestCaseError> {
     for (i, f) in sum.flows.iter().enumerate() {
         prop_assert_eq!(total(i, true), f.delivered_bytes, "flow {} delivered", i);
     }
+    // Writes: delivered in the order written, never delivered before they were sent.
+    for i in 0..s.flows.len() {
+        if let Some(log) = sim.writes(i) {
+            prop_assert!(log.rows.iter().all(|r| r.2 <= r.3), "flow {}: sojourn above latency", i);
+            prop_assert!(log.rows.windows(2).all(|w| w[0].0 <= w[1].0), "flow {}: write order", i);
+            prop_assert!(log.rows.len() as u64 <= log.writes);
+            prop_assert_eq!(log.latency.count(), log.rows.len() as u64);
+        }
+    }
     prop_assert!(sim
         .throughput()
         .rows

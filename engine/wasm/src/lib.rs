@@ -9,6 +9,7 @@ use cwndlab_core::scenario::{Problem, Scenario};
 use cwndlab_core::schema;
 use cwndlab_core::sim::Simulation;
 use cwndlab_core::tcp::cc::Phase;
+use cwndlab_core::thin::WRITE_COLUMNS;
 use cwndlab_core::throughput::THROUGHPUT_COLUMNS;
 use cwndlab_core::time::{ns_to_secs, secs_to_ns};
 use cwndlab_core::trace::{EventKind, Table, EVENT_COLUMNS, SERIES_COLUMNS, VALIDATION_COLUMNS};
@@ -65,7 +66,7 @@ pub fn codes_json() -> String {
     let phases: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
     json!({"events": events, "phases": phases, "series_columns": SERIES_COLUMNS,
            "event_columns": EVENT_COLUMNS, "validation_columns": VALIDATION_COLUMNS,
-           "throughput_columns": THROUGHPUT_COLUMNS})
+           "throughput_columns": THROUGHPUT_COLUMNS, "write_columns": WRITE_COLUMNS})
     .to_string()
 }
 
@@ -258,6 +259,21 @@ impl Sim {
                 .queues()
                 .get(queue as usize)
                 .and_then(|(_, q)| q.column(name, from as usize)),
+        )
+    }
+
+    /// Rows in a flow's write table (0 for a bulk sender).
+    pub fn writes_len(&self, flow: u32) -> u32 {
+        self.sim.writes(flow as usize).map_or(0, |w| w.len() as u32)
+    }
+
+    /// Write-table columns of a flow from row `from` selected by `columns` (bit i of t,
+    /// bytes, sojourn, latency; 0xf = all), one after another.
+    pub fn writes_cols(&self, flow: u32, from: u32, columns: u32) -> Box<[f64]> {
+        boxed(
+            self.sim
+                .writes(flow as usize)
+                .map(|w| w.columns(from as usize, columns)),
         )
     }
 

@@ -107,6 +107,8 @@ pub struct Sender {
     burst: (Ns, u64),
     /// Counters.
     pub stats: SenderStats,
+    /// Per-write measurements (applications that write; None for bulk senders).
+    pub writes: Option<crate::thin::WriteLog>,
 }
 
 impl Sender {
@@ -151,6 +153,7 @@ impl Sender {
             syn_sent_at: 0,
             burst: (0, 0),
             stats: SenderStats::default(),
+            writes: (cfg.app.kind != crate::scenario::AppKind::Bulk).then(crate::thin::WriteLog::default),
         }
     }
 
@@ -195,6 +198,9 @@ impl Sender {
     /// The application handed over `bytes` more.
     pub fn app_write(&mut self, w: &mut World, bytes: u64) {
         self.app_written = self.app_written.saturating_add(bytes);
+        if let Some(log) = self.writes.as_mut() {
+            log.write(w.now, bytes, self.app_written);
+        }
         self.send_loop(w);
     }
 
@@ -435,6 +441,9 @@ impl Sender {
             fate: Fate::Ok,
         };
         w.transmit(self.link, pkt);
+        if let Some(log) = self.writes.as_mut() {
+            log.sent(w.now, self.snd_max);
+        }
         // RFC 6298 (5.1): start the timer if it is not running.
         if !self.rto_running() {
             self.restart_rto(w);

@@ -1,0 +1,71 @@
+//! Thin-stream measurements (issue 10, source 004 §4): per write, the sojourn time and the
+//! latency; per data packet, the inter-transmission time. Exact values on a path whose
+//! timings are known to the nanosecond: 100 Mbit/s access links without delay, a
+//! 10 Mbit/s 50 ms bottleneck, 50-byte writes every 20 ms, 40-byte headers.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+
+fn thin(nagle: bool) -> cwndlab_core::sim::Simulation {
+    let access = json!({"bandwidth": 100_000_000u64, "delay": 0.0, "queue_packets": 100});
+    run(&scenario_from(
+        json!({"duration": 2, "network": {"bottleneck": {"bandwidth": 10_000_000u64, "delay": 0.05,
+                "queue_packets": 100, "loss": {"model": "none"}, "reverse_loss": {"model": "none"}}},
+               "flows": [{"algorithm": "newreno", "tcp": {"initial_window": 10, "nagle": nagle},
+                          "access": access, "receiver_access": access,
+                          "app": {"kind": "thin", "write_size": 50, "write_interval": 0.02}}]}),
+        &[],
+    ))
+}
+
+// One way for a 90-byte packet: 7 200 + 72 000 + 50 000 000 + 7 200 ns; an ACK (40 bytes)
+// back: 3 200 + 32 000 + 50 000 000 + 3 200 ns.
+const DATA_90: u64 = 50_086_400;
+const ACK_BACK: u64 = 50_038_400;
+
+#[test]
+fn without_nagle_every_write_leaves_at_once_and_arrives_one_way_later() {
+    let sim = thin(false);
+    let log = sim.writes(0).unwrap();
+    // Writes at 0, 20, …, 2000 ms (events at the end instant run): 101; those written
+    // before 2 s − 50.09 ms are delivered.
+    assert_eq!(log.writes, 101);
+    assert_eq!(log.rows.len(), 98);
+    for (k, &(t, bytes, sojourn, latency)) in log.rows.iter().enumerate() {
+        assert_eq!(
+            (t, bytes, sojourn, latency),
+            (k as u64 * 20_000_000, 50, 0, DATA_90),
+            "write {k}"
+        );
+    }
+    let f = &sim.summary().flows[0];
+    assert_eq!(f.writes, Some(101));
+    assert_eq!(f.mean_payload_bytes, 50.0);
+    assert_eq!(f.sojourn_p99_s, Some(0.0));
+    // Percentiles are bucket lower bounds, within 0.1 % below the value.
+    let itt = f.itt_p50_s.unwrap();
+    assert!(itt <= 0.02 && itt > 0.02 * (1.0 - 1e-3), "{itt}");
+    let lat = f.latency_p99_s.unwrap();
+    assert!(
+        lat <= DATA_90 as f64 * 1e-9 && lat > DATA_90 as f64 * 1e-9 * (1.0 - 1e-3),
+        "{lat}"
+    );
+}
+
+#[test]
+fn with_nagle_small_writes_wait_for_the_ack_and_leave_together() {
+    let sim = thin(true);
+    let rows = &sim.writes(0).unwrap().rows;
+    // The first write leaves at once. The next five (20 … 100 ms) wait for its ACK at
+    // 100.1248 ms and leave as one 250-byte segment, which takes 50 278 400 ns.
+    let ack = DATA_90 + ACK_BACK;
+    assert_eq!(rows[0], (0, 50, 0, DATA_90));
+    for k in 1..=5u64 {
+        let t = k * 20_000_000;
+        assert_eq!(rows[k as usize], (t, 50, ack - t, ack + 50_278_400 - t), "write {k}");
+    }
+    let f = &sim.summary().flows[0];
+    assert!(f.mean_payload_bytes > 200.0, "{}", f.mean_payload_bytes);
+}
