@@ -76,7 +76,7 @@ pub struct FlowSummary {
     pub writes: Option<u64>,
     /// Mean payload of the data packets sent (retransmissions included), bytes.
     pub mean_payload_bytes: f64,
-    /// Inter-transmission time of data packets: 50th, 90th, 99th percentile, s (0.1 %).
+    /// Inter-transmission time of data packets: 50th, 90th, 99th percentile, s (0.2 %).
     pub itt_p50_s: Option<f64>,
     /// See `itt_p50_s`.
     pub itt_p90_s: Option<f64>,

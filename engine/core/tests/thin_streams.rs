@@ -44,12 +44,12 @@ fn without_nagle_every_write_leaves_at_once_and_arrives_one_way_later() {
     assert_eq!(f.writes, Some(101));
     assert_eq!(f.mean_payload_bytes, 50.0);
     assert_eq!(f.sojourn_p99_s, Some(0.0));
-    // Percentiles are bucket lower bounds, within 0.1 % below the value.
+    // Percentiles are bucket lower bounds, within 0.2 % below the value.
     let itt = f.itt_p50_s.unwrap();
-    assert!(itt <= 0.02 && itt > 0.02 * (1.0 - 1e-3), "{itt}");
+    assert!(itt <= 0.02 && itt > 0.02 * (1.0 - 2e-3), "{itt}");
     let lat = f.latency_p99_s.unwrap();
     assert!(
-        lat <= DATA_90 as f64 * 1e-9 && lat > DATA_90 as f64 * 1e-9 * (1.0 - 1e-3),
+        lat <= DATA_90 as f64 * 1e-9 && lat > DATA_90 as f64 * 1e-9 * (1.0 - 2e-3),
         "{lat}"
     );
 }
