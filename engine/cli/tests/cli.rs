@@ -163,7 +163,7 @@ fn out_writes_the_throughput_table_and_each_class_queue() {
 #[test]
 fn presets_schema_and_validate() {
     let o = cwndlab(&["presets"]);
-    assert_eq!(stdout(&o).lines().count(), 34);
+    assert_eq!(stdout(&o).lines().count(), 39);
     assert!(stdout(&o).contains("fall-floyd-newreno-4drops"));
     let schema: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&["schema"]))).unwrap();
     let p = schema["params"]
@@ -332,7 +332,11 @@ fn window_validation_settings_are_checked_by_name() {
         "flows[0].algorithm=cubic",
     ]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("newreno_newcwv, br_tcp, custom"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("br_tcp, linux_3_15, linux_3_18, freebsd_10, custom"),
+        "{}",
+        stderr(&o)
+    );
     let o = cwndlab(&[
         "run",
         "--preset",

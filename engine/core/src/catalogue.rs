@@ -16,6 +16,12 @@ use serde_json::{json, Map, Value};
 pub enum SettingValue {
     /// An enum choice.
     Str(&'static str),
+    /// A whole number.
+    Int(u64),
+    /// A number.
+    Num(f64),
+    /// true / false.
+    Bool(bool),
 }
 
 impl SettingValue {
@@ -23,6 +29,9 @@ impl SettingValue {
     pub fn to_json(self) -> Value {
         match self {
             SettingValue::Str(s) => json!(s),
+            SettingValue::Int(n) => json!(n),
+            SettingValue::Num(x) => json!(x),
+            SettingValue::Bool(b) => json!(b),
         }
     }
 }
@@ -45,11 +54,35 @@ pub struct Algorithm {
 /// The name of "no catalogue entry".
 pub const CUSTOM: &str = "custom";
 
-use SettingValue::Str;
+use SettingValue::{Bool, Int, Num, Str};
 
 const CLASSIC: &str = "Classic loss recovery";
 const VALIDATION: &str = "Idle and application-limited senders (NewReno)";
 const RESERVED: &str = "Reserved bandwidth";
+const PROFILES: &str = "Operating-system senders (thin streams)";
+
+/// What the Linux 3.x profiles share (source 004 §4; docs/algorithms.md, "Sender profiles",
+/// says where each value comes from). Nagle is off, as in the paper's tests (TCP_NODELAY).
+macro_rules! linux_3x {
+    ($gate:expr) => {
+        &[
+            ("variant", Str("newreno")),
+            ("cc.units", Str("segments")),
+            ("cc.slow_start", Str("linux")),
+            ("cc.congestion_avoidance", Str("linux_counter")),
+            ("cc.ssthresh_rule", Str("half_cwnd")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str($gate)),
+            ("cc.header_in_window", Bool(false)),
+            ("tcp.initial_window", Int(10)),
+            ("tcp.nagle", Bool(false)),
+            ("rto.min", Num(0.2)),
+            ("rto.initial", Num(1.0)),
+            ("receiver.delayed_ack", Bool(true)),
+            ("receiver.delack_timeout", Num(0.04)),
+        ]
+    };
+}
 
 /// Every entry, in picker order.
 pub static CATALOGUE: &[Algorithm] = &[
@@ -108,6 +141,43 @@ pub static CATALOGUE: &[Algorithm] = &[
         group: RESERVED,
         description: "Komuro et al. 2006: on a loss, ssthresh = the reserved rate's bandwidth-delay product instead of half the window (needs the flow's reserved bandwidth).",
         settings: &[("variant", Str("br_tcp")), ("cc.idle_policy", Str("none")), ("cc.growth_gate", Str("always"))],
+    },
+    Algorithm {
+        name: "linux_3_15",
+        label: "Linux 3.15-like",
+        group: PROFILES,
+        description: "Segment-based cwnd (packets, whatever their size), Linux slow start and ACK counter, grows while the packets in flight fill cwnd (tcp_is_cwnd_limited before 3.16); IW 10, minimum RTO 200 ms, Nagle off.",
+        settings: linux_3x!("linux_3_15"),
+    },
+    Algorithm {
+        name: "linux_3_18",
+        label: "Linux 3.18-like",
+        group: PROFILES,
+        description: "As Linux 3.15, but with the 3.16 growth test (commit ca8a22): in congestion avoidance cwnd grows only if the sender was cwnd-limited, which a thin stream rarely is.",
+        settings: linux_3x!("linux_3_16"),
+    },
+    Algorithm {
+        name: "freebsd_10",
+        label: "FreeBSD 10-like",
+        group: PROFILES,
+        description: "Byte-based cwnd with Appropriate Byte Counting (RFC 3465, L = 2, L = 1 after a timeout), so small segments share cwnd by their bytes; IW 10, initial RTO 3 s, Nagle off.",
+        settings: &[
+            ("variant", Str("newreno")),
+            ("cc.units", Str("bytes")),
+            ("cc.slow_start", Str("abc")),
+            ("cc.abc_limit", Int(2)),
+            ("cc.congestion_avoidance", Str("byte_counting")),
+            ("cc.ssthresh_rule", Str("half_cwnd")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("cc.header_in_window", Bool(false)),
+            ("tcp.initial_window", Int(10)),
+            ("tcp.nagle", Bool(false)),
+            ("rto.min", Num(0.03)),
+            ("rto.initial", Num(3.0)),
+            ("receiver.delayed_ack", Bool(true)),
+            ("receiver.delack_timeout", Num(0.1)),
+        ],
     },
 ];
 

@@ -257,6 +257,9 @@ pub enum SlowStartRule {
     AckCounting,
     /// + min(acked, L·SMSS) per new ACK (RFC 3465).
     Abc,
+    /// Linux 3.x `tcp_slow_start`: + the packets the ACK acknowledges, capped at
+    /// ssthresh + 1 packet; slow start while cwnd ≤ ssthresh.
+    Linux,
 }
 
 /// Congestion-avoidance increase rule.
@@ -267,6 +270,9 @@ pub enum CongAvoidRule {
     PerAck,
     /// + SMSS per cwnd of acknowledged bytes (RFC 3465 §2.1).
     ByteCounting,
+    /// Linux 3.x `tcp_cong_avoid_ai(tp, cwnd)`: a counter of ACKs; once it has reached
+    /// cwnd (in packets), the next ACK adds one packet and clears it.
+    LinuxCounter,
 }
 
 /// ssthresh rule on loss.
@@ -453,6 +459,8 @@ pub struct CcCfg {
     pub full_window_slack: FullWindowSlack,
     /// RFC 7661 §4.4.3: longest non-validated phase before cwnd is reduced, s.
     pub nvp_limit: f64,
+    /// Source 004 §5.1: byte-based cwnd counts the headers of the packets in flight too.
+    pub header_in_window: bool,
     /// BR-TCP: the RTT of the formula.
     pub br_rtt: BrRtt,
     /// BR-TCP: the packet size of the formula.

@@ -556,6 +556,7 @@ fn build_params() -> Vec<ParamDef> {
         p!("flows[].cc.slow_start", "Slow-start increase", "cc", "", Kind::Enum { options: &[
             Choice { value: "ack_counting", label: "1 MSS per ACK", help: "Each new ACK adds one SMSS, however much it acknowledges (RFC 2581)." },
             Choice { value: "abc", label: "Byte counting (ABC)", help: "Each new ACK adds the bytes it acknowledges, at most L·SMSS (RFC 3465 §2.2); L = 1 after a timeout." },
+            Choice { value: "linux", label: "Linux 3.x (packets acked)", help: "tcp_slow_start of Linux 3.x: each new ACK adds the number of packets it acknowledges, whatever their size, up to ssthresh + 1 packet; slow start lasts while cwnd ≤ ssthresh." },
         ], default: "ack_counting" }, false, NONE,
             "How slow start grows cwnd on a new ACK."),
         p!("flows[].cc.abc_limit", "ABC limit L", "cc", "segments", Kind::Int { min: 1, max: 2, default: 2 }, false, NONE,
@@ -563,6 +564,7 @@ fn build_params() -> Vec<ParamDef> {
         p!("flows[].cc.congestion_avoidance", "Congestion-avoidance increase", "cc", "", Kind::Enum { options: &[
             Choice { value: "per_ack", label: "SMSS²/cwnd per ACK", help: "Each new ACK adds SMSS·SMSS/cwnd bytes, at least 1 (RFC 5681 §3.1 eq. 3; ns-2's 1/cwnd)." },
             Choice { value: "byte_counting", label: "Byte counting", help: "Add one SMSS each time a full cwnd of bytes has been acknowledged (RFC 3465 §2.1)." },
+            Choice { value: "linux_counter", label: "Linux 3.x ACK counter", help: "tcp_cong_avoid_ai of Linux 3.x (before the 2015 stretch-ACK change): count ACKs; when the count has reached cwnd in packets, the next ACK adds one packet and restarts the count." },
         ], default: "per_ack" }, false, NONE,
             "How congestion avoidance grows cwnd."),
         p!("flows[].cc.ssthresh_rule", "ssthresh on loss", "cc", "", Kind::Enum { options: &[
@@ -610,6 +612,8 @@ fn build_params() -> Vec<ParamDef> {
             Choice { value: "linux_3_16", label: "Linux 3.16 (ca8a22)", help: "Measurement-based: after each send pass, track the largest flight of the current window and whether the sender was cwnd-limited then; grow in slow start while cwnd < 2 × that flight, in congestion avoidance only if cwnd-limited." },
         ], default: "always" }, false, NONE,
             "When ACKs may grow cwnd. New CWV (idle_policy rfc7661) has its own rule and needs always."),
+        p!("flows[].cc.header_in_window", "Count headers in cwnd", "cc", "", Kind::Bool { default: false }, false, NONE,
+            "Byte-based cwnd only (source 004 §5.1, the paper's proposed fix): a segment may be sent only if its bytes plus the headers of every packet in flight (and its own) fit in cwnd, so many small packets cost what they put on the wire."),
         p!("flows[].cc.full_window_slack", "Full-window slack", "cc", "", Kind::Enum { options: &[
             Choice { value: "one_mss", label: "Less than 1 SMSS unused", help: "The window counts as full when less than one SMSS of it is unused (the paper's §5 fix for Nagle and whole segments)." },
             Choice { value: "none", label: "None (literal)", help: "Full only when the flight reaches the window exactly." },

@@ -69,3 +69,62 @@ fn with_nagle_small_writes_wait_for_the_ack_and_leave_together() {
     let f = &sim.summary().flows[0];
     assert!(f.mean_payload_bytes > 200.0, "{}", f.mean_payload_bytes);
 }
+
+/// (packets sent, sojourn p50 s, latency p50 s) of a thin-stream preset with a profile.
+fn profile(preset: &str, alg: &str) -> (u64, f64, f64) {
+    let f = run(&scenario(preset, &[("flows[0].algorithm", alg)])).summary().flows[0].clone();
+    (f.data_packets_sent, f.sojourn_p50_s.unwrap(), f.latency_p50_s.unwrap())
+}
+
+#[test]
+fn byte_based_cwnd_sends_small_writes_at_once_and_linux_3_16_holds_them_back() {
+    // Source 004 figure 5 (20-byte writes every 10 ms, 150 ms RTT): FreeBSD 10.1 sent
+    // 31.5K packets, Linux 3.15 15.3K, Linux 3.18 5.8K; median sojourn 1, 9 and 45 ms.
+    let bsd = profile("thin-20b-10ms", "freebsd_10");
+    let l15 = profile("thin-20b-10ms", "linux_3_15");
+    let l18 = profile("thin-20b-10ms", "linux_3_18");
+    assert!(bsd.0 > 2 * l15.0 && l15.0 > 2 * l18.0, "{bsd:?} {l15:?} {l18:?}");
+    assert!(
+        bsd.1 == 0.0 && l15.1 > 0.01 && l18.1 > 2.0 * l15.1,
+        "{bsd:?} {l15:?} {l18:?}"
+    );
+    // Pinned (120 s, seed 1): packets sent.
+    assert_eq!((bsd.0, l15.0, l18.0), (12_156, 4_398, 2_116));
+}
+
+#[test]
+fn more_packets_is_not_lower_latency_at_a_1_ms_write_frequency() {
+    // Figure 7: FreeBSD sends a packet per 20-byte write and its latencies are the highest.
+    let bsd = profile("thin-20b-1ms", "freebsd_10");
+    let l15 = profile("thin-20b-1ms", "linux_3_15");
+    assert!(bsd.0 > 10 * l15.0, "{bsd:?} {l15:?}");
+    assert!(bsd.2 > 2.0 * l15.2, "{bsd:?} {l15:?}");
+}
+
+#[test]
+fn three_packets_in_flight_are_enough_for_every_sender_at_50_ms() {
+    // Figure 4: at 50 ms writes the stream needs 3 packets in flight, which every window
+    // allows, so Linux 3.15 and FreeBSD send the same packets (to 1 %).
+    let bsd = profile("thin-50b-50ms", "freebsd_10");
+    let l15 = profile("thin-50b-50ms", "linux_3_15");
+    assert!((bsd.0 as f64 / l15.0 as f64 - 1.0).abs() < 0.01, "{bsd:?} {l15:?}");
+    assert_eq!((bsd.1, l15.1), (0.0, 0.0));
+}
+
+#[test]
+fn counting_headers_in_a_byte_based_window_sends_fewer_packets() {
+    // The paper's §5.1 fix: with the headers of the packets in flight counted, FreeBSD's
+    // 20-byte packets cost 60 bytes of cwnd each, so fewer fit and writes coalesce.
+    let plain = profile("thin-20b-1ms", "freebsd_10");
+    let s = scenario(
+        "thin-20b-1ms",
+        &[
+            ("flows[0].algorithm", "freebsd_10"),
+            ("flows[0].cc.header_in_window", "true"),
+        ],
+    );
+    assert_ne!(s.flows[0].algorithm, "freebsd_10", "no longer the FreeBSD profile");
+    let f = run(&s).summary().flows[0].clone();
+    assert!(f.data_packets_sent < plain.0, "{} vs {plain:?}", f.data_packets_sent);
+    assert!(f.mean_payload_bytes > 20.0);
+}

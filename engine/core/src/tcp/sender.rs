@@ -353,11 +353,12 @@ impl Sender {
             self.send_next(w, len, resend);
             sent += 1;
         }
-        // Linux 3.16 records how this pass used the window (tcp_write_xmit → tcp_cwnd_validate).
+        // Linux 3.16 records how this pass used the window (tcp_write_xmit → tcp_cwnd_validate):
+        // cwnd-limited only if cwnd stopped the pass while data was waiting.
         if sent > 0 && self.cc.cfg.growth_gate == GrowthGate::Linux316 {
-            let out = self.nxt_idx as u64;
-            let limited = cwnd_stop || out >= self.cc.cwnd / self.mss;
-            self.cc.usage.after_send(out, self.snd_nxt, self.snd_una, limited);
+            self.cc
+                .usage
+                .after_send(self.nxt_idx as u64, self.snd_nxt, self.snd_una, cwnd_stop);
         }
     }
 
@@ -372,6 +373,11 @@ impl Sender {
             return false;
         }
         match self.cc.cfg.units {
+            // Source 004 §5.1: the headers of the packets in flight, this one included,
+            // count against cwnd too.
+            Units::Bytes if self.cc.cfg.header_in_window => {
+                after + (self.nxt_idx as u64 + 1) * self.header <= self.cc.window() + extra * self.mss
+            }
             Units::Bytes => after <= self.cc.window() + extra * self.mss,
             // One more packet must fit: packets in flight < floor(window / SMSS) + allowance.
             Units::Segments => (self.nxt_idx as u64) < self.cc.window() / self.mss + extra,

@@ -45,7 +45,8 @@ pub struct CwndUsage {
 impl CwndUsage {
     /// After a send pass that sent something (`tcp_write_xmit` → `tcp_cwnd_validate`): a
     /// new record once the window recorded last is acknowledged, or when the flight beats
-    /// it. `limited`: the pass stopped because of cwnd, or the flight reaches cwnd.
+    /// it. `limited`: the pass stopped because cwnd was full while data waited (a pass that
+    /// runs out of data is not cwnd-limited, however full the window).
     pub fn after_send(&mut self, packets_out: u64, snd_nxt: u64, snd_una: u64, limited: bool) {
         if snd_una >= self.max_seq || packets_out > self.max_out {
             self.max_out = packets_out;

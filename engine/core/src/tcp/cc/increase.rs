@@ -6,10 +6,16 @@ use super::Cc;
 use crate::scenario::{CongAvoidRule, SlowStartRule};
 
 impl Cc {
-    /// cwnd growth on a new ACK outside fast recovery.
-    pub(super) fn grow(&mut self, acked: u64) {
+    /// cwnd growth on a new ACK outside fast recovery; `acked` bytes in `acked_pkts`
+    /// packets.
+    pub(super) fn grow(&mut self, acked: u64, acked_pkts: u64) {
         let smss = self.smss;
-        if self.cwnd < self.ssthresh {
+        // Linux 3.x tests slow start as cwnd <= ssthresh.
+        let slow_start = match self.cfg.slow_start {
+            SlowStartRule::Linux => self.cwnd <= self.ssthresh,
+            _ => self.cwnd < self.ssthresh,
+        };
+        if slow_start {
             // Slow start (RFC 5681 §3.1).
             let inc = match self.cfg.slow_start {
                 // One SMSS per new ACK, however much it acknowledges (RFC 2581 §3.1).
@@ -20,6 +26,9 @@ impl Cc {
                     let l = if self.after_rto { 1 } else { self.cfg.abc_limit };
                     acked.min(l * smss)
                 }
+                // Linux 3.x: one packet per packet acknowledged, whatever its size, up to
+                // ssthresh + 1 packet.
+                SlowStartRule::Linux => (acked_pkts * smss).min(self.ssthresh.saturating_add(smss) - self.cwnd),
             };
             self.cwnd += inc;
             self.bytes_acked = 0;
@@ -36,7 +45,64 @@ impl Cc {
                         self.cwnd += smss;
                     }
                 }
+                // Linux 3.x: if the ACK count has reached cwnd (packets), grow by one packet
+                // and restart the count; otherwise count this ACK.
+                CongAvoidRule::LinuxCounter => {
+                    if self.bytes_acked >= self.cwnd / smss {
+                        self.cwnd += smss;
+                        self.bytes_acked = 0;
+                    } else {
+                        self.bytes_acked += 1;
+                    }
+                }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{Scenario, Units, Variant};
+
+    const S: u64 = 1000;
+
+    fn linux() -> Cc {
+        let mut cfg = Scenario::default().flows[0].cc.clone();
+        cfg.units = Units::Segments;
+        cfg.slow_start = SlowStartRule::Linux;
+        cfg.congestion_avoidance = CongAvoidRule::LinuxCounter;
+        Cc::new(Variant::Newreno, cfg, S, 1 << 30, 10, 12 * S, 3)
+    }
+
+    #[test]
+    fn linux_slow_start_adds_the_packets_acked_up_to_ssthresh_plus_one() {
+        let mut c = linux();
+        // An ACK for 3 small packets (150 bytes) adds 3 packets, whatever their size.
+        c.grow(150, 3);
+        assert_eq!(c.cwnd, 12 * S + S, "min(10 + 3, ssthresh 12 + 1)");
+        // cwnd 13 > ssthresh 12: congestion avoidance from now on.
+        c.grow(150, 3);
+        assert_eq!(c.cwnd, 13 * S);
+        // At cwnd = ssthresh, Linux is still in slow start (cwnd <= ssthresh).
+        let mut d = linux();
+        d.cwnd = 12 * S;
+        d.grow(S, 1);
+        assert_eq!(d.cwnd, 13 * S);
+    }
+
+    #[test]
+    fn linux_congestion_avoidance_counts_acks_not_bytes() {
+        let mut c = linux();
+        c.cwnd = 4 * S;
+        c.ssthresh = 2 * S;
+        // Four ACKs fill the counter (0 → 4); the fifth adds a packet and clears it,
+        // however many bytes or packets each acknowledged.
+        for k in 0..4 {
+            c.grow(50 * (k + 1), 1 + k);
+            assert_eq!(c.cwnd, 4 * S, "ACK {k}");
+        }
+        c.grow(50, 1);
+        assert_eq!((c.cwnd, c.bytes_acked), (5 * S, 0));
     }
 }

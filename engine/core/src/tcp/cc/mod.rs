@@ -236,7 +236,7 @@ impl Cc {
         if !self.in_fast_recovery {
             self.dupacks = 0;
             if self.growth_allowed(before) {
-                self.grow(acked);
+                self.grow(acked, before.segs.saturating_sub(flight.segs));
             }
             return NewAckAction::Normal;
         }
