@@ -60,6 +60,23 @@ const CLASSIC: &str = "Classic loss recovery";
 const VALIDATION: &str = "Idle and application-limited senders (NewReno)";
 const RESERVED: &str = "Reserved bandwidth";
 const PROFILES: &str = "Operating-system senders (thin streams)";
+const BINOMIAL: &str = "Binomial controls (NewReno loss detection)";
+
+/// A binomial control (source 004 §3.2) with α = 1, β = ½ on NewReno's loss detection.
+macro_rules! binomial {
+    ($k:expr, $l:expr) => {
+        &[
+            ("variant", Str("newreno")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("cc.binomial", Bool(true)),
+            ("cc.binomial_k", Num($k)),
+            ("cc.binomial_l", Num($l)),
+            ("cc.binomial_alpha", Num(1.0)),
+            ("cc.binomial_beta", Num(0.5)),
+        ]
+    };
+}
 
 /// What the Linux 3.x profiles share (source 004 §4; docs/algorithms.md, "Sender profiles",
 /// says where each value comes from). Nagle is off, as in the paper's tests (TCP_NODELAY).
@@ -141,6 +158,27 @@ pub static CATALOGUE: &[Algorithm] = &[
         group: RESERVED,
         description: "Komuro et al. 2006: on a loss, ssthresh = the reserved rate's bandwidth-delay product instead of half the window (needs the flow's reserved bandwidth).",
         settings: &[("variant", Str("br_tcp")), ("cc.idle_policy", Str("none")), ("cc.growth_gate", Str("always"))],
+    },
+    Algorithm {
+        name: "binomial_aimd",
+        label: "Binomial AIMD (k 0, l 1)",
+        group: BINOMIAL,
+        description: "Additive increase (α/w^0 = 1 packet per RTT), multiplicative decrease (β·w = half the window): TCP's own control written as a binomial one.",
+        settings: binomial!(0.0, 1.0),
+    },
+    Algorithm {
+        name: "binomial_iiad",
+        label: "Binomial IIAD (k 1, l 0)",
+        group: BINOMIAL,
+        description: "Inverse increase (1/w packets per RTT), additive decrease (β = ½ packet per loss): a window that hardly moves, for streaming media.",
+        settings: binomial!(1.0, 0.0),
+    },
+    Algorithm {
+        name: "binomial_sqrt",
+        label: "Binomial SQRT (k ½, l ½)",
+        group: BINOMIAL,
+        description: "Increase 1/√w packets per RTT, decrease ½·√w packets per loss: between AIMD and IIAD, still TCP-compatible (k + l = 1).",
+        settings: binomial!(0.5, 0.5),
     },
     Algorithm {
         name: "linux_3_15",

@@ -461,6 +461,16 @@ pub struct CcCfg {
     pub nvp_limit: f64,
     /// Source 004 §5.1: byte-based cwnd counts the headers of the packets in flight too.
     pub header_in_window: bool,
+    /// Binomial increase and decrease instead of the congestion-avoidance and ssthresh rules.
+    pub binomial: bool,
+    /// Binomial k (increase α / w^k per RTT), a whole or half number.
+    pub binomial_k: f64,
+    /// Binomial l (decrease β · w^l on a loss), a whole or half number.
+    pub binomial_l: f64,
+    /// Binomial α.
+    pub binomial_alpha: f64,
+    /// Binomial β.
+    pub binomial_beta: f64,
     /// BR-TCP: the RTT of the formula.
     pub br_rtt: BrRtt,
     /// BR-TCP: the packet size of the formula.
@@ -796,6 +806,14 @@ impl Scenario {
                         f.cc.growth_gate.name()
                     ),
                 ));
+            }
+            for (name, v) in [("cc.binomial_k", f.cc.binomial_k), ("cc.binomial_l", f.cc.binomial_l)] {
+                if (v * 2.0).fract() != 0.0 {
+                    out.push(Problem::new(
+                        at(name),
+                        format!("= {v} is not a whole or half number; binomial powers must be multiples of 0.5 (e.g. 0, 0.5, 1)"),
+                    ));
+                }
             }
             if f.variant == Variant::BrTcp && f.reserved_bandwidth == 0 {
                 out.push(Problem::new(

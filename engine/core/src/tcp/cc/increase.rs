@@ -34,6 +34,16 @@ impl Cc {
             self.bytes_acked = 0;
         } else {
             self.after_rto = false;
+            if self.cfg.binomial {
+                // Source 004 §3.2 eq. (1), I: α / w^k packets per RTT.
+                self.cwnd += super::binomial::increase_per_ack(
+                    self.cwnd,
+                    smss,
+                    (2.0 * self.cfg.binomial_k) as i32,
+                    self.cfg.binomial_alpha,
+                );
+                return;
+            }
             match self.cfg.congestion_avoidance {
                 // RFC 5681 §3.1 eq. (3): SMSS·SMSS/cwnd per ACK, at least one byte.
                 CongAvoidRule::PerAck => self.cwnd += (smss * smss / self.cwnd).max(1),

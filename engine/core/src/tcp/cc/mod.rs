@@ -5,6 +5,7 @@
 //! - [`increase`]: slow start and congestion avoidance.
 //! - [`gate`]: whether an ACK may grow cwnd at all (RFC 2861 §2's full-window test).
 //! - [`brtcp`]: BR-TCP's ssthresh from a reserved rate (source 002).
+//! - [`binomial`]: binomial increase and decrease (source 004 §3.2).
 //! - [`validation`]: what idle and application-limited periods do to cwnd, dispatching to
 //!   [`restart`] (RFC 5681 §4.1), [`cwv`] (RFC 2861) or [`newcwv`] (RFC 7661).
 //!
@@ -16,6 +17,7 @@
 //! last loss response began (`snd_max`), so "the ACK covers more than recover" in RFC 6582's
 //! inclusive numbering reads `ack > recover` here.
 
+pub mod binomial;
 pub mod brtcp;
 pub mod cwv;
 pub mod gate;

@@ -32,6 +32,19 @@ impl Cc {
                 .br
                 .ssthresh(self.cfg.br_rtt, self.cfg.br_packet_size, smss, self.header);
         }
+        if self.cfg.binomial {
+            // Source 004 §3.2 eq. (1), D: w − β·w^l packets, whole packets in segment units.
+            let b = super::binomial::decreased(
+                self.cwnd.min(self.rwnd),
+                smss,
+                (2.0 * self.cfg.binomial_l) as i32,
+                self.cfg.binomial_beta,
+            );
+            return match self.cfg.units {
+                Units::Bytes => b,
+                Units::Segments => b / smss * smss,
+            };
+        }
         match (self.cfg.units, self.cfg.ssthresh_rule) {
             // RFC 5681 §3.1 eq. (4): max(FlightSize/2, 2·SMSS).
             (Units::Bytes, SsthreshRule::HalfFlight) => (flight.bytes / 2).max(2 * smss),
