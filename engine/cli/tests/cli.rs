@@ -333,7 +333,7 @@ fn window_validation_settings_are_checked_by_name() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("br_tcp, linux_3_15, linux_3_18, freebsd_10, custom"),
+        stderr(&o).contains("binomial_sqrt, linux_3_15, linux_3_18, freebsd_10, custom"),
         "{}",
         stderr(&o)
     );
