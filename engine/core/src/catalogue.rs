@@ -234,10 +234,16 @@ pub fn apply(flow: &mut Value, alg: &Algorithm) {
 /// The entry a resolved flow object matches: every setting equal, the most specific entry
 /// (most settings) first, catalogue order among equals; `custom` when none matches.
 pub fn identify(flow: &Value) -> &'static str {
+    // Numbers compare by value: a scenario written by JavaScript has `1` where the entry
+    // says `1.0`.
+    let same = |have: Option<&Value>, want: &Value| match (have, want.as_f64()) {
+        (Some(h), Some(w)) => h.as_f64() == Some(w),
+        (h, _) => h == Some(want),
+    };
     let matches = |a: &&Algorithm| {
         a.settings
             .iter()
-            .all(|(path, v)| crate::scenario::get_path(flow, path) == Some(&v.to_json()))
+            .all(|(path, v)| same(crate::scenario::get_path(flow, path), &v.to_json()))
     };
     let mut best: Option<&Algorithm> = None;
     for a in CATALOGUE.iter().filter(matches) {
@@ -280,6 +286,17 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}: {e:?}", a.name));
             assert_eq!(s.flows[0].algorithm, a.name);
         }
+    }
+
+    #[test]
+    fn numbers_match_by_value_whatever_their_json_spelling() {
+        // JavaScript writes 1.0 as 1 and 0.0 as 0.
+        let s = Scenario::from_json_str(
+            r#"{"flows": [{"variant": "newreno", "cc": {"binomial": true, "binomial_k": 0, "binomial_l": 1,
+                "binomial_alpha": 1, "binomial_beta": 0.5}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(s.flows[0].algorithm, "binomial_aimd");
     }
 
     #[test]

@@ -61,7 +61,9 @@ describe('the algorithm model', () => {
   });
 
   it('knows which settings the catalogue controls, with their defaults', () => {
-    expect(new Set(CONTROLLED_KEYS)).toEqual(new Set(CATALOGUE.flatMap((e) => Object.keys(e.settings))));
+    // The keys every entry sets; the others (a profile's initial window) stay scenario settings.
+    expect(CONTROLLED_KEYS).toEqual(['variant', 'cc.idle_policy', 'cc.growth_gate']);
+    for (const e of CATALOGUE) for (const k of CONTROLLED_KEYS) expect(Object.keys(e.settings)).toContain(k);
     expect(CONTROLLED_PATHS.has('flows[].algorithm')).toBe(true);
     for (const k of CONTROLLED_KEYS) expect(CONTROLLED_PATHS.has(`flows[].${k}`)).toBe(true);
     expect(isCustomFlow(base)).toBe(false);
@@ -87,6 +89,22 @@ describe('the algorithm model', () => {
       else delete flow[head]?.[tail];
     }
     expect(digestOf(partial)).toBe(digestOf(run));
+  });
+
+  it('keeps settings only some entries set as scenario settings: old links and presets read as before', () => {
+    // An ns-2 emulation's segment units and a preset's initial window are scenario settings,
+    // even though the sender profiles set them too.
+    const ns2 = setAt(setAt(base, 'flows[0].cc.units', 'segments'), 'flows[0].tcp.initial_window', 3);
+    expect(isCustomFlow(ns2)).toBe(false);
+    expect(withDefaultAlgorithm(ns2)).toEqual(ns2);
+    const reno = runScenario(ns2, 'reno');
+    expect([getAt(reno, 'flows[0].cc.units'), getAt(reno, 'flows[0].tcp.initial_window')]).toEqual(['segments', 3]);
+    // A profile brings its own values for the keys it sets, and only for its own runs.
+    for (const name of ['linux_3_15', 'freebsd_10'].filter(isAlgorithm)) {
+      const entry = CATALOGUE.find((e) => e.name === name);
+      const run = runScenario(ns2, name);
+      for (const [k, v] of Object.entries(entry?.settings ?? {})) expect(getAt(run, `flows[0].${k}`)).toEqual(v);
+    }
   });
 
   it('runs a catalogue name the same on a custom base; custom runs the base as it is', () => {

@@ -87,11 +87,18 @@ export const GROUPS: readonly AlgorithmGroup[] = (() => {
  *  loss-recovery algorithms, which the default bulk sender tells apart). */
 export const DEFAULT_SELECTION: readonly AlgorithmName[] = (GROUPS[0]?.entries ?? CATALOGUE).map((e) => e.name);
 
-/** Paths inside a flow that some catalogue entry sets (`variant`, `cc.idle_policy`, …), in
- *  the schema's order. */
-export const CONTROLLED_KEYS: readonly string[] = [...new Set(CATALOGUE.flatMap((e) => Object.keys(e.settings)))].sort(
-  (a, b) => PARAMS.findIndex((p) => p.path === `flows[].${a}`) - PARAMS.findIndex((p) => p.path === `flows[].${b}`),
-);
+/** Paths inside a flow that every catalogue entry sets (`variant`, `cc.idle_policy`,
+ *  `cc.growth_gate`), in the schema's order: the algorithm choice owns them. Settings only
+ *  some entries set (a sender profile's initial window, a binomial control's k and l) stay
+ *  scenario settings: a run of such an entry takes the entry's values (`runScenario`), every
+ *  other run the scenario's, as the engine does for `flows[].algorithm`. Taking only the
+ *  common keys keeps links and presets that set those as scenario settings (an ns-2
+ *  emulation's segment units, a preset's minimum RTO) reading as before. */
+export const CONTROLLED_KEYS: readonly string[] = Object.keys(CATALOGUE[0]?.settings ?? {})
+  .filter((k) => CATALOGUE.every((e) => k in e.settings))
+  .sort(
+    (a, b) => PARAMS.findIndex((p) => p.path === `flows[].${a}`) - PARAMS.findIndex((p) => p.path === `flows[].${b}`),
+  );
 
 /** Schema paths the algorithm choice owns for the compared flow: `flows[].algorithm` and
  *  every catalogue-controlled setting. Shown for flow 0 only when custom is compared. */
