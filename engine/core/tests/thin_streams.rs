@@ -128,3 +128,28 @@ fn counting_headers_in_a_byte_based_window_sends_fewer_packets() {
     assert!(f.data_packets_sent < plain.0, "{} vs {plain:?}", f.data_packets_sent);
     assert!(f.mean_payload_bytes > 20.0);
 }
+
+#[test]
+fn a_segment_based_window_counts_a_small_segment_as_a_whole_packet() {
+    // IW 2, five 50-byte writes 1 ms apart, Nagle off, a 100 ms round trip. Counted in
+    // packets, cwnd lets two segments out and the other three writes wait for the first
+    // ACK, then leave as one 150-byte segment; counted in bytes (2 920), all five leave.
+    let sent_before_ack = |units: &str| -> Vec<u32> {
+        let access = json!({"bandwidth": 100_000_000u64, "delay": 0.0});
+        let writes: Vec<serde_json::Value> = (0..5).map(|k| json!({"at": k as f64 * 0.001, "bytes": 50})).collect();
+        let sim = run(&scenario_from(
+            json!({"duration": 0.5, "network": {"bottleneck": {"bandwidth": 10_000_000u64, "delay": 0.05,
+                    "loss": {"model": "none"}, "reverse_loss": {"model": "none"}}},
+                   "flows": [{"algorithm": "newreno", "tcp": {"initial_window": 2, "nagle": false},
+                              "cc": {"units": units}, "access": access, "receiver_access": access,
+                              "app": {"kind": "scripted", "writes": writes}}]}),
+            &[],
+        ));
+        events(&sim, &[cwndlab_core::trace::EventKind::DataSend])
+            .iter()
+            .map(|e| e.len)
+            .collect()
+    };
+    assert_eq!(sent_before_ack("segments"), vec![50, 50, 150]);
+    assert_eq!(sent_before_ack("bytes"), vec![50, 50, 50, 50, 50]);
+}
