@@ -80,6 +80,63 @@ async function summaryRow(page: Page, label: string): Promise<string[]> {
     .allInnerTexts();
 }
 
+/** The brief's thin stream: 50-byte writes every 10 ms over a 150 ms path, NewReno. */
+const THIN_LINK =
+  '?v=3&alg=newreno&f0.app.kind=thin&f0.app.write_size=50&f0.app.write_interval=0.01' +
+  '&network.bottleneck.delay=0.075&duration=10&plots=window,thin';
+/** 20-byte writes every 10 ms, 2 % loss, a window in segments: NewReno against Linux 3.16's
+ *  growth gate (custom), with the write timeline, overlaid. */
+const THIN_LOSSY =
+  '?v=3&alg=newreno,custom&f0.cc.growth_gate=linux_3_16&f0.cc.units=segments&f0.app.kind=thin' +
+  '&f0.app.write_size=20&f0.app.write_interval=0.01&network.bottleneck.delay=0.075' +
+  '&network.bottleneck.loss.model=bernoulli&network.bottleneck.loss.probability=0.02&duration=30' +
+  '&plots=window,writes,thin';
+
+/** What a CDF panel's screen-reader text says about a run: count, median, mean (payload). */
+async function cdfFacts(page: Page, kind: string, label: string) {
+  const text = (await page.locator(`figure[data-plot="thin-${kind}"] canvas`).getAttribute('aria-label')) ?? '';
+  const m = new RegExp(`${label.replace(/[+]/g, '\\+')}: (\\d+) \\w+, median ([\\d.e-]+) (?:ms|B)`).exec(text);
+  expect(m, `no median for ${label} in: ${text}`).not.toBeNull();
+  const mean = /mean ([\d.e-]+) B/.exec(text.slice(text.indexOf(`${label}:`)));
+  return { n: Number(m?.[1]), median: Number(m?.[2]), mean: Number(mean?.[1] ?? NaN), text };
+}
+
+/** The summary's 50th percentile (ms) of a thin-stream row, per algorithm column. */
+async function summaryP50(page: Page, label: string): Promise<number[]> {
+  return (await summaryRow(page, label)).map((cell) => Number(cell.split('·')[0]?.trim()));
+}
+
+/** `exact` (a CDF's median) agrees with `shown` (the summary's p50: a histogram bucket's
+ *  lower bound, at most 0.2 % below the exact value, written with four significant digits). */
+function expectSameMedian(exact: number, shown: number, what: string) {
+  const rounding = shown === 0 ? 0 : 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(shown))) - 3);
+  expect(Math.abs(exact - shown), `${what}: CDF median ${exact}, summary p50 ${shown}`).toBeLessThanOrEqual(
+    exact * (1 / 512) + rounding + 1e-9,
+  );
+}
+
+/** Checks every CDF panel's median (ITT, sojourn, latency) and mean payload against the
+ *  summary, for each algorithm compared. */
+async function expectCdfsMatchSummary(page: Page, labels: string[], kinds = ['itt', 'sojourn', 'latency']) {
+  const rows: Record<string, string> = {
+    itt: 'ITT p50',
+    sojourn: 'Sojourn p50',
+    latency: 'Latency p50',
+  };
+  for (const kind of kinds) {
+    const p50 = await summaryP50(page, rows[kind] ?? '');
+    for (const [i, label] of labels.entries()) {
+      const { median } = await cdfFacts(page, kind, label);
+      expectSameMedian(median, p50[i] ?? NaN, `${kind} of ${label}`);
+    }
+  }
+  const payload = await summaryRow(page, 'Mean payload');
+  for (const [i, label] of labels.entries()) {
+    const { mean } = await cdfFacts(page, 'payload', label);
+    expect(Number((mean ?? NaN).toPrecision(4))).toBe(Number(payload[i]));
+  }
+}
+
 async function expectPlotsDrawn(page: Page) {
   const plots = page.locator('figure.plot');
   const n = await plots.count();
@@ -279,7 +336,9 @@ test('passes an automated accessibility scan, all settings open and a notice sho
 
 test('NewReno and NewReno + CWV on an on/off sender: decay marks, W_used, different summaries', async ({ page }) => {
   await openClassroom(page);
-  await expect(page.locator('figure.plot')).toHaveCount(6);
+  // Two algorithms × window, time–sequence, queue and the write timeline (an on/off sender
+  // writes), and the four thin-stream CDF panels.
+  await expect(page.locator('figure.plot')).toHaveCount(12);
   await expectPlotsDrawn(page);
   const summary = page.getByRole('table', { name: 'Summary, one column per algorithm' });
   await expect(summary.getByText('NewReno + CWV', { exact: true })).toBeVisible();
@@ -511,6 +570,88 @@ test('adding a UDP source in the controls changes the queue and the summary, and
   await expect(page.getByRole('table', { name: /^Summary/ }).first()).not.toContainText('cross 0');
 });
 
+test('thin stream: the CDFs draw, their medians are the summary’s p50s, and a link reproduces the view', async ({
+  page,
+  context,
+}) => {
+  await openApp(page, THIN_LINK);
+  await expect(page.locator('figure.cdf-plot')).toHaveCount(4);
+  await expectPlotsDrawn(page);
+  await expect(page.locator('.thin-caption')).toContainText('over the whole run');
+  // The summary has the thin-stream rows; the CDFs count every packet and delivered write.
+  const sent = Number((await summaryRow(page, 'Packets sent'))[0]);
+  expect(sent).toBeGreaterThan(900);
+  expect((await cdfFacts(page, 'payload', 'NewReno')).n).toBe(sent);
+  expect((await cdfFacts(page, 'itt', 'NewReno')).n).toBe(sent - 1);
+  await expectCdfsMatchSummary(page, ['NewReno']);
+  // A CDF is read from the keyboard: the readout gives the share at or below a value.
+  const latency = page.getByRole('group', { name: /Latency of writes \(ms\) CDF: value cursor/ });
+  await latency.focus();
+  await page.keyboard.press('End');
+  const readout = page.locator('figure[data-plot="thin-latency"] .readout');
+  await expect(readout).toContainText('≤ ');
+  await expect(readout).toContainText('NewReno 100 %');
+  await page.keyboard.press('Home');
+  await expect(readout).toContainText('NewReno 0 %');
+  // The link keeps the view; a new page opens it with the same runs and the same CDFs.
+  const link = await page.locator('#share-url').inputValue();
+  expect(link).toContain('plots=window,thin');
+  const want = await summaryText(page);
+  const labels = await page
+    .locator('.cdf-plot canvas')
+    .evaluateAll((cs) => cs.map((c) => c.getAttribute('aria-label')));
+  await expectLinkReproduces(context, link, want);
+  const other = context.pages().at(-1);
+  if (!other) throw new Error('no second page');
+  await expect(other.locator('figure.cdf-plot')).toHaveCount(4);
+  expect(
+    await other.locator('.cdf-plot canvas').evaluateAll((cs) => cs.map((c) => c.getAttribute('aria-label'))),
+  ).toEqual(labels);
+  const scan = await new AxeBuilder({ page }).analyze();
+  expect(scan.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+});
+
+test('thin stream with losses: medians agree per algorithm; zooming takes the CDFs over the window; the write timeline reads a write', async ({
+  page,
+}) => {
+  await openApp(page, `${THIN_LOSSY}&layout=overlay`);
+  await expect(page.locator('figure.plot')).toHaveCount(6); // window, writes, four CDFs
+  await expectPlotsDrawn(page);
+  // ITT and latency count the same packets and writes as the summary. (The summary's sojourn
+  // also counts writes sent but not delivered by the end, which the CDF cannot show.)
+  await expectCdfsMatchSummary(page, ['NewReno', 'Custom'], ['itt', 'latency']);
+  const whole = await cdfFacts(page, 'latency', 'Custom');
+  // The zoomed window: the caption and every panel say so, and count fewer writes.
+  await openApp(page, `${THIN_LOSSY}&layout=overlay&x=3:5`);
+  await expect(page.locator('.thin-caption')).toContainText('from 3 to 5 s (the zoomed time window)');
+  const zoomed = await cdfFacts(page, 'latency', 'Custom');
+  expect(zoomed.text).toContain('from 3 to 5 s');
+  expect(zoomed.n).toBeGreaterThan(150);
+  expect(zoomed.n).toBeLessThan(whole.n / 5);
+  // The write timeline: the readout names the write under the cursor.
+  const writes = page.getByRole('group', { name: /^Writes \(latency ms\): cursor and zoom/ });
+  await writes.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('figure[data-plot="writes-newreno-custom"] .readout')).toContainText(
+    /NewReno write \d+ at [\d.]+ s, 20 B: sojourn [\d.]+ ms, latency [\d.]+ ms/,
+  );
+  await expect(page.getByRole('list', { name: 'Writes' })).toContainText('write timeline');
+});
+
+test('choosing a thin-stream application shows the write timeline and the CDFs', async ({ page }) => {
+  await openApp(page, '?v=3&alg=newreno&duration=5');
+  await expect(page.locator('figure.cdf-plot')).toHaveCount(0);
+  const n = await comparisons(page);
+  await page.getByRole('combobox', { name: 'Application', exact: true }).selectOption('thin');
+  await waitNewComparison(page, n);
+  await expect(page.getByRole('checkbox', { name: 'Writes (timeline)' })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: 'Thin-stream CDFs' })).toBeChecked();
+  await expect(page.locator('figure.cdf-plot')).toHaveCount(4);
+  await expectPlotsDrawn(page);
+  await expect.poll(() => page.url()).toContain('plots=window,seq,queue,writes,thin');
+  await expect(page.getByRole('table', { name: /^Summary/ }).first()).toContainText('Latency p50 · p90 · p99 (ms)');
+});
+
 test('overlay layout draws one plot per kind with every algorithm', async ({ page }) => {
   await openApp(page, '?v=1&layout=overlay');
   await expect(page.locator('figure.plot')).toHaveCount(3);
@@ -559,6 +700,37 @@ for (const [name, width, height, scale] of [
       await page.locator('section.plot-group[aria-label="Throughput, one plot per algorithm"]').screenshot({
         path: join(ARTIFACTS, `brtcp-${name}-throughput.png`),
       });
+    });
+
+    test(`screenshot of the thin-stream view at ${width} px`, async ({ page }) => {
+      await openApp(page, THIN_LOSSY);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await expectPlotsDrawn(page);
+      await expect(page.locator('figure.cdf-plot')).toHaveCount(4);
+      // The four panels line up by their plot areas, two or four across or one under another.
+      const boxes = await page.locator('.cdf-plot .plot-body').evaluateAll((els) =>
+        els.map((el) => {
+          const r = el.getBoundingClientRect();
+          return { x: Math.round(r.x), bottom: Math.round(r.bottom), w: Math.round(r.width) };
+        }),
+      );
+      const rows = new Map<number, number[]>();
+      for (const b of boxes) rows.set(b.bottom, [...(rows.get(b.bottom) ?? []), b.w]);
+      expect([1, 2, 4]).toContain(boxes.length / rows.size);
+      for (const b of boxes) expect(b.w).toBeGreaterThan(250);
+      await expect(
+        page.getByRole('table', { name: /^Summary/ }).getByText('Latency p50 · p90 · p99 (ms)'),
+      ).toBeVisible();
+      const scan = await new AxeBuilder({ page }).analyze();
+      expect(scan.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, `thin-${name}.png`) });
+      await page.screenshot({ path: join(ARTIFACTS, `thin-${name}-full.png`), fullPage: true });
+      await page.locator('section.thin-plots').screenshot({ path: join(ARTIFACTS, `thin-${name}-cdfs.png`) });
+      await page.locator('section.plot-group[aria-label^="Writes"]').screenshot({
+        path: join(ARTIFACTS, `thin-${name}-writes.png`),
+      });
+      await page.getByTestId('summary').screenshot({ path: join(ARTIFACTS, `thin-${name}-summary.png`) });
     });
 
     test(`screenshot of the CWV classroom comparison at ${width} px`, async ({ page }) => {

@@ -47,6 +47,13 @@ export const TABLES = {
    *  bins with bytes have rows, and a bin's rows arrive once the bin has closed (the last,
    *  open one at the end of the run). */
   throughput: ['t', 'class', 'bottleneck_bytes', 'delivered_bytes'],
+  /** The application's writes (every application but bulk; empty for a bulk sender), one
+   *  row per write delivered by the end, in delivery order (which is the order written, so
+   *  t ascends): t = when it was written, s; its bytes; sojourn = written until its last
+   *  byte was first transmitted, s; latency = written until delivered in order to the
+   *  receiving application, s (source 004's thin-stream measurements). A write appears once
+   *  it is delivered. */
+  writes: ['t', 'bytes', 'sojourn', 'latency'],
 } as const;
 
 /** A table name. */
@@ -88,6 +95,27 @@ export interface FlowSummary {
   /** BR-TCP: the reserved rate's bandwidth-delay product its ssthresh rule gives, bytes;
    *  null for other variants. */
   reserved_bdp_bytes: number | null;
+  /** Application writes made; null for a bulk sender (which has no writes). */
+  writes: number | null;
+  /** Mean payload of the data packets sent (retransmissions included), bytes. */
+  mean_payload_bytes: number;
+  /** Inter-transmission time of data packets (both kinds), 50th/90th/99th percentile, s;
+   *  null when undefined (fewer than two packets). Every percentile here is nearest-rank,
+   *  read from the engine's log-linear histograms: its bucket's lower bound, at most 0.2 %
+   *  below the exact value. */
+  itt_p50_s: number | null;
+  itt_p90_s: number | null;
+  itt_p99_s: number | null;
+  /** Sojourn time of the writes transmitted so far (written until their last byte was
+   *  first sent), s; null without writes. */
+  sojourn_p50_s: number | null;
+  sojourn_p90_s: number | null;
+  sojourn_p99_s: number | null;
+  /** Latency of the writes delivered so far (written until delivered in order), s; null
+   *  without writes. */
+  latency_p50_s: number | null;
+  latency_p90_s: number | null;
+  latency_p99_s: number | null;
 }
 
 /** Per cross-traffic source metrics of `Sim.summary_json()`. */

@@ -103,6 +103,8 @@ export interface Codes {
   validation_columns: string[];
   /** Columns of the throughput table (`Sim.throughput_cols`). */
   throughput_columns: string[];
+  /** Columns of a flow's write table (`Sim.writes_cols`). */
+  write_columns: string[];
 }
 
 /** Everything the UI reads from the engine at build time. */

@@ -253,6 +253,63 @@ describe('the engine worker', () => {
     }
   });
 
+  it('sends a writing sender’s write table in order, full or live, as the engine has it; none for bulk', async () => {
+    // 20-byte writes every 10 ms, 2 % loss: writes wait, are delivered late and in bursts.
+    const json = scenarioOf('newreno', (s) => {
+      const flow = (s.flows as Record<string, Record<string, unknown>>[])[0] ?? {};
+      flow.app = { ...flow.app, kind: 'thin', write_size: 20, write_interval: 0.01 };
+      flow.tcp = { ...flow.tcp, nagle: false };
+      flow.cc = { ...flow.cc, units: 'segments' };
+      const net = s.network as { bottleneck: Record<string, unknown> };
+      net.bottleneck = { ...net.bottleneck, delay: 0.075, loss: { model: 'bernoulli', probability: 0.02 } };
+      s.duration = 8;
+    });
+    const sim = new wasm.Sim(json);
+    sim.run_to_end();
+    const n = sim.writes_len(0);
+    const whole = Array.from(sim.writes_cols(0, 0, 0xf));
+    const writes = (JSON.parse(sim.summary_json()) as RunSummary).flows[0]?.writes;
+    sim.free();
+    expect(n).toBeGreaterThan(500);
+    expect(writes).toBeGreaterThanOrEqual(n);
+    const full = harness({ sliceMs: 0, progressMs: 0, eventsPerCheck: 200 });
+    full.handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'newreno', scenarioJson: json }] });
+    await until(() => chunksOf(full.posted, 'newreno').some((c) => c.finished));
+    const live = harness();
+    live.handler.handle({ type: 'run', gen: 1, mode: 'live', runs: [{ key: 'newreno', scenarioJson: json }] });
+    while (!chunksOf(live.posted, 'newreno').some((c) => c.finished)) {
+      live.handler.handle({ type: 'advance', gen: 1, dt: 0.093 });
+    }
+    for (const { posted } of [full, live]) {
+      const chunks = chunksOf(posted, 'newreno');
+      expect(chunks.length).toBeGreaterThan(5);
+      // Rows arrive as writes are delivered: spread over the chunks, not all at the end.
+      expect(chunks.filter((c) => c.chunk.writes.t.length > 0).length).toBeGreaterThan(5);
+      const trace = chunks.map((c) => c.chunk);
+      for (const [i, c] of tables.codes.write_columns.entries()) {
+        expect(concat(trace, 'writes', c), c).toEqual(whole.slice(i * n, (i + 1) * n));
+      }
+    }
+    // A bulk sender has no writes: empty tables, and a null count in the summary.
+    const bulk = harness();
+    bulk.handler.handle({
+      type: 'run',
+      gen: 1,
+      mode: 'full',
+      runs: [{ key: 'reno', scenarioJson: scenarioOf('reno') }],
+    });
+    await until(() => chunksOf(bulk.posted, 'reno').some((c) => c.finished));
+    const chunks = chunksOf(bulk.posted, 'reno');
+    expect(
+      concat(
+        chunks.map((c) => c.chunk),
+        'writes',
+        't',
+      ),
+    ).toEqual([]);
+    expect(chunks.at(-1)?.summary?.flows[0]?.writes).toBeNull();
+  });
+
   it('runs only the newest of several queued requests (latest wins)', async () => {
     const { handler, posted } = harness();
     handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'reno', scenarioJson: scenarioOf('reno') }] });

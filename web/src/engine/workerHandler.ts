@@ -50,6 +50,11 @@ export interface SimLike {
   /** Throughput columns of rows `from..` selected by `columns`, one after another (the
    *  order of `codes.throughput_columns`). */
   throughput_cols(from: number, columns: number): Float64Array;
+  /** Rows of a flow's write table (0 for a bulk sender, which has no writes). */
+  writes_len(flow: number): number;
+  /** Write-table columns of rows `from..` selected by `columns`, one after another (the
+   *  order of `codes.write_columns`). */
+  writes_cols(flow: number, from: number, columns: number): Float64Array;
   /** The throughput table's class names, as a JSON list. */
   throughput_classes(): string;
   /** Width of the throughput table's bins, s. */
@@ -87,7 +92,14 @@ type Post = (msg: FromWorker, transfer: Transferable[]) => void;
 interface Run {
   key: string;
   sim: SimLike;
-  cursors: { series: number; events: number; queue: number; validation: number; throughput: number };
+  cursors: {
+    series: number;
+    events: number;
+    queue: number;
+    validation: number;
+    throughput: number;
+    writes: number;
+  };
   /** The first chunk (which carries the throughput table's meta) has been posted. */
   sentMeta: boolean;
   computeMs: number;
@@ -98,7 +110,7 @@ interface Run {
   receivedAt: number;
 }
 
-type EventTable = Exclude<TableName, 'series' | 'queue' | 'validation' | 'throughput'>;
+type EventTable = Exclude<TableName, 'series' | 'queue' | 'validation' | 'throughput' | 'writes'>;
 
 /** The event kinds each event table holds (kinds the plots do not draw are left out). */
 const EVENT_TABLE_KINDS: Record<EventTable, readonly string[]> = {
@@ -182,6 +194,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     event_columns: eventColumns,
     validation_columns: validationColumns,
     throughput_columns: throughputColumns,
+    write_columns: writeColumns,
   } = api.codes;
 
   let gen = -1;
@@ -233,9 +246,16 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       throughputEnd > cursors.throughput ? sim.throughput_cols(cursors.throughput, mask) : new Float64Array(0),
     );
     cursors.throughput = throughputEnd;
+    // Only senders that write (every application but bulk) have a write table; rows arrive
+    // as writes are delivered.
+    const writesEnd = sim.writes_len(0);
+    const writes = take(writeColumns, TABLES.writes, (mask) =>
+      writesEnd > cursors.writes ? sim.writes_cols(0, cursors.writes, mask) : new Float64Array(0),
+    );
+    cursors.writes = writesEnd;
     // Nothing runs between these calls, so the log's length is the same before and after.
     const eventsEnd = sim.events_len();
-    const chunk = { series, queue, validation, throughput } as Record<TableName, Record<string, Float64Array>>;
+    const chunk = { series, queue, validation, throughput, writes } as Record<TableName, Record<string, Float64Array>>;
     for (const table of Object.keys(EVENT_TABLE_KINDS) as EventTable[]) {
       chunk[table] = take(eventColumns, TABLES[table], (columns) =>
         sim.events_select(cursors.events, masks[table], 0, columns),
@@ -323,7 +343,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         created.push({
           key: spec.key,
           sim,
-          cursors: { series: 0, events: 0, queue: 0, validation: 0, throughput: 0 },
+          cursors: { series: 0, events: 0, queue: 0, validation: 0, throughput: 0, writes: 0 },
           sentMeta: false,
           computeMs: 0,
           lastPost: clock(),

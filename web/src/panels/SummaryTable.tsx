@@ -22,6 +22,8 @@ interface Row {
   label: string;
   title: string;
   value: (s: RunSummary) => string | undefined;
+  /** Several numbers in a cell: it may wrap between them in a narrow column. */
+  multi?: boolean;
 }
 
 /** Rows of the compared flow's metrics. */
@@ -59,13 +61,64 @@ const FLOW_ROWS: { label: string; title: string; value: (f: FlowSummary) => stri
   },
 ];
 
-const ROWS: Row[] = FLOW_ROWS.map((r) => ({
-  ...r,
-  value: (s: RunSummary) => {
-    const f = s.flows[0];
-    return f ? r.value(f) : undefined;
+/** Rows of the compared flow's metrics, from its summary. */
+function flowRows(rows: { label: string; title: string; value: (f: FlowSummary) => string; multi?: boolean }[]): Row[] {
+  return rows.map((r) => ({
+    ...r,
+    value: (s: RunSummary) => {
+      const f = s.flows[0];
+      return f ? r.value(f) : undefined;
+    },
+  }));
+}
+
+const ROWS: Row[] = flowRows(FLOW_ROWS);
+
+/** ms with four significant digits, or a dash when undefined. */
+function ms(v: number | null): string {
+  return v === null ? '—' : formatNumber(v * 1e3, 4);
+}
+
+/** The 50th, 90th and 99th percentiles of a thin-stream measurement, ms. */
+function percentiles(p50: number | null, p90: number | null, p99: number | null): string {
+  return `${ms(p50)} · ${ms(p90)} · ${ms(p99)}`;
+}
+
+const PERCENTILE_NOTE =
+  'nearest-rank 50th, 90th and 99th percentiles from the engine’s histograms (each at most 0.2 % below the exact value)';
+
+/** Rows shown when a compared sender writes (every application but bulk): source 004's
+ *  thin-stream measurements. */
+const THIN_ROWS: Row[] = flowRows([
+  {
+    label: 'Packets sent',
+    title: 'Data packets sent, retransmissions included',
+    value: (f) => String(f.data_packets_sent),
   },
-}));
+  {
+    label: 'Mean payload (B)',
+    title: 'Mean payload of the data packets sent, bytes',
+    value: (f) => formatNumber(f.mean_payload_bytes, 4),
+  },
+  {
+    label: 'ITT p50 · p90 · p99 (ms)',
+    title: `Inter-transmission time (from one data packet to the next): ${PERCENTILE_NOTE}`,
+    value: (f) => percentiles(f.itt_p50_s, f.itt_p90_s, f.itt_p99_s),
+    multi: true,
+  },
+  {
+    label: 'Sojourn p50 · p90 · p99 (ms)',
+    title: `Sojourn time of the writes sent (written until their last byte was first sent): ${PERCENTILE_NOTE}`,
+    value: (f) => percentiles(f.sojourn_p50_s, f.sojourn_p90_s, f.sojourn_p99_s),
+    multi: true,
+  },
+  {
+    label: 'Latency p50 · p90 · p99 (ms)',
+    title: `Latency of the writes delivered (written until delivered in order): ${PERCENTILE_NOTE}`,
+    value: (f) => percentiles(f.latency_p50_s, f.latency_p90_s, f.latency_p99_s),
+    multi: true,
+  },
+]);
 
 /** Two rows per cross-traffic source: what it delivered, and what the queue dropped. */
 function crossRows(sources: readonly JsonObject[]): Row[] {
@@ -178,7 +231,12 @@ export function SummaryTable() {
   const digest = (i: number) => <code>{summaries[i]?.digest ?? '…'}</code>;
   // Rows for the scenario's cross traffic (none without it).
   const cross = useAppState((s) => s.scenario.cross);
-  const rows = useMemo(() => [...ROWS, ...crossRows(Array.isArray(cross) ? cross.filter(isJsonObject) : [])], [cross]);
+  // The thin-stream rows when a compared sender writes (its summary counts writes).
+  const writes = summaries.some((s) => typeof s?.flows[0]?.writes === 'number');
+  const rows = useMemo(
+    () => [...ROWS, ...(writes ? THIN_ROWS : []), ...crossRows(Array.isArray(cross) ? cross.filter(isJsonObject) : [])],
+    [cross, writes],
+  );
   return (
     <section className="summary" aria-labelledby="summary-h" data-testid="summary">
       <h2 id="summary-h">Summary</h2>
@@ -202,7 +260,9 @@ export function SummaryTable() {
                   {row.label}
                 </th>
                 {algorithms.map((a, i) => (
-                  <td key={a}>{cell(statuses[i], summaries[i] ?? null, row)}</td>
+                  <td key={a} className={row.multi ? 'multi' : undefined}>
+                    {cell(statuses[i], summaries[i] ?? null, row)}
+                  </td>
                 ))}
               </tr>
             ))}

@@ -24,6 +24,8 @@ const PLOT_LABEL: Record<PlotId, string> = {
   seq: 'Time–sequence',
   queue: 'Queue',
   throughput: 'Throughput',
+  writes: 'Writes (timeline)',
+  thin: 'Thin-stream CDFs',
 };
 
 /** The throughput plot's bin width (whole engine bins) and what it counts. */

@@ -447,6 +447,45 @@ describe('the summary table: cross traffic', () => {
   });
 });
 
+describe('the summary table: thin streams', () => {
+  it('has packet, payload and ITT / sojourn / latency percentile rows when the sender writes, none for bulk', async () => {
+    const h = renderWith(
+      <SummaryTable />,
+      '?v=3&alg=newreno,reno&f0.app.kind=thin&f0.app.write_size=20&network.bottleneck.loss.model=bernoulli' +
+        '&network.bottleneck.loss.probability=0.02&duration=6',
+    );
+    act(() => h.controller.runFull());
+    await waitFor(h.allDone);
+    await act(async () => {});
+    const table = screen.getByRole('table', { name: 'Summary, one column per algorithm' });
+    const cells = (label: string) =>
+      Array.from(within(table).getByRole('rowheader', { name: label }).closest('tr')?.querySelectorAll('td') ?? []).map(
+        (td) => td.textContent,
+      );
+    const ms = (v: number | null) => (v === null ? '—' : String(Number((v * 1e3).toPrecision(4))));
+    const s = h.store.getState();
+    expect(s.algorithms).toEqual(['reno', 'newreno']);
+    const flows = s.algorithms.map((a) => s.runs[a]?.summary?.flows[0]);
+    expect(cells('Packets sent')).toEqual(flows.map((f) => String(f?.data_packets_sent)));
+    expect(cells('Mean payload (B)')).toEqual(flows.map((f) => String(Number(f?.mean_payload_bytes.toPrecision(4)))));
+    for (const m of ['itt', 'sojourn', 'latency'] as const) {
+      const label = `${m === 'itt' ? 'ITT' : m[0]?.toUpperCase() + m.slice(1)} p50 · p90 · p99 (ms)`;
+      expect(cells(label)).toEqual(
+        flows.map((f) =>
+          [f?.[`${m}_p50_s`], f?.[`${m}_p90_s`], f?.[`${m}_p99_s`]].map((v) => ms(v ?? null)).join(' · '),
+        ),
+      );
+    }
+    expect(flows[0]?.latency_p99_s).toBeGreaterThan(flows[0]?.latency_p50_s ?? Infinity);
+    // Back to a bulk sender: the rows go.
+    act(() => h.controller.setParam('flows[0].app.kind', 'bulk'));
+    await waitFor(h.allDone);
+    await act(async () => {});
+    expect(within(table).queryByRole('rowheader', { name: 'Packets sent' })).toBeNull();
+    expect(within(table).queryByRole('rowheader', { name: 'Latency p50 · p90 · p99 (ms)' })).toBeNull();
+  });
+});
+
 describe('the summary table: window validation', () => {
   it('shows max burst and window decays, and says when two runs traced identically and why', async () => {
     const h = renderWith(<SummaryTable />, '?v=2&alg=newreno,newreno_cwv');

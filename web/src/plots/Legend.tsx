@@ -16,6 +16,7 @@ import {
   type WindowEventLook,
 } from '../lib/styles';
 import { selectNewCwv, selectWindowValidation } from '../state/selectors';
+import { NETWORK_WIDTH, SOJOURN_WIDTH } from './writesPlot';
 
 function Line({ color, dash, width = 2.5 }: { color: string; dash: readonly number[]; width?: number }) {
   return (
@@ -48,6 +49,24 @@ function WindowEventGlyph({ look }: { look: WindowEventLook }) {
   );
 }
 
+/** A write of the write timeline: sojourn bar, then the delivery line. */
+function WriteSwatch() {
+  return (
+    <svg width="46" height="12" aria-hidden="true" className="legend-swatch">
+      <rect
+        x="1.5"
+        y={6 - SOJOURN_WIDTH / 2}
+        width="19"
+        height={SOJOURN_WIDTH}
+        fill="#333"
+        fillOpacity="0.3"
+        stroke="#333"
+      />
+      <line x1="20" y1="6" x2="45" y2="6" stroke="#333" strokeWidth={NETWORK_WIDTH} />
+    </svg>
+  );
+}
+
 /** Below this width the legend starts collapsed (the one-column layout). */
 const NARROW = '(max-width: 999px)';
 
@@ -56,6 +75,7 @@ export function Legend() {
   const algorithms = useAppState(useShallow((s) => s.algorithms));
   const layout = useAppState((s) => s.layout);
   const validation = useAppState(selectWindowValidation);
+  const writes = useAppState((s) => s.plots.includes('writes'));
   // Open where there is room; a phone starts with the plots (one tap opens it).
   const [open, setOpen] = useState(() => typeof window === 'undefined' || !window.matchMedia?.(NARROW).matches);
   const newCwv = useAppState(selectNewCwv);
@@ -115,6 +135,16 @@ export function Legend() {
           drop
         </li>
       </ul>
+      {writes && (
+        <ul className="legend-row" aria-label="Writes">
+          <li>
+            <WriteSwatch />
+            write timeline: each write at the height of its latency, from when it was written through its sojourn in the
+            send buffer (bar) and its time in the network until delivered in order (line); a tick starts a write sent at
+            once
+          </li>
+        </ul>
+      )}
       {validation && (
         <ul className="legend-row" aria-label="Window validation marks">
           {Object.entries(WINDOW_EVENT_MARKS)

@@ -12,13 +12,21 @@ import { TimePlot } from './core/TimePlot';
 import { queuePlot } from './queuePlot';
 import { seqPlot } from './seqPlot';
 import { THROUGHPUT_COLUMN_SHORT, throughputPlot, wantedBinWidth } from './throughputPlot';
+import { ThinPlots } from './ThinPlots';
 import { windowPlot } from './windowPlot';
+import { writesPlot } from './writesPlot';
 
-const KINDS: Record<PlotId, { def: PlotDef; title: string; name: string; size: 'tall' | 'medium' | 'short' }> = {
+/** The plots on the shared time axis. */
+type TimePlotId = Exclude<PlotId, 'thin'>;
+
+/** Every plot kind, in one place: the time plots by definition; `thin` is the group of
+ *  thin-stream CDF panels (ThinPlots), whose x axis is a value. */
+const KINDS: Record<TimePlotId, { def: PlotDef; title: string; name: string; size: 'tall' | 'medium' | 'short' }> = {
   window: { def: windowPlot, title: 'Congestion window', name: 'congestion window', size: 'tall' },
   seq: { def: seqPlot, title: 'Time–sequence', name: 'time–sequence', size: 'tall' },
   queue: { def: queuePlot, title: 'Bottleneck queue', name: 'queue', size: 'short' },
   throughput: { def: throughputPlot, title: 'Throughput', name: 'throughput', size: 'medium' },
+  writes: { def: writesPlot, title: 'Writes', name: 'write timeline', size: 'medium' },
 };
 
 /** The throughput plot says per what bin and what it counts ("1 s bins, delivered"). */
@@ -37,7 +45,7 @@ function useThroughputTitle(): string {
   return `${formatDuration(width)} bins, ${THROUGHPUT_COLUMN_SHORT[column]}`;
 }
 
-function PlotFor({ kind, keys, all }: { kind: PlotId; keys: AlgorithmName[]; all: AlgorithmName[] }) {
+function PlotFor({ kind, keys, all }: { kind: TimePlotId; keys: AlgorithmName[]; all: AlgorithmName[] }) {
   const k = KINDS[kind];
   const keysText = keys.join(',');
   const allText = all.join(',');
@@ -73,7 +81,9 @@ export function PlotStack() {
   return (
     <div className="plot-stack">
       {plots.map((kind) =>
-        layout === 'overlay' || algorithms.length === 1 ? (
+        kind === 'thin' ? (
+          <ThinPlots key={kind} keys={algorithms} />
+        ) : layout === 'overlay' || algorithms.length === 1 ? (
           <section key={kind} className="plot-group" aria-label={KINDS[kind].title}>
             <PlotFor kind={kind} keys={algorithms} all={algorithms} />
           </section>

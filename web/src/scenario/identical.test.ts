@@ -24,6 +24,17 @@ const flow = (patch: Partial<FlowSummary> = {}): FlowSummary => ({
   max_burst_packets: 2,
   window_decays: 0,
   reserved_bdp_bytes: null,
+  writes: null,
+  mean_payload_bytes: 1460,
+  itt_p50_s: 0.001,
+  itt_p90_s: 0.001,
+  itt_p99_s: 0.002,
+  sojourn_p50_s: null,
+  sojourn_p90_s: null,
+  sojourn_p99_s: null,
+  latency_p50_s: null,
+  latency_p90_s: null,
+  latency_p99_s: null,
   ...patch,
 });
 

@@ -2,12 +2,15 @@
 import { tables, type Scenario } from '../engine/tables';
 import { DEFAULT_SELECTION, type AlgorithmName } from './algorithms';
 
-/** The plots a page can show. */
-export type PlotId = 'window' | 'seq' | 'queue' | 'throughput';
+/** The plots a page can show: time plots on the shared cursor, then the thin-stream CDFs
+ *  (`thin`, four panels whose x axis is a value). */
+export type PlotId = 'window' | 'seq' | 'queue' | 'throughput' | 'writes' | 'thin';
 /** Every plot, in page order. */
-export const PLOT_IDS: readonly PlotId[] = ['window', 'seq', 'queue', 'throughput'];
+export const PLOT_IDS: readonly PlotId[] = ['window', 'seq', 'queue', 'throughput', 'writes', 'thin'];
 /** The plots a link without `plots=` shows (the throughput plot is added by choice, by a
- *  preset with cross traffic, or by adding cross traffic). */
+ *  preset with cross traffic, or by adding cross traffic; the write timeline and the
+ *  thin-stream CDFs by choice, by a preset whose sender writes, or by choosing such an
+ *  application). */
 export const DEFAULT_PLOTS: readonly PlotId[] = ['window', 'seq', 'queue'];
 /** Several algorithms drawn in one plot, or one plot per algorithm. */
 export type Layout = 'overlay' | 'multiples';

@@ -259,6 +259,20 @@ describe('the scenario URL: cross traffic, the bottleneck scheduler and the thro
     expect(bad.state.throughputColumn).toBe('delivered');
   });
 
+  it('keeps the write timeline and the thin-stream CDFs in plots= (no new version: old links are unchanged)', () => {
+    const state: ShareState = { ...defaultShareState(), plots: ['window', 'writes', 'thin'], xDomain: [2, 4] };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    expect(query).toContain('x=2:4&plots=window,writes,thin');
+    expect(back).toEqual(state);
+    // Written in page order, whatever order the link had.
+    expect(decode('?v=3&plots=thin,window').state.plots).toEqual(['window', 'thin']);
+    // A thin-stream sender without plots= shows the usual three plots.
+    expect(decode('?v=3&f0.app.kind=thin').state.plots).toEqual(['window', 'seq', 'queue']);
+    const bad = decode('?v=3&plots=window,cdf');
+    expect(noticeFor(bad.notices, 'plots')).toContain('allowed: window, seq, queue, throughput, writes, thin');
+  });
+
   it('old links open unchanged: no cross traffic, FIFO, the same three plots, no new keys written', () => {
     for (const q of ['?v=1&alg=reno,newreno&duration=5', '?v=2&alg=reno,newreno&duration=5']) {
       const { state, notices } = decode(q);

@@ -215,6 +215,32 @@ describe('the app controller', () => {
     expect(encodeShareState(shareStateOf(h.store.getState()))).toContain('plots=window,seq,queue,throughput');
   }, 60_000);
 
+  it('shows the write timeline and the CDFs for a preset or an application that writes a stream, and the write table arrives', async () => {
+    const h = make('?v=3&alg=newreno&duration=3');
+    h.controller.setParam('flows[0].app.kind', 'scripted');
+    expect(h.store.getState().plots).toEqual(['window', 'seq', 'queue']);
+    h.controller.setParam('flows[0].app.kind', 'thin');
+    expect(h.store.getState().plots).toEqual(['window', 'seq', 'queue', 'writes', 'thin']);
+    await waitFor(h.allDone);
+    const summary = h.store.getState().runs.newreno?.summary?.flows[0];
+    const trace = h.traces.get('newreno');
+    expect(trace?.tables.writes.length).toBeGreaterThan(200);
+    expect(trace?.tables.writes.length).toBeLessThanOrEqual(summary?.writes ?? 0);
+    expect(encodeShareState(shareStateOf(h.store.getState()))).toContain('plots=window,seq,queue,writes,thin');
+    // Hidden by hand, they stay hidden while the sender keeps writing.
+    h.store.getState().togglePlot('writes');
+    h.controller.setParam('flows[0].app.kind', 'cbr');
+    expect(h.store.getState().plots).toEqual(['window', 'seq', 'queue', 'thin']);
+    // A preset whose sender writes a stream (the NetSim CBR lab) shows them; a bulk one
+    // leaves the view as it is.
+    const p = make('?v=3&alg=newreno');
+    p.controller.loadPreset('fall-floyd-reno-1drops');
+    expect(p.store.getState().plots).toEqual(['window', 'seq', 'queue']);
+    p.controller.loadPreset('netsim-reno');
+    expect(p.store.getState().plots).toEqual(['window', 'seq', 'queue', 'writes', 'thin']);
+    await waitFor(p.allDone, 60_000);
+  }, 60_000);
+
   it('runs catalogue names as the engine names them; custom runs the scenario’s own flow 0', async () => {
     const h = make('?v=2&alg=newreno,newreno_cwv,custom&f0.app.kind=on_off&f0.cc.idle_policy=restart&duration=8');
     h.controller.runFull();

@@ -20,10 +20,11 @@ import {
   runScenario,
   type AlgorithmName,
 } from '../scenario/algorithms';
+import { THIN_PLOTS, writesStream } from '../scenario/apps';
 import { crossOf } from '../scenario/cross';
 import { specOf } from '../scenario/params';
 import { durationOf, setAt } from '../scenario/paths';
-import type { Notice } from '../scenario/shareState';
+import { PLOT_IDS, type Notice } from '../scenario/shareState';
 import { checkParam, type Validator } from '../scenario/url';
 import type { AppStore } from './store';
 import type { AppState, RunInfo, Timing } from './types';
@@ -483,8 +484,16 @@ export class AppController {
     const next = setAt(s.scenario, path, value);
     const validation = this.accept(next);
     if (!validation) return false;
-    this.rerun({ ...view, scenario: next, presetName: null }, validation);
+    this.rerun({ ...this.viewForApp(s.scenario, next), ...view, scenario: next, presetName: null }, validation);
     return true;
+  }
+
+  /** Choosing an application that writes a stream (thin, CBR, Poisson, on/off) in place of
+   *  one that does not shows what it is about: the write timeline and the thin-stream CDFs. */
+  private viewForApp(before: Scenario, after: Scenario): Partial<AppState> {
+    const shown = this.store.getState().plots;
+    if (writesStream(before) || !writesStream(after) || THIN_PLOTS.every((p) => shown.includes(p))) return {};
+    return { plots: PLOT_IDS.filter((p) => THIN_PLOTS.includes(p) || shown.includes(p)) };
   }
 
   /** Adds or removes an algorithm from the comparison. */
@@ -519,8 +528,10 @@ export class AppController {
     const kept = lesson ? lesson.compare.filter(isAlgorithm) : s.algorithms.filter((a) => a !== CUSTOM);
     s.setScenario(scenario, name);
     s.setLesson(lesson ? name : null);
-    // Competing traffic is what the throughput plot is about.
+    // Competing traffic is what the throughput plot is about; a sender's writes what the
+    // write timeline and the thin-stream CDFs are about.
     if (crossOf(scenario).length > 0) s.showPlot('throughput');
+    if (writesStream(scenario)) for (const p of THIN_PLOTS) s.showPlot(p);
     s.setAlgorithms(orderAlgorithms([...kept, own]));
     s.setXDomain(null);
     s.setCursor(null);

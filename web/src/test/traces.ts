@@ -1,10 +1,12 @@
 // Traces for plot tests, made by the real engine: a run's throughput table as the worker
-// would deliver it (the other tables empty), in one chunk or several.
+// would deliver it (the other tables empty), in one chunk or several; or every table, as
+// the worker handler delivers a live run step by step.
 import { TABLE_NAMES, TABLES, type TraceChunk } from '../engine/protocol';
 import type { RunSummary } from '../engine/protocol';
 import { tables, type Scenario } from '../engine/tables';
 import { RunTrace } from '../engine/traceStore';
-import { engineWasm } from './wasm';
+import { createWorkerHandler } from '../engine/workerHandler';
+import { engineWasm, realEngineApi } from './wasm';
 
 /** The engine's throughput table (and summary) after running `scenario` to the end, or to
  *  `stopAt` seconds. */
@@ -56,4 +58,65 @@ export function throughputTrace(e: ReturnType<typeof engineThroughput>, pieces =
     trace.append(chunk, e.now, { bin: e.bin, classes: e.classes });
   }
   return trace;
+}
+
+/** A scenario with a thin-stream sender on flow 0: `write_size` bytes every `interval` s,
+ *  the given algorithm, and `patch` applied last (e.g. a loss model). */
+export function thinScenario(
+  algorithm: string,
+  opts: { writeSize?: number; interval?: number; duration?: number; patch?: (s: Scenario) => void } = {},
+): Scenario {
+  const s = structuredClone(tables.defaultScenario) as Scenario & {
+    flows: (Scenario & { app: Scenario })[];
+    network: { bottleneck: Scenario };
+  };
+  const flow = s.flows[0];
+  if (flow) {
+    flow.algorithm = algorithm;
+    delete flow.variant;
+    flow.app = { ...flow.app, kind: 'thin', write_size: opts.writeSize ?? 50, write_interval: opts.interval ?? 0.01 };
+  }
+  s.network.bottleneck.delay = 0.075;
+  s.duration = opts.duration ?? 10;
+  opts.patch?.(s);
+  return s;
+}
+
+/** A run as the page holds it: the worker handler (real engine) in live mode, stepped by
+ *  `dt` s, every chunk appended to a trace as the page does; `onChunk` sees the trace after
+ *  each one. Returns the trace, the final summary and the number of chunks. */
+export function liveTrace(scenario: Scenario, dt: number, onChunk: (trace: RunTrace) => void = () => {}) {
+  const trace = new RunTrace();
+  let summary: RunSummary | null = null;
+  let finished = false;
+  let chunks = 0;
+  const handler = createWorkerHandler(realEngineApi(), (msg) => {
+    if (msg.type === 'failed') throw new Error(msg.message);
+    if (msg.type !== 'chunk') return;
+    trace.append(msg.chunk, msg.now, msg.throughput);
+    chunks += 1;
+    summary = msg.summary ?? summary;
+    finished = msg.finished;
+    onChunk(trace);
+  });
+  handler.handle({ type: 'run', gen: 1, mode: 'live', runs: [{ key: 'run', scenarioJson: JSON.stringify(scenario) }] });
+  while (!finished) handler.handle({ type: 'advance', gen: 1, dt });
+  handler.dispose();
+  if (!summary) throw new Error('no summary');
+  return { trace, summary: summary as RunSummary, chunks };
+}
+
+/** 20-byte writes every 10 ms over a 150 ms path that loses 2 % of the data packets, with a
+ *  window in segments (so small writes wait): gaps, payloads and waits of every size. */
+export function lossyThinScenario(algorithm = 'newreno', duration = 20): Scenario {
+  return thinScenario(algorithm, {
+    writeSize: 20,
+    duration,
+    patch: (s) => {
+      const net = s.network as { bottleneck: { loss: Record<string, unknown> } };
+      net.bottleneck.loss = { ...net.bottleneck.loss, model: 'bernoulli', probability: 0.02 };
+      const flow = (s.flows as { cc: Record<string, unknown> }[])[0];
+      if (flow) flow.cc.units = 'segments';
+    },
+  });
 }

@@ -350,6 +350,8 @@ export class PlotController implements Drawable {
         range: this.x.range(),
         values: xTickValues,
         format: (v, i) => `${xFormat(v)}${i === xTickValues.length - 1 ? ' s' : ''}`,
+        // The format's precision follows the tick step.
+        formatKey: String((xTickValues[1] ?? 0) - (xTickValues[0] ?? 0)),
       });
     }
     const yKey = `${y.domain().join()}|${ph}|${yTicks.join()}`;

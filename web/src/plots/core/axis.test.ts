@@ -76,4 +76,24 @@ describe('SVG axes', () => {
     expect(writes).toBe(0);
     expect(g.querySelectorAll('g.tick')).toHaveLength(3);
   });
+
+  it('relabels every tick when the format changes (0 at a new tick step reads "0.0")', () => {
+    const ours = svgG();
+    const theirs = svgG();
+    for (const d1 of [1, 1000, 0.5, 30]) {
+      const x = scaleLinear().domain([0, d1]).range([0, 300]);
+      const xs = x.ticks(5);
+      const f = x.tickFormat(xs.length);
+      const fmt = (v: number, i: number) => `${f(v)}${i === xs.length - 1 ? ' ms' : ''}`;
+      const formatKey = String((xs[1] ?? 0) - (xs[0] ?? 0));
+      renderAxis(ours, { orient: 'bottom', scale: x, range: x.range(), values: xs, format: fmt, formatKey });
+      select(theirs).call(
+        axisBottom(x)
+          .tickValues(xs)
+          .tickFormat((v, i) => fmt(Number(v), i))
+          .tickSizeOuter(0),
+      );
+      expect(canon(ours)).toBe(canon(theirs));
+    }
+  });
 });

@@ -13,11 +13,18 @@ export interface AxisSpec {
   range: readonly number[];
   values: readonly number[];
   format: (v: number, i: number) => string;
+  /** Changes when `format` gives a value a different label (e.g. d3's tickFormat for a new
+   *  tick step: 0 → "0.0"); omitted when a value's label never changes. */
+  formatKey?: string;
 }
 
 const SVG = 'http://www.w3.org/2000/svg';
 const TICK_INNER = 6;
 const TICK_PADDING = 3;
+
+interface AxisEl extends SVGGElement {
+  __formatKey?: string;
+}
 
 interface TickEl extends SVGGElement {
   __transform?: string;
@@ -56,6 +63,13 @@ export function renderAxis(g: SVGGElement, spec: AxisSpec): void {
   setAttr(path, 'd', left ? `M${offset},${range0}V${range1}` : `M${range0},${offset}H${range1}`);
 
   const ticks = Array.from(g.querySelectorAll<TickEl>(':scope > g.tick'));
+  // A new format: every label is written again (a tick keeps its label only while its value,
+  // its role and the format are unchanged).
+  const axis = g as AxisEl;
+  if (axis.__formatKey !== spec.formatKey) {
+    axis.__formatKey = spec.formatKey;
+    for (const t of ticks) t.__value = undefined;
+  }
   for (let i = ticks.length; i > spec.values.length; i -= 1) ticks[i - 1]?.remove();
   spec.values.forEach((v, i) => {
     let tick = ticks[i];
