@@ -82,7 +82,7 @@ pub struct FlowSummary {
     pub itt_p90_s: Option<f64>,
     /// See `itt_p50_s`.
     pub itt_p99_s: Option<f64>,
-    /// Sojourn time of writes (written until their last byte was first sent), s.
+    /// Sojourn time of the writes delivered (written until their last byte was first sent), s.
     pub sojourn_p50_s: Option<f64>,
     /// See `sojourn_p50_s`.
     pub sojourn_p90_s: Option<f64>,

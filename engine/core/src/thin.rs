@@ -102,7 +102,7 @@ pub struct WriteLog {
     pub stream: Stream,
     /// Writes made.
     pub writes: u64,
-    /// Sojourn times of transmitted writes.
+    /// Sojourn times of delivered writes (the rows' writes).
     pub sojourn: Histogram,
     /// Latencies of delivered writes.
     pub latency: Histogram,
@@ -129,7 +129,6 @@ impl WriteLog {
                 break;
             }
             self.unsent.pop_front();
-            self.sojourn.add(now - at);
             self.undelivered.push_back((end, at, bytes, now - at));
         }
     }
@@ -141,6 +140,8 @@ impl WriteLog {
                 break;
             }
             self.undelivered.pop_front();
+            // Both histograms count delivered writes, the same writes as the rows.
+            self.sojourn.add(sojourn);
             self.latency.add(now - at);
             let row = (at, bytes, sojourn, now - at);
             if self.stream.take(&row) {
@@ -216,15 +217,18 @@ mod tests {
         w.write(10, 50, 100);
         w.sent(5, 50); // the first write, alone
         w.sent(30, 100); // the second, 20 after it was written
-        assert_eq!((w.sojourn.count(), w.itt.count()), (2, 1));
+        assert_eq!((w.sojourn.count(), w.itt.count()), (0, 1), "counted on delivery");
         w.delivered(80, 50);
         w.delivered(200, 100);
         assert_eq!(w.rows, vec![(0, 50, 5, 80), (10, 50, 20, 190)]);
-        // A write split over two packets counts when its last byte is sent.
+        assert_eq!(w.sojourn.count(), 2);
+        // A write split over two packets is sent when its last byte is.
         w.write(300, 3000, 3100);
         w.sent(301, 1560);
-        assert_eq!(w.sojourn.count(), 2);
-        w.sent(302, 3100);
-        assert_eq!(w.sojourn.count(), 3);
+        w.delivered(400, 3100);
+        assert_eq!(w.rows.len(), 2, "not sent yet, so not delivered either");
+        w.sent(402, 3100);
+        w.delivered(500, 3100);
+        assert_eq!(w.rows[2], (300, 3000, 102, 200));
     }
 }
