@@ -1,84 +1,35 @@
 // The thin-stream CDFs: four small panels (payload, ITT, sojourn, latency), each with every
 // compared algorithm on it, whatever the layout (a CDF is read by comparing the lines). A
 // caption says what the samples are: the whole run, or the zoomed time window.
-import { useEffect, useMemo, useRef } from 'react';
-import { useApp, useAppState } from '../app/AppContext';
+import { useMemo } from 'react';
+import { useAppState } from '../app/AppContext';
 import type { AlgorithmName } from '../scenario/algorithms';
 import { CdfController, type CdfSpec } from './core/CdfController';
+import { PanelFigure } from './core/PanelFigure';
 import { CDF_KINDS, MARKED_PERCENTILES, windowText } from './cdfPlot';
 import { THIN_KINDS, type ThinKind } from './thinSamples';
 
 function CdfFigure({ kind, keys }: { kind: ThinKind; keys: AlgorithmName[] }) {
-  const { store, traces } = useApp();
-  const root = useRef<HTMLDivElement>(null);
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const svg = useRef<SVGSVGElement>(null);
-  const hit = useRef<HTMLDivElement>(null);
-  const cursor = useRef<HTMLDivElement>(null);
-  const readout = useRef<HTMLDivElement>(null);
-  const controller = useRef<CdfController | null>(null);
   const keysText = keys.join(',');
   const spec = useMemo<CdfSpec>(() => ({ kind, keys: keysText.split(',') }), [kind, keysText]);
-  const specRef = useRef(spec);
-  specRef.current = spec;
-
-  useEffect(() => {
-    if (!root.current || !canvas.current || !svg.current || !hit.current || !cursor.current || !readout.current) return;
-    const c = new CdfController(
-      {
-        root: root.current,
-        canvas: canvas.current,
-        svg: svg.current,
-        hit: hit.current,
-        cursor: cursor.current,
-        readout: readout.current,
-      },
-      specRef.current,
-      store,
-      traces,
-    );
-    controller.current = c;
-    return () => {
-      c.dispose();
-      controller.current = null;
-    };
-  }, [store, traces]);
-
-  useEffect(() => {
-    controller.current?.setSpec(spec);
-  }, [spec]);
-
   const k = CDF_KINDS[kind];
   const title = `${k.title} (${k.unit})`;
-  const helpId = `cdf-${kind}-help`;
   return (
-    <figure className="plot cdf-plot" data-plot={`thin-${kind}`}>
-      <figcaption className="plot-head">
-        <h4 className="plot-title">{title}</h4>
-        <div className="readout" ref={readout} aria-live="off" />
-      </figcaption>
-      <div className="plot-body plot-cdf" ref={root}>
-        <canvas ref={canvas} role="img" aria-label={`CDF: ${title}`} />
-        <svg ref={svg} className="plot-axes" aria-hidden="true">
-          <g className="x-axis" />
-          <g className="y-axis" />
-        </svg>
-        <div
-          ref={hit}
-          className="plot-hit"
-          tabIndex={0}
-          role="group"
-          aria-label={`${title} CDF: value cursor`}
-          aria-describedby={helpId}
-        >
-          <div ref={cursor} className="cursor-line" />
-        </div>
-        <p id={helpId} className="visually-hidden">
-          Left and right arrows move a value cursor (Shift for bigger steps), Home and End go to the ends of the axis,
-          Escape clears it; the readout gives each algorithm&apos;s share of {k.items} at or below the value.
-        </p>
-      </div>
-    </figure>
+    <PanelFigure
+      controller={CdfController}
+      spec={spec}
+      className="plot cdf-plot"
+      plot={`thin-${kind}`}
+      heading="h4"
+      title={title}
+      bodyClass="plot-cdf"
+      canvasLabel={`CDF: ${title}`}
+      hitLabel={`${title} CDF: value cursor`}
+      helpId={`cdf-${kind}-help`}
+    >
+      Left and right arrows move a value cursor (Shift for bigger steps), Home and End go to the ends of the axis,
+      Escape clears it; the readout gives each algorithm&apos;s share of {k.items} at or below the value.
+    </PanelFigure>
   );
 }
 

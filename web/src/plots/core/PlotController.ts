@@ -1,6 +1,7 @@
 // The imperative half of a plot (React renders the elements, this owns their pixels):
-// sizes the canvas, computes scales, draws the data layers on canvas and the axes in SVG,
-// interprets gestures into the store's shared time window, and moves the cursor overlay.
+// computes the time scales, draws the data layers on canvas and the axes in SVG, interprets
+// gestures into the store's shared time window, and moves the cursor overlay. The canvas
+// sizing, frame, axis caching, readout and wiring are shared with CdfController (panel.ts).
 //
 //   ┌ root (position: relative, size from CSS) ─────────────────────┐
 //   │ canvas: whole root, device pixels   svg: axes, same box       │
@@ -31,20 +32,10 @@ import type { TraceStore } from '../../engine/traceStore';
 import { summaryShown } from '../../state/selectors';
 import type { AppStore } from '../../state/store';
 import type { AppState } from '../../state/types';
-import { renderAxis } from './axis';
 import { linearOf } from './decimate';
-import { cancelDraw, requestDraw, type Drawable } from './scheduler';
+import { Panel, type PlotElements } from './panel';
+import { requestDraw } from './scheduler';
 import type { PlotContext, PlotDef, PlotRun } from './types';
-
-/** The elements React renders for a plot. */
-export interface PlotElements {
-  root: HTMLElement;
-  canvas: HTMLCanvasElement;
-  svg: SVGSVGElement;
-  hit: HTMLElement;
-  cursor: HTMLElement;
-  readout: HTMLElement;
-}
 
 /** What to draw. */
 export interface PlotSpec {
@@ -72,34 +63,13 @@ const extentMemo = new WeakMap<object, Map<string, [number, number]>>();
 type ZoomEvent = D3ZoomEvent<HTMLElement, unknown>;
 
 /** Controls one plot. */
-export class PlotController implements Drawable {
-  private cssW = 0;
-  private cssH = 0;
-  private dpr = 1;
-  private dataDirty = true;
-  private x: ScaleLinear<number, number> = scaleLinear();
+export class PlotController extends Panel<PlotSpec> {
   private xFull: ScaleLinear<number, number> = scaleLinear();
-  private plotW = 0;
-  private plotH = 0;
   private zoomer: ZoomBehavior<HTMLElement, unknown>;
   private hitSel: Selection<HTMLElement, unknown, null, undefined>;
-  private unsubscribe: () => void;
-  private resize: ResizeObserver | null = null;
-  private visibility: IntersectionObserver | null = null;
-  private disposed = false;
-  /** Whether any of the plot is in the viewport (unknown counts as in view). */
-  private visible = true;
-  private ctx: CanvasRenderingContext2D | null = null;
-  /** What the SVG axes and element styles were last set to (unchanged → untouched, so the
-   *  browser has no layout or paint to redo for them). */
-  private last = { size: '', xAxis: '', yAxis: '', label: '', readout: '' };
 
-  constructor(
-    private readonly els: PlotElements,
-    private spec: PlotSpec,
-    private readonly store: AppStore,
-    private readonly traces: TraceStore,
-  ) {
+  constructor(els: PlotElements, spec: PlotSpec, store: AppStore, traces: TraceStore) {
+    super(els, spec, store, traces);
     this.hitSel = select(els.hit);
     this.zoomer = zoom<HTMLElement, unknown>()
       // Plain wheel scrolls the page (a lab page is a long stack of plots); Ctrl/⌘+wheel
@@ -112,42 +82,16 @@ export class PlotController implements Drawable {
       })
       .on('zoom', (event: ZoomEvent) => this.zoomed(event));
     this.hitSel.call(this.zoomer).on('dblclick.zoom', null);
-
-    els.hit.addEventListener('pointermove', this.onPointerMove);
-    els.hit.addEventListener('pointerleave', this.onPointerLeave);
-    els.hit.addEventListener('click', this.onClick);
-    els.hit.addEventListener('dblclick', this.onDblClick);
-    els.hit.addEventListener('keydown', this.onKey);
-
-    this.unsubscribe = store.subscribe((s, prev) => this.stateChanged(s, prev));
-    if (typeof ResizeObserver !== 'undefined') {
-      // Observe the container, not the canvas, so resizing the canvas cannot feed back.
-      this.resize = new ResizeObserver(() => this.invalidate());
-      this.resize.observe(els.root);
-    }
-    if (typeof IntersectionObserver !== 'undefined') {
-      // Plots out of view are drawn after those in view (see scheduler.ts).
-      this.visibility = new IntersectionObserver((entries) => {
-        const entry = entries[entries.length - 1];
-        if (entry) this.visible = entry.isIntersecting;
-      });
-      this.visibility.observe(els.root);
-    }
-    this.invalidate();
+    this.listen({
+      pointermove: this.onPointerMove,
+      pointerleave: this.onPointerLeave,
+      click: this.onClick,
+      dblclick: this.onDblClick,
+      keydown: this.onKey,
+    });
   }
 
-  /** Replaces what is drawn (React props changed). */
-  setSpec(spec: PlotSpec): void {
-    this.spec = spec;
-    this.invalidate();
-  }
-
-  private invalidate() {
-    this.dataDirty = true;
-    requestDraw(this);
-  }
-
-  private stateChanged(s: AppState, prev: AppState) {
+  protected stateChanged(s: AppState, prev: AppState) {
     // New results redraw when the controller says they are complete (`drawn`), not per
     // arriving run: one frame per comparison.
     const dataChanged =
@@ -206,60 +150,18 @@ export class PlotController implements Drawable {
     return durationOf(s.scenario, 1);
   }
 
-  /** Drawn with the plots in view: when it is in view, or when only its cursor and readout
-   *  change (cheap DOM updates that every plot shows at once). */
-  get inView(): boolean {
-    return this.visible || !this.dataDirty;
+  protected drawData(): void {
+    const t0 = performance.now();
+    this.drawPlot();
+    // Read by the benchmark page: how long this plot's last data draw took.
+    this.els.root.dataset.drawMs = (performance.now() - t0).toFixed(2);
   }
 
-  measure(): void {
-    this.cssW = this.els.root.clientWidth;
-    this.cssH = this.els.root.clientHeight;
-    this.dpr = Math.max(1, window.devicePixelRatio || 1);
-  }
-
-  draw(): void {
-    if (this.disposed) return;
-    if (this.dataDirty) {
-      this.dataDirty = false;
-      const t0 = performance.now();
-      this.drawData();
-      // Read by the benchmark page: how long this plot's last data draw took.
-      this.els.root.dataset.drawMs = (performance.now() - t0).toFixed(2);
-    }
-    this.drawOverlay();
-  }
-
-  private drawData() {
+  private drawPlot() {
     const s = this.store.getState();
-    const { canvas, svg, hit } = this.els;
-    const W = this.cssW;
-    const H = this.cssH;
-    if (W <= 0 || H <= 0) return;
-    const pw = Math.max(10, W - MARGIN.left - MARGIN.right);
-    const ph = Math.max(10, H - MARGIN.top - MARGIN.bottom);
-    this.plotW = pw;
-    this.plotH = ph;
-
-    const bw = Math.round(W * this.dpr);
-    const bh = Math.round(H * this.dpr);
-    const size = `${bw}x${bh}/${W}x${H}/${pw}x${ph}`;
-    if (size !== this.last.size) {
-      this.last.size = size;
-      canvas.width = bw;
-      canvas.height = bh;
-      canvas.style.width = `${W}px`;
-      canvas.style.height = `${H}px`;
-      Object.assign(hit.style, {
-        left: `${MARGIN.left}px`,
-        top: `${MARGIN.top}px`,
-        width: `${pw}px`,
-        height: `${ph}px`,
-      });
-      select(svg).attr('width', W).attr('height', H).attr('viewBox', `0 0 ${W} ${H}`);
-      this.last.xAxis = '';
-      this.last.yAxis = '';
-    }
+    const size = this.layout(MARGIN);
+    if (!size) return;
+    const { pw, ph } = size;
 
     const duration = this.duration(s);
     const dom = s.xDomain ?? [0, duration];
@@ -290,82 +192,41 @@ export class PlotController implements Drawable {
       .range([ph, 0])
       .nice(Math.max(2, Math.round(ph / 40)));
 
-    // Opaque: the plot paints its own white background, and an opaque canvas is cheaper to
-    // composite.
-    this.ctx ??= canvas.getContext('2d', { alpha: false });
-    const ctx = this.ctx;
+    const ctx = this.background(size);
     if (!ctx) return;
-    // Reset, then scale once: never accumulate transforms across frames.
-    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
-    ctx.clearRect(0, 0, W, H);
-    ctx.fillStyle = '#ffffff';
-    ctx.fillRect(0, 0, W, H);
-    ctx.save();
-    ctx.translate(MARGIN.left, MARGIN.top);
-    // Grid first, under the data.
-    ctx.strokeStyle = '#e6e6e6';
-    ctx.lineWidth = 1;
-    ctx.beginPath();
     const yTicks = y.ticks(Math.max(2, Math.round(ph / 40)));
-    for (const v of yTicks) {
-      const py = Math.round(y(v)) + 0.5;
-      ctx.moveTo(0, py);
-      ctx.lineTo(pw, py);
-    }
-    ctx.stroke();
-    ctx.beginPath();
-    ctx.rect(0, 0, pw, ph);
-    ctx.clip();
-    def.draw({
+    this.plotArea(
       ctx,
-      x: this.x,
-      y,
-      xl: linearOf(this.x),
-      yl: linearOf(y),
-      width: pw,
-      height: ph,
-      dpr: this.dpr,
-      t0: dom[0] ?? 0,
-      t1: dom[1] ?? duration,
-      runs,
-      context,
-    });
-    ctx.restore();
-    ctx.strokeStyle = '#8a8a8a';
-    ctx.strokeRect(MARGIN.left + 0.5, MARGIN.top + 0.5, pw - 1, ph - 1);
+      MARGIN,
+      size,
+      yTicks.map((v) => y(v)),
+      [],
+      () =>
+        def.draw({
+          ctx,
+          x: this.x,
+          y,
+          xl: linearOf(this.x),
+          yl: linearOf(y),
+          width: pw,
+          height: ph,
+          dpr: this.dpr,
+          t0: dom[0] ?? 0,
+          t1: dom[1] ?? duration,
+          runs,
+          context,
+        }),
+    );
 
-    // Axes in SVG (crisp text at any pixel ratio), redrawn only when they change, and then
-    // only the ticks that changed (axis.ts).
-    const xKey = `${this.x.domain().join()}|${pw}|${ph}`;
-    const xAxis = svg.querySelector<SVGGElement>('g.x-axis');
-    if (xKey !== this.last.xAxis && xAxis) {
-      this.last.xAxis = xKey;
-      // Time ticks; the last one carries the unit, so no separate axis title takes room.
-      const xTickValues = this.x.ticks(Math.max(2, Math.floor(pw / 80)));
-      const xFormat = this.x.tickFormat(xTickValues.length);
-      xAxis.setAttribute('transform', `translate(${MARGIN.left},${MARGIN.top + ph})`);
-      renderAxis(xAxis, {
-        orient: 'bottom',
-        scale: this.x,
-        range: this.x.range(),
-        values: xTickValues,
-        format: (v, i) => `${xFormat(v)}${i === xTickValues.length - 1 ? ' s' : ''}`,
-        // The format's precision follows the tick step.
-        formatKey: String((xTickValues[1] ?? 0) - (xTickValues[0] ?? 0)),
-      });
-    }
-    const yKey = `${y.domain().join()}|${ph}|${yTicks.join()}`;
-    const yAxis = svg.querySelector<SVGGElement>('g.y-axis');
-    if (yKey !== this.last.yAxis && yAxis) {
-      this.last.yAxis = yKey;
-      yAxis.setAttribute('transform', `translate(${MARGIN.left},${MARGIN.top})`);
-      renderAxis(yAxis, { orient: 'left', scale: y, range: y.range(), values: yTicks, format: (v) => def.yTick(v) });
-    }
-    const label = def.describe(runs, context);
-    if (label !== this.last.label) {
-      this.last.label = label;
-      canvas.setAttribute('aria-label', label);
-    }
+    // Time ticks, about one per 80 px.
+    this.drawXAxis(MARGIN, size, () => this.x.ticks(Math.max(2, Math.floor(pw / 80))), 's');
+    this.drawYAxis(`${y.domain().join()}|${ph}|${yTicks.join()}`, MARGIN, {
+      scale: y,
+      range: y.range(),
+      values: yTicks,
+      format: (v) => def.yTick(v),
+    });
+    this.setLabel(def.describe(runs, context));
   }
 
   /** Puts d3-zoom's stored transform in line with the store's window (no events). */
@@ -401,15 +262,9 @@ export class PlotController implements Drawable {
     s.setXDomain(event.transform.k <= 1.000001 ? null : [a, b]);
   }
 
-  private tAt(clientX: number): number {
-    const r = this.els.hit.getBoundingClientRect();
-    const [d0 = 0, d1 = 1] = this.x.domain();
-    return Math.min(d1, Math.max(d0, this.x.invert(clientX - r.left)));
-  }
-
   private onPointerMove = (e: PointerEvent) => {
     if (e.buttons !== 0 && e.pointerType === 'mouse') return; // panning
-    this.store.getState().setHover(this.tAt(e.clientX));
+    this.store.getState().setHover(this.xAt(e.clientX));
   };
 
   private onPointerLeave = () => {
@@ -417,7 +272,7 @@ export class PlotController implements Drawable {
   };
 
   private onClick = (e: MouseEvent) => {
-    this.store.getState().setCursor(this.tAt(e.clientX));
+    this.store.getState().setCursor(this.xAt(e.clientX));
   };
 
   private onDblClick = () => {
@@ -484,61 +339,28 @@ export class PlotController implements Drawable {
     return null;
   }
 
-  private drawOverlay() {
+  protected drawOverlay(): void {
     const s = this.store.getState();
     const shown = this.shownTime(s);
-    const { cursor, readout } = this.els;
     const [d0 = 0, d1 = 0] = this.x.domain();
-    if (!shown || shown.t < d0 || shown.t > d1 || this.plotW <= 0) {
-      cursor.style.display = 'none';
-    } else {
-      cursor.style.display = 'block';
-      cursor.style.transform = `translateX(${Math.round(this.x(shown.t))}px)`;
-      cursor.dataset.kind = shown.kind;
-    }
+    this.moveCursor(!shown || shown.t < d0 || shown.t > d1 ? null : { v: shown.t, kind: shown.kind });
     // Without a cursor the readout is a fixed hint: new data does not touch it.
     const key = shown
       ? `${shown.t}|${s.drawn}|${this.spec.keys.join()}|${s.throughputBin}|${s.throughputColumn}`
       : 'hint';
-    if (key === this.last.readout) return;
-    this.last.readout = key;
-    const def = this.spec.def;
-    const lines = shown ? def.readout(this.runs(this.spec.keys), shown.t, this.context(s)) : [];
-    readout.replaceChildren();
-    if (!shown) {
-      readout.textContent = 'Hover, click or use the arrow keys for values';
-      readout.dataset.empty = 'true';
-      return;
-    }
-    delete readout.dataset.empty;
-    const head = document.createElement('span');
-    head.className = 'readout-t';
-    head.textContent = `t = ${shown.t.toFixed(3)} s`;
-    readout.append(head);
-    for (const line of lines) {
-      const el = document.createElement('span');
-      el.className = 'readout-line';
-      const sw = document.createElement('b');
-      sw.style.color = line.color;
-      sw.textContent = `${line.label} `;
-      el.append(sw, line.text);
-      readout.append(el);
-    }
+    this.writeReadout(key, () =>
+      shown
+        ? {
+            head: `t = ${shown.t.toFixed(3)} s`,
+            lines: this.spec.def.readout(this.runs(this.spec.keys), shown.t, this.context(s)),
+          }
+        : null,
+    );
   }
 
-  /** Removes listeners and observers. */
-  dispose(): void {
-    this.disposed = true;
-    cancelDraw(this);
-    this.unsubscribe();
-    this.resize?.disconnect();
-    this.visibility?.disconnect();
+  /** Removes listeners, observers and the zoom behaviour. */
+  override dispose(): void {
+    super.dispose();
     this.hitSel.on('.zoom', null);
-    const hit = this.els.hit;
-    hit.removeEventListener('pointermove', this.onPointerMove);
-    hit.removeEventListener('pointerleave', this.onPointerLeave);
-    hit.removeEventListener('click', this.onClick);
-    hit.removeEventListener('dblclick', this.onDblClick);
-    hit.removeEventListener('keydown', this.onKey);
   }
 }

@@ -1,0 +1,323 @@
+// What every plot controller shares (PlotController: time on x; CdfController: a value on
+// x): the elements React renders, the wiring (store subscription, resize and visibility
+// observers, the draw queue, listeners on the hit area, dispose), the canvas sized for the
+// device pixel ratio, the white background, grid and frame around the data, the SVG axes and
+// the canvas label written only when they change, the cursor line and the readout. What a
+// panel draws, which state redraws it and what its gestures mean stay in the controller.
+import { scaleLinear, type ScaleLinear } from 'd3';
+import type { TraceStore } from '../../engine/traceStore';
+import type { AppStore } from '../../state/store';
+import type { AppState } from '../../state/types';
+import { renderAxis, type AxisSpec } from './axis';
+import { cancelDraw, requestDraw, type Drawable } from './scheduler';
+import type { ReadoutLine } from './types';
+
+/** The elements React renders for a plot. */
+export interface PlotElements {
+  root: HTMLElement;
+  canvas: HTMLCanvasElement;
+  svg: SVGSVGElement;
+  hit: HTMLElement;
+  cursor: HTMLElement;
+  readout: HTMLElement;
+}
+
+/** Space around the plot area, CSS px. */
+export interface Margin {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+/** The sizes of one data draw, CSS px: the whole root and its plot area. */
+export interface PanelSize {
+  W: number;
+  H: number;
+  pw: number;
+  ph: number;
+}
+
+/** Listeners on the hit area, by event type. */
+export type HitListeners = { [K in keyof HTMLElementEventMap]?: (e: HTMLElementEventMap[K]) => void };
+
+/** The readout without a cursor. */
+const HINT = 'Hover, click or use the arrow keys for values';
+
+/** Controls one panel: a canvas with SVG axes, a hit area, a cursor line and a readout. */
+export abstract class Panel<Spec> implements Drawable {
+  private cssW = 0;
+  private cssH = 0;
+  protected dpr = 1;
+  /** Width of the plot area at the last data draw (0 before the panel has a size). */
+  protected plotW = 0;
+  private dataDirty = true;
+  protected x: ScaleLinear<number, number> = scaleLinear();
+  private unsubscribe: () => void;
+  private resize: ResizeObserver | null = null;
+  private visibility: IntersectionObserver | null = null;
+  private listeners: HitListeners = {};
+  private disposed = false;
+  /** Whether any of the plot is in the viewport (unknown counts as in view). */
+  private visible = true;
+  private ctx: CanvasRenderingContext2D | null = null;
+  /** What the SVG axes and element styles were last set to (unchanged → untouched, so the
+   *  browser has no layout or paint to redo for them). */
+  protected last = { size: '', xAxis: '', yAxis: '', label: '', readout: '' };
+
+  constructor(
+    protected readonly els: PlotElements,
+    protected spec: Spec,
+    protected readonly store: AppStore,
+    protected readonly traces: TraceStore,
+  ) {
+    this.unsubscribe = store.subscribe((s, prev) => this.stateChanged(s, prev));
+    if (typeof ResizeObserver !== 'undefined') {
+      // Observe the container, not the canvas, so resizing the canvas cannot feed back.
+      this.resize = new ResizeObserver(() => this.invalidate());
+      this.resize.observe(els.root);
+    }
+    if (typeof IntersectionObserver !== 'undefined') {
+      // Plots out of view are drawn after those in view (see scheduler.ts).
+      this.visibility = new IntersectionObserver((entries) => {
+        const entry = entries[entries.length - 1];
+        if (entry) this.visible = entry.isIntersecting;
+      });
+      this.visibility.observe(els.root);
+    }
+    this.invalidate();
+  }
+
+  /** Redraws what the state change touches. */
+  protected abstract stateChanged(s: AppState, prev: AppState): void;
+
+  /** Draws the data layers, the axes and the label (after a data change or a resize). */
+  protected abstract drawData(): void;
+
+  /** Moves the cursor line and writes the readout (every draw). */
+  protected abstract drawOverlay(): void;
+
+  /** Listens on the hit area until dispose (the subclass's constructor calls this once its
+   *  handlers exist). */
+  protected listen(listeners: HitListeners): void {
+    this.listeners = listeners;
+    for (const [type, fn] of Object.entries(listeners)) this.els.hit.addEventListener(type, fn as EventListener);
+  }
+
+  /** Replaces what is drawn (React props changed). */
+  setSpec(spec: Spec): void {
+    this.spec = spec;
+    this.invalidate();
+  }
+
+  /** The data draws again in the next frame. */
+  protected invalidate(): void {
+    this.dataDirty = true;
+    requestDraw(this);
+  }
+
+  /** Drawn with the plots in view: when it is in view, or when only its cursor and readout
+   *  change (cheap DOM updates that every plot shows at once). */
+  get inView(): boolean {
+    return this.visible || !this.dataDirty;
+  }
+
+  measure(): void {
+    this.cssW = this.els.root.clientWidth;
+    this.cssH = this.els.root.clientHeight;
+    this.dpr = Math.max(1, window.devicePixelRatio || 1);
+  }
+
+  draw(): void {
+    if (this.disposed) return;
+    if (this.dataDirty) {
+      this.dataDirty = false;
+      this.drawData();
+    }
+    this.drawOverlay();
+  }
+
+  /** The sizes of this draw, the canvas (device pixels), hit area and SVG set to them when
+   *  they changed; null while the root has no size. */
+  protected layout(margin: Margin): PanelSize | null {
+    const { canvas, svg, hit } = this.els;
+    const W = this.cssW;
+    const H = this.cssH;
+    if (W <= 0 || H <= 0) return null;
+    const pw = Math.max(10, W - margin.left - margin.right);
+    const ph = Math.max(10, H - margin.top - margin.bottom);
+    this.plotW = pw;
+
+    const bw = Math.round(W * this.dpr);
+    const bh = Math.round(H * this.dpr);
+    const size = `${bw}x${bh}/${W}x${H}/${pw}x${ph}`;
+    if (size !== this.last.size) {
+      this.last.size = size;
+      canvas.width = bw;
+      canvas.height = bh;
+      canvas.style.width = `${W}px`;
+      canvas.style.height = `${H}px`;
+      Object.assign(hit.style, {
+        left: `${margin.left}px`,
+        top: `${margin.top}px`,
+        width: `${pw}px`,
+        height: `${ph}px`,
+      });
+      svg.setAttribute('width', String(W));
+      svg.setAttribute('height', String(H));
+      svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+      this.last.xAxis = '';
+      this.last.yAxis = '';
+    }
+    return { W, H, pw, ph };
+  }
+
+  /** The canvas's context on a white background, scaled to CSS px; null without one. */
+  protected background({ W, H }: PanelSize): CanvasRenderingContext2D | null {
+    // Opaque: the plot paints its own white background, and an opaque canvas is cheaper to
+    // composite.
+    this.ctx ??= this.els.canvas.getContext('2d', { alpha: false });
+    const ctx = this.ctx;
+    if (!ctx) return null;
+    // Reset, then scale once: never accumulate transforms across frames.
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    ctx.clearRect(0, 0, W, H);
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, W, H);
+    return ctx;
+  }
+
+  /** The plot area: grid lines at `rows` (y) and `cols` (x), plot-area px, then what `paint`
+   *  draws in plot-area coordinates, clipped to the area, then the frame. */
+  protected plotArea(
+    ctx: CanvasRenderingContext2D,
+    margin: Margin,
+    { pw, ph }: PanelSize,
+    rows: readonly number[],
+    cols: readonly number[],
+    paint: () => void,
+  ): void {
+    ctx.save();
+    ctx.translate(margin.left, margin.top);
+    // Grid first, under the data.
+    ctx.strokeStyle = '#e6e6e6';
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (const y of rows) {
+      const py = Math.round(y) + 0.5;
+      ctx.moveTo(0, py);
+      ctx.lineTo(pw, py);
+    }
+    for (const x of cols) {
+      const px = Math.round(x) + 0.5;
+      ctx.moveTo(px, 0);
+      ctx.lineTo(px, ph);
+    }
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.rect(0, 0, pw, ph);
+    ctx.clip();
+    paint();
+    ctx.restore();
+    ctx.strokeStyle = '#8a8a8a';
+    ctx.strokeRect(margin.left + 0.5, margin.top + 0.5, pw - 1, ph - 1);
+  }
+
+  /** The x axis along the bottom of the plot area, at `ticks` (called only when it is
+   *  redrawn); the last tick carries the unit, so no separate axis title takes room. */
+  protected drawXAxis(margin: Margin, { pw, ph }: PanelSize, ticks: () => number[], unit: string): void {
+    this.axis('xAxis', `${this.x.domain().join()}|${pw}|${ph}`, margin.left, margin.top + ph, () => {
+      const values = ticks();
+      const format = this.x.tickFormat(values.length);
+      return {
+        orient: 'bottom',
+        scale: this.x,
+        range: this.x.range(),
+        values,
+        format: (v, i) => `${format(v)}${i === values.length - 1 ? ` ${unit}` : ''}`,
+        // The format's precision follows the tick step.
+        formatKey: String((values[1] ?? 0) - (values[0] ?? 0)),
+      };
+    });
+  }
+
+  /** The y axis along the left side of the plot area, redrawn when `key` changes. */
+  protected drawYAxis(key: string, margin: Margin, spec: Omit<AxisSpec, 'orient'>): void {
+    this.axis('yAxis', key, margin.left, margin.top, () => ({ orient: 'left', ...spec }));
+  }
+
+  /** An axis in SVG (crisp text at any pixel ratio), redrawn only when its key changes, and
+   *  then only the ticks that changed (axis.ts). */
+  private axis(which: 'xAxis' | 'yAxis', key: string, left: number, top: number, spec: () => AxisSpec): void {
+    const g = this.els.svg.querySelector<SVGGElement>(which === 'xAxis' ? 'g.x-axis' : 'g.y-axis');
+    if (key === this.last[which] || !g) return;
+    this.last[which] = key;
+    g.setAttribute('transform', `translate(${left},${top})`);
+    renderAxis(g, spec());
+  }
+
+  /** The canvas's sentence for screen readers. */
+  protected setLabel(label: string): void {
+    if (label === this.last.label) return;
+    this.last.label = label;
+    this.els.canvas.setAttribute('aria-label', label);
+  }
+
+  /** The cursor line at x value `v` (moved by transform; no repaint), or hidden. */
+  protected moveCursor(at: { v: number; kind: string } | null): void {
+    const { cursor } = this.els;
+    if (!at || this.plotW <= 0) {
+      cursor.style.display = 'none';
+    } else {
+      cursor.style.display = 'block';
+      cursor.style.transform = `translateX(${Math.round(this.x(at.v))}px)`;
+      cursor.dataset.kind = at.kind;
+    }
+  }
+
+  /** Writes the readout when `key` changes: a head and a line per run, or (null) the hint. */
+  protected writeReadout(key: string, read: () => { head: string; lines: readonly ReadoutLine[] } | null): void {
+    if (key === this.last.readout) return;
+    this.last.readout = key;
+    const { readout } = this.els;
+    const shown = read();
+    readout.replaceChildren();
+    if (!shown) {
+      readout.textContent = HINT;
+      readout.dataset.empty = 'true';
+      return;
+    }
+    delete readout.dataset.empty;
+    const head = document.createElement('span');
+    head.className = 'readout-t';
+    head.textContent = shown.head;
+    readout.append(head);
+    for (const line of shown.lines) {
+      const el = document.createElement('span');
+      el.className = 'readout-line';
+      const sw = document.createElement('b');
+      sw.style.color = line.color;
+      sw.textContent = `${line.label} `;
+      el.append(sw, line.text);
+      readout.append(el);
+    }
+  }
+
+  /** The x value under a pointer, within the axis. */
+  protected xAt(clientX: number): number {
+    const r = this.els.hit.getBoundingClientRect();
+    const [d0 = 0, d1 = 1] = this.x.domain();
+    return Math.min(d1, Math.max(d0, this.x.invert(clientX - r.left)));
+  }
+
+  /** Removes listeners and observers. */
+  dispose(): void {
+    this.disposed = true;
+    cancelDraw(this);
+    this.unsubscribe();
+    this.resize?.disconnect();
+    this.visibility?.disconnect();
+    for (const [type, fn] of Object.entries(this.listeners))
+      this.els.hit.removeEventListener(type, fn as EventListener);
+  }
+}
