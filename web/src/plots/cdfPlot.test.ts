@@ -3,6 +3,7 @@
 // percentile markers, the note on a cut tail) and what they read at a value.
 import { scaleLinear } from 'd3';
 import { describe, expect, it } from 'vitest';
+import { recordingCtx } from '../test/canvas';
 import { algStyle } from '../lib/styles';
 import { formatNumber } from '../scenario/params';
 import { liveTrace, lossyThinScenario } from '../test/traces';
@@ -20,36 +21,6 @@ const runs = [
 
 const cdfRuns = (kind: ThinKind, window: readonly [number, number] | null = null): CdfRun[] =>
   runs.map(({ run, trace }) => ({ run, sorted: thinSamples(trace, window)[kind] }));
-
-/** A 2D context that records strokes (colour, dash), filled shapes and text. */
-function recordingCtx() {
-  const strokes: { color: string; dash: number[] }[] = [];
-  const fills: string[] = [];
-  const texts: string[] = [];
-  let dash: number[] = [];
-  const ctx = {
-    strokeStyle: '',
-    fillStyle: '',
-    lineWidth: 1,
-    font: '',
-    textAlign: '',
-    textBaseline: '',
-    setLineDash: (d: number[]) => (dash = d),
-    stroke: () => strokes.push({ color: String(ctx.strokeStyle), dash }),
-    fill: () => fills.push(String(ctx.fillStyle)),
-    fillText: (t: string) => texts.push(t),
-    measureText: (t: string) => ({ width: 6 * t.length }),
-    beginPath() {},
-    closePath() {},
-    moveTo() {},
-    lineTo() {},
-    arc() {},
-    fillRect() {},
-    save() {},
-    restore() {},
-  };
-  return { ctx: ctx as unknown as CanvasRenderingContext2D, strokes, fills, texts };
-}
 
 describe('the thin-stream CDF panels', () => {
   it('tell screen readers each run’s count and percentiles, exactly, and over what', () => {

@@ -4,6 +4,7 @@ import { scaleLinear } from 'd3';
 import { describe, expect, it } from 'vitest';
 import { algStyle } from '../lib/styles';
 import { formatNumber } from '../scenario/params';
+import { plotContext, recordingCtx } from '../test/canvas';
 import { engineThroughput, presetScenario, throughputTrace } from '../test/traces';
 import { linearOf } from './core/decimate';
 import type { DrawFrame, PlotContext, PlotRun } from './core/types';
@@ -22,41 +23,7 @@ function runOf(key: string, label: string, stopAt?: number): PlotRun {
   return { key, label, style: algStyle(key), trace: throughputTrace(e, 3), summary: e.summary };
 }
 
-const context = (over: Partial<PlotContext> = {}): PlotContext => ({
-  scenario,
-  series: { cwnd: true, ssthresh: true, flight: true, inflated: true, w_used: true, pipeack: true },
-  overlay: false,
-  pxTime: 0.01,
-  throughputBin: null,
-  throughputColumn: 'delivered',
-  ...over,
-});
-
-/** A 2D context that records what is stroked and written. */
-function recordingCtx() {
-  const strokes: { color: string; dash: number[] }[] = [];
-  const texts: string[] = [];
-  let dash: number[] = [];
-  const ctx = {
-    strokeStyle: '',
-    fillStyle: '',
-    lineWidth: 1,
-    font: '',
-    textAlign: '',
-    textBaseline: '',
-    setLineDash: (d: number[]) => (dash = d),
-    stroke: () => strokes.push({ color: String(ctx.strokeStyle), dash }),
-    fillText: (t: string) => texts.push(t),
-    measureText: (t: string) => ({ width: 6 * t.length }),
-    beginPath() {},
-    moveTo() {},
-    lineTo() {},
-    fillRect() {},
-    save() {},
-    restore() {},
-  };
-  return { ctx: ctx as unknown as CanvasRenderingContext2D, strokes, texts };
-}
+const context = (over: Partial<PlotContext> = {}): PlotContext => plotContext(scenario, over);
 
 describe('the throughput plot', () => {
   const runs = [runOf('newreno', 'NewReno'), runOf('br_tcp', 'BR-TCP')];

@@ -5,6 +5,7 @@ import { scaleLinear } from 'd3';
 import { describe, expect, it } from 'vitest';
 import { algStyle } from '../lib/styles';
 import { formatNumber } from '../scenario/params';
+import { plotContext } from '../test/canvas';
 import { liveTrace, lossyThinScenario, thinScenario } from '../test/traces';
 import { linearOf, mapLinear } from './core/decimate';
 import type { DrawFrame, PlotContext, PlotRun } from './core/types';
@@ -21,14 +22,7 @@ const run: PlotRun = {
   summary: live.summary,
 };
 const w = run.trace.tables.writes;
-const context: PlotContext = {
-  scenario,
-  series: { cwnd: true, ssthresh: true, flight: true, inflated: true, w_used: true, pipeack: true },
-  overlay: false,
-  pxTime: 0.01,
-  throughputBin: null,
-  throughputColumn: 'delivered',
-};
+const context: PlotContext = plotContext(scenario);
 
 function scales(t0: number, t1: number, yMax: number, width = 600) {
   const x = scaleLinear().domain([t0, t1]).range([0, width]);
