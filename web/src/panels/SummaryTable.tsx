@@ -79,9 +79,24 @@ function ms(v: number | null): string {
   return v === null ? '—' : formatNumber(v * 1e3, 4);
 }
 
+/** Between the numbers of one cell. */
+const SEP = ' · ';
+
 /** The 50th, 90th and 99th percentiles of a thin-stream measurement, ms. */
 function percentiles(p50: number | null, p90: number | null, p99: number | null): string {
-  return `${ms(p50)} · ${ms(p90)} · ${ms(p99)}`;
+  return [p50, p90, p99].map(ms).join(SEP);
+}
+
+/** A cell of several numbers, each kept whole: one line where the column is wide, one number
+ *  per line where it is narrow (a phone), so neighbouring columns never run together. */
+function multiCell(text: string) {
+  const parts = text.split(SEP);
+  return parts.map((p, k) => (
+    <span key={k} className="part">
+      {p}
+      {k < parts.length - 1 && <span className="sep">{SEP}</span>}
+    </span>
+  ));
 }
 
 const PERCENTILE_NOTE =
@@ -108,7 +123,7 @@ const THIN_ROWS: Row[] = flowRows([
   },
   {
     label: 'Sojourn p50 · p90 · p99 (ms)',
-    title: `Sojourn time of the writes sent (written until their last byte was first sent): ${PERCENTILE_NOTE}`,
+    title: `Sojourn time of the writes delivered (written until their last byte was first sent): ${PERCENTILE_NOTE}`,
     value: (f) => percentiles(f.sojourn_p50_s, f.sojourn_p90_s, f.sojourn_p99_s),
     multi: true,
   },
@@ -261,7 +276,9 @@ export function SummaryTable() {
                 </th>
                 {algorithms.map((a, i) => (
                   <td key={a} className={row.multi ? 'multi' : undefined}>
-                    {cell(statuses[i], summaries[i] ?? null, row)}
+                    {row.multi
+                      ? multiCell(cell(statuses[i], summaries[i] ?? null, row))
+                      : cell(statuses[i], summaries[i] ?? null, row)}
                   </td>
                 ))}
               </tr>
