@@ -171,11 +171,7 @@ fn algorithms_list() -> String {
             group = a.group;
             let _ = writeln!(out, "{}{group}:", if out.is_empty() { "" } else { "\n" });
         }
-        let settings: Vec<String> = a
-            .settings
-            .iter()
-            .map(|(p, v)| format!("{p}={}", v.to_json().as_str().unwrap_or_default()))
-            .collect();
+        let settings: Vec<String> = a.settings.iter().map(|(p, v)| format!("{p}={v}")).collect();
         let _ = writeln!(out, "  {:width$}  {} — {}", a.name, a.label, a.description);
         let _ = writeln!(out, "  {:width$}  ({})", "", settings.join(", "));
     }

@@ -269,6 +269,12 @@ fn algorithms_are_listed_and_expand_into_their_settings() {
     ] {
         assert!(stdout(&o).contains(name), "{name}");
     }
+    // Every setting's value is shown, numbers and booleans too (a sender profile's).
+    assert!(
+        stdout(&o).contains("tcp.initial_window=10, tcp.nagle=false, rto.min=0.2, rto.initial=1,"),
+        "{}",
+        stdout(&o)
+    );
     let list: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&["algorithms", "--json"]))).unwrap();
     let cwv = list
         .as_array()

@@ -24,6 +24,18 @@ pub enum SettingValue {
     Bool(bool),
 }
 
+impl std::fmt::Display for SettingValue {
+    /// As written on a command line (`--set path=value`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SettingValue::Str(s) => f.write_str(s),
+            SettingValue::Int(n) => write!(f, "{n}"),
+            SettingValue::Num(x) => write!(f, "{x}"),
+            SettingValue::Bool(b) => write!(f, "{b}"),
+        }
+    }
+}
+
 impl SettingValue {
     /// As JSON.
     pub fn to_json(self) -> Value {
