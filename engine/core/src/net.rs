@@ -304,6 +304,13 @@ impl Link {
         self.flying.len() == 1
     }
 
+    /// A scheduled link's occupancy changed: trace the packets and bytes of all its classes.
+    pub fn trace_total(&mut self, now: Ns) {
+        if let (Some(series), Some(sched)) = (self.series.as_mut(), self.sched.as_ref()) {
+            series.push(now, sched.total.0, sched.total.1);
+        }
+    }
+
     /// Traced occupancy series: the link's own, then one per class of its scheduler.
     pub fn traced(&self) -> impl Iterator<Item = (&str, &QueueSeries)> {
         let own = self.series.as_ref().map(|s| (self.name.as_str(), s));

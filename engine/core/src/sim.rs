@@ -141,11 +141,8 @@ impl World {
         if !sched.admit(now, pkt, link.cap_packets, link.cap_bytes) {
             return self.tail_drop(pkt);
         }
-        let (n, bytes) = sched.total;
         let idle = !sched.busy();
-        if let Some(s) = link.series.as_mut() {
-            s.push(now, n, bytes);
-        }
+        link.trace_total(now);
         if idle {
             self.serve(link_id);
         }
@@ -177,10 +174,7 @@ impl World {
         }
         if sched.busy() {
             let pkt = sched.complete(now);
-            let (n, bytes) = sched.total;
-            if let Some(s) = link.series.as_mut() {
-                s.push(now, n, bytes);
-            }
+            link.trace_total(now);
             if link.launch(now, pkt) {
                 let at = link.flying[0].0;
                 self.events.push(at, Event::LinkHead { link: link_id });

@@ -63,6 +63,15 @@ pub struct SenderStats {
     pub window_decays: u64,
 }
 
+/// Which window stopped a segment from leaving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Full {
+    /// The receiver's.
+    Rwnd,
+    /// The congestion window (or the window in force during recovery).
+    Cwnd,
+}
+
 /// One TCP sender.
 #[derive(Clone, Debug)]
 pub struct Sender {
@@ -341,9 +350,8 @@ impl Sender {
                 self.cc.before_send(w.now, self.rtt.rto());
                 self.trace_changes(w);
             }
-            if !self.window_allows(len, resend) {
-                // Stopped by cwnd, unless the receiver's window is what is full.
-                cwnd_stop = self.snd_nxt + len - self.snd_una <= self.rwnd;
+            if let Err(full) = self.window_allows(len, resend) {
+                cwnd_stop = full == Full::Cwnd;
                 break;
             }
             // RFC 896 / RFC 1122 §4.2.3.4: hold a small segment while data is unacknowledged.
@@ -362,7 +370,8 @@ impl Sender {
         }
     }
 
-    fn window_allows(&self, len: u64, resend: bool) -> bool {
+    /// Whether a segment of `len` bytes may leave now, or which window is full.
+    fn window_allows(&self, len: u64, resend: bool) -> Result<(), Full> {
         let extra = if resend {
             0
         } else {
@@ -370,9 +379,9 @@ impl Sender {
         };
         let after = self.snd_nxt + len - self.snd_una;
         if after > self.rwnd {
-            return false;
+            return Err(Full::Rwnd);
         }
-        match self.cc.cfg.units {
+        let fits = match self.cc.cfg.units {
             // Source 004 §5.1: the headers of the packets in flight, this one included,
             // count against cwnd too.
             Units::Bytes if self.cc.cfg.header_in_window => {
@@ -381,6 +390,11 @@ impl Sender {
             Units::Bytes => after <= self.cc.window() + extra * self.mss,
             // One more packet must fit: packets in flight < floor(window / SMSS) + allowance.
             Units::Segments => (self.nxt_idx as u64) < self.cc.window() / self.mss + extra,
+        };
+        if fits {
+            Ok(())
+        } else {
+            Err(Full::Cwnd)
         }
     }
 
