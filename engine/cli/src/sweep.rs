@@ -106,10 +106,13 @@ pub struct MergeArgs {
 /// Every metric a sweep can report, in output order: the per-flow summary fields.
 pub const METRICS: &[&str] = &[
     "goodput_bps",
+    "transfer_goodput_bps",
     "throughput_bps",
     "delivered_bytes",
     "data_packets_sent",
     "retransmits",
+    "spurious_retransmits",
+    "retransmit_fraction",
     "timeouts",
     "fast_retransmits",
     "partial_acks",

@@ -73,6 +73,34 @@ const VALIDATION: &str = "Idle and application-limited senders (NewReno)";
 const RESERVED: &str = "Reserved bandwidth";
 const PROFILES: &str = "Operating-system senders (thin streams)";
 const BINOMIAL: &str = "Binomial controls (NewReno loss detection)";
+const BEFORE_1988: &str = "Before and after Jacobson 1988 (4.3BSD)";
+
+/// A 4.3BSD sender, one Jacobson 1988 mechanism at a time (docs/algorithms.md, "Before
+/// 1988", says where each value comes from): slow start or not, congestion avoidance (the
+/// halved ssthresh on a timeout) or not, the RFC 793 timer or mean + 4·deviation. Timeouts
+/// are the only loss signal, the timer ticks every 500 ms (PR_SLOWHZ = 2), RTOs lie in
+/// 1…64 s, an unmeasured RTO is 3 s, and every timeout recomputes ssthresh, as BSD does.
+macro_rules! bsd_4_3 {
+    ($slow_start:expr, $ssthresh:expr, $estimator:expr) => {
+        &[
+            ("variant", Str("old_tahoe")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("cc.units", Str("bytes")),
+            ("cc.slow_start", Str($slow_start)),
+            ("cc.congestion_avoidance", Str("per_ack")),
+            ("cc.ssthresh_rule", Str($ssthresh)),
+            ("cc.repeated_rto_ssthresh", Str("halve_again")),
+            ("rto.estimator", Str($estimator)),
+            ("rto.rfc793_alpha", Num(0.9)),
+            ("rto.rfc793_beta", Num(2.0)),
+            ("rto.clock_tick", Num(0.5)),
+            ("rto.min", Num(1.0)),
+            ("rto.max", Num(64.0)),
+            ("rto.initial", Num(3.0)),
+        ]
+    };
+}
 
 /// A binomial control (source 004 §3.2) with α = 1, β = ½ on NewReno's loss detection.
 macro_rules! binomial {
@@ -228,6 +256,41 @@ pub static CATALOGUE: &[Algorithm] = &[
             ("receiver.delayed_ack", Bool(true)),
             ("receiver.delack_timeout", Num(0.1)),
         ],
+    },
+    Algorithm {
+        name: "bsd_4_3",
+        label: "4.3BSD (before 1988)",
+        group: BEFORE_1988,
+        description: "The TCP Jacobson 1988 starts from: no slow start (the whole window leaves at once, at the start and after every timeout, go back N), no congestion avoidance (the window never shrinks), the RFC 793 timer (2 × smoothed RTT).",
+        settings: bsd_4_3!("none", "none", "rfc793"),
+    },
+    Algorithm {
+        name: "bsd_4_3_ss",
+        label: "4.3BSD + slow start",
+        group: BEFORE_1988,
+        description: "4.3BSD with slow start only: after every timeout cwnd restarts at one segment and doubles per RTT back to the receiver's window, which it never halves; RFC 793 timer.",
+        settings: bsd_4_3!("ack_counting", "none", "rfc793"),
+    },
+    Algorithm {
+        name: "bsd_4_3_ca",
+        label: "4.3BSD + congestion avoidance",
+        group: BEFORE_1988,
+        description: "4.3BSD with congestion avoidance only: a timeout halves the window (ssthresh) and the sender opens it to that at once, then adds one segment per RTT; no slow start; RFC 793 timer.",
+        settings: bsd_4_3!("none", "half_cwnd", "rfc793"),
+    },
+    Algorithm {
+        name: "bsd_4_3_ss_ca",
+        label: "4.3BSD + slow start + CA, old timer",
+        group: BEFORE_1988,
+        description: "Jacobson 1988's window algorithms (slow start and congestion avoidance combined, appendix B) with the RFC 793 timer still in place: only the timer differs from jacobson_88.",
+        settings: bsd_4_3!("ack_counting", "half_cwnd", "rfc793"),
+    },
+    Algorithm {
+        name: "jacobson_88",
+        label: "Jacobson 1988 (4.3BSD-Tahoe)",
+        group: BEFORE_1988,
+        description: "All of Jacobson 1988 on 4.3BSD: slow start, congestion avoidance and the mean + 4·deviation timer (appendix A) with Karn's rule and exponential backoff, on 500 ms timer ticks; timeouts are the only loss signal.",
+        settings: bsd_4_3!("ack_counting", "half_cwnd", "jacobson88"),
     },
 ];
 

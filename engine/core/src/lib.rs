@@ -30,6 +30,7 @@ pub mod scenario;
 pub mod sched;
 pub mod schema;
 pub mod sim;
+pub mod spurious;
 pub mod summary;
 pub mod tcp;
 pub mod thin;

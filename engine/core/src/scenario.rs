@@ -260,6 +260,8 @@ pub enum SlowStartRule {
     /// Linux 3.x `tcp_slow_start`: + the packets the ACK acknowledges, capped at
     /// ssthresh + 1 packet; slow start while cwnd ≤ ssthresh.
     Linux,
+    /// No slow start (before Jacobson 1988): cwnd opens at once to min(ssthresh, rwnd).
+    None,
 }
 
 /// Congestion-avoidance increase rule.
@@ -283,6 +285,8 @@ pub enum SsthreshRule {
     HalfFlight,
     /// max(min(cwnd, rwnd)/2, 2·SMSS).
     HalfCwnd,
+    /// Unchanged: no multiplicative decrease (no congestion avoidance, before 1988).
+    None,
 }
 
 /// When a NewReno partial ACK restarts the RTO timer.

@@ -557,6 +557,7 @@ fn build_params() -> Vec<ParamDef> {
             Choice { value: "ack_counting", label: "1 MSS per ACK", help: "Each new ACK adds one SMSS, however much it acknowledges (RFC 2581)." },
             Choice { value: "abc", label: "Byte counting (ABC)", help: "Each new ACK adds the bytes it acknowledges, at most L·SMSS (RFC 3465 §2.2); L = 1 after a timeout." },
             Choice { value: "linux", label: "Linux 3.x (packets acked)", help: "tcp_slow_start of Linux 3.x: each new ACK adds the number of packets it acknowledges, whatever their size, up to ssthresh + 1 packet; slow start lasts while cwnd ≤ ssthresh." },
+            Choice { value: "none", label: "None (before 1988)", help: "No slow start (Jacobson 1988 §1, 4.3BSD before it): cwnd opens at once to ssthresh, or to the receiver's window while ssthresh is unset, at the start and after every timeout, so the whole window leaves back to back." },
         ], default: "ack_counting" }, false, NONE,
             "How slow start grows cwnd on a new ACK."),
         p!("flows[].cc.abc_limit", "ABC limit L", "cc", "segments", Kind::Int { min: 1, max: 2, default: 2 }, false, NONE,
@@ -570,6 +571,7 @@ fn build_params() -> Vec<ParamDef> {
         p!("flows[].cc.ssthresh_rule", "ssthresh on loss", "cc", "", Kind::Enum { options: &[
             Choice { value: "half_flight", label: "FlightSize / 2", help: "ssthresh = max(FlightSize/2, 2·SMSS) (RFC 5681 eq. 4)." },
             Choice { value: "half_cwnd", label: "min(cwnd, rwnd) / 2", help: "ssthresh = max(min(cwnd, rwnd)/2, 2·SMSS), as ns-2, BSD and Linux compute it." },
+            Choice { value: "none", label: "Unchanged (no congestion avoidance)", help: "A loss leaves ssthresh as it was, so the window never shrinks for congestion (before Jacobson 1988 §3). With ssthresh unset, a sender with slow start climbs back to the receiver's window after every timeout; Reno and NewReno keep their fast recovery but around the window the loss found. BR-TCP and binomial controls have their own decrease and ignore this." },
         ], default: "half_flight" }, false, NONE,
             "What ssthresh is set to on a loss."),
         p!("flows[].cc.limited_transmit", "Limited Transmit", "cc", "", Kind::Bool { default: false }, false, NONE,

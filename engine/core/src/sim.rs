@@ -75,6 +75,10 @@ pub struct World {
     pub tput: ThroughputTable,
     /// Scripted drops per flow, sorted: (segment, attempt).
     scripted: Vec<Vec<(u64, u64)>>,
+    /// Which retransmissions were spurious, per flow.
+    pub spurious: Vec<crate::spurious::Tracker>,
+    /// Scratch for the spurious retransmissions one arrival reveals.
+    found: Vec<crate::spurious::Spurious>,
 }
 
 impl World {
@@ -88,6 +92,27 @@ impl World {
     #[inline]
     pub fn log(&mut self, flow: u32, kind: EventKind, seq: u64, len: u32, seg: u32, tx: u32) {
         self.log.push(self.now, flow, kind, seq, len, seg, tx);
+    }
+
+    /// A data segment was sent: records the copy, and logs the retransmission if an earlier
+    /// copy has already reached the receiver.
+    #[inline]
+    pub fn data_sent(&mut self, flow: u32, seq: u64, len: u32, seg: u32, attempt: u32) {
+        if let Some(s) = self.spurious[flow as usize].sent(seq, len, seg, attempt) {
+            self.log(flow, EventKind::SpuriousRetransmit, s.seq, s.len, s.seg, s.attempt);
+        }
+    }
+
+    /// A data segment reached the receiver: logs the retransmissions this shows were
+    /// spurious.
+    #[inline]
+    pub fn data_arrived(&mut self, flow: u32, seg: u32, attempt: u32) {
+        let mut found = std::mem::take(&mut self.found);
+        self.spurious[flow as usize].arrived(seg, attempt, &mut found);
+        for s in found.drain(..) {
+            self.log(flow, EventKind::SpuriousRetransmit, s.seq, s.len, s.seg, s.attempt);
+        }
+        self.found = found;
     }
 
     /// An endpoint puts a new packet on its first link.
@@ -119,6 +144,9 @@ impl World {
         if pkt.kind == PktKind::Udp {
             self.cross[pkt.flow as usize].queue_drops += 1;
             return;
+        }
+        if pkt.kind == PktKind::Data {
+            self.spurious[pkt.flow as usize].lost(pkt.seg);
         }
         let d = &mut self.drops[pkt.flow as usize];
         let kind = if is_forward(pkt.kind) {
@@ -362,6 +390,8 @@ impl Simulation {
             cross: vec![CrossStats::default(); s.cross.len()],
             tput: ThroughputTable::new(n + s.cross.len(), secs_to_ns(s.trace.throughput_bin)),
             scripted,
+            spurious: vec![Default::default(); n],
+            found: Vec::new(),
         };
         let end = secs_to_ns(s.duration);
         let cross: Vec<CrossSource> = s
@@ -592,6 +622,9 @@ impl Simulation {
         }
         let w = &mut self.world;
         if pkt.fate != Fate::Ok {
+            if pkt.kind == PktKind::Data {
+                w.spurious[pkt.flow as usize].lost(pkt.seg);
+            }
             let d = &mut w.drops[pkt.flow as usize];
             let kind = match (pkt.fate, is_forward(pkt.kind)) {
                 (Fate::Scripted, _) => {
@@ -881,7 +914,7 @@ impl Simulation {
     /// Metrics so far (at the end of the run, the final summary).
     pub fn summary(&self) -> Summary {
         let now = self.world.now;
-        let flows = (0..self.senders.len())
+        let flows: Vec<FlowSummary> = (0..self.senders.len())
             .map(|i| {
                 let s = &self.senders[i];
                 let r = &self.receivers[i];
@@ -897,10 +930,25 @@ impl Simulation {
                     algorithm: f.algorithm.clone(),
                     variant: f.variant.name().to_string(),
                     goodput_bps: rate(r.delivered),
+                    transfer_goodput_bps: {
+                        let end = self.completion[i].unwrap_or(now);
+                        let t = ns_to_secs(end.saturating_sub(self.starts[i]));
+                        if t > 0.0 {
+                            r.delivered as f64 * 8.0 / t
+                        } else {
+                            0.0
+                        }
+                    },
                     throughput_bps: rate(s.stats.wire_bytes),
                     delivered_bytes: r.delivered,
                     data_packets_sent: s.stats.data_packets,
                     retransmits: s.stats.retransmits,
+                    spurious_retransmits: self.world.spurious[i].count,
+                    retransmit_fraction: if s.stats.data_packets > 0 {
+                        s.stats.retransmits as f64 / s.stats.data_packets as f64
+                    } else {
+                        0.0
+                    },
                     timeouts: s.stats.timeouts,
                     fast_retransmits: s.stats.fast_retransmits,
                     partial_acks: s.stats.partial_acks,
@@ -964,7 +1012,9 @@ impl Simulation {
                 }
             })
             .collect();
+        let goodputs: Vec<f64> = flows.iter().map(|f| f.transfer_goodput_bps).collect();
         Summary {
+            jain_index: crate::summary::jain_index(&goodputs),
             cross,
             seed: self.scenario.seed,
             duration_s: self.scenario.duration,

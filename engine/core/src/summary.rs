@@ -29,6 +29,10 @@ pub struct FlowSummary {
     /// In-order payload bytes delivered to the receiving application, per second of the
     /// flow's active time (from its start to now), in bit/s.
     pub goodput_bps: f64,
+    /// Goodput over the transfer itself: from the flow's start to the moment a finite
+    /// application's data was all acknowledged (to now while it is not), bit/s. Equals
+    /// goodput_bps for a flow still sending; what a finished 1 MB transfer "got".
+    pub transfer_goodput_bps: f64,
     /// Bits of data packets the sender put on the wire (headers and retransmissions
     /// included) per second of active time.
     pub throughput_bps: f64,
@@ -38,6 +42,11 @@ pub struct FlowSummary {
     pub data_packets_sent: u64,
     /// Retransmitted data packets.
     pub retransmits: u64,
+    /// Retransmissions of which an earlier copy reached the receiver (Jacobson 1988 §2).
+    pub spurious_retransmits: u64,
+    /// Retransmitted share of the data packets sent (retransmits / data_packets_sent; 0
+    /// when nothing was sent).
+    pub retransmit_fraction: f64,
     /// Retransmission-timer expiries.
     pub timeouts: u64,
     /// Fast retransmits.
@@ -120,6 +129,10 @@ pub struct Summary {
     pub digest: Option<String>,
     /// Per-flow metrics.
     pub flows: Vec<FlowSummary>,
+    /// Jain's fairness index of the flows' transfer goodputs (each over its own transfer):
+    /// (Σx)² / (n·Σx²), 1 when all are equal, 1/n when one flow has it all; null when no
+    /// flow delivered anything.
+    pub jain_index: Option<f64>,
     /// Per cross-traffic source, in `cross` order.
     pub cross: Vec<CrossSummary>,
 }
@@ -140,4 +153,29 @@ pub struct CrossSummary {
     pub stats: crate::cross::CrossStats,
     /// Delivered bytes · 8 over the time the source was active so far (start to stop).
     pub delivered_bps: f64,
+}
+
+/// Jain's fairness index of `xs`: (Σx)² / (n·Σx²). 1 when every x is equal, 1/n when one
+/// takes everything; None for an empty list or when every x is 0 (no share to judge).
+pub fn jain_index(xs: &[f64]) -> Option<f64> {
+    let sum: f64 = xs.iter().sum();
+    let squares: f64 = xs.iter().map(|x| x * x).sum();
+    (!xs.is_empty() && squares > 0.0).then(|| sum * sum / (xs.len() as f64 * squares))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::jain_index;
+
+    #[test]
+    fn jain_index_bounds_and_a_worked_case() {
+        assert_eq!(jain_index(&[5.0, 5.0, 5.0, 5.0]), Some(1.0));
+        assert_eq!(jain_index(&[8.0, 0.0, 0.0, 0.0]), Some(0.25));
+        assert_eq!(jain_index(&[7.0]), Some(1.0));
+        assert_eq!(jain_index(&[]), None);
+        assert_eq!(jain_index(&[0.0, 0.0]), None);
+        // Jacobson 1988 fig. 8's shares (8, 5, 5, 0.5 KB/s): 18.5² / (4 · 114.25) = 0.749.
+        let j = jain_index(&[8.0, 5.0, 5.0, 0.5]).unwrap();
+        assert!((j - 342.25 / 457.0).abs() < 1e-12, "{j}");
+    }
 }

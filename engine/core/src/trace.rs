@@ -67,11 +67,20 @@ pub enum EventKind {
     NvpExpiry = 25,
     /// RFC 7661 §4.4.1: cwnd set from pipeACK after a loss in the non-validated phase.
     NvpLossResponse = 26,
+    /// A Karn-valid RTT sample: `seq` = the sample the estimator took (quantised to the TCP
+    /// clock tick), ns; `len` = the exact elapsed time, µs; `seg` = the timed segment (0 =
+    /// the SYN). Derived from the send and ACK rows, so it is not part of the digest.
+    RttSample = 27,
+    /// A retransmission found spurious: an earlier copy of the segment reached the receiver
+    /// (`seq`, `len`, `seg` = the segment, `tx` = the spurious attempt). Logged when it
+    /// becomes known: at its send if an earlier copy had arrived, else when one arrives.
+    /// Derived from the send and receive rows, so it is not part of the digest.
+    SpuriousRetransmit = 28,
 }
 
 impl EventKind {
     /// Every kind, in code order.
-    pub const ALL: [EventKind; 27] = [
+    pub const ALL: [EventKind; 29] = [
         EventKind::DataSend,
         EventKind::Retransmit,
         EventKind::QueueDrop,
@@ -99,6 +108,8 @@ impl EventKind {
         EventKind::NvpExit,
         EventKind::NvpExpiry,
         EventKind::NvpLossResponse,
+        EventKind::RttSample,
+        EventKind::SpuriousRetransmit,
     ];
 
     /// Name used in CSV and JSON.
@@ -131,6 +142,8 @@ impl EventKind {
             EventKind::NvpExit => "nvp_exit",
             EventKind::NvpExpiry => "nvp_expiry",
             EventKind::NvpLossResponse => "nvp_loss_response",
+            EventKind::RttSample => "rtt_sample",
+            EventKind::SpuriousRetransmit => "spurious_retransmit",
         }
     }
 
@@ -138,9 +151,20 @@ impl EventKind {
     fn level(self) -> u8 {
         match self {
             EventKind::DataReceived | EventKind::AckSent => 2,
-            EventKind::DataSend | EventKind::AckReceived | EventKind::DupAck | EventKind::SynSend => 1,
+            EventKind::DataSend
+            | EventKind::AckReceived
+            | EventKind::DupAck
+            | EventKind::SynSend
+            | EventKind::RttSample => 1,
             _ => 0,
         }
+    }
+
+    /// Rows computed from other rows (RTT samples from sends and ACKs, spurious
+    /// retransmissions from sends and arrivals): kept out of the digest, which therefore
+    /// keeps the value it had before these kinds existed.
+    pub fn derived(self) -> bool {
+        matches!(self, EventKind::RttSample | EventKind::SpuriousRetransmit)
     }
 }
 
@@ -517,6 +541,11 @@ fn validation_field(name: &str) -> Option<Field<(Ns, ValidationRow)>> {
 pub trait DigestRow {
     /// Mixes the row's words into `d`.
     fn digest_into(&self, d: &mut Digest);
+    /// Whether the row is part of the digest (and its row count) at all.
+    #[inline]
+    fn digested(&self) -> bool {
+        true
+    }
 }
 
 impl DigestRow for (Ns, FlowState) {
@@ -538,6 +567,11 @@ impl DigestRow for (Ns, FlowState) {
 }
 
 impl DigestRow for EventRow {
+    #[inline]
+    fn digested(&self) -> bool {
+        !EventKind::ALL[self.kind as usize].derived()
+    }
+
     #[inline]
     fn digest_into(&self, d: &mut Digest) {
         d.words(&[
@@ -576,7 +610,7 @@ pub struct Stream {
     pub drop: bool,
     /// Dropped rows are still hashed (the digest stays available).
     pub hash: bool,
-    /// Rows produced so far (stored or not).
+    /// Rows dropped that count towards the digest (see [`DigestRow::digested`]).
     pub count: u64,
     /// Digest of the dropped rows.
     pub digest: Digest,
@@ -586,12 +620,14 @@ impl Stream {
     /// Takes a row: true if the caller should store it.
     #[inline]
     pub fn take<R: DigestRow>(&mut self, row: &R) -> bool {
-        self.count += 1;
         if !self.drop {
             return true;
         }
-        if self.hash {
-            row.digest_into(&mut self.digest);
+        if row.digested() {
+            self.count += 1;
+            if self.hash {
+                row.digest_into(&mut self.digest);
+            }
         }
         false
     }
@@ -646,10 +682,10 @@ impl SectionDigests {
             self.sections.resize(i + 1, (0, 0, Digest::default()));
         }
         let (count, done, d) = &mut self.sections[i];
-        for r in &rows[*done..] {
+        for r in rows[*done..].iter().filter(|r| r.digested()) {
             r.digest_into(d);
+            *count += 1;
         }
-        *count += (rows.len() - *done) as u64;
         *done = rows.len();
     }
 

@@ -19,11 +19,11 @@ prop_compose! {
         br_size in pick(&["wire", "mss"]),
         br_rec in pick(&["set_cwnd", "newreno"]),
         units in pick(&["bytes", "segments"]),
-        ss in pick(&["ack_counting", "abc", "linux"]),
+        ss in pick(&["ack_counting", "abc", "linux", "none"]),
         ca in pick(&["per_ack", "byte_counting", "linux_counter"]),
         headers in any::<bool>(),
         binomial in any::<bool>(), bk in -2i32..5, bl in 0i32..3,
-        rule in pick(&["half_flight", "half_cwnd"]),
+        rule in pick(&["half_flight", "half_cwnd", "none"]),
         lt in any::<bool>(), guard in any::<bool>(), restart in any::<bool>(),
         nr_timer in pick(&["first_partial", "every_partial"]),
         nr_full in pick(&["min_flight", "ssthresh"]),
@@ -39,7 +39,7 @@ prop_compose! {
         gate in pick(&["always", "window_full", "linux_3_15", "linux_3_16"]),
         slack in pick(&["one_mss", "none"]),
         nvp_limit in pick(&[0.5, 2.0, 300.0]),
-        algorithm in pick(&["", "newreno_cwv", "newreno_newcwv", "newreno_restart", "linux_3_15", "linux_3_18", "freebsd_10"]),
+        algorithm in pick(&["", "newreno_cwv", "newreno_newcwv", "newreno_restart", "linux_3_15", "linux_3_18", "freebsd_10", "bsd_4_3", "bsd_4_3_ss", "bsd_4_3_ca", "jacobson_88"]),
         write_size in 10u64..3000, write_ms in 1u64..50,
         drops in prop::collection::vec((1u64..60, 1u64..3), 0..4),
         start_ms in 0u64..300,
@@ -287,6 +287,27 @@ fn check(s: &Scenario, sim: &Simulation) -> Result<(), TestCaseError> {
         prop_assert_eq!(has, f.cc.idle_policy != cwndlab_core::scenario::IdlePolicy::None);
         let sum = sim.summary();
         prop_assert!(sum.flows[i].max_burst_packets <= sum.flows[i].data_packets_sent);
+        // Spurious retransmissions: each is a retransmission logged at or after its send,
+        // counted once.
+        let rows: Vec<_> = sim.events().rows.iter().filter(|r| r.flow as usize == i).collect();
+        let spurious: Vec<_> = rows
+            .iter()
+            .filter(|r| r.kind == EventKind::SpuriousRetransmit as u8)
+            .collect();
+        prop_assert_eq!(spurious.len() as u64, sum.flows[i].spurious_retransmits);
+        prop_assert!(sum.flows[i].spurious_retransmits <= sum.flows[i].retransmits);
+        let mut seen = std::collections::HashSet::new();
+        for sp in &spurious {
+            prop_assert!(sp.tx >= 2 && seen.insert((sp.seg, sp.tx)), "spurious {:?}", sp);
+            prop_assert!(rows
+                .iter()
+                .any(|r| r.kind == EventKind::Retransmit as u8 && r.seg == sp.seg && r.tx == sp.tx && r.t <= sp.t));
+        }
+        // RTT samples are whole clock ticks, at least one.
+        let tick = (f.rto.clock_tick * 1e9).round() as u64;
+        for r in rows.iter().filter(|r| r.kind == EventKind::RttSample as u8) {
+            prop_assert!(r.seq >= tick && r.seq % tick == 0, "sample {} tick {}", r.seq, tick);
+        }
     }
     Ok(())
 }

@@ -14,7 +14,7 @@ fn changes(sim: &Simulation) -> Vec<(u64, EventKind, u64, u64, u64, u64)> {
     sim.events()
         .rows
         .iter()
-        .filter(|r| r.kind >= EventKind::IdleDecay as u8)
+        .filter(|r| (EventKind::IdleDecay as u8..=EventKind::NvpLossResponse as u8).contains(&r.kind))
         .map(|r| {
             (
                 r.t,

@@ -94,6 +94,7 @@ impl Receiver {
     fn on_data(&mut self, w: &mut World, pkt: &Packet) {
         self.data_packets += 1;
         w.log(self.flow, EventKind::DataReceived, pkt.seq, pkt.len, pkt.seg, pkt.tx);
+        w.data_arrived(self.flow, pkt.seg, pkt.tx);
         let start = pkt.seq;
         let end = start + pkt.len as u64;
         if end <= self.rcv_nxt {

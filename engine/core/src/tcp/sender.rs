@@ -105,8 +105,8 @@ pub struct Sender {
     pub cc: Cc,
     /// RTT estimator and RTO.
     pub rtt: RttEstimator,
-    /// The timed segment: (end sequence, send time).
-    timing: Option<(u64, Ns)>,
+    /// The timed segment: (end sequence, send time, segment number).
+    timing: Option<(u64, Ns, u32)>,
     rto_deadline: Option<Ns>,
     rto_event: Option<Ns>,
     rto_gen: u32,
@@ -442,7 +442,7 @@ impl Sender {
             self.timing = None;
         } else if self.timing.is_none() {
             // One timed segment per RTT (Jacobson/BSD).
-            self.timing = Some((seg.seq + seg.len as u64, w.now));
+            self.timing = Some((seg.seq + seg.len as u64, w.now, seg.no));
         }
         let kind = if retx {
             EventKind::Retransmit
@@ -450,6 +450,7 @@ impl Sender {
             EventKind::DataSend
         };
         w.log(self.flow, kind, seg.seq, seg.len, seg.no, seg.tx);
+        w.data_sent(self.flow, seg.seq, seg.len, seg.no, seg.tx);
         let pkt = Packet {
             flow: self.flow,
             kind: PktKind::Data,
@@ -550,7 +551,8 @@ impl Sender {
         self.state = ConnState::Established;
         self.stop_rto();
         if self.syn_tx == 1 {
-            self.rtt.on_measurement(self.syn_sent_at, w.now);
+            let sample = self.rtt.on_measurement(self.syn_sent_at, w.now);
+            log_rtt_sample(w, self.flow, sample, w.now - self.syn_sent_at, 0);
         } else {
             // RFC 6298 (5.7): a SYN was lost, so data starts with an RTO of at least 3 s.
             self.rtt.after_syn_timeout();
@@ -577,9 +579,10 @@ impl Sender {
         } else {
             self.nxt_idx -= popped;
         }
-        if let Some((end, sent)) = self.timing {
+        if let Some((end, sent, no)) = self.timing {
             if ack >= end {
                 let sample = self.rtt.on_measurement(sent, w.now);
+                log_rtt_sample(w, self.flow, sample, w.now - sent, no);
                 self.cc.br.on_rtt_sample(sample, self.rtt.srtt());
                 self.timing = None;
             }
@@ -645,4 +648,12 @@ impl Sender {
             }
         }
     }
+}
+
+/// Logs one Karn-valid RTT sample: `seq` = the sample the estimator took (quantised to the
+/// clock tick), ns; `len` = the exact elapsed time, µs (saturating); `seg` = the timed
+/// segment (0 = the SYN).
+fn log_rtt_sample(w: &mut World, flow: u32, sample: Ns, exact: Ns, seg: u32) {
+    let us = u32::try_from(exact / 1_000).unwrap_or(u32::MAX);
+    w.log(flow, EventKind::RttSample, sample, us, seg, 1);
 }

@@ -6,6 +6,16 @@ use super::Cc;
 use crate::scenario::{CongAvoidRule, SlowStartRule};
 
 impl Cc {
+    /// cwnd at the start and after a timeout (or Tahoe's fast retransmit): one segment with
+    /// slow start (RFC 5681 §3.1's loss window); without it (Jacobson 1988 §1, 4.3BSD),
+    /// min(ssthresh, rwnd) at once, in whole segments, at least one.
+    pub fn restart_window(&self) -> u64 {
+        match self.cfg.slow_start {
+            SlowStartRule::None => (self.ssthresh.min(self.rwnd) / self.smss).max(1) * self.smss,
+            _ => self.smss,
+        }
+    }
+
     /// cwnd growth on a new ACK outside fast recovery; `acked` bytes in `acked_pkts`
     /// packets.
     pub(super) fn grow(&mut self, acked: u64, acked_pkts: u64) {
@@ -29,6 +39,8 @@ impl Cc {
                 // Linux 3.x: one packet per packet acknowledged, whatever its size, up to
                 // ssthresh + 1 packet.
                 SlowStartRule::Linux => (acked_pkts * smss).min(self.ssthresh.saturating_add(smss) - self.cwnd),
+                // No slow start: the window is already as open as it gets.
+                SlowStartRule::None => self.restart_window().saturating_sub(self.cwnd),
             };
             self.cwnd += inc;
             self.bytes_acked = 0;

@@ -164,7 +164,7 @@ impl Cc {
     pub fn new(variant: Variant, cfg: CcCfg, smss: u64, rwnd: u64, iw_segs: u64, ssthresh: u64, dupthresh: u64) -> Cc {
         let cwnd = iw_segs * smss;
         let validation = Validation::new(&cfg);
-        Cc {
+        let mut cc = Cc {
             variant,
             cfg,
             smss,
@@ -188,7 +188,13 @@ impl Cc {
             header: 0,
             br: brtcp::BrState::default(),
             usage: gate::CwndUsage::default(),
+        };
+        if cc.cfg.slow_start == crate::scenario::SlowStartRule::None {
+            // Jacobson 1988 §1: without slow start the whole window opens at once.
+            cc.cwnd = cc.restart_window();
+            cc.inflated = cc.cwnd;
         }
+        cc
     }
 
     /// The window the sender may fill now: the inflated window during fast recovery, cwnd

@@ -46,6 +46,8 @@ impl Cc {
             };
         }
         match (self.cfg.units, self.cfg.ssthresh_rule) {
+            // Jacobson 1988 §3, before it: no multiplicative decrease.
+            (_, SsthreshRule::None) => self.ssthresh,
             // RFC 5681 §3.1 eq. (4): max(FlightSize/2, 2·SMSS).
             (Units::Bytes, SsthreshRule::HalfFlight) => (flight.bytes / 2).max(2 * smss),
             // ns-2 / BSD / Linux: half of min(cwnd, rwnd), at least 2 segments.
@@ -53,6 +55,19 @@ impl Cc {
             // Segment units: whole segments, at least 2.
             (Units::Segments, SsthreshRule::HalfFlight) => (flight.segs / 2).max(2) * smss,
             (Units::Segments, SsthreshRule::HalfCwnd) => (self.cwnd.min(self.rwnd) / (2 * smss)).max(2) * smss,
+        }
+    }
+
+    /// The window fast recovery works around: ssthresh, or with no decrease (ssthresh rule
+    /// `none`, before Jacobson 1988 §3) the window the loss found (at most ssthresh), so
+    /// Reno and NewReno keep their recovery but never shrink the window. During recovery
+    /// cwnd already equals it.
+    fn recovery_target(&self) -> u64 {
+        let own_rule = self.variant == Variant::BrTcp || self.cfg.binomial;
+        if self.cfg.ssthresh_rule == SsthreshRule::None && !own_rule {
+            self.cwnd.min(self.ssthresh)
+        } else {
+            self.ssthresh
         }
     }
 
@@ -95,9 +110,9 @@ impl Cc {
                             Units::Bytes => flight.bytes,
                             Units::Segments => flight.segs * self.smss,
                         };
-                        self.ssthresh.min(fs.max(self.smss) + self.smss)
+                        self.recovery_target().min(fs.max(self.smss) + self.smss)
                     }
-                    NewRenoFullAck::Ssthresh => self.ssthresh,
+                    NewRenoFullAck::Ssthresh => self.recovery_target(),
                 };
                 self.leave_fast_recovery();
                 NewAckAction::ExitRecovery
@@ -105,7 +120,7 @@ impl Cc {
             _ => {
                 // RFC 5681 §3.2 step 6 (Reno): any new ACK deflates to ssthresh and ends fast
                 // recovery; this ACK does not grow cwnd.
-                self.cwnd = self.ssthresh;
+                self.cwnd = self.recovery_target();
                 self.leave_fast_recovery();
                 NewAckAction::ExitRecovery
             }
@@ -147,7 +162,7 @@ impl Cc {
         let action = match self.variant {
             Variant::Tahoe => {
                 // Tahoe: cwnd = 1 segment (LW), slow start, go back N.
-                self.cwnd = self.smss;
+                self.cwnd = self.restart_window();
                 self.inflated = self.cwnd;
                 DupAckAction::FastRetransmit { go_back_n: true }
             }
@@ -160,8 +175,8 @@ impl Cc {
             _ => {
                 // RFC 5681 §3.2 steps 2–3: cwnd = ssthresh, the window in force is
                 // ssthresh + 3·SMSS (one SMSS per duplicate that left the network).
-                self.cwnd = self.ssthresh;
-                self.inflated = self.ssthresh + self.dupthresh as u64 * self.smss;
+                self.cwnd = self.recovery_target();
+                self.inflated = self.cwnd + self.dupthresh as u64 * self.smss;
                 self.in_fast_recovery = true;
                 self.partial_seen = false;
                 DupAckAction::FastRetransmit { go_back_n: false }
@@ -184,8 +199,8 @@ impl Cc {
         }
         self.rto_retransmitted = true;
         self.validation_timeout();
-        // Loss window: one segment (RFC 5681 §3.1).
-        self.cwnd = self.smss;
+        // Loss window: one segment (RFC 5681 §3.1); without slow start, the whole window.
+        self.cwnd = self.restart_window();
         self.inflated = self.cwnd;
         self.in_fast_recovery = false;
         self.dupacks = 0;

@@ -5,6 +5,8 @@ use crate::scenario::{Problem, Scenario};
 use serde::Serialize;
 use serde_json::{json, Value};
 
+mod jacobson;
+
 /// What a preset teaches, shown beside it in the app (docs/lessons/ has the full guides).
 #[derive(Clone, Debug, Serialize)]
 pub struct Lesson {
@@ -16,8 +18,12 @@ pub struct Lesson {
     pub source: String,
     /// One question for the class.
     pub question: String,
-    /// The algorithms to compare on it (catalogue names).
+    /// The algorithms to compare on it (catalogue names); empty in competition mode.
     pub compare: Vec<String>,
+    /// `compare`: the scenario is run once per algorithm in `compare` (flow 0 takes each in
+    /// turn). `compete`: the scenario is run once, its flows competing with the algorithms
+    /// the scenario gives them.
+    pub mode: &'static str,
 }
 
 /// A named scenario.
@@ -170,6 +176,15 @@ fn lesson(look: &str, happens: &str, source: &str, question: &str, compare: &[&s
         source: source.into(),
         question: question.into(),
         compare: compare.iter().map(|s| s.to_string()).collect(),
+        mode: "compare",
+    })
+}
+
+/// A lesson whose scenario's flows compete in one run.
+fn compete_lesson(look: &str, happens: &str, source: &str, question: &str) -> Option<Lesson> {
+    Some(Lesson {
+        mode: "compete",
+        ..lesson(look, happens, source, question, &[])?
     })
 }
 
@@ -481,6 +496,7 @@ pub fn all() -> Vec<Preset> {
     out.extend(cwv_presets());
     out.extend(br_tcp_presets());
     out.extend(thin_presets());
+    out.extend(jacobson::presets());
     out
 }
 
@@ -496,7 +512,7 @@ mod tests {
     #[test]
     fn every_preset_is_a_valid_scenario() {
         let all = all();
-        assert_eq!(all.len(), 39);
+        assert_eq!(all.len(), 44);
         for p in all {
             if let Err(e) = p.scenario() {
                 panic!("{}: {e:?}", p.name);
