@@ -79,7 +79,8 @@ const BEFORE_1988: &str = "Before and after Jacobson 1988 (4.3BSD)";
 /// 1988", says where each value comes from): slow start or not, congestion avoidance (the
 /// halved ssthresh on a timeout) or not, the RFC 793 timer or mean + 4·deviation. Timeouts
 /// are the only loss signal, the timer ticks every 500 ms (PR_SLOWHZ = 2), RTOs lie in
-/// 1…64 s, an unmeasured RTO is 3 s, and every timeout recomputes ssthresh, as BSD does.
+/// 1…64 s, an unmeasured RTO is 3 s, every timeout recomputes ssthresh and cwnd never grows
+/// past TCP_MAXWIN (65535 bytes), as BSD does.
 macro_rules! bsd_4_3 {
     ($slow_start:expr, $ssthresh:expr, $estimator:expr) => {
         &[
@@ -91,6 +92,7 @@ macro_rules! bsd_4_3 {
             ("cc.congestion_avoidance", Str("per_ack")),
             ("cc.ssthresh_rule", Str($ssthresh)),
             ("cc.repeated_rto_ssthresh", Str("halve_again")),
+            ("cc.max_cwnd", Int(65535)),
             ("rto.estimator", Str($estimator)),
             ("rto.rfc793_alpha", Num(0.9)),
             ("rto.rfc793_beta", Num(2.0)),

@@ -465,6 +465,8 @@ pub struct CcCfg {
     pub nvp_limit: f64,
     /// Source 004 §5.1: byte-based cwnd counts the headers of the packets in flight too.
     pub header_in_window: bool,
+    /// Largest cwnd growth may reach, bytes; 0 = no cap (BSD: TCP_MAXWIN).
+    pub max_cwnd: u64,
     /// Binomial increase and decrease instead of the congestion-avoidance and ssthresh rules.
     pub binomial: bool,
     /// Binomial k (increase α / w^k per RTT), a whole or half number.

@@ -19,6 +19,17 @@ impl Cc {
     /// cwnd growth on a new ACK outside fast recovery; `acked` bytes in `acked_pkts`
     /// packets.
     pub(super) fn grow(&mut self, acked: u64, acked_pkts: u64) {
+        let before = self.cwnd;
+        self.increase(acked, acked_pkts);
+        // BSD's tcp_input: snd_cwnd = min(cw + incr, TCP_MAXWIN << snd_scale). A cap never
+        // lowers a cwnd set above it by other means.
+        let cap = self.cfg.max_cwnd;
+        if cap > 0 && self.cwnd > cap {
+            self.cwnd = cap.max(before);
+        }
+    }
+
+    fn increase(&mut self, acked: u64, acked_pkts: u64) {
         let smss = self.smss;
         // Linux 3.x tests slow start as cwnd <= ssthresh.
         let slow_start = match self.cfg.slow_start {
