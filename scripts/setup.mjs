@@ -99,6 +99,19 @@ function buildWasm() {
   );
 }
 
+/**
+ * The most flows the engine runs in one scenario. The engine exposes it only in its
+ * validation message ("flows: has 1000 flows; allowed 1 to 64"), so it is read from there
+ * once, here; null when the message no longer says it (the page then shows the engine's
+ * own message when a flow is refused).
+ */
+export function maxFlows(wasm) {
+  const result = JSON.parse(wasm.validate_json(JSON.stringify({ flows: Array.from({ length: 1000 }, () => ({})) })));
+  const problem = (result.problems ?? []).find((p) => p.path === 'flows');
+  const m = problem ? /allowed 1 to (\d+)/.exec(problem.message ?? '') : null;
+  return m ? Number(m[1]) : null;
+}
+
 async function writeTables() {
   // The UI never retypes parameter names, units, defaults or ranges: it reads this file,
   // produced by the very wasm it will run.
@@ -110,6 +123,7 @@ async function writeTables() {
     presets: JSON.parse(wasm.presets_json()),
     codes: JSON.parse(wasm.codes_json()),
     catalogue: JSON.parse(wasm.catalogue_json()),
+    limits: { max_flows: maxFlows(wasm) },
   };
   mkdirSync(pkgDir, { recursive: true });
   writeFileSync(join(pkgDir, 'tables.json'), JSON.stringify(tables, null, 1) + '\n');

@@ -3,7 +3,7 @@
 import { Legend } from '../plots/Legend';
 import { Overview } from '../plots/Overview';
 import { PlotStack } from '../plots/PlotStack';
-import { AlgorithmPicker } from '../panels/AlgorithmPicker';
+import { ModePanel } from '../panels/Competition';
 import { Controls } from '../panels/Controls';
 import { LessonPanel } from '../panels/LessonPanel';
 import { Notices } from '../panels/Notices';
@@ -11,7 +11,7 @@ import { Playback } from '../panels/Playback';
 import { PresetMenu } from '../panels/PresetMenu';
 import { SharePanel } from '../panels/SharePanel';
 import { Status } from '../panels/Status';
-import { SummaryTable } from '../panels/SummaryTable';
+import { Summary } from '../panels/CompetitionSummary';
 import { ViewControls } from '../panels/ViewControls';
 
 /** The whole page. */
@@ -32,7 +32,7 @@ export function App() {
       <Notices />
       <main className="layout">
         <aside className="panel controls-panel" aria-label="Scenario">
-          <AlgorithmPicker />
+          <ModePanel />
           <Controls />
         </aside>
         <section className="panel plots-panel" id="plots" aria-label="Plots" tabIndex={-1}>
@@ -42,7 +42,7 @@ export function App() {
           <PlotStack />
         </section>
         <aside className="panel summary-panel" aria-label="Results">
-          <SummaryTable />
+          <Summary />
           <LessonPanel />
           <Status />
           <SharePanel />

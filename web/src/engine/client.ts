@@ -110,12 +110,17 @@ export class EngineClient implements Engine {
     runs.forEach((run, i) => per[i % Math.max(1, slots.length)]?.push(run));
     slots.forEach((slot, i) => {
       const mine = per[i] ?? [];
-      slot.keys = mine.map((r) => r.key);
+      // The keys the page tracks: each flow of a competition, else the run's.
+      slot.keys = mine.flatMap((r) => (r.flowKeys && r.flowKeys.length > 0 ? r.flowKeys : [r.key]));
       slot.worker?.postMessage({ type: 'run', gen: this.gen, mode, runs: mine });
     });
     if (slots.length === 0) {
       const message = 'the engine workers could not start; reload the page';
-      for (const run of runs) this.listener(failedMessage(this.gen, run.key, message));
+      for (const run of runs) {
+        for (const key of run.flowKeys && run.flowKeys.length > 0 ? run.flowKeys : [run.key]) {
+          this.listener(failedMessage(this.gen, key, message));
+        }
+      }
     }
     return this.gen;
   }

@@ -13,9 +13,10 @@ export const QUEUE_COLUMNS = ['t', 'packets', 'bytes'] as const;
 /** A u32 field of an event row that saturated: "unlimited" (ssthresh ∞). */
 export const U32_UNLIMITED = 4294967295;
 
-/** The tables a run produces for its first flow (the throughput table: for every traffic
- *  class), and their columns. Each table's columns are views of one transferred buffer (the
- *  engine's block for that table). */
+/** The tables a run produces for one flow (its first in a comparison, each of them in a
+ *  competition: see RunSpec.flowKeys), and their columns; the queue and throughput tables are
+ *  the run's (the throughput table has every traffic class), sent with flow 0's chunk. Each
+ *  table's columns are views of one transferred buffer (the engine's block for that table). */
 export const TABLES = {
   /** Window state, one row per change: cwnd, inflated, ssthresh (+∞ = unlimited), flight in
    *  bytes; srtt and rto in seconds; phase code. */
@@ -36,6 +37,13 @@ export const TABLES = {
   marks: ['t', 'kind', 'seq', 'len', 'seg', 'tx'],
   /** Bottleneck queue occupancy (data direction), packets. */
   queue: ['t', 'packets'],
+  /** RTT samples (one per Karn-valid sample; empty with an engine that has no such event):
+   *  seq = the sample as the estimator took it (quantised to the clock tick), ns, exact
+   *  (a 64-bit field); seg = the timed segment (0 = SYN). */
+  rtt: ['t', 'seq', 'seg'],
+  /** Spurious retransmissions, marked when they became known (an earlier copy of the segment
+   *  had reached the receiver): first byte, length, segment, the spurious attempt. */
+  spurious: ['t', 'seq', 'len', 'seg', 'tx'],
   /** Window validation, one row per change, only for flows with an idle policy (empty
    *  otherwise): W_used (RFC 2861's window actually used) and pipeACK (RFC 7661; NaN while
    *  undefined) in bytes; nvp = 1 in new CWV's non-validated phase, else 0. */
@@ -74,10 +82,16 @@ export interface FlowSummary {
   algorithm: string;
   variant: string;
   goodput_bps: number;
+  /** Delivered bytes over the flow's own transfer (its start to its completion, or to now),
+   *  bit/s: what the run's Jain index compares (engines from issue 11 on). */
+  transfer_goodput_bps?: number;
   throughput_bps: number;
   delivered_bytes: number;
   data_packets_sent: number;
   retransmits: number;
+  /** Retransmissions an earlier copy of which had reached the receiver (engines from issue 11
+   *  on). */
+  spurious_retransmits?: number;
   timeouts: number;
   fast_retransmits: number;
   partial_acks: number;
@@ -144,6 +158,9 @@ export interface RunSummary {
   packets: number;
   digest: string;
   flows: FlowSummary[];
+  /** Jain's fairness index of the flows' transfer goodputs; null when no flow delivered
+   *  anything (engines from issue 11 on; absent before). */
+  jain_index?: number | null;
   /** One entry per cross-traffic source (empty without cross traffic). */
   cross: CrossSummary[];
 }
@@ -190,6 +207,10 @@ export function epochNow(): number {
 export interface RunSpec {
   key: string;
   scenarioJson: string;
+  /** A competition: the key of each flow of the run (flow i's tables, summary and status go
+   *  to flowKeys[i], one chunk message per flow, the run-wide tables with flow 0's). Absent:
+   *  flow 0 only, under `key`. */
+  flowKeys?: string[];
 }
 
 /** full: run to the end at once (in time slices); live: wait for `advance` steps. */

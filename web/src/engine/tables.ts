@@ -107,6 +107,13 @@ export interface Codes {
   write_columns: string[];
 }
 
+/** Limits the engine enforces that no schema entry states (read by scripts/setup.mjs). */
+export interface Limits {
+  /** Most flows in one scenario (from the engine's validation message; null when it could
+   *  not be read, and then the engine's own message is shown when a flow is refused). */
+  max_flows: number | null;
+}
+
 /** Everything the UI reads from the engine at build time. */
 export interface EngineTables {
   schema: Schema;
@@ -114,6 +121,8 @@ export interface EngineTables {
   presets: Preset[];
   codes: Codes;
   catalogue: CatalogueEntry[];
+  /** Absent in tables written before it existed. */
+  limits?: Limits;
 }
 
 /** The tables of the engine this build runs. */

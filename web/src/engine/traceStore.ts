@@ -47,7 +47,11 @@ export class GrowTable<T extends TableName> {
   }
 }
 
-/** Every table of one run. */
+/** The tables of a whole run rather than of one flow: in a competition, every flow's trace
+ *  holds the same objects (the worker sends their rows with flow 0's chunk only). */
+export const RUN_TABLES: ReadonlySet<TableName> = new Set<TableName>(['queue', 'throughput']);
+
+/** Every table of one run (in a competition: of one flow of the run). */
 export class RunTrace {
   readonly tables: { [T in TableName]: GrowTable<T> };
   /** Simulated time reached, s. */
@@ -57,9 +61,13 @@ export class RunTrace {
   /** What the throughput table's rows refer to (from the run's first chunk). */
   throughput: ThroughputMeta = { bin: 0, classes: [] };
 
-  constructor() {
+  /** `shared`: another flow of the same run, whose run-wide tables (RUN_TABLES) this trace
+   *  uses as its own. */
+  constructor(shared?: RunTrace) {
     const t = {} as Record<TableName, GrowTable<TableName>>;
-    for (const name of TABLE_NAMES) t[name] = new GrowTable(name);
+    for (const name of TABLE_NAMES) {
+      t[name] = shared && RUN_TABLES.has(name) ? (shared.tables[name] as GrowTable<TableName>) : new GrowTable(name);
+    }
     this.tables = t as { [T in TableName]: GrowTable<T> };
   }
 
@@ -80,10 +88,18 @@ export class TraceStore {
   /** The previous comparison, shown until the new one has data (no empty flash). */
   private previous = new Map<string, RunTrace>();
 
-  /** Starts empty traces for a new comparison. */
-  reset(keys: readonly string[]): void {
+  /** Starts empty traces for a new comparison. `oneRun`: the keys are the flows of one
+   *  run (a competition), whose traces share the run-wide tables. */
+  reset(keys: readonly string[], oneRun = false): void {
     this.previous = this.runs;
-    this.runs = new Map(keys.map((k) => [k, new RunTrace()]));
+    let first: RunTrace | undefined;
+    this.runs = new Map(
+      keys.map((k) => {
+        const trace = new RunTrace(oneRun ? first : undefined);
+        first ??= trace;
+        return [k, trace];
+      }),
+    );
   }
 
   /** Appends a chunk; ignored for keys not in the current comparison. */

@@ -91,14 +91,17 @@ type Post = (msg: FromWorker, transfer: Transferable[]) => void;
 
 interface Run {
   key: string;
+  /** The key of each flow read: [key] (flow 0) in a comparison, one per flow in a
+   *  competition (RunSpec.flowKeys). */
+  keys: string[];
   sim: SimLike;
+  /** Rows already sent: the run-wide tables and the event log (one cursor: each flow's
+   *  events are selected from the same rows), then each flow's own tables. */
   cursors: {
-    series: number;
     events: number;
     queue: number;
-    validation: number;
     throughput: number;
-    writes: number;
+    flows: { series: number; validation: number; writes: number }[];
   };
   /** The first chunk (which carries the throughput table's meta) has been posted. */
   sentMeta: boolean;
@@ -118,6 +121,9 @@ const EVENT_TABLE_KINDS: Record<EventTable, readonly string[]> = {
   retx: ['retransmit'],
   drops: ['queue_drop', 'error_drop', 'scripted_drop', 'ack_queue_drop', 'ack_error_drop'],
   acks: ['ack_received'],
+  // Absent kinds (an engine before issue 11) select nothing: the tables stay empty.
+  rtt: ['rtt_sample'],
+  spurious: ['spurious_retransmit'],
   marks: [
     'fast_retransmit',
     'partial_ack',
@@ -213,61 +219,84 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     post({ type: 'failed', gen, key, message, problems, fatal }, []);
   }
 
+  /** A run's failure, reported under the key of each of its flows (what the page tracks). */
+  function failRun(run: Run, error: unknown, fatal: boolean) {
+    for (const key of run.keys) fail(key, error, fatal);
+  }
+
   /**
-   * New rows since the run's cursors, split into the plot tables: one engine call per table
-   * (the engine filters the event log by kind and flow), each returning every column of its
-   * rows in one fresh buffer; the tables' columns are views of these buffers, which are
-   * transferred (never copied).
+   * New rows since the run's cursors, split into the plot tables, one chunk per flow read
+   * (the run-wide queue and throughput tables with flow 0's, empty in the others): one engine
+   * call per table (the engine filters the event log by kind and flow), each returning every
+   * column of its rows in one fresh buffer; the tables' columns are views of these buffers,
+   * which are transferred (never copied).
    */
-  function readChunk(run: Run): { chunk: TraceChunk; transfer: ArrayBuffer[] } {
+  function readChunks(run: Run): { chunk: TraceChunk; transfer: ArrayBuffer[] }[] {
     const { sim, cursors } = run;
-    const transfer: ArrayBuffer[] = [];
-    // One engine read of the `wanted` columns (of the engine's `names`), transferred.
-    const take = (names: readonly string[], wanted: readonly string[], read: (mask: number) => Float64Array) => {
-      const own = owned(read(columnMask(names, wanted)));
-      transfer.push(own.buffer as ArrayBuffer);
-      return splitColumns(own, names, wanted);
-    };
-    const seriesEnd = sim.series_len(0);
-    const series = take(seriesColumns, TABLES.series, (mask) => sim.series_cols(0, cursors.series, mask));
-    cursors.series = seriesEnd;
-    // Only flows with an idle policy have a window-validation series; the others get an
-    // empty table without asking the engine.
-    const validationEnd = sim.validation_len(0);
-    const validation = take(validationColumns, TABLES.validation, (mask) =>
-      validationEnd > cursors.validation ? sim.validation_cols(0, cursors.validation, mask) : new Float64Array(0),
-    );
-    cursors.validation = validationEnd;
-    const queueEnd = sim.queue_len(0);
-    const queue = take(QUEUE_COLUMNS, TABLES.queue, (mask) => sim.queue_cols(0, cursors.queue, mask));
-    cursors.queue = queueEnd;
-    const throughputEnd = sim.throughput_len();
-    const throughput = take(throughputColumns, TABLES.throughput, (mask) =>
-      throughputEnd > cursors.throughput ? sim.throughput_cols(cursors.throughput, mask) : new Float64Array(0),
-    );
-    cursors.throughput = throughputEnd;
-    // Only senders that write (every application but bulk) have a write table; rows arrive
-    // as writes are delivered.
-    const writesEnd = sim.writes_len(0);
-    const writes = take(writeColumns, TABLES.writes, (mask) =>
-      writesEnd > cursors.writes ? sim.writes_cols(0, cursors.writes, mask) : new Float64Array(0),
-    );
-    cursors.writes = writesEnd;
     // Nothing runs between these calls, so the log's length is the same before and after.
     const eventsEnd = sim.events_len();
-    const chunk = { series, queue, validation, throughput, writes } as Record<TableName, Record<string, Float64Array>>;
-    for (const table of Object.keys(EVENT_TABLE_KINDS) as EventTable[]) {
-      chunk[table] = take(eventColumns, TABLES[table], (columns) =>
-        sim.events_select(cursors.events, masks[table], 0, columns),
+    const out = run.keys.map((_, flow) => {
+      const transfer: ArrayBuffer[] = [];
+      // One engine read of the `wanted` columns (of the engine's `names`), transferred.
+      const take = (names: readonly string[], wanted: readonly string[], read: (mask: number) => Float64Array) => {
+        const own = owned(read(columnMask(names, wanted)));
+        transfer.push(own.buffer as ArrayBuffer);
+        return splitColumns(own, names, wanted);
+      };
+      const none = () => new Float64Array(0);
+      const c = (cursors.flows[flow] ??= { series: 0, validation: 0, writes: 0 });
+      const seriesEnd = sim.series_len(flow);
+      const series = take(seriesColumns, TABLES.series, (mask) => sim.series_cols(flow, c.series, mask));
+      c.series = seriesEnd;
+      // Only flows with an idle policy have a window-validation series; the others get an
+      // empty table without asking the engine.
+      const validationEnd = sim.validation_len(flow);
+      const validation = take(validationColumns, TABLES.validation, (mask) =>
+        validationEnd > c.validation ? sim.validation_cols(flow, c.validation, mask) : none(),
       );
-    }
+      c.validation = validationEnd;
+      // Only senders that write (every application but bulk) have a write table; rows arrive
+      // as writes are delivered.
+      const writesEnd = sim.writes_len(flow);
+      const writes = take(writeColumns, TABLES.writes, (mask) =>
+        writesEnd > c.writes ? sim.writes_cols(flow, c.writes, mask) : none(),
+      );
+      c.writes = writesEnd;
+      // The run-wide tables travel with flow 0's chunk.
+      let queue: Record<string, Float64Array>;
+      let throughput: Record<string, Float64Array>;
+      if (flow === 0) {
+        const queueEnd = sim.queue_len(0);
+        queue = take(QUEUE_COLUMNS, TABLES.queue, (mask) => sim.queue_cols(0, cursors.queue, mask));
+        cursors.queue = queueEnd;
+        const throughputEnd = sim.throughput_len();
+        throughput = take(throughputColumns, TABLES.throughput, (mask) =>
+          throughputEnd > cursors.throughput ? sim.throughput_cols(cursors.throughput, mask) : none(),
+        );
+        cursors.throughput = throughputEnd;
+      } else {
+        queue = splitColumns(none(), QUEUE_COLUMNS, TABLES.queue);
+        throughput = splitColumns(none(), throughputColumns, TABLES.throughput);
+      }
+      const chunk = { series, queue, validation, throughput, writes } as Record<
+        TableName,
+        Record<string, Float64Array>
+      >;
+      for (const table of Object.keys(EVENT_TABLE_KINDS) as EventTable[]) {
+        // A kind the engine does not have selects nothing (never "every kind").
+        chunk[table] = take(eventColumns, TABLES[table], (columns) =>
+          masks[table] === 0 ? none() : sim.events_select(cursors.events, masks[table], flow, columns),
+        );
+      }
+      return { chunk: chunk as unknown as TraceChunk, transfer };
+    });
     cursors.events = eventsEnd;
-    return { chunk: chunk as unknown as TraceChunk, transfer };
+    return out;
   }
 
   function postChunk(run: Run) {
     const t0 = clock();
-    const { chunk, transfer } = readChunk(run);
+    const chunks = readChunks(run);
     const t1 = clock();
     const finished = run.sim.finished();
     const wantSummary = mode === 'full' || finished || t0 - run.lastSummary >= SUMMARY_EVERY_MS;
@@ -279,24 +308,27 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       throughput = { bin: run.sim.throughput_bin(), classes: JSON.parse(run.sim.throughput_classes()) as string[] };
     }
     run.lastPost = clock();
-    post(
-      {
-        type: 'chunk',
-        gen,
-        key: run.key,
-        chunk,
-        throughput,
-        now: run.sim.now(),
-        finished,
-        summary,
-        computeMs: run.computeMs,
-        readMs: t1 - t0,
-        summaryMs: run.lastPost - t1,
-        receivedAt: run.receivedAt,
-        postedAt: epoch(),
-      },
-      transfer,
-    );
+    const now = run.sim.now();
+    chunks.forEach(({ chunk, transfer }, i) => {
+      post(
+        {
+          type: 'chunk',
+          gen,
+          key: run.keys[i] ?? run.key,
+          chunk,
+          throughput,
+          now,
+          finished,
+          summary,
+          computeMs: run.computeMs,
+          readMs: t1 - t0,
+          summaryMs: run.lastPost - t1,
+          receivedAt: run.receivedAt,
+          postedAt: epoch(),
+        },
+        transfer,
+      );
+    });
   }
 
   /** Runs every unfinished full run to its end, one slice at a time. */
@@ -318,7 +350,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         } catch (e) {
           // A trap leaves the wasm instance unusable: the page replaces this worker.
           run.done = true;
-          fail(run.key, e, true);
+          failRun(run, e, true);
           break;
         }
         run.computeMs += clock() - t0;
@@ -342,8 +374,9 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         const sim = api.createSim(spec.scenarioJson);
         created.push({
           key: spec.key,
+          keys: spec.flowKeys && spec.flowKeys.length > 0 ? spec.flowKeys : [spec.key],
           sim,
-          cursors: { series: 0, events: 0, queue: 0, validation: 0, throughput: 0, writes: 0 },
+          cursors: { events: 0, queue: 0, throughput: 0, flows: [] },
           sentMeta: false,
           computeMs: 0,
           lastPost: clock(),
@@ -352,7 +385,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
           receivedAt,
         });
       } catch (e) {
-        fail(spec.key, e, false);
+        for (const key of spec.flowKeys && spec.flowKeys.length > 0 ? spec.flowKeys : [spec.key]) fail(key, e, false);
       }
     }
     runs = created;
@@ -367,7 +400,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
           run.sim.advance(dt);
         } catch (e) {
           run.done = true;
-          fail(run.key, e, true);
+          failRun(run, e, true);
           continue;
         }
         run.computeMs += clock() - t0;
@@ -394,7 +427,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
           [],
         );
       } catch (e) {
-        fail(run.key, e, false);
+        failRun(run, e, false);
       }
     }
   }

@@ -1,6 +1,6 @@
 // An algorithm's identity as drawn in the plots: its colour, dash and marker on a short line.
 import type { AlgorithmName } from '../scenario/algorithms';
-import { algStyle, markerPath } from './styles';
+import { algStyle, markerPath, type AlgStyle } from './styles';
 
 /** A `width` × `height` px swatch of the algorithm's line with its marker in the middle. */
 export function AlgorithmSwatch({
@@ -9,14 +9,17 @@ export function AlgorithmSwatch({
   height = 14,
   strokeWidth = 2.5,
   className,
+  style,
 }: {
   algorithm: AlgorithmName;
+  /** Another look than the algorithm's (a flow of a competition). */
+  style?: AlgStyle;
   width: number;
   height?: number;
   strokeWidth?: number;
   className?: string;
 }) {
-  const st = algStyle(algorithm);
+  const st = style ?? algStyle(algorithm);
   const half = width / 2;
   return (
     <svg

@@ -34,6 +34,9 @@ const ELSEWHERE = new Set([
   'flows[].app.writes',
 ]);
 
+/** Flow settings the competition's flow list edits per flow. */
+const FLOW_LIST = new Set(['flows[].start', 'flows[].access.delay']);
+
 const GROUP_TITLES: Record<string, string> = {
   run: 'Run and trace',
   network: 'Network',
@@ -47,15 +50,21 @@ const GROUP_TITLES: Record<string, string> = {
 
 /** The “All settings” section. */
 export function AdvancedControls() {
-  const custom = useAppState((s) => s.algorithms.includes(CUSTOM));
-  const rest = PARAMS.filter((p) => !ELSEWHERE.has(p.path) && (custom || !CONTROLLED_PATHS.has(p.path)));
+  // In a competition the flow list chooses each flow's algorithm; these set every flow.
+  const compete = useAppState((s) => s.mode === 'compete');
+  const custom = useAppState((s) => s.mode === 'compare' && s.algorithms.includes(CUSTOM));
+  const rest = PARAMS.filter(
+    (p) => !ELSEWHERE.has(p.path) && (custom || !CONTROLLED_PATHS.has(p.path)) && !(compete && FLOW_LIST.has(p.path)),
+  );
   const groups = [...new Set(rest.map((p) => p.group))];
   return (
     <details className="advanced">
       <summary>All settings ({rest.length} more)</summary>
       <p className="control-help">
-        Every parameter of the engine, with its unit and allowed range. Settings under “flows” apply to the compared
-        flow.
+        Every parameter of the engine, with its unit and allowed range.{' '}
+        {compete
+          ? 'In a competition a flow setting here applies to every flow (shown: flow 0’s value).'
+          : 'Settings under “flows” apply to the compared flow.'}
       </p>
       {groups.map((g) => (
         <section key={g} className="control-group" aria-label={GROUP_TITLES[g] ?? g}>
@@ -67,6 +76,7 @@ export function AdvancedControls() {
                 key={p.path}
                 path={concretePath(p.path, 0)}
                 variant="number"
+                allFlows={compete && p.path.startsWith('flows[].')}
                 note={
                   CONTROLLED_PATHS.has(p.path)
                     ? `Set by each compared algorithm; here, what “${algorithmLabel(CUSTOM)}” runs.`

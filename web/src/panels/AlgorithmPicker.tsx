@@ -18,6 +18,7 @@ import {
 } from '../scenario/algorithms';
 import { formatValue, requireSpec } from '../scenario/params';
 import { getAt } from '../scenario/paths';
+import { ProfileNote } from './ProfileNote';
 
 /** "Algorithm: Reno · Idle / application-limited policy: CWV (RFC 2861) · …": what custom runs. */
 function customSettingsText(scenario: Scenario): string {
@@ -149,6 +150,8 @@ export function AlgorithmPicker() {
                 </button>
               </div>
             )}
+            {/* Below the checked algorithms whose runs do not use every control. */}
+            <ProfileNote after={g.name} />
           </fieldset>
         );
       })}

@@ -99,6 +99,8 @@ function ReservedNote() {
 export function Controls() {
   const lossModel = useAppState((s) => String(effectiveValue(s, 'network.bottleneck.loss.model')));
   const appKind = useAppState((s) => String(effectiveValue(s, 'flows[0].app.kind')));
+  // In a competition each flow's application and reservation are in the flow list.
+  const compete = useAppState((s) => s.mode === 'compete');
   const appFields = APP_FIELDS[appKind] ?? [];
   const writes: string[] = WRITE_LIMITED.has(appKind)
     ? appFields.filter((p) => p === WRITE_SIZE || p === WRITE_INTERVAL)
@@ -120,22 +122,24 @@ export function Controls() {
         />
         {lossModel === 'bernoulli' && <ParamControl path="network.bottleneck.loss.probability" />}
       </section>
-      <section className="control-group" aria-labelledby="grp-sender">
-        <h2 id="grp-sender">Sender</h2>
-        <ParamControl path="flows[0].app.kind" />
-        {writes.length > 0 && (
-          <div className="app-writes" role="group" aria-labelledby="grp-writes">
-            <h3 id="grp-writes">Application writes</h3>
-            {writes.map((p) => (
-              <AppField key={p} path={p} kind={appKind} />
-            ))}
-          </div>
-        )}
-        {others.map((p) => (
-          <AppField key={p} path={p} kind={appKind} />
-        ))}
-        <ParamControl path="flows[0].reserved_bandwidth" note={<ReservedNote />} />
-      </section>
+      {!compete && (
+        <section className="control-group" aria-labelledby="grp-sender">
+          <h2 id="grp-sender">Sender</h2>
+          <ParamControl path="flows[0].app.kind" />
+          {writes.length > 0 && (
+            <div className="app-writes" role="group" aria-labelledby="grp-writes">
+              <h3 id="grp-writes">Application writes</h3>
+              {writes.map((p) => (
+                <AppField key={p} path={p} kind={appKind} />
+              ))}
+            </div>
+          )}
+          {others.map((p) => (
+            <AppField key={p} path={p} kind={appKind} />
+          ))}
+          <ParamControl path="flows[0].reserved_bandwidth" note={<ReservedNote />} />
+        </section>
+      )}
       <CrossTraffic />
       <section className="control-group" aria-labelledby="grp-run">
         <h2 id="grp-run">Run</h2>

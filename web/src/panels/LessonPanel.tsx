@@ -6,6 +6,7 @@ import { useAppState } from '../app/AppContext';
 import { tables } from '../engine/tables';
 import { jsonEqual } from '../lib/json';
 import { presetBase } from '../scenario/algorithms';
+import { flowsOf } from '../scenario/competition';
 
 /** Below this width the lesson starts collapsed (the one-column layout). */
 const NARROW = '(max-width: 999px)';
@@ -20,7 +21,12 @@ export function LessonPanel() {
   const preset = name === null ? undefined : tables.presets.find((p) => p.name === name);
   // The lesson stays while the scenario is explored; it says when the scenario is no longer
   // the preset's (a link to the preset opens unchanged).
-  const changed = useAppState((s) => !!preset && !jsonEqual(s.scenario, presetBase(preset.scenario).base));
+  // (A preset with several flows loads as a competition, exactly as it is.)
+  const changed = useAppState(
+    (s) =>
+      !!preset &&
+      !jsonEqual(s.scenario, flowsOf(preset.scenario).length > 1 ? preset.scenario : presetBase(preset.scenario).base),
+  );
   const [open, setOpen] = useState(startsOpen);
   const lesson = preset?.lesson;
   if (!preset || !lesson) return null;

@@ -32,6 +32,8 @@ interface Props {
   note?: ReactNode;
   /** A derived value shown beside the control (e.g. the RTT this delay gives). */
   extra?: ReactNode;
+  /** A flow setting (`flows[0].x`) that sets every flow at once (a competition). */
+  allFlows?: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ function useDraft(shown: string) {
   return { draft, setDraft, error, setError };
 }
 
-function NumberBox({
+export function NumberBox({
   spec,
   value,
   id,
@@ -114,7 +116,7 @@ function NumberBox({
 }
 
 /** A labelled control for one parameter. */
-export function ParamControl({ path, variant = 'slider', disabled = false, note, extra }: Props) {
+export function ParamControl({ path, variant = 'slider', disabled = false, note, extra, allFlows = false }: Props) {
   const { controller } = useApp();
   const spec = useMemo(() => requireSpec(path), [path]);
   const value = useAppState((s) => effectiveValue(s, path));
@@ -123,7 +125,7 @@ export function ParamControl({ path, variant = 'slider', disabled = false, note,
     <SpecControl
       spec={spec}
       value={value}
-      onChange={(v) => controller.setParam(path, v)}
+      onChange={(v) => (allFlows ? controller.setParamAllFlows(spec.path, v) : controller.setParam(path, v))}
       dataPath={path}
       variant={variant}
       disabled={disabled}

@@ -11,10 +11,11 @@ import type { AppState } from '../state/types';
  *  flashing "Computing…". */
 function progressText(s: AppState): string | null {
   if (s.live) return null;
-  const running = s.algorithms.filter((a) => reportsProgress(s.runs[a]));
+  const running = s.keys.filter((a) => reportsProgress(s.runs[a]));
   if (running.length === 0) return null;
   const done = Math.min(...running.map((a) => s.runs[a]?.now ?? 0));
   const percent = formatNumber((100 * done) / durationOf(s.scenario, 1), 3);
+  if (s.mode === 'compete') return `Computing the competition (${running.length} flows)… ${percent}%`;
   return `Computing ${running.length} run${running.length === 1 ? '' : 's'}… ${percent}%`;
 }
 
@@ -25,7 +26,7 @@ function statusText(s: AppState): string {
       ? 'Playing live: changes are recorded on the timeline.'
       : 'Paused. Any change now re-runs to the end.';
   }
-  if (s.algorithms.some((a) => s.runs[a]?.status === 'stopped')) {
+  if (s.keys.some((a) => s.runs[a]?.status === 'stopped')) {
     return 'Stopped. Change a setting or press Play to run again.';
   }
   const timing = s.timing;

@@ -7,6 +7,7 @@ import { THROUGHPUT_COLUMN_TEXT } from '../plots/throughputPlot';
 import { autoBinWidth, binChoices } from '../plots/throughputBins';
 import { durationOf, getAt } from '../scenario/paths';
 import {
+  COMPETITION_PLOTS,
   LAYOUTS,
   PLOT_IDS,
   THROUGHPUT_COLUMNS,
@@ -19,11 +20,17 @@ import { selectNewCwv, selectWindowValidation } from '../state/selectors';
 import type { SeriesVisibility } from '../state/types';
 
 const LAYOUT_LABEL: Record<Layout, string> = { multiples: 'One plot per algorithm', overlay: 'Overlay' };
+/** In a competition the runs are flows. */
+const COMPETE_LAYOUT_LABEL: Record<Layout, string> = { multiples: 'One plot per flow', overlay: 'Every flow in one' };
 const PLOT_LABEL: Record<PlotId, string> = {
   window: 'Window',
   seq: 'Time–sequence',
   queue: 'Queue',
   throughput: 'Throughput',
+  share: 'Share of the bottleneck',
+  fairness: 'Fairness (Jain)',
+  retx: 'Retransmitted fraction',
+  rtt: 'RTT and RTO',
   writes: 'Writes (timeline)',
   thin: 'Thin-stream CDFs',
 };
@@ -81,6 +88,7 @@ export function ViewControls() {
   const { store } = useApp();
   const layout = useAppState((s) => s.layout);
   const plots = useAppState(useShallow((s) => s.plots));
+  const compete = useAppState((s) => s.mode === 'compete');
   const series = useAppState((s) => s.series);
   // W_used only exists for runs with an idle policy, pipeACK for new CWV runs.
   const validation = useAppState(selectWindowValidation);
@@ -98,13 +106,13 @@ export function ViewControls() {
         {LAYOUTS.map((l) => (
           <label key={l}>
             <input type="radio" name="layout" checked={layout === l} onChange={() => st.setLayout(l)} />
-            {LAYOUT_LABEL[l]}
+            {(compete ? COMPETE_LAYOUT_LABEL : LAYOUT_LABEL)[l]}
           </label>
         ))}
       </fieldset>
       <fieldset>
         <legend>Plots</legend>
-        {PLOT_IDS.map((p) => (
+        {PLOT_IDS.filter((p) => compete || !COMPETITION_PLOTS.includes(p)).map((p) => (
           <label key={p}>
             <input type="checkbox" checked={plots.includes(p)} onChange={() => st.togglePlot(p)} />
             {PLOT_LABEL[p]}
@@ -120,7 +128,8 @@ export function ViewControls() {
           </label>
         ))}
       </fieldset>
-      {plots.includes('throughput') && <ThroughputOptions />}
+      {(plots.includes('throughput') ||
+        (compete && plots.some((p) => COMPETITION_PLOTS.includes(p) && p !== 'fairness'))) && <ThroughputOptions />}
     </div>
   );
 }

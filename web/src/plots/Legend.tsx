@@ -4,6 +4,8 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
 import { algorithmLabel } from '../scenario/algorithms';
+import { flowAlgorithm, flowLabel, flowsOf, flowStyle } from '../scenario/competition';
+import { useApp } from '../app/AppContext';
 import { AlgorithmSwatch } from '../lib/AlgorithmSwatch';
 import {
   EVENT_MARKS,
@@ -17,6 +19,7 @@ import {
 } from '../lib/styles';
 import { selectNewCwv, selectWindowValidation } from '../state/selectors';
 import { NETWORK_WIDTH, SOJOURN_WIDTH } from './writesPlot';
+import { RTO_DASH } from './rttPlot';
 
 function Line({ color, dash, width = 2.5 }: { color: string; dash: readonly number[]; width?: number }) {
   return (
@@ -67,15 +70,63 @@ function WriteSwatch() {
   );
 }
 
+/** A competition's flows, each with a box that shows or hides it in every plot (at least
+ *  one stays shown); `hide=` in the link. */
+function FlowLegend() {
+  const { store } = useApp();
+  const scenario = useAppState((s) => s.scenario);
+  const hidden = useAppState((s) => s.hidden);
+  const count = flowsOf(scenario).length;
+  const st = store.getState();
+  return (
+    <div className="legend-flows">
+      <ul className="legend-row legend-flow-list" aria-label="Flows (untick to hide one from the plots)">
+        {Array.from({ length: count }, (_, i) => {
+          const shown = !hidden.includes(i);
+          const last = shown && hidden.length >= count - 1;
+          return (
+            <li key={i} className={shown ? undefined : 'legend-hidden'}>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={shown}
+                  aria-disabled={last || undefined}
+                  onChange={() => {
+                    if (!last) st.toggleHidden(i);
+                  }}
+                />
+                <AlgorithmSwatch
+                  algorithm={flowAlgorithm(scenario, i)}
+                  style={flowStyle(i)}
+                  width={40}
+                  className="legend-swatch"
+                />
+                {flowLabel(scenario, i)}
+              </label>
+            </li>
+          );
+        })}
+      </ul>
+      {hidden.length > 0 && (
+        <button type="button" className="link-button" onClick={() => st.setHidden([])}>
+          Show all {count} flows ({hidden.length} hidden)
+        </button>
+      )}
+    </div>
+  );
+}
+
 /** Below this width the legend starts collapsed (the one-column layout). */
 const NARROW = '(max-width: 999px)';
 
 /** The legend above the plots. */
 export function Legend() {
   const algorithms = useAppState(useShallow((s) => s.algorithms));
+  const compete = useAppState((s) => s.mode === 'compete');
   const layout = useAppState((s) => s.layout);
   const validation = useAppState(selectWindowValidation);
   const writes = useAppState((s) => s.plots.includes('writes'));
+  const rtt = useAppState((s) => s.plots.includes('rtt'));
   // Open where there is room; a phone starts with the plots (one tap opens it).
   const [open, setOpen] = useState(() => typeof window === 'undefined' || !window.matchMedia?.(NARROW).matches);
   const newCwv = useAppState(selectNewCwv);
@@ -87,16 +138,22 @@ export function Legend() {
   );
   return (
     <details className="legend" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>Legend: lines, phases and marks</summary>
-      <ul className="legend-row" aria-label="Algorithms">
-        {algorithms.map((a) => (
-          <li key={a}>
-            <AlgorithmSwatch algorithm={a} width={46} className="legend-swatch" />
-            {algorithmLabel(a)}
-          </li>
-        ))}
-        {layout === 'overlay' && <li className="legend-note">(overlaid: colour, dash and marker per algorithm)</li>}
-      </ul>
+      <summary>
+        {compete ? 'Legend: flows (show or hide), lines, phases and marks' : 'Legend: lines, phases and marks'}
+      </summary>
+      {compete ? (
+        <FlowLegend />
+      ) : (
+        <ul className="legend-row" aria-label="Algorithms">
+          {algorithms.map((a) => (
+            <li key={a}>
+              <AlgorithmSwatch algorithm={a} width={46} className="legend-swatch" />
+              {algorithmLabel(a)}
+            </li>
+          ))}
+          {layout === 'overlay' && <li className="legend-note">(overlaid: colour, dash and marker per algorithm)</li>}
+        </ul>
+      )}
       <ul className="legend-row" aria-label="Window series">
         {series.map(([k, st]) => (
           <li key={k}>
@@ -135,6 +192,30 @@ export function Legend() {
           drop
         </li>
       </ul>
+      {rtt && (
+        <ul className="legend-row" aria-label="Round-trip time">
+          <li>
+            <svg width="14" height="12" aria-hidden="true" className="legend-swatch">
+              <circle cx="7" cy="6" r="2.5" fill="#555" />
+            </svg>
+            RTT sample (Karn-valid)
+          </li>
+          <li>
+            <Line color="#333" dash={[]} width={2} />
+            SRTT
+          </li>
+          <li>
+            <Line color="#333" dash={RTO_DASH} width={1.5} />
+            retransmission timeout (RTO)
+          </li>
+          <li>
+            <b className="legend-r" aria-hidden="true">
+              S
+            </b>
+            spurious retransmission (an earlier copy had arrived)
+          </li>
+        </ul>
+      )}
       {writes && (
         <ul className="legend-row" aria-label="Writes">
           <li>

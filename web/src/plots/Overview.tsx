@@ -6,7 +6,7 @@ import { brushX, scaleLinear, select, type D3BrushEvent } from 'd3';
 import { useApp } from '../app/AppContext';
 import { visibleRange } from '../engine/lookup';
 import type { TraceStore } from '../engine/traceStore';
-import { algStyle } from '../lib/styles';
+import { flowIndexOf, runStyle } from '../scenario/competition';
 import { zoomWindow } from '../lib/timeWindow';
 import { durationOf, mssOf } from '../scenario/paths';
 import type { AppStore } from '../state/store';
@@ -45,7 +45,7 @@ class OverviewController implements Drawable {
       s.setXDomain([Math.max(0, x.invert(sel[0])), Math.min(this.duration(), x.invert(sel[1]))]);
     });
     this.unsubscribe = store.subscribe((s, prev) => {
-      if (s.xDomain !== prev.xDomain || s.drawn !== prev.drawn) {
+      if (s.xDomain !== prev.xDomain || s.drawn !== prev.drawn || s.hidden !== prev.hidden) {
         requestDraw(this);
       }
     });
@@ -100,7 +100,7 @@ class OverviewController implements Drawable {
       select(this.g).attr('transform', `translate(${PAD_X},0)`).call(this.brush);
     }
     const mss = mssOf(s.scenario);
-    const dataKey = `${s.drawn}|${s.algorithms.join()}|${this.duration()}|${mss}`;
+    const dataKey = `${s.drawn}|${s.keys.join()}|${s.hidden.join()}|${this.duration()}|${mss}`;
     const ctx = dataKey === this.dataKey ? null : this.canvas.getContext('2d');
     if (ctx) {
       this.dataKey = dataKey;
@@ -112,7 +112,8 @@ class OverviewController implements Drawable {
       const xl = linearOf(x);
       // Each run's whole cwnd line, decimated and cached with its trace: a live frame visits
       // only the new rows, and the y range comes from the kept extremes.
-      const lines = s.algorithms.flatMap((a) => {
+      const shown = s.mode === 'compete' ? s.keys.filter((k) => !s.hidden.includes(flowIndexOf(k) ?? -1)) : s.keys;
+      const lines = shown.flatMap((a) => {
         const trace = this.traces.get(a);
         if (!trace) return [];
         const tr = trace.tables.series;
@@ -126,7 +127,7 @@ class OverviewController implements Drawable {
           .range([h - 4, 0]),
       );
       for (const { a, trace, d } of lines) {
-        ctx.strokeStyle = algStyle(a).color;
+        ctx.strokeStyle = runStyle(a).color;
         ctx.lineWidth = 1;
         strokePolyline(
           ctx,

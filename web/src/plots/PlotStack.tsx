@@ -1,11 +1,18 @@
 // The plots of the page: each visible kind, either overlaid (one plot, every algorithm) or
-// as small multiples (one plot per algorithm, sharing the time window and the y range).
+// as small multiples (one plot per algorithm, sharing the time window and the y range). In
+// a competition the runs are the shown flows: the window, time–sequence and write plots
+// follow the layout (one plot per flow, or every flow in one), the plots of the shared
+// bottleneck (queue, throughput, share, fairness, retransmitted fraction) are one plot.
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
 import { formatDuration } from '../lib/format';
-import { algorithmLabel, type AlgorithmName } from '../scenario/algorithms';
-import type { PlotId } from '../scenario/shareState';
+import type { AlgorithmName } from '../scenario/algorithms';
+import { flowIndexOf, runLabel } from '../scenario/competition';
+import { COMPETITION_PLOTS, type PlotId } from '../scenario/shareState';
+import type { AppState } from '../state/types';
+import { fairnessPlot, retxPlot, sharePlot } from './competitionPlots';
+import { rttPlot } from './rttPlot';
 import type { PlotDef } from './core/types';
 import type { PlotSpec } from './core/PlotController';
 import { TimePlot } from './core/TimePlot';
@@ -26,12 +33,26 @@ const KINDS: Record<TimePlotId, { def: PlotDef; title: string; name: string; siz
   seq: { def: seqPlot, title: 'Time–sequence', name: 'time–sequence', size: 'tall' },
   queue: { def: queuePlot, title: 'Bottleneck queue', name: 'queue', size: 'short' },
   throughput: { def: throughputPlot, title: 'Throughput', name: 'throughput', size: 'medium' },
+  share: { def: sharePlot, title: 'Share of the bottleneck', name: 'share of the bottleneck', size: 'medium' },
+  fairness: { def: fairnessPlot, title: 'Jain’s fairness index', name: 'fairness index', size: 'short' },
+  retx: { def: retxPlot, title: 'Retransmitted fraction', name: 'retransmitted fraction', size: 'short' },
+  rtt: { def: rttPlot, title: 'Round-trip time: samples, SRTT and RTO', name: 'round-trip time', size: 'medium' },
   writes: { def: writesPlot, title: 'Writes', name: 'write timeline', size: 'medium' },
 };
 
-/** The throughput plot says per what bin and what it counts ("1 s bins, delivered"). */
-function useThroughputTitle(): string {
-  const column = useAppState((s) => s.throughputColumn);
+/** Plots of the shared bottleneck: in a competition one plot of every shown flow, whatever
+ *  the layout. */
+const RUN_WIDE: ReadonlySet<TimePlotId> = new Set(['queue', 'throughput', 'share', 'fairness', 'retx']);
+
+/** The keys shown: every run, less the hidden flows of a competition (selects a string, so
+ *  the component re-renders only when it changes). */
+function shownKeysText(s: AppState): string {
+  if (s.mode !== 'compete' || s.hidden.length === 0) return s.keys.join(',');
+  return s.keys.filter((k) => !s.hidden.includes(flowIndexOf(k) ?? -1)).join(',');
+}
+
+/** The bins of the throughput plot (and of the competition plots): "1 s bins". */
+function useBinWidthText(): string {
   const width = useAppState((s) =>
     wantedBinWidth({
       scenario: s.scenario,
@@ -42,10 +63,43 @@ function useThroughputTitle(): string {
       throughputColumn: s.throughputColumn,
     }),
   );
-  return `${formatDuration(width)} bins, ${THROUGHPUT_COLUMN_SHORT[column]}`;
+  return `${formatDuration(width)} bins`;
 }
 
-function PlotFor({ kind, keys, all }: { kind: TimePlotId; keys: AlgorithmName[]; all: AlgorithmName[] }) {
+/** What a plot's title adds after its unit. */
+function useDetail(kind: TimePlotId): string {
+  const column = useAppState((s) => s.throughputColumn);
+  const bins = useBinWidthText();
+  switch (kind) {
+    case 'throughput':
+      return `, ${bins}, ${THROUGHPUT_COLUMN_SHORT[column]}`;
+    case 'share':
+      return ` capacity, ${bins}, stacked`;
+    case 'fairness':
+      return `, ${bins}, bytes delivered`;
+    case 'retx':
+      return `, ${bins}`;
+    default:
+      return '';
+  }
+}
+
+function PlotFor({
+  kind,
+  keys,
+  all,
+  id,
+  single,
+  compete,
+}: {
+  kind: TimePlotId;
+  keys: AlgorithmName[];
+  all: AlgorithmName[];
+  id: string;
+  /** One run's plot of several (a small multiple): smaller. */
+  single: boolean;
+  compete: boolean;
+}) {
   const k = KINDS[kind];
   const keysText = keys.join(',');
   const allText = all.join(',');
@@ -58,43 +112,57 @@ function PlotFor({ kind, keys, all }: { kind: TimePlotId; keys: AlgorithmName[];
     }),
     [k, keysText, allText],
   );
-  const who = keys.length === 1 ? ` — ${algorithmLabel(keys[0] ?? '')}` : '';
-  const detail = useThroughputTitle();
+  const label = useAppState((s) => (keys.length === 1 ? runLabel(s.scenario, keys[0] ?? '') : ''));
+  // A plot of one run says whose it is and is smaller (a competition's plots of the shared
+  // bottleneck are about every flow, even when one is shown).
+  const one = single || (keys.length === 1 && !(compete && RUN_WIDE.has(kind)));
+  const detail = useDetail(kind);
   return (
     <TimePlot
-      id={`${kind}-${keys.join('-')}`}
-      title={`${k.title}${who} (${k.def.yLabel}${kind === 'throughput' ? `, ${detail}` : ''})`}
+      id={id}
+      title={`${k.title}${one ? ` — ${label}` : ''} (${k.def.yLabel}${detail})`}
       spec={spec}
-      size={keys.length > 1 ? k.size : k.size === 'tall' ? 'medium' : 'short'}
+      size={!one ? k.size : k.size === 'tall' ? 'medium' : 'short'}
     />
   );
 }
 
 /** Every visible plot. */
 export function PlotStack() {
-  const algorithms = useAppState(useShallow((s) => s.algorithms));
+  const keysText = useAppState(shownKeysText);
+  const compete = useAppState((s) => s.mode === 'compete');
   const plots = useAppState(useShallow((s) => s.plots));
   const layout = useAppState((s) => s.layout);
-  if (plots.length === 0) {
+  const keys = useMemo(() => (keysText === '' ? [] : keysText.split(',')), [keysText]);
+  const shown = plots.filter((p) => compete || !COMPETITION_PLOTS.includes(p));
+  if (shown.length === 0) {
     return <p className="empty-plots">No plot is shown. Tick a plot under “View” to see it.</p>;
   }
+  const each = compete ? 'flow' : 'algorithm';
   return (
     <div className="plot-stack">
-      {plots.map((kind) =>
+      {shown.map((kind) =>
         kind === 'thin' ? (
-          <ThinPlots key={kind} keys={algorithms} />
-        ) : layout === 'overlay' || algorithms.length === 1 ? (
+          <ThinPlots key={kind} keys={keys} />
+        ) : layout === 'overlay' || keys.length === 1 || (compete && RUN_WIDE.has(kind)) ? (
           <section key={kind} className="plot-group" aria-label={KINDS[kind].title}>
-            <PlotFor kind={kind} keys={algorithms} all={algorithms} />
+            <PlotFor
+              kind={kind}
+              keys={keys}
+              all={keys}
+              id={compete ? `${kind}-all` : `${kind}-${keys.join('-')}`}
+              single={false}
+              compete={compete}
+            />
           </section>
         ) : (
           <section
             key={kind}
             className="plot-group multiples"
-            aria-label={`${KINDS[kind].title}, one plot per algorithm`}
+            aria-label={`${KINDS[kind].title}, one plot per ${each}`}
           >
-            {algorithms.map((a) => (
-              <PlotFor key={a} kind={kind} keys={[a]} all={algorithms} />
+            {keys.map((a) => (
+              <PlotFor key={a} kind={kind} keys={[a]} all={keys} id={`${kind}-${a}`} single compete={compete} />
             ))}
           </section>
         ),

@@ -136,7 +136,7 @@ export function drawPhaseBands(f: DrawFrame, laneH: number): void {
     }
     // Several lanes: each starts with its algorithm's marker, so lanes are told apart
     // without relying on their order or colour.
-    if (runs.length > 1) drawMarker(ctx, run.style.marker, 6, laneY + laneH / 2, 3.5, run.style.color);
+    if (runs.length > 1 && laneH >= 8) drawMarker(ctx, run.style.marker, 6, laneY + laneH / 2, 3.5, run.style.color);
   });
 }
 
@@ -185,4 +185,53 @@ export function drawLabel(
     glyphCache.set(key, glyph);
   }
   if (glyph) ctx.drawImage(glyph, x - 8, y - 15, 16, 16);
+}
+
+/** Names at the right end of their lines (at x, y), on a white box, moved apart
+ *  vertically when they would overlap; when there are more than one column of the plot's
+ *  height holds (16 flows on a short plot), further columns go to the left. */
+export function drawEndLabels(
+  ctx: CanvasRenderingContext2D,
+  labels: { text: string; color: string; x: number; y: number }[],
+  f: Pick<DrawFrame, 'width' | 'height'>,
+) {
+  if (labels.length === 0) return;
+  ctx.save();
+  ctx.font = '600 10px system-ui, sans-serif';
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  const h = 13;
+  const perColumn = Math.max(1, Math.floor(f.height / h));
+  const sorted = [...labels].sort((a, b) => a.y - b.y);
+  const widest = Math.max(...sorted.map((l) => ctx.measureText(l.text).width + 6));
+  const columns = Math.ceil(sorted.length / perColumn);
+  // With several columns, each takes an even share of the labels (in order of height).
+  const per = Math.ceil(sorted.length / columns);
+  for (let c = 0; c < columns; c += 1) {
+    const column = sorted.slice(c * per, (c + 1) * per);
+    // Positions first (top down, each below the one above), then pushed up from the bottom
+    // where they ran past it; then drawn.
+    const ys: number[] = [];
+    for (const l of column) {
+      let y = Math.max(h / 2, Math.min(f.height - h / 2, l.y - h / 2 - 1));
+      const prev = ys[ys.length - 1];
+      if (prev !== undefined && y < prev + h) y = prev + h;
+      ys.push(y);
+    }
+    for (let k = ys.length - 1; k >= 0; k -= 1) {
+      const limit = k === ys.length - 1 ? f.height - h / 2 : (ys[k + 1] ?? f.height) - h;
+      ys[k] = Math.max(h / 2, Math.min(ys[k] ?? 0, limit));
+    }
+    column.forEach((l, k) => {
+      const y = ys[k] ?? h / 2;
+      const w = ctx.measureText(l.text).width + 6;
+      const right = Math.min(f.width - 2, l.x - 4) - c * (widest + 3);
+      const x = Math.max(2, right - w);
+      ctx.fillStyle = 'rgba(255,255,255,0.8)';
+      ctx.fillRect(x, y - h / 2, w, h);
+      ctx.fillStyle = l.color;
+      ctx.fillText(l.text, x + 3, y);
+    });
+  }
+  ctx.restore();
 }

@@ -33,7 +33,9 @@ export const queuePlot: PlotDef = {
   },
 
   draw(f) {
-    const { ctx, runs, context } = f;
+    const { ctx, context } = f;
+    // The flows of a competition share one bottleneck: its queue is drawn once.
+    const runs = context.competition ? f.runs.slice(0, 1) : f.runs;
     const cap = capacity(context);
     ctx.save();
     ctx.setLineDash([5, 4]);
@@ -59,28 +61,33 @@ export const queuePlot: PlotDef = {
     ctx.restore();
     for (const run of runs) {
       const line = visibleLine(f, run.trace, 'queue', 'packets').polyline(f.yl, f.xl, Math.min(run.trace.now, f.t1));
-      ctx.strokeStyle = run.style.color;
+      ctx.strokeStyle = context.competition ? '#333333' : run.style.color;
       ctx.lineWidth = 1.5;
-      ctx.setLineDash(context.overlay ? run.style.dash : []);
+      ctx.setLineDash(context.overlay && !context.competition ? run.style.dash : []);
       strokePolyline(ctx, line);
       ctx.setLineDash([]);
     }
   },
 
-  readout(runs, t) {
-    return runs.map((run) => {
+  readout(runs, t, context) {
+    const shown = context.competition ? runs.slice(0, 1) : runs;
+    return shown.map((run) => {
       const q = run.trace.tables.queue;
       const r = rowAt(q.cols.t, q.length, t);
       const v = r < 0 ? 0 : (q.cols.packets[r] ?? 0);
-      return { key: run.key, label: run.label, color: run.style.color, text: `queue ${formatNumber(v)} packets` };
+      const text = `queue ${formatNumber(v)} packets`;
+      return context.competition
+        ? { key: 'queue', label: 'all flows', color: '#333333', text }
+        : { key: run.key, label: run.label, color: run.style.color, text };
     });
   },
 
   describe(runs, context) {
     const parts = runs.map((r) => {
-      const f = r.summary?.flows[0];
+      const f = r.summary?.flows[r.flow ?? 0];
       return f ? `${r.label}: ${f.drops.queue} queue drops` : `${r.label}: running`;
     });
+    if (context.competition) parts.unshift('one queue shared by every flow');
     const buffer = perClass(context)
       ? `every class's buffer holds ${capacity(context)} (the line is the backlog of all classes)`
       : `the buffer holds ${capacity(context)}`;

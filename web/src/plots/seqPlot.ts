@@ -158,7 +158,7 @@ export const seqPlot: PlotDef = {
 
   describe(runs) {
     const parts = runs.map((r) => {
-      const f = r.summary?.flows[0];
+      const f = r.summary?.flows[r.flow ?? 0];
       const drops = f ? f.drops.queue + f.drops.error + f.drops.scripted : 0;
       return f ? `${r.label}: ${f.retransmits} retransmissions, ${drops} drops` : `${r.label}: running`;
     });

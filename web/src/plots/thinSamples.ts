@@ -239,7 +239,10 @@ export function thinSamples(trace: RunTrace, window: TimeWindow): ThinSamples {
  * vertical rises from the share before its first value to the share after its last, at
  * the x of its first value (within one device pixel of exact); the levels between columns
  * are exact. Starts at the left end of the x range at 0, ends at the right end at 1; stops
- * at the right edge (`width`) when values lie beyond it.
+ * at the right edge (`width`) when values lie beyond it. `axis` maps a shown value (value ×
+ * `factor`) into the x range's domain: the identity for a linear axis; for a logarithmic one
+ * (cdfPlot.ts, `logPosition`) log10 of the value, values below the axis start (zeros) at the
+ * start, so they rise there, in the first column.
  */
 export function cdfPolyline(
   sorted: ArrayLike<number>,
@@ -248,6 +251,7 @@ export function cdfPolyline(
   yl: Linear,
   dpr: number,
   width: number,
+  axis: (shown: number) => number = (v) => v,
 ): Polyline {
   const n = sorted.length;
   let xs = new Float64Array(Math.min(2 * n + 4, 4 * Math.ceil(width * dpr + 8)));
@@ -267,7 +271,7 @@ export function cdfPolyline(
     k += 1;
   };
   if (n === 0) return { xs, ys, n: 0 };
-  const left = Math.min(mapLinear(xl, xl.d0), mapLinear(xl, (sorted[0] ?? 0) * factor));
+  const left = Math.min(mapLinear(xl, xl.d0), mapLinear(xl, axis((sorted[0] ?? 0) * factor)));
   emit(left, mapLinear(yl, 0));
   let col = NaN;
   let i = 0;
@@ -276,7 +280,7 @@ export function cdfPolyline(
     const v = sorted[i] ?? 0;
     let j = i + 1;
     while (j < n && sorted[j] === v) j += 1;
-    const px = mapLinear(xl, v * factor);
+    const px = mapLinear(xl, axis(v * factor));
     if (px > width + 2) {
       // Beyond the right edge: the level runs out of the plot.
       emit(width + 2, mapLinear(yl, i / n));
@@ -294,6 +298,6 @@ export function cdfPolyline(
     }
     i = j;
   }
-  if (!cut) emit(Math.max(width, mapLinear(xl, (sorted[n - 1] ?? 0) * factor)), mapLinear(yl, 1));
+  if (!cut) emit(Math.max(width, mapLinear(xl, axis((sorted[n - 1] ?? 0) * factor))), mapLinear(yl, 1));
   return { xs, ys, n: k };
 }

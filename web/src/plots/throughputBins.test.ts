@@ -95,9 +95,9 @@ describe('the throughput bins', () => {
   });
 
   it('offers widths that are whole numbers of engine bins, and picks 1 s for runs of 10 s and more', () => {
-    expect(binChoices(0.01)).toEqual([0.01, 0.1, 1, 5]);
-    expect(binChoices(0.05)).toEqual([0.05, 0.1, 1, 5]);
-    expect(binChoices(0.03)).toEqual([0.03]);
+    expect(binChoices(0.01)).toEqual([0.01, 0.1, 1, 3, 5]);
+    expect(binChoices(0.05)).toEqual([0.05, 0.1, 1, 3, 5]);
+    expect(binChoices(0.03)).toEqual([0.03, 3]);
     expect(binChoices(2)).toEqual([2]);
     expect(isWholeBins(0.01, 0.3)).toBe(true);
     expect(isWholeBins(0.01, 0.015)).toBe(false);

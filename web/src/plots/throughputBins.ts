@@ -17,8 +17,9 @@ const COLUMN: Record<ThroughputColumn, 'delivered_bytes' | 'bottleneck_bytes'> =
   bottleneck: 'bottleneck_bytes',
 };
 
-/** Bin widths offered, s (each used only where it is a whole number of engine bins). */
-export const BIN_CHOICES: readonly number[] = [0.01, 0.1, 1, 5];
+/** Bin widths offered, s (each used only where it is a whole number of engine bins); 3 s and
+ *  5 s are the bins of Jacobson's figures 10 to 12 (source 003). */
+export const BIN_CHOICES: readonly number[] = [0.01, 0.1, 1, 3, 5];
 
 /** Above this many bins per run, the automatic width moves up to the next choice. */
 const AUTO_MIN_BINS = 10;
@@ -143,17 +144,19 @@ export function coveredUntil(trace: RunTrace, duration: number): number {
   return Math.floor(trace.now / base + 1e-9) * base;
 }
 
-const cache = new WeakMap<RunTrace, Map<string, ThroughputBins>>();
+// Keyed by the table, not the trace: the flows of a competition share one throughput table
+// (traceStore.ts), so its bins are summed once for all of them.
+const cache = new WeakMap<object, Map<string, ThroughputBins>>();
 
 /** The bins of `trace` for `width` (rounded to whole engine bins) and `column`, updated with
  *  the rows that arrived since the last call. */
 export function binnedThroughput(trace: RunTrace, width: number, column: ThroughputColumn): ThroughputBins {
   const base = trace.throughput.bin;
   const k = binFactor(base, width);
-  let map = cache.get(trace);
+  let map = cache.get(trace.tables.throughput);
   if (!map) {
     map = new Map();
-    cache.set(trace, map);
+    cache.set(trace.tables.throughput, map);
   }
   const key = `${base}|${k}|${column}`;
   let b = map.get(key);

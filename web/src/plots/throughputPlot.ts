@@ -12,8 +12,8 @@ import type { ThroughputColumn } from '../scenario/shareState';
 import { crossStyle, OTHER_FLOW_STYLE, type ClassStyle } from '../lib/styles';
 import { formatDuration } from '../lib/format';
 import { decimateLine } from './core/decimate';
-import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
-import { strokePolyline } from './layers';
+import type { DrawFrame, PlotContext, PlotDef, PlotRun, ReadoutLine } from './core/types';
+import { drawEndLabels, strokePolyline } from './layers';
 import { autoBinWidth, binFactor, binnedThroughput, coveredUntil, type ThroughputBins } from './throughputBins';
 
 /** What each column is called in text. */
@@ -105,6 +105,73 @@ function meanRate(b: RunBins, c: number): number {
   return b.covered > 0 ? (b.bins.total(c) * 8) / b.covered : NaN;
 }
 
+/** The class index of flow i in a run's classes (-1 when absent). */
+export function flowClassIndex(classes: readonly TrafficClass[], flow: number): number {
+  return classes.findIndex((c) => c.kind === 'flow' && c.index === flow);
+}
+
+/** The colour of all flows together (the readout's last line). */
+const TOTAL_COLOR = '#111111';
+
+/** Sum of every flow class's bytes in bin j. */
+function flowTotal(b: RunBins, j: number): number {
+  let sum = 0;
+  b.classes.forEach((c, i) => {
+    if (c.kind === 'flow') sum += b.bins.at(i, j);
+  });
+  return sum;
+}
+
+/** The rate of all flows together in bin j, bit/s (NaN where the bin is not covered). */
+function totalRate(b: RunBins, j: number): number {
+  const a = b.bins.start(j);
+  const e = Math.min(b.bins.start(j + 1), b.covered);
+  return e > a ? (flowTotal(b, j) * 8) / (e - a) : NaN;
+}
+
+/** A competition: every shown flow's line in the flow's look (named fN at its end) and each
+ *  cross source once (the flows share one table). All flows together are in the readout and
+ *  the share plot (as a part of the link), not drawn here: with 16 flows their sum would
+ *  squash every flow's line to the bottom. */
+function drawCompetition(f: DrawFrame) {
+  const { ctx, runs, context } = f;
+  const first = runs[0];
+  const b = first ? runBins(first, context) : null;
+  if (!b) return;
+  const [j0, j1] = visibleBins(b, f.t0, f.t1);
+  const n = Math.max(0, j1 - j0);
+  const ts = new Float64Array(n);
+  const vs = new Float64Array(n);
+  for (let k = 0; k < n; k += 1) ts[k] = b.bins.start(j0 + k);
+  const endT = Math.min(b.covered, b.bins.start(j1));
+  const labels: { text: string; color: string; x: number; y: number }[] = [];
+  const stroke = (rate: (j: number) => number, st: { color: string; dash: number[]; width: number }, name: string) => {
+    for (let k = 0; k < n; k += 1) vs[k] = rate(j0 + k) / MBIT;
+    const line = decimateLine(ts, vs, 0, n, f.xl, f.yl, { step: true, dpr: f.dpr, width: f.width, endT });
+    ctx.strokeStyle = st.color;
+    ctx.lineWidth = st.width;
+    ctx.setLineDash(st.dash);
+    strokePolyline(ctx, line);
+    ctx.setLineDash([]);
+    const lastY = line.n > 0 ? (line.ys[line.n - 1] ?? NaN) : NaN;
+    if (Number.isFinite(lastY)) labels.push({ text: name, color: st.color, x: f.x(endT), y: lastY });
+  };
+  b.classes.forEach((c, i) => {
+    if (c.kind === 'cross')
+      stroke((j) => b.bins.rate(i, j, b.covered), { ...crossStyle(c.index), width: 1.5 }, shortName(c));
+  });
+  for (const run of runs) {
+    const c = flowClassIndex(b.classes, run.flow ?? 0);
+    if (c < 0) continue;
+    stroke(
+      (j) => b.bins.rate(c, j, b.covered),
+      { color: run.style.color, dash: run.style.dash, width: 2 },
+      `f${run.flow ?? 0}`,
+    );
+  }
+  drawEndLabels(ctx, labels, f);
+}
+
 /** The throughput plot definition. */
 export const throughputPlot: PlotDef = {
   yLabel: 'Mbit/s',
@@ -112,6 +179,19 @@ export const throughputPlot: PlotDef = {
 
   yExtent(runs, t0, t1, context) {
     let hi = 0;
+    if (context.competition) {
+      const first = runs[0];
+      const b = first ? runBins(first, context) : null;
+      if (!b) return [0, 0];
+      const [j0, j1] = visibleBins(b, t0, t1);
+      const shown = new Set(runs.map((r) => r.flow ?? 0));
+      for (let j = j0; j < j1; j += 1) {
+        b.classes.forEach((c, i) => {
+          if (c.kind === 'cross' || shown.has(c.index)) hi = Math.max(hi, b.bins.rate(i, j, b.covered) || 0);
+        });
+      }
+      return [0, hi / MBIT];
+    }
     for (const run of runs) {
       const b = runBins(run, context);
       if (!b) continue;
@@ -128,6 +208,10 @@ export const throughputPlot: PlotDef = {
 
   draw(f) {
     const { ctx, runs, context } = f;
+    if (context.competition) {
+      drawCompetition(f);
+      return;
+    }
     const labels: { text: string; color: string; x: number; y: number }[] = [];
     runs.forEach((run, r) => {
       const b = runBins(run, context);
@@ -160,10 +244,11 @@ export const throughputPlot: PlotDef = {
         }
       }
     });
-    drawLabels(ctx, labels, f);
+    drawEndLabels(ctx, labels, f);
   },
 
   readout(runs, t, context) {
+    if (context.competition) return competitionReadout(runs, t, context);
     return runs.map((run) => {
       const line = { key: run.key, label: run.label, color: run.style.color };
       const b = runBins(run, context);
@@ -184,6 +269,27 @@ export const throughputPlot: PlotDef = {
 
   describe(runs, context) {
     const what = THROUGHPUT_COLUMN_TEXT[context.throughputColumn];
+    if (context.competition) {
+      const first = runs[0];
+      const b = first ? runBins(first, context) : null;
+      if (!b || b.covered <= 0) return `Throughput of each flow over time in Mbit/s, bytes ${what}: running.`;
+      const parts = runs.map((run) => {
+        const c = flowClassIndex(b.classes, run.flow ?? 0);
+        return `${run.label} mean ${mbps(c < 0 ? NaN : meanRate(b, c))} Mbit/s`;
+      });
+      let total = 0;
+      b.classes.forEach((c, i) => {
+        if (c.kind === 'flow') total += b.bins.total(i);
+      });
+      const cross = b.classes.flatMap((c, i) =>
+        c.kind === 'cross' ? [`${longName(c, context)} mean ${mbps(meanRate(b, i))} Mbit/s`] : [],
+      );
+      return (
+        `Throughput of each flow over time in Mbit/s, bytes ${what} per ${formatDuration(b.bins.width)} bin, ` +
+        `one line per flow (named f and its number at its end). ` +
+        `${[...parts, `all flows mean ${mbps((total * 8) / b.covered)} Mbit/s`, ...cross].join('; ')}.`
+      );
+    }
     let width = NaN;
     const parts = runs.map((run) => {
       const b = runBins(run, context);
@@ -197,31 +303,41 @@ export const throughputPlot: PlotDef = {
   },
 };
 
-/** Class names at the right end of their lines, on a white box, moved apart vertically
- *  when they would overlap. */
-function drawLabels(
-  ctx: CanvasRenderingContext2D,
-  labels: { text: string; color: string; x: number; y: number }[],
-  f: DrawFrame,
-) {
-  if (labels.length === 0) return;
-  ctx.save();
-  ctx.font = '600 10px system-ui, sans-serif';
-  ctx.textBaseline = 'middle';
-  ctx.textAlign = 'left';
-  const h = 13;
-  const placed: number[] = [];
-  for (const l of [...labels].sort((a, b) => a.y - b.y)) {
-    const w = ctx.measureText(l.text).width + 6;
-    const x = Math.max(2, Math.min(f.width - w - 2, l.x - w - 4));
-    let y = Math.max(h / 2, Math.min(f.height - h / 2, l.y - h / 2 - 1));
-    for (const p of placed) if (Math.abs(p - y) < h) y = p + h;
-    y = Math.min(f.height - h / 2, y);
-    placed.push(y);
-    ctx.fillStyle = 'rgba(255,255,255,0.7)';
-    ctx.fillRect(x, y - h / 2, w, h);
-    ctx.fillStyle = l.color;
-    ctx.fillText(l.text, x + 3, y);
+/** A competition's readout: each shown flow's rate in the bin under the cursor, then all
+ *  flows together and each cross source. */
+function competitionReadout(runs: PlotRun[], t: number, context: PlotContext): ReadoutLine[] {
+  const first = runs[0];
+  const b = first ? runBins(first, context) : null;
+  if (!first || !b || b.covered <= 0 || t > first.trace.now || t < 0) {
+    return runs.map((run) => ({ key: run.key, label: run.label, color: run.style.color, text: 'no data yet' }));
   }
-  ctx.restore();
+  const w = b.bins.width;
+  const j = Math.min(Math.floor(t / w), Math.ceil(b.covered / w - 1e-9) - 1);
+  const lines: ReadoutLine[] = runs.map((run) => {
+    const c = flowClassIndex(b.classes, run.flow ?? 0);
+    return {
+      key: run.key,
+      label: run.label,
+      color: run.style.color,
+      text: `${mbps(c < 0 ? NaN : b.bins.rate(c, j, b.covered))} Mbit/s`,
+    };
+  });
+  const end = Math.min(b.bins.start(j + 1), b.covered);
+  lines.push({
+    key: 'all',
+    label: 'all flows',
+    color: TOTAL_COLOR,
+    text: `${mbps(totalRate(b, j))} Mbit/s (bin ${formatNumber(b.bins.start(j), 6)}–${formatNumber(end, 6)} s)`,
+  });
+  b.classes.forEach((c, i) => {
+    if (c.kind === 'cross') {
+      lines.push({
+        key: c.name,
+        label: shortName(c),
+        color: crossStyle(c.index).color,
+        text: `${mbps(b.bins.rate(i, j, b.covered))} Mbit/s`,
+      });
+    }
+  });
+  return lines;
 }

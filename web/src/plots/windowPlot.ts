@@ -21,7 +21,7 @@ import {
 import type { SeriesVisibility } from '../state/types';
 import { mapLinear, thinMarks } from './core/decimate';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
-import { drawPhaseBands, EVENT_CODE, rowBefore, strokePolyline, visibleLine } from './layers';
+import { drawEndLabels, drawPhaseBands, EVENT_CODE, rowBefore, strokePolyline, visibleLine } from './layers';
 
 const SERIES_ORDER: (keyof SeriesVisibility)[] = ['flight', 'ssthresh', 'inflated', 'w_used', 'pipeack', 'cwnd'];
 
@@ -44,6 +44,12 @@ const NVP_H = 6;
 
 /** Height of one phase lane, CSS px. */
 export const LANE_H = 11;
+
+/** The lane height for n runs sharing a plot: full lanes (with phase names) up to four,
+ *  then thinner ones, so 16 flows' lanes take no more than about 50 px. */
+export function laneHeight(n: number): number {
+  return n <= 4 ? LANE_H : Math.max(3, Math.floor(48 / n));
+}
 
 function visibleSeries(context: PlotContext): (keyof SeriesVisibility)[] {
   return SERIES_ORDER.filter((k) => context.series[k]);
@@ -262,10 +268,22 @@ function drawIdentityMarkers(f: DrawFrame, run: PlotRun, index: number, mss: num
   }
 }
 
+/** "f3" at the end of each flow's cwnd line (moved apart where they would overlap). */
+function drawFlowNames(f: DrawFrame, mss: number) {
+  const labels = f.runs.flatMap((run) => {
+    const s = run.trace.tables.series;
+    const end = Math.min(run.trace.now, f.t1);
+    const r = rowAt(s.cols.t, s.length, end);
+    if (r < 0 || end < f.t0) return [];
+    return [{ text: `f${run.flow ?? 0}`, color: run.style.color, x: f.x(end), y: f.y((s.cols.cwnd[r] ?? 0) / mss) }];
+  });
+  drawEndLabels(f.ctx, labels, f);
+}
+
 /** BR-TCP runs: the reserved rate's bandwidth-delay product (segments), which the engine
  *  reports in the run's summary; null for other runs. */
 function reservedBdp(run: PlotRun, mss: number): number | null {
-  const b = run.summary?.flows[0]?.reserved_bdp_bytes;
+  const b = run.summary?.flows[run.flow ?? 0]?.reserved_bdp_bytes;
   return typeof b === 'number' && mss > 0 ? b / mss : null;
 }
 
@@ -321,13 +339,13 @@ export const windowPlot: PlotDef = {
     for (const run of runs) hi = Math.max(hi, reservedBdp(run, mss) ?? 0);
     // Room above the data for the phase lanes and event marks.
     const lanes = context.overlay ? runs.length : 1;
-    return [0, hi * (1.1 + 0.05 * lanes)];
+    return [0, hi * (1.1 + (0.05 * lanes * laneHeight(lanes)) / LANE_H)];
   },
 
   draw(f) {
     const { ctx, runs, context } = f;
     const mss = mssOf(context.scenario);
-    drawPhaseBands(f, LANE_H);
+    drawPhaseBands(f, context.overlay ? laneHeight(runs.length) : LANE_H);
     const { xl, yl } = f;
     const toY = (v: number) => mapLinear(yl, v / mss);
     drawNvpStrips(f);
@@ -356,6 +374,8 @@ export const windowPlot: PlotDef = {
       drawEventMarks(f, run, mss);
       drawWindowEvents(f, run, i, mss);
     });
+    // The flows of a competition are named at the end of their lines (f0, f1, …).
+    if (context.competition && context.overlay) drawFlowNames(f, mss);
   },
 
   readout(runs, t, context) {
@@ -394,7 +414,7 @@ export const windowPlot: PlotDef = {
   describe(runs, context) {
     const mss = mssOf(context.scenario);
     const parts = runs.map((r) => {
-      const f = r.summary?.flows[0];
+      const f = r.summary?.flows[r.flow ?? 0];
       if (!f) return `${r.label}: running`;
       const decays = f.window_decays > 0 ? `, ${f.window_decays} window decays or restarts` : '';
       const bdp = reservedBdp(r, mss);

@@ -310,7 +310,7 @@ export const writesPlot: PlotDef = {
     const parts = runs.map((run) => {
       const w = run.trace.tables.writes;
       if (w.length === 0) {
-        return run.summary?.flows[0]?.writes === null
+        return run.summary?.flows[run.flow ?? 0]?.writes === null
           ? `${run.label}: no writes (a bulk sender)`
           : `${run.label}: none yet`;
       }

@@ -1,30 +1,76 @@
 // What a shared link carries besides the scenario: the algorithms compared and the view.
 import { tables, type Scenario } from '../engine/tables';
 import { DEFAULT_SELECTION, type AlgorithmName } from './algorithms';
+import type { Mode } from './competition';
 
-/** The plots a page can show: time plots on the shared cursor, then the thin-stream CDFs
- *  (`thin`, four panels whose x axis is a value). */
-export type PlotId = 'window' | 'seq' | 'queue' | 'throughput' | 'writes' | 'thin';
+/** The plots a page can show: time plots on the shared cursor (`share`, `fairness` and
+ *  `retx` only in competition mode; `rtt`, the RTT samples with SRTT and RTO, in both), then
+ *  the thin-stream CDFs (`thin`, four panels whose x axis is a value). */
+export type PlotId =
+  'window' | 'seq' | 'queue' | 'throughput' | 'share' | 'fairness' | 'retx' | 'rtt' | 'writes' | 'thin';
 /** Every plot, in page order. */
-export const PLOT_IDS: readonly PlotId[] = ['window', 'seq', 'queue', 'throughput', 'writes', 'thin'];
+export const PLOT_IDS: readonly PlotId[] = [
+  'window',
+  'seq',
+  'queue',
+  'throughput',
+  'share',
+  'fairness',
+  'retx',
+  'rtt',
+  'writes',
+  'thin',
+];
+/** The plots about flows sharing the bottleneck: drawn and offered in competition mode only
+ *  (a comparison link may name them; they show once the page competes). */
+export const COMPETITION_PLOTS: readonly PlotId[] = ['share', 'fairness', 'retx'];
 /** The plots a link without `plots=` shows (the throughput plot is added by choice, by a
  *  preset with cross traffic, or by adding cross traffic; the write timeline and the
  *  thin-stream CDFs by choice, by a preset whose sender writes, or by choosing such an
  *  application). */
 export const DEFAULT_PLOTS: readonly PlotId[] = ['window', 'seq', 'queue'];
-/** Several algorithms drawn in one plot, or one plot per algorithm. */
+/** The plots a competition link without `plots=` shows: the windows, the queue, and what the
+ *  flows got (throughput, share of the link, fairness, retransmitted fraction). */
+export const DEFAULT_COMPETITION_PLOTS: readonly PlotId[] = [
+  'window',
+  'queue',
+  'throughput',
+  'share',
+  'fairness',
+  'retx',
+];
+/** Several algorithms (flows) drawn in one plot, or one plot per algorithm (flow). */
 export type Layout = 'overlay' | 'multiples';
 /** Every layout. */
 export const LAYOUTS: readonly Layout[] = ['multiples', 'overlay'];
+
+/** The plots shown when a link does not say (per mode). */
+export function defaultPlots(mode: Mode): PlotId[] {
+  return [...(mode === 'compete' ? DEFAULT_COMPETITION_PLOTS : DEFAULT_PLOTS)];
+}
+
+/** The layout used when a link does not say: small multiples for a comparison, every flow
+ *  overlaid in a competition (a plot per flow is a choice: 16 flows make 16 plots). */
+export function defaultLayout(mode: Mode): Layout {
+  return mode === 'compete' ? 'overlay' : 'multiples';
+}
 /** Which bytes the throughput plot counts: delivered to the receiver (goodput; UDP bytes at
  *  the sink), or sent across the bottleneck (each class's share of the link). */
 export type ThroughputColumn = 'delivered' | 'bottleneck';
 /** Every throughput column, the default first. */
 export const THROUGHPUT_COLUMNS: readonly ThroughputColumn[] = ['delivered', 'bottleneck'];
+/** The x axis of the thin-stream CDFs: linear from 0, or logarithmic (ITT, sojourn and
+ *  latency span orders of magnitude; zeros are drawn at the axis start, cdfPlot.ts). */
+export type CdfScale = 'linear' | 'log';
+/** Every CDF x scale, the default first. */
+export const CDF_SCALES: readonly CdfScale[] = ['linear', 'log'];
 
 /** Everything a link reproduces. */
 export interface ShareState {
   scenario: Scenario;
+  /** Compare the algorithms (each alone on flow 0), or let the scenario's flows compete. */
+  mode: Mode;
+  /** The compared algorithms (kept in competition mode, for going back). */
   algorithms: AlgorithmName[];
   /** Pinned cursor, seconds of simulated time. */
   cursor: number | null;
@@ -37,6 +83,10 @@ export interface ShareState {
   /** Bin width of the throughput plot, s; null = chosen from the run's duration. */
   throughputBin: number | null;
   throughputColumn: ThroughputColumn;
+  /** The thin-stream CDFs' x axis (`cdfx=` in the link). */
+  cdfScale: CdfScale;
+  /** Flows hidden from the plots (competition mode; flow indices, ascending). */
+  hidden: number[];
 }
 
 /** The scenario the app opens on: the engine's default. */
@@ -48,6 +98,7 @@ export function defaultScenario(): Scenario {
 export function defaultShareState(): ShareState {
   return {
     scenario: defaultScenario(),
+    mode: 'compare',
     algorithms: [...DEFAULT_SELECTION],
     cursor: null,
     xDomain: null,
@@ -56,6 +107,8 @@ export function defaultShareState(): ShareState {
     lesson: null,
     throughputBin: null,
     throughputColumn: 'delivered',
+    cdfScale: 'linear',
+    hidden: [],
   };
 }
 

@@ -119,6 +119,7 @@ describe('the scenario URL: round trip', () => {
     };
     const state: ShareState = {
       scenario,
+      mode: 'compare',
       algorithms: ['reno', 'newreno'],
       cursor: Math.PI,
       xDomain: [0.1 + 0.2, 7 / 3],
@@ -127,6 +128,8 @@ describe('the scenario URL: round trip', () => {
       lesson: null,
       throughputBin: 0.1 + 0.2,
       throughputColumn: 'bottleneck',
+      cdfScale: 'log',
+      hidden: [],
     };
     const { query, state: back, notices } = roundTrip(state);
     expect(notices).toEqual([]);
@@ -270,7 +273,36 @@ describe('the scenario URL: cross traffic, the bottleneck scheduler and the thro
     // A thin-stream sender without plots= shows the usual three plots.
     expect(decode('?v=3&f0.app.kind=thin').state.plots).toEqual(['window', 'seq', 'queue']);
     const bad = decode('?v=3&plots=window,cdf');
-    expect(noticeFor(bad.notices, 'plots')).toContain('allowed: window, seq, queue, throughput, writes, thin');
+    expect(noticeFor(bad.notices, 'plots')).toContain(
+      'allowed: window, seq, queue, throughput, share, fairness, retx, rtt, writes, thin',
+    );
+  });
+
+  it('keeps the CDFs’ x axis in cdfx= (linear unwritten: old links open as before), and names a bad one', () => {
+    // The default is linear, and a link without cdfx reads as linear.
+    expect(defaultShareState().cdfScale).toBe('linear');
+    expect(decode('?v=3&plots=window,thin').state.cdfScale).toBe('linear');
+    expect(encodeShareState({ ...defaultShareState(), plots: ['window', 'thin'] })).not.toContain('cdfx');
+    const state: ShareState = { ...defaultShareState(), plots: ['window', 'thin'], cdfScale: 'log' };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    expect(query).toBe('v=3&alg=old_tahoe,tahoe,reno,newreno&plots=window,thin&cdfx=log');
+    expect(back).toEqual(state);
+    // Spelled out, linear is read too (and not written back).
+    const linear = decode('?v=3&cdfx=linear');
+    expect(linear.notices).toEqual([]);
+    expect(linear.state.cdfScale).toBe('linear');
+    expect(encodeShareState(linear.state)).not.toContain('cdfx');
+    // A bad value: named with the allowed ones; the axis stays linear and the rest applies.
+    const bad = decode('?v=3&cdfx=logarithmic&plots=window,thin&duration=5');
+    expect(noticeFor(bad.notices, 'cdfx')).toBe(
+      'cdfx=logarithmic is not an x axis of the thin-stream CDFs (allowed: linear, log); using linear.',
+    );
+    expect(bad.state.cdfScale).toBe('linear');
+    expect(bad.state.plots).toEqual(['window', 'thin']);
+    expect(getAt(bad.state.scenario, 'duration')).toBe(5);
+    // It is a view key, not a setting: no "not a cwndlab setting" notice.
+    expect(bad.notices).toHaveLength(1);
   });
 
   it('old links open unchanged: no cross traffic, FIFO, the same three plots, no new keys written', () => {
@@ -428,9 +460,9 @@ describe('the scenario URL: bad input', () => {
   });
 
   it('an unknown layout or plot is named', () => {
-    const { notices, state } = decode('?v=2&layout=grid&plots=window,rtt');
+    const { notices, state } = decode('?v=2&layout=grid&plots=window,fft');
     expect(noticeFor(notices, 'layout')).toContain('layout=grid');
-    expect(noticeFor(notices, 'plots')).toContain('rtt');
+    expect(noticeFor(notices, 'plots')).toContain('fft');
     expect(state.layout).toBe('multiples');
     expect(state.plots).toEqual(['window']);
   });

@@ -23,22 +23,42 @@ import {
 } from './params';
 import { concretePath, durationOf, getAt, pathOfUrlKey, setAt, splitFlowPath, timelineOf, urlKeyOf } from './paths';
 import {
+  CDF_SCALES,
+  defaultLayout,
+  defaultPlots,
   defaultShareState,
   LAYOUTS,
   PLOT_IDS,
   THROUGHPUT_COLUMNS,
+  type CdfScale,
   type Layout,
   type Notice,
   type ShareState,
   type ThroughputColumn,
 } from './shareState';
 import { upgrade, URL_VERSION, type QueryPairs } from './upgraders';
+import { flowAlgorithm, flowBaseline, MAX_FLOWS, MODES, withFlowAlgorithm, type Mode } from './competition';
 
 /** The engine's validator (`validate_json`), parsed: resolves a partial scenario. */
 export type Validator = (scenarioJson: string) => Validation;
 
 /** Keys that are not scenario parameters. */
-const VIEW_KEYS = new Set(['v', 'alg', 't', 'x', 'layout', 'plots', 'bin', 'tput', 'lesson', 'tl', 'flows']);
+const VIEW_KEYS = new Set([
+  'v',
+  'mode',
+  'alg',
+  't',
+  'x',
+  'layout',
+  'plots',
+  'bin',
+  'tput',
+  'cdfx',
+  'lesson',
+  'tl',
+  'flows',
+  'hide',
+]);
 
 /** Parameters that are not written as `key=value`: the version is `v`, the timeline `tl`. */
 const NOT_A_KEY = new Set(['version', 'timeline']);
@@ -61,12 +81,22 @@ function textOf(spec: ParamSpec, value: JsonValue): string {
 
 /** Scenario + selection + view → query string (without '?'). */
 export function encodeShareState(state: ShareState): string {
-  const pairs: QueryPairs = [
-    ['v', String(URL_VERSION)],
-    ['alg', orderAlgorithms(state.algorithms).join(',')],
-  ];
+  const compete = state.mode === 'compete';
+  // A competition's flows name their own algorithms; `alg` belongs to comparisons.
+  const pairs: QueryPairs = compete
+    ? [
+        ['v', String(URL_VERSION)],
+        ['mode', 'compete'],
+      ]
+    : [
+        ['v', String(URL_VERSION)],
+        ['alg', orderAlgorithms(state.algorithms).join(',')],
+      ];
   const flows = flowsOf(state.scenario);
   if (flows.length !== 1) pairs.push(['flows', String(flows.length)]);
+  // In a competition each flow is read as its algorithm first (the entry's settings), then
+  // its own keys: a flow's key is written when it differs from what its algorithm implies.
+  const baselines = compete ? flows.map((_, i) => flowBaseline(flowAlgorithm(state.scenario, i))) : [];
   for (const spec of PARAMS) {
     if (NOT_A_KEY.has(spec.path)) continue;
     const isFlow = spec.path.startsWith('flows[].');
@@ -74,10 +104,14 @@ export function encodeShareState(state: ShareState): string {
     for (const i of indices) {
       // The compared flow's algorithm comes from `alg`; its catalogue-controlled settings
       // are written (below) only when they differ from the defaults, i.e. for custom.
-      if (i === 0 && spec.path === 'flows[].algorithm') continue;
+      if (!compete && i === 0 && spec.path === 'flows[].algorithm') continue;
       const path = i < 0 ? spec.path : concretePath(spec.path, i);
       const value = getAt(state.scenario, path);
-      if (value === undefined || jsonEqual(value, spec.default)) continue;
+      const baseline =
+        compete && i >= 0 && spec.path !== 'flows[].algorithm'
+          ? getAt({ flows: [baselines[i] ?? {}] }, concretePath(spec.path, 0))
+          : spec.default;
+      if (value === undefined || jsonEqual(value, baseline)) continue;
       pairs.push([urlKeyOf(path), textOf(spec, value)]);
     }
   }
@@ -93,13 +127,16 @@ export function encodeShareState(state: ShareState): string {
   if (state.cursor !== null) pairs.push(['t', String(state.cursor)]);
   if (state.xDomain) pairs.push(['x', `${state.xDomain[0]}:${state.xDomain[1]}`]);
   const def = defaultShareState();
-  if (state.layout !== def.layout) pairs.push(['layout', state.layout]);
-  if (state.plots.length !== def.plots.length || state.plots.some((p, i) => p !== def.plots[i])) {
+  if (state.layout !== defaultLayout(state.mode)) pairs.push(['layout', state.layout]);
+  const defPlots = defaultPlots(state.mode);
+  if (state.plots.length !== defPlots.length || state.plots.some((p, i) => p !== defPlots[i])) {
     pairs.push(['plots', state.plots.join(',') || 'none']);
   }
   if (state.throughputBin !== null) pairs.push(['bin', String(state.throughputBin)]);
   if (state.throughputColumn !== def.throughputColumn) pairs.push(['tput', state.throughputColumn]);
+  if (state.cdfScale !== def.cdfScale) pairs.push(['cdfx', state.cdfScale]);
   if (state.lesson !== null) pairs.push(['lesson', state.lesson]);
+  if (compete && state.hidden.length > 0) pairs.push(['hide', state.hidden.join(',')]);
   return pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
 }
 
@@ -153,6 +190,16 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
     pairs = upgrade(pairs, Number(vText), note);
   }
 
+  // The mode first: it decides what `f<i>.algorithm` means and the view's defaults.
+  const modeText = pairs.find(([k]) => k === 'mode')?.[1];
+  if (modeText !== undefined) {
+    if ((MODES as readonly string[]).includes(modeText)) state.mode = modeText as Mode;
+    else note('mode', `mode=${modeText} is not a mode (allowed: ${MODES.join(', ')}); comparing algorithms.`);
+  }
+  const compete = state.mode === 'compete';
+  state.layout = defaultLayout(state.mode);
+  state.plots = defaultPlots(state.mode);
+
   // Flow count first, so per-flow keys land in existing flows.
   let flowCount = 1;
   const flowsText = pairs.find(([k]) => k === 'flows')?.[1];
@@ -165,12 +212,42 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
     const f = splitFlowPath(pathOfUrlKey(k));
     if (f && f.flow <= MAX_FLOW_INDEX) flowCount = Math.max(flowCount, f.flow + 1);
   }
+  // A competition keeps as many flows as the engine runs (a comparison leaves the count to
+  // the engine's validation, below, as it always has).
+  const maxFlows = compete ? MAX_FLOWS : null;
+  if (maxFlows !== null && flowCount > maxFlows) {
+    note(
+      'flows',
+      `flows=${flowCount}: the engine runs 1 to ${maxFlows} flows in one run (allowed: flows=1 to flows=${maxFlows}); ` +
+        `keeping flows 0 to ${maxFlows - 1}.`,
+    );
+    flowCount = maxFlows;
+  }
   let scenario: Scenario = state.scenario;
   const defaultFlow = flowsOf(scenario)[0] ?? {};
   scenario = { ...scenario, flows: Array.from({ length: flowCount }, () => structuredClone(defaultFlow)) };
 
+  // In a competition each flow's algorithm applies first (the entry's settings, as the
+  // engine expands a flow that names one), then the flow's own keys override it.
+  const isAlgorithmKey = (key: string) => /^f\d+\.algorithm$/.test(key);
+  if (compete) {
+    const spec = specOf('flows[].algorithm');
+    for (const [key, text] of pairs) {
+      const flow = splitFlowPath(pathOfUrlKey(key));
+      if (!spec || !flow || !isAlgorithmKey(key) || flow.flow >= flowCount) continue;
+      const checked = parseValueText(spec, text);
+      if (checked.ok && typeof checked.value === 'string') {
+        scenario = withFlowAlgorithm(scenario, flow.flow, checked.value);
+      } else {
+        const why = checked.ok ? 'is not an algorithm' : checked.reason;
+        note(key, `${paramName(spec, key)}: "${text}" ${why}; ${allowedText(spec)}. ${fallbackText(spec)}`);
+      }
+    }
+  }
+
   for (const [key, text] of pairs) {
     if (VIEW_KEYS.has(key)) continue;
+    if (compete && isAlgorithmKey(key) && (splitFlowPath(pathOfUrlKey(key))?.flow ?? Infinity) < flowCount) continue;
     const path = pathOfUrlKey(key);
     const spec = specOf(path);
     const flow = splitFlowPath(path);
@@ -183,7 +260,9 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
       note(key, `${paramName(spec, key)}: there is no flow ${flow.flow}; it was ignored.`);
       continue;
     }
-    if (path === 'flows[0].algorithm') {
+    // Beyond the engine's limit (a competition keeps the first flows; the notice says so).
+    if (flow && flow.flow >= flowCount) continue;
+    if (!compete && path === 'flows[0].algorithm') {
       note(key, `${key}: the compared algorithms are chosen with alg=; "${text}" was ignored.`);
       continue;
     }
@@ -198,7 +277,7 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
   const tl = pairs.find(([k]) => k === 'tl')?.[1];
   if (tl !== undefined) scenario = { ...scenario, timeline: decodeTimeline(tl, note) };
 
-  scenario = validateWithFallback(scenario, validate, note);
+  scenario = validateWithFallback(scenario, validate, note, maxFlows ?? 1);
   state.scenario = scenario;
   const duration = durationOf(scenario, Infinity);
 
@@ -274,6 +353,37 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
       );
     }
   }
+  const cdfxText = pairs.find(([k]) => k === 'cdfx')?.[1];
+  if (cdfxText !== undefined) {
+    if ((CDF_SCALES as readonly string[]).includes(cdfxText)) {
+      state.cdfScale = cdfxText as CdfScale;
+    } else {
+      note(
+        'cdfx',
+        `cdfx=${cdfxText} is not an x axis of the thin-stream CDFs (allowed: ${CDF_SCALES.join(', ')}); ` +
+          `using ${state.cdfScale}.`,
+      );
+    }
+  }
+  const hideText = pairs.find(([k]) => k === 'hide')?.[1];
+  if (hideText !== undefined) {
+    const n = flowsOf(state.scenario).length;
+    const items = hideText === '' ? [] : hideText.split(',');
+    const good = items
+      .map(parseDecimal)
+      .filter((i): i is number => i !== null && Number.isInteger(i) && i >= 0 && i < n);
+    if (!compete) {
+      note('hide', `hide=${hideText}: hiding flows applies to competition mode (mode=compete); ignored.`);
+    } else {
+      if (good.length !== items.length) {
+        note(
+          'hide',
+          `hide=${hideText}: flows to hide are flow numbers 0 to ${n - 1}, comma-separated; others ignored.`,
+        );
+      }
+      state.hidden = [...new Set(good)].sort((a, b) => a - b).slice(0, Math.max(0, n - 1));
+    }
+  }
   const lessonText = pairs.find(([k]) => k === 'lesson')?.[1];
   if (lessonText !== undefined) {
     if (tables.presets.some((p) => p.name === lessonText && p.lesson)) state.lesson = lessonText;
@@ -338,6 +448,7 @@ function validateWithFallback(
   scenario: Scenario,
   validate: Validator | undefined,
   note: (key: string, message: string) => void,
+  keepFlows = 1,
 ): Scenario {
   if (!validate) return scenario;
   let current = scenario;
@@ -356,8 +467,12 @@ function validateWithFallback(
         continue;
       }
       if (problem.path === 'flows') {
-        current = { ...current, flows: flowsOf(current).slice(0, 1) };
-        note('flows', `flows: ${problem.message}; keeping the first flow only.`);
+        const keep = Math.min(keepFlows, flowsOf(current).length - 1);
+        current = { ...current, flows: flowsOf(current).slice(0, Math.max(1, keep)) };
+        note(
+          'flows',
+          `flows: ${problem.message}; keeping ${keep > 1 ? `the first ${keep} flows` : 'the first flow only'}.`,
+        );
         progressed = true;
         continue;
       }

@@ -21,13 +21,49 @@ import {
   type AlgorithmName,
 } from '../scenario/algorithms';
 import { THIN_PLOTS, writesStream } from '../scenario/apps';
+import {
+  flowKey,
+  flowsOf,
+  hiddenAfterRemoval,
+  MAX_FLOWS,
+  maxFlowsText,
+  newFlow,
+  runKeysOf,
+  toComparison,
+  toCompetition,
+  withFlowAlgorithm,
+  withoutFlow,
+  type Mode,
+} from '../scenario/competition';
 import { crossOf } from '../scenario/cross';
 import { specOf } from '../scenario/params';
-import { durationOf, setAt } from '../scenario/paths';
-import { PLOT_IDS, type Notice } from '../scenario/shareState';
+import { concretePath, durationOf, setAt } from '../scenario/paths';
+import { defaultLayout, defaultPlots, PLOT_IDS, type Notice } from '../scenario/shareState';
 import { checkParam, type Validator } from '../scenario/url';
-import type { AppStore } from './store';
+import { seriesFor, type AppStore } from './store';
 import type { AppState, RunInfo, Timing } from './types';
+
+/** A timeline without the changes of flow `removed`, later flows' changes renumbered. */
+function withoutFlowTimeline(scenario: Scenario, removed: number): Scenario {
+  const timeline = Array.isArray(scenario.timeline) ? scenario.timeline : [];
+  if (timeline.length === 0) return scenario;
+  const out: JsonValue[] = [];
+  for (const e of timeline) {
+    if (!isJsonObject(e) || typeof e.set !== 'string') {
+      out.push(e);
+      continue;
+    }
+    const m = /^flows\[(\d+)\]\.(.*)$/.exec(e.set);
+    if (!m) {
+      out.push(e);
+      continue;
+    }
+    const i = Number(m[1]);
+    if (i === removed) continue;
+    out.push(i > removed ? { ...e, set: `flows[${i - 1}].${m[2] ?? ''}` } : e);
+  }
+  return { ...scenario, timeline: out };
+}
 
 /** Simulated seconds per frame at speed 1 (one frame of a 60 Hz display). */
 export const FRAME_STEP_S = 1 / 60;
@@ -110,6 +146,8 @@ export class AppController {
   private outstanding = 0;
   private frame = 0;
   private lastBump = 0;
+  /** Engine runs of the current comparison (a competition is one run of several flows). */
+  private runCount = 0;
   /** Live changes waiting for the next flush, by path. */
   private liveQueue = new Map<string, JsonValue>();
   private frameCount = 0;
@@ -198,8 +236,13 @@ export class AppController {
     this.store.getState().addNotices(list);
   }
 
-  /** One run per algorithm: the base scenario with that algorithm on flow 0. */
-  private runSpecs(scenario: Scenario, algorithms: readonly AlgorithmName[]): RunSpec[] {
+  /** One run per algorithm: the base scenario with that algorithm on flow 0; in a
+   *  competition one run of the scenario as it is, read flow by flow. */
+  private runSpecs(mode: Mode, scenario: Scenario, algorithms: readonly AlgorithmName[]): RunSpec[] {
+    if (mode === 'compete') {
+      const flowKeys = flowsOf(scenario).map((_, i) => flowKey(i));
+      return [{ key: 'compete', scenarioJson: JSON.stringify(scenario), flowKeys }];
+    }
     return algorithms.map((key) => ({ key, scenarioJson: JSON.stringify(runScenario(scenario, key)) }));
   }
 
@@ -238,14 +281,17 @@ export class AppController {
     const s = this.store.getState();
     const scenario = patch.scenario ?? s.scenario;
     const algorithms = patch.algorithms ?? s.algorithms;
+    const runMode = patch.mode ?? s.mode;
+    const keys = runKeysOf(runMode, algorithms, scenario);
+    const oneRun = runMode === 'compete';
     if (!this.sizeAllowed(scenario, validation)) {
       this.pending.clear();
       this.stopLoop();
       const gen = this.engine.cancel();
-      this.traces.reset(algorithms);
-      s.comparisonStarted(gen, algorithms, { ...patch, live: false, playing: false });
+      this.traces.reset(keys, oneRun);
+      s.comparisonStarted(gen, keys, { ...patch, live: false, playing: false });
       const stopped = { status: 'stopped', error: 'too large to run' } as const;
-      s.runsProgress(gen, new Map(algorithms.map((a) => [a, stopped])), false);
+      s.runsProgress(gen, new Map(keys.map((a) => [a, stopped])), false);
       this.env.requestRedraw();
       return;
     }
@@ -254,13 +300,15 @@ export class AppController {
     this.pending.clear();
     this.phases = freshPhases();
     this.env.mark?.('cwndlab:request');
-    const gen = this.engine.start(mode, this.runSpecs(scenario, algorithms));
-    this.traces.reset(algorithms);
+    const specs = this.runSpecs(runMode, scenario, algorithms);
+    this.runCount = specs.length;
+    const gen = this.engine.start(mode, specs);
+    this.traces.reset(keys, oneRun);
     this.resultsAt = null;
     this.awaitingDraw = false;
     this.outstanding = 0;
     this.lastBump = this.requestAt;
-    s.comparisonStarted(gen, algorithms, patch);
+    s.comparisonStarted(gen, keys, patch);
     this.env.requestRedraw();
   }
 
@@ -279,7 +327,7 @@ export class AppController {
   private checkComplete() {
     const s = this.store.getState();
     if (this.resultsAt !== null) return;
-    if (s.algorithms.some((a) => (this.statusOf(a) ?? 'running') === 'running')) {
+    if (s.keys.some((a) => (this.statusOf(a) ?? 'running') === 'running')) {
       // A long run: show its progress now and then, not on every chunk, and never spend
       // more than about a fifth of the time drawing it.
       const wait = Math.max(PROGRESS_DRAW_MS, 4 * this.env.lastFrameMs());
@@ -324,7 +372,7 @@ export class AppController {
     const timing: Timing = {
       gen: s.gen,
       at: this.requestAt,
-      runs: s.algorithms.length,
+      runs: this.runCount,
       workers: this.engine.size,
       computeMs: max(p.computeMs),
       readMs: max(p.readMs),
@@ -348,7 +396,7 @@ export class AppController {
   /** True when nothing is running, playing or waiting to be drawn. */
   isIdle(): boolean {
     const s = this.store.getState();
-    return !s.playing && !this.awaitingDraw && s.algorithms.every((a) => s.runs[a]?.status !== 'running');
+    return !s.playing && !this.awaitingDraw && s.keys.every((a) => s.runs[a]?.status !== 'running');
   }
 
   // ---- live playback ----
@@ -365,7 +413,7 @@ export class AppController {
       // frame rather than queue work (the page never falls behind the engine).
       if (this.outstanding > 0) return;
       if (this.frameCount - this.lastLiveFlush >= LIVE_CHANGE_FRAMES) this.flushLive();
-      const active = s.algorithms.filter((a) => s.runs[a]?.status !== 'error').length;
+      const active = s.keys.filter((a) => s.runs[a]?.status !== 'error').length;
       if (active === 0) return;
       this.outstanding = active;
       this.engine.advance(s.speed * FRAME_STEP_S);
@@ -393,7 +441,7 @@ export class AppController {
     const s = this.store.getState();
     if (this.outstanding > 0) return;
     s.setPlayback({ time: now });
-    const done = s.algorithms.every((a) => this.statusOf(a) !== 'running');
+    const done = s.keys.every((a) => this.statusOf(a) !== 'running');
     // Reduced motion: the plots advance in calm steps rather than scrolling every frame.
     const redraw = done || !this.env.reducedMotion() || this.env.now() - this.lastBump >= REDUCED_MOTION_DRAW_MS;
     this.flush(redraw);
@@ -484,7 +532,10 @@ export class AppController {
     const next = setAt(s.scenario, path, value);
     const validation = this.accept(next);
     if (!validation) return false;
-    this.rerun({ ...this.viewForApp(s.scenario, next), ...view, scenario: next, presetName: null }, validation);
+    // A competition keeps the engine's reading of its flows, so a flow whose settings no
+    // longer match its entry is named custom, as the engine names it.
+    const stored = s.mode === 'compete' && validation.ok ? validation.scenario : next;
+    this.rerun({ ...this.viewForApp(s.scenario, next), ...view, scenario: stored, presetName: null }, validation);
     return true;
   }
 
@@ -494,6 +545,117 @@ export class AppController {
     const shown = this.store.getState().plots;
     if (writesStream(before) || !writesStream(after) || THIN_PLOTS.every((p) => shown.includes(p))) return {};
     return { plots: PLOT_IDS.filter((p) => THIN_PLOTS.includes(p) || shown.includes(p)) };
+  }
+
+  /**
+   * A setting of every flow at once (`flows[].x`, "All settings" in a competition, where the
+   * flows differ only in what the flow table edits). Returns false when refused.
+   */
+  setParamAllFlows(schemaPath: string, value: JsonValue): boolean {
+    const s = this.store.getState();
+    const paths = flowsOf(s.scenario).map((_, i) => concretePath(schemaPath, i));
+    const first = paths[0];
+    if (first === undefined) return false;
+    const checked = checkParam(first, value);
+    if (!checked.ok) {
+      this.notify([{ key: first, message: `Not applied: ${checked.message}.` }]);
+      return false;
+    }
+    if (s.live && s.playing && specOf(first)?.live) {
+      for (const p of paths) {
+        s.setPendingLive(p, value);
+        this.liveQueue.set(p, value);
+      }
+      return true;
+    }
+    let next = s.scenario;
+    for (const p of paths) next = setAt(next, p, value);
+    const validation = this.accept(next);
+    if (!validation) return false;
+    this.rerun({ scenario: validation.ok ? validation.scenario : next, presetName: null }, validation);
+    return true;
+  }
+
+  // ---- modes and competing flows ----
+
+  /**
+   * Switches between comparison and competition, keeping the scenario sensible: a comparison
+   * becomes one flow per compared algorithm sharing the path (or, with several flows
+   * already, flow 0 runs the first compared algorithm); a competition becomes a comparison
+   * of the algorithms its flows ran, on flow 0 alone. The view takes the mode's defaults
+   * (layout, plots, window lines); the path, run and cross traffic stay as they are.
+   */
+  setMode(mode: Mode): void {
+    const s = this.store.getState();
+    if (s.mode === mode) return;
+    let scenario: Scenario;
+    let algorithms = s.algorithms;
+    if (mode === 'compete') {
+      scenario = toCompetition(s.scenario, s.algorithms);
+    } else {
+      const back = toComparison(s.scenario);
+      scenario = back.scenario;
+      algorithms = back.algorithms;
+    }
+    const validation = this.accept(scenario);
+    if (!validation) return;
+    scenario = validation.ok ? validation.scenario : scenario;
+    const shown = s.plots;
+    // The plots the person chose besides the mode's defaults stay (the write timeline of a
+    // thin stream, say).
+    const extra = shown.filter((p) => !defaultPlots(s.mode).includes(p));
+    const plots = PLOT_IDS.filter((p) => defaultPlots(mode).includes(p) || extra.includes(p));
+    this.rerun(
+      {
+        mode,
+        scenario,
+        algorithms,
+        presetName: null,
+        layout: defaultLayout(mode),
+        plots,
+        series: seriesFor(mode),
+        hidden: [],
+      },
+      validation,
+    );
+  }
+
+  /** Flow i of the competition runs `name` (a catalogue entry, or custom: its own settings). */
+  setFlowAlgorithm(i: number, name: AlgorithmName): boolean {
+    const s = this.store.getState();
+    const next = withFlowAlgorithm(s.scenario, i, name);
+    const validation = this.accept(next);
+    if (!validation) return false;
+    this.rerun({ scenario: next, presetName: null }, validation);
+    return true;
+  }
+
+  /** Adds a flow to the competition (a copy of the last); at the engine's limit, a notice
+   *  says so and nothing changes. */
+  addFlow(): boolean {
+    const s = this.store.getState();
+    const flows = flowsOf(s.scenario);
+    if (MAX_FLOWS !== null && flows.length >= MAX_FLOWS) {
+      this.notify([{ key: 'flows', message: `Not added: ${maxFlowsText()} Remove a flow to add another.` }]);
+      return false;
+    }
+    const next = { ...s.scenario, flows: [...flows, newFlow(s.scenario)] };
+    const validation = this.accept(next);
+    if (!validation) return false;
+    this.rerun({ scenario: next, presetName: null }, validation);
+    return true;
+  }
+
+  /** Removes flow i (never the last one); later flows move down one number. */
+  removeFlow(i: number): boolean {
+    const s = this.store.getState();
+    if (flowsOf(s.scenario).length <= 1) return false;
+    // Timeline changes of the removed flow go with it; later flows' are renumbered.
+    const next = withoutFlowTimeline(withoutFlow(s.scenario, i), i);
+    const validation = this.accept(next);
+    if (!validation) return false;
+    this.rerun({ scenario: next, presetName: null, hidden: hiddenAfterRemoval(s.hidden, i) }, validation);
+    return true;
   }
 
   /** Adds or removes an algorithm from the comparison. */
@@ -521,18 +683,40 @@ export class AppController {
       return;
     }
     const s = this.store.getState();
-    const { own, base } = presetBase(preset.scenario);
-    const scenario = structuredClone(base);
     const lesson = preset.lesson;
+    // A preset with several flows is a competition: its flows run as the preset has them.
+    if (flowsOf(preset.scenario).length > 1) {
+      const scenario = structuredClone(preset.scenario);
+      if (s.mode !== 'compete') {
+        s.setMode('compete');
+        s.setLayout(defaultLayout('compete'));
+        s.setPlots(defaultPlots('compete'));
+        s.setSeries(seriesFor('compete'));
+      }
+      s.setScenario(scenario, name);
+      s.setLesson(lesson ? name : null);
+      if (writesStream(scenario)) for (const p of THIN_PLOTS) s.showPlot(p);
+      s.setHidden([]);
+      s.setXDomain(null);
+      s.setCursor(null);
+      this.rerun();
+      return;
+    }
+    const { own, base } = presetBase(preset.scenario);
+    let scenario = structuredClone(base);
     // Without a lesson the current selection stays (its custom belonged to the old scenario).
     const kept = lesson ? lesson.compare.filter(isAlgorithm) : s.algorithms.filter((a) => a !== CUSTOM);
+    const selection = orderAlgorithms([...kept, own]);
+    // In a competition a one-flow preset competes with itself: one flow per algorithm.
+    if (s.mode === 'compete') scenario = toCompetition(scenario, selection);
     s.setScenario(scenario, name);
     s.setLesson(lesson ? name : null);
     // Competing traffic is what the throughput plot is about; a sender's writes what the
     // write timeline and the thin-stream CDFs are about.
     if (crossOf(scenario).length > 0) s.showPlot('throughput');
     if (writesStream(scenario)) for (const p of THIN_PLOTS) s.showPlot(p);
-    s.setAlgorithms(orderAlgorithms([...kept, own]));
+    s.setAlgorithms(selection);
+    s.setHidden([]);
     s.setXDomain(null);
     s.setCursor(null);
     this.rerun();
@@ -549,7 +733,7 @@ export class AppController {
     const s = this.store.getState();
     this.stopLoop();
     this.engine.cancel();
-    for (const a of s.algorithms) {
+    for (const a of s.keys) {
       if (this.statusOf(a) === 'running') this.pending.set(a, { ...this.pending.get(a), status: 'stopped' });
     }
     s.setPlayback({ live: false, playing: false });

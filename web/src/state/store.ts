@@ -3,6 +3,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { sameDomain } from '../lib/timeWindow';
 import { orderAlgorithms } from '../scenario/algorithms';
+import { flowsOf, runKeysOf } from '../scenario/competition';
 import { setAt, timelineOf } from '../scenario/paths';
 import { defaultShareState, PLOT_IDS, type ShareState } from '../scenario/shareState';
 import type {
@@ -35,7 +36,9 @@ const createScenarioSlice = (set: Set, init: ShareState): ScenarioSlice => ({
 });
 
 const createSelectionSlice = (set: Set, init: ShareState): SelectionSlice => ({
+  mode: init.mode,
   algorithms: orderAlgorithms(init.algorithms),
+  setMode: (mode) => set({ mode }),
   setAlgorithms: (list) => {
     const next = orderAlgorithms(list);
     if (next.length > 0) set({ algorithms: next });
@@ -58,8 +61,9 @@ const emptyRun = (previous: RunInfo | undefined): RunInfo => ({
   error: null,
 });
 
-const createRunsSlice = (set: Set): RunsSlice => ({
+const createRunsSlice = (set: Set, init: ShareState): RunsSlice => ({
   gen: 0,
+  keys: runKeysOf(init.mode, orderAlgorithms(init.algorithms), init.scenario),
   runs: {},
   drawn: 0,
   timing: null,
@@ -67,6 +71,7 @@ const createRunsSlice = (set: Set): RunsSlice => ({
     set((s) => ({
       ...patch,
       gen,
+      keys: [...keys],
       runs: Object.fromEntries(keys.map((k) => [k, emptyRun(s.runs[k])])),
       pendingLive: {},
     })),
@@ -106,9 +111,10 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
   xDomain: init.xDomain,
   cursor: init.cursor,
   hover: null,
-  series: { cwnd: true, ssthresh: true, flight: true, inflated: true, w_used: true, pipeack: true },
+  series: seriesFor(init.mode),
   throughputBin: init.throughputBin,
   throughputColumn: init.throughputColumn,
+  cdfScale: init.cdfScale,
   setLayout: (layout) => set({ layout }),
   togglePlot: (id) =>
     set((s) => ({
@@ -119,8 +125,20 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
   showPlot: (id) => {
     if (!get().plots.includes(id)) get().togglePlot(id);
   },
+  setPlots: (list) => set({ plots: PLOT_IDS.filter((p) => list.includes(p)) }),
+  setSeries: (series) => set({ series }),
   setThroughputBin: (throughputBin) => set({ throughputBin }),
   setThroughputColumn: (throughputColumn) => set({ throughputColumn }),
+  setCdfScale: (cdfScale) => set({ cdfScale }),
+  hidden: init.hidden,
+  toggleHidden: (flow) =>
+    set((s) => {
+      if (s.hidden.includes(flow)) return { hidden: s.hidden.filter((i) => i !== flow) };
+      // At least one flow stays on the plots.
+      if (s.hidden.length + 1 >= flowsOf(s.scenario).length) return {};
+      return { hidden: [...s.hidden, flow].sort((a, b) => a - b) };
+    }),
+  setHidden: (list) => set({ hidden: [...new Set(list)].sort((a, b) => a - b) }),
   setXDomain: (domain) => {
     // Equal domains are not a change: zoom sync would otherwise loop (d3/d3-zoom#40).
     const cur = get().xDomain;
@@ -132,6 +150,13 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
   },
   toggleSeries: (name) => set((s) => ({ series: { ...s.series, [name]: !s.series[name] } })),
 });
+
+/** The window lines a mode starts with: every line for a comparison; cwnd (and the idle
+ *  policy's lines) for a competition, where four lines per flow would bury the flows. */
+export function seriesFor(mode: ShareState['mode']): AppState['series'] {
+  const all = mode !== 'compete';
+  return { cwnd: true, ssthresh: all, flight: all, inflated: all, w_used: true, pipeack: true };
+}
 
 let noticeId = 0;
 const createNoticesSlice = (set: Set, get: Get): NoticesSlice => ({
@@ -156,7 +181,7 @@ export function createAppStore(init: ShareState = defaultShareState()): StoreApi
   return createStore<AppState>()((set, get) => ({
     ...createScenarioSlice(set, init),
     ...createSelectionSlice(set, init),
-    ...createRunsSlice(set),
+    ...createRunsSlice(set, init),
     ...createPlaybackSlice(set),
     ...createViewSlice(set, get, init),
     ...createNoticesSlice(set, get),

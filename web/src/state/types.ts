@@ -3,7 +3,8 @@
 import type { Scenario } from '../engine/tables';
 import type { RunSummary } from '../engine/protocol';
 import type { AlgorithmName } from '../scenario/algorithms';
-import type { Layout, Notice, PlotId, ThroughputColumn } from '../scenario/shareState';
+import type { Mode } from '../scenario/competition';
+import type { CdfScale, Layout, Notice, PlotId, ThroughputColumn } from '../scenario/shareState';
 import type { JsonValue } from '../lib/json';
 
 /** Scenario slice: the base scenario (t = 0 values plus the timeline of changes). */
@@ -20,9 +21,13 @@ export interface ScenarioSlice {
   removeTimelineEntry(index: number): void;
 }
 
-/** Selection slice: the algorithms compared, in the engine's order; never empty. */
+/** Selection slice: comparison or competition, and the algorithms compared, in the
+ *  engine's order; never empty. */
 export interface SelectionSlice {
+  /** compare: the scenario once per algorithm; compete: one run, the scenario's flows. */
+  mode: Mode;
   algorithms: AlgorithmName[];
+  setMode(mode: Mode): void;
   setAlgorithms(list: readonly AlgorithmName[]): void;
   toggleAlgorithm(v: AlgorithmName): void;
 }
@@ -82,6 +87,9 @@ export interface Timing {
 /** Runs slice: the current comparison. */
 export interface RunsSlice {
   gen: number;
+  /** The runs the page shows, in order: the compared algorithms, or in a competition one key
+   *  per flow (`flow0`, `flow1`, …; scenario/competition.ts). */
+  keys: string[];
   runs: Record<AlgorithmName, RunInfo>;
   /** Bumped when the plots should redraw with new results: once per finished comparison,
    *  per live step, and now and then while a long run progresses. */
@@ -139,12 +147,22 @@ export interface ViewSlice {
   throughputBin: number | null;
   /** Which bytes the throughput plot counts. */
   throughputColumn: ThroughputColumn;
+  /** Flows hidden from the plots (competition mode; flow indices, ascending). */
+  hidden: number[];
+  /** The thin-stream CDFs' x axis. */
+  cdfScale: CdfScale;
   setLayout(layout: Layout): void;
   togglePlot(id: PlotId): void;
   /** Shows a plot (no change when it is shown already). */
   showPlot(id: PlotId): void;
+  setPlots(list: readonly PlotId[]): void;
+  setSeries(series: SeriesVisibility): void;
   setThroughputBin(width: number | null): void;
   setThroughputColumn(column: ThroughputColumn): void;
+  setCdfScale(scale: CdfScale): void;
+  /** Hides or shows flow i (never the last one shown). */
+  toggleHidden(flow: number): void;
+  setHidden(list: readonly number[]): void;
   setXDomain(domain: [number, number] | null): void;
   setCursor(t: number | null): void;
   setHover(t: number | null): void;

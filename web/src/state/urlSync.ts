@@ -15,6 +15,7 @@ export const THROTTLE_MS = 150;
 export function shareStateOf(s: AppState): ShareState {
   return {
     scenario: s.scenario,
+    mode: s.mode,
     algorithms: s.algorithms,
     cursor: s.cursor,
     xDomain: s.xDomain,
@@ -23,6 +24,8 @@ export function shareStateOf(s: AppState): ShareState {
     lesson: s.lesson,
     throughputBin: s.throughputBin,
     throughputColumn: s.throughputColumn,
+    cdfScale: s.cdfScale,
+    hidden: s.hidden,
   };
 }
 
@@ -40,14 +43,17 @@ export function startUrlSync(store: AppStore, win: Window = window): () => void 
   const unsubscribe = store.subscribe((s, prev) => {
     const changed =
       s.scenario !== prev.scenario ||
+      s.mode !== prev.mode ||
       s.algorithms !== prev.algorithms ||
+      s.hidden !== prev.hidden ||
       s.cursor !== prev.cursor ||
       s.xDomain !== prev.xDomain ||
       s.layout !== prev.layout ||
       s.plots !== prev.plots ||
       s.lesson !== prev.lesson ||
       s.throughputBin !== prev.throughputBin ||
-      s.throughputColumn !== prev.throughputColumn;
+      s.throughputColumn !== prev.throughputColumn ||
+      s.cdfScale !== prev.cdfScale;
     if (!changed || timer !== null) return;
     timer = setTimeout(write, THROTTLE_MS);
   });

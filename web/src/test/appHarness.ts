@@ -58,7 +58,7 @@ export function createHarness(query = '', workers = 2, reducedMotion = false) {
     /** True when every run of the current comparison has finished. */
     allDone() {
       const s = store.getState();
-      return s.algorithms.every((a) => s.runs[a]?.status === 'done');
+      return s.keys.every((a) => s.runs[a]?.status === 'done');
     },
     dispose() {
       controller?.dispose();

@@ -5,6 +5,9 @@
 // not time, so the panel is not on the shared time cursor; it follows the shared time
 // window instead (the samples are those of the zoomed window). What it shares with
 // PlotController (sizing, frame, axis caching, readout, wiring) is in panel.ts.
+// With a logarithmic x axis (`cdfScale`, cdfx=log) the scale `x` maps exponents (log10 of the
+// shown value) to pixels, so the cursor, the pointer and the keys work on positions along the
+// axis; the cursor's value stays in shown units (10^position).
 //
 //   ┌ root ──────────────────────────────────────────────┐
 //   │ canvas + svg axes (whole root)                       │
@@ -14,13 +17,27 @@
 //   └──────────────────────────────────────────────────────┘
 import { scaleLinear } from 'd3';
 import type { TraceStore } from '../../engine/traceStore';
-import { algStyle } from '../../lib/styles';
-import { algorithmLabel, type AlgorithmName } from '../../scenario/algorithms';
+import type { AlgorithmName } from '../../scenario/algorithms';
+import { runLabel, runStyle } from '../../scenario/competition';
 import { formatNumber } from '../../scenario/params';
 import { durationOf } from '../../scenario/paths';
 import type { AppStore } from '../../state/store';
 import type { AppState } from '../../state/types';
-import { CDF_KINDS, cdfRange, describeCdf, drawCdf, readCdf, tailNote, type CdfRun } from '../cdfPlot';
+import {
+  CDF_KINDS,
+  cdfLogAxis,
+  cdfRange,
+  describeCdf,
+  drawCdf,
+  logAxisText,
+  logPosition,
+  logTickLabel,
+  logTicks,
+  readCdf,
+  startNote,
+  tailNote,
+  type CdfRun,
+} from '../cdfPlot';
 import { thinSamples, type ThinKind } from '../thinSamples';
 import { linearOf } from './decimate';
 import { Panel, type PlotElements } from './panel';
@@ -47,6 +64,10 @@ export class CdfController extends Panel<CdfSpec> {
   /** The value under the cursor (shown units), or null. */
   private value: number | null = null;
   private runsNow: CdfRun[] = [];
+  /** Shown value ↔ position on the x axis (the identity on a linear axis; log10 and 10^x on
+   *  a logarithmic one). */
+  private toPos: (v: number) => number = (v) => v;
+  private fromPos: (p: number) => number = (p) => p;
 
   constructor(els: PlotElements, spec: CdfSpec, store: AppStore, traces: TraceStore) {
     super(els, spec, store, traces);
@@ -59,7 +80,7 @@ export class CdfController extends Panel<CdfSpec> {
   }
 
   protected stateChanged(s: AppState, prev: AppState) {
-    if (s.drawn !== prev.drawn || s.xDomain !== prev.xDomain) this.invalidate();
+    if (s.drawn !== prev.drawn || s.xDomain !== prev.xDomain || s.cdfScale !== prev.cdfScale) this.invalidate();
   }
 
   /** Every compared run's sorted samples of this panel's measurement. */
@@ -69,7 +90,8 @@ export class CdfController extends Panel<CdfSpec> {
       const trace = this.traces.get(key);
       if (!trace) continue;
       const sorted = thinSamples(trace, s.xDomain)[this.spec.kind];
-      out.push({ run: { key, label: algorithmLabel(key), style: algStyle(key) }, sorted });
+      // An algorithm of a comparison, or a flow of a competition.
+      out.push({ run: { key, label: runLabel(s.scenario, key), style: runStyle(key) }, sorted });
     }
     return out;
   }
@@ -84,42 +106,61 @@ export class CdfController extends Panel<CdfSpec> {
     const spec = CDF_KINDS[kind];
     const runs = this.runs(s);
     this.runsNow = runs;
-    const { hi } = cdfRange(kind, runs);
-    // Labels such as "1,200 ms" need room: a tick per 90 px or so.
-    const xTickCount = Math.max(2, Math.floor(pw / 90));
-    // A few pixels inside the frame on every side: a CDF that jumps at 0 or at the axis's
-    // end, or runs along 0 % or 100 %, is not hidden under the frame. The end is rounded
-    // finely (nice with twice the ticks: 1460 B → 1500, not 2000).
-    this.x = scaleLinear()
-      .domain([0, hi])
-      .range([INSET, pw - INSET])
-      .nice(2 * xTickCount);
+    const log = s.cdfScale === 'log' ? cdfLogAxis(kind, runs) : null;
+    let xTicks: number[];
+    let note: string | null;
+    if (log) {
+      // Positions are exponents (log10 of the shown value), from the axis start to its end.
+      this.x = scaleLinear()
+        .domain([log.lo, log.hi])
+        .range([INSET, pw - INSET]);
+      this.toPos = logPosition(log.start);
+      this.fromPos = (p) => 10 ** p;
+      xTicks = logTicks(log.lo, log.hi, pw - 2 * INSET);
+      // Values drawn at the start (zeros): said above the frame, at the left.
+      note = startNote(kind, log);
+    } else {
+      const { hi } = cdfRange(kind, runs);
+      // Labels such as "1,200 ms" need room: a tick per 90 px or so.
+      const xTickCount = Math.max(2, Math.floor(pw / 90));
+      // A few pixels inside the frame on every side: a CDF that jumps at 0 or at the axis's
+      // end, or runs along 0 % or 100 %, is not hidden under the frame. The end is rounded
+      // finely (nice with twice the ticks: 1460 B → 1500, not 2000).
+      this.x = scaleLinear()
+        .domain([0, hi])
+        .range([INSET, pw - INSET])
+        .nice(2 * xTickCount);
+      this.toPos = (v) => v;
+      this.fromPos = (p) => p;
+      xTicks = this.x.ticks(xTickCount);
+      // Lines that run off the right end: the longest value, above the frame (never on data).
+      note = tailNote(kind, runs, this.x.domain()[1] ?? hi);
+    }
     const y = scaleLinear()
       .domain([0, 1])
       .range([ph - INSET, INSET]);
 
     const ctx = this.background(size);
     if (!ctx) return;
-    const xTicks = this.x.ticks(xTickCount);
+    const axis = this.toPos;
     this.plotArea(
       ctx,
       M,
       size,
       Y_TICKS.map((v) => y(v)),
       xTicks.map((v) => this.x(v)),
-      () => drawCdf({ ctx, xl: linearOf(this.x), yl: linearOf(y), width: pw, height: ph, dpr: this.dpr, kind, runs }),
+      () =>
+        drawCdf({ ctx, xl: linearOf(this.x), yl: linearOf(y), width: pw, height: ph, dpr: this.dpr, kind, runs, axis }),
     );
-    // Lines that run off the right end: the longest value, above the frame (never on data).
-    const note = tailNote(kind, runs, this.x.domain()[1] ?? hi);
     if (note) {
       ctx.font = '10px system-ui, sans-serif';
       ctx.fillStyle = '#444';
-      ctx.textAlign = 'right';
+      ctx.textAlign = log ? 'left' : 'right';
       ctx.textBaseline = 'alphabetic';
-      ctx.fillText(note, M.left + pw, M.top - 4);
+      ctx.fillText(note, log ? M.left : M.left + pw, M.top - 4);
     }
 
-    this.drawXAxis(M, size, () => xTicks, spec.unit);
+    this.drawXAxis(M, size, () => xTicks, spec.unit, log ? { key: 'log', format: logTickLabel } : undefined);
     this.drawYAxis(`${ph}`, M, {
       scale: y,
       range: y.range(),
@@ -130,14 +171,16 @@ export class CdfController extends Panel<CdfSpec> {
     const duration = durationOf(s.scenario, Infinity);
     let soFar = Infinity;
     for (const key of this.spec.keys) soFar = Math.min(soFar, this.traces.get(key)?.now ?? Infinity);
-    this.setLabel(describeCdf(kind, runs, s.xDomain, soFar < duration ? soFar : null));
+    this.setLabel(
+      describeCdf(kind, runs, s.xDomain, soFar < duration ? soFar : null, log ? logAxisText(kind, log) : ''),
+    );
     this.last.readout = '';
   }
 
   protected drawOverlay(): void {
     const v = this.value;
     const [d0 = 0, d1 = 1] = this.x.domain();
-    this.moveCursor(v === null ? null : { v: Math.min(d1, Math.max(d0, v)), kind: 'pinned' });
+    this.moveCursor(v === null ? null : { v: Math.min(d1, Math.max(d0, this.toPos(v))), kind: 'pinned' });
     this.writeReadout(v === null ? 'hint' : `${v}|${this.last.label}`, () =>
       v === null
         ? null
@@ -155,7 +198,7 @@ export class CdfController extends Panel<CdfSpec> {
   }
 
   private onPointerMove = (e: MouseEvent) => {
-    this.setValue(this.xAt(e.clientX));
+    this.setValue(this.fromPos(this.xAt(e.clientX)));
   };
 
   private onPointerLeave = () => {
@@ -163,23 +206,25 @@ export class CdfController extends Panel<CdfSpec> {
   };
 
   private onKey = (e: KeyboardEvent) => {
+    // Steps are along the axis: on a logarithmic one, by a constant factor.
     const [d0 = 0, d1 = 1] = this.x.domain();
     const span = d1 - d0;
-    const cur = this.value ?? d0;
+    const cur = this.value === null ? d0 : this.toPos(this.value);
     const step = span * (e.shiftKey ? 0.1 : 0.01);
+    const at = (p: number) => this.setValue(this.fromPos(p));
     let handled = true;
     switch (e.key) {
       case 'ArrowRight':
-        this.setValue(Math.min(d1, this.value === null ? d0 : cur + step));
+        at(Math.min(d1, this.value === null ? d0 : cur + step));
         break;
       case 'ArrowLeft':
-        this.setValue(Math.max(d0, this.value === null ? d1 : cur - step));
+        at(Math.max(d0, this.value === null ? d1 : cur - step));
         break;
       case 'Home':
-        this.setValue(d0);
+        at(d0);
         break;
       case 'End':
-        this.setValue(d1);
+        at(d1);
         break;
       case 'Escape':
         this.setValue(null);

@@ -24,9 +24,9 @@ import {
   type Selection,
   type ZoomBehavior,
 } from 'd3';
-import { algorithmLabel, type AlgorithmName } from '../../scenario/algorithms';
+import type { AlgorithmName } from '../../scenario/algorithms';
+import { flowIndexOf, runLabel, runStyle } from '../../scenario/competition';
 import { durationOf } from '../../scenario/paths';
-import { algStyle } from '../../lib/styles';
 import { sameDomain, zoomWindow } from '../../lib/timeWindow';
 import type { TraceStore } from '../../engine/traceStore';
 import { summaryShown } from '../../state/selectors';
@@ -115,7 +115,17 @@ export class PlotController extends Panel<PlotSpec> {
       const trace = this.traces.get(key);
       // While a run computes, its previous result stays on screen (trace and summary alike).
       const summary = summaryShown(s.runs[key]);
-      if (trace) out.push({ key, label: algorithmLabel(key), style: algStyle(key), trace, summary });
+      const flow = flowIndexOf(key);
+      if (trace) {
+        out.push({
+          key,
+          label: runLabel(s.scenario, key),
+          style: runStyle(key),
+          trace,
+          summary,
+          flow: flow ?? 0,
+        });
+      }
     }
     return out;
   }
@@ -127,6 +137,7 @@ export class PlotController extends Panel<PlotSpec> {
       scenario: s.scenario,
       series: s.series,
       overlay: this.spec.keys.length > 1,
+      competition: s.mode === 'compete',
       pxTime,
       throughputBin: s.throughputBin,
       throughputColumn: s.throughputColumn,

@@ -224,11 +224,20 @@ export abstract class Panel<Spec> implements Drawable {
   }
 
   /** The x axis along the bottom of the plot area, at `ticks` (called only when it is
-   *  redrawn); the last tick carries the unit, so no separate axis title takes room. */
-  protected drawXAxis(margin: Margin, { pw, ph }: PanelSize, ticks: () => number[], unit: string): void {
-    this.axis('xAxis', `${this.x.domain().join()}|${pw}|${ph}`, margin.left, margin.top + ph, () => {
+   *  redrawn); the last tick carries the unit, so no separate axis title takes room. The
+   *  labels are the scale's tick format, or `labels` (e.g. a logarithmic CDF axis, whose
+   *  positions are exponents), named by `labels.key`. */
+  protected drawXAxis(
+    margin: Margin,
+    { pw, ph }: PanelSize,
+    ticks: () => number[],
+    unit: string,
+    labels?: { key: string; format: (v: number) => string },
+  ): void {
+    const key = `${this.x.domain().join()}|${pw}|${ph}|${labels?.key ?? ''}`;
+    this.axis('xAxis', key, margin.left, margin.top + ph, () => {
       const values = ticks();
-      const format = this.x.tickFormat(values.length);
+      const format = labels?.format ?? this.x.tickFormat(values.length);
       return {
         orient: 'bottom',
         scale: this.x,
@@ -236,7 +245,7 @@ export abstract class Panel<Spec> implements Drawable {
         values,
         format: (v, i) => `${format(v)}${i === values.length - 1 ? ` ${unit}` : ''}`,
         // The format's precision follows the tick step.
-        formatKey: String((values[1] ?? 0) - (values[0] ?? 0)),
+        formatKey: `${labels?.key ?? ''}${(values[1] ?? 0) - (values[0] ?? 0)}`,
       };
     });
   }

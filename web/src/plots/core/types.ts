@@ -8,13 +8,16 @@ import type { AlgorithmName } from '../../scenario/algorithms';
 import type { ThroughputColumn } from '../../scenario/shareState';
 import type { SeriesVisibility } from '../../state/types';
 
-/** One run drawn in a plot. */
+/** One run drawn in a plot: an algorithm of a comparison, or a flow of a competition. */
 export interface PlotRun {
   key: AlgorithmName;
   label: string;
   style: AlgStyle;
   trace: RunTrace;
   summary: RunSummary | null;
+  /** The flow it draws: its index in the summary's flows and the throughput table's classes
+   *  (absent or 0 in a comparison, the flow's own in a competition). */
+  flow?: number;
 }
 
 /** What a plot definition needs from the state besides the runs. */
@@ -23,6 +26,9 @@ export interface PlotContext {
   series: SeriesVisibility;
   /** Several algorithms share this plot. */
   overlay: boolean;
+  /** The runs are the flows of one competition (sharing the bottleneck, its queue and its
+   *  throughput table); absent: a comparison. */
+  competition?: boolean;
   /** Seconds per CSS pixel of the time axis (how near the cursor an event must be to be
    *  read out); 0 before the plot has a size. */
   pxTime: number;
