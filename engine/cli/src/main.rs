@@ -108,7 +108,15 @@ fn main() -> ExitCode {
     match dispatch(&cli.command) {
         Ok(out) => {
             if !out.is_empty() {
-                println!("{out}");
+                use std::io::Write;
+                let mut stdout = std::io::stdout().lock();
+                if let Err(e) = writeln!(stdout, "{out}").and_then(|_| stdout.flush()) {
+                    // A reader that stopped early (`cwndlab run … | head`) is not an error.
+                    if e.kind() != std::io::ErrorKind::BrokenPipe {
+                        eprintln!("error: writing the output: {e}");
+                        return ExitCode::from(1);
+                    }
+                }
             }
             ExitCode::SUCCESS
         }

@@ -674,3 +674,18 @@ fn the_gnu_parallel_recipe_reproduces_the_sweep() {
     assert_eq!(stdout(&merged), stdout(&sweep(&[])));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_internal_error() {
+    // `cwndlab run … | head`: the pipe closes before the output is written.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cwndlab"))
+        .args(["run", "--preset", "jacobson-four-new"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("internal error"));
+}
