@@ -26,20 +26,7 @@ const VIEWS = ['window-all', 'queue-all', 'throughput-all', 'share-all', 'fairne
 /** Pixels of a canvas that are data: coloured, or dark (the black lines of the fairness and
  *  share plots; the grid is light grey and the frame mid grey, neither counts). */
 async function inkPixels(page: Page, selector: string): Promise<number> {
-  return page.$eval(selector, (c) => {
-    const canvas = c as HTMLCanvasElement;
-    const ctx = canvas.getContext('2d');
-    if (!ctx || canvas.width === 0) return 0;
-    const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
-    let n = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      const r = data[i] ?? 0;
-      const g = data[i + 1] ?? 0;
-      const b = data[i + 2] ?? 0;
-      if (Math.max(r, g, b) - Math.min(r, g, b) > 60 || Math.max(r, g, b) < 100) n += 1;
-    }
-    return n;
-  });
+  return (await colouredPixels(page, selector, 100))[0] ?? 0;
 }
 
 /** Every competition view is there, with axes and data drawn. */

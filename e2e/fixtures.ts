@@ -68,22 +68,28 @@ export async function waitNewComparison(page: Page, before: number): Promise<voi
   await waitIdle(page);
 }
 
-/** How many pixels of a canvas are coloured (data), as opposed to white or grey (grid). */
-export async function colouredPixels(page: Page, selector: string): Promise<number[]> {
-  return page.$$eval(selector, (canvases) =>
-    (canvases as HTMLCanvasElement[]).map((c) => {
-      const ctx = c.getContext('2d');
-      if (!ctx || c.width === 0 || c.height === 0) return 0;
-      const { data } = ctx.getImageData(0, 0, c.width, c.height);
-      let n = 0;
-      for (let i = 0; i < data.length; i += 4) {
-        const r = data[i] ?? 0;
-        const g = data[i + 1] ?? 0;
-        const b = data[i + 2] ?? 0;
-        if (Math.max(r, g, b) - Math.min(r, g, b) > 60) n += 1;
-      }
-      return n;
-    }),
+/** Per canvas matching `selector`, how many pixels are data: coloured (channel spread above
+ *  60), or, with `darkBelow` > 0, darker than that in every channel (a black or grey data
+ *  line; the grid #e6e6e6 and the frame #8a8a8a stay below the count with 100–120). */
+export async function colouredPixels(page: Page, selector: string, darkBelow = 0): Promise<number[]> {
+  return page.$$eval(
+    selector,
+    (canvases, dark) =>
+      (canvases as HTMLCanvasElement[]).map((c) => {
+        const ctx = c.getContext('2d');
+        if (!ctx || c.width === 0 || c.height === 0) return 0;
+        const { data } = ctx.getImageData(0, 0, c.width, c.height);
+        let n = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          const r = data[i] ?? 0;
+          const g = data[i + 1] ?? 0;
+          const b = data[i + 2] ?? 0;
+          const hi = Math.max(r, g, b);
+          if (hi - Math.min(r, g, b) > 60 || hi < dark) n += 1;
+        }
+        return n;
+      }),
+    darkBelow,
   );
 }
 

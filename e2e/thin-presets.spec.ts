@@ -8,7 +8,16 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { comparisons, expect, expectLinkReproduces, openApp, summaryText, test, waitNewComparison } from './fixtures';
+import {
+  colouredPixels,
+  comparisons,
+  expect,
+  expectLinkReproduces,
+  openApp,
+  summaryText,
+  test,
+  waitNewComparison,
+} from './fixtures';
 
 const ARTIFACTS = join(import.meta.dirname, 'artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
@@ -50,26 +59,8 @@ async function summaryColumns(page: Page, row: string): Promise<Map<string, stri
 }
 
 /** Per canvas, how many pixels are data: coloured, or darker than the grid and the frame
- *  (#e6e6e6, #8a8a8a) on the white background. (A grey algorithm's line is data too, which
- *  the fixtures' colouredPixels does not count.) */
-async function dataPixels(page: Page, selector: string): Promise<number[]> {
-  return page.$$eval(selector, (canvases) =>
-    (canvases as HTMLCanvasElement[]).map((c) => {
-      const ctx = c.getContext('2d');
-      if (!ctx || c.width === 0 || c.height === 0) return 0;
-      const { data } = ctx.getImageData(0, 0, c.width, c.height);
-      let n = 0;
-      for (let i = 0; i < data.length; i += 4) {
-        const r = data[i] ?? 0;
-        const g = data[i + 1] ?? 0;
-        const b = data[i + 2] ?? 0;
-        const hi = Math.max(r, g, b);
-        if (hi - Math.min(r, g, b) > 60 || hi < 120) n += 1;
-      }
-      return n;
-    }),
-  );
-}
+ *  (a grey algorithm's line is data too). */
+const dataPixels = (page: Page, selector: string) => colouredPixels(page, selector, 120);
 
 /** Expects every canvas matching `selector` to have data drawn. */
 async function expectDrawn(page: Page, selector: string) {

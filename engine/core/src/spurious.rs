@@ -66,7 +66,18 @@ impl Tracker {
             self.base = seg;
         }
         let i = (seg - self.base) as usize;
-        if i >= self.segs.len() {
+        if i == self.segs.len() {
+            // The common case: a new segment, next in line.
+            self.segs.push_back(Copies {
+                seq,
+                len,
+                sent: attempt,
+                arrived: 0,
+                in_network: 1,
+            });
+            return None;
+        }
+        if i > self.segs.len() {
             self.segs.resize(i + 1, Copies::default());
         }
         let c = &mut self.segs[i];
