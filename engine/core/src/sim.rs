@@ -1012,7 +1012,13 @@ impl Simulation {
                 }
             })
             .collect();
-        let goodputs: Vec<f64> = flows.iter().map(|f| f.transfer_goodput_bps).collect();
+        // Flows that have not started yet (mid-run, in playback) have no share to judge.
+        let goodputs: Vec<f64> = flows
+            .iter()
+            .zip(&self.starts)
+            .filter(|(_, &start)| start < now)
+            .map(|(f, _)| f.transfer_goodput_bps)
+            .collect();
         Summary {
             jain_index: crate::summary::jain_index(&goodputs),
             cross,

@@ -129,7 +129,8 @@ pub struct Summary {
     pub digest: Option<String>,
     /// Per-flow metrics.
     pub flows: Vec<FlowSummary>,
-    /// Jain's fairness index of the flows' transfer goodputs (each over its own transfer):
+    /// Jain's fairness index of the transfer goodputs (each over its own transfer) of the
+    /// flows that have started:
     /// (Σx)² / (n·Σx²), 1 when all are equal, 1/n when one flow has it all; null when no
     /// flow delivered anything.
     pub jain_index: Option<f64>,

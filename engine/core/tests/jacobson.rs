@@ -227,3 +227,15 @@ fn identical_flows_share_fairly() {
     let j = run(&s).summary().jain_index.unwrap();
     assert!(j > 0.99, "{j}");
 }
+
+#[test]
+fn jain_index_mid_run_counts_only_the_flows_that_have_started() {
+    // At 4 s of jacobson-four-new two conversations run (they started at 0 and 3 s); the
+    // ones starting at 6 and 9 s are left out rather than counted as getting nothing.
+    let mut sim = cwndlab_core::sim::Simulation::new(&scenario("jacobson-four-new", &[]));
+    sim.advance(4 * SEC);
+    let s = sim.summary();
+    let xs: Vec<f64> = s.flows[..2].iter().map(|f| f.transfer_goodput_bps).collect();
+    assert_eq!(s.jain_index, cwndlab_core::summary::jain_index(&xs));
+    assert!(s.jain_index.unwrap() > 0.5, "two flows: at least 1/2");
+}
