@@ -178,7 +178,17 @@ export function newFlow(scenario: Scenario): JsonObject {
 export function withoutFlow(scenario: Scenario, i: number): Scenario {
   const flows = flowsOf(scenario);
   if (flows.length <= 1) return scenario;
-  return { ...scenario, flows: flows.filter((_, j) => j !== i) };
+  // Timeline changes of the removed flow go with it; later flows' are renumbered.
+  const timeline: JsonValue[] = [];
+  for (const e of Array.isArray(scenario.timeline) ? scenario.timeline : []) {
+    const m = isJsonObject(e) && typeof e.set === 'string' ? /^flows\[(\d+)\]\.(.*)$/.exec(e.set) : null;
+    const j = Number(m?.[1]);
+    if (m && j === i) continue;
+    timeline.push(m && j > i ? { ...(e as JsonObject), set: `flows[${j - 1}].${m[2] ?? ''}` } : e);
+  }
+  const out: Scenario = { ...scenario, flows: flows.filter((_, j) => j !== i) };
+  if (Array.isArray(scenario.timeline)) out.timeline = timeline;
+  return out;
 }
 
 /** Hidden flows after flow `removed` is gone: later indices move down by one. */

@@ -41,29 +41,9 @@ import { concretePath, durationOf, setAt } from '../scenario/paths';
 import { defaultLayout, defaultPlots, PLOT_IDS, type Notice } from '../scenario/shareState';
 import { checkParam, type Validator } from '../scenario/url';
 import { seriesFor, type AppStore } from './store';
+import { RequestTiming } from './requestTiming';
+import { runSizeCheck } from './runSize';
 import type { AppState, RunInfo, Timing } from './types';
-
-/** A timeline without the changes of flow `removed`, later flows' changes renumbered. */
-function withoutFlowTimeline(scenario: Scenario, removed: number): Scenario {
-  const timeline = Array.isArray(scenario.timeline) ? scenario.timeline : [];
-  if (timeline.length === 0) return scenario;
-  const out: JsonValue[] = [];
-  for (const e of timeline) {
-    if (!isJsonObject(e) || typeof e.set !== 'string') {
-      out.push(e);
-      continue;
-    }
-    const m = /^flows\[(\d+)\]\.(.*)$/.exec(e.set);
-    if (!m) {
-      out.push(e);
-      continue;
-    }
-    const i = Number(m[1]);
-    if (i === removed) continue;
-    out.push(i > removed ? { ...e, set: `flows[${i - 1}].${m[2] ?? ''}` } : e);
-  }
-  return { ...scenario, timeline: out };
-}
 
 /** Simulated seconds per frame at speed 1 (one frame of a 60 Hz display). */
 export const FRAME_STEP_S = 1 / 60;
@@ -96,51 +76,14 @@ export const REDUCED_MOTION_DRAW_MS = 500;
 /** While a long run computes, the plots redraw with its progress at most this often, ms. */
 export const PROGRESS_DRAW_MS = 100;
 
-/** Above this many simulated packets per run (the engine's estimate), a notice says the
- *  run will take a while; it still runs, with progress and a Stop button. */
-export const WARN_PACKETS = 5e6;
-/** Above this many, the run is not started: the engine keeps every trace row, so such a
- *  run would exhaust a browser tab's memory (the CLI has no such limit). */
-export const MAX_PACKETS = 50e6;
-
 /** Timings kept for the benchmark page (window.__cwndlab.timings). */
 export const TIMINGS_KEPT = 200;
 
-/** Per-comparison measurements, filled as results arrive (ms). */
-interface Phases {
-  computeMs: Map<string, number>;
-  readMs: Map<string, number>;
-  summaryMs: number;
-  startMs: number;
-  transferMs: number;
-  /** Start of the frame that drew the plots in view, request to the end of their drawing,
-   *  and that drawing's JavaScript time. */
-  frameAt: number | null;
-  drawnAt: number | null;
-  drawMs: number | null;
-  plotsInView: number;
-  plots: number;
-}
-
-const freshPhases = (): Phases => ({
-  computeMs: new Map(),
-  readMs: new Map(),
-  summaryMs: 0,
-  startMs: 0,
-  transferMs: 0,
-  frameAt: null,
-  drawnAt: null,
-  drawMs: null,
-  plotsInView: 0,
-  plots: 0,
-});
-
 export class AppController {
-  private requestAt = 0;
-  private requestEpoch = 0;
+  /** The current request's phases, for its Timing. */
+  private readonly timing = new RequestTiming();
   private resultsAt: number | null = null;
   private awaitingDraw = false;
-  private phases = freshPhases();
   /** Run progress received but not yet in the store: applied in one update per redraw. */
   private pending = new Map<string, Partial<RunInfo>>();
   private outstanding = 0;
@@ -170,13 +113,7 @@ export class AppController {
     switch (msg.type) {
       case 'chunk': {
         this.traces.append(msg.key, msg.chunk, msg.now, msg.throughput);
-        const arrived = epochNow();
-        const p = this.phases;
-        p.computeMs.set(msg.key, msg.computeMs);
-        p.readMs.set(msg.key, (p.readMs.get(msg.key) ?? 0) + msg.readMs);
-        p.summaryMs = Math.max(p.summaryMs, msg.summaryMs);
-        p.startMs = Math.max(p.startMs, msg.receivedAt - this.requestEpoch);
-        p.transferMs = Math.max(p.transferMs, arrived - msg.postedAt);
+        this.timing.chunk(msg, epochNow());
         // Held here and applied with the redraw: the page re-renders once per comparison
         // (or per live step, or per progress redraw), not once per arriving run.
         this.pending.set(msg.key, {
@@ -249,27 +186,9 @@ export class AppController {
   /** False (with a notice) when the scenario is too large to run in a browser tab. `v` is
    *  the scenario's validation when the caller already has it. */
   private sizeAllowed(scenario: Scenario, v: Validation = this.validate(JSON.stringify(scenario))): boolean {
-    const est = v.ok ? v.estimatedPackets : undefined;
-    if (est === undefined || est < WARN_PACKETS) return true;
-    const millions = `${(est / 1e6).toPrecision(3)} million`;
-    if (est >= MAX_PACKETS) {
-      this.notify([
-        {
-          key: 'duration',
-          message:
-            `Not run: this scenario simulates about ${millions} packets per algorithm, more than a browser tab ` +
-            `can hold (limit ${MAX_PACKETS / 1e6} million). Shorten the duration or lower the bandwidth.`,
-        },
-      ]);
-      return false;
-    }
-    this.notify([
-      {
-        key: 'duration',
-        message: `This scenario simulates about ${millions} packets per algorithm: it takes a while (progress below; Stop ends it).`,
-      },
-    ]);
-    return true;
+    const { allowed, notice } = runSizeCheck(v.ok ? v.estimatedPackets : undefined);
+    if (notice) this.notify([notice]);
+    return allowed;
   }
 
   /**
@@ -295,10 +214,8 @@ export class AppController {
       this.env.requestRedraw();
       return;
     }
-    this.requestAt = this.env.now();
-    this.requestEpoch = epochNow();
+    this.timing.start(this.env.now(), epochNow());
     this.pending.clear();
-    this.phases = freshPhases();
     this.env.mark?.('cwndlab:request');
     const specs = this.runSpecs(runMode, scenario, algorithms);
     this.runCount = specs.length;
@@ -307,7 +224,7 @@ export class AppController {
     this.resultsAt = null;
     this.awaitingDraw = false;
     this.outstanding = 0;
-    this.lastBump = this.requestAt;
+    this.lastBump = this.timing.at;
     s.comparisonStarted(gen, keys, patch);
     this.env.requestRedraw();
   }
@@ -354,40 +271,11 @@ export class AppController {
     if (!this.awaitingDraw || this.resultsAt === null) return;
     const now = this.env.now();
     const r = report ?? { start: now, pendingInView: 0, pending: 0, drawn: 0, drawMs: 0, burstMs: 0 };
-    const p = this.phases;
-    p.plots += r.drawn;
-    if (p.drawnAt === null) {
-      p.plotsInView += r.drawn;
-      if (r.pendingInView > 0) return;
-      p.frameAt = r.start;
-      p.drawnAt = now;
-      p.drawMs = r.burstMs;
-      this.env.mark?.('cwndlab:drawn');
-    }
-    if (r.pending > 0) return;
+    if (!this.timing.frame(r, now, () => this.env.mark?.('cwndlab:drawn'))) return;
     this.awaitingDraw = false;
     const s = this.store.getState();
-    const max = (m: Map<string, number>) => Math.max(0, ...m.values());
-    const since = (t: number | null) => (t === null ? null : t - this.requestAt);
-    const timing: Timing = {
-      gen: s.gen,
-      at: this.requestAt,
-      runs: this.runCount,
-      workers: this.engine.size,
-      computeMs: max(p.computeMs),
-      readMs: max(p.readMs),
-      summaryMs: p.summaryMs,
-      startMs: p.startMs,
-      transferMs: p.transferMs,
-      resultsMs: this.resultsAt - this.requestAt,
-      frameMs: since(p.frameAt),
-      drawnMs: since(p.drawnAt),
-      drawMs: p.drawMs,
-      plotsInView: p.plotsInView,
-      plots: p.plots,
-      allDrawnMs: now - this.requestAt,
-      allDrawMs: r.burstMs,
-    };
+    const meta = { gen: s.gen, runs: this.runCount, workers: this.engine.size, resultsAt: this.resultsAt };
+    const timing = this.timing.timing(meta, now, r.burstMs);
     this.timings.push(timing);
     if (this.timings.length > TIMINGS_KEPT) this.timings.shift();
     s.setTiming(timing);
@@ -518,24 +406,47 @@ export class AppController {
    * notice says why).
    */
   setParam(path: string, value: JsonValue, view: Partial<AppState> = {}): boolean {
-    const checked = checkParam(path, value);
+    const s = this.store.getState();
+    // A competition keeps the engine's reading of its flows, so a flow whose settings no
+    // longer match its entry is named custom, as the engine names it.
+    return this.applyParams([path], value, s.mode === 'compete', (before, next) => ({
+      ...this.viewForApp(before, next),
+      ...view,
+    }));
+  }
+
+  /**
+   * Sets `value` at every path of `paths` (checked against the first) and re-runs; playing,
+   * live parameters queue as timeline changes. `engineReading`: store the engine's resolved
+   * scenario rather than the edited one. `viewOf` gives the view change that goes with it.
+   */
+  private applyParams(
+    paths: readonly string[],
+    value: JsonValue,
+    engineReading: boolean,
+    viewOf: (before: Scenario, next: Scenario) => Partial<AppState> = () => ({}),
+  ): boolean {
+    const first = paths[0];
+    if (first === undefined) return false;
+    const checked = checkParam(first, value);
     if (!checked.ok) {
-      this.notify([{ key: path, message: `Not applied: ${checked.message}.` }]);
+      this.notify([{ key: first, message: `Not applied: ${checked.message}.` }]);
       return false;
     }
     const s = this.store.getState();
-    if (s.live && s.playing && specOf(path)?.live) {
-      s.setPendingLive(path, value);
-      this.liveQueue.set(path, value);
+    if (s.live && s.playing && specOf(first)?.live) {
+      for (const p of paths) {
+        s.setPendingLive(p, value);
+        this.liveQueue.set(p, value);
+      }
       return true;
     }
-    const next = setAt(s.scenario, path, value);
+    let next = s.scenario;
+    for (const p of paths) next = setAt(next, p, value);
     const validation = this.accept(next);
     if (!validation) return false;
-    // A competition keeps the engine's reading of its flows, so a flow whose settings no
-    // longer match its entry is named custom, as the engine names it.
-    const stored = s.mode === 'compete' && validation.ok ? validation.scenario : next;
-    this.rerun({ ...this.viewForApp(s.scenario, next), ...view, scenario: stored, presetName: null }, validation);
+    const stored = engineReading && validation.ok ? validation.scenario : next;
+    this.rerun({ ...viewOf(s.scenario, next), scenario: stored, presetName: null }, validation);
     return true;
   }
 
@@ -552,28 +463,8 @@ export class AppController {
    * flows differ only in what the flow table edits). Returns false when refused.
    */
   setParamAllFlows(schemaPath: string, value: JsonValue): boolean {
-    const s = this.store.getState();
-    const paths = flowsOf(s.scenario).map((_, i) => concretePath(schemaPath, i));
-    const first = paths[0];
-    if (first === undefined) return false;
-    const checked = checkParam(first, value);
-    if (!checked.ok) {
-      this.notify([{ key: first, message: `Not applied: ${checked.message}.` }]);
-      return false;
-    }
-    if (s.live && s.playing && specOf(first)?.live) {
-      for (const p of paths) {
-        s.setPendingLive(p, value);
-        this.liveQueue.set(p, value);
-      }
-      return true;
-    }
-    let next = s.scenario;
-    for (const p of paths) next = setAt(next, p, value);
-    const validation = this.accept(next);
-    if (!validation) return false;
-    this.rerun({ scenario: validation.ok ? validation.scenario : next, presetName: null }, validation);
-    return true;
+    const paths = flowsOf(this.store.getState().scenario).map((_, i) => concretePath(schemaPath, i));
+    return this.applyParams(paths, value, true);
   }
 
   // ---- modes and competing flows ----
@@ -650,8 +541,7 @@ export class AppController {
   removeFlow(i: number): boolean {
     const s = this.store.getState();
     if (flowsOf(s.scenario).length <= 1) return false;
-    // Timeline changes of the removed flow go with it; later flows' are renumbered.
-    const next = withoutFlowTimeline(withoutFlow(s.scenario, i), i);
+    const next = withoutFlow(s.scenario, i);
     const validation = this.accept(next);
     if (!validation) return false;
     this.rerun({ scenario: next, presetName: null, hidden: hiddenAfterRemoval(s.hidden, i) }, validation);
@@ -693,13 +583,7 @@ export class AppController {
         s.setPlots(defaultPlots('compete'));
         s.setSeries(seriesFor('compete'));
       }
-      s.setScenario(scenario, name);
-      s.setLesson(lesson ? name : null);
-      if (writesStream(scenario)) for (const p of THIN_PLOTS) s.showPlot(p);
-      s.setHidden([]);
-      s.setXDomain(null);
-      s.setCursor(null);
-      this.rerun();
+      this.showPreset(scenario, name, lesson !== null);
       return;
     }
     const { own, base } = presetBase(preset.scenario);
@@ -709,13 +593,19 @@ export class AppController {
     const selection = orderAlgorithms([...kept, own]);
     // In a competition a one-flow preset competes with itself: one flow per algorithm.
     if (s.mode === 'compete') scenario = toCompetition(scenario, selection);
+    // Competing traffic is what the throughput plot is about.
+    if (crossOf(scenario).length > 0) s.showPlot('throughput');
+    s.setAlgorithms(selection);
+    this.showPreset(scenario, name, lesson !== null);
+  }
+
+  /** Shows preset `name`'s scenario (and its lesson): a sender's writes bring the write
+   *  timeline and the thin-stream CDFs; every flow shown, whole run, no cursor; runs it. */
+  private showPreset(scenario: Scenario, name: string, lesson: boolean) {
+    const s = this.store.getState();
     s.setScenario(scenario, name);
     s.setLesson(lesson ? name : null);
-    // Competing traffic is what the throughput plot is about; a sender's writes what the
-    // write timeline and the thin-stream CDFs are about.
-    if (crossOf(scenario).length > 0) s.showPlot('throughput');
     if (writesStream(scenario)) for (const p of THIN_PLOTS) s.showPlot(p);
-    s.setAlgorithms(selection);
     s.setHidden([]);
     s.setXDomain(null);
     s.setCursor(null);
