@@ -123,4 +123,35 @@ mod tests {
         }
         assert_eq!(n, 500);
     }
+
+    #[test]
+    fn interleaved_pushes_and_pops_match_a_sorted_reference() {
+        // Pushes anywhere in the order (front, middle, back), pops between them, through
+        // growth and wrap-around of the ring; every pop must be the reference's minimum.
+        let mut q = EventQueue::default();
+        let mut reference: Vec<(u64, u64, u32)> = Vec::new(); // (time, seq, id)
+        let (mut seq, mut now, mut x) = (0u64, 0u64, 99u64);
+        for id in 0..30_000u32 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let r = x >> 33;
+            if r % 5 < 3 || reference.is_empty() {
+                let t = now + r % [3, 50, 4000][(id % 3) as usize];
+                q.push(t, Event::AppWrite { flow: id });
+                reference.push((t, seq, id));
+                seq += 1;
+            } else {
+                let k = (0..reference.len())
+                    .min_by_key(|&k| (reference[k].0, reference[k].1))
+                    .unwrap();
+                let (t, _, id) = reference.swap_remove(k);
+                assert_eq!(q.peek_time(), Some(t));
+                match q.pop() {
+                    Some((qt, Event::AppWrite { flow })) => assert_eq!((qt, flow), (t, id)),
+                    other => panic!("{other:?}"),
+                }
+                now = t;
+            }
+        }
+        assert!(reference.len() > 100, "the queue held many entries at once");
+    }
 }

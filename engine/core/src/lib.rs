@@ -13,6 +13,7 @@
 //! - [`net`]: links with drop-tail queues and loss models.
 //! - [`sched`]: the reservation (class-based) scheduler of the bottleneck.
 //! - [`cross`]: non-reactive cross-traffic sources.
+//! - [`ring`]: the FIFO ring buffer of the per-packet queues.
 //! - [`throughput`]: bytes per flow and source crossing the bottleneck, bin by bin.
 //! - [`thin`]: per-write sojourn and latency, inter-transmission times (thin streams).
 //! - [`tcp`]: sender (sequence space, congestion control, RTO) and receiver.
@@ -25,6 +26,7 @@ pub mod cross;
 pub mod event;
 pub mod net;
 pub mod presets;
+pub mod ring;
 pub mod rng;
 pub mod scenario;
 pub mod sched;

@@ -11,10 +11,10 @@
 //! Random and scripted losses model corruption on the wire: the packet still occupies the
 //! link and is discarded when it arrives, which is when the drop is logged.
 
-use crate::rng::{ber_packet_loss, hash_words, Threshold};
+use crate::ring::Ring;
+use crate::rng::{ber_packet_loss, hash_more, hash_words, Threshold};
 use crate::scenario::{LossCfg, LossModel};
 use crate::time::{tx_time, Ns};
-use std::collections::VecDeque;
 
 /// What a packet carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +90,8 @@ pub struct LinkLoss {
     bernoulli: Threshold,
     /// BER thresholds for the last two packet sizes seen (data and ACK sizes repeat).
     cache: [(u32, Threshold); 2],
+    /// (seed, link) and the hash of that prefix of every draw's words.
+    prefix: Option<(u64, u32, u64)>,
 }
 
 impl LinkLoss {
@@ -100,6 +102,7 @@ impl LinkLoss {
             ber: 0.0,
             bernoulli: Threshold::NEVER,
             cache: [(0, Threshold::NEVER); 2],
+            prefix: None,
         }
     }
 
@@ -147,20 +150,27 @@ impl LinkLoss {
     /// Whether this packet is corrupted: a pure function of (seed, link, packet identity).
     #[inline]
     pub fn corrupts(&mut self, seed: u64, link: u32, pkt: &Packet) -> bool {
+        !matches!(self.model, LossModel::None) && self.draw(seed, link, pkt)
+    }
+
+    fn draw(&mut self, seed: u64, link: u32, pkt: &Packet) -> bool {
         let t = self.threshold(pkt.size);
         if t.is_never() {
             return false;
         }
-        let kind = pkt.kind as u64;
-        let draw = hash_words(&[
-            seed,
-            link as u64,
-            pkt.flow as u64,
-            kind,
-            pkt.seq,
-            pkt.seg as u64,
-            pkt.tx as u64,
-        ]);
+        // The draw hashes (seed, link, flow, kind, seq, segment, attempt).
+        let prefix = match self.prefix {
+            Some((s, l, h)) if s == seed && l == link => h,
+            _ => {
+                let h = hash_words(&[seed, link as u64]);
+                self.prefix = Some((seed, link, h));
+                h
+            }
+        };
+        let draw = hash_more(
+            prefix,
+            &[pkt.flow as u64, pkt.kind as u64, pkt.seq, pkt.seg as u64, pkt.tx as u64],
+        );
         t.hit(draw)
     }
 }
@@ -217,6 +227,16 @@ pub enum Enqueue {
     Arrives(Ns),
 }
 
+/// A packet in the queue or on the wire of a link.
+#[derive(Clone, Copy, Debug)]
+struct Flight {
+    /// When it reaches the far end.
+    arrival: Ns,
+    /// When its serialisation ends (it leaves the queue).
+    done: Ns,
+    pkt: Packet,
+}
+
 /// A unidirectional link with its queue.
 #[derive(Clone, Debug)]
 pub struct Link {
@@ -240,11 +260,12 @@ pub struct Link {
     pub series: Option<QueueSeries>,
     /// Class-based scheduler (reservation); None = FIFO.
     pub sched: Option<Box<crate::sched::Sched>>,
-    /// Packets on the wire or in the queue, with their arrival time at the far end, in
-    /// order (arrival times never decrease).
-    pub flying: VecDeque<(Ns, Packet)>,
-    /// End-of-serialisation time and size of each packet still in the system.
-    in_system: VecDeque<(Ns, u32)>,
+    /// Packets in the queue or on the wire, in order (arrival times never decrease).
+    flying: Ring<Flight>,
+    /// How many of the first `flying` packets have finished serialising: the rest are in
+    /// the system (waiting or being transmitted). Scheduled links only launch packets
+    /// whose transmission has ended.
+    departed: usize,
     bytes_in_system: u64,
     busy_until: Ns,
     last_arrival: Ns,
@@ -266,8 +287,8 @@ impl Link {
             scripted: false,
             series: None,
             sched: None,
-            flying: VecDeque::new(),
-            in_system: VecDeque::new(),
+            flying: Ring::default(),
+            departed: 0,
             bytes_in_system: 0,
             busy_until: 0,
             last_arrival: 0,
@@ -277,22 +298,55 @@ impl Link {
 
     /// Forgets packets whose serialisation ended at or before `now`, tracing each departure
     /// at its own time.
+    #[inline]
     pub fn drain(&mut self, now: Ns) {
-        while let Some(&(done, size)) = self.in_system.front() {
-            if done > now {
+        while let Some(f) = self.flying.get(self.departed) {
+            if f.done > now {
                 break;
             }
-            self.in_system.pop_front();
-            self.bytes_in_system -= size as u64;
+            let done = f.done;
+            self.departed += 1;
+            self.bytes_in_system -= f.pkt.size as u64;
             if let Some(s) = self.series.as_mut() {
-                s.push(done, self.in_system.len(), self.bytes_in_system);
+                s.push(done, self.flying.len() - self.departed, self.bytes_in_system);
             }
         }
     }
 
-    /// Packets currently in the system (after `drain`).
+    /// Packets currently in the system (exact after `drain(now)`; an untraced link drains
+    /// only when its capacity is in question).
     pub fn occupancy(&self) -> usize {
-        self.in_system.len()
+        self.flying.len() - self.departed
+    }
+
+    /// Arrival time at the far end of the first packet on the wire.
+    #[inline]
+    pub fn head_arrival(&self) -> Option<Ns> {
+        self.flying.front().map(|f| f.arrival)
+    }
+
+    /// Takes the first packet off the wire as it reaches the far end at `now`.
+    #[inline]
+    pub fn arrive(&mut self, now: Ns) -> Packet {
+        if self.departed == 0 && self.series.is_some() {
+            // Its transmission ended by now: trace that departure first.
+            self.drain(now);
+        }
+        let f = self.flying.pop_front().expect("a head event has a packet");
+        if self.departed > 0 {
+            self.departed -= 1;
+        } else {
+            // An untraced link counts departures only when its capacity is in question
+            // (see `enqueue`): this one leaves the system as it leaves the wire.
+            self.bytes_in_system -= f.pkt.size as u64;
+        }
+        f.pkt
+    }
+
+    /// Packets on the wire or waiting (their arrival is still to come).
+    #[inline]
+    pub fn in_flight(&self) -> usize {
+        self.flying.len()
     }
 
     /// Puts a packet whose transmission ended at `done` on the wire (scheduled links);
@@ -300,7 +354,8 @@ impl Link {
     pub fn launch(&mut self, done: Ns, pkt: Packet) -> bool {
         let arrival = (done + self.delay).max(self.last_arrival);
         self.last_arrival = arrival;
-        self.flying.push_back((arrival, pkt));
+        self.flying.push_back(Flight { arrival, done, pkt });
+        self.departed += 1;
         self.flying.len() == 1
     }
 
@@ -332,12 +387,20 @@ impl Link {
     }
 
     /// Offers a packet at `now`: drop-tail admission, then FIFO service.
-    pub fn enqueue(&mut self, now: Ns, size: u32) -> Enqueue {
-        self.drain(now);
-        let full_pkts = self.in_system.len() as u64 >= self.cap_packets;
-        let full_bytes = self.cap_bytes > 0 && self.bytes_in_system + size as u64 > self.cap_bytes;
-        if full_pkts || full_bytes {
-            return Enqueue::Dropped;
+    #[inline]
+    pub fn enqueue(&mut self, now: Ns, pkt: Packet) -> Enqueue {
+        let size = pkt.size;
+        let full = |l: &Link| {
+            l.occupancy() as u64 >= l.cap_packets || (l.cap_bytes > 0 && l.bytes_in_system + size as u64 > l.cap_bytes)
+        };
+        // A traced link logs each departure at its time, so it drains on every offer. An
+        // untraced one may still count packets whose transmission has ended: that count is
+        // an upper bound, so only a queue that looks full needs the exact one.
+        if self.series.is_some() || full(self) {
+            self.drain(now);
+            if full(self) {
+                return Enqueue::Dropped;
+            }
         }
         let start = self.busy_until.max(now);
         if self.tx_cache.0 != size || self.tx_cache.1 != self.bandwidth {
@@ -345,14 +408,15 @@ impl Link {
         }
         let done = start + self.tx_cache.2;
         self.busy_until = done;
-        self.in_system.push_back((done, size));
         self.bytes_in_system += size as u64;
-        if let Some(s) = self.series.as_mut() {
-            s.push(now, self.in_system.len(), self.bytes_in_system);
-        }
         // A delay decrease (timeline) must not let a packet overtake an earlier one.
         let arrival = (done + self.delay).max(self.last_arrival);
         self.last_arrival = arrival;
+        self.flying.push_back(Flight { arrival, done, pkt });
+        let n = self.occupancy();
+        if let Some(s) = self.series.as_mut() {
+            s.push(now, n, self.bytes_in_system);
+        }
         Enqueue::Arrives(arrival)
     }
 }
@@ -363,16 +427,20 @@ mod tests {
     use crate::scenario::{LossCfg, LossModel};
     use crate::trace::Table;
 
+    fn sized(size: u32) -> Packet {
+        Packet { size, ..data(1, 1) }
+    }
+
     #[test]
     fn capacity_counts_the_packet_in_service() {
         // 1000 B at 8 kbit/s = 1 s each; capacity 3 = 1 in service + 2 waiting.
         let mut l = Link::new("t", 8_000, 0, 3, Hop::Receiver);
-        assert_eq!(l.enqueue(0, 1000), Enqueue::Arrives(1_000_000_000));
-        assert_eq!(l.enqueue(0, 1000), Enqueue::Arrives(2_000_000_000));
-        assert_eq!(l.enqueue(0, 1000), Enqueue::Arrives(3_000_000_000));
-        assert_eq!(l.enqueue(0, 1000), Enqueue::Dropped);
+        assert_eq!(l.enqueue(0, sized(1000)), Enqueue::Arrives(1_000_000_000));
+        assert_eq!(l.enqueue(0, sized(1000)), Enqueue::Arrives(2_000_000_000));
+        assert_eq!(l.enqueue(0, sized(1000)), Enqueue::Arrives(3_000_000_000));
+        assert_eq!(l.enqueue(0, sized(1000)), Enqueue::Dropped);
         // At t = 1 s the first has left: room for one more, served after the third.
-        assert_eq!(l.enqueue(1_000_000_000, 1000), Enqueue::Arrives(4_000_000_000));
+        assert_eq!(l.enqueue(1_000_000_000, sized(1000)), Enqueue::Arrives(4_000_000_000));
         assert_eq!(l.occupancy(), 3);
     }
 
@@ -435,18 +503,18 @@ mod tests {
     fn byte_capacity_applies_when_set() {
         let mut l = Link::new("t", 8_000, 5, 100, Hop::Receiver);
         l.cap_bytes = 2500;
-        assert!(matches!(l.enqueue(0, 1000), Enqueue::Arrives(_)));
-        assert!(matches!(l.enqueue(0, 1000), Enqueue::Arrives(_)));
-        assert_eq!(l.enqueue(0, 1000), Enqueue::Dropped);
-        assert!(matches!(l.enqueue(0, 500), Enqueue::Arrives(_)));
+        assert!(matches!(l.enqueue(0, sized(1000)), Enqueue::Arrives(_)));
+        assert!(matches!(l.enqueue(0, sized(1000)), Enqueue::Arrives(_)));
+        assert_eq!(l.enqueue(0, sized(1000)), Enqueue::Dropped);
+        assert!(matches!(l.enqueue(0, sized(500)), Enqueue::Arrives(_)));
     }
 
     #[test]
     fn departures_are_traced_at_their_own_times() {
         let mut l = Link::new("t", 8_000, 0, 10, Hop::Receiver);
         l.series = Some(QueueSeries::default());
-        l.enqueue(0, 1000);
-        l.enqueue(0, 1000);
+        l.enqueue(0, sized(1000));
+        l.enqueue(0, sized(1000));
         l.drain(5_000_000_000);
         let s = l.series.unwrap();
         assert_eq!(s.column("t", 0).unwrap(), vec![0.0, 0.0, 1.0, 2.0]);

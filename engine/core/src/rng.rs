@@ -12,7 +12,13 @@ pub fn mix64(mut z: u64) -> u64 {
 
 /// Hashes a short list of words into one uniformly distributed 64-bit value.
 pub fn hash_words(words: &[u64]) -> u64 {
-    let mut h = 0x6A09_E667_F3BC_C908u64;
+    hash_more(0x6A09_E667_F3BC_C908u64, words)
+}
+
+/// Continues a hash: `hash_more(hash_words(a), b) == hash_words(a ++ b)`, so a prefix that
+/// repeats (seed, link) is hashed once.
+#[inline]
+pub fn hash_more(mut h: u64, words: &[u64]) -> u64 {
     for &w in words {
         h = mix64(h ^ w);
     }
@@ -119,6 +125,14 @@ pub fn ber_packet_loss(ber: f64, bytes: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hash_continues_from_its_prefix() {
+        let w = [7u64, 1, 0, 3, 123_456, 89, 2];
+        for k in 0..=w.len() {
+            assert_eq!(hash_more(hash_words(&w[..k]), &w[k..]), hash_words(&w));
+        }
+    }
 
     #[test]
     fn ber_loss_matches_closed_form() {

@@ -126,14 +126,15 @@ impl World {
         if link.sched.is_some() {
             return self.offer_scheduled(link_id, pkt);
         }
-        match link.enqueue(self.now, pkt.size) {
+        // The fate is a pure function of the packet: deciding it before admission changes
+        // nothing for a packet the queue then refuses.
+        pkt.fate = fate(link, &self.scripted, self.seed, link_id, &pkt);
+        match link.enqueue(self.now, pkt) {
             Enqueue::Dropped => self.tail_drop(pkt),
             Enqueue::Arrives(at) => {
-                pkt.fate = fate(link, &self.scripted, self.seed, link_id, &pkt);
-                if link.flying.is_empty() {
+                if link.in_flight() == 1 {
                     self.events.push(at, Event::LinkHead { link: link_id });
                 }
-                link.flying.push_back((at, pkt));
             }
         }
     }
@@ -204,7 +205,7 @@ impl World {
             let pkt = sched.complete(now);
             link.trace_total(now);
             if link.launch(now, pkt) {
-                let at = link.flying[0].0;
+                let at = link.head_arrival().expect("just launched");
                 self.events.push(at, Event::LinkHead { link: link_id });
             }
         }
@@ -550,8 +551,8 @@ impl Simulation {
         match ev {
             Event::LinkHead { link } => {
                 let l = &mut self.world.links[link as usize];
-                let (_, pkt) = l.flying.pop_front().expect("a head event has a packet");
-                if let Some(&(next, _)) = l.flying.front() {
+                let pkt = l.arrive(self.world.now);
+                if let Some(next) = l.head_arrival() {
                     self.world.events.push(next, Event::LinkHead { link });
                 }
                 self.on_arrive(link, pkt);
@@ -568,10 +569,9 @@ impl Simulation {
                 if let Some(at) = next {
                     self.world.schedule(at, Event::AppWrite { flow });
                 }
-                if bytes > 0 {
-                    self.senders[i].app_write(&mut self.world, bytes);
+                if bytes > 0 && self.senders[i].app_write(&mut self.world, bytes) {
+                    self.record(flow);
                 }
-                self.record(flow);
             }
             Event::FlowStart { flow } => {
                 let i = flow as usize;

@@ -204,13 +204,15 @@ impl Sender {
         }
     }
 
-    /// The application handed over `bytes` more.
-    pub fn app_write(&mut self, w: &mut World, bytes: u64) {
+    /// The application handed over `bytes` more. Returns false when the traced state
+    /// cannot have changed (nothing left and no idle policy looked at the window), so the
+    /// caller need not record it: a backlogged sender gets a write per packet time.
+    pub fn app_write(&mut self, w: &mut World, bytes: u64) -> bool {
         self.app_written = self.app_written.saturating_add(bytes);
         if let Some(log) = self.writes.as_mut() {
             log.write(w.now, bytes, self.app_written);
         }
-        self.send_loop(w);
+        self.send_loop(w) > 0 || self.cc.validation.is_active()
     }
 
     fn send_syn(&mut self, w: &mut World) {
@@ -324,10 +326,11 @@ impl Sender {
 
     // ---- sending ----
 
-    /// Sends whatever the windows, Nagle and the application allow.
-    pub fn send_loop(&mut self, w: &mut World) {
+    /// Sends whatever the windows, Nagle and the application allow; returns how many
+    /// segments left.
+    pub fn send_loop(&mut self, w: &mut World) -> u32 {
         if self.state != ConnState::Established {
-            return;
+            return 0;
         }
         let mut checked = false;
         let mut sent = 0u32;
@@ -368,6 +371,7 @@ impl Sender {
                 .usage
                 .after_send(self.nxt_idx as u64, self.snd_nxt, self.snd_una, cwnd_stop);
         }
+        sent
     }
 
     /// Whether a segment of `len` bytes may leave now, or which window is full.

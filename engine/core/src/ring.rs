@@ -1,0 +1,173 @@
+//! A FIFO of `Copy` items in a power-of-two ring: the per-packet queues of the hot path
+//! (packets on a link, segments in flight, writes awaiting delivery). Indexing is a mask
+//! rather than `VecDeque`'s wrap test, and the ring only grows (by doubling), so a long run
+//! settles into its largest window and never reallocates again.
+
+/// First-in, first-out queue; `get(0)` is the oldest item.
+#[derive(Clone, Debug)]
+pub struct Ring<T: Copy> {
+    buf: Vec<T>,
+    /// Index of the oldest item (not wrapped: masked when used).
+    head: usize,
+    len: usize,
+}
+
+impl<T: Copy> Default for Ring<T> {
+    fn default() -> Self {
+        Ring {
+            buf: Vec::new(),
+            head: 0,
+            len: 0,
+        }
+    }
+}
+
+impl<T: Copy> Ring<T> {
+    /// Number of items.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    fn mask(&self) -> usize {
+        self.buf.len().wrapping_sub(1)
+    }
+
+    /// Appends an item at the back.
+    #[inline]
+    pub fn push_back(&mut self, item: T) {
+        if self.len == self.buf.len() {
+            self.grow(item);
+        }
+        let i = (self.head + self.len) & self.mask();
+        self.buf[i] = item;
+        self.len += 1;
+    }
+
+    /// Doubles the capacity, keeping the order (`fill` pads the new slots).
+    #[cold]
+    fn grow(&mut self, fill: T) {
+        let cap = (self.buf.len() * 2).max(8);
+        let mut buf = Vec::with_capacity(cap);
+        buf.extend((0..self.len).map(|k| self.buf[(self.head + k) & self.mask()]));
+        buf.resize(cap, fill);
+        self.buf = buf;
+        self.head = 0;
+    }
+
+    /// Removes and returns the oldest item.
+    #[inline]
+    pub fn pop_front(&mut self) -> Option<T> {
+        if self.len == 0 {
+            return None;
+        }
+        let item = self.buf[self.head & self.mask()];
+        self.head = (self.head + 1) & self.mask();
+        self.len -= 1;
+        Some(item)
+    }
+
+    /// The oldest item.
+    #[inline]
+    pub fn front(&self) -> Option<&T> {
+        self.get(0)
+    }
+
+    /// The newest item.
+    #[inline]
+    pub fn back(&self) -> Option<&T> {
+        self.len.checked_sub(1).and_then(|k| self.get(k))
+    }
+
+    /// The `k`-th oldest item.
+    #[inline]
+    pub fn get(&self, k: usize) -> Option<&T> {
+        if k < self.len {
+            Some(&self.buf[(self.head + k) & self.mask()])
+        } else {
+            None
+        }
+    }
+
+    /// The `k`-th oldest item, mutably.
+    #[inline]
+    pub fn get_mut(&mut self, k: usize) -> Option<&mut T> {
+        if k < self.len {
+            let m = self.mask();
+            Some(&mut self.buf[(self.head + k) & m])
+        } else {
+            None
+        }
+    }
+
+    /// Removes every item.
+    pub fn clear(&mut self) {
+        self.head = 0;
+        self.len = 0;
+    }
+
+    /// The items, oldest first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + ExactSizeIterator + '_ {
+        (0..self.len).map(move |k| &self.buf[(self.head + k) & self.mask()])
+    }
+}
+
+impl<T: Copy> std::ops::Index<usize> for Ring<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, k: usize) -> &T {
+        self.get(k).expect("ring index out of range")
+    }
+}
+
+impl<T: Copy> std::ops::IndexMut<usize> for Ring<T> {
+    #[inline]
+    fn index_mut(&mut self, k: usize) -> &mut T {
+        self.get_mut(k).expect("ring index out of range")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+
+    #[test]
+    fn behaves_as_a_vecdeque_through_growth_and_wrap_around() {
+        let mut r = Ring::default();
+        let mut d = VecDeque::new();
+        // A deterministic mix of pushes and pops that wraps the ring many times and grows
+        // it from 8 to 64 slots.
+        let mut x = 12345u64;
+        for step in 0..20_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let push = !(x >> 33).is_multiple_of(3) || d.len() < (step / 500) as usize;
+            if push && d.len() < 60 {
+                r.push_back(step);
+                d.push_back(step);
+            } else {
+                assert_eq!(r.pop_front(), d.pop_front());
+            }
+            assert_eq!(r.len(), d.len());
+            assert_eq!(r.front(), d.front());
+            assert_eq!(r.back(), d.back());
+            if !d.is_empty() {
+                let k = (x as usize) % d.len();
+                assert_eq!(r[k], d[k]);
+            }
+        }
+        assert!(r.iter().eq(d.iter()));
+        assert!(r.iter().rev().eq(d.iter().rev()));
+        r[0] = 7;
+        assert_eq!(r.front(), Some(&7));
+        r.clear();
+        assert!(r.is_empty() && r.pop_front().is_none() && r.get(0).is_none());
+    }
+}
