@@ -208,11 +208,32 @@ impl Sender {
     /// cannot have changed (nothing left and no idle policy looked at the window), so the
     /// caller need not record it: a backlogged sender gets a write per packet time.
     pub fn app_write(&mut self, w: &mut World, bytes: u64) -> bool {
+        // A full segment was already waiting: every event that moves the windows ends in
+        // the send loop, so the window (or the receiver's) is what holds it, and more data
+        // behind it changes nothing: the loop would stop at the same segment.
+        let blocked = self.state == ConnState::Established
+            && self.app_written.saturating_sub(self.snd_max) >= self.mss
+            && !self.cc.validation.is_active();
         self.app_written = self.app_written.saturating_add(bytes);
         if let Some(log) = self.writes.as_mut() {
             log.write(w.now, bytes, self.app_written);
         }
+        if blocked {
+            debug_assert!(self.next_is_held(), "a waiting full segment was not held");
+            return false;
+        }
         self.send_loop(w) > 0 || self.cc.validation.is_active()
+    }
+
+    /// Whether the send loop would send nothing now (checked in debug builds).
+    fn next_is_held(&self) -> bool {
+        let resend = self.snd_nxt < self.snd_max;
+        let len = if resend {
+            self.segs[self.nxt_idx as usize].len as u64
+        } else {
+            self.mss
+        };
+        self.window_allows(len, resend).is_err()
     }
 
     fn send_syn(&mut self, w: &mut World) {
