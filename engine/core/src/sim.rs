@@ -872,6 +872,15 @@ impl Simulation {
             }
         }
         self.validation.iter_mut().flatten().for_each(|v| set(&mut v.stream));
+        if drop && !hash {
+            // Rows neither stored nor hashed need not be made at all: the summary reads
+            // counters, histograms and integrals, never the event log or the queues. A link
+            // without an occupancy trace also drains its queue only when it may be full.
+            self.world.log.silence();
+            for l in self.world.links.iter_mut() {
+                l.series = None;
+            }
+        }
         if drop {
             self.series.iter_mut().for_each(|s| s.rows = Vec::new());
             self.world.log.rows = Vec::new();

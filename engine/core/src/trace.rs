@@ -196,7 +196,8 @@ pub const EVENT_COLUMNS: [&str; 7] = ["t", "flow", "kind", "seq", "len", "seg", 
 pub struct EventLog {
     /// The rows, in time order.
     pub rows: Vec<EventRow>,
-    max_level: u8,
+    /// Rows of a level below this are kept (0: none, see [`EventLog::silence`]).
+    keep_below: u8,
     /// Whether rows are stored or dropped (see [`Stream`]).
     pub stream: Stream,
 }
@@ -206,10 +207,10 @@ impl EventLog {
     pub fn new(filter: EventFilter) -> EventLog {
         EventLog {
             rows: Vec::new(),
-            max_level: match filter {
-                EventFilter::All => 2,
-                EventFilter::Sender => 1,
-                EventFilter::Congestion => 0,
+            keep_below: match filter {
+                EventFilter::All => 3,
+                EventFilter::Sender => 2,
+                EventFilter::Congestion => 1,
             },
             stream: Stream::default(),
         }
@@ -219,7 +220,7 @@ impl EventLog {
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn push(&mut self, now: Ns, flow: u32, kind: EventKind, seq: u64, len: u32, seg: u32, tx: u32) {
-        if kind.level() <= self.max_level {
+        if kind.level() < self.keep_below {
             let row = EventRow {
                 t: now,
                 seq,
@@ -233,6 +234,12 @@ impl EventLog {
                 self.rows.push(row);
             }
         }
+    }
+
+    /// Keeps no row at all, not even for the digest: for runs whose rows nobody stores or
+    /// hashes (the summary reads its counters elsewhere).
+    pub fn silence(&mut self) {
+        self.keep_below = 0;
     }
 
     /// Number of rows.
