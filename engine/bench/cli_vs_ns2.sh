@@ -6,8 +6,10 @@
 #   engine/bench/cli_vs_ns2.sh            # RUNS=20 by default
 #
 # Needs Debian's hyperfine and ns2 packages (apt-get install hyperfine ns2) and a Rust
-# toolchain; it builds the CLI in release mode first. Timings depend on the machine and its
-# load: run it on an otherwise idle machine and quote its output, not old numbers.
+# toolchain; it builds the CLI in release mode first, and also profile-guided
+# (build_pgo.sh, about two minutes; PGO=0 skips it) to time both builds next to ns-2.
+# Timings depend on the machine and its load: run it on an otherwise idle machine and
+# quote its output, not old numbers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in hyperfine ns; do
@@ -15,6 +17,11 @@ for tool in hyperfine ns; do
 done
 cargo build --release -q -p cwndlab-cli
 C="$PWD/target/release/cwndlab"
+if [ "${PGO:-1}" != 0 ]; then
+  P="$(bench/build_pgo.sh)"
+else
+  P=""
+fi
 NS2="$PWD/bench/ns2/netsim.tcl"
 RUNS="${RUNS:-20}"
 tmp="$(mktemp -d)"
@@ -22,9 +29,13 @@ trap 'rm -rf "$tmp"' EXIT
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo
-echo "== 200 s NetSim run, summary only (whole process)"
+echo "== 200 s NetSim run, summary only (whole process): release build, without the digest,"
+echo "   profile-guided build (if built), ns-2"
 hyperfine -N --warmup 3 --runs "$RUNS" \
   "$C run --preset netsim-newreno --duration 200 --format json" \
+  "$C run --preset netsim-newreno --duration 200 --format json --no-digest" \
+  ${P:+"$P run --preset netsim-newreno --duration 200 --format json"} \
+  ${P:+"$P run --preset netsim-newreno --duration 200 --format json --no-digest"} \
   "ns $NS2 200"
 
 echo
