@@ -89,11 +89,38 @@ impl Histogram {
     }
 }
 
+/// `count` writes of `bytes` each, the first written at `at` and ending at stream offset
+/// `end`, each next one `gap` later and `bytes` further on; the last one was written at
+/// `last_at` and ends at `last_end`.
+#[derive(Clone, Copy, Debug)]
+struct WriteRun {
+    end: u64,
+    at: Ns,
+    bytes: u64,
+    gap: Ns,
+    count: u64,
+    last_end: u64,
+    last_at: Ns,
+}
+
+impl WriteRun {
+    /// Whether a write of `bytes` at `now` ending at `end` continues this run (the second
+    /// write sets the interval; writes come in time order).
+    #[inline]
+    fn continued_by(&self, now: Ns, bytes: u64, end: u64) -> bool {
+        bytes == self.bytes
+            && end.checked_sub(self.last_end) == Some(bytes)
+            && (self.count == 1 || now.checked_sub(self.last_at) == Some(self.gap))
+    }
+}
+
 /// A flow's writes in progress and what was measured.
 #[derive(Clone, Debug, Default)]
 pub struct WriteLog {
-    /// Writes not yet fully transmitted: (end offset, written at, bytes).
-    unsent: VecDeque<(u64, Ns, u64)>,
+    /// Writes not yet fully transmitted, as runs of equal writes at a constant interval:
+    /// an application writing faster than the path drains (the NetSim lab's CBR source)
+    /// piles up a backlog that grows with the run, and a regular one stays a single run.
+    unsent: VecDeque<WriteRun>,
     /// Writes transmitted, not yet delivered: (end offset, written at, bytes, sojourn).
     undelivered: VecDeque<(u64, Ns, u64, Ns)>,
     /// Delivered writes, in delivery order.
@@ -115,7 +142,26 @@ impl WriteLog {
     /// The application wrote `bytes` at `now`, ending at stream offset `end`.
     pub fn write(&mut self, now: Ns, bytes: u64, end: u64) {
         self.writes += 1;
-        self.unsent.push_back((end, now, bytes));
+        if let Some(run) = self.unsent.back_mut() {
+            if run.continued_by(now, bytes, end) {
+                if run.count == 1 {
+                    run.gap = now - run.at;
+                }
+                run.count += 1;
+                run.last_end = end;
+                run.last_at = now;
+                return;
+            }
+        }
+        self.unsent.push_back(WriteRun {
+            end,
+            at: now,
+            bytes,
+            gap: 0,
+            count: 1,
+            last_end: end,
+            last_at: now,
+        });
     }
 
     /// A data packet left at `now`; `snd_max` is the highest byte sent so far (one past).
@@ -124,12 +170,18 @@ impl WriteLog {
             self.itt.add(now - last);
         }
         self.last_tx = Some(now);
-        while let Some(&(end, at, bytes)) = self.unsent.front() {
-            if end > snd_max {
+        while let Some(run) = self.unsent.front_mut() {
+            if run.end > snd_max {
                 break;
             }
-            self.unsent.pop_front();
-            self.undelivered.push_back((end, at, bytes, now - at));
+            self.undelivered.push_back((run.end, run.at, run.bytes, now - run.at));
+            run.count -= 1;
+            if run.count == 0 {
+                self.unsent.pop_front();
+            } else {
+                run.end += run.bytes;
+                run.at += run.gap;
+            }
         }
     }
 
@@ -230,5 +282,87 @@ mod tests {
         w.sent(402, 3100);
         w.delivered(500, 3100);
         assert_eq!(w.rows[2], (300, 3000, 102, 200));
+    }
+
+    /// The same measurements with every unsent write kept on its own.
+    fn plain_rows(ops: &[(u8, Ns, u64)]) -> Vec<WriteRow> {
+        let (mut unsent, mut undelivered, mut rows) = (VecDeque::new(), VecDeque::new(), vec![]);
+        let mut end = 0;
+        for &(op, t, x) in ops {
+            match op {
+                0 => {
+                    end += x;
+                    unsent.push_back((end, t, x));
+                }
+                1 => {
+                    while let Some(&(e, at, b)) = unsent.front() {
+                        if e > x {
+                            break;
+                        }
+                        unsent.pop_front();
+                        undelivered.push_back((e, at, b, t - at));
+                    }
+                }
+                _ => {
+                    while let Some(&(e, at, b, soj)) = undelivered.front() {
+                        if e > x {
+                            break;
+                        }
+                        undelivered.pop_front();
+                        rows.push((at, b, soj, t - at));
+                    }
+                }
+            }
+        }
+        rows
+    }
+
+    #[test]
+    fn a_regular_backlog_is_one_run_and_measures_as_every_write_kept_apart() {
+        // A CBR source outpacing its sends, then irregular writes (sizes and gaps), sends
+        // and deliveries that split writes and runs anywhere.
+        let mut ops: Vec<(u8, Ns, u64)> = Vec::new();
+        let (mut t, mut written, mut sent, mut x) = (0u64, 0u64, 0u64, 7u64);
+        for i in 0..5_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let r = x >> 33;
+            t += if i < 2_000 { 1_168 } else { 1 + r % 3 * 500 };
+            let bytes = if i < 2_000 {
+                1460
+            } else {
+                [20, 20, 1460, 700][(r % 4) as usize]
+            };
+            ops.push((0, t, bytes));
+            written += bytes;
+            if r % 3 == 0 {
+                // Sends at the write's instant, so the CBR writes keep their interval.
+                sent = (sent + 1 + r % 3_000).min(written);
+                ops.push((1, t, sent));
+                ops.push((2, t + 50, sent.saturating_sub(r % 2_000)));
+            }
+        }
+        let mut w = WriteLog::default();
+        let mut end = 0;
+        let mut longest = 0;
+        for &(op, t, v) in &ops {
+            match op {
+                0 => {
+                    end += v;
+                    w.write(t, v, end);
+                }
+                1 => w.sent(t, v),
+                _ => w.delivered(t, v),
+            }
+            longest = longest.max(w.unsent.len());
+            if t < 2_000 * 1_168 {
+                assert!(
+                    w.unsent.len() <= 2,
+                    "a regular backlog stays one run (two at a boundary)"
+                );
+            }
+        }
+        assert!(longest > 2, "irregular writes make separate runs");
+        assert_eq!(w.rows, plain_rows(&ops));
+        assert!(w.rows.len() > 1_000);
     }
 }
