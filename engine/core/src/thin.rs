@@ -164,6 +164,11 @@ impl WriteLog {
         });
     }
 
+    /// How many runs of equal writes the unsent backlog is kept as (memory use).
+    pub fn unsent_runs(&self) -> usize {
+        self.unsent.len()
+    }
+
     /// A data packet left at `now`; `snd_max` is the highest byte sent so far (one past).
     pub fn sent(&mut self, now: Ns, snd_max: u64) {
         if let Some(last) = self.last_tx {

@@ -153,3 +153,26 @@ fn a_segment_based_window_counts_a_small_segment_as_a_whole_packet() {
     assert_eq!(sent_before_ack("segments"), vec![50, 50, 150]);
     assert_eq!(sent_before_ack("bytes"), vec![50, 50, 50, 50, 50]);
 }
+
+#[test]
+fn a_growing_backlog_of_regular_writes_takes_constant_memory() {
+    // The NetSim lab's CBR source writes 10 Mbit/s of payload into a path that delivers
+    // about 4: after 60 s some 30 000 writes wait, kept as one run (issue 8: memory flat
+    // in simulated time).
+    let mut s = cwndlab_core::presets::find("netsim-newreno")
+        .unwrap()
+        .scenario()
+        .unwrap();
+    s.duration = 60.0;
+    let mut sim = cwndlab_core::sim::Simulation::new(&s);
+    sim.set_recording(cwndlab_core::sim::Recording::Summary { digest: false });
+    sim.run_to_end();
+    let log = sim.writes(0).expect("a CBR sender logs its writes");
+    let sent = sim.sender(0).snd_max / 1460;
+    assert!(
+        log.writes > sent + 20_000,
+        "a backlog: {} writes, {sent} sent",
+        log.writes
+    );
+    assert!(log.unsent_runs() <= 2, "{} runs", log.unsent_runs());
+}
