@@ -65,8 +65,12 @@ async function openKomuro(page: Page) {
 
 /** The mean rate the throughput plot of `alg` states for a class ("flow 0", "cross 0"), Mbit/s. */
 async function meanRate(page: Page, alg: string, cls: string): Promise<number> {
-  const label = (await page.locator(`figure[data-plot="throughput-${alg}"] canvas`).getAttribute('aria-label')) ?? '';
-  const m = new RegExp(`${cls}(?: \\([^)]*\\))? mean ([\\d.]+) Mbit/s`).exec(label);
+  const canvas = page.locator(`figure[data-plot="throughput-${alg}"] canvas`);
+  const pattern = new RegExp(`${cls}(?: \\([^)]*\\))? mean ([\\d.]+) Mbit/s`);
+  // After a view change the title updates first; the sentence follows with the redraw.
+  await expect(canvas).toHaveAttribute('aria-label', pattern);
+  const label = (await canvas.getAttribute('aria-label')) ?? '';
+  const m = pattern.exec(label);
   expect(m, `no mean for ${cls} in: ${label}`).not.toBeNull();
   return Number(m?.[1]);
 }
