@@ -38,6 +38,17 @@ hyperfine -N --warmup 3 --runs "$RUNS" \
   ${P:+"$P run --preset netsim-newreno --duration 200 --format json --no-digest"} \
   "ns $NS2 200"
 
+if command -v valgrind >/dev/null; then
+  echo
+  echo "== the same run's instruction count (callgrind; independent of the machine's load)"
+  for flags in "" "--no-digest"; do
+    n="$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+      "$C" run --preset netsim-newreno --duration 200 --format json $flags 2>&1 >/dev/null |
+      sed -n 's/.*Collected : //p')"
+    echo "release build ${flags:-(with digest)}: $n instructions"
+  done
+fi
+
 echo
 echo "== 200 s NetSim run, every packet event written to disk"
 hyperfine --warmup 1 --runs "$((RUNS / 4 + 1))" \
