@@ -227,13 +227,18 @@ impl Sender {
 
     /// Whether the send loop would send nothing now (checked in debug builds).
     fn next_is_held(&self) -> bool {
-        let resend = self.snd_nxt < self.snd_max;
-        let len = if resend {
-            self.segs[self.nxt_idx as usize].len as u64
-        } else {
-            self.mss
-        };
-        self.window_allows(len, resend).is_err()
+        self.next_segment()
+            .is_some_and(|(len, resend)| self.window_allows(len, resend).is_err())
+    }
+
+    /// The next segment the send loop considers: (length, whether it is a resend), or None
+    /// when nothing waits.
+    fn next_segment(&self) -> Option<(u64, bool)> {
+        if self.snd_nxt < self.snd_max {
+            return Some((self.segs[self.nxt_idx as usize].len as u64, true));
+        }
+        let avail = self.app_written.saturating_sub(self.snd_max);
+        (avail > 0).then(|| (avail.min(self.mss), false))
     }
 
     fn send_syn(&mut self, w: &mut World) {
@@ -356,17 +361,7 @@ impl Sender {
         let mut checked = false;
         let mut sent = 0u32;
         let mut cwnd_stop = false;
-        loop {
-            let resend = self.snd_nxt < self.snd_max;
-            let len = if resend {
-                self.segs[self.nxt_idx as usize].len as u64
-            } else {
-                let avail = self.app_written.saturating_sub(self.snd_max);
-                if avail == 0 {
-                    break;
-                }
-                avail.min(self.mss)
-            };
+        while let Some((len, resend)) = self.next_segment() {
             // RFC 5681 §4.1 / RFC 7661 §4.4.3: the idle policy looks before data leaves
             // (once per pass: after the first send the sender is no longer idle).
             if !checked && self.cc.validation.is_active() {
