@@ -1,30 +1,21 @@
 // The app in real Chromium against the built site.
-import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import {
+  ARTIFACTS,
   colouredPixels,
   comparisons,
   expect,
   expectLinkReproduces,
   openApp,
   summaryText,
+  TABLES,
   test,
   waitIdle,
   waitNewComparison,
 } from './fixtures';
 
-const ARTIFACTS = join(import.meta.dirname, 'artifacts');
-mkdirSync(ARTIFACTS, { recursive: true });
-
-/** The engine's tables the built site was made from (the catalogue of algorithms, presets). */
-const TABLES = JSON.parse(
-  readFileSync(join(import.meta.dirname, '..', 'web', 'src', 'engine', 'pkg', 'tables.json'), 'utf8'),
-) as {
-  catalogue: { name: string; label: string }[];
-  presets: { name: string }[];
-};
 const CLASSROOM = 'cwv-classroom-onoff';
 const HAS_CLASSROOM = TABLES.presets.some((p) => p.name === CLASSROOM);
 /** Without the classroom preset, the same kind of scenario set up by hand: an on/off sender. */

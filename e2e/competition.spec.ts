@@ -2,23 +2,21 @@
 // competition view drawn, Jain's index and the retransmitted fraction read from the summary,
 // a copied link reproducing the run; 16 flows with the legend; the flow limit; old
 // comparison links; bad values; the accessibility scan and screenshots.
-import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import {
+  ARTIFACTS,
   colouredPixels,
   comparisons,
   expect,
   expectLinkReproduces,
   openApp,
   summaryText,
+  TABLES,
   test,
   waitNewComparison,
 } from './fixtures';
-
-const ARTIFACTS = join(import.meta.dirname, 'artifacts');
-mkdirSync(ARTIFACTS, { recursive: true });
 
 /** The competition plots, by their data-plot names. */
 const VIEWS = ['window-all', 'queue-all', 'throughput-all', 'share-all', 'fairness-all', 'retx-all'];
@@ -195,11 +193,7 @@ test('the flow list works from the keyboard alone', async ({ page }) => {
 });
 
 /** The engine's event kinds (the RTT view needs rtt_sample and spurious_retransmit). */
-const EVENTS = (
-  JSON.parse(readFileSync(join(import.meta.dirname, '..', 'web', 'src', 'engine', 'pkg', 'tables.json'), 'utf8')) as {
-    codes: { events: string[] };
-  }
-).codes.events;
+const EVENTS = TABLES.codes.events;
 
 test('the RTT view: samples, SRTT, RTO and spurious retransmissions, per flow and per algorithm', async ({ page }) => {
   test.skip(!EVENTS.includes('rtt_sample'), 'this engine logs no RTT samples');

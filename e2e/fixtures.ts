@@ -1,6 +1,22 @@
 // Shared by the end-to-end tests: a page that fails the test on any uncaught error or
 // console error, and helpers that wait for the app to settle.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+
+/** Where the specs write their screenshots. */
+export const ARTIFACTS = join(import.meta.dirname, 'artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+/** The engine's tables the built site was made from: the catalogue of algorithms, the
+ *  presets with their lessons, the event codes. */
+export const TABLES = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', 'web', 'src', 'engine', 'pkg', 'tables.json'), 'utf8'),
+) as {
+  catalogue: { name: string; label: string }[];
+  presets: { name: string; lesson: { compare: string[] } | null }[];
+  codes: { events: string[] };
+};
 
 /** Console messages that are not the app's fault (none so far). */
 const ALLOWED: RegExp[] = [];

@@ -1,13 +1,9 @@
 // The Jacobson 1988 presets in real Chromium: the start-up comparison, the two timers in the
 // RTT view (spurious retransmissions under RFC 793 only), and the four conversations opening
 // in competition mode with the paper's retransmitted fractions; screenshots to look at.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { comparisons, expect, openApp, summaryText, test, waitNewComparison } from './fixtures';
-
-const ARTIFACTS = join(import.meta.dirname, 'artifacts');
-mkdirSync(ARTIFACTS, { recursive: true });
+import { ARTIFACTS, comparisons, expect, openApp, summaryText, test, waitNewComparison } from './fixtures';
 
 /** Loads a preset from the menu and waits for its run(s) to be drawn. */
 async function openPreset(page: Page, name: string) {

@@ -4,31 +4,21 @@
 // the summary has its thin-stream rows with numbers; the note under the algorithm picker
 // names the controls a profile's run does not use; the CDFs' logarithmic x axis, its link
 // key and its value cursor; screenshots at 1280 and 390 px.
-import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import {
+  ARTIFACTS,
   colouredPixels,
   comparisons,
   expect,
   expectLinkReproduces,
   openApp,
   summaryText,
+  TABLES,
   test,
   waitNewComparison,
 } from './fixtures';
-
-const ARTIFACTS = join(import.meta.dirname, 'artifacts');
-mkdirSync(ARTIFACTS, { recursive: true });
-
-/** The engine's tables the built site was made from. */
-const TABLES = JSON.parse(
-  readFileSync(join(import.meta.dirname, '..', 'web', 'src', 'engine', 'pkg', 'tables.json'), 'utf8'),
-) as {
-  catalogue: { name: string; label: string }[];
-  presets: { name: string; lesson: { compare: string[] } | null }[];
-};
 
 const THIN = ['thin-50b-10ms', 'thin-50b-20ms', 'thin-50b-50ms', 'thin-20b-10ms', 'thin-20b-1ms'];
 const PROFILES = ['linux_3_15', 'linux_3_18', 'freebsd_10'];

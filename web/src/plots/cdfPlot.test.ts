@@ -3,7 +3,7 @@
 // percentile markers, the note on a cut tail) and what they read at a value.
 import { scaleLinear } from 'd3';
 import { describe, expect, it } from 'vitest';
-import { recordingCtx } from '../test/canvas';
+import { cdfLevelAt, recordingCtx } from '../test/canvas';
 import { algStyle } from '../lib/styles';
 import { formatNumber } from '../scenario/params';
 import { liveTrace, lossyThinScenario } from '../test/traces';
@@ -222,16 +222,11 @@ describe('the CDF panels on a logarithmic x axis (cdfx=log)', () => {
         expect([line.xs[0], line.ys[0]]).toEqual([0, 100]);
         expect(line.xs[1]).toBe(0);
         expect(1 - (line.ys[2] ?? 0) / 100).toBeGreaterThanOrEqual(zeros - 1e-12);
-        const drawnAt = (px: number) => {
-          let level = NaN;
-          for (let i = 0; i < line.n && (line.xs[i] ?? 0) <= px; i += 1) level = 1 - (line.ys[i] ?? 0) / 100;
-          return level;
-        };
         const slack = 1 / dpr;
         for (let px = 0.5; px < 400; px += 3.7) {
           const lo = cdfAt(sorted, (10 ** x.invert(px - slack - 1e-9) / 1e3) * (1 - 1e-12));
           const hi = cdfAt(sorted, (10 ** x.invert(px + slack) / 1e3) * (1 + 1e-12));
-          const got = drawnAt(px);
+          const got = cdfLevelAt(line, px);
           expect(got, `x=${10 ** x.invert(px)} ms`).toBeGreaterThanOrEqual(lo - 1e-12);
           expect(got, `x=${10 ** x.invert(px)} ms`).toBeLessThanOrEqual(hi + 1e-12);
         }

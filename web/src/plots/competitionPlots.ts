@@ -77,15 +77,11 @@ function pct(x: number, digits = 3): string {
   return Number.isFinite(x) ? `${formatNumber(100 * x, digits)} %` : '—';
 }
 
+/** How a line is stroked. */
+type Look = { color: string; dash: number[]; width: number };
+
 /** Strokes a step line of `value(j)` over bins [j0, j1). */
-function stepLine(
-  f: DrawFrame,
-  t: Table,
-  j0: number,
-  j1: number,
-  value: (j: number) => number,
-  look: { color: string; dash: number[]; width: number },
-): number {
+function stepLine(f: DrawFrame, t: Table, j0: number, j1: number, value: (j: number) => number, look: Look): number {
   const n = Math.max(0, j1 - j0);
   const ts = new Float64Array(n);
   const vs = new Float64Array(n);
@@ -93,14 +89,18 @@ function stepLine(
     ts[k] = t.bins.start(j0 + k);
     vs[k] = value(j0 + k);
   }
-  const endT = Math.min(t.covered, t.bins.start(j1));
+  return strokeStep(f, ts, vs, n, Math.min(t.covered, t.bins.start(j1)), look);
+}
+
+/** Strokes the step line through (ts[k], vs[k]), k < n, held to `endT`; returns the y of
+ *  its end (for a name there). */
+function strokeStep(f: DrawFrame, ts: Float64Array, vs: Float64Array, n: number, endT: number, look: Look): number {
   const line = decimateLine(ts, vs, 0, n, f.xl, f.yl, { step: true, dpr: f.dpr, width: f.width, endT });
   f.ctx.strokeStyle = look.color;
   f.ctx.lineWidth = look.width;
   f.ctx.setLineDash(look.dash);
   strokePolyline(f.ctx, line);
   f.ctx.setLineDash([]);
-  // The y of the line's end (for a name there).
   return line.n > 0 ? (line.ys[line.n - 1] ?? NaN) : NaN;
 }
 
@@ -468,20 +468,10 @@ export const retxPlot: PlotDef = {
     for (let k = 0; k < n; k += 1) ts[k] = (j0 + k) * g.width;
     const labels: { text: string; color: string; x: number; y: number }[] = [];
     const endT = Math.min(g.covered, j1 * g.width);
-    const line = (
-      value: (j: number) => number,
-      look: { color: string; dash: number[]; width: number },
-      name: string,
-    ) => {
+    const line = (value: (j: number) => number, look: Look, name: string) => {
       const vs = new Float64Array(n);
       for (let k = 0; k < n; k += 1) vs[k] = value(j0 + k);
-      const p = decimateLine(ts, vs, 0, n, f.xl, f.yl, { step: true, dpr: f.dpr, width: f.width, endT });
-      f.ctx.strokeStyle = look.color;
-      f.ctx.lineWidth = look.width;
-      f.ctx.setLineDash(look.dash);
-      strokePolyline(f.ctx, p);
-      f.ctx.setLineDash([]);
-      const y = p.n > 0 ? (p.ys[p.n - 1] ?? NaN) : NaN;
+      const y = strokeStep(f, ts, vs, n, endT, look);
       if (Number.isFinite(y)) labels.push({ text: name, color: look.color, x: f.x(endT), y });
     };
     const frac = (retx: number, sent: number) => (sent > 0 ? (100 * retx) / sent : NaN);

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { tables } from '../engine/tables';
 import type { RunSummary } from '../engine/protocol';
+import { cdfLevelAt } from '../test/canvas';
 import { liveTrace, lossyThinScenario, thinScenario } from '../test/traces';
 import { engineWasm } from '../test/wasm';
 import { linearOf, mapLinear } from './core/decimate';
@@ -96,18 +97,12 @@ describe('exact empirical CDFs', () => {
       // Columns 0 … 400·dpr (the largest value sits on the right edge), two vertices each,
       // plus the start and the end.
       expect(line.n).toBeLessThanOrEqual(2 * (400 * dpr + 1) + 2);
-      // Read the drawn line at x: the level of the last vertex at or left of it.
-      const drawnAt = (px: number) => {
-        let level = NaN;
-        for (let i = 0; i < line.n && (line.xs[i] ?? 0) <= px; i += 1) level = 1 - (line.ys[i] ?? 0) / 100;
-        return level;
-      };
       const slack = 1 / dpr;
       for (let px = 0.5; px < 400; px += 3.7) {
         const v = x.invert(px);
         const lo = cdfAt(dense, x.invert(px - slack - 1e-9) - 1e-12);
         const hi = cdfAt(dense, x.invert(px + slack));
-        const got = drawnAt(px);
+        const got = cdfLevelAt(line, px);
         expect(got, `x=${v}`).toBeGreaterThanOrEqual(lo - 1e-12);
         expect(got, `x=${v}`).toBeLessThanOrEqual(hi + 1e-12);
       }

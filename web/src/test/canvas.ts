@@ -45,3 +45,11 @@ export function plotContext(scenario: Scenario, over: Partial<PlotContext> = {})
     ...over,
   };
 }
+
+/** Reads a drawn CDF polyline (y in percent, 100 at the bottom) at x = `px`: the share at
+ *  the last vertex at or left of it (NaN left of the line). */
+export function cdfLevelAt(line: { n: number; xs: ArrayLike<number>; ys: ArrayLike<number> }, px: number): number {
+  let level = NaN;
+  for (let i = 0; i < line.n && (line.xs[i] ?? 0) <= px; i += 1) level = 1 - (line.ys[i] ?? 0) / 100;
+  return level;
+}
