@@ -115,6 +115,13 @@ impl World {
         self.found = found;
     }
 
+    /// A packet was dropped (queue or wire): a data segment's copy no longer travels.
+    fn data_lost(&mut self, pkt: &Packet) {
+        if pkt.kind == PktKind::Data {
+            self.spurious[pkt.flow as usize].lost(pkt.seg);
+        }
+    }
+
     /// An endpoint puts a new packet on its first link.
     pub fn transmit(&mut self, link: u32, pkt: Packet) {
         self.packets += 1;
@@ -146,9 +153,7 @@ impl World {
             self.cross[pkt.flow as usize].queue_drops += 1;
             return;
         }
-        if pkt.kind == PktKind::Data {
-            self.spurious[pkt.flow as usize].lost(pkt.seg);
-        }
+        self.data_lost(&pkt);
         let d = &mut self.drops[pkt.flow as usize];
         let kind = if is_forward(pkt.kind) {
             d.queue += 1;
@@ -622,9 +627,7 @@ impl Simulation {
         }
         let w = &mut self.world;
         if pkt.fate != Fate::Ok {
-            if pkt.kind == PktKind::Data {
-                w.spurious[pkt.flow as usize].lost(pkt.seg);
-            }
+            w.data_lost(&pkt);
             let d = &mut w.drops[pkt.flow as usize];
             let kind = match (pkt.fate, is_forward(pkt.kind)) {
                 (Fate::Scripted, _) => {
