@@ -9,6 +9,7 @@
 import type { Scenario } from '../engine/tables';
 import { jsonEqual, type JsonValue } from '../lib/json';
 import { algorithmLabel, catalogueEntry, CONTROLLED_KEYS, orderAlgorithms, type AlgorithmName } from './algorithms';
+import { listText } from './identical';
 import { formatValue, PARAMS, requireSpec } from './params';
 import { getAt } from './paths';
 
@@ -83,11 +84,9 @@ export function overrideGroups(
   return { groups: [...groups.values()], plain };
 }
 
-/** "A", "A and B", "A, B and C". */
+/** The algorithms' labels as a list: "A", "A and B", "A, B and C". */
 export function listNames(names: readonly AlgorithmName[]): string {
-  const labels = names.map(algorithmLabel);
-  if (labels.length <= 1) return labels.join('');
-  return `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1] ?? ''}`;
+  return listText(names.map(algorithmLabel));
 }
 
 /** "Initial window 10 segments (controls: 2 segments)". */
