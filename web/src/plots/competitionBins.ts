@@ -10,7 +10,7 @@ import type { Scenario } from '../engine/tables';
 import type { GrowTable, RunTrace } from '../engine/traceStore';
 import { flowsOf } from '../scenario/competition';
 import { getAt, timelineOf } from '../scenario/paths';
-import type { ThroughputBins } from './throughputBins';
+import { cachedFor, type ThroughputBins } from './throughputBins';
 
 /**
  * Jain's fairness index of the amounts x₁…xₙ (Jain, Chiu and Hawe 1984):
@@ -179,21 +179,11 @@ export class PacketBins {
   }
 }
 
-const packetCache = new WeakMap<RunTrace, Map<number, PacketBins>>();
+const packetCache = new WeakMap<object, Map<number, PacketBins>>();
 
 /** A trace's packet counts per bin of `width` s, brought up to date. */
 export function packetBins(trace: RunTrace, width: number): PacketBins {
-  let map = packetCache.get(trace);
-  if (!map) {
-    map = new Map();
-    packetCache.set(trace, map);
-  }
-  let b = map.get(width);
-  if (!b) {
-    b = new PacketBins(width);
-    if (map.size >= 8) map.clear();
-    map.set(width, b);
-  }
+  const b = cachedFor(packetCache, trace, width, () => new PacketBins(width));
   return b.update(trace.tables.sends, trace.tables.retx);
 }
 
@@ -217,7 +207,7 @@ export function retransmittedFractions(summary: RunSummary): { flows: number[]; 
 /** Each flow's goodput over its own active time, bit/s: bytes delivered over the time from
  *  its start to its completion (or to the run's time reached), the amount the whole run's
  *  Jain index compares (staggered starts and finite transfers do not count as unfairness). */
-export function activeGoodputs(scenario: Scenario, summary: RunSummary): number[] {
+function activeGoodputs(scenario: Scenario, summary: RunSummary): number[] {
   const spans = flowSpans(scenario, summary);
   return summary.flows.map((f, i) => {
     const span = spans[i] ?? { start: 0, end: Infinity };

@@ -16,6 +16,7 @@ import { crossOf, trafficClasses, type TrafficClass } from '../scenario/cross';
 import { formatNumber } from '../scenario/params';
 import { durationOf } from '../scenario/paths';
 import {
+  activeIn,
   bandwidthSteps,
   capacityBytes,
   flowSpans,
@@ -26,10 +27,9 @@ import {
   shareOfCapacity,
   type PacketBins,
 } from './competitionBins';
-import { decimateLine } from './core/decimate';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun, ReadoutLine } from './core/types';
-import { drawEndLabels, strokePolyline } from './layers';
-import { flowClassIndex, wantedBinWidth } from './throughputPlot';
+import { drawEndLabels, strokeStep, type StrokeLook } from './layers';
+import { binText, binUnder, flowClassIndex, visibleBins, wantedBinWidth } from './throughputPlot';
 import { binnedThroughput, coveredUntil, type ThroughputBins } from './throughputBins';
 
 /** A run's throughput table read for these plots: bins of the chosen width, classes, how far
@@ -54,34 +54,25 @@ function tableOf(runs: readonly PlotRun[], context: PlotContext, column: 'delive
   };
 }
 
-/** Plotted bins [j0, j1) overlapping [t0, t1] that hold data. */
-function binRange(t: Table, t0: number, t1: number): [number, number] {
-  const w = t.bins.width;
-  const last = Math.ceil(t.covered / w - 1e-9);
-  return [Math.max(0, Math.floor(t0 / w)), Math.max(0, Math.min(last, Math.ceil(t1 / w + 1e-9)))];
-}
-
 /** The plotted bin under the cursor t (the last closed one at or past the end); -1 without. */
 function binAt(t: Table, at: number): number {
   if (t.covered <= 0 || at < 0 || at > t.first.trace.now) return -1;
-  const w = t.bins.width;
-  return Math.min(Math.floor(at / w), Math.ceil(t.covered / w - 1e-9) - 1);
-}
-
-function binText(t: Table, j: number): string {
-  const end = Math.min(t.bins.start(j + 1), t.covered);
-  return `bin ${formatNumber(t.bins.start(j), 6)}–${formatNumber(end, 6)} s`;
+  return binUnder(t, at);
 }
 
 function pct(x: number, digits = 3): string {
   return Number.isFinite(x) ? `${formatNumber(100 * x, digits)} %` : '—';
 }
 
-/** How a line is stroked. */
-type Look = { color: string; dash: number[]; width: number };
-
 /** Strokes a step line of `value(j)` over bins [j0, j1). */
-function stepLine(f: DrawFrame, t: Table, j0: number, j1: number, value: (j: number) => number, look: Look): number {
+function stepLine(
+  f: DrawFrame,
+  t: Table,
+  j0: number,
+  j1: number,
+  value: (j: number) => number,
+  look: StrokeLook,
+): number {
   const n = Math.max(0, j1 - j0);
   const ts = new Float64Array(n);
   const vs = new Float64Array(n);
@@ -90,18 +81,6 @@ function stepLine(f: DrawFrame, t: Table, j0: number, j1: number, value: (j: num
     vs[k] = value(j0 + k);
   }
   return strokeStep(f, ts, vs, n, Math.min(t.covered, t.bins.start(j1)), look);
-}
-
-/** Strokes the step line through (ts[k], vs[k]), k < n, held to `endT`; returns the y of
- *  its end (for a name there). */
-function strokeStep(f: DrawFrame, ts: Float64Array, vs: Float64Array, n: number, endT: number, look: Look): number {
-  const line = decimateLine(ts, vs, 0, n, f.xl, f.yl, { step: true, dpr: f.dpr, width: f.width, endT });
-  f.ctx.strokeStyle = look.color;
-  f.ctx.lineWidth = look.width;
-  f.ctx.setLineDash(look.dash);
-  strokePolyline(f.ctx, line);
-  f.ctx.setLineDash([]);
-  return line.n > 0 ? (line.ys[line.n - 1] ?? NaN) : NaN;
 }
 
 /** A dashed horizontal reference line with its text at the left, on a white box. */
@@ -153,6 +132,13 @@ function stackOf(t: Table, runs: readonly PlotRun[]): { c: number; color: string
   return [...flows, ...cross];
 }
 
+/** Every class's share of the link in bin j together: the link's utilisation there. */
+function linkUsed(t: Table, j: number, steps: readonly [number, number][]): number {
+  let sum = 0;
+  for (let c = 0; c < t.classes.length; c += 1) sum += shareOfCapacity(t.bins, c, j, t.covered, steps) || 0;
+  return sum;
+}
+
 function shareTable(runs: readonly PlotRun[], context: PlotContext): Table | null {
   return tableOf(runs, context, 'bottleneck');
 }
@@ -166,12 +152,10 @@ export const sharePlot: PlotDef = {
     const t = shareTable(runs, context);
     if (!t) return [0, 100];
     const steps = bandwidthSteps(context.scenario);
-    const [j0, j1] = binRange(t, t0, t1);
+    const [j0, j1] = visibleBins(t, t0, t1);
     let hi = 1;
     for (let j = j0; j < j1; j += 1) {
-      let sum = 0;
-      for (let c = 0; c < t.classes.length; c += 1) sum += shareOfCapacity(t.bins, c, j, t.covered, steps) || 0;
-      hi = Math.max(hi, sum);
+      hi = Math.max(hi, linkUsed(t, j, steps));
     }
     // 100 % at the top (the plot adds 6 % above the extent); more only for a bin that
     // carried a packet more than its width allows.
@@ -183,7 +167,7 @@ export const sharePlot: PlotDef = {
     const t = shareTable(runs, context);
     if (!t) return;
     const steps = bandwidthSteps(context.scenario);
-    const [j0, j1] = binRange(t, f.t0, f.t1);
+    const [j0, j1] = visibleBins(t, f.t0, f.t1);
     const n = Math.max(0, j1 - j0);
     const stack = stackOf(t, runs);
     const below = new Float64Array(n);
@@ -263,8 +247,7 @@ export const sharePlot: PlotDef = {
     if (!t || j < 0)
       return runs.map((r) => ({ key: r.key, label: r.label, color: r.style.color, text: 'no data yet' }));
     const steps = bandwidthSteps(context.scenario);
-    let used = 0;
-    for (let c = 0; c < t.classes.length; c += 1) used += shareOfCapacity(t.bins, c, j, t.covered, steps) || 0;
+    const used = linkUsed(t, j, steps);
     const lines: ReadoutLine[] = runs.map((run) => {
       const c = flowClassIndex(t.classes, run.flow ?? 0);
       return {
@@ -313,7 +296,7 @@ export const sharePlot: PlotDef = {
   },
 };
 
-/** The delivered bytes of the same bins (the share plot's dashed line). */
+/** The delivered bytes of the same bins (the share plot's dashed line, the fairness plot). */
 function deliveredTable(runs: readonly PlotRun[], context: PlotContext): Table | null {
   return tableOf(runs, context, 'delivered');
 }
@@ -335,10 +318,6 @@ function deliveredShare(t: Table, j: number, steps: readonly [number, number][])
 
 // ---- Jain's fairness index ----
 
-function fairnessTable(runs: readonly PlotRun[], context: PlotContext): Table | null {
-  return tableOf(runs, context, 'delivered');
-}
-
 /** Jain's index per bin (delivered bytes of the flows active in it) and its inputs. */
 function jainSeries(t: Table, context: PlotContext) {
   const spans = flowSpans(context.scenario, t.summary);
@@ -346,7 +325,7 @@ function jainSeries(t: Table, context: PlotContext) {
   return {
     spans,
     at: (j: number) => jainInBin(t.bins, flowClass, spans, j),
-    active: (j: number) => spans.filter((s) => s.start < t.bins.start(j + 1) && s.end > t.bins.start(j)).length,
+    active: (j: number) => spans.filter((s) => activeIn(s, t.bins.start(j), t.bins.start(j + 1))).length,
   };
 }
 
@@ -361,11 +340,11 @@ export const fairnessPlot: PlotDef = {
 
   draw(f) {
     const { runs, context } = f;
-    const t = fairnessTable(runs, context);
+    const t = deliveredTable(runs, context);
     if (!t) return;
     const n = flowsOf(context.scenario).length;
     const series = jainSeries(t, context);
-    const [j0, j1] = binRange(t, f.t0, f.t1);
+    const [j0, j1] = visibleBins(t, f.t0, f.t1);
     stepLine(f, t, j0, j1, series.at, { color: '#111111', dash: [], width: 2 });
     // The references over the data, so their names stay readable.
     if (n > 1) referenceLine(f, 1 / n, `1/${n}: one flow takes all`, [2, 3]);
@@ -374,7 +353,7 @@ export const fairnessPlot: PlotDef = {
   },
 
   readout(runs, at, context) {
-    const t = fairnessTable(runs, context);
+    const t = deliveredTable(runs, context);
     const j = t ? binAt(t, at) : -1;
     if (!t || j < 0) return [{ key: 'jain', label: 'Jain', color: '#111111', text: 'no data yet' }];
     const s = jainSeries(t, context);
@@ -390,10 +369,10 @@ export const fairnessPlot: PlotDef = {
   },
 
   describe(runs, context) {
-    const t = fairnessTable(runs, context);
+    const t = deliveredTable(runs, context);
     if (!t || t.covered <= 0) return 'Jain’s fairness index over time: running.';
     const s = jainSeries(t, context);
-    const [j0, j1] = binRange(t, 0, t.covered);
+    const [j0, j1] = visibleBins(t, 0, t.covered);
     let lo = Infinity;
     let loAt = NaN;
     for (let j = j0; j < j1; j += 1) {
@@ -426,6 +405,11 @@ function packetGrid(runs: readonly PlotRun[], context: PlotContext) {
   return { width, covered, last: Math.ceil(covered / width - 1e-9) };
 }
 
+/** Bins [j0, j1) of the grid that overlap [t0, t1] and hold data. */
+function packetRange(g: ReturnType<typeof packetGrid>, t0: number, t1: number): [number, number] {
+  return [Math.max(0, Math.floor(t0 / g.width)), Math.min(g.last, Math.ceil(t1 / g.width + 1e-9))];
+}
+
 function sumAt(list: { b: PacketBins }[], j: number): { retx: number; sent: number } {
   let retx = 0;
   let sent = 0;
@@ -445,8 +429,7 @@ export const retxPlot: PlotDef = {
     const g = packetGrid(runs, context);
     let hi = 0;
     const list = packetsOf(runs, context);
-    const j0 = Math.max(0, Math.floor(t0 / g.width));
-    const j1 = Math.min(g.last, Math.ceil(t1 / g.width + 1e-9));
+    const [j0, j1] = packetRange(g, t0, t1);
     for (const { b } of list) {
       for (let j = j0; j < j1; j += 1) {
         const s = b.sentAt(j);
@@ -461,14 +444,13 @@ export const retxPlot: PlotDef = {
     const { runs, context } = f;
     const g = packetGrid(runs, context);
     const list = packetsOf(runs, context);
-    const j0 = Math.max(0, Math.floor(f.t0 / g.width));
-    const j1 = Math.min(g.last, Math.ceil(f.t1 / g.width + 1e-9));
+    const [j0, j1] = packetRange(g, f.t0, f.t1);
     const n = Math.max(0, j1 - j0);
     const ts = new Float64Array(n);
     for (let k = 0; k < n; k += 1) ts[k] = (j0 + k) * g.width;
     const labels: { text: string; color: string; x: number; y: number }[] = [];
     const endT = Math.min(g.covered, j1 * g.width);
-    const line = (value: (j: number) => number, look: Look, name: string) => {
+    const line = (value: (j: number) => number, look: StrokeLook, name: string) => {
       const vs = new Float64Array(n);
       for (let k = 0; k < n; k += 1) vs[k] = value(j0 + k);
       const y = strokeStep(f, ts, vs, n, endT, look);

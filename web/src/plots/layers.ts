@@ -4,7 +4,7 @@ import type { RunTrace } from '../engine/traceStore';
 import { lowerBound, visibleRange } from '../engine/lookup';
 import { drawMarker, PHASES, type PhaseStyle } from '../lib/styles';
 import type { ColumnOf, TableName } from '../engine/protocol';
-import type { Polyline } from './core/decimate';
+import { decimateLine, type Polyline } from './core/decimate';
 import { cachedLine } from './core/lineCache';
 import type { DrawFrame } from './core/types';
 
@@ -27,6 +27,32 @@ export function strokePolyline(ctx: CanvasRenderingContext2D, p: Polyline): void
     pen = true;
   }
   ctx.stroke();
+}
+
+/** How a line is stroked. */
+export interface StrokeLook {
+  color: string;
+  dash: number[];
+  width: number;
+}
+
+/** Strokes the step line through (ts[k], vs[k]), k < n, held to `endT`, decimated per pixel
+ *  column; returns the y of its end (for a name there; NaN without one). */
+export function strokeStep(
+  f: DrawFrame,
+  ts: Float64Array,
+  vs: Float64Array,
+  n: number,
+  endT: number,
+  look: StrokeLook,
+): number {
+  const line = decimateLine(ts, vs, 0, n, f.xl, f.yl, { step: true, dpr: f.dpr, width: f.width, endT });
+  f.ctx.strokeStyle = look.color;
+  f.ctx.lineWidth = look.width;
+  f.ctx.setLineDash(look.dash);
+  strokePolyline(f.ctx, line);
+  f.ctx.setLineDash([]);
+  return line.n > 0 ? (line.ys[line.n - 1] ?? NaN) : NaN;
 }
 
 const patternCache = new WeakMap<CanvasRenderingContext2D, Map<string, CanvasPattern | null>>();

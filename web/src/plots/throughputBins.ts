@@ -144,6 +144,26 @@ export function coveredUntil(trace: RunTrace, duration: number): number {
   return Math.floor(trace.now / base + 1e-9) * base;
 }
 
+/** Bins kept per owner (each width and column adds some). */
+const MAX_BINS = 8;
+
+/** `owner`'s entry `key` in `cache`, made by `make` when it has none (an owner keeps at most
+ *  MAX_BINS: with more, its old ones are dropped). */
+export function cachedFor<K, V>(cache: WeakMap<object, Map<K, V>>, owner: object, key: K, make: () => V): V {
+  let map = cache.get(owner);
+  if (!map) {
+    map = new Map();
+    cache.set(owner, map);
+  }
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    if (map.size >= MAX_BINS) map.clear();
+    map.set(key, v);
+  }
+  return v;
+}
+
 // Keyed by the table, not the trace: the flows of a competition share one throughput table
 // (traceStore.ts), so its bins are summed once for all of them.
 const cache = new WeakMap<object, Map<string, ThroughputBins>>();
@@ -153,18 +173,12 @@ const cache = new WeakMap<object, Map<string, ThroughputBins>>();
 export function binnedThroughput(trace: RunTrace, width: number, column: ThroughputColumn): ThroughputBins {
   const base = trace.throughput.bin;
   const k = binFactor(base, width);
-  let map = cache.get(trace.tables.throughput);
-  if (!map) {
-    map = new Map();
-    cache.set(trace.tables.throughput, map);
-  }
-  const key = `${base}|${k}|${column}`;
-  let b = map.get(key);
-  if (!b) {
-    b = new ThroughputBins(base, k, trace.throughput.classes.length);
-    if (map.size >= 8) map.clear();
-    map.set(key, b);
-  }
+  const b = cachedFor(
+    cache,
+    trace.tables.throughput,
+    `${base}|${k}|${column}`,
+    () => new ThroughputBins(base, k, trace.throughput.classes.length),
+  );
   const tb = trace.tables.throughput;
   if (b.upTo < tb.length) b.add(tb.cols.t, tb.cols.class, tb.cols[COLUMN[column]], tb.length);
   return b;

@@ -11,9 +11,8 @@ import { durationOf, getAt } from '../scenario/paths';
 import type { ThroughputColumn } from '../scenario/shareState';
 import { crossStyle, OTHER_FLOW_STYLE, type ClassStyle } from '../lib/styles';
 import { formatDuration } from '../lib/format';
-import { decimateLine } from './core/decimate';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun, ReadoutLine } from './core/types';
-import { drawEndLabels, strokePolyline } from './layers';
+import { drawEndLabels, strokeStep, type StrokeLook } from './layers';
 import { autoBinWidth, binFactor, binnedThroughput, coveredUntil, type ThroughputBins } from './throughputBins';
 
 /** What each column is called in text. */
@@ -62,11 +61,31 @@ function runBins(run: PlotRun, context: PlotContext): RunBins | null {
   };
 }
 
+/** Plotted bins and how far their data is complete (a run's, or the table a competition's
+ *  flows share). */
+export interface CoveredBins {
+  bins: ThroughputBins;
+  covered: number;
+}
+
 /** Plotted bins [j0, j1) that overlap [t0, t1] and hold data. */
-function visibleBins(b: RunBins, t0: number, t1: number): [number, number] {
+export function visibleBins(b: CoveredBins, t0: number, t1: number): [number, number] {
   const w = b.bins.width;
   const last = Math.ceil(b.covered / w - 1e-9);
   return [Math.max(0, Math.floor(t0 / w)), Math.max(0, Math.min(last, Math.ceil(t1 / w + 1e-9)))];
+}
+
+/** The plotted bin under the cursor t ≥ 0: the last closed one at or past the end of the
+ *  data. */
+export function binUnder(b: CoveredBins, t: number): number {
+  const w = b.bins.width;
+  return Math.min(Math.floor(t / w), Math.ceil(b.covered / w - 1e-9) - 1);
+}
+
+/** Bin j's time span as the readouts give it ("bin 2–3 s"), ending where the data does. */
+export function binText(b: CoveredBins, j: number): string {
+  const end = Math.min(b.bins.start(j + 1), b.covered);
+  return `bin ${formatNumber(b.bins.start(j), 6)}–${formatNumber(end, 6)} s`;
 }
 
 /** Short name of a class on the plot ("flow 0", "cross 1"). */
@@ -145,15 +164,9 @@ function drawCompetition(f: DrawFrame) {
   for (let k = 0; k < n; k += 1) ts[k] = b.bins.start(j0 + k);
   const endT = Math.min(b.covered, b.bins.start(j1));
   const labels: { text: string; color: string; x: number; y: number }[] = [];
-  const stroke = (rate: (j: number) => number, st: { color: string; dash: number[]; width: number }, name: string) => {
+  const stroke = (rate: (j: number) => number, st: StrokeLook, name: string) => {
     for (let k = 0; k < n; k += 1) vs[k] = rate(j0 + k) / MBIT;
-    const line = decimateLine(ts, vs, 0, n, f.xl, f.yl, { step: true, dpr: f.dpr, width: f.width, endT });
-    ctx.strokeStyle = st.color;
-    ctx.lineWidth = st.width;
-    ctx.setLineDash(st.dash);
-    strokePolyline(ctx, line);
-    ctx.setLineDash([]);
-    const lastY = line.n > 0 ? (line.ys[line.n - 1] ?? NaN) : NaN;
+    const lastY = strokeStep(f, ts, vs, n, endT, st);
     if (Number.isFinite(lastY)) labels.push({ text: name, color: st.color, x: f.x(endT), y: lastY });
   };
   b.classes.forEach((c, i) => {
@@ -221,24 +234,16 @@ export const throughputPlot: PlotDef = {
       const ts = new Float64Array(n);
       const vs = new Float64Array(n);
       const endT = Math.min(b.covered, b.bins.start(j1));
+      for (let k = 0; k < n; k += 1) ts[k] = b.bins.start(j0 + k);
       for (const c of drawOrder(b.classes)) {
         const cls = b.classes[c] as TrafficClass;
-        for (let k = 0; k < n; k += 1) {
-          ts[k] = b.bins.start(j0 + k);
-          vs[k] = b.bins.rate(c, j0 + k, b.covered) / MBIT;
-        }
-        const line = decimateLine(ts, vs, 0, n, f.xl, f.yl, { step: true, dpr: f.dpr, width: f.width, endT });
+        for (let k = 0; k < n; k += 1) vs[k] = b.bins.rate(c, j0 + k, b.covered) / MBIT;
         const st = styleOf(cls, run, context.overlay);
-        ctx.strokeStyle = st.color;
-        ctx.lineWidth = st.width;
-        ctx.setLineDash(st.dash);
-        strokePolyline(ctx, line);
-        ctx.setLineDash([]);
+        const lastY = strokeStep(f, ts, vs, n, endT, st);
         // Names at the line ends: every class when one run is drawn; in an overlay the
         // algorithms' own lines are told apart by the legend, the others are named once.
         const named =
           b.classes.length > 1 && (!context.overlay || (r === 0 && !(cls.kind === 'flow' && cls.index === 0)));
-        const lastY = line.n > 0 ? (line.ys[line.n - 1] ?? NaN) : NaN;
         if (named && Number.isFinite(lastY)) {
           labels.push({ text: shortName(cls), color: st.color, x: f.x(endT), y: lastY });
         }
@@ -254,16 +259,10 @@ export const throughputPlot: PlotDef = {
       const b = runBins(run, context);
       // Up to the run's current time (the play head) the last closed bins are read.
       if (!b || b.covered <= 0 || t > run.trace.now || t < 0) return { ...line, text: 'no data yet' };
-      const w = b.bins.width;
       // The cursor at the end (or past the last closed bin) reads the last bin.
-      const j = Math.min(Math.floor(t / w), Math.ceil(b.covered / w - 1e-9) - 1);
-      const a = b.bins.start(j);
+      const j = binUnder(b, t);
       const parts = b.classes.map((c, i) => `${shortName(c)} ${mbps(b.bins.rate(i, j, b.covered))}`);
-      const end = Math.min(b.bins.start(j + 1), b.covered);
-      return {
-        ...line,
-        text: `${parts.join(' · ')} Mbit/s (bin ${formatNumber(a, 6)}–${formatNumber(end, 6)} s)`,
-      };
+      return { ...line, text: `${parts.join(' · ')} Mbit/s (${binText(b, j)})` };
     });
   },
 
@@ -311,8 +310,7 @@ function competitionReadout(runs: PlotRun[], t: number, context: PlotContext): R
   if (!first || !b || b.covered <= 0 || t > first.trace.now || t < 0) {
     return runs.map((run) => ({ key: run.key, label: run.label, color: run.style.color, text: 'no data yet' }));
   }
-  const w = b.bins.width;
-  const j = Math.min(Math.floor(t / w), Math.ceil(b.covered / w - 1e-9) - 1);
+  const j = binUnder(b, t);
   const lines: ReadoutLine[] = runs.map((run) => {
     const c = flowClassIndex(b.classes, run.flow ?? 0);
     return {
@@ -322,12 +320,11 @@ function competitionReadout(runs: PlotRun[], t: number, context: PlotContext): R
       text: `${mbps(c < 0 ? NaN : b.bins.rate(c, j, b.covered))} Mbit/s`,
     };
   });
-  const end = Math.min(b.bins.start(j + 1), b.covered);
   lines.push({
     key: 'all',
     label: 'all flows',
     color: TOTAL_COLOR,
-    text: `${mbps(totalRate(b, j))} Mbit/s (bin ${formatNumber(b.bins.start(j), 6)}–${formatNumber(end, 6)} s)`,
+    text: `${mbps(totalRate(b, j))} Mbit/s (${binText(b, j)})`,
   });
   b.classes.forEach((c, i) => {
     if (c.kind === 'cross') {
