@@ -136,14 +136,24 @@ async function expectPlotsDrawn(page: Page) {
   const plots = page.locator('figure.plot');
   const n = await plots.count();
   expect(n).toBeGreaterThan(0);
+  // The plots in view are drawn first and the others in the next frames: wait for each.
   for (let i = 0; i < n; i += 1) {
     // Axes: ticks on both axes.
     await expect(plots.nth(i).locator('g.x-axis .tick').first()).toBeVisible();
-    expect(await plots.nth(i).locator('g.y-axis .tick').count()).toBeGreaterThan(1);
+    await expect.poll(() => plots.nth(i).locator('g.y-axis .tick').count()).toBeGreaterThan(1);
   }
-  const pixels = await colouredPixels(page, 'figure.plot canvas');
-  expect(pixels).toHaveLength(n);
-  for (const p of pixels) expect(p, 'a plot canvas has no data pixels').toBeGreaterThan(150);
+  // Every canvas has data pixels (the poll's last reading lists them if not).
+  await expect
+    .poll(
+      async () => {
+        const pixels = await colouredPixels(page, 'figure.plot canvas');
+        return pixels.length === n && pixels.every((p) => p > 150)
+          ? 'drawn'
+          : `pixels per canvas: ${pixels.join(', ')}`;
+      },
+      { message: 'every plot canvas has data pixels' },
+    )
+    .toBe('drawn');
 }
 
 test('loads with no errors and draws every plot with axes and data', async ({ page, errors }) => {

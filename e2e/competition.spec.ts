@@ -32,8 +32,11 @@ async function expectViewsDrawn(page: Page, views = VIEWS) {
   for (const view of views) {
     const fig = page.locator(`figure[data-plot="${view}"]`);
     await expect(fig).toBeVisible();
-    expect(await fig.locator('g.y-axis .tick').count(), `${view}: y ticks`).toBeGreaterThan(1);
-    expect(await inkPixels(page, `figure[data-plot="${view}"] canvas`), `${view}: data pixels`).toBeGreaterThan(300);
+    // The plots in view are drawn first and the others in the next frames: wait for each.
+    await expect.poll(() => fig.locator('g.y-axis .tick').count(), { message: `${view}: y ticks` }).toBeGreaterThan(1);
+    await expect
+      .poll(() => inkPixels(page, `figure[data-plot="${view}"] canvas`), { message: `${view}: data pixels` })
+      .toBeGreaterThan(300);
   }
 }
 

@@ -54,9 +54,18 @@ const dataPixels = (page: Page, selector: string) => colouredPixels(page, select
 
 /** Expects every canvas matching `selector` to have data drawn. */
 async function expectDrawn(page: Page, selector: string) {
-  const pixels = await dataPixels(page, selector);
-  expect(pixels.length, selector).toBeGreaterThan(0);
-  for (const px of pixels) expect(px, `a canvas of ${selector} is blank: ${pixels.join(', ')}`).toBeGreaterThan(150);
+  // Plots out of view are drawn in the frames after those in view: wait for them.
+  await expect
+    .poll(
+      async () => {
+        const pixels = await dataPixels(page, selector);
+        return pixels.length > 0 && pixels.every((px) => px > 150)
+          ? 'drawn'
+          : `pixels per canvas: ${pixels.join(', ')}`;
+      },
+      { message: `every canvas of ${selector} has data pixels` },
+    )
+    .toBe('drawn');
 }
 
 /** The tick labels of a panel's x axis (SVG text). */
