@@ -94,8 +94,17 @@ test('a three-flow competition built in the page: every view, Jain and retransmi
   // One plot per flow.
   await page.getByRole('radio', { name: 'One plot per flow' }).check();
   await expect(page.locator('figure[data-plot^="window-flow"]')).toHaveCount(3);
-  const perFlow = await colouredPixels(page, 'figure[data-plot^="window-flow"] canvas');
-  for (const p of perFlow) expect(p).toBeGreaterThan(150);
+  await expect
+    .poll(
+      async () => {
+        const perFlow = await colouredPixels(page, 'figure[data-plot^="window-flow"] canvas');
+        return perFlow.length === 3 && perFlow.every((p) => p > 150)
+          ? 'drawn'
+          : `pixels per canvas: ${perFlow.join(', ')}`;
+      },
+      { message: 'every per-flow window plot has data pixels' },
+    )
+    .toBe('drawn');
   await page.getByRole('radio', { name: 'Every flow in one' }).check();
 
   // Jain's index of the run and the retransmitted fractions, from the summary.
