@@ -4,9 +4,9 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import {
   ARTIFACTS,
-  colouredPixels,
   comparisons,
   expect,
+  expectCanvasesDrawn,
   expectLinkReproduces,
   openApp,
   summaryText,
@@ -142,18 +142,7 @@ async function expectPlotsDrawn(page: Page) {
     await expect(plots.nth(i).locator('g.x-axis .tick').first()).toBeVisible();
     await expect.poll(() => plots.nth(i).locator('g.y-axis .tick').count()).toBeGreaterThan(1);
   }
-  // Every canvas has data pixels (the poll's last reading lists them if not).
-  await expect
-    .poll(
-      async () => {
-        const pixels = await colouredPixels(page, 'figure.plot canvas');
-        return pixels.length === n && pixels.every((p) => p > 150)
-          ? 'drawn'
-          : `pixels per canvas: ${pixels.join(', ')}`;
-      },
-      { message: 'every plot canvas has data pixels' },
-    )
-    .toBe('drawn');
+  await expectCanvasesDrawn(page, 'figure.plot canvas', { count: n });
 }
 
 test('loads with no errors and draws every plot with axes and data', async ({ page, errors }) => {

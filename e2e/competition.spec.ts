@@ -10,6 +10,7 @@ import {
   colouredPixels,
   comparisons,
   expect,
+  expectCanvasesDrawn,
   expectLinkReproduces,
   openApp,
   summaryText,
@@ -94,17 +95,7 @@ test('a three-flow competition built in the page: every view, Jain and retransmi
   // One plot per flow.
   await page.getByRole('radio', { name: 'One plot per flow' }).check();
   await expect(page.locator('figure[data-plot^="window-flow"]')).toHaveCount(3);
-  await expect
-    .poll(
-      async () => {
-        const perFlow = await colouredPixels(page, 'figure[data-plot^="window-flow"] canvas');
-        return perFlow.length === 3 && perFlow.every((p) => p > 150)
-          ? 'drawn'
-          : `pixels per canvas: ${perFlow.join(', ')}`;
-      },
-      { message: 'every per-flow window plot has data pixels' },
-    )
-    .toBe('drawn');
+  await expectCanvasesDrawn(page, 'figure[data-plot^="window-flow"] canvas', { count: 3 });
   await page.getByRole('radio', { name: 'Every flow in one' }).check();
 
   // Jain's index of the run and the retransmitted fractions, from the summary.

@@ -109,6 +109,26 @@ export async function colouredPixels(page: Page, selector: string, darkBelow = 0
   );
 }
 
+/** Waits until every canvas matching `selector` has more than 150 data pixels (see
+ *  [colouredPixels]) and, with `count`, until there are that many canvases: the plots in view
+ *  are drawn first and the others in the next frames. Fails with the last reading. */
+export async function expectCanvasesDrawn(
+  page: Page,
+  selector: string,
+  { count, darkBelow = 0 }: { count?: number; darkBelow?: number } = {},
+): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const pixels = await colouredPixels(page, selector, darkBelow);
+        const all = count === undefined ? pixels.length > 0 : pixels.length === count;
+        return all && pixels.every((p) => p > 150) ? 'drawn' : `pixels per canvas: ${pixels.join(', ')}`;
+      },
+      { message: `every canvas of ${selector} has data pixels` },
+    )
+    .toBe('drawn');
+}
+
 declare global {
   interface Window {
     __cwndlab?: { timings: { drawnMs: number | null }[]; workers: number };

@@ -9,9 +9,9 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import {
   ARTIFACTS,
-  colouredPixels,
   comparisons,
   expect,
+  expectCanvasesDrawn,
   expectLinkReproduces,
   openApp,
   summaryText,
@@ -48,25 +48,9 @@ async function summaryColumns(page: Page, row: string): Promise<Map<string, stri
   return new Map(heads.map((h, i) => [h, cells[i] ?? '']));
 }
 
-/** Per canvas, how many pixels are data: coloured, or darker than the grid and the frame
- *  (a grey algorithm's line is data too). */
-const dataPixels = (page: Page, selector: string) => colouredPixels(page, selector, 120);
-
-/** Expects every canvas matching `selector` to have data drawn. */
-async function expectDrawn(page: Page, selector: string) {
-  // Plots out of view are drawn in the frames after those in view: wait for them.
-  await expect
-    .poll(
-      async () => {
-        const pixels = await dataPixels(page, selector);
-        return pixels.length > 0 && pixels.every((px) => px > 150)
-          ? 'drawn'
-          : `pixels per canvas: ${pixels.join(', ')}`;
-      },
-      { message: `every canvas of ${selector} has data pixels` },
-    )
-    .toBe('drawn');
-}
+/** Expects every canvas matching `selector` to have data drawn: coloured pixels, or pixels
+ *  darker than the grid and the frame (a grey algorithm's line is data too). */
+const expectDrawn = (page: Page, selector: string) => expectCanvasesDrawn(page, selector, { darkBelow: 120 });
 
 /** The tick labels of a panel's x axis (SVG text). */
 const xTicks = (page: Page, plot: string) =>

@@ -91,7 +91,8 @@ impl Histogram {
 
 /// `count` writes of `bytes` each, the first written at `at` and ending at stream offset
 /// `end`, each next one `gap` later and `bytes` further on; the last one was written at
-/// `last_at` and ends at `last_end`.
+/// `last_at` and ends at `last_end` (derivable, but every write compares with them: deriving
+/// them costs 1.4 M more instructions on the 200 s NetSim run).
 #[derive(Clone, Copy, Debug)]
 struct WriteRun {
     end: u64,

@@ -29,7 +29,7 @@ import {
 } from './competitionBins';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun, ReadoutLine } from './core/types';
 import { drawEndLabels, strokeStep, type StrokeLook } from './layers';
-import { binText, binUnder, flowClassIndex, visibleBins, wantedBinWidth } from './throughputPlot';
+import { binText, binUnder, flowClassIndex, visibleBins, wantedBinWidth, type CoveredBins } from './throughputPlot';
 import { binnedThroughput, coveredUntil, type ThroughputBins } from './throughputBins';
 
 /** A run's throughput table read for these plots: bins of the chosen width, classes, how far
@@ -397,17 +397,11 @@ function packetsOf(runs: readonly PlotRun[], context: PlotContext): { run: PlotR
   return runs.map((run) => ({ run, b: packetBins(run.trace, wantedBinWidth(context, run)) }));
 }
 
-/** The bin width and time covered of the runs (the throughput plot's width). */
-function packetGrid(runs: readonly PlotRun[], context: PlotContext) {
+/** The runs' packet-count bins: the throughput plot's width, up to the time reached. */
+function packetGrid(runs: readonly PlotRun[], context: PlotContext): CoveredBins {
   const first = runs[0];
   const width = first ? wantedBinWidth(context, first) : 1;
-  const covered = first ? first.trace.now : 0;
-  return { width, covered, last: Math.ceil(covered / width - 1e-9) };
-}
-
-/** Bins [j0, j1) of the grid that overlap [t0, t1] and hold data. */
-function packetRange(g: ReturnType<typeof packetGrid>, t0: number, t1: number): [number, number] {
-  return [Math.max(0, Math.floor(t0 / g.width)), Math.min(g.last, Math.ceil(t1 / g.width + 1e-9))];
+  return { bins: { width, start: (j) => j * width }, covered: first ? first.trace.now : 0 };
 }
 
 function sumAt(list: { b: PacketBins }[], j: number): { retx: number; sent: number } {
@@ -429,7 +423,7 @@ export const retxPlot: PlotDef = {
     const g = packetGrid(runs, context);
     let hi = 0;
     const list = packetsOf(runs, context);
-    const [j0, j1] = packetRange(g, t0, t1);
+    const [j0, j1] = visibleBins(g, t0, t1);
     for (const { b } of list) {
       for (let j = j0; j < j1; j += 1) {
         const s = b.sentAt(j);
@@ -444,12 +438,12 @@ export const retxPlot: PlotDef = {
     const { runs, context } = f;
     const g = packetGrid(runs, context);
     const list = packetsOf(runs, context);
-    const [j0, j1] = packetRange(g, f.t0, f.t1);
+    const [j0, j1] = visibleBins(g, f.t0, f.t1);
     const n = Math.max(0, j1 - j0);
     const ts = new Float64Array(n);
-    for (let k = 0; k < n; k += 1) ts[k] = (j0 + k) * g.width;
+    for (let k = 0; k < n; k += 1) ts[k] = g.bins.start(j0 + k);
     const labels: { text: string; color: string; x: number; y: number }[] = [];
-    const endT = Math.min(g.covered, j1 * g.width);
+    const endT = Math.min(g.covered, g.bins.start(j1));
     const line = (value: (j: number) => number, look: StrokeLook, name: string) => {
       const vs = new Float64Array(n);
       for (let k = 0; k < n; k += 1) vs[k] = value(j0 + k);
@@ -483,7 +477,7 @@ export const retxPlot: PlotDef = {
     if (runs.length === 0 || at < 0 || at > g.covered || g.covered <= 0) {
       return runs.map((r) => ({ key: r.key, label: r.label, color: r.style.color, text: 'no data yet' }));
     }
-    const j = Math.min(Math.floor(at / g.width), g.last - 1);
+    const j = binUnder(g, at);
     const text = (retx: number, sent: number) =>
       sent > 0 ? `${formatNumber((100 * retx) / sent, 3)} % (${retx} of ${sent} packets)` : 'no packets sent';
     const lines: ReadoutLine[] = list.map(({ run, b }) => ({
@@ -493,12 +487,11 @@ export const retxPlot: PlotDef = {
       text: text(b.retxAt(j), b.sentAt(j)),
     }));
     const s = sumAt(list, j);
-    const end = Math.min((j + 1) * g.width, g.covered);
     lines.push({
       key: 'all',
       label: 'shown flows',
       color: '#111111',
-      text: `${text(s.retx, s.sent)} (bin ${formatNumber(j * g.width, 6)}–${formatNumber(end, 6)} s)`,
+      text: `${text(s.retx, s.sent)} (${binText(g, j)})`,
     });
     return lines;
   },
@@ -510,7 +503,7 @@ export const retxPlot: PlotDef = {
     const fr = retransmittedFractions(summary);
     const parts = runs.map((r) => `${r.label} ${pct(fr.flows[r.flow ?? 0] ?? NaN)}`);
     return (
-      `Retransmitted fraction (retransmissions over data packets sent) per ${formatDuration(g.width)} bin, one line ` +
+      `Retransmitted fraction (retransmissions over data packets sent) per ${formatDuration(g.bins.width)} bin, one line ` +
       `per flow, the shown flows together dashed. Whole run: ${parts.join(', ')}; every flow ${pct(fr.total)}.`
     );
   },

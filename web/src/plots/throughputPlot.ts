@@ -61,10 +61,10 @@ function runBins(run: PlotRun, context: PlotContext): RunBins | null {
   };
 }
 
-/** Plotted bins and how far their data is complete (a run's, or the table a competition's
- *  flows share). */
+/** Plotted bins (their width and where each starts) and how far their data is complete: a
+ *  run's throughput bins, the table a competition's flows share, or the packet counts' grid. */
 export interface CoveredBins {
-  bins: ThroughputBins;
+  bins: Pick<ThroughputBins, 'width' | 'start'>;
   covered: number;
 }
 
