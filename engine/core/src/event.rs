@@ -4,7 +4,8 @@
 //!
 //! Packets in flight do not sit in the queue: each link is FIFO with non-decreasing arrival
 //! times, so it keeps its own queue of packets on the wire and the event queue holds one
-//! entry for that queue's head. It stays as small as the number of links plus timers.
+//! entry for that queue's head. It stays as small as the number of links plus timers. A
+//! packet that enters its next link early (see `net.rs`) needs no entry at that hop at all.
 
 use crate::time::Ns;
 

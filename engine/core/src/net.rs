@@ -10,6 +10,16 @@
 //!
 //! Random and scripted losses model corruption on the wire: the packet still occupies the
 //! link and is discarded when it arrives, which is when the drop is logged.
+//!
+//! Early entry. When nothing but link A feeds link B (`express_in`: B's one upstream is A,
+//! and neither has a scheduler), a packet's entry into B at A's far-end instant T is known
+//! when it enters A: no other packet can reach B first. The simulation then offers it to B
+//! at once, dated T, instead of scheduling an event at T, provided that B will admit it at
+//! T, that no packet bound for B still waits for its own event on A, that no change to B is
+//! pending at or before T, and that T is within the run (`World::offer_at` in `sim.rs`).
+//! Everything B computes (admission, service, occupancy rows) is what it would compute at
+//! T; only the order in which events of one instant are processed can differ. A keeps
+//! counting such a packet in its queue until its transmission ends (`passed`).
 
 use crate::ring::Ring;
 use crate::rng::{ber_packet_loss, hash_more, hash_words, Threshold};
@@ -197,6 +207,15 @@ impl QueueSeries {
     }
 }
 
+impl QueueSeries {
+    /// How many rows are dated at or before `t`. A link that packets enter ahead of time
+    /// (see the module doc) has rows up to a hop ahead of the clock; a live view reads only
+    /// those up to now.
+    pub fn rows_until(&self, t: Ns) -> usize {
+        self.rows.partition_point(|r| r.0 <= t)
+    }
+}
+
 impl crate::trace::Table for QueueSeries {
     type Row = (Ns, u32, u64);
     const COLUMNS: &'static [&'static str] = &QUEUE_COLUMNS;
@@ -260,8 +279,24 @@ pub struct Link {
     pub series: Option<QueueSeries>,
     /// Class-based scheduler (reservation); None = FIFO.
     pub sched: Option<Box<crate::sched::Sched>>,
+    /// Whether packets may enter this link ahead of time from its only upstream link (see
+    /// the module doc); decided once from the topology.
+    pub express_in: bool,
+    /// Packets bound here that still wait for their far-end event on the upstream link:
+    /// while any does, nothing enters early (it would pass them).
+    pub inbound: u32,
+    /// The latest instant at which a packet entered ahead of time: a live change to this
+    /// link takes effect no earlier.
+    pub horizon: Ns,
+    /// The earliest pending timeline change to this link (`Ns::MAX`: none).
+    pub next_change: Ns,
     /// Packets in the queue or on the wire, in order (arrival times never decrease).
     flying: Ring<Flight>,
+    /// (end of transmission, size) of packets that went on to the next link without a
+    /// far-end event here: they count in the queue until their transmission ends.
+    passed: Ring<(Ns, u32)>,
+    /// The latest entry (entries never go back in time, early ones included).
+    last_entry: Ns,
     /// How many of the first `flying` packets have finished serialising: the rest are in
     /// the system (waiting or being transmitted). Scheduled links only launch packets
     /// whose transmission has ended.
@@ -287,7 +322,13 @@ impl Link {
             scripted: false,
             series: None,
             sched: None,
+            express_in: false,
+            inbound: 0,
+            horizon: 0,
+            next_change: Ns::MAX,
             flying: Ring::default(),
+            passed: Ring::default(),
+            last_entry: 0,
             departed: 0,
             bytes_in_system: 0,
             busy_until: 0,
@@ -297,26 +338,68 @@ impl Link {
     }
 
     /// Forgets packets whose serialisation ended at or before `now`, tracing each departure
-    /// at its own time.
+    /// at its own time (packets still on the wire and those passed on merge by that time).
     #[inline]
     pub fn drain(&mut self, now: Ns) {
+        if self.series.is_none() {
+            return self.forget(now);
+        }
+        loop {
+            let wire = match self.flying.get(self.departed) {
+                Some(f) if f.done <= now => Some((f.done, f.pkt.size)),
+                _ => None,
+            };
+            let passed = match self.passed.front() {
+                Some(&(done, size)) if done <= now => Some((done, size)),
+                _ => None,
+            };
+            let (done, size) = match (wire, passed) {
+                (Some(w), Some(p)) if p.0 < w.0 => {
+                    self.passed.pop_front();
+                    p
+                }
+                (Some(w), _) => {
+                    self.departed += 1;
+                    w
+                }
+                (None, Some(p)) => {
+                    self.passed.pop_front();
+                    p
+                }
+                (None, None) => break,
+            };
+            self.bytes_in_system -= size as u64;
+            let n = self.occupancy();
+            if let Some(s) = self.series.as_mut() {
+                s.push(done, n, self.bytes_in_system);
+            }
+        }
+    }
+
+    /// `drain` without a trace: no rows to order, so each kind of departure is counted on
+    /// its own.
+    fn forget(&mut self, now: Ns) {
         while let Some(f) = self.flying.get(self.departed) {
             if f.done > now {
                 break;
             }
-            let done = f.done;
-            self.departed += 1;
             self.bytes_in_system -= f.pkt.size as u64;
-            if let Some(s) = self.series.as_mut() {
-                s.push(done, self.flying.len() - self.departed, self.bytes_in_system);
+            self.departed += 1;
+        }
+        while let Some(&(done, size)) = self.passed.front() {
+            if done > now {
+                break;
             }
+            self.bytes_in_system -= size as u64;
+            self.passed.pop_front();
         }
     }
 
     /// Packets currently in the system (exact after `drain(now)`; an untraced link drains
     /// only when its capacity is in question).
+    #[inline]
     pub fn occupancy(&self) -> usize {
-        self.flying.len() - self.departed
+        self.flying.len() - self.departed + self.passed.len()
     }
 
     /// Arrival time at the far end of the first packet on the wire.
@@ -389,19 +472,45 @@ impl Link {
     /// Offers a packet at `now`: drop-tail admission, then FIFO service.
     #[inline]
     pub fn enqueue(&mut self, now: Ns, pkt: Packet) -> Enqueue {
-        let size = pkt.size;
-        let full = |l: &Link| {
-            l.occupancy() as u64 >= l.cap_packets || (l.cap_bytes > 0 && l.bytes_in_system + size as u64 > l.cap_bytes)
-        };
+        if !self.admits(now, pkt.size) {
+            return Enqueue::Dropped;
+        }
+        let (done, arrival) = self.serve(now, pkt.size);
+        self.hold(now, done, arrival, pkt);
+        Enqueue::Arrives(arrival)
+    }
+
+    #[inline]
+    fn full(&self, size: u32) -> bool {
+        self.occupancy() as u64 >= self.cap_packets
+            || (self.cap_bytes > 0 && self.bytes_in_system + size as u64 > self.cap_bytes)
+    }
+
+    /// Drop-tail admission of a packet of `size` bytes offered at `now`.
+    #[inline]
+    pub fn admits(&mut self, now: Ns, size: u32) -> bool {
         // A traced link logs each departure at its time, so it drains on every offer. An
         // untraced one may still count packets whose transmission has ended: that count is
         // an upper bound, so only a queue that looks full needs the exact one.
-        if self.series.is_some() || full(self) {
+        if self.series.is_some() || self.full(size) {
             self.drain(now);
-            if full(self) {
-                return Enqueue::Dropped;
-            }
+            return !self.full(size);
         }
+        true
+    }
+
+    /// Serves an admitted packet entering at `now`: returns when its transmission ends and
+    /// when it reaches the far end. The caller then holds it (`hold`) or passes it on
+    /// (`pass`).
+    #[inline]
+    pub fn serve(&mut self, now: Ns, size: u32) -> (Ns, Ns) {
+        debug_assert!(
+            now >= self.last_entry,
+            "{}: entry at {now} after one at {}",
+            self.name,
+            self.last_entry
+        );
+        self.last_entry = now;
         let start = self.busy_until.max(now);
         if self.tx_cache.0 != size || self.tx_cache.1 != self.bandwidth {
             self.tx_cache = (size, self.bandwidth, tx_time(size as u64, self.bandwidth));
@@ -412,12 +521,30 @@ impl Link {
         // A delay decrease (timeline) must not let a packet overtake an earlier one.
         let arrival = (done + self.delay).max(self.last_arrival);
         self.last_arrival = arrival;
+        (done, arrival)
+    }
+
+    /// Keeps a served packet until its far-end event.
+    #[inline]
+    pub fn hold(&mut self, now: Ns, done: Ns, arrival: Ns, pkt: Packet) {
         self.flying.push_back(Flight { arrival, done, pkt });
+        self.trace_entry(now);
+    }
+
+    /// A served packet goes on to the next link without a far-end event here: it counts in
+    /// the queue until `done`.
+    #[inline]
+    pub fn pass(&mut self, now: Ns, done: Ns, size: u32) {
+        self.passed.push_back((done, size));
+        self.trace_entry(now);
+    }
+
+    #[inline]
+    fn trace_entry(&mut self, now: Ns) {
         let n = self.occupancy();
         if let Some(s) = self.series.as_mut() {
             s.push(now, n, self.bytes_in_system);
         }
-        Enqueue::Arrives(arrival)
     }
 }
 

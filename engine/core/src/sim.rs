@@ -14,7 +14,7 @@
 use crate::app::App;
 use crate::cross::{CrossSource, CrossStats};
 use crate::event::{Event, EventQueue};
-use crate::net::{Enqueue, Fate, Hop, Link, LinkLoss, Packet, PktKind, QueueSeries};
+use crate::net::{Fate, Hop, Link, LinkLoss, Packet, PktKind, QueueSeries};
 use crate::scenario::{FlowSel, LossModel, Problem, Scenario, SchedulerKind};
 use crate::sched::{Next, Sched};
 use crate::summary::{Drops, FlowSummary, Summary};
@@ -79,6 +79,10 @@ pub struct World {
     pub spurious: Vec<crate::spurious::Tracker>,
     /// Scratch for the spurious retransmissions one arrival reveals.
     found: Vec<crate::spurious::Spurious>,
+    /// The end of the run: nothing enters a link early past it.
+    end: Ns,
+    /// Pending timeline changes: (time, entry index, the links it changes).
+    changes: Vec<(Ns, u32, Vec<u32>)>,
 }
 
 impl World {
@@ -122,28 +126,102 @@ impl World {
         }
     }
 
+    /// Timeline entry `index`, changing `links`, is pending at `at`: no packet enters those
+    /// links early past it.
+    fn change_pending(&mut self, at: Ns, index: u32, links: Vec<u32>) {
+        for &l in &links {
+            let l = &mut self.links[l as usize];
+            l.next_change = l.next_change.min(at);
+        }
+        self.changes.push((at, index, links));
+    }
+
+    /// Timeline entry `index` is being applied: its links wait for their next change only.
+    fn change_done(&mut self, index: u32) {
+        let Some(k) = self.changes.iter().position(|c| c.1 == index) else {
+            return;
+        };
+        let (_, _, links) = self.changes.swap_remove(k);
+        for l in links {
+            let next = self
+                .changes
+                .iter()
+                .filter(|c| c.2.contains(&l))
+                .map(|c| c.0)
+                .min()
+                .unwrap_or(Ns::MAX);
+            self.links[l as usize].next_change = next;
+        }
+    }
+
     /// An endpoint puts a new packet on its first link.
     pub fn transmit(&mut self, link: u32, pkt: Packet) {
         self.packets += 1;
         self.offer(link, pkt);
     }
 
-    fn offer(&mut self, link_id: u32, mut pkt: Packet) {
-        let link = &mut self.links[link_id as usize];
-        if link.sched.is_some() {
-            return self.offer_scheduled(link_id, pkt);
-        }
-        // The fate is a pure function of the packet: deciding it before admission changes
-        // nothing for a packet the queue then refuses.
-        pkt.fate = fate(link, &self.scripted, self.seed, link_id, &pkt);
-        match link.enqueue(self.now, pkt) {
-            Enqueue::Dropped => self.tail_drop(pkt),
-            Enqueue::Arrives(at) => {
-                if link.in_flight() == 1 {
-                    self.events.push(at, Event::LinkHead { link: link_id });
-                }
+    fn offer(&mut self, link_id: u32, pkt: Packet) {
+        self.offer_at(link_id, self.now, pkt)
+    }
+
+    /// Offers a packet to a link at `at` (now, or ahead of now when it enters early; see
+    /// `net.rs`). While the next link may take it early, it goes on at once, dated with its
+    /// far-end instant here; otherwise it waits here for its far-end event.
+    fn offer_at(&mut self, mut link_id: u32, mut at: Ns, mut pkt: Packet) {
+        // An early entry was admitted before it was made.
+        let mut admitted = false;
+        loop {
+            let link = &mut self.links[link_id as usize];
+            if link.sched.is_some() {
+                debug_assert_eq!(at, self.now, "a scheduled link takes no early entry");
+                return self.offer_scheduled(link_id, pkt);
             }
+            // The fate is a pure function of the packet: deciding it before admission changes
+            // nothing for a packet the queue then refuses.
+            pkt.fate = fate(link, &self.scripted, self.seed, link_id, &pkt);
+            if !admitted && !link.admits(at, pkt.size) {
+                return self.tail_drop(pkt);
+            }
+            let (done, arrival) = link.serve(at, pkt.size);
+            let next = match link.next {
+                _ if pkt.fate != Fate::Ok || pkt.kind == PktKind::Udp => None,
+                Hop::Link(n) => Some(n),
+                Hop::FlowForward => Some(flow_base(pkt.flow) + 1),
+                Hop::FlowReverse => Some(flow_base(pkt.flow) + 3),
+                Hop::Receiver | Hop::Sender => None,
+            };
+            if let Some(b) = next.filter(|&b| self.links[b as usize].express_in) {
+                if self.enters_early(b, arrival, pkt.size) {
+                    self.links[link_id as usize].pass(at, done, pkt.size);
+                    if link_id == 0 {
+                        self.tput
+                            .add(self.now, arrival, pkt.flow as usize, Col::Bottleneck, pkt.size as u64);
+                    }
+                    self.links[b as usize].horizon = arrival;
+                    (link_id, at, admitted) = (b, arrival, true);
+                    continue;
+                }
+                self.links[b as usize].inbound += 1;
+            }
+            let link = &mut self.links[link_id as usize];
+            link.hold(at, done, arrival, pkt);
+            if link.in_flight() == 1 {
+                self.events.push(arrival, Event::LinkHead { link: link_id });
+            }
+            return;
         }
+    }
+
+    /// Whether a packet reaching link `b` (which takes early entries) at `at` may enter it
+    /// now: nothing bound for `b` waits for its event, no change to `b` is pending before
+    /// the entry, the entry is within the run, and `b` will admit it.
+    #[inline]
+    fn enters_early(&mut self, b: u32, at: Ns, size: u32) -> bool {
+        let end = self.end;
+        let l = &mut self.links[b as usize];
+        // A timeline change at `at` itself runs after every event of that instant, so the
+        // entry still sees the link as it is now.
+        l.inbound == 0 && at <= l.next_change && at <= end && l.admits(at, size)
     }
 
     /// A full queue refused the packet.
@@ -284,6 +362,10 @@ pub struct Simulation {
     finished: bool,
     events_processed: u64,
     digests: std::cell::RefCell<SectionDigests>,
+    /// Timeline entries from this index on were added live (`apply_change`).
+    live_from: usize,
+    /// Events processed at the same instant as the event before them.
+    tied: u64,
 }
 
 impl Simulation {
@@ -375,6 +457,18 @@ impl Simulation {
             starts.push(start);
         }
         let n = s.flows.len();
+        // Early entry (net.rs): a link takes it from its upstream link when that is its only
+        // feed and neither link has a scheduler. Each flow's receiver-side links are fed by
+        // one bottleneck direction only; a bottleneck direction, only while one flow and no
+        // cross traffic in that direction share it.
+        let fifo = b.scheduler != SchedulerKind::Reservation;
+        let one_feed = |reverse: bool| n == 1 && !s.cross.iter().any(|c| c.reverse == reverse);
+        links[0].express_in = fifo && one_feed(false);
+        links[1].express_in = fifo && one_feed(true);
+        for i in 0..n as u32 {
+            links[(flow_base(i) + 1) as usize].express_in = fifo;
+            links[(flow_base(i) + 3) as usize].express_in = fifo;
+        }
         // Reserve trace space for the data packets the run can carry (capped: an estimate
         // for a long run would otherwise hold memory it may never use, which matters in wasm).
         let est = ((s.estimated_packets() / 2) as usize).min(1 << 17);
@@ -398,6 +492,8 @@ impl Simulation {
             scripted,
             spurious: vec![Default::default(); n],
             found: Vec::new(),
+            end: secs_to_ns(s.duration),
+            changes: Vec::new(),
         };
         let end = secs_to_ns(s.duration);
         let cross: Vec<CrossSource> = s
@@ -422,9 +518,11 @@ impl Simulation {
             }
         }
         for (k, e) in s.timeline.iter().enumerate() {
+            let at = secs_to_ns(e.at);
             world
                 .events
-                .push_after_instant(secs_to_ns(e.at), k as u32, Event::Timeline { index: k as u32 });
+                .push_after_instant(at, k as u32, Event::Timeline { index: k as u32 });
+            world.change_pending(at, k as u32, entry_links(e, n));
         }
         let validation: Vec<Option<ValidationSeries>> = senders
             .iter()
@@ -454,7 +552,27 @@ impl Simulation {
             finished: false,
             events_processed: 0,
             digests: Default::default(),
+            live_from: s.timeline.len(),
+            tied: 0,
         }
+    }
+
+    /// The same run with every packet waiting for its far-end event on every link (no early
+    /// entry, see `net.rs`): the reference the tests hold early entry to. Not for products:
+    /// a run's model is the scenario's alone.
+    #[doc(hidden)]
+    pub fn with_an_event_at_every_hop(mut self) -> Simulation {
+        for l in self.world.links.iter_mut() {
+            l.express_in = false;
+        }
+        self
+    }
+
+    /// Events processed so far at the same nanosecond as the event before them. Events of
+    /// one instant run in the order they were scheduled; a run without such ties does not
+    /// depend on that order at all.
+    pub fn tied_events(&self) -> u64 {
+        self.tied
     }
 
     /// The scenario being run (every setting resolved).
@@ -526,6 +644,9 @@ impl Simulation {
                 }
             }
             let (t, ev) = self.world.events.pop().expect("peeked");
+            if t == self.world.now && self.events_processed + n > 0 {
+                self.tied += 1;
+            }
             self.world.now = t;
             self.dispatch(ev);
             n += 1;
@@ -616,9 +737,9 @@ impl Simulation {
         st.delivered_bytes += pkt.size as u64;
         let class = self.senders.len() + pkt.flow as usize;
         if link == 0 {
-            w.tput.add(w.now, class, Col::Bottleneck, pkt.size as u64);
+            w.tput.add(w.now, w.now, class, Col::Bottleneck, pkt.size as u64);
         }
-        w.tput.add(w.now, class, Col::Delivered, pkt.size as u64);
+        w.tput.add(w.now, w.now, class, Col::Delivered, pkt.size as u64);
     }
 
     fn on_arrive(&mut self, link: u32, pkt: Packet) {
@@ -647,23 +768,25 @@ impl Simulation {
             return;
         }
         if link == 0 {
-            w.tput.add(w.now, pkt.flow as usize, Col::Bottleneck, pkt.size as u64);
+            w.tput
+                .add(w.now, w.now, pkt.flow as usize, Col::Bottleneck, pkt.size as u64);
         }
-        match w.links[link as usize].next {
-            Hop::Link(n) => w.offer(n, pkt),
-            Hop::FlowForward => w.offer(flow_base(pkt.flow) + 1, pkt),
-            Hop::FlowReverse => w.offer(flow_base(pkt.flow) + 3, pkt),
+        let next = match w.links[link as usize].next {
+            Hop::Link(n) => n,
+            Hop::FlowForward => flow_base(pkt.flow) + 1,
+            Hop::FlowReverse => flow_base(pkt.flow) + 3,
             Hop::Receiver => {
                 let r = &mut self.receivers[pkt.flow as usize];
                 let before = r.delivered;
                 r.on_packet(w, &pkt);
                 if r.delivered > before {
                     w.tput
-                        .add(w.now, pkt.flow as usize, Col::Delivered, r.delivered - before);
+                        .add(w.now, w.now, pkt.flow as usize, Col::Delivered, r.delivered - before);
                     if let Some(log) = self.senders[pkt.flow as usize].writes.as_mut() {
                         log.delivered(w.now, r.delivered);
                     }
                 }
+                return;
             }
             Hop::Sender => {
                 let i = pkt.flow as usize;
@@ -678,15 +801,24 @@ impl Simulation {
                     w.log(pkt.flow, EventKind::FlowComplete, s.snd_una, 0, 0, 0);
                 }
                 self.record(pkt.flow);
+                return;
             }
+        };
+        // It waited for this event, so nothing entered the next link ahead of it.
+        let l = &mut w.links[next as usize];
+        if l.express_in {
+            l.inbound -= 1;
         }
+        w.offer(next, pkt);
     }
 
-    /// Changes a live parameter now, during the run (a slider moved during playback). The
-    /// change is appended to the scenario's timeline at the current time, after every event
-    /// at this instant has been processed, so replaying the resulting scenario from the start
-    /// reproduces this run exactly.
-    pub fn apply_change(&mut self, path: &str, value: Value) -> Result<(), Problem> {
+    /// Changes a live parameter during the run (a slider moved during playback). The change
+    /// is appended to the scenario's timeline, so replaying the resulting scenario from the
+    /// start reproduces this run exactly. It takes effect now, or, for a link that a packet
+    /// has already entered ahead of time (see `net.rs`), at the latest such entry, which is
+    /// at most a hop's latency ahead; in either case after every event of that instant.
+    /// Returns the time at which it takes effect.
+    pub fn apply_change(&mut self, path: &str, value: Value) -> Result<Ns, Problem> {
         let (def, _) = crate::scenario::live_target(path, self.senders.len()).map_err(|m| Problem {
             path: path.to_string(),
             message: m,
@@ -703,37 +835,49 @@ impl Simulation {
                 message: "the run has ended; change the scenario instead".into(),
             });
         }
-        let now = self.world.now;
+        let entry = crate::scenario::TimelineEntry {
+            at: 0.0,
+            set: path.to_string(),
+            value,
+        };
+        let links = entry_links(&entry, self.senders.len());
+        let w = &self.world;
+        // Not before an entry made early into one of its links, nor before an earlier live
+        // change to one of them (a second move of the same slider must win).
+        let ahead = links.iter().map(|&l| w.links[l as usize].horizon);
+        let earlier = w
+            .changes
+            .iter()
+            .filter(|c| c.1 as usize >= self.live_from && c.2.iter().any(|l| links.contains(l)))
+            .map(|c| c.0);
+        let now = ahead.chain(earlier).fold(w.now, Ns::max);
         let at = ns_to_secs(now);
         // Round-trip the time through seconds so the replay schedules it at the same ns.
         debug_assert_eq!(secs_to_ns(at), now);
-        self.scenario.timeline.push(crate::scenario::TimelineEntry {
-            at,
-            set: path.to_string(),
-            value,
-        });
+        self.scenario
+            .timeline
+            .push(crate::scenario::TimelineEntry { at, ..entry });
         let index = (self.scenario.timeline.len() - 1) as u32;
         // Scheduled as `new` schedules the timeline, so it runs after every event at this
         // instant (after `step`, some may remain) and the loop counts it, as in a replay.
         self.world
             .events
             .push_after_instant(now, index, Event::Timeline { index });
-        self.run_until(now, u64::MAX);
-        Ok(())
+        self.world.change_pending(now, index, links);
+        let current = self.world.now;
+        self.run_until(current, u64::MAX);
+        Ok(now)
     }
 
     /// Applies timeline entry `index` (validated at load: a live parameter and a valid value).
     fn apply_timeline(&mut self, index: u32) {
+        self.world.change_done(index);
         let entry = &self.scenario.timeline[index as usize];
         let Ok((table_path, sel)) = crate::scenario::normalise_path(&entry.set) else {
             return;
         };
         let v = entry.value.clone();
-        let flows: Vec<u32> = match sel {
-            FlowSel::Global => vec![],
-            FlowSel::All => (0..self.senders.len() as u32).collect(),
-            FlowSel::One(i) => vec![i as u32],
-        };
+        let flows = flow_list(sel, self.senders.len());
         let applied = apply_live(&mut self.world.links, &mut self.apps, &table_path, &flows, &v);
         debug_assert!(applied, "live parameter without a handler: {table_path}");
         let flow = flows.first().copied().unwrap_or(0);
@@ -1047,6 +1191,43 @@ impl Simulation {
     }
 }
 
+/// The links whose settings a live parameter changes (none for the application's): the
+/// one place that says so, for applying a change and for holding early entries back.
+fn live_links(table_path: &str, flows: &[u32]) -> Vec<u32> {
+    if let Some(leaf) = table_path.strip_prefix("network.bottleneck.") {
+        return if leaf.starts_with("loss.") {
+            vec![0]
+        } else if leaf.starts_with("reverse_loss.") {
+            vec![1]
+        } else {
+            vec![0, 1]
+        };
+    }
+    // Each flow's access link carries its data one way and its ACKs the other.
+    let both_ways = |offsets: [u32; 2]| flows.iter().flat_map(|&i| offsets.map(|o| flow_base(i) + o)).collect();
+    match table_path.strip_prefix("flows[].") {
+        Some(r) if r.starts_with("access.") => both_ways([0, 3]),
+        Some(r) if r.starts_with("receiver_access.") => both_ways([1, 2]),
+        _ => vec![],
+    }
+}
+
+/// The links a timeline entry changes (none if it is not a valid live path).
+fn entry_links(entry: &crate::scenario::TimelineEntry, n_flows: usize) -> Vec<u32> {
+    match crate::scenario::normalise_path(&entry.set) {
+        Ok((table_path, sel)) => live_links(&table_path, &flow_list(sel, n_flows)),
+        Err(_) => vec![],
+    }
+}
+
+fn flow_list(sel: FlowSel, n_flows: usize) -> Vec<u32> {
+    match sel {
+        FlowSel::Global => vec![],
+        FlowSel::All => (0..n_flows as u32).collect(),
+        FlowSel::One(i) => vec![i as u32],
+    }
+}
+
 /// Applies a live parameter change. Returns false if `table_path` has no handler (a bug
 /// caught by the test that walks every live parameter).
 fn apply_live(links: &mut [Link], apps: &mut [App], table_path: &str, flows: &[u32], v: &Value) -> bool {
@@ -1057,54 +1238,37 @@ fn apply_live(links: &mut [Link], apps: &mut [App], table_path: &str, flows: &[u
         Some("bernoulli") => LossModel::Bernoulli,
         _ => LossModel::None,
     };
-    let bottleneck = |links: &mut [Link], apply: &dyn Fn(&mut Link)| {
-        apply(&mut links[0]);
-        apply(&mut links[1]);
-    };
-    match table_path {
-        "network.bottleneck.bandwidth" => bottleneck(links, &|l| {
-            l.bandwidth = u;
-            if let Some(s) = l.sched.as_mut() {
-                s.set_bandwidth(u);
-            }
-        }),
-        "network.bottleneck.delay" => bottleneck(links, &|l| l.delay = secs_to_ns(f)),
-        "network.bottleneck.queue_packets" => bottleneck(links, &|l| l.cap_packets = u),
-        "network.bottleneck.queue_bytes" => bottleneck(links, &|l| l.cap_bytes = u),
-        "network.bottleneck.loss.model" => links[0].loss.set_model(model),
-        "network.bottleneck.loss.ber" => links[0].loss.set_ber(f),
-        "network.bottleneck.loss.probability" => links[0].loss.set_probability(f),
-        "network.bottleneck.reverse_loss.model" => links[1].loss.set_model(model),
-        "network.bottleneck.reverse_loss.ber" => links[1].loss.set_ber(f),
-        "network.bottleneck.reverse_loss.probability" => links[1].loss.set_probability(f),
-        _ => {
-            let Some(rest) = table_path.strip_prefix("flows[].") else {
-                return false;
-            };
-            for &i in flows {
-                let base = flow_base(i) as usize;
-                match rest {
-                    "access.bandwidth" => {
-                        links[base].bandwidth = u;
-                        links[base + 3].bandwidth = u;
+    let targets = live_links(table_path, flows);
+    if !targets.is_empty() {
+        let leaf = table_path.rsplit('.').next().unwrap_or(table_path);
+        for l in targets {
+            let l = &mut links[l as usize];
+            match leaf {
+                "bandwidth" => {
+                    l.bandwidth = u;
+                    if let Some(s) = l.sched.as_mut() {
+                        s.set_bandwidth(u);
                     }
-                    "access.delay" => {
-                        links[base].delay = secs_to_ns(f);
-                        links[base + 3].delay = secs_to_ns(f);
-                    }
-                    "receiver_access.bandwidth" => {
-                        links[base + 1].bandwidth = u;
-                        links[base + 2].bandwidth = u;
-                    }
-                    "receiver_access.delay" => {
-                        links[base + 1].delay = secs_to_ns(f);
-                        links[base + 2].delay = secs_to_ns(f);
-                    }
-                    "app.write_size" => apps[i as usize].write_size = u,
-                    "app.write_interval" => apps[i as usize].write_interval = secs_to_ns(f).max(1),
-                    _ => return false,
                 }
+                "delay" => l.delay = secs_to_ns(f),
+                "queue_packets" => l.cap_packets = u,
+                "queue_bytes" => l.cap_bytes = u,
+                "model" => l.loss.set_model(model),
+                "ber" => l.loss.set_ber(f),
+                "probability" => l.loss.set_probability(f),
+                _ => return false,
             }
+        }
+        return true;
+    }
+    let Some(rest) = table_path.strip_prefix("flows[].") else {
+        return false;
+    };
+    for &i in flows {
+        match rest {
+            "app.write_size" => apps[i as usize].write_size = u,
+            "app.write_interval" => apps[i as usize].write_interval = secs_to_ns(f).max(1),
+            _ => return false,
         }
     }
     true
@@ -1146,6 +1310,50 @@ mod tests {
             .apply_change("flows[0].tcp.mss", serde_json::json!(500))
             .unwrap_err();
         assert!(err.message.contains("cannot change during a run"), "{err}");
+    }
+
+    #[test]
+    fn a_live_change_to_a_link_waits_for_the_packets_that_entered_it_early() {
+        // One flow: packets enter the bottleneck from the access links ahead of the clock.
+        let s = crate::presets::find("netsim-newreno").unwrap().scenario().unwrap();
+        let mut live = Simulation::new(&s);
+        live.advance(5_000_000_000);
+        let ahead = |sim: &Simulation| sim.world.links[0].horizon.max(sim.world.links[1].horizon);
+        while ahead(&live) <= live.now() {
+            live.step();
+        }
+        let (now, horizon) = (live.now(), ahead(&live));
+        let at = live
+            .apply_change("network.bottleneck.bandwidth", serde_json::json!(1_000_000))
+            .unwrap();
+        assert_eq!(at, horizon, "at the latest early entry, {} ns after now", horizon - now);
+        assert_eq!(
+            live.world.links[0].bandwidth, s.network.bottleneck.bandwidth,
+            "not applied before then"
+        );
+        // The same slider moved again at once: applied after the first move, so it wins.
+        let again = live
+            .apply_change("network.bottleneck.bandwidth", serde_json::json!(3_000_000))
+            .unwrap();
+        assert!(again >= at);
+        // Not a link: now.
+        let app = live
+            .apply_change("flows[0].app.write_interval", serde_json::json!(0.002))
+            .unwrap();
+        assert_eq!(app, now);
+        let times: Vec<f64> = live.scenario().timeline.iter().map(|e| e.at).collect();
+        assert_eq!(times, [ns_to_secs(at), ns_to_secs(again), ns_to_secs(now)]);
+        live.advance(horizon - now);
+        assert_eq!(live.world.links[0].bandwidth, 3_000_000);
+        assert_eq!(live.world.links[1].bandwidth, 3_000_000);
+        live.run_to_end();
+        let mut replay = Simulation::new(live.scenario());
+        replay.run_to_end();
+        assert_eq!(live.digest(), replay.digest());
+        assert_eq!(
+            serde_json::to_value(live.summary()).unwrap(),
+            serde_json::to_value(replay.summary()).unwrap()
+        );
     }
 
     #[test]

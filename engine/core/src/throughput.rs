@@ -8,8 +8,11 @@
 //! - `delivered_bytes`: for a flow, payload handed in order to the receiving application
 //!   (goodput); for a cross source, bytes that reached its sink (either direction).
 //!
-//! Rows are written when a bin closes (the first record in a later bin) and at the end of
-//! the run; only bins in which a class moved bytes have a row.
+//! Rows are written when a bin closes (the first record made once the run's clock is past
+//! it) and at the end of the run; only bins in which a class moved bytes have a row. A
+//! record may be dated up to one hop ahead of the clock (a packet that crosses the
+//! bottleneck without an event of its own), so the table keeps a few bins open; the rows do
+//! not depend on the order in which the records arrive.
 
 use crate::time::Ns;
 use crate::trace::{Digest, DigestRow, Field, Stream, Table};
@@ -40,26 +43,46 @@ pub enum Col {
 #[derive(Clone, Debug)]
 pub struct ThroughputTable {
     bin: Ns,
-    current: u64,
-    /// End of the open bin: time only moves forward, so one comparison finds a new bin.
+    classes: usize,
+    /// Index of the oldest open bin.
+    first: u64,
+    /// End of the oldest open bin: one comparison finds that the clock has left it.
     edge: Ns,
-    acc: Vec<[u64; 2]>,
-    touched: bool,
+    /// The open bins, oldest first (bin `first + k` is `open[k]`). A packet that crosses
+    /// the bottleneck without an event of its own (see `net.rs`) is counted at its far-end
+    /// instant, up to one hop ahead of the clock, so a few bins may be open at once.
+    open: std::collections::VecDeque<Bin>,
+    /// Emptied bins, reused.
+    spare: Vec<Bin>,
     /// Completed rows, in time then class order.
     pub rows: Vec<ThroughputRow>,
     /// Whether rows are stored or dropped.
     pub stream: Stream,
 }
 
+/// One open bin: bytes per class and column.
+#[derive(Clone, Debug)]
+struct Bin {
+    acc: Vec<[u64; 2]>,
+    touched: bool,
+}
+
 impl ThroughputTable {
     /// A table of `classes` classes with bins of `bin` ns.
     pub fn new(classes: usize, bin: Ns) -> ThroughputTable {
-        ThroughputTable {
-            bin: bin.max(1),
-            current: 0,
-            edge: bin.max(1),
+        let bin = bin.max(1);
+        let mut open = std::collections::VecDeque::with_capacity(4);
+        open.push_back(Bin {
             acc: vec![[0; 2]; classes],
             touched: false,
+        });
+        ThroughputTable {
+            bin,
+            classes,
+            first: 0,
+            edge: bin,
+            open,
+            spare: Vec::new(),
             rows: Vec::new(),
             stream: Stream::default(),
         }
@@ -70,34 +93,90 @@ impl ThroughputTable {
         self.bin
     }
 
-    /// Adds `bytes` to `class`'s column at time `now`.
+    /// Adds `bytes` to `class`'s column at time `at`, with the run's clock at `now`
+    /// (`at >= now`: nothing is ever counted in the past). Bins that end at or before `now`
+    /// are complete: they are written first.
     #[inline]
-    pub fn add(&mut self, now: Ns, class: usize, col: Col, bytes: u64) {
+    pub fn add(&mut self, now: Ns, at: Ns, class: usize, col: Col, bytes: u64) {
+        debug_assert!(at >= now, "a count in the past: {at} < {now}");
         if now >= self.edge {
-            self.flush();
-            self.current = now / self.bin;
-            self.edge = (self.current + 1) * self.bin;
+            self.close_until(now);
         }
-        self.acc[class][col as usize] += bytes;
-        self.touched = true;
+        let k = if at < self.edge {
+            0
+        } else {
+            (at / self.bin - self.first) as usize
+        };
+        while self.open.len() <= k {
+            self.open_bin();
+        }
+        let b = &mut self.open[k];
+        b.acc[class][col as usize] += bytes;
+        b.touched = true;
     }
 
-    /// Writes the rows of the open bin (the end of the run).
-    pub fn flush(&mut self) {
-        if !self.touched {
-            return;
-        }
-        let t = self.current * self.bin;
-        for (c, a) in self.acc.iter_mut().enumerate() {
-            if *a != [0, 0] {
-                let row = (t, c as u32, a[0], a[1]);
-                if self.stream.take(&row) {
-                    self.rows.push(row);
-                }
-                *a = [0, 0];
+    /// Opens the bin after the newest open one.
+    #[cold]
+    fn open_bin(&mut self) {
+        let classes = self.classes;
+        let b = self.spare.pop().unwrap_or_else(|| Bin {
+            acc: vec![[0; 2]; classes],
+            touched: false,
+        });
+        self.open.push_back(b);
+    }
+
+    /// Writes and closes every open bin that ends at or before `now`.
+    #[cold]
+    fn close_until(&mut self, now: Ns) {
+        while self.edge <= now {
+            let b = self.open.pop_front().expect("one bin is always open");
+            let t = self.first * self.bin;
+            let b = self.write(t, b);
+            self.spare.push(b);
+            self.first += 1;
+            self.edge += self.bin;
+            if self.open.is_empty() {
+                // No count lies ahead: jump to the clock's bin.
+                self.first = self.first.max(now / self.bin);
+                self.edge = (self.first + 1) * self.bin;
+                self.open_bin();
+                break;
             }
         }
-        self.touched = false;
+    }
+
+    /// Writes the rows of one bin starting at `t` and returns it emptied.
+    fn write(&mut self, t: Ns, mut b: Bin) -> Bin {
+        if b.touched {
+            for (c, a) in b.acc.iter_mut().enumerate() {
+                if *a != [0, 0] {
+                    let row = (t, c as u32, a[0], a[1]);
+                    if self.stream.take(&row) {
+                        self.rows.push(row);
+                    }
+                    *a = [0, 0];
+                }
+            }
+            b.touched = false;
+        }
+        b
+    }
+
+    /// Writes the rows of every open bin (the end of the run).
+    pub fn flush(&mut self) {
+        for k in 0..self.open.len() {
+            let t = (self.first + k as u64) * self.bin;
+            let b = std::mem::replace(
+                &mut self.open[k],
+                Bin {
+                    acc: Vec::new(),
+                    touched: false,
+                },
+            );
+            let b = self.write(t, b);
+            self.open[k] = b;
+        }
     }
 }
 
@@ -125,16 +204,43 @@ mod tests {
     #[test]
     fn bins_close_when_time_moves_on_and_at_the_end() {
         let mut t = ThroughputTable::new(2, 10);
-        t.add(1, 0, Col::Bottleneck, 100);
-        t.add(9, 0, Col::Delivered, 40);
-        t.add(9, 1, Col::Delivered, 7);
+        t.add(1, 1, 0, Col::Bottleneck, 100);
+        t.add(9, 9, 0, Col::Delivered, 40);
+        t.add(9, 9, 1, Col::Delivered, 7);
         assert!(t.rows.is_empty());
-        t.add(35, 1, Col::Bottleneck, 5);
+        t.add(35, 35, 1, Col::Bottleneck, 5);
         assert_eq!(t.rows, vec![(0, 0, 100, 40), (0, 1, 0, 7)]);
         t.flush();
         assert_eq!(t.rows[2], (30, 1, 5, 0));
         t.flush();
         assert_eq!(t.rows.len(), 3, "flushing twice adds nothing");
         assert_eq!(t.column("t", 0).unwrap(), vec![0.0, 0.0, 3e-8]);
+    }
+
+    #[test]
+    fn counts_ahead_of_the_clock_land_in_their_own_bins() {
+        // The same records in time order, and with some dated ahead of the clock.
+        let mut ordered = ThroughputTable::new(2, 10);
+        for (at, c, col, b) in [
+            (3, 0, Col::Delivered, 1),
+            (8, 1, Col::Bottleneck, 2),
+            (12, 0, Col::Bottleneck, 4),
+            (14, 0, Col::Delivered, 8),
+            (31, 1, Col::Delivered, 16),
+        ] {
+            ordered.add(at, at, c, col, b);
+        }
+        ordered.flush();
+        let mut ahead = ThroughputTable::new(2, 10);
+        ahead.add(3, 3, 0, Col::Delivered, 1);
+        ahead.add(4, 12, 0, Col::Bottleneck, 4);
+        ahead.add(5, 31, 1, Col::Delivered, 16);
+        ahead.add(8, 8, 1, Col::Bottleneck, 2);
+        assert!(ahead.rows.is_empty(), "no bin closes before the clock leaves it");
+        ahead.add(11, 14, 0, Col::Delivered, 8);
+        assert_eq!(ahead.rows, vec![(0, 0, 0, 1), (0, 1, 2, 0)]);
+        ahead.flush();
+        assert_eq!(ahead.rows, ordered.rows);
+        assert_eq!(ahead.rows[2..], [(10, 0, 4, 8), (30, 1, 0, 16)]);
     }
 }

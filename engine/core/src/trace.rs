@@ -334,8 +334,14 @@ pub trait Table {
     /// The columns selected by `columns` (bit i = column i) from row `from`, one after
     /// another (column-major), in output units.
     fn columns(&self, from: usize, columns: u32) -> Vec<f64> {
+        self.columns_to(from, self.len(), columns)
+    }
+
+    /// The same, of rows `from..to` only.
+    fn columns_to(&self, from: usize, to: usize, columns: u32) -> Vec<f64> {
         let rows = self.rows();
-        masked_columns(&rows[from.min(rows.len())..], Self::COLUMNS, Self::field, columns)
+        let to = to.min(rows.len());
+        masked_columns(&rows[from.min(to)..to], Self::COLUMNS, Self::field, columns)
     }
 
     /// One column from row `from`, in output units.

@@ -128,11 +128,13 @@ impl Sim {
         self.sim.step()
     }
 
-    /// Changes a live parameter now, during the run (a slider moved during playback). The
-    /// change joins the scenario's timeline at the current time (see `scenario_json`), so the
-    /// resulting scenario replays this run exactly. Throws with a JSON problem list if the
-    /// path is not live or the value is out of range.
-    pub fn apply_change(&mut self, path: &str, value_json: &str) -> Result<(), JsError> {
+    /// Changes a live parameter during the run (a slider moved during playback). The change
+    /// joins the scenario's timeline (see `scenario_json`), so the resulting scenario replays
+    /// this run exactly. It takes effect now, or for a link that packets have already
+    /// entered ahead of time, at the latest such entry (at most a hop's latency later).
+    /// Returns that time, s. Throws with a JSON problem list if the path is not live or the
+    /// value is out of range.
+    pub fn apply_change(&mut self, path: &str, value_json: &str) -> Result<f64, JsError> {
         let value: serde_json::Value = serde_json::from_str(value_json).map_err(|e| {
             JsError::new(&problems_json(&[Problem {
                 path: path.into(),
@@ -141,6 +143,7 @@ impl Sim {
         })?;
         self.sim
             .apply_change(path, value)
+            .map(|at| at as f64 / 1e9)
             .map_err(|p| JsError::new(&problems_json(&[p])))
     }
 
@@ -221,13 +224,15 @@ impl Sim {
     }
 
     /// Queue columns from row `from` selected by `columns` (bit i of t, packets, bytes; 0x7 =
-    /// all), one after another.
+    /// all), one after another, up to the current time (a packet may enter a link ahead of
+    /// time, and its row waits until the clock reaches it).
     pub fn queue_cols(&self, queue: u32, from: u32, columns: u32) -> Box<[f64]> {
+        let now = self.sim.now();
         boxed(
             self.sim
                 .queues()
                 .get(queue as usize)
-                .map(|(_, q)| q.columns(from as usize, columns)),
+                .map(|(_, q)| q.columns_to(from as usize, q.rows_until(now), columns)),
         )
     }
 
@@ -247,19 +252,23 @@ impl Sim {
         serde_json::to_string(&names).expect("json")
     }
 
-    /// Rows in a traced queue's occupancy series.
+    /// Rows in a traced queue's occupancy series, up to the current time.
     pub fn queue_len(&self, queue: u32) -> u32 {
-        self.sim.queues().get(queue as usize).map_or(0, |(_, q)| q.len() as u32)
+        let now = self.sim.now();
+        self.sim
+            .queues()
+            .get(queue as usize)
+            .map_or(0, |(_, q)| q.rows_until(now) as u32)
     }
 
-    /// A queue column (t, packets, bytes) from row `from`.
+    /// A queue column (t, packets, bytes) from row `from`, up to the current time.
     pub fn queue_col(&self, queue: u32, name: &str, from: u32) -> Box<[f64]> {
-        boxed(
-            self.sim
-                .queues()
-                .get(queue as usize)
-                .and_then(|(_, q)| q.column(name, from as usize)),
-        )
+        let now = self.sim.now();
+        boxed(self.sim.queues().get(queue as usize).and_then(|(_, q)| {
+            let mut c = q.column(name, from as usize)?;
+            c.truncate(q.rows_until(now).saturating_sub(from as usize));
+            Some(c)
+        }))
     }
 
     /// Rows in a flow's write table (0 for a bulk sender).

@@ -153,7 +153,7 @@ describe('the engine worker', () => {
     ['an on/off CWV sender', idleSender('newreno_cwv'), true],
     ['an on/off new CWV sender', idleSender('newreno_newcwv'), true],
   ])('splits the event log of %s into the same tables as the engine’s whole columns', async (_what, json, idle) => {
-    const { handler, posted } = harness({ sliceMs: 0, progressMs: 0, eventsPerCheck: 700 });
+    const { handler, posted } = harness({ sliceMs: 0, progressMs: 0, eventsPerCheck: 200 });
     handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'newreno', scenarioJson: json }] });
     await until(() => chunksOf(posted, 'newreno').some((c) => c.finished));
     const chunks = chunksOf(posted, 'newreno').map((c) => c.chunk);
