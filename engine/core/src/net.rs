@@ -637,6 +637,39 @@ mod tests {
     }
 
     #[test]
+    fn a_passed_packet_counts_in_the_queue_until_its_transmission_ends() {
+        // 8 kbit/s: a 1000-byte packet takes 1 s. Packets 1 and 3 wait for their far-end
+        // event, packet 2 goes on to the next link at once (passed).
+        let mut l = Link::new("t", 8_000, 0, 3, Hop::Receiver);
+        l.series = Some(QueueSeries::default());
+        l.enqueue(0, sized(1000));
+        assert!(l.admits(0, 1000));
+        let (done, arrival) = l.serve(0, 1000);
+        assert_eq!((done, arrival), (2_000_000_000, 2_000_000_000));
+        l.pass(0, done, 1000);
+        l.enqueue(0, sized(1000));
+        assert_eq!(l.occupancy(), 3);
+        assert!(!l.admits(0, 1000), "the passed packet still takes a place");
+        assert!(l.admits(1_000_000_000, 1000), "the first has left");
+        l.drain(5_000_000_000);
+        assert_eq!(l.occupancy(), 0, "all three transmitted");
+        assert_eq!(l.in_flight(), 2, "packets 1 and 3 wait for their far-end events");
+        // Departures are traced in time order, the passed one between the others.
+        let s = l.series.as_ref().unwrap();
+        assert_eq!(s.column("t", 0).unwrap(), vec![0.0, 0.0, 0.0, 1.0, 2.0, 3.0]);
+        assert_eq!(s.column("packets", 0).unwrap(), vec![1.0, 2.0, 3.0, 2.0, 1.0, 0.0]);
+        assert_eq!(s.rows_until(1_000_000_000), 4);
+        // Untraced, the same counts without rows.
+        let mut u = Link::new("u", 8_000, 0, 2, Hop::Receiver);
+        let (done, _) = u.serve(0, 1000);
+        u.pass(0, done, 1000);
+        u.enqueue(0, sized(1000));
+        assert!(!u.admits(500_000_000, 1000));
+        assert!(u.admits(1_000_000_000, 1000));
+        assert_eq!(u.occupancy(), 1);
+    }
+
+    #[test]
     fn departures_are_traced_at_their_own_times() {
         let mut l = Link::new("t", 8_000, 0, 10, Hop::Receiver);
         l.series = Some(QueueSeries::default());

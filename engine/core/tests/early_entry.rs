@@ -118,3 +118,25 @@ fn no_link_fed_by_two_others_takes_early_entries() {
     let drops: u64 = early.summary().flows.iter().map(|f| f.drops.queue).sum();
     assert!(drops > 0, "the shared queue drops packets");
 }
+
+#[test]
+fn a_packet_the_next_link_would_refuse_keeps_its_event_and_is_dropped_at_its_instant() {
+    // One flow; the receiver's access link is slower than the bottleneck and holds three
+    // packets, so it overflows: those packets fall back to their far-end event on the
+    // bottleneck and are dropped there, as with an event at every hop.
+    let v = serde_json::json!({
+        "duration": 10.0,
+        "network": {"bottleneck": {"bandwidth": 10_000_000, "delay": 0.02, "queue_packets": 100}},
+        "flows": [{"algorithm": "newreno", "receiver_access": {"bandwidth": 2_000_000, "delay": 0.001, "queue_packets": 3}}],
+    });
+    let s = cwndlab_core::scenario::Scenario::from_value(&v).unwrap();
+    let mut early = Simulation::new(&s);
+    early.run_to_end();
+    let mut events = Simulation::new(&s).with_an_event_at_every_hop();
+    events.run_to_end();
+    assert_eq!(events.tied_events(), 0);
+    assert_eq!(early.digest(), events.digest());
+    let drops = early.summary().flows[0].drops.queue;
+    assert!(drops > 10, "the receiver's access link drops ({drops})");
+    assert!(early.events_processed() < events.events_processed());
+}
