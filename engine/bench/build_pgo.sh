@@ -5,8 +5,11 @@
 #
 # 1. builds an instrumented CLI (target dir target/pgo-gen),
 # 2. runs it on a training set that covers the engine, not one benchmark: every preset
-#    summary-only, three presets with the whole trace written
-#    (--out), and a small sweep over algorithms and a loss rate,
+#    summary-only for 5 simulated seconds (its whole run if it needs longer, as the
+#    four-conversation preset does), so that no preset family dominates the profile (at
+#    full length the three BR-TCP presets were 70 % of the training's events), three
+#    presets with the whole trace written (--out), and a small sweep over algorithms and
+#    a loss rate,
 # 3. merges the profiles with llvm-profdata (rustup's llvm-tools component, added if missing),
 # 4. builds the optimised CLI into target/pgo/release/cwndlab.
 #
@@ -29,7 +32,8 @@ gen="$PWD/target/pgo-gen/release/cwndlab"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 for p in $("$gen" presets | cut -d' ' -f1); do
-  "$gen" run --preset "$p" --format json >/dev/null
+  "$gen" run --preset "$p" --format json --duration 5 >/dev/null 2>&1 ||
+    "$gen" run --preset "$p" --format json >/dev/null
 done
 for p in netsim-newreno fall-floyd-reno-3drops thin-20b-10ms; do
   "$gen" run --preset "$p" --format json --out "$tmp/$p" >/dev/null
