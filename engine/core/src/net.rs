@@ -15,11 +15,17 @@
 //! and neither has a scheduler), a packet's entry into B at A's far-end instant T is known
 //! when it enters A: no other packet can reach B first. The simulation then offers it to B
 //! at once, dated T, instead of scheduling an event at T, provided that B will admit it at
-//! T, that no packet bound for B still waits for its own event on A, that no change to B is
-//! pending at or before T, and that T is within the run (`World::offer_at` in `sim.rs`).
-//! Everything B computes (admission, service, occupancy rows) is what it would compute at
-//! T; only the order in which events of one instant are processed can differ. A keeps
-//! counting such a packet in its queue until its transmission ends (`passed`).
+//! T, that no packet bound for B still waits for its own event on A, and that T is within
+//! the run (`World::offer_at` in `sim.rs`). Everything B computes (admission, service,
+//! occupancy rows) is what it would compute at T; only the order in which events of one
+//! instant are processed can differ. A keeps counting such a packet in its queue until its
+//! transmission ends (`passed`).
+//!
+//! A timeline change to B (its rate, delay, capacity or loss) therefore applies to the
+//! packets that reach A after the change; a packet already on A when B changes has entered
+//! B and keeps B's former settings, as a packet already in a queue keeps its departure time
+//! when the rate changes. Entries never depend on changes still to come, so a change made
+//! live, at the current time, replays exactly from the timeline.
 
 use crate::ring::Ring;
 use crate::rng::{ber_packet_loss, hash_more, hash_words, Threshold};
@@ -285,11 +291,6 @@ pub struct Link {
     /// Packets bound here that still wait for their far-end event on the upstream link:
     /// while any does, nothing enters early (it would pass them).
     pub inbound: u32,
-    /// The latest instant at which a packet entered ahead of time: a live change to this
-    /// link takes effect no earlier.
-    pub horizon: Ns,
-    /// The earliest pending timeline change to this link (`Ns::MAX`: none).
-    pub next_change: Ns,
     /// Packets in the queue or on the wire, in order (arrival times never decrease).
     flying: Ring<Flight>,
     /// (end of transmission, size) of packets that went on to the next link without a
@@ -324,8 +325,6 @@ impl Link {
             sched: None,
             express_in: false,
             inbound: 0,
-            horizon: 0,
-            next_change: Ns::MAX,
             flying: Ring::default(),
             passed: Ring::default(),
             last_entry: 0,

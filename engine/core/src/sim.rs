@@ -81,8 +81,6 @@ pub struct World {
     found: Vec<crate::spurious::Spurious>,
     /// The end of the run: nothing enters a link early past it.
     end: Ns,
-    /// Pending timeline changes: (time, entry index, the links it changes).
-    changes: Vec<(Ns, u32, Vec<u32>)>,
 }
 
 impl World {
@@ -123,34 +121,6 @@ impl World {
     fn data_lost(&mut self, pkt: &Packet) {
         if pkt.kind == PktKind::Data {
             self.spurious[pkt.flow as usize].lost(pkt.seg);
-        }
-    }
-
-    /// Timeline entry `index`, changing `links`, is pending at `at`: no packet enters those
-    /// links early past it.
-    fn change_pending(&mut self, at: Ns, index: u32, links: Vec<u32>) {
-        for &l in &links {
-            let l = &mut self.links[l as usize];
-            l.next_change = l.next_change.min(at);
-        }
-        self.changes.push((at, index, links));
-    }
-
-    /// Timeline entry `index` is being applied: its links wait for their next change only.
-    fn change_done(&mut self, index: u32) {
-        let Some(k) = self.changes.iter().position(|c| c.1 == index) else {
-            return;
-        };
-        let (_, _, links) = self.changes.swap_remove(k);
-        for l in links {
-            let next = self
-                .changes
-                .iter()
-                .filter(|c| c.2.contains(&l))
-                .map(|c| c.0)
-                .min()
-                .unwrap_or(Ns::MAX);
-            self.links[l as usize].next_change = next;
         }
     }
 
@@ -197,7 +167,6 @@ impl World {
                         self.tput
                             .add(self.now, arrival, pkt.flow as usize, Col::Bottleneck, pkt.size as u64);
                     }
-                    self.links[b as usize].horizon = arrival;
                     (link_id, at, admitted) = (b, arrival, true);
                     continue;
                 }
@@ -213,15 +182,16 @@ impl World {
     }
 
     /// Whether a packet reaching link `b` (which takes early entries) at `at` may enter it
-    /// now: nothing bound for `b` waits for its event, no change to `b` is pending before
-    /// the entry, the entry is within the run, and `b` will admit it.
+    /// now: nothing bound for `b` waits for its event, the entry is within the run, and `b`
+    /// will admit it. The entry is decided with `b` as it is now: a timeline change to `b`
+    /// before `at` applies to the packets that come to `b`'s upstream link after it (see
+    /// `net.rs`), so a run never depends on changes still to come, and a change made live
+    /// replays exactly.
     #[inline]
     fn enters_early(&mut self, b: u32, at: Ns, size: u32) -> bool {
         let end = self.end;
         let l = &mut self.links[b as usize];
-        // A timeline change at `at` itself runs after every event of that instant, so the
-        // entry still sees the link as it is now.
-        l.inbound == 0 && at <= l.next_change && at <= end && l.admits(at, size)
+        l.inbound == 0 && at <= end && l.admits(at, size)
     }
 
     /// A full queue refused the packet.
@@ -362,8 +332,6 @@ pub struct Simulation {
     finished: bool,
     events_processed: u64,
     digests: std::cell::RefCell<SectionDigests>,
-    /// Timeline entries from this index on were added live (`apply_change`).
-    live_from: usize,
     /// Events processed at the same instant as the event before them.
     tied: u64,
 }
@@ -493,7 +461,6 @@ impl Simulation {
             spurious: vec![Default::default(); n],
             found: Vec::new(),
             end: secs_to_ns(s.duration),
-            changes: Vec::new(),
         };
         let end = secs_to_ns(s.duration);
         let cross: Vec<CrossSource> = s
@@ -518,11 +485,9 @@ impl Simulation {
             }
         }
         for (k, e) in s.timeline.iter().enumerate() {
-            let at = secs_to_ns(e.at);
             world
                 .events
-                .push_after_instant(at, k as u32, Event::Timeline { index: k as u32 });
-            world.change_pending(at, k as u32, entry_links(e, n));
+                .push_after_instant(secs_to_ns(e.at), k as u32, Event::Timeline { index: k as u32 });
         }
         let validation: Vec<Option<ValidationSeries>> = senders
             .iter()
@@ -552,7 +517,6 @@ impl Simulation {
             finished: false,
             events_processed: 0,
             digests: Default::default(),
-            live_from: s.timeline.len(),
             tied: 0,
         }
     }
@@ -812,12 +776,10 @@ impl Simulation {
         w.offer(next, pkt);
     }
 
-    /// Changes a live parameter during the run (a slider moved during playback). The change
-    /// is appended to the scenario's timeline, so replaying the resulting scenario from the
-    /// start reproduces this run exactly. It takes effect now, or, for a link that a packet
-    /// has already entered ahead of time (see `net.rs`), at the latest such entry, which is
-    /// at most a hop's latency ahead; in either case after every event of that instant.
-    /// Returns the time at which it takes effect.
+    /// Changes a live parameter now, during the run (a slider moved during playback). The
+    /// change is appended to the scenario's timeline at the current time, after every event
+    /// at this instant has been processed, so replaying the resulting scenario from the start
+    /// reproduces this run exactly. Returns that time.
     pub fn apply_change(&mut self, path: &str, value: Value) -> Result<Ns, Problem> {
         let (def, _) = crate::scenario::live_target(path, self.senders.len()).map_err(|m| Problem {
             path: path.to_string(),
@@ -835,43 +797,27 @@ impl Simulation {
                 message: "the run has ended; change the scenario instead".into(),
             });
         }
-        let entry = crate::scenario::TimelineEntry {
-            at: 0.0,
-            set: path.to_string(),
-            value,
-        };
-        let links = entry_links(&entry, self.senders.len());
-        let w = &self.world;
-        // Not before an entry made early into one of its links, nor before an earlier live
-        // change to one of them (a second move of the same slider must win).
-        let ahead = links.iter().map(|&l| w.links[l as usize].horizon);
-        let earlier = w
-            .changes
-            .iter()
-            .filter(|c| c.1 as usize >= self.live_from && c.2.iter().any(|l| links.contains(l)))
-            .map(|c| c.0);
-        let now = ahead.chain(earlier).fold(w.now, Ns::max);
+        let now = self.world.now;
         let at = ns_to_secs(now);
         // Round-trip the time through seconds so the replay schedules it at the same ns.
         debug_assert_eq!(secs_to_ns(at), now);
-        self.scenario
-            .timeline
-            .push(crate::scenario::TimelineEntry { at, ..entry });
+        self.scenario.timeline.push(crate::scenario::TimelineEntry {
+            at,
+            set: path.to_string(),
+            value,
+        });
         let index = (self.scenario.timeline.len() - 1) as u32;
         // Scheduled as `new` schedules the timeline, so it runs after every event at this
         // instant (after `step`, some may remain) and the loop counts it, as in a replay.
         self.world
             .events
             .push_after_instant(now, index, Event::Timeline { index });
-        self.world.change_pending(now, index, links);
-        let current = self.world.now;
-        self.run_until(current, u64::MAX);
+        self.run_until(now, u64::MAX);
         Ok(now)
     }
 
     /// Applies timeline entry `index` (validated at load: a live parameter and a valid value).
     fn apply_timeline(&mut self, index: u32) {
-        self.world.change_done(index);
         let entry = &self.scenario.timeline[index as usize];
         let Ok((table_path, sel)) = crate::scenario::normalise_path(&entry.set) else {
             return;
@@ -1191,8 +1137,7 @@ impl Simulation {
     }
 }
 
-/// The links whose settings a live parameter changes (none for the application's): the
-/// one place that says so, for applying a change and for holding early entries back.
+/// The links whose settings a live parameter changes (none for the application's).
 fn live_links(table_path: &str, flows: &[u32]) -> Vec<u32> {
     if let Some(leaf) = table_path.strip_prefix("network.bottleneck.") {
         return if leaf.starts_with("loss.") {
@@ -1209,14 +1154,6 @@ fn live_links(table_path: &str, flows: &[u32]) -> Vec<u32> {
         Some(r) if r.starts_with("access.") => both_ways([0, 3]),
         Some(r) if r.starts_with("receiver_access.") => both_ways([1, 2]),
         _ => vec![],
-    }
-}
-
-/// The links a timeline entry changes (none if it is not a valid live path).
-fn entry_links(entry: &crate::scenario::TimelineEntry, n_flows: usize) -> Vec<u32> {
-    match crate::scenario::normalise_path(&entry.set) {
-        Ok((table_path, sel)) => live_links(&table_path, &flow_list(sel, n_flows)),
-        Err(_) => vec![],
     }
 }
 
@@ -1313,39 +1250,29 @@ mod tests {
     }
 
     #[test]
-    fn a_live_change_to_a_link_waits_for_the_packets_that_entered_it_early() {
+    fn a_live_change_to_a_link_applies_now_and_replays_while_packets_entered_it_early() {
         // One flow: packets enter the bottleneck from the access links ahead of the clock.
+        // A change now applies to the packets that reach the access link from now on; the
+        // replay makes the same early entries, since none depends on changes to come.
         let s = crate::presets::find("netsim-newreno").unwrap().scenario().unwrap();
         let mut live = Simulation::new(&s);
         live.advance(5_000_000_000);
-        let ahead = |sim: &Simulation| sim.world.links[0].horizon.max(sim.world.links[1].horizon);
-        while ahead(&live) <= live.now() {
+        // A moment when a packet still on the access link has already entered the
+        // bottleneck: the bottleneck's occupancy trace has a row ahead of the clock.
+        let ahead = |sim: &Simulation| {
+            let rows = &sim.world.links[0].series.as_ref().unwrap().rows;
+            rows.last().is_some_and(|r| r.0 > sim.now())
+        };
+        while !ahead(&live) {
             live.step();
         }
-        let (now, horizon) = (live.now(), ahead(&live));
+        let now = live.now();
         let at = live
             .apply_change("network.bottleneck.bandwidth", serde_json::json!(1_000_000))
             .unwrap();
-        assert_eq!(at, horizon, "at the latest early entry, {} ns after now", horizon - now);
-        assert_eq!(
-            live.world.links[0].bandwidth, s.network.bottleneck.bandwidth,
-            "not applied before then"
-        );
-        // The same slider moved again at once: applied after the first move, so it wins.
-        let again = live
-            .apply_change("network.bottleneck.bandwidth", serde_json::json!(3_000_000))
-            .unwrap();
-        assert!(again >= at);
-        // Not a link: now.
-        let app = live
-            .apply_change("flows[0].app.write_interval", serde_json::json!(0.002))
-            .unwrap();
-        assert_eq!(app, now);
-        let times: Vec<f64> = live.scenario().timeline.iter().map(|e| e.at).collect();
-        assert_eq!(times, [ns_to_secs(at), ns_to_secs(again), ns_to_secs(now)]);
-        live.advance(horizon - now);
-        assert_eq!(live.world.links[0].bandwidth, 3_000_000);
-        assert_eq!(live.world.links[1].bandwidth, 3_000_000);
+        assert_eq!(at, now);
+        assert_eq!(live.world.links[0].bandwidth, 1_000_000, "applied at once");
+        assert_eq!(live.scenario().timeline[0].at, ns_to_secs(now));
         live.run_to_end();
         let mut replay = Simulation::new(live.scenario());
         replay.run_to_end();

@@ -331,12 +331,15 @@ proptest! {
         c.run_to_end();
         prop_assert_eq!(a.digest(), c.digest(), "summary-only recording changed the digest");
         // Packets crossing hops without events of their own (early entry) change only the
-        // order of events that share an instant: without such ties, the same trace.
+        // order of events that share an instant: without such ties, the same trace. (A
+        // change to a link's settings also applies one hop later to packets already on
+        // their way to it, so runs whose timeline changes a link are left out.)
         let mut d = Simulation::new(&s).with_an_event_at_every_hop();
         d.run_to_end();
         check(&s, &d)?;
         prop_assert!(d.events_processed() >= a.events_processed());
-        if d.tied_events() == 0 {
+        let link_change = s.timeline.iter().any(|e| !e.set.contains(".app."));
+        if d.tied_events() == 0 && !link_change {
             prop_assert_eq!(a.digest(), d.digest(), "early entry changed a run without ties");
         }
     }

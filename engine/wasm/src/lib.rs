@@ -128,12 +128,10 @@ impl Sim {
         self.sim.step()
     }
 
-    /// Changes a live parameter during the run (a slider moved during playback). The change
-    /// joins the scenario's timeline (see `scenario_json`), so the resulting scenario replays
-    /// this run exactly. It takes effect now, or for a link that packets have already
-    /// entered ahead of time, at the latest such entry (at most a hop's latency later).
-    /// Returns that time, s. Throws with a JSON problem list if the path is not live or the
-    /// value is out of range.
+    /// Changes a live parameter now, during the run (a slider moved during playback). The
+    /// change joins the scenario's timeline at the current time (see `scenario_json`), so the
+    /// resulting scenario replays this run exactly. Returns that time, s. Throws with a JSON
+    /// problem list if the path is not live or the value is out of range.
     pub fn apply_change(&mut self, path: &str, value_json: &str) -> Result<f64, JsError> {
         let value: serde_json::Value = serde_json::from_str(value_json).map_err(|e| {
             JsError::new(&problems_json(&[Problem {

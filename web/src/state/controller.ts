@@ -1,9 +1,8 @@
 // What the person does → what the engine does. Panels call these actions; the store only
 // records state. Rules (issue 3):
 //   - paused (or finished), any change re-runs every selected algorithm to the end at once;
-//   - playing, a live parameter becomes a timeline change (Sim.apply_change) at the current
-//     simulated time (a link setting at most a hop's latency later, see architecture.md,
-//     "Early entry"), so the run stays reproducible; any other change restarts playback
+//   - playing, a live parameter becomes a timeline change at the current simulated time
+//     (Sim.apply_change), so the run stays reproducible; any other change restarts playback
 //     from t = 0 with the new value;
 //   - playback advances the engine by a fixed step per animation frame (speed / 60 s).
 import type { Engine, EngineListener } from '../engine/client';
@@ -310,8 +309,7 @@ export class AppController {
     this.frame = this.env.requestFrame(loop);
   }
 
-  /** Sends queued live changes; they take effect at the current simulated time (a link
-   *  setting at most a hop's latency later: the engine places it, see `Sim.apply_change`). */
+  /** Sends queued live changes; they take effect at the current simulated time. */
   private flushLive() {
     if (this.liveQueue.size === 0) return;
     for (const [path, value] of this.liveQueue) this.engine.change(path, JSON.stringify(value));
