@@ -328,7 +328,6 @@ pub struct Simulation {
     /// Bytes each application has ready when its flow starts.
     first_bytes: Vec<u64>,
     completion: Vec<Option<Ns>>,
-    end: Ns,
     finished: bool,
     events_processed: u64,
     digests: std::cell::RefCell<SectionDigests>,
@@ -513,7 +512,6 @@ impl Simulation {
             starts,
             first_bytes,
             completion: vec![None; n],
-            end: secs_to_ns(s.duration),
             finished: false,
             events_processed: 0,
             digests: Default::default(),
@@ -551,7 +549,7 @@ impl Simulation {
 
     /// End of the run.
     pub fn end(&self) -> Ns {
-        self.end
+        self.world.end
     }
 
     /// True once the clock reached the end.
@@ -572,18 +570,18 @@ impl Simulation {
     /// Processes every event up to `now + dt` (capped at the end) and moves the clock there.
     /// Returns the number of events processed.
     pub fn advance(&mut self, dt: Ns) -> u64 {
-        let target = self.world.now.saturating_add(dt).min(self.end);
+        let target = self.world.now.saturating_add(dt).min(self.world.end);
         self.run_until(target, u64::MAX)
     }
 
     /// Runs to the end.
     pub fn run_to_end(&mut self) -> u64 {
-        self.run_until(self.end, u64::MAX)
+        self.run_until(self.world.end, u64::MAX)
     }
 
     /// Processes at most `budget` events toward the end; returns true when finished.
     pub fn run_events(&mut self, budget: u64) -> bool {
-        self.run_until(self.end, budget);
+        self.run_until(self.world.end, budget);
         self.finished
     }
 
@@ -593,7 +591,7 @@ impl Simulation {
         if self.finished {
             return false;
         }
-        let n = self.run_until(self.end, 1);
+        let n = self.run_until(self.world.end, 1);
         n == 1
     }
 
@@ -620,7 +618,7 @@ impl Simulation {
         for l in self.world.links.iter_mut().filter(|l| l.series.is_some()) {
             l.drain(now);
         }
-        if now >= self.end && !self.finished {
+        if now >= self.world.end && !self.finished {
             self.finished = true;
             self.world.tput.flush();
         }
@@ -823,7 +821,11 @@ impl Simulation {
             return;
         };
         let v = entry.value.clone();
-        let flows = flow_list(sel, self.senders.len());
+        let flows: Vec<u32> = match sel {
+            FlowSel::Global => vec![],
+            FlowSel::All => (0..self.senders.len() as u32).collect(),
+            FlowSel::One(i) => vec![i as u32],
+        };
         let applied = apply_live(&mut self.world.links, &mut self.apps, &table_path, &flows, &v);
         debug_assert!(applied, "live parameter without a handler: {table_path}");
         let flow = flows.first().copied().unwrap_or(0);
@@ -1137,34 +1139,6 @@ impl Simulation {
     }
 }
 
-/// The links whose settings a live parameter changes (none for the application's).
-fn live_links(table_path: &str, flows: &[u32]) -> Vec<u32> {
-    if let Some(leaf) = table_path.strip_prefix("network.bottleneck.") {
-        return if leaf.starts_with("loss.") {
-            vec![0]
-        } else if leaf.starts_with("reverse_loss.") {
-            vec![1]
-        } else {
-            vec![0, 1]
-        };
-    }
-    // Each flow's access link carries its data one way and its ACKs the other.
-    let both_ways = |offsets: [u32; 2]| flows.iter().flat_map(|&i| offsets.map(|o| flow_base(i) + o)).collect();
-    match table_path.strip_prefix("flows[].") {
-        Some(r) if r.starts_with("access.") => both_ways([0, 3]),
-        Some(r) if r.starts_with("receiver_access.") => both_ways([1, 2]),
-        _ => vec![],
-    }
-}
-
-fn flow_list(sel: FlowSel, n_flows: usize) -> Vec<u32> {
-    match sel {
-        FlowSel::Global => vec![],
-        FlowSel::All => (0..n_flows as u32).collect(),
-        FlowSel::One(i) => vec![i as u32],
-    }
-}
-
 /// Applies a live parameter change. Returns false if `table_path` has no handler (a bug
 /// caught by the test that walks every live parameter).
 fn apply_live(links: &mut [Link], apps: &mut [App], table_path: &str, flows: &[u32], v: &Value) -> bool {
@@ -1175,37 +1149,54 @@ fn apply_live(links: &mut [Link], apps: &mut [App], table_path: &str, flows: &[u
         Some("bernoulli") => LossModel::Bernoulli,
         _ => LossModel::None,
     };
-    let targets = live_links(table_path, flows);
-    if !targets.is_empty() {
-        let leaf = table_path.rsplit('.').next().unwrap_or(table_path);
-        for l in targets {
-            let l = &mut links[l as usize];
-            match leaf {
-                "bandwidth" => {
-                    l.bandwidth = u;
-                    if let Some(s) = l.sched.as_mut() {
-                        s.set_bandwidth(u);
-                    }
-                }
-                "delay" => l.delay = secs_to_ns(f),
-                "queue_packets" => l.cap_packets = u,
-                "queue_bytes" => l.cap_bytes = u,
-                "model" => l.loss.set_model(model),
-                "ber" => l.loss.set_ber(f),
-                "probability" => l.loss.set_probability(f),
-                _ => return false,
-            }
-        }
-        return true;
-    }
-    let Some(rest) = table_path.strip_prefix("flows[].") else {
-        return false;
+    let bottleneck = |links: &mut [Link], apply: &dyn Fn(&mut Link)| {
+        apply(&mut links[0]);
+        apply(&mut links[1]);
     };
-    for &i in flows {
-        match rest {
-            "app.write_size" => apps[i as usize].write_size = u,
-            "app.write_interval" => apps[i as usize].write_interval = secs_to_ns(f).max(1),
-            _ => return false,
+    match table_path {
+        "network.bottleneck.bandwidth" => bottleneck(links, &|l| {
+            l.bandwidth = u;
+            if let Some(s) = l.sched.as_mut() {
+                s.set_bandwidth(u);
+            }
+        }),
+        "network.bottleneck.delay" => bottleneck(links, &|l| l.delay = secs_to_ns(f)),
+        "network.bottleneck.queue_packets" => bottleneck(links, &|l| l.cap_packets = u),
+        "network.bottleneck.queue_bytes" => bottleneck(links, &|l| l.cap_bytes = u),
+        "network.bottleneck.loss.model" => links[0].loss.set_model(model),
+        "network.bottleneck.loss.ber" => links[0].loss.set_ber(f),
+        "network.bottleneck.loss.probability" => links[0].loss.set_probability(f),
+        "network.bottleneck.reverse_loss.model" => links[1].loss.set_model(model),
+        "network.bottleneck.reverse_loss.ber" => links[1].loss.set_ber(f),
+        "network.bottleneck.reverse_loss.probability" => links[1].loss.set_probability(f),
+        _ => {
+            let Some(rest) = table_path.strip_prefix("flows[].") else {
+                return false;
+            };
+            for &i in flows {
+                let base = flow_base(i) as usize;
+                match rest {
+                    "access.bandwidth" => {
+                        links[base].bandwidth = u;
+                        links[base + 3].bandwidth = u;
+                    }
+                    "access.delay" => {
+                        links[base].delay = secs_to_ns(f);
+                        links[base + 3].delay = secs_to_ns(f);
+                    }
+                    "receiver_access.bandwidth" => {
+                        links[base + 1].bandwidth = u;
+                        links[base + 2].bandwidth = u;
+                    }
+                    "receiver_access.delay" => {
+                        links[base + 1].delay = secs_to_ns(f);
+                        links[base + 2].delay = secs_to_ns(f);
+                    }
+                    "app.write_size" => apps[i as usize].write_size = u,
+                    "app.write_interval" => apps[i as usize].write_interval = secs_to_ns(f).max(1),
+                    _ => return false,
+                }
+            }
         }
     }
     true

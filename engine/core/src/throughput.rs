@@ -67,15 +67,38 @@ struct Bin {
     touched: bool,
 }
 
+impl Bin {
+    fn new(classes: usize) -> Bin {
+        Bin {
+            acc: vec![[0; 2]; classes],
+            touched: false,
+        }
+    }
+
+    /// Writes the rows of this bin, which starts at `t`, and empties it.
+    fn write(&mut self, t: Ns, rows: &mut Vec<ThroughputRow>, stream: &mut Stream) {
+        if !self.touched {
+            return;
+        }
+        for (c, a) in self.acc.iter_mut().enumerate() {
+            if *a != [0, 0] {
+                let row = (t, c as u32, a[0], a[1]);
+                if stream.take(&row) {
+                    rows.push(row);
+                }
+                *a = [0, 0];
+            }
+        }
+        self.touched = false;
+    }
+}
+
 impl ThroughputTable {
     /// A table of `classes` classes with bins of `bin` ns.
     pub fn new(classes: usize, bin: Ns) -> ThroughputTable {
         let bin = bin.max(1);
         let mut open = std::collections::VecDeque::with_capacity(4);
-        open.push_back(Bin {
-            acc: vec![[0; 2]; classes],
-            touched: false,
-        });
+        open.push_back(Bin::new(classes));
         ThroughputTable {
             bin,
             classes,
@@ -118,11 +141,7 @@ impl ThroughputTable {
     /// Opens the bin after the newest open one.
     #[cold]
     fn open_bin(&mut self) {
-        let classes = self.classes;
-        let b = self.spare.pop().unwrap_or_else(|| Bin {
-            acc: vec![[0; 2]; classes],
-            touched: false,
-        });
+        let b = self.spare.pop().unwrap_or_else(|| Bin::new(self.classes));
         self.open.push_back(b);
     }
 
@@ -130,9 +149,8 @@ impl ThroughputTable {
     #[cold]
     fn close_until(&mut self, now: Ns) {
         while self.edge <= now {
-            let b = self.open.pop_front().expect("one bin is always open");
-            let t = self.first * self.bin;
-            let b = self.write(t, b);
+            let mut b = self.open.pop_front().expect("one bin is always open");
+            b.write(self.first * self.bin, &mut self.rows, &mut self.stream);
             self.spare.push(b);
             self.first += 1;
             self.edge += self.bin;
@@ -146,36 +164,10 @@ impl ThroughputTable {
         }
     }
 
-    /// Writes the rows of one bin starting at `t` and returns it emptied.
-    fn write(&mut self, t: Ns, mut b: Bin) -> Bin {
-        if b.touched {
-            for (c, a) in b.acc.iter_mut().enumerate() {
-                if *a != [0, 0] {
-                    let row = (t, c as u32, a[0], a[1]);
-                    if self.stream.take(&row) {
-                        self.rows.push(row);
-                    }
-                    *a = [0, 0];
-                }
-            }
-            b.touched = false;
-        }
-        b
-    }
-
     /// Writes the rows of every open bin (the end of the run).
     pub fn flush(&mut self) {
-        for k in 0..self.open.len() {
-            let t = (self.first + k as u64) * self.bin;
-            let b = std::mem::replace(
-                &mut self.open[k],
-                Bin {
-                    acc: Vec::new(),
-                    touched: false,
-                },
-            );
-            let b = self.write(t, b);
-            self.open[k] = b;
+        for (k, b) in self.open.iter_mut().enumerate() {
+            b.write((self.first + k as u64) * self.bin, &mut self.rows, &mut self.stream);
         }
     }
 }

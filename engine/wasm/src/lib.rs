@@ -222,15 +222,11 @@ impl Sim {
     }
 
     /// Queue columns from row `from` selected by `columns` (bit i of t, packets, bytes; 0x7 =
-    /// all), one after another, up to the current time (a packet may enter a link ahead of
-    /// time, and its row waits until the clock reaches it).
+    /// all), one after another, up to the current time (see `queue_now`).
     pub fn queue_cols(&self, queue: u32, from: u32, columns: u32) -> Box<[f64]> {
-        let now = self.sim.now();
         boxed(
-            self.sim
-                .queues()
-                .get(queue as usize)
-                .map(|(_, q)| q.columns_to(from as usize, q.rows_until(now), columns)),
+            self.queue_now(queue)
+                .map(|(q, end)| q.columns_to(from as usize, end, columns)),
         )
     }
 
@@ -252,19 +248,14 @@ impl Sim {
 
     /// Rows in a traced queue's occupancy series, up to the current time.
     pub fn queue_len(&self, queue: u32) -> u32 {
-        let now = self.sim.now();
-        self.sim
-            .queues()
-            .get(queue as usize)
-            .map_or(0, |(_, q)| q.rows_until(now) as u32)
+        self.queue_now(queue).map_or(0, |(_, end)| end as u32)
     }
 
     /// A queue column (t, packets, bytes) from row `from`, up to the current time.
     pub fn queue_col(&self, queue: u32, name: &str, from: u32) -> Box<[f64]> {
-        let now = self.sim.now();
-        boxed(self.sim.queues().get(queue as usize).and_then(|(_, q)| {
+        boxed(self.queue_now(queue).and_then(|(q, end)| {
             let mut c = q.column(name, from as usize)?;
-            c.truncate(q.rows_until(now).saturating_sub(from as usize));
+            c.truncate(end.saturating_sub(from as usize));
             Some(c)
         }))
     }
@@ -326,5 +317,17 @@ impl Sim {
     /// The scenario being run, every setting resolved, as JSON.
     pub fn scenario_json(&self) -> String {
         self.sim.scenario().to_value().to_string()
+    }
+}
+
+impl Sim {
+    /// Traced queue `queue` and how many of its rows are dated up to the current time: a
+    /// packet may enter a link ahead of time, and its rows wait until the clock reaches them.
+    fn queue_now(&self, queue: u32) -> Option<(&cwndlab_core::net::QueueSeries, usize)> {
+        let now = self.sim.now();
+        self.sim
+            .queues()
+            .get(queue as usize)
+            .map(|&(_, q)| (q, q.rows_until(now)))
     }
 }
