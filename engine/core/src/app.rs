@@ -110,6 +110,12 @@ impl App {
         }
     }
 
+    /// Whether every write is `write_size` bytes, `write_interval` after the one before
+    /// (CBR and thin-stream applications), so that a stretch of writes is known in advance.
+    pub fn periodic(&self) -> bool {
+        matches!(self.kind, AppKind::Cbr | AppKind::Thin)
+    }
+
     /// True once the application will write nothing more (finite bulk, or scripted writes
     /// all done).
     pub fn exhausted(&self) -> bool {

@@ -52,6 +52,10 @@ pub struct EventQueue {
     next_seq: u64,
 }
 
+/// The place in the order of scheduling of `push_after_instant`'s entries: rank 0 and up,
+/// after any number of `push` calls a run can make.
+pub const AFTER_INSTANT: u64 = u64::MAX - u32::MAX as u64;
+
 /// Entries moved by hand before a binary search and a block move place a new one.
 const STEPS: usize = 4;
 
@@ -91,7 +95,7 @@ impl EventQueue {
     /// same change replayed from the scenario take effect at the same point. `rank` orders
     /// several such events at one instant.
     pub fn push_after_instant(&mut self, time: Ns, rank: u32, event: Event) {
-        let key = ((time as u128) << 64) | (u64::MAX - (u32::MAX - rank) as u64) as u128;
+        let key = ((time as u128) << 64) | (AFTER_INSTANT + rank as u64) as u128;
         self.insert(key, event);
     }
 
@@ -102,7 +106,19 @@ impl EventQueue {
 
     /// Removes and returns the next event.
     pub fn pop(&mut self) -> Option<(Ns, Event)> {
-        self.sorted.pop().map(|e| ((e.key >> 64) as Ns, e.event))
+        self.pop_keyed().map(|(t, _, e)| (t, e))
+    }
+
+    /// Removes and returns the next event with its place in the order of scheduling: the
+    /// number of `push` calls before it (far above the others for `push_after_instant`).
+    #[inline]
+    pub fn pop_keyed(&mut self) -> Option<(Ns, u64, Event)> {
+        self.sorted.pop().map(|e| ((e.key >> 64) as Ns, e.key as u64, e.event))
+    }
+
+    /// Number of `push` calls so far.
+    pub fn pushed(&self) -> u64 {
+        self.next_seq
     }
 }
 

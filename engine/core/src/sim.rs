@@ -13,7 +13,7 @@
 
 use crate::app::App;
 use crate::cross::{CrossSource, CrossStats};
-use crate::event::{Event, EventQueue};
+use crate::event::{Event, EventQueue, AFTER_INSTANT};
 use crate::net::{Fate, Hop, Link, LinkLoss, Packet, PktKind, QueueSeries};
 use crate::scenario::{FlowSel, LossModel, Problem, Scenario, SchedulerKind};
 use crate::sched::{Next, Sched};
@@ -331,8 +331,15 @@ pub struct Simulation {
     finished: bool,
     events_processed: u64,
     digests: std::cell::RefCell<SectionDigests>,
-    /// Events processed at the same instant as the event before them.
+    /// Events processed at the same instant as the event before them (see `tied_events`).
     tied: u64,
+    /// Events scheduled before the run starts.
+    first_seq: u64,
+    /// Per flow, the time of the next write of a periodic application whose writes are
+    /// held instead of queued (see `release_writes`); None while its next write is queued.
+    held: Vec<Option<Ns>>,
+    /// Whether such writes are held at all (the reference runs of the tests queue them).
+    hold_writes: bool,
 }
 
 impl Simulation {
@@ -493,6 +500,7 @@ impl Simulation {
             .map(|s| s.cc.validation.row().map(|_| ValidationSeries::default()))
             .collect();
         let any_validation = validation.iter().any(Option::is_some);
+        let first_seq = world.events.pushed();
         Simulation {
             scenario: s.clone(),
             world,
@@ -516,12 +524,22 @@ impl Simulation {
             events_processed: 0,
             digests: Default::default(),
             tied: 0,
+            first_seq,
+            held: vec![None; n],
+            hold_writes: true,
         }
     }
 
     /// The same run with every packet waiting for its far-end event on every link (no early
-    /// entry, see `net.rs`): the reference the tests hold early entry to. Not for products:
-    /// a run's model is the scenario's alone.
+    /// entry, see `net.rs`) and every application write an event of its own (none held,
+    /// see `release_writes`): the reference the tests hold both to. Not for products: a
+    /// run's model is the scenario's alone.
+    #[doc(hidden)]
+    pub fn with_every_event(self) -> Simulation {
+        self.with_an_event_at_every_hop().with_every_write_queued()
+    }
+
+    /// The same run without early entry only (see [`Simulation::with_every_event`]).
     #[doc(hidden)]
     pub fn with_an_event_at_every_hop(mut self) -> Simulation {
         for l in self.world.links.iter_mut() {
@@ -530,9 +548,18 @@ impl Simulation {
         self
     }
 
+    /// The same run without held writes only (see [`Simulation::with_every_event`]).
+    #[doc(hidden)]
+    pub fn with_every_write_queued(mut self) -> Simulation {
+        self.hold_writes = false;
+        self
+    }
+
     /// Events processed so far at the same nanosecond as the event before them. Events of
     /// one instant run in the order they were scheduled; a run without such ties does not
-    /// depend on that order at all.
+    /// depend on that order at all. Not counted: ties among events scheduled before the run
+    /// (flow starts, first writes) and timeline entries, whose order is the same in every
+    /// model.
     pub fn tied_events(&self) -> u64 {
         self.tied
     }
@@ -605,8 +632,11 @@ impl Simulation {
                     break;
                 }
             }
-            let (t, ev) = self.world.events.pop().expect("peeked");
-            if t == self.world.now && self.events_processed + n > 0 {
+            let (t, seq, ev) = self.world.events.pop_keyed().expect("peeked");
+            // A tie counts when its order could differ in another model: not between events
+            // scheduled before the run (their order is fixed), nor for a timeline entry
+            // (after every event of its instant, in every model).
+            if t == self.world.now && self.events_processed + n > 0 && (self.first_seq..AFTER_INSTANT).contains(&seq) {
                 self.tied += 1;
             }
             self.world.now = t;
@@ -615,6 +645,9 @@ impl Simulation {
         }
         self.events_processed += n;
         let now = self.world.now;
+        for i in 0..self.held.len() {
+            self.release_writes(i, now);
+        }
         for l in self.world.links.iter_mut().filter(|l| l.series.is_some()) {
             l.drain(now);
         }
@@ -623,6 +656,40 @@ impl Simulation {
             self.world.tput.flush();
         }
         n
+    }
+
+    /// Makes flow `i`'s held writes due by `t`. A periodic application's write behind a
+    /// full segment that waits changes nothing but the bytes written and the write log
+    /// (`Sender::write_changes_nothing`), and that holds until the sender's next event. So
+    /// such writes are not queued one by one: the sender's next event, a timeline change
+    /// and the end of every stretch of the run first make the writes due by then, all at
+    /// once (`Sender::held_writes`), each at its own time in the log. A held write due at
+    /// the very instant of one of those runs before it.
+    #[inline]
+    fn release_writes(&mut self, i: usize, t: Ns) {
+        let Some(at) = self.held[i] else { return };
+        if at > t {
+            return;
+        }
+        let app = &self.apps[i];
+        let (bytes, gap) = (app.write_size, app.write_interval);
+        let n = (t - at) / gap + 1;
+        self.held[i] = Some(at + n * gap);
+        if bytes > 0 {
+            self.senders[i].held_writes(at, bytes, gap, n);
+        }
+    }
+
+    /// After the sender's own event: once a write would change something again, the next
+    /// write is queued as an event.
+    #[inline]
+    fn resume_writes(&mut self, i: usize) {
+        if let Some(at) = self.held[i] {
+            if !self.senders[i].write_changes_nothing() {
+                self.held[i] = None;
+                self.world.schedule(at, Event::AppWrite { flow: i as u32 });
+            }
+        }
     }
 
     fn record(&mut self, flow: u32) {
@@ -646,7 +713,10 @@ impl Simulation {
                 self.on_arrive(link, pkt);
             }
             Event::Rto { flow, gen } => {
+                let now = self.world.now;
+                self.release_writes(flow as usize, now);
                 self.senders[flow as usize].on_rto_event(&mut self.world, gen);
+                self.resume_writes(flow as usize);
                 self.record(flow);
             }
             Event::DelAck { flow, gen } => self.receivers[flow as usize].on_delack(&mut self.world, gen),
@@ -655,7 +725,14 @@ impl Simulation {
                 let now = self.world.now;
                 let (bytes, next) = self.apps[i].on_write(now);
                 if let Some(at) = next {
-                    self.world.schedule(at, Event::AppWrite { flow });
+                    // Behind a full segment that waits, the next writes are held, not
+                    // queued (see `release_writes`). Decided before this write, which then
+                    // changes nothing either.
+                    if self.hold_writes && self.apps[i].periodic() && self.senders[i].write_changes_nothing() {
+                        self.held[i] = Some(at);
+                    } else {
+                        self.world.schedule(at, Event::AppWrite { flow });
+                    }
                 }
                 if bytes > 0 && self.senders[i].app_write(&mut self.world, bytes) {
                     self.record(flow);
@@ -672,7 +749,16 @@ impl Simulation {
                 self.senders[i].start(&mut self.world);
                 self.record(flow);
             }
-            Event::Timeline { index } => self.apply_timeline(index),
+            Event::Timeline { index } => {
+                // A change to an application applies from its instant on: the held writes
+                // due by then are made first (a timeline entry runs after every event at
+                // its instant).
+                let now = self.world.now;
+                for i in 0..self.held.len() {
+                    self.release_writes(i, now);
+                }
+                self.apply_timeline(index);
+            }
             Event::LinkService { link, gen } => self.world.on_service(link, gen),
             Event::CrossSend { source } => {
                 let src = &mut self.cross[source as usize];
@@ -752,7 +838,12 @@ impl Simulation {
             }
             Hop::Sender => {
                 let i = pkt.flow as usize;
+                let now = w.now;
+                self.release_writes(i, now);
+                let w = &mut self.world;
                 self.senders[i].on_ack(w, &pkt);
+                self.resume_writes(i);
+                let w = &mut self.world;
                 let s = &self.senders[i];
                 if self.completion[i].is_none()
                     && self.apps[i].exhausted()

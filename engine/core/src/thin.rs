@@ -165,6 +165,29 @@ impl WriteLog {
         });
     }
 
+    /// `n` writes of `bytes` each, `gap` apart, the first at `at` ending at stream offset
+    /// `end`: exactly what `n` calls of [`WriteLog::write`] record, in constant time once
+    /// the backlog's last run has this size and interval (the simulation folds a periodic
+    /// application's writes that wait behind a full segment into one call).
+    pub fn write_periodic(&mut self, mut at: Ns, bytes: u64, gap: Ns, mut n: u64, mut end: u64) {
+        while n > 0 {
+            if let Some(run) = self.unsent.back_mut() {
+                if run.count >= 2 && run.gap == gap && run.continued_by(at, bytes, end) {
+                    // Every remaining write continues this run.
+                    run.count += n;
+                    run.last_end = end + (n - 1) * bytes;
+                    run.last_at = at + (n - 1) * gap;
+                    self.writes += n;
+                    return;
+                }
+            }
+            self.write(at, bytes, end);
+            at += gap;
+            end += bytes;
+            n -= 1;
+        }
+    }
+
     /// How many runs of equal writes the unsent backlog is kept as (memory use).
     pub fn unsent_runs(&self) -> usize {
         self.unsent.len()
@@ -321,6 +344,45 @@ mod tests {
             }
         }
         rows
+    }
+
+    #[test]
+    fn periodic_writes_in_one_call_record_what_single_writes_do() {
+        // The same writes, made one by one and in folded calls of every length, after
+        // runs of other sizes and intervals, with sends and deliveries in between.
+        let mut x = 11u64;
+        for case in 0..300u64 {
+            let (mut single, mut folded) = (WriteLog::default(), WriteLog::default());
+            let (mut t, mut end, mut sent) = (0u64, 0u64, 0u64);
+            for _ in 0..12 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let r = x >> 33;
+                let bytes = [20, 1460, 1460, 50][(r % 4) as usize];
+                let gap = [1_168, 1_168, 500, 1][(r / 4 % 4) as usize];
+                let n = 1 + r / 16 % 9;
+                t += [0, 1, gap][(r / 256 % 3) as usize];
+                for k in 0..n {
+                    single.write(t + k * gap, bytes, end + (k + 1) * bytes);
+                }
+                folded.write_periodic(t, bytes, gap, n, end + bytes);
+                t += n * gap;
+                end += n * bytes;
+                if r % 5 == case % 5 {
+                    sent = (sent + r % 4_000).min(end);
+                    single.sent(t, sent);
+                    folded.sent(t, sent);
+                    single.delivered(t + 9, sent / 2);
+                    folded.delivered(t + 9, sent / 2);
+                }
+            }
+            single.sent(t + 1, end);
+            folded.sent(t + 1, end);
+            single.delivered(t + 2, end);
+            folded.delivered(t + 2, end);
+            assert_eq!(folded.writes, single.writes, "case {case}");
+            assert_eq!(folded.rows, single.rows, "case {case}");
+            assert_eq!(folded.unsent.len(), single.unsent.len(), "case {case}");
+        }
     }
 
     #[test]

@@ -208,12 +208,7 @@ impl Sender {
     /// cannot have changed (nothing left and no idle policy looked at the window), so the
     /// caller need not record it: a backlogged sender gets a write per packet time.
     pub fn app_write(&mut self, w: &mut World, bytes: u64) -> bool {
-        // A full segment was already waiting: every event that moves the windows ends in
-        // the send loop, so the window (or the receiver's) is what holds it, and more data
-        // behind it changes nothing: the loop would stop at the same segment.
-        let blocked = self.state == ConnState::Established
-            && self.app_written.saturating_sub(self.snd_max) >= self.mss
-            && !self.cc.validation.is_active();
+        let blocked = self.write_changes_nothing();
         self.app_written = self.app_written.saturating_add(bytes);
         if let Some(log) = self.writes.as_mut() {
             log.write(w.now, bytes, self.app_written);
@@ -223,6 +218,29 @@ impl Sender {
             return false;
         }
         self.send_loop(w) > 0 || self.cc.validation.is_active()
+    }
+
+    /// Whether a write now would change nothing but the bytes written and the write log: a
+    /// full segment is already waiting. Every event that moves the windows ends in the send
+    /// loop, so the window (or the receiver's) is what holds it, and more data behind it
+    /// changes nothing: the loop would stop at the same segment. This holds until the
+    /// sender's next event (an ACK or a timer); only those change what it has sent.
+    #[inline]
+    pub fn write_changes_nothing(&self) -> bool {
+        self.state == ConnState::Established
+            && self.app_written.saturating_sub(self.snd_max) >= self.mss
+            && !self.cc.validation.is_active()
+    }
+
+    /// `n` writes of `bytes`, `gap` apart from `at`, made while
+    /// [`Sender::write_changes_nothing`]: only the bytes written and the write log move.
+    pub fn held_writes(&mut self, at: Ns, bytes: u64, gap: Ns, n: u64) {
+        debug_assert!(self.write_changes_nothing() && bytes > 0);
+        let first_end = self.app_written.saturating_add(bytes);
+        self.app_written = self.app_written.saturating_add(bytes.saturating_mul(n));
+        if let Some(log) = self.writes.as_mut() {
+            log.write_periodic(at, bytes, gap, n, first_end);
+        }
     }
 
     /// Whether the send loop would send nothing now (checked in debug builds).
