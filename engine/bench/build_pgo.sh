@@ -48,7 +48,7 @@ RUSTFLAGS="-Cprofile-use=$data/merged.profdata" CARGO_TARGET_DIR="$PWD/target/pg
 out="$PWD/target/pgo/release/cwndlab"
 # Same simulation: the digest of a run agrees with the plain build's.
 cargo build --release -q -p cwndlab-cli
-a="$("$out" run --preset netsim-newreno --duration 20 --format json | grep '"digest"')"
-b="$(target/release/cwndlab run --preset netsim-newreno --duration 20 --format json | grep '"digest"')"
+a="$("$out" run --preset netsim-newreno --duration 20 --format json --digest | grep '"digest"')"
+b="$(target/release/cwndlab run --preset netsim-newreno --duration 20 --format json --digest | grep '"digest"')"
 [ "$a" = "$b" ] || { echo "PGO build disagrees with the plain build: $a vs $b" >&2; exit 1; }
 echo "$out"

@@ -29,23 +29,23 @@ trap 'rm -rf "$tmp"' EXIT
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo
-echo "== 200 s NetSim run, summary only (whole process): release build, without the digest,"
-echo "   profile-guided build (if built), ns-2"
+echo "== 200 s NetSim run, summary only (whole process): release build, with the trace digest"
+echo "   (--digest), profile-guided build (if built), ns-2"
 hyperfine -N --warmup 3 --runs "$RUNS" \
   "$C run --preset netsim-newreno --duration 200 --format json" \
-  "$C run --preset netsim-newreno --duration 200 --format json --no-digest" \
+  "$C run --preset netsim-newreno --duration 200 --format json --digest" \
   ${P:+"$P run --preset netsim-newreno --duration 200 --format json"} \
-  ${P:+"$P run --preset netsim-newreno --duration 200 --format json --no-digest"} \
+  ${P:+"$P run --preset netsim-newreno --duration 200 --format json --digest"} \
   "ns $NS2 200"
 
 if command -v valgrind >/dev/null; then
   echo
   echo "== the same run's instruction count (callgrind; independent of the machine's load)"
-  for flags in "" "--no-digest"; do
+  for flags in "" "--digest"; do
     n="$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
       "$C" run --preset netsim-newreno --duration 200 --format json $flags 2>&1 >/dev/null |
       sed -n 's/.*Collected : //p')"
-    echo "release build ${flags:-(with digest)}: $n instructions"
+    echo "release build ${flags:-(without digest)}: $n instructions"
   done
 fi
 

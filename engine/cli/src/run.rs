@@ -29,9 +29,15 @@ pub struct RunArgs {
     /// validation) plus summary.json and scenario.json, streamed as the run goes
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Skip the trace digest (saves a little time when only the summary is wanted; the
-    /// summary's `digest` is then null)
-    #[arg(long)]
+    /// Also compute the trace digest of a summary-only run: a 64-bit hash of every trace
+    /// row, the value the web app and the golden tests show, for checking that two runs
+    /// are the same (about a sixth of the run's time; without it the summary's `digest` is
+    /// null). A run with --out always computes it
+    #[arg(long, conflicts_with = "no_digest")]
+    pub digest: bool,
+    /// Accepted for scripts written before --digest: a summary-only run now skips the
+    /// digest unless asked
+    #[arg(long, hide = true)]
     pub no_digest: bool,
     /// No progress bar on stderr
     #[arg(long, short)]
@@ -60,7 +66,7 @@ pub fn run(a: &RunArgs) -> Result<String, Fail> {
         ),
         None => {
             // Only the summary is asked for: keep no trace at all.
-            sim.set_recording(Recording::Summary { digest: !a.no_digest });
+            sim.set_recording(Recording::Summary { digest: a.digest });
             None
         }
     };

@@ -59,7 +59,12 @@ fn run_preset_prints_per_flow_metrics_as_json() {
     // Every setting is echoed, so the output says how it was produced.
     assert_eq!(v["scenario"]["flows"][0]["cc"]["recover_guard"], true);
     assert_eq!(v["scenario"]["flows"][0]["rto"]["min"], 1.0);
-    assert_eq!(v["digest"].as_str().unwrap().len(), 16);
+    // A summary-only run computes the trace digest only when asked.
+    assert!(v["digest"].is_null());
+    let o = cwndlab(&["run", "--preset", "fall-floyd-reno-3drops", "--digest"]);
+    let d: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(d["digest"].as_str().unwrap().len(), 16);
+    assert_eq!(d["flows"], v["flows"]);
 }
 
 #[test]
@@ -67,7 +72,7 @@ fn seed_duration_and_set_change_the_run() {
     // BER 1e-5 loses ~11 % of 1500-byte packets: two seeds cannot lose the same ones.
     let ber = "network.bottleneck.loss.ber=1e-5";
     let run_2s = |extra: &[&str]| {
-        let mut args = vec!["run", "--preset", "netsim-newreno", "--duration", "2"];
+        let mut args = vec!["run", "--preset", "netsim-newreno", "--duration", "2", "--digest"];
         args.extend_from_slice(extra);
         cwndlab(&args)
     };
@@ -446,7 +451,9 @@ fn an_internal_error_exits_3_without_a_backtrace() {
 fn a_summary_only_run_and_a_streamed_run_agree_with_each_other() {
     let dir = std::env::temp_dir().join(format!("cwndlab-cli-stream-{}", std::process::id()));
     let args = ["run", "--preset", "netsim-newreno", "--duration", "30"];
-    let lean: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&args))).unwrap();
+    let mut digest = args.to_vec();
+    digest.push("--digest");
+    let lean: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&digest))).unwrap();
     let mut with_out = args.to_vec();
     with_out.extend(["--out", dir.to_str().unwrap()]);
     let o = cwndlab(&with_out);
@@ -461,17 +468,19 @@ fn a_summary_only_run_and_a_streamed_run_agree_with_each_other() {
         .count();
     assert_eq!(sends as u64, full["flows"][0]["data_packets_sent"].as_u64().unwrap());
     std::fs::remove_dir_all(&dir).ok();
-    let bare: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&[
-        "run",
-        "--preset",
-        "netsim-newreno",
-        "--duration",
-        "30",
-        "--no-digest",
-    ])))
-    .unwrap();
+    // Without --digest, the same summary and no digest; --no-digest (the former option)
+    // is still accepted and means the same.
+    let bare: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&args))).unwrap();
     assert!(bare["digest"].is_null());
     assert_eq!(bare["flows"], lean["flows"]);
+    let mut old = args.to_vec();
+    old.push("--no-digest");
+    assert_eq!(stdout(&cwndlab(&old)), stdout(&cwndlab(&args)));
+    let mut both = digest.clone();
+    both.push("--no-digest");
+    let o = cwndlab(&both);
+    assert_eq!(o.status.code(), Some(2), "--digest and --no-digest conflict");
+    assert!(stderr(&o).contains("--digest"), "{}", stderr(&o));
 }
 
 const SWEEP: &[&str] = &[
