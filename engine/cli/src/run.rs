@@ -10,9 +10,10 @@ use cwndlab_core::sim::{Recording, Simulation};
 use std::path::PathBuf;
 
 /// Events per slice of a run: progress is updated, and with `--out` rows are written,
-/// between slices, so memory holds at most one slice of trace rows (about 3 rows per event
-/// in the NetSim run, since packets cross most hops without events of their own).
-const SLICE_EVENTS: u64 = 100_000;
+/// between slices, so memory holds at most one slice of trace rows (about 6 rows per event
+/// in the NetSim run, since packets cross most hops and writes are made without events of
+/// their own).
+const SLICE_EVENTS: u64 = 50_000;
 
 /// Packets above which `run` warns about time.
 const LARGE_RUN: u64 = 200_000_000;
