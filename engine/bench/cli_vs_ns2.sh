@@ -7,7 +7,7 @@
 #
 # Needs Debian's hyperfine and ns2 packages (apt-get install hyperfine ns2) and a Rust
 # toolchain; it builds the CLI in release mode first, and also profile-guided
-# (build_pgo.sh, about two minutes; PGO=0 skips it) to time both builds next to ns-2.
+# (build_pgo.sh, about three minutes; PGO=0 skips it) to time both builds next to ns-2.
 # Timings depend on the machine and its load: run it on an otherwise idle machine and
 # quote its output, not old numbers.
 set -euo pipefail
