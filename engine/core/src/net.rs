@@ -211,9 +211,7 @@ impl QueueSeries {
             self.rows.push(row);
         }
     }
-}
 
-impl QueueSeries {
     /// How many rows are dated at or before `t`. A link that packets enter ahead of time
     /// (see the module doc) has rows up to a hop ahead of the clock; a live view reads only
     /// those up to now.

@@ -153,12 +153,10 @@ impl World {
                 return self.tail_drop(pkt);
             }
             let (done, arrival) = link.serve(at, pkt.size);
-            let next = match link.next {
-                _ if pkt.fate != Fate::Ok || pkt.kind == PktKind::Udp => None,
-                Hop::Link(n) => Some(n),
-                Hop::FlowForward => Some(flow_base(pkt.flow) + 1),
-                Hop::FlowReverse => Some(flow_base(pkt.flow) + 3),
-                Hop::Receiver | Hop::Sender => None,
+            let next = if pkt.fate != Fate::Ok || pkt.kind == PktKind::Udp {
+                None
+            } else {
+                next_link(link.next, pkt.flow)
             };
             if let Some(b) = next.filter(|&b| self.links[b as usize].express_in) {
                 if self.enters_early(b, arrival, pkt.size) {
@@ -308,6 +306,18 @@ fn path_rtt(s: &Scenario, f: &crate::scenario::FlowCfg) -> Ns {
 /// Base link id of flow `i`.
 fn flow_base(i: u32) -> u32 {
     2 + 4 * i
+}
+
+/// The link a packet of `flow` goes on to after a link whose next hop is `hop`; None when
+/// it reaches an endpoint.
+#[inline]
+fn next_link(hop: Hop, flow: u32) -> Option<u32> {
+    match hop {
+        Hop::Link(n) => Some(n),
+        Hop::FlowForward => Some(flow_base(flow) + 1),
+        Hop::FlowReverse => Some(flow_base(flow) + 3),
+        Hop::Receiver | Hop::Sender => None,
+    }
 }
 
 /// A running simulation.
@@ -468,7 +478,7 @@ impl Simulation {
             found: Vec::new(),
             end: secs_to_ns(s.duration),
         };
-        let end = secs_to_ns(s.duration);
+        let end = world.end;
         let cross: Vec<CrossSource> = s
             .cross
             .iter()
@@ -645,9 +655,7 @@ impl Simulation {
         }
         self.events_processed += n;
         let now = self.world.now;
-        for i in 0..self.held.len() {
-            self.release_writes(i, now);
-        }
+        self.release_all_writes(now);
         for l in self.world.links.iter_mut().filter(|l| l.series.is_some()) {
             l.drain(now);
         }
@@ -677,6 +685,13 @@ impl Simulation {
         self.held[i] = Some(at + n * gap);
         if bytes > 0 {
             self.senders[i].held_writes(at, bytes, gap, n);
+        }
+    }
+
+    /// Every flow's held writes due by `t`.
+    fn release_all_writes(&mut self, t: Ns) {
+        for i in 0..self.held.len() {
+            self.release_writes(i, t);
         }
     }
 
@@ -753,10 +768,7 @@ impl Simulation {
                 // A change to an application applies from its instant on: the held writes
                 // due by then are made first (a timeline entry runs after every event at
                 // its instant).
-                let now = self.world.now;
-                for i in 0..self.held.len() {
-                    self.release_writes(i, now);
-                }
+                self.release_all_writes(self.world.now);
                 self.apply_timeline(index);
             }
             Event::LinkService { link, gen } => self.world.on_service(link, gen),
@@ -819,10 +831,9 @@ impl Simulation {
             w.tput
                 .add(w.now, w.now, pkt.flow as usize, Col::Bottleneck, pkt.size as u64);
         }
-        let next = match w.links[link as usize].next {
-            Hop::Link(n) => n,
-            Hop::FlowForward => flow_base(pkt.flow) + 1,
-            Hop::FlowReverse => flow_base(pkt.flow) + 3,
+        let hop = w.links[link as usize].next;
+        let next = match hop {
+            Hop::Link(_) | Hop::FlowForward | Hop::FlowReverse => next_link(hop, pkt.flow).expect("a link"),
             Hop::Receiver => {
                 let r = &mut self.receivers[pkt.flow as usize];
                 let before = r.delivered;

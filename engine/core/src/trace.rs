@@ -346,9 +346,15 @@ pub trait Table {
 
     /// One column from row `from`, in output units.
     fn column(&self, name: &str, from: usize) -> Option<Vec<f64>> {
+        self.column_to(name, from, self.len())
+    }
+
+    /// The same, of rows `from..to` only.
+    fn column_to(&self, name: &str, from: usize, to: usize) -> Option<Vec<f64>> {
         let f = Self::field(name)?;
         let rows = self.rows();
-        Some(rows[from.min(rows.len())..].iter().map(f).collect())
+        let to = to.min(rows.len());
+        Some(rows[from.min(to)..to].iter().map(f).collect())
     }
 }
 

@@ -253,11 +253,10 @@ impl Sim {
 
     /// A queue column (t, packets, bytes) from row `from`, up to the current time.
     pub fn queue_col(&self, queue: u32, name: &str, from: u32) -> Box<[f64]> {
-        boxed(self.queue_now(queue).and_then(|(q, end)| {
-            let mut c = q.column(name, from as usize)?;
-            c.truncate(end.saturating_sub(from as usize));
-            Some(c)
-        }))
+        boxed(
+            self.queue_now(queue)
+                .and_then(|(q, end)| q.column_to(name, from as usize, end)),
+        )
     }
 
     /// Rows in a flow's write table (0 for a bulk sender).
