@@ -527,6 +527,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn find_builds_the_same_preset_as_the_menu_for_every_name() {
+        for p in all() {
+            let f = find(&p.name).unwrap_or_else(|| panic!("{} not found", p.name));
+            assert_eq!((&f.name, &f.overrides), (&p.name, &p.overrides));
+        }
+        assert!(find("netsim-cubic").is_none());
+    }
+
+    #[test]
     fn every_preset_is_a_valid_scenario() {
         let all = all();
         assert_eq!(all.len(), 44);
