@@ -18,12 +18,15 @@
 //! - [`thin`]: per-write sojourn and latency, inter-transmission times (thin streams).
 //! - [`tcp`]: sender (sequence space, congestion control, RTO) and receiver.
 //! - [`trace`]: columnar outputs; [`summary`]: per-flow metrics.
+//! - [`explain`]: why each decision was made, recorded by the rule that made it.
 #![forbid(unsafe_code)]
 
 pub mod app;
 pub mod catalogue;
 pub mod cross;
 pub mod event;
+pub mod explain;
+pub mod machine;
 pub mod net;
 pub mod presets;
 pub mod ring;

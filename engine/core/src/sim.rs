@@ -350,6 +350,10 @@ pub struct Simulation {
     held: Vec<Option<Ns>>,
     /// Whether such writes are held at all (the reference runs of the tests queue them).
     hold_writes: bool,
+    /// Whether decisions are explained (see `set_explain`).
+    explain: bool,
+    /// The explained decisions, in the order they were made.
+    decisions: Vec<crate::explain::Entry>,
 }
 
 impl Simulation {
@@ -537,6 +541,8 @@ impl Simulation {
             first_seq,
             held: vec![None; n],
             hold_writes: true,
+            explain: false,
+            decisions: Vec::new(),
         }
     }
 
@@ -707,8 +713,24 @@ impl Simulation {
         }
     }
 
+    /// Stamps flow `i`'s decisions made in this event with the time and flow.
+    #[cold]
+    fn drain_why(&mut self, i: usize) {
+        let t = self.world.now;
+        let flow = i as u32;
+        for d in self.senders[i].cc.why.buf.drain(..) {
+            self.decisions.push(crate::explain::Entry { t, flow, d });
+        }
+        for d in self.receivers[i].why.buf.drain(..) {
+            self.decisions.push(crate::explain::Entry { t, flow, d });
+        }
+    }
+
     fn record(&mut self, flow: u32) {
         let i = flow as usize;
+        if self.explain {
+            self.drain_why(i);
+        }
         self.series[i].record(self.world.now, self.senders[i].state_row());
         if self.any_validation {
             if let (Some(v), Some(row)) = (self.validation[i].as_mut(), self.senders[i].cc.validation.row()) {
@@ -734,7 +756,12 @@ impl Simulation {
                 self.resume_writes(flow as usize);
                 self.record(flow);
             }
-            Event::DelAck { flow, gen } => self.receivers[flow as usize].on_delack(&mut self.world, gen),
+            Event::DelAck { flow, gen } => {
+                self.receivers[flow as usize].on_delack(&mut self.world, gen);
+                if self.explain {
+                    self.drain_why(flow as usize);
+                }
+            }
             Event::AppWrite { flow } => {
                 let i = flow as usize;
                 let now = self.world.now;
@@ -751,6 +778,8 @@ impl Simulation {
                 }
                 if bytes > 0 && self.senders[i].app_write(&mut self.world, bytes) {
                     self.record(flow);
+                } else if self.explain {
+                    self.drain_why(i);
                 }
             }
             Event::FlowStart { flow } => {
@@ -838,6 +867,10 @@ impl Simulation {
                 let r = &mut self.receivers[pkt.flow as usize];
                 let before = r.delivered;
                 r.on_packet(w, &pkt);
+                if self.explain {
+                    self.drain_why(pkt.flow as usize);
+                }
+                let (w, r) = (&mut self.world, &mut self.receivers[pkt.flow as usize]);
                 if r.delivered > before {
                     w.tput
                         .add(w.now, w.now, pkt.flow as usize, Col::Delivered, r.delivered - before);
@@ -932,6 +965,42 @@ impl Simulation {
         debug_assert!(applied, "live parameter without a handler: {table_path}");
         let flow = flows.first().copied().unwrap_or(0);
         self.world.log(flow, EventKind::ParamChange, index as u64, 0, 0, 0);
+    }
+
+    /// Explains every decision from now on (or stops): each congestion-control, timer and
+    /// acknowledgment decision records its rule, inputs and outputs (`crate::explain`).
+    /// Off by default, when it costs one test per decision point. Turning it on mid-run
+    /// explains the decisions made from then on.
+    pub fn set_explain(&mut self, on: bool) {
+        self.explain = on;
+        for s in &mut self.senders {
+            s.cc.why.on = on;
+        }
+        for r in &mut self.receivers {
+            r.why.on = on;
+        }
+    }
+
+    /// Builder form of [`Simulation::set_explain`]`(true)`.
+    pub fn explained(mut self) -> Simulation {
+        self.set_explain(true);
+        self
+    }
+
+    /// The decisions explained so far, in the order they were made.
+    pub fn decisions(&self) -> &[crate::explain::Entry] {
+        &self.decisions
+    }
+
+    /// A 64-bit digest of every explained decision (time, flow, rule, phases, values), for
+    /// checking that two builds (native and wasm) explain a run identically.
+    pub fn decisions_digest(&self) -> u64 {
+        let mut d = crate::trace::Digest::default();
+        for e in &self.decisions {
+            d.words(&[e.t, e.flow as u64, e.d.rule as u64, ((e.d.from as u64) << 8) | e.d.to as u64]);
+            d.words(&e.d.values);
+        }
+        d.finish()
     }
 
     /// Per-flow time series.

@@ -317,6 +317,65 @@ impl Sim {
     pub fn scenario_json(&self) -> String {
         self.sim.scenario().to_value().to_string()
     }
+
+    /// Explains every decision from now on (call before running to explain the whole run).
+    pub fn set_explain(&mut self, on: bool) {
+        self.sim.set_explain(on);
+    }
+
+    /// Decisions explained so far.
+    pub fn decisions_len(&self) -> u32 {
+        self.sim.decisions().len() as u32
+    }
+
+    /// Decisions `from..to` (clamped) as a JSON list of `{t, flow, rule, kind, title,
+    /// source, formula, inputs: [{name, unit, value, text}], outputs, from, to, text}`;
+    /// `from`/`to` are phase codes (255: a receiver's decision), `text` the explanation.
+    pub fn decisions_json(&self, from: u32, to: u32) -> String {
+        let d = self.sim.decisions();
+        let to = (to as usize).min(d.len());
+        let from = (from as usize).min(to);
+        serde_json::Value::Array(d[from..to].iter().map(|e| e.to_json()).collect()).to_string()
+    }
+
+    /// The decisions' times (s), flows and rule indices (into `rules_json().rules`) from
+    /// `from` on, in one array: times, then flows, then rules (for marks and stepping
+    /// without JSON per decision).
+    pub fn decisions_cols(&self, from: u32) -> Box<[f64]> {
+        let d = self.sim.decisions();
+        let d = &d[(from as usize).min(d.len())..];
+        let mut out = Vec::with_capacity(3 * d.len());
+        out.extend(d.iter().map(|e| ns_to_secs(e.t)));
+        out.extend(d.iter().map(|e| e.flow as f64));
+        out.extend(d.iter().map(|e| e.d.rule as u8 as f64));
+        out.into_boxed_slice()
+    }
+
+    /// 64-bit digest of the explained decisions, as 16 hex digits.
+    pub fn decisions_digest(&self) -> String {
+        format!("{:016x}", self.sim.decisions_digest())
+    }
+}
+
+/// The rules every decision names, their kinds and the glossary: `{kinds: [{id,
+/// description}], rules: [{id, kind, title, source, formula, inputs: [{name, unit}],
+/// outputs}], glossary: [{term, label, definition}]}`.
+#[wasm_bindgen]
+pub fn rules_json() -> String {
+    cwndlab_core::explain::rules_json().to_string()
+}
+
+/// The first divergence of two scenarios (`cwndlab explain --against`): null when every
+/// decision is the same, else `{t, common, a: [decisions], b: [decisions]}` (each run's
+/// decisions at that instant from the first that differs). Throws the problems of an
+/// invalid scenario as `Sim::new` does.
+#[wasm_bindgen]
+pub fn first_divergence_json(a_json: &str, b_json: &str) -> Result<String, JsError> {
+    let a = Scenario::from_json_str(a_json).map_err(|p| JsError::new(&problems_json(&p)))?;
+    let b = Scenario::from_json_str(b_json).map_err(|p| JsError::new(&problems_json(&p)))?;
+    Ok(cwndlab_core::explain::first_divergence(&a, &b)
+        .map_or(serde_json::Value::Null, |d| d.to_json())
+        .to_string())
 }
 
 impl Sim {

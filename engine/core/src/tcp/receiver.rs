@@ -6,6 +6,7 @@
 //! accumulated or the delayed-ACK timer fires (RFC 1122: at most 500 ms).
 
 use crate::event::Event;
+use crate::explain::{Rule, Why};
 use crate::net::{Fate, Packet, PktKind};
 use crate::scenario::FlowCfg;
 use crate::sim::World;
@@ -41,7 +42,13 @@ pub struct Receiver {
     pub data_packets: u64,
     /// ACKs sent.
     pub acks_sent: u64,
+    /// Decisions explained since the simulation last drained them (off unless asked for);
+    /// their phase codes are [`NO_PHASE`]: the receiver has none.
+    pub why: Why,
 }
+
+/// The phase code of a receiver's decisions.
+pub const NO_PHASE: u8 = u8::MAX;
 
 impl Receiver {
     /// Builds a receiver from its flow's settings.
@@ -64,6 +71,7 @@ impl Receiver {
             delivered: 0,
             data_packets: 0,
             acks_sent: 0,
+            why: Why::default(),
         }
     }
 
@@ -120,8 +128,16 @@ impl Receiver {
                 self.pending_bytes += self.rcv_nxt - before;
                 if self.pending_bytes >= 2 * self.mss {
                     // At least every second full-sized segment (RFC 5681 §4.2).
+                    if self.why.on {
+                        let v = [self.pending_bytes, self.mss];
+                        self.why.push(Rule::DelAckSecond, NO_PHASE, NO_PHASE, &v);
+                    }
                     self.send_ack(w);
                 } else if !self.delack_armed {
+                    if self.why.on {
+                        let v = [self.pending_bytes, self.mss, self.delack_timeout];
+                        self.why.push(Rule::DelAckHold, NO_PHASE, NO_PHASE, &v);
+                    }
                     self.delack_armed = true;
                     self.delack_gen = self.delack_gen.wrapping_add(1);
                     w.schedule(
@@ -168,6 +184,10 @@ impl Receiver {
     /// The delayed-ACK timer fired.
     pub fn on_delack(&mut self, w: &mut World, gen: u32) {
         if gen == self.delack_gen && self.delack_armed {
+            if self.why.on {
+                let v = [self.pending_bytes, self.delack_timeout];
+                self.why.push(Rule::DelAckTimer, NO_PHASE, NO_PHASE, &v);
+            }
             self.send_ack(w);
         }
     }

@@ -6,6 +6,7 @@
 //! a sample counts the tick boundaries crossed between send and ACK, at least one.
 //! Backoff doubles the RTO and persists until a valid new sample (Karn and Partridge).
 
+use crate::explain::{Rule, Why};
 use crate::scenario::{Estimator, RtoCfg};
 use crate::time::{secs_to_ns, Ns};
 
@@ -93,11 +94,31 @@ impl RttEstimator {
         ticks * self.tick
     }
 
-    /// Feeds one RTT measurement (send time and ACK time); resets the backoff. Returns the
-    /// sample taken (quantised to the tick).
-    pub fn on_measurement(&mut self, sent: Ns, now: Ns) -> Ns {
+    /// Feeds one RTT measurement (send time and ACK time) of segment `seg`; resets the
+    /// backoff. Returns the sample taken (quantised to the tick). The estimate is
+    /// explained in `why` (phase code `phase`), when on.
+    pub fn on_measurement(&mut self, sent: Ns, now: Ns, seg: u32, why: &mut Why, phase: u8) -> Ns {
         let r = self.quantise(sent, now);
+        let first = match &self.state {
+            State::Rfc6298 { srtt } => srtt.is_none(),
+            State::Jacobson { sa_sv } => sa_sv.is_none(),
+            State::Rfc793 { srtt } => srtt.is_none(),
+        };
+        let (s0, v0) = (self.srtt, self.rttvar);
         self.on_sample(r);
+        if why.on {
+            let (e, seg, g) = (now - sent, seg as u64, self.tick);
+            let (lo, hi, s1, v1, rto) = (self.min, self.max, self.srtt, self.rttvar, self.rto);
+            match &self.state {
+                State::Rfc6298 { .. } if first => why.push(Rule::RttFirst, phase, phase, &[r, e, seg, g, lo, hi, s1, v1, rto]),
+                State::Rfc6298 { .. } => why.push(Rule::RttUpdate, phase, phase, &[r, e, seg, s0, v0, g, lo, hi, s1, v1, rto]),
+                State::Jacobson { .. } => why.push(Rule::RttJacobson, phase, phase, &[r, e, seg, s0, v0, g, lo, hi, s1, v1, rto]),
+                State::Rfc793 { .. } => {
+                    let (a, b) = (self.alpha_ppm / 1000, self.beta_ppm / 1000);
+                    why.push(Rule::RttRfc793, phase, phase, &[r, e, seg, s0, a, b, lo, hi, s1, rto])
+                }
+            }
+        }
         r
     }
 
@@ -167,13 +188,19 @@ impl RttEstimator {
         self.refresh();
     }
 
-    /// RFC 6298 (5.5): doubles the RTO for the next expiry, up to the maximum.
-    pub fn back_off(&mut self) {
+    /// RFC 6298 (5.5): doubles the RTO for the next expiry, up to the maximum; explained in
+    /// `why` when on.
+    pub fn back_off(&mut self, why: &mut Why, phase: u8) {
+        let (rto, n) = (self.rto, self.backoff);
         if self.rto < self.max {
             self.backoff += 1;
         }
         self.refresh();
+        if why.on {
+            why.push(Rule::Backoff, phase, phase, &[rto, n as u64, self.max, self.rto, self.backoff as u64]);
+        }
     }
+
 
     /// Current RTO, backoff included.
     pub fn rto(&self) -> Ns {
@@ -192,10 +219,14 @@ impl RttEstimator {
 
     /// RFC 6298 (5.7): a SYN timed out, so data transfer starts with an RTO of at least 3 s
     /// (there is no sample yet: Karn forbids taking one from the retransmitted SYN).
-    pub fn after_syn_timeout(&mut self) {
+    pub fn after_syn_timeout(&mut self, why: &mut Why, phase: u8) {
+        let rto = self.rto;
         self.backoff = 0;
         self.base = self.base.max(3 * crate::time::NS_PER_S).min(self.max);
         self.refresh();
+        if why.on {
+            why.push(Rule::SynTimeout, phase, phase, &[rto, self.rto]);
+        }
     }
 
     /// Number of doublings in force.
@@ -270,7 +301,7 @@ mod tests {
         assert_eq!(e.rto(), 1000 * MS);
         let mut seen = vec![];
         for _ in 0..8 {
-            e.back_off();
+            e.back_off(&mut Why::default(), 0);
             seen.push(e.rto() / MS);
         }
         assert_eq!(seen, vec![2000, 4000, 8000, 16000, 32000, 60000, 60000, 60000]);

@@ -9,7 +9,8 @@ use super::cc::{Cc, DupAckAction, Flight, NewAckAction, Phase};
 use super::rtt::RttEstimator;
 use crate::event::Event;
 use crate::net::{Fate, Packet, PktKind};
-use crate::scenario::{FlowCfg, GrowthGate, Units};
+use crate::explain::Rule;
+use crate::scenario::{FlowCfg, Units};
 use crate::sim::World;
 use crate::time::Ns;
 use crate::trace::{EventKind, FlowState};
@@ -338,7 +339,8 @@ impl Sender {
         self.rto_deadline = None;
         if self.state == ConnState::SynSent {
             self.stats.timeouts += 1;
-            self.rtt.back_off();
+            let phase = Phase::Handshake as u8;
+            self.rtt.back_off(&mut self.cc.why, phase);
             w.log(self.flow, EventKind::Timeout, 0, 0, 0, self.rtt.backoff_count());
             self.send_syn(w);
             return;
@@ -349,8 +351,9 @@ impl Sender {
         self.stats.timeouts += 1;
         let head = self.segs.front().map_or(0, |s| s.no);
         // RFC 6298 (5.5): back off; Karn: no sample from what is resent.
-        self.rtt.back_off();
-        self.timing = None;
+        let phase = self.cc.phase() as u8;
+        self.rtt.back_off(&mut self.cc.why, phase);
+        self.forget_timing(head);
         w.log(
             self.flow,
             EventKind::Timeout,
@@ -359,7 +362,7 @@ impl Sender {
             head,
             self.rtt.backoff_count(),
         );
-        self.cc.on_timeout(self.flight(), self.snd_max);
+        self.cc.on_timeout(self.flight(), self.snd_max, head as u64);
         self.trace_changes(w);
         // Go back N (BSD, ns-2): resend from snd_una as the window reopens. (5.4) The send
         // loop resends the first segment and (5.6) restarts the timer with the new RTO.
@@ -393,17 +396,24 @@ impl Sender {
             }
             // RFC 896 / RFC 1122 §4.2.3.4: hold a small segment while data is unacknowledged.
             if !resend && self.nagle && len < self.mss && self.snd_max > self.snd_una {
+                if self.cc.why.on {
+                    let (p, unacked) = (self.cc.phase() as u8, self.snd_max - self.snd_una);
+                    self.cc.why.push(Rule::Nagle, p, p, &[len, self.mss, unacked]);
+                }
                 break;
+            }
+            // RFC 3042: a new segment that only the duplicate ACKs' allowance lets out.
+            if self.cc.why.on && !resend && self.window_fits(len, 0).is_err() {
+                let p = self.cc.phase() as u8;
+                let v = [self.cc.dupacks as u64, self.cc.cwnd, self.snd_nxt - self.snd_una, self.next_seg_no as u64];
+                self.cc.why.push(Rule::LimitedTransmit, p, p, &v);
             }
             self.send_next(w, len, resend);
             sent += 1;
         }
-        // Linux 3.16 records how this pass used the window (tcp_write_xmit → tcp_cwnd_validate):
-        // cwnd-limited only if cwnd stopped the pass while data was waiting.
-        if sent > 0 && self.cc.cfg.growth_gate == GrowthGate::Linux316 {
+        if sent > 0 {
             self.cc
-                .usage
-                .after_send(self.nxt_idx as u64, self.snd_nxt, self.snd_una, cwnd_stop);
+                .after_send_pass(self.nxt_idx as u64, self.snd_nxt, self.snd_una, cwnd_stop);
         }
         sent
     }
@@ -415,6 +425,12 @@ impl Sender {
         } else {
             self.cc.limited_transmit_allowance()
         };
+        self.window_fits(len, extra)
+    }
+
+    /// Whether a segment of `len` bytes fits the windows with `extra` segments allowed
+    /// beyond the window in force.
+    fn window_fits(&self, len: u64, extra: u64) -> Result<(), Full> {
         let after = self.snd_nxt + len - self.snd_una;
         if after > self.rwnd {
             return Err(Full::Rwnd);
@@ -477,7 +493,7 @@ impl Sender {
         if retx {
             self.stats.retransmits += 1;
             // Karn: a retransmission makes the outstanding measurement ambiguous.
-            self.timing = None;
+            self.forget_timing(seg.no);
         } else if self.timing.is_none() {
             // One timed segment per RTT (Jacobson/BSD).
             self.timing = Some((seg.seq + seg.len as u64, w.now, seg.no));
@@ -513,15 +529,22 @@ impl Sender {
         }
     }
 
-    /// The idle policy's bookkeeping after a data segment left (RFC 2861 §2.2: after each
-    /// send; RFC 7661's R counts first retransmissions).
+    /// The idle policy's bookkeeping after a data segment left.
     fn after_send(&mut self, w: &mut World, seg: Seg) {
-        if seg.tx == 2 {
-            self.cc.validation_retransmitted(seg.len as u64);
-        }
         let app_has_more = self.app_written > self.snd_max;
-        self.cc.after_send(w.now, self.rtt.rto(), self.flight(), app_has_more);
+        self.cc
+            .on_data_sent(w.now, self.rtt.rto(), seg.len as u64, seg.tx, self.flight(), app_has_more);
         self.trace_changes(w);
+    }
+
+    /// Karn: segment `resent` is sent again, so the outstanding measurement would be
+    /// ambiguous and is dropped.
+    fn forget_timing(&mut self, resent: u32) {
+        if let (Some((_, _, timed)), true) = (self.timing, self.cc.why.on) {
+            let p = self.cc.phase() as u8;
+            self.cc.why.push(Rule::Karn, p, p, &[timed as u64, resent as u64]);
+        }
+        self.timing = None;
     }
 
     /// Counts data packets sent back to back at one instant.
@@ -588,12 +611,15 @@ impl Sender {
         w.log(self.flow, EventKind::SynAckReceived, 0, 0, 0, self.syn_tx);
         self.state = ConnState::Established;
         self.stop_rto();
+        let phase = self.cc.phase() as u8;
         if self.syn_tx == 1 {
-            let sample = self.rtt.on_measurement(self.syn_sent_at, w.now);
+            let sample = self
+                .rtt
+                .on_measurement(self.syn_sent_at, w.now, 0, &mut self.cc.why, phase);
             log_rtt_sample(w, self.flow, sample, w.now - self.syn_sent_at, 0);
         } else {
             // RFC 6298 (5.7): a SYN was lost, so data starts with an RTO of at least 3 s.
-            self.rtt.after_syn_timeout();
+            self.rtt.after_syn_timeout(&mut self.cc.why, phase);
         }
         self.send_loop(w);
     }
@@ -619,15 +645,17 @@ impl Sender {
         }
         if let Some((end, sent, no)) = self.timing {
             if ack >= end {
-                let sample = self.rtt.on_measurement(sent, w.now);
+                let phase = self.cc.phase() as u8;
+                let sample = self.rtt.on_measurement(sent, w.now, no, &mut self.cc.why, phase);
                 log_rtt_sample(w, self.flow, sample, w.now - sent, no);
-                self.cc.br.on_rtt_sample(sample, self.rtt.srtt());
+                self.cc.on_rtt_sample(sample, self.rtt.srtt());
                 self.timing = None;
             }
         }
         // RFC 7661 §4.1: pipeACK is measured as snd_una moves (before growth is decided).
         self.cc.on_ack_progress(w.now, ack, self.snd_nxt, self.rtt.srtt());
-        let action = self.cc.on_new_ack(ack, acked, self.flight(), before);
+        let head = self.segs.front().map_or(0, |s| s.no as u64);
+        let action = self.cc.on_new_ack(ack, acked, self.flight(), before, head);
         self.trace_changes(w);
         let restart = match action {
             NewAckAction::Normal => true,
@@ -639,7 +667,7 @@ impl Sender {
                 self.stats.partial_acks += 1;
                 let head = self.segs.front().map_or(0, |s| s.no);
                 w.log(self.flow, EventKind::PartialAck, ack, 0, head, 0);
-                self.timing = None;
+                self.forget_timing(head);
                 self.retransmit_head(w);
                 restart_timer
             }
@@ -655,7 +683,8 @@ impl Sender {
 
     fn on_dupack(&mut self, w: &mut World, ack: u64) {
         self.stats.dupacks += 1;
-        let action = self.cc.on_dupack(ack, self.flight(), self.snd_max);
+        let head = self.segs.front().map_or(0, |s| s.no as u64);
+        let action = self.cc.on_dupack(ack, self.flight(), self.snd_max, head);
         self.trace_changes(w);
         w.log(self.flow, EventKind::DupAck, ack, self.cc.dupacks, 0, 0);
         match action {
@@ -667,7 +696,7 @@ impl Sender {
                 self.stats.fast_retransmits += 1;
                 let head = self.segs.front().map_or(0, |s| s.no);
                 w.log(self.flow, EventKind::FastRetransmit, ack, 0, head, 0);
-                self.timing = None;
+                self.forget_timing(head);
                 let restart = self.cc.cfg.fast_retransmit_restarts_timer;
                 if go_back_n {
                     // Tahoe: back to snd_una; the send loop resends with cwnd = 1 and, if the

@@ -7,7 +7,8 @@
 //! that sends whole segments, or holds small ones under Nagle, never fills it exactly).
 //! New CWV (RFC 7661) brings its own rule, applied in [`super::validation`].
 
-use super::{Cc, Flight};
+use super::{why, Cc, Flight};
+use crate::explain::Rule;
 use crate::scenario::{FullWindowSlack, GrowthGate, Units};
 
 /// Unused packets of cwnd that Linux ≤ 3.15 still counts as cwnd-limited
@@ -93,8 +94,9 @@ impl Cc {
     }
 
     /// Whether an ACK that arrived with `before` outstanding may grow cwnd: the gate
-    /// (RFC 2861 §2), then the idle policy's own rule (RFC 7661 §4.3).
-    pub(super) fn growth_allowed(&self, before: Flight) -> bool {
+    /// (RFC 2861 §2), then the idle policy's own rule (RFC 7661 §4.3). A refusal is
+    /// explained by the gate that refused.
+    pub(super) fn growth_allowed(&mut self, before: Flight) -> bool {
         let gate = match self.cfg.growth_gate {
             GrowthGate::Always => true,
             GrowthGate::WindowFull => self.window_full(before),
@@ -102,7 +104,45 @@ impl Cc {
             // Linux 3.16 tests slow start as cwnd <= ssthresh.
             GrowthGate::Linux316 => self.usage.allows(self.cwnd / self.smss, self.cwnd <= self.ssthresh),
         };
-        gate && self.validation.allows_growth(self, before)
+        if !gate {
+            if self.why.on {
+                let (from, c, s) = (self.phase(), self.cwnd, self.smss);
+                match self.cfg.growth_gate {
+                    GrowthGate::WindowFull => why!(self, Rule::GateWindowFull, from, [
+                        c,
+                        self.usable_window(),
+                        before.bytes,
+                        before.segs,
+                        s,
+                        (self.cfg.full_window_slack == FullWindowSlack::OneMss) as u64
+                    ]),
+                    GrowthGate::Linux315 => why!(self, Rule::GateLinux315, from, [c, c / s, before.segs, s]),
+                    _ => why!(self, Rule::GateLinux316, from, [
+                        c,
+                        self.ssthresh,
+                        c / s,
+                        self.usage.max_out,
+                        self.usage.limited as u64
+                    ]),
+                }
+            }
+            return false;
+        }
+        if !self.validation.allows_growth(self, before) {
+            why!(self, Rule::GateNewCwv, self.phase(), [self.cwnd, before.bytes]);
+            return false;
+        }
+        true
+    }
+
+    /// Linux 3.16's record of a send pass that sent something (`tcp_write_xmit` →
+    /// `tcp_cwnd_validate`), kept only under that gate: `packets_out` and `snd_nxt` after
+    /// the pass, and whether cwnd stopped it while data waited.
+    #[inline]
+    pub fn after_send_pass(&mut self, packets_out: u64, snd_nxt: u64, snd_una: u64, cwnd_stopped: bool) {
+        if self.cfg.growth_gate == GrowthGate::Linux316 {
+            self.usage.after_send(packets_out, snd_nxt, snd_una, cwnd_stopped);
+        }
     }
 }
 

@@ -2,7 +2,8 @@
 //! byte counting with limit L) and congestion avoidance (SMSS²/cwnd per ACK, or one SMSS per
 //! cwnd of acknowledged bytes).
 
-use super::Cc;
+use super::{why, Cc};
+use crate::explain::Rule;
 use crate::scenario::{CongAvoidRule, SlowStartRule};
 
 impl Cc {
@@ -25,12 +26,15 @@ impl Cc {
         // lowers a cwnd set above it by other means.
         let cap = self.cfg.max_cwnd;
         if cap > 0 && self.cwnd > cap {
+            let (from, grown) = (self.phase(), self.cwnd);
             self.cwnd = cap.max(before);
+            why!(self, Rule::CwndCap, from, [before, grown, cap, self.cwnd]);
         }
     }
 
     fn increase(&mut self, acked: u64, acked_pkts: u64) {
         let smss = self.smss;
+        let (from, c0, ss, cnt0) = (self.phase(), self.cwnd, self.ssthresh, self.bytes_acked);
         // Linux 3.x tests slow start as cwnd <= ssthresh.
         let slow_start = match self.cfg.slow_start {
             SlowStartRule::Linux => self.cwnd <= self.ssthresh,
@@ -38,6 +42,12 @@ impl Cc {
         };
         if slow_start {
             // Slow start (RFC 5681 §3.1).
+            let (rule, l) = match self.cfg.slow_start {
+                SlowStartRule::AckCounting => (Rule::SsAckCounting, 0),
+                SlowStartRule::Abc => (Rule::SsAbc, if self.after_rto { 1 } else { self.cfg.abc_limit }),
+                SlowStartRule::Linux => (Rule::SsLinux, 0),
+                SlowStartRule::None => (Rule::SsNone, 0),
+            };
             let inc = match self.cfg.slow_start {
                 // One SMSS per new ACK, however much it acknowledges (RFC 2581 §3.1).
                 SlowStartRule::AckCounting => smss,
@@ -55,6 +65,15 @@ impl Cc {
             };
             self.cwnd += inc;
             self.bytes_acked = 0;
+            if self.why.on {
+                let c1 = self.cwnd;
+                match rule {
+                    Rule::SsAckCounting => why!(self, rule, from, [c0, ss, smss, acked, c1]),
+                    Rule::SsAbc => why!(self, rule, from, [c0, ss, smss, acked, l, c1]),
+                    Rule::SsLinux => why!(self, rule, from, [c0, ss, smss, acked_pkts, c1]),
+                    _ => why!(self, rule, from, [c0, ss, self.rwnd, smss, c1]),
+                }
+            }
         } else {
             self.after_rto = false;
             if self.cfg.binomial {
@@ -65,11 +84,22 @@ impl Cc {
                     (2.0 * self.cfg.binomial_k) as i32,
                     self.cfg.binomial_alpha,
                 );
+                why!(self, Rule::CaBinomial, from, [
+                    c0,
+                    ss,
+                    smss,
+                    milli(self.cfg.binomial_k),
+                    milli(self.cfg.binomial_alpha),
+                    self.cwnd
+                ]);
                 return;
             }
             match self.cfg.congestion_avoidance {
                 // RFC 5681 §3.1 eq. (3): SMSS·SMSS/cwnd per ACK, at least one byte.
-                CongAvoidRule::PerAck => self.cwnd += (smss * smss / self.cwnd).max(1),
+                CongAvoidRule::PerAck => {
+                    self.cwnd += (smss * smss / self.cwnd).max(1);
+                    why!(self, Rule::CaPerAck, from, [c0, ss, smss, self.cwnd]);
+                }
                 // RFC 3465 §2.1: one SMSS per cwnd of acknowledged bytes.
                 CongAvoidRule::ByteCounting => {
                     self.bytes_acked += acked;
@@ -77,6 +107,7 @@ impl Cc {
                         self.bytes_acked -= self.cwnd;
                         self.cwnd += smss;
                     }
+                    why!(self, Rule::CaByteCounting, from, [c0, ss, smss, acked, cnt0, self.cwnd, self.bytes_acked]);
                 }
                 // Linux 3.x: if the ACK count has reached cwnd (packets), grow by one packet
                 // and restart the count; otherwise count this ACK.
@@ -87,10 +118,16 @@ impl Cc {
                     } else {
                         self.bytes_acked += 1;
                     }
+                    why!(self, Rule::CaLinux, from, [c0, ss, smss, cnt0, self.cwnd, self.bytes_acked]);
                 }
             }
         }
     }
+}
+
+/// A real setting in thousandths, for the record.
+pub(super) fn milli(x: f64) -> u64 {
+    (x * 1000.0).round().max(0.0) as u64
 }
 
 #[cfg(test)]

@@ -27,7 +27,20 @@ pub mod recovery;
 pub mod restart;
 pub mod validation;
 
+use crate::explain::Why;
 use crate::scenario::{CcCfg, Units, Variant};
+
+/// Records a decision when explanations are on: `why!(cc, Rule::X, from_phase, [values…])`
+/// (inputs then outputs, as the rule names them); the phase after is read from `cc`.
+macro_rules! why {
+    ($cc:expr, $rule:expr, $from:expr, [$($v:expr),* $(,)?]) => {
+        if $cc.why.on {
+            let to = $cc.phase() as u8;
+            $cc.why.push($rule, $from as u8, to, &[$(($v) as u64),*]);
+        }
+    };
+}
+pub(crate) use why;
 pub use validation::{Validation, ValidationRow, WindowChange};
 
 /// Congestion-control phase, as plotted.
@@ -157,6 +170,8 @@ pub struct Cc {
     pub br: brtcp::BrState,
     /// Linux 3.16's record of how the window was used (growth gate `linux_3_16`).
     pub usage: gate::CwndUsage,
+    /// Decisions explained since the sender last drained them (off unless asked for).
+    pub why: Why,
 }
 
 impl Cc {
@@ -188,6 +203,7 @@ impl Cc {
             header: 0,
             br: brtcp::BrState::default(),
             usage: gate::CwndUsage::default(),
+            why: Why::default(),
         };
         if cc.cfg.slow_start == crate::scenario::SlowStartRule::None {
             // Jacobson 1988 §1: without slow start the whole window opens at once.
@@ -233,9 +249,29 @@ impl Cc {
         }
     }
 
+    /// An RTT sample of a data segment was taken; `srtt` is the estimator's value after it.
+    /// What reads RTT samples (BR-TCP's formula) takes them here.
+    #[inline]
+    pub fn on_rtt_sample(&mut self, sample: crate::time::Ns, srtt: crate::time::Ns) {
+        self.br.on_rtt_sample(sample, srtt);
+    }
+
+    /// A data segment of `len` bytes left for the `tx`-th time at `now` (RTO `rto`), with
+    /// `flight` now outstanding and `app_has_more` when unsent data waits: the idle
+    /// policy's bookkeeping (RFC 2861 §2.2 after each send; RFC 7661's R counts first
+    /// retransmissions).
+    #[inline]
+    pub fn on_data_sent(&mut self, now: crate::time::Ns, rto: crate::time::Ns, len: u64, tx: u32, flight: Flight, app_has_more: bool) {
+        if tx == 2 {
+            self.validation_retransmitted(len);
+        }
+        self.after_send(now, rto, flight, app_has_more);
+    }
+
     /// A new ACK (`ack > snd_una`) acknowledged `acked` bytes; `before` is the flight when it
-    /// arrived, `flight` the flight after it.
-    pub fn on_new_ack(&mut self, ack: u64, acked: u64, flight: Flight, before: Flight) -> NewAckAction {
+    /// arrived, `flight` the flight after it; `head` the segment now at snd_una (the one a
+    /// partial ACK resends).
+    pub fn on_new_ack(&mut self, ack: u64, acked: u64, flight: Flight, before: Flight, head: u64) -> NewAckAction {
         // RFC 5681 §3.1: new data acknowledged, so a later timeout may lower ssthresh again.
         self.rto_retransmitted = false;
         if self.timeout_recovery.is_some_and(|p| ack >= p) {
@@ -248,7 +284,7 @@ impl Cc {
             }
             return NewAckAction::Normal;
         }
-        let action = self.fast_recovery_ack(ack, acked, flight);
+        let action = self.fast_recovery_ack(ack, acked, flight, head);
         if action == NewAckAction::ExitRecovery {
             self.validation_recovery_end();
         }
@@ -277,21 +313,21 @@ mod tests {
     fn reno_inflation_sequence() {
         // Rulebook §3.5: cwnd 10, flight 10, first segment of the window lost.
         let mut c = cc(Variant::Reno, Units::Segments);
-        assert_eq!(c.on_dupack(0, fl(10), 10 * S), DupAckAction::None);
-        assert_eq!(c.on_dupack(0, fl(10), 10 * S), DupAckAction::None);
+        assert_eq!(c.on_dupack(0, fl(10), 10 * S, 0), DupAckAction::None);
+        assert_eq!(c.on_dupack(0, fl(10), 10 * S, 0), DupAckAction::None);
         assert_eq!(
-            c.on_dupack(0, fl(10), 10 * S),
+            c.on_dupack(0, fl(10), 10 * S, 0),
             DupAckAction::FastRetransmit { go_back_n: false }
         );
         assert_eq!((c.ssthresh, c.cwnd, c.inflated), (5 * S, 5 * S, 8 * S));
         let mut inflated = vec![];
         for _ in 4..=9 {
-            assert_eq!(c.on_dupack(0, fl(10), 10 * S), DupAckAction::Inflate);
+            assert_eq!(c.on_dupack(0, fl(10), 10 * S, 0), DupAckAction::Inflate);
             inflated.push(c.inflated / S);
         }
         assert_eq!(inflated, vec![9, 10, 11, 12, 13, 14]);
         // The ACK for the retransmission acknowledges all 10 old segments; 4 new are out.
-        assert_eq!(c.on_new_ack(10 * S, 10 * S, fl(4), fl(4)), NewAckAction::ExitRecovery);
+        assert_eq!(c.on_new_ack(10 * S, 10 * S, fl(4), fl(4), 0), NewAckAction::ExitRecovery);
         assert_eq!(
             (c.cwnd, c.window(), c.phase()),
             (5 * S, 5 * S, Phase::CongestionAvoidance)
@@ -303,47 +339,47 @@ mod tests {
         // Rulebook §3.6: inflated 14, ssthresh 5; a partial ACK covering 3 segments gives 12.
         let mut c = cc(Variant::Newreno, Units::Segments);
         for _ in 0..3 {
-            c.on_dupack(0, fl(10), 10 * S);
+            c.on_dupack(0, fl(10), 10 * S, 0);
         }
         for _ in 0..6 {
-            c.on_dupack(0, fl(10), 10 * S);
+            c.on_dupack(0, fl(10), 10 * S, 0);
         }
         assert_eq!((c.inflated, c.ssthresh, c.recover), (14 * S, 5 * S, Some(10 * S)));
-        let a = c.on_new_ack(3 * S, 3 * S, fl(11), fl(11));
+        let a = c.on_new_ack(3 * S, 3 * S, fl(11), fl(11), 0);
         assert_eq!(a, NewAckAction::PartialAck { restart_timer: true });
         assert_eq!(c.inflated, 12 * S);
         assert!(c.in_fast_recovery);
         // A second partial ACK under "first_partial" does not restart the timer.
         assert_eq!(
-            c.on_new_ack(5 * S, 2 * S, fl(10), fl(10)),
+            c.on_new_ack(5 * S, 2 * S, fl(10), fl(10), 0),
             NewAckAction::PartialAck { restart_timer: false }
         );
         assert_eq!(c.inflated, 11 * S);
         // Full ACK, option (a): min(ssthresh, max(FlightSize, SMSS) + SMSS) with flight 3.
-        assert_eq!(c.on_new_ack(10 * S, 5 * S, fl(3), fl(3)), NewAckAction::ExitRecovery);
+        assert_eq!(c.on_new_ack(10 * S, 5 * S, fl(3), fl(3), 0), NewAckAction::ExitRecovery);
         assert_eq!(c.cwnd, 4 * S);
     }
 
     #[test]
     fn newreno_ignores_dupacks_below_recover_after_timeout() {
         let mut c = cc(Variant::Newreno, Units::Bytes);
-        c.on_timeout(fl(10), 10 * S);
+        c.on_timeout(fl(10), 10 * S, 0);
         assert_eq!((c.cwnd, c.ssthresh), (S, 5 * S));
         for _ in 0..2 {
-            c.on_dupack(2 * S, fl(1), 10 * S);
+            c.on_dupack(2 * S, fl(1), 10 * S, 0);
         }
         // ack = 2000 does not cover more than recover = 10000: no second reduction.
-        assert_eq!(c.on_dupack(2 * S, fl(1), 10 * S), DupAckAction::Suppressed);
+        assert_eq!(c.on_dupack(2 * S, fl(1), 10 * S, 0), DupAckAction::Suppressed);
         assert_eq!(c.ssthresh, 5 * S);
     }
 
     #[test]
     fn tahoe_third_dupack_sets_one_segment_and_goes_back_n() {
         let mut c = cc(Variant::Tahoe, Units::Bytes);
-        c.on_dupack(0, fl(8), 8 * S);
-        c.on_dupack(0, fl(8), 8 * S);
+        c.on_dupack(0, fl(8), 8 * S, 0);
+        c.on_dupack(0, fl(8), 8 * S, 0);
         assert_eq!(
-            c.on_dupack(0, fl(8), 8 * S),
+            c.on_dupack(0, fl(8), 8 * S, 0),
             DupAckAction::FastRetransmit { go_back_n: true }
         );
         assert_eq!((c.cwnd, c.ssthresh, c.phase()), (S, 4 * S, Phase::SlowStart));
@@ -353,7 +389,7 @@ mod tests {
     fn old_tahoe_never_acts_on_dupacks() {
         let mut c = cc(Variant::OldTahoe, Units::Bytes);
         for _ in 0..10 {
-            assert_eq!(c.on_dupack(0, fl(8), 8 * S), DupAckAction::None);
+            assert_eq!(c.on_dupack(0, fl(8), 8 * S, 0), DupAckAction::None);
         }
         assert_eq!(c.cwnd, 10 * S);
     }
@@ -361,12 +397,12 @@ mod tests {
     #[test]
     fn repeated_timeouts_hold_or_recompute_ssthresh() {
         let mut c = cc(Variant::Reno, Units::Bytes);
-        c.on_timeout(fl(10), 10 * S);
+        c.on_timeout(fl(10), 10 * S, 0);
         assert_eq!(c.ssthresh, 5 * S);
-        c.on_timeout(fl(1), 10 * S);
+        c.on_timeout(fl(1), 10 * S, 0);
         assert_eq!(c.ssthresh, 5 * S, "RFC 5681: held");
         c.cfg.repeated_rto_ssthresh = RepeatedRto::HalveAgain;
-        c.on_timeout(fl(1), 10 * S);
+        c.on_timeout(fl(1), 10 * S, 0);
         assert_eq!(c.ssthresh, 2 * S, "recomputed from a one-segment flight, floored at 2");
     }
 
@@ -374,26 +410,26 @@ mod tests {
     fn slow_start_and_avoidance_increments() {
         let mut c = cc(Variant::Reno, Units::Bytes);
         c.ssthresh = 12 * S;
-        c.on_new_ack(S, S, fl(9), fl(9));
+        c.on_new_ack(S, S, fl(9), fl(9), 0);
         assert_eq!(c.cwnd, 11 * S);
-        c.on_new_ack(2 * S, 2 * S, fl(9), fl(9)); // ACK counting: still +1 SMSS for 2 segments
+        c.on_new_ack(2 * S, 2 * S, fl(9), fl(9), 0); // ACK counting: still +1 SMSS for 2 segments
         assert_eq!(c.cwnd, 12 * S);
-        c.on_new_ack(3 * S, S, fl(9), fl(9)); // cwnd = ssthresh: congestion avoidance
+        c.on_new_ack(3 * S, S, fl(9), fl(9), 0); // cwnd = ssthresh: congestion avoidance
         assert_eq!(c.cwnd, 12 * S + S * S / (12 * S));
         // ABC with L = 2 in slow start.
         let mut c = cc(Variant::Reno, Units::Bytes);
         c.cfg.slow_start = SlowStartRule::Abc;
-        c.on_new_ack(3 * S, 3 * S, fl(7), fl(7));
+        c.on_new_ack(3 * S, 3 * S, fl(7), fl(7), 0);
         assert_eq!(c.cwnd, 12 * S);
         // Byte counting in CA: +1 SMSS only after a whole cwnd is acknowledged.
         let mut c = cc(Variant::Reno, Units::Bytes);
         c.cfg.congestion_avoidance = CongAvoidRule::ByteCounting;
         c.ssthresh = 4 * S;
         for _ in 0..9 {
-            c.on_new_ack(S, S, fl(9), fl(9));
+            c.on_new_ack(S, S, fl(9), fl(9), 0);
         }
         assert_eq!(c.cwnd, 10 * S);
-        c.on_new_ack(S, S, fl(9), fl(9));
+        c.on_new_ack(S, S, fl(9), fl(9), 0);
         assert_eq!(c.cwnd, 11 * S);
     }
 
@@ -405,21 +441,21 @@ mod tests {
         c.ssthresh = 4 * S;
         c.cwnd = 10 * S + 500; // congestion avoidance
                                // 6 of 10.5 segments were out when the ACK came: application-limited, no growth.
-        c.on_new_ack(S, S, fl(5), fl(6));
+        c.on_new_ack(S, S, fl(5), fl(6), 0);
         assert_eq!(c.cwnd, 10 * S + 500);
         // 10 segments out: 500 B unused, less than one SMSS: full under one_mss.
-        c.on_new_ack(2 * S, S, fl(9), fl(10));
+        c.on_new_ack(2 * S, S, fl(9), fl(10), 0);
         assert_eq!(c.cwnd, 10 * S + 500 + S * S / (10 * S + 500));
         // The literal test never sees a fractional window full.
         let w = c.cwnd;
         c.cfg.full_window_slack = FullWindowSlack::None;
-        c.on_new_ack(3 * S, S, fl(9), fl(10));
+        c.on_new_ack(3 * S, S, fl(9), fl(10), 0);
         assert_eq!(c.cwnd, w);
         // Slow start is gated too; a receiver-window-limited sender counts as full.
         let mut c = cc(Variant::Newreno, Units::Bytes);
         c.cfg.growth_gate = GrowthGate::WindowFull;
         c.rwnd = 4 * S;
-        c.on_new_ack(S, S, fl(3), fl(4));
+        c.on_new_ack(S, S, fl(3), fl(4), 0);
         assert_eq!(c.cwnd, 11 * S, "min(cwnd 10, rwnd 4) = 4 segments, all out");
     }
 
@@ -439,10 +475,10 @@ mod tests {
         let mut c = br(BrRecovery::SetCwnd);
         c.cwnd = 30 * S;
         for _ in 0..2 {
-            assert_eq!(c.on_dupack(0, fl(30), 30 * S), DupAckAction::None);
+            assert_eq!(c.on_dupack(0, fl(30), 30 * S, 0), DupAckAction::None);
         }
         assert_eq!(
-            c.on_dupack(0, fl(30), 30 * S),
+            c.on_dupack(0, fl(30), 30 * S, 0),
             DupAckAction::FastRetransmit { go_back_n: false }
         );
         assert_eq!(
@@ -451,29 +487,29 @@ mod tests {
         );
         // Later duplicates of the window change nothing; a new 3rd one below recover is suppressed.
         for _ in 0..5 {
-            assert_eq!(c.on_dupack(0, fl(30), 30 * S), DupAckAction::None);
+            assert_eq!(c.on_dupack(0, fl(30), 30 * S, 0), DupAckAction::None);
         }
-        c.on_new_ack(2 * S, 2 * S, fl(28), fl(30));
+        c.on_new_ack(2 * S, 2 * S, fl(28), fl(30), 0);
         for _ in 0..2 {
-            c.on_dupack(2 * S, fl(28), 30 * S);
+            c.on_dupack(2 * S, fl(28), 30 * S, 0);
         }
-        assert_eq!(c.on_dupack(2 * S, fl(28), 30 * S), DupAckAction::Suppressed);
+        assert_eq!(c.on_dupack(2 * S, fl(28), 30 * S, 0), DupAckAction::Suppressed);
         // A timeout: the same ssthresh, one segment.
-        c.on_timeout(fl(28), 30 * S);
+        c.on_timeout(fl(28), 30 * S, 0);
         assert_eq!((c.ssthresh, c.cwnd), (12 * S, S));
         // NewReno-style recovery: the window in force is ssthresh + 3 SMSS and inflates.
         let mut c = br(BrRecovery::Newreno);
         c.cwnd = 30 * S;
         for _ in 0..3 {
-            c.on_dupack(0, fl(30), 30 * S);
+            c.on_dupack(0, fl(30), 30 * S, 0);
         }
         assert_eq!(
             (c.ssthresh, c.cwnd, c.inflated, c.in_fast_recovery),
             (12 * S, 12 * S, 15 * S, true)
         );
-        assert_eq!(c.on_dupack(0, fl(30), 30 * S), DupAckAction::Inflate);
+        assert_eq!(c.on_dupack(0, fl(30), 30 * S, 0), DupAckAction::Inflate);
         assert_eq!(
-            c.on_new_ack(10 * S, 10 * S, fl(21), fl(30)),
+            c.on_new_ack(10 * S, 10 * S, fl(21), fl(30), 0),
             NewAckAction::PartialAck { restart_timer: true }
         );
     }

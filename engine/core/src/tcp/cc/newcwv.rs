@@ -223,6 +223,12 @@ impl NewCwv {
         Some((pipeack.max(flight) / 2).max(smss))
     }
 
+    /// What the end of a recovery from an NVP loss reads: [pipeACK, LossFlightSize, R]
+    /// (zeros when there was no such loss).
+    pub fn loss_record(&self) -> [u64; 3] {
+        self.loss.map_or([0; 3], |(p, lfs)| [p, lfs, self.retransmitted])
+    }
+
     /// Counts data retransmitted during a recovery from a loss in the NVP (R).
     pub fn on_retransmit(&mut self, bytes: u64) {
         if self.loss.is_some() {

@@ -2,7 +2,9 @@
 //! recovery, and on a retransmission timeout (RFC 5681 §3.1–3.2, RFC 6582, RFC 3042), and
 //! the ssthresh rule they share.
 
-use super::{Cc, DupAckAction, Flight, NewAckAction};
+use super::increase::milli;
+use super::{why, Cc, DupAckAction, Flight, NewAckAction};
+use crate::explain::Rule;
 use crate::scenario::{
     BrRecovery, NewRenoFullAck, NewRenoTimer, PartialWindow, RepeatedRto, SsthreshRule, Units, Variant,
 };
@@ -23,8 +25,39 @@ impl Cc {
         }
     }
 
+    /// ssthresh after a loss, explained by the rule that computes it.
+    pub fn loss_ssthresh(&mut self, flight: Flight) -> u64 {
+        let v = self.ssthresh_rule(flight);
+        if self.why.on {
+            let (from, s, old) = (self.phase(), self.smss, self.ssthresh);
+            let (w, l2, b2) = (self.cwnd.min(self.rwnd), self.cfg.binomial_l, self.cfg.binomial_beta);
+            if self.variant == Variant::BrTcp {
+                let size = match self.cfg.br_packet_size {
+                    crate::scenario::BrPacketSize::Wire => s + self.header,
+                    crate::scenario::BrPacketSize::Mss => s,
+                };
+                let rtt = self.br.rtt(self.cfg.br_rtt);
+                why!(self, Rule::SsthreshBrTcp, from, [self.br.reserved_bps, rtt, size, s, old, v]);
+            } else if self.cfg.binomial {
+                why!(self, Rule::SsthreshBinomial, from, [w, s, milli(l2), milli(b2), old, v]);
+            } else {
+                match (self.cfg.ssthresh_rule, self.cfg.units) {
+                    (SsthreshRule::None, _) => why!(self, Rule::SsthreshNone, from, [old, v]),
+                    (SsthreshRule::HalfFlight, Units::Bytes) => {
+                        why!(self, Rule::SsthreshHalfFlight, from, [flight.bytes, s, old, v])
+                    }
+                    (SsthreshRule::HalfFlight, Units::Segments) => {
+                        why!(self, Rule::SsthreshHalfFlight, from, [flight.segs * s, s, old, v])
+                    }
+                    (SsthreshRule::HalfCwnd, _) => why!(self, Rule::SsthreshHalfCwnd, from, [self.cwnd, self.rwnd, s, old, v]),
+                }
+            }
+        }
+        v
+    }
+
     /// ssthresh after a loss.
-    pub fn loss_ssthresh(&self, flight: Flight) -> u64 {
+    pub fn ssthresh_rule(&self, flight: Flight) -> u64 {
         let smss = self.smss;
         if self.variant == Variant::BrTcp {
             // Source 002 eqs. (1)–(2): the reserved rate's bandwidth-delay product.
@@ -78,7 +111,8 @@ impl Cc {
     }
 
     /// A new ACK during fast recovery (RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 3).
-    pub(super) fn fast_recovery_ack(&mut self, ack: u64, acked: u64, flight: Flight) -> NewAckAction {
+    pub(super) fn fast_recovery_ack(&mut self, ack: u64, acked: u64, flight: Flight, head: u64) -> NewAckAction {
+        let (from, w0, rec) = (self.phase(), self.inflated, self.recover.unwrap_or(u64::MAX));
         match self.variant {
             Variant::Newreno | Variant::BrTcp if ack < self.recover.unwrap_or(0) => {
                 // RFC 6582 §3.2 step 3, partial ACK: stay in fast recovery.
@@ -100,21 +134,47 @@ impl Cc {
                     NewRenoTimer::FirstPartial => !self.partial_seen,
                 };
                 self.partial_seen = true;
+                match self.cfg.newreno_partial_window {
+                    PartialWindow::Deflate => why!(self, Rule::PartialDeflate, from, [
+                        ack,
+                        rec,
+                        w0,
+                        acked,
+                        self.smss,
+                        head,
+                        self.inflated,
+                        restart_timer
+                    ]),
+                    PartialWindow::Reset => why!(self, Rule::PartialReset, from, [
+                        ack,
+                        rec,
+                        w0,
+                        self.cwnd,
+                        head,
+                        self.inflated,
+                        restart_timer
+                    ]),
+                }
                 NewAckAction::PartialAck { restart_timer }
             }
             Variant::Newreno | Variant::BrTcp => {
                 // RFC 6582 §3.2 step 3, full ACK: leave fast recovery.
+                let target = self.recovery_target();
+                let fs = match self.cfg.units {
+                    Units::Bytes => flight.bytes,
+                    Units::Segments => flight.segs * self.smss,
+                };
                 self.cwnd = match self.cfg.newreno_full_ack {
-                    NewRenoFullAck::MinFlight => {
-                        let fs = match self.cfg.units {
-                            Units::Bytes => flight.bytes,
-                            Units::Segments => flight.segs * self.smss,
-                        };
-                        self.recovery_target().min(fs.max(self.smss) + self.smss)
-                    }
-                    NewRenoFullAck::Ssthresh => self.recovery_target(),
+                    NewRenoFullAck::MinFlight => target.min(fs.max(self.smss) + self.smss),
+                    NewRenoFullAck::Ssthresh => target,
                 };
                 self.leave_fast_recovery();
+                match self.cfg.newreno_full_ack {
+                    NewRenoFullAck::MinFlight => {
+                        why!(self, Rule::FullAckMinFlight, from, [ack, rec, target, fs, self.smss, self.cwnd])
+                    }
+                    NewRenoFullAck::Ssthresh => why!(self, Rule::FullAckSsthresh, from, [ack, rec, target, self.cwnd]),
+                }
                 NewAckAction::ExitRecovery
             }
             _ => {
@@ -122,6 +182,7 @@ impl Cc {
                 // recovery; this ACK does not grow cwnd.
                 self.cwnd = self.recovery_target();
                 self.leave_fast_recovery();
+                why!(self, Rule::RenoExit, from, [ack, rec, w0, self.ssthresh, self.cwnd]);
                 NewAckAction::ExitRecovery
             }
         }
@@ -136,11 +197,14 @@ impl Cc {
 
     /// A duplicate ACK carrying `ack` (= snd_una) arrived; `flight` is `snd_nxt − snd_una`,
     /// `snd_max` the highest byte sent (one past).
-    pub fn on_dupack(&mut self, ack: u64, flight: Flight, snd_max: u64) -> DupAckAction {
+    /// `head` is the segment at snd_una (the one a fast retransmit resends).
+    pub fn on_dupack(&mut self, ack: u64, flight: Flight, snd_max: u64, head: u64) -> DupAckAction {
         self.dupacks = self.dupacks.saturating_add(1);
+        let (from, c0, ss0) = (self.phase(), self.cwnd, self.ssthresh);
         if self.in_fast_recovery {
             // RFC 5681 §3.2 step 4: each further duplicate ACK inflates the window by SMSS.
             self.inflated += self.smss;
+            why!(self, Rule::Inflate, from, [self.dupacks, self.inflated - self.smss, self.smss, self.inflated]);
             return DupAckAction::Inflate;
         }
         if self.dupacks != self.dupthresh {
@@ -154,6 +218,11 @@ impl Cc {
             Variant::Newreno | Variant::BrTcp => true,
         };
         if guarded && !self.past_recover(ack) {
+            why!(self, Rule::FastRetransmitSuppressed, from, [
+                self.dupacks,
+                ack,
+                self.recover.unwrap_or(u64::MAX)
+            ]);
             return DupAckAction::Suppressed;
         }
         self.ssthresh = self.loss_ssthresh(flight);
@@ -182,6 +251,27 @@ impl Cc {
                 DupAckAction::FastRetransmit { go_back_n: false }
             }
         };
+        if self.why.on {
+            let (d, fs, s, ss) = (self.dupacks, self.flight_in_units(flight), self.smss, self.ssthresh);
+            match (self.variant, action) {
+                (Variant::Tahoe, _) => why!(self, Rule::FastRetransmitTahoe, from, [d, head, fs, c0, ss0, s, ss, self.cwnd, snd_max]),
+                (Variant::BrTcp, _) if !self.in_fast_recovery => {
+                    why!(self, Rule::FastRetransmitBr, from, [d, head, fs, c0, ss0, ss, self.cwnd, snd_max])
+                }
+                _ => why!(self, Rule::FastRetransmit, from, [
+                    d,
+                    head,
+                    fs,
+                    c0,
+                    ss0,
+                    s,
+                    ss,
+                    self.cwnd,
+                    self.inflated,
+                    snd_max
+                ]),
+            }
+        }
         // RFC 7661 §4.4.1: a loss in the non-validated phase sizes cwnd from pipeACK.
         self.validation_loss(flight);
         action
@@ -189,13 +279,17 @@ impl Cc {
 
     /// The retransmission timer expired with `flight` outstanding; `snd_max` the highest byte
     /// sent (one past).
-    pub fn on_timeout(&mut self, flight: Flight, snd_max: u64) {
+    /// `head` is the segment at snd_una (resent first).
+    pub fn on_timeout(&mut self, flight: Flight, snd_max: u64, head: u64) {
+        let (from, c0, ss0) = (self.phase(), self.cwnd, self.ssthresh);
         // RFC 5681 §3.1: lower ssthresh unless this segment was already resent by the timer
         // (and nothing was acknowledged since) and the "hold" rule is chosen.
         let hold = self.rto_retransmitted && self.cfg.repeated_rto_ssthresh == RepeatedRto::Hold;
         if !hold {
             // RFC 5681 eq. (4) uses the flight before the timeout; go-back-N comes after.
             self.ssthresh = self.loss_ssthresh(flight);
+        } else {
+            why!(self, Rule::SsthreshHold, from, [ss0, ss0]);
         }
         self.rto_retransmitted = true;
         self.validation_timeout();
@@ -209,5 +303,7 @@ impl Cc {
         // RFC 6582 §3.2 step 4 (and ns-2 for every variant): remember the highest sent.
         self.recover = Some(snd_max);
         self.timeout_recovery = Some(snd_max);
+        let fs = self.flight_in_units(flight);
+        why!(self, Rule::Timeout, from, [head, fs, c0, ss0, self.cwnd, self.ssthresh, snd_max]);
     }
 }

@@ -11,7 +11,8 @@
 use super::cwv::{AfterSend, Cwv};
 use super::newcwv::NewCwv;
 use super::restart::Restart;
-use super::{Cc, Flight};
+use super::{why, Cc, Flight};
+use crate::explain::Rule;
 use crate::scenario::{CcCfg, IdlePolicy, Units};
 use crate::time::{secs_to_ns, Ns};
 use crate::trace::EventKind;
@@ -140,8 +141,13 @@ impl Cc {
         }
     }
 
-    /// Applies `after` and records the change for the trace (unless nothing changed).
-    fn set_win(&mut self, kind: EventKind, before: Win, after: Win) {
+    /// Applies `after` and records the change for the trace (unless nothing changed), with
+    /// its explanation. `ctx` holds what the mechanism read, by kind: a restart [idle, RTO,
+    /// IW]; an idle decay [idle, RTO]; an application-limited decay [time since T_prev, RTO,
+    /// W_used]; a phase change [pipeACK (`u64::MAX` undefined)]; an NVP expiry [time in
+    /// the NVP, limit, IW]; the NVP loss response [pipeACK, LossFlightSize, R].
+    fn set_win(&mut self, kind: EventKind, before: Win, after: Win, ctx: [u64; 3]) {
+        let from = self.phase();
         self.cwnd = after.cwnd;
         self.ssthresh = after.ssthresh;
         if !self.in_fast_recovery {
@@ -150,6 +156,28 @@ impl Cc {
         let phase_change = matches!(kind, EventKind::NvpEnter | EventKind::NvpExit);
         if phase_change || before != after {
             self.changes.push(WindowChange { kind, before, after });
+            if self.why.on {
+                let (c0, s0, c1, s1) = (before.cwnd, before.ssthresh, after.cwnd, after.ssthresh);
+                match kind {
+                    EventKind::IdleRestart => why!(self, Rule::Restart, from, [ctx[0], ctx[1], ctx[2], c0, c1]),
+                    EventKind::IdleDecay => why!(self, Rule::CwvIdle, from, [ctx[0], ctx[1], c0, s0, c1, s1]),
+                    EventKind::AppLimitedDecay => {
+                        why!(self, Rule::CwvAppLimited, from, [ctx[0], ctx[1], ctx[2], c0, s0, c1, s1])
+                    }
+                    EventKind::NvpEnter => why!(self, Rule::NvpEnter, from, [ctx[0], c0]),
+                    EventKind::NvpExit => why!(self, Rule::NvpExit, from, [ctx[0], c0]),
+                    EventKind::NvpExpiry => why!(self, Rule::NvpExpiry, from, [ctx[0], ctx[1], ctx[2], c0, s0, c1, s1]),
+                    _ => why!(self, Rule::NewCwvRecoveryEnd, from, [ctx[0], ctx[1], ctx[2], c0, s0, c1, s1]),
+                }
+            }
+        }
+    }
+
+    /// pipeACK for the record (`u64::MAX` while undefined or not new CWV).
+    fn pipeack_now(&self) -> u64 {
+        match &self.validation {
+            Validation::Rfc7661(n) => n.pipeack().unwrap_or(u64::MAX),
+            _ => u64::MAX,
         }
     }
 
@@ -165,15 +193,23 @@ impl Cc {
         match &mut self.validation {
             Validation::Restart(r) => {
                 let after = r.before_send(now, rto, before, self.iw);
-                self.set_win(EventKind::IdleRestart, before, after)
+                let idle = r.t_last.map_or(0, |t| now.saturating_sub(t));
+                let iw = self.iw;
+                self.set_win(EventKind::IdleRestart, before, after, [idle, rto, iw])
             }
             Validation::Rfc7661(n) => {
+                let since = n.nvp_since;
                 let (phase, reduced) = n.before_send(now, before, self.iw);
+                let limit = n.limit;
                 if let Some(kind) = phase {
-                    self.set_win(kind, before, before);
+                    let p = self.pipeack_now();
+                    self.set_win(kind, before, before, [p, 0, 0]);
                 }
                 if let Some(after) = reduced {
-                    self.set_win(EventKind::NvpExpiry, before, after);
+                    // The NVP began at `since` (or now, if it was entered on this send).
+                    let t = since.unwrap_or(now);
+                    let iw = self.iw;
+                    self.set_win(EventKind::NvpExpiry, before, after, [now.saturating_sub(t), limit, iw]);
                 }
             }
             Validation::None | Validation::Rfc2861(_) => {}
@@ -206,8 +242,13 @@ impl Cc {
                     outstanding,
                     whole_segments: self.cfg.units == Units::Segments,
                 };
+                let (t_last, t_prev, w_used) = (c.t_last, c.t_prev, c.w_used.max(outstanding));
                 if let (after, Some(kind)) = c.after_send(s, before) {
-                    self.set_win(kind, before, after);
+                    let ctx = match kind {
+                        EventKind::IdleDecay => [t_last.map_or(0, |t| now.saturating_sub(t)), rto, 0],
+                        _ => [now.saturating_sub(t_prev), rto, w_used],
+                    };
+                    self.set_win(kind, before, after, ctx);
                 }
             }
             Validation::Rfc7661(n) => n.after_send(now),
@@ -225,7 +266,8 @@ impl Cc {
         let recovering = self.in_fast_recovery || self.timeout_recovery.is_some();
         if let Validation::Rfc7661(n) = &mut self.validation {
             if let Some(kind) = n.on_ack(now, snd_una, snd_nxt, srtt, before.cwnd, recovering) {
-                self.set_win(kind, before, before);
+                let p = self.pipeack_now();
+                self.set_win(kind, before, before, [p, 0, 0]);
             }
         }
     }
@@ -235,8 +277,12 @@ impl Cc {
     pub(super) fn validation_loss(&mut self, flight: Flight) {
         let fs = self.flight_in_units(flight);
         let smss = self.smss;
+        let from = self.phase();
+        let c0 = self.cwnd;
         if let Validation::Rfc7661(n) = &mut self.validation {
+            let pipeack = n.pipeack().unwrap_or(0);
             if let Some(cwnd) = n.on_loss(fs, smss) {
+                why!(self, Rule::NewCwvLoss, from, [pipeack, fs, c0, cwnd]);
                 if self.in_fast_recovery {
                     // The window in force keeps its inflation by the duplicate ACKs.
                     self.inflated = cwnd + self.inflated.saturating_sub(self.cwnd);
@@ -253,7 +299,7 @@ impl Cc {
         let w = self.win();
         if let Validation::Rfc7661(n) = &mut self.validation {
             if let Some(kind) = n.on_timeout() {
-                self.set_win(kind, w, w);
+                self.set_win(kind, w, w, [u64::MAX, 0, 0]);
             }
         }
     }
@@ -263,13 +309,14 @@ impl Cc {
         let before = self.win();
         let smss = self.smss;
         if let Validation::Rfc7661(n) = &mut self.validation {
+            let ctx = n.loss_record();
             let (phase, win) = n.on_recovery_end(smss);
             if let Some(after) = win {
-                self.set_win(EventKind::NvpLossResponse, before, after);
+                self.set_win(EventKind::NvpLossResponse, before, after, ctx);
             }
             if let Some(kind) = phase {
                 let w = self.win();
-                self.set_win(kind, w, w);
+                self.set_win(kind, w, w, [u64::MAX, 0, 0]);
             }
         }
     }

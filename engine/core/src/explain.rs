@@ -1,0 +1,1038 @@
+//! Explanations: why each congestion-control and timer decision was made.
+//!
+//! The code that makes a decision records it at that moment, as a [`Decision`]: a stable
+//! [`Rule`] (whose static [`RuleInfo`] names the source — RFC and section, paper, or the
+//! kernel function of a Linux/FreeBSD profile — the formula, and the names and units of
+//! its inputs and outputs), the values of those inputs (the state before) and outputs (the
+//! state after), and the phase before and after. The wording of every rule lives here once
+//! ([`Decision::text`]); the CLI, the wasm API and the page all read it from here.
+//!
+//! Recording is off unless asked for ([`Why::on`]): every call site tests one bool before it
+//! gathers anything, so a run without explanations does no other work (`set_explain` on
+//! `Simulation`). Entries are buffered where they are made (the congestion controller of a
+//! sender, a receiver) and stamped with the time and flow by the simulation as it drains
+//! them at the end of the endpoint's event, so their order is the order the rules ran in.
+
+use crate::time::Ns;
+use serde_json::{json, Value};
+
+/// The unit of a recorded value, for formatting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Bytes (`u64::MAX` = unlimited).
+    Bytes,
+    /// Nanoseconds, shown as seconds or milliseconds.
+    Ns,
+    /// A plain count.
+    Count,
+    /// A segment number (1 = first data segment).
+    Seg,
+    /// A sequence number (byte offset).
+    Seq,
+    /// Bits per second.
+    Bps,
+    /// 0 or 1.
+    Flag,
+    /// Thousandths (a real parameter such as binomial k, shown as k/1000).
+    Milli,
+    /// Packets.
+    Packets,
+}
+
+impl Unit {
+    /// Name used in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Bytes => "B",
+            Unit::Ns => "ns",
+            Unit::Count => "count",
+            Unit::Seg => "segment",
+            Unit::Seq => "seq",
+            Unit::Bps => "bit/s",
+            Unit::Flag => "flag",
+            Unit::Milli => "milli",
+            Unit::Packets => "packets",
+        }
+    }
+}
+
+/// What part of TCP a rule belongs to (the CLI's `--kind` and the page's filters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Slow start and congestion avoidance.
+    Increase,
+    /// A growth gate refusing growth.
+    Gate,
+    /// A loss response on duplicate ACKs (and the ssthresh it computes).
+    Loss,
+    /// Fast recovery: inflation, partial and full ACKs, exit.
+    Recovery,
+    /// The retransmission timer expiring, and its backoff.
+    Timeout,
+    /// An RTT sample and the RTO computed from it (or refused).
+    Rtt,
+    /// Idle and application-limited periods (restart, CWV, new CWV).
+    Idle,
+    /// What the sender holds or sends beyond the window (Nagle, Limited Transmit).
+    Send,
+    /// The receiver's acknowledgment policy (delayed ACKs).
+    Ack,
+}
+
+impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 9] = [
+        Kind::Increase,
+        Kind::Gate,
+        Kind::Loss,
+        Kind::Recovery,
+        Kind::Timeout,
+        Kind::Rtt,
+        Kind::Idle,
+        Kind::Send,
+        Kind::Ack,
+    ];
+
+    /// Name used in JSON and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Increase => "increase",
+            Kind::Gate => "gate",
+            Kind::Loss => "loss",
+            Kind::Recovery => "recovery",
+            Kind::Timeout => "timeout",
+            Kind::Rtt => "rtt",
+            Kind::Idle => "idle",
+            Kind::Send => "send",
+            Kind::Ack => "ack",
+        }
+    }
+
+    /// What the kind covers, one line.
+    pub fn description(self) -> &'static str {
+        match self {
+            Kind::Increase => "slow-start and congestion-avoidance increases",
+            Kind::Gate => "a growth gate refusing to grow cwnd",
+            Kind::Loss => "loss responses on duplicate ACKs and the ssthresh they set",
+            Kind::Recovery => "fast recovery: window inflation, partial and full ACKs, leaving it",
+            Kind::Timeout => "the retransmission timer expiring and backing off",
+            Kind::Rtt => "RTT samples, the RTO computed from them, Karn's rule refusing one",
+            Kind::Idle => "restart after idle, CWV decays, new CWV's phases",
+            Kind::Send => "data held by Nagle or sent by Limited Transmit",
+            Kind::Ack => "the receiver's delayed ACKs",
+        }
+    }
+
+    /// The kind named `s`.
+    pub fn parse(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// Static description of a rule.
+#[derive(Debug)]
+pub struct RuleInfo {
+    /// Stable id (never renamed: links and saved files refer to it).
+    pub id: &'static str,
+    /// Its kind.
+    pub kind: Kind,
+    /// Short title.
+    pub title: &'static str,
+    /// Where the rule comes from.
+    pub source: &'static str,
+    /// The formula, in the names of the inputs and outputs.
+    pub formula: &'static str,
+    /// Inputs: name and unit, in recording order.
+    pub inputs: &'static [(&'static str, Unit)],
+    /// Outputs: name and unit, in recording order (after the inputs).
+    pub outputs: &'static [(&'static str, Unit)],
+}
+
+macro_rules! rules {
+    ($( $(#[$doc:meta])* $name:ident = $id:literal, $kind:ident, $title:literal, $source:literal, $formula:literal,
+        [$($iname:literal : $iunit:ident),* $(,)?] => [$($oname:literal : $ounit:ident),* $(,)?]; )*) => {
+        /// A rule of the engine: every decision names one.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum Rule {
+            $( $(#[$doc])* $name, )*
+        }
+
+        /// Every rule's description, in [`Rule`] order.
+        pub static RULES: &[RuleInfo] = &[
+            $( RuleInfo {
+                id: $id,
+                kind: Kind::$kind,
+                title: $title,
+                source: $source,
+                formula: $formula,
+                inputs: &[$(($iname, Unit::$iunit)),*],
+                outputs: &[$(($oname, Unit::$ounit)),*],
+            }, )*
+        ];
+
+        impl Rule {
+            /// Every rule, in code order.
+            pub const ALL: &'static [Rule] = &[$(Rule::$name),*];
+        }
+    };
+}
+
+rules! {
+    /// Slow start, one SMSS per new ACK.
+    SsAckCounting = "ss.ack_counting", Increase, "Slow start: one SMSS per ACK",
+        "RFC 5681 §3.1 (RFC 2581 §3.1)", "cwnd += SMSS",
+        ["cwnd": Bytes, "ssthresh": Bytes, "SMSS": Bytes, "acked": Bytes] => ["cwnd": Bytes];
+    /// Slow start with RFC 3465 byte counting.
+    SsAbc = "ss.abc", Increase, "Slow start with Appropriate Byte Counting",
+        "RFC 3465 §2.2 (L = 1 after a timeout, §2.3)", "cwnd += min(acked, L·SMSS)",
+        ["cwnd": Bytes, "ssthresh": Bytes, "SMSS": Bytes, "acked": Bytes, "L": Count] => ["cwnd": Bytes];
+    /// Linux 3.x slow start.
+    SsLinux = "ss.linux", Increase, "Slow start, Linux 3.x",
+        "Linux 3.x tcp_slow_start()", "cwnd += min(packets acked, ssthresh + 1 − cwnd) packets",
+        ["cwnd": Bytes, "ssthresh": Bytes, "SMSS": Bytes, "packets acked": Packets] => ["cwnd": Bytes];
+    /// No slow start (4.3BSD before Jacobson 1988).
+    SsNone = "ss.none", Increase, "No slow start: the whole window at once",
+        "Jacobson 1988 §1 (4.3BSD before slow start)", "cwnd = max(1, ⌊min(ssthresh, rwnd)/SMSS⌋)·SMSS",
+        ["cwnd": Bytes, "ssthresh": Bytes, "rwnd": Bytes, "SMSS": Bytes] => ["cwnd": Bytes];
+    /// Congestion avoidance, SMSS²/cwnd per ACK.
+    CaPerAck = "ca.per_ack", Increase, "Congestion avoidance: SMSS·SMSS/cwnd per ACK",
+        "RFC 5681 §3.1 eq. (3)", "cwnd += max(1, ⌊SMSS·SMSS/cwnd⌋)",
+        ["cwnd": Bytes, "ssthresh": Bytes, "SMSS": Bytes] => ["cwnd": Bytes];
+    /// Congestion avoidance with byte counting.
+    CaByteCounting = "ca.byte_counting", Increase, "Congestion avoidance with byte counting",
+        "RFC 3465 §2.1", "bytes_acked += acked; if bytes_acked ≥ cwnd: bytes_acked −= cwnd, cwnd += SMSS",
+        ["cwnd": Bytes, "ssthresh": Bytes, "SMSS": Bytes, "acked": Bytes, "bytes_acked": Bytes]
+        => ["cwnd": Bytes, "bytes_acked": Bytes];
+    /// Linux 3.x congestion avoidance counter.
+    CaLinux = "ca.linux_counter", Increase, "Congestion avoidance, Linux 3.x ACK counter",
+        "Linux 3.x tcp_cong_avoid_ai()", "if snd_cwnd_cnt ≥ cwnd (packets): cwnd += 1 packet, snd_cwnd_cnt = 0; else snd_cwnd_cnt += 1",
+        ["cwnd": Bytes, "ssthresh": Bytes, "SMSS": Bytes, "snd_cwnd_cnt": Count] => ["cwnd": Bytes, "snd_cwnd_cnt": Count];
+    /// Binomial increase.
+    CaBinomial = "ca.binomial", Increase, "Binomial increase: α/w^k packets per RTT",
+        "Bansal & Balakrishnan 2001 §3.2 eq. (1), I (source 004)", "cwnd += α/w^k · SMSS/w per ACK (w = cwnd in packets)",
+        ["cwnd": Bytes, "ssthresh": Bytes, "SMSS": Bytes, "k": Milli, "alpha": Milli] => ["cwnd": Bytes];
+    /// The configured cwnd cap.
+    CwndCap = "increase.max_cwnd", Increase, "cwnd held at its cap",
+        "4.3BSD tcp_input (TCP_MAXWIN << snd_scale)", "cwnd = max(min(grown, max_cwnd), cwnd before)",
+        ["cwnd": Bytes, "grown": Bytes, "max_cwnd": Bytes] => ["cwnd": Bytes];
+    /// RFC 2861 §2 gate refused growth.
+    GateWindowFull = "gate.window_full", Gate, "No growth: the window was not full",
+        "RFC 2861 §2 (Handley, Padhye, Floyd 1999 §2, slack from §5)", "grow only if flight ≥ min(cwnd, rwnd) (less than one SMSS unused counts as full under the one_mss slack)",
+        ["cwnd": Bytes, "window": Bytes, "flight": Bytes, "flight packets": Packets, "SMSS": Bytes, "slack one_mss": Flag] => [];
+    /// Linux ≤ 3.15 gate refused growth.
+    GateLinux315 = "gate.linux_3_15", Gate, "No growth: not cwnd-limited (Linux ≤ 3.15)",
+        "Linux 3.15 tcp_is_cwnd_limited(sk, in_flight)", "limited if in_flight ≥ cwnd, or left = cwnd − in_flight with (3·left < cwnd and left·SMSS < 64 KiB) or left ≤ 3",
+        ["cwnd": Bytes, "cwnd packets": Packets, "in_flight": Packets, "SMSS": Bytes] => [];
+    /// Linux 3.16 gate refused growth.
+    GateLinux316 = "gate.linux_3_16", Gate, "No growth: not cwnd-limited (Linux 3.16)",
+        "Linux 3.16 tcp_is_cwnd_limited(sk) and tcp_cwnd_validate()", "slow start (cwnd ≤ ssthresh): cwnd < 2·max_packets_out; otherwise is_cwnd_limited",
+        ["cwnd": Bytes, "ssthresh": Bytes, "cwnd packets": Packets, "max_packets_out": Packets, "is_cwnd_limited": Flag] => [];
+    /// RFC 7661 refused growth in the non-validated phase.
+    GateNewCwv = "gate.rfc7661", Gate, "No growth in the non-validated phase",
+        "RFC 7661 §4.3", "in the NVP, grow only when cwnd-limited (flight fills cwnd)",
+        ["cwnd": Bytes, "flight": Bytes] => [];
+    /// ssthresh = max(FlightSize/2, 2·SMSS).
+    SsthreshHalfFlight = "ssthresh.half_flight", Loss, "ssthresh from the flight size",
+        "RFC 5681 §3.1 eq. (4)", "ssthresh = max(FlightSize/2, 2·SMSS)",
+        ["FlightSize": Bytes, "SMSS": Bytes, "ssthresh": Bytes] => ["ssthresh": Bytes];
+    /// ssthresh = max(min(cwnd, rwnd)/2, 2·SMSS).
+    SsthreshHalfCwnd = "ssthresh.half_cwnd", Loss, "ssthresh from the window",
+        "4.3BSD-Reno tcp_input / ns-2 (window_/2)", "ssthresh = max(min(cwnd, rwnd)/2, 2·SMSS)",
+        ["cwnd": Bytes, "rwnd": Bytes, "SMSS": Bytes, "ssthresh": Bytes] => ["ssthresh": Bytes];
+    /// No multiplicative decrease.
+    SsthreshNone = "ssthresh.none", Loss, "ssthresh unchanged (no multiplicative decrease)",
+        "Jacobson 1988 §3 (the sender before it)", "ssthresh unchanged",
+        ["ssthresh": Bytes] => ["ssthresh": Bytes];
+    /// BR-TCP's reserved-rate ssthresh.
+    SsthreshBrTcp = "ssthresh.br_tcp", Loss, "ssthresh from the reserved rate",
+        "Komuro et al. 2006 (source 002) eqs. (1)–(2)", "ssthresh = max(2, ⌊r·RTT/(8·size)⌋)·SMSS",
+        ["reserved rate": Bps, "RTT": Ns, "size": Bytes, "SMSS": Bytes, "ssthresh": Bytes] => ["ssthresh": Bytes];
+    /// Binomial decrease.
+    SsthreshBinomial = "ssthresh.binomial", Loss, "Binomial decrease: w − β·w^l",
+        "Bansal & Balakrishnan 2001 §3.2 eq. (1), D (source 004)", "ssthresh = w − β·w^l packets (w = min(cwnd, rwnd))",
+        ["window": Bytes, "SMSS": Bytes, "l": Milli, "beta": Milli, "ssthresh": Bytes] => ["ssthresh": Bytes];
+    /// A repeated timeout keeps ssthresh.
+    SsthreshHold = "ssthresh.hold_repeated_rto", Loss, "ssthresh kept on a repeated timeout",
+        "RFC 5681 §3.1 (the segment was already resent by the timer)", "ssthresh unchanged",
+        ["ssthresh": Bytes] => ["ssthresh": Bytes];
+    /// Tahoe's fast retransmit.
+    FastRetransmitTahoe = "loss.fast_retransmit_tahoe", Loss, "Fast retransmit, then slow start (Tahoe)",
+        "4.3BSD-Tahoe; RFC 5681 §3.2 steps 2–3 with cwnd = LW", "cwnd = 1 SMSS; resend from snd_una (go back N)",
+        ["dupacks": Count, "segment": Seg, "FlightSize": Bytes, "cwnd": Bytes, "ssthresh": Bytes, "SMSS": Bytes]
+        => ["ssthresh": Bytes, "cwnd": Bytes, "recover": Seq];
+    /// Reno/NewReno fast retransmit and fast recovery.
+    FastRetransmit = "loss.fast_retransmit", Loss, "Fast retransmit and fast recovery",
+        "RFC 5681 §3.2 steps 2–3 (RFC 6582 §3.2 step 2: recover = highest sent)", "cwnd = ssthresh; window in force = ssthresh + dupthresh·SMSS; resend the segment at snd_una",
+        ["dupacks": Count, "segment": Seg, "FlightSize": Bytes, "cwnd": Bytes, "ssthresh": Bytes, "SMSS": Bytes]
+        => ["ssthresh": Bytes, "cwnd": Bytes, "window": Bytes, "recover": Seq];
+    /// BR-TCP's literal response.
+    FastRetransmitBr = "loss.fast_retransmit_br_tcp", Loss, "Fast retransmit, cwnd = ssthresh (BR-TCP)",
+        "Komuro et al. 2006 (source 002) §2 step 1", "cwnd = ssthresh; resend; continue in congestion avoidance",
+        ["dupacks": Count, "segment": Seg, "FlightSize": Bytes, "cwnd": Bytes, "ssthresh": Bytes]
+        => ["ssthresh": Bytes, "cwnd": Bytes, "recover": Seq];
+    /// The recover guard suppressed a second response.
+    FastRetransmitSuppressed = "loss.recover_guard", Loss, "No fast retransmit: this loss was already handled",
+        "RFC 6582 §3.2 step 2 (Floyd's bugfix)", "act only if the duplicate ACKs cover more than recover",
+        ["dupacks": Count, "ack": Seq, "recover": Seq] => [];
+    /// New CWV's loss response in the NVP.
+    NewCwvLoss = "loss.rfc7661_nvp", Loss, "Loss in the non-validated phase",
+        "RFC 7661 §4.4.1", "cwnd = max(pipeACK, LossFlightSize)/2 (at least SMSS) for the recovery",
+        ["pipeACK": Bytes, "LossFlightSize": Bytes, "cwnd": Bytes] => ["cwnd": Bytes];
+    /// Window inflation in fast recovery.
+    Inflate = "recovery.inflate", Recovery, "Fast recovery: the window inflates by one SMSS",
+        "RFC 5681 §3.2 step 4", "window += SMSS for each further duplicate ACK",
+        ["dupacks": Count, "window": Bytes, "SMSS": Bytes] => ["window": Bytes];
+    /// Reno leaves fast recovery on the first new ACK.
+    RenoExit = "recovery.reno_exit", Recovery, "Reno leaves fast recovery on the first new ACK",
+        "RFC 5681 §3.2 step 6", "cwnd = ssthresh (deflate the window)",
+        ["ack": Seq, "recover": Seq, "window": Bytes, "ssthresh": Bytes] => ["cwnd": Bytes];
+    /// NewReno partial ACK, RFC 6582 deflation.
+    PartialDeflate = "recovery.partial_ack_deflate", Recovery, "Partial ACK: resend the next hole, deflate",
+        "RFC 6582 §3.2 step 3 (partial ACK)", "window = max(SMSS, window − acked) + (SMSS if acked ≥ SMSS); resend the segment at snd_una",
+        ["ack": Seq, "recover": Seq, "window": Bytes, "acked": Bytes, "SMSS": Bytes, "segment": Seg]
+        => ["window": Bytes, "timer restarted": Flag];
+    /// NewReno partial ACK, ns-2 reset.
+    PartialReset = "recovery.partial_ack_reset", Recovery, "Partial ACK: resend the next hole, window back to cwnd",
+        "ns-2 NewReno without partial_window_deflation_", "window = cwnd; resend the segment at snd_una",
+        ["ack": Seq, "recover": Seq, "window": Bytes, "cwnd": Bytes, "segment": Seg]
+        => ["window": Bytes, "timer restarted": Flag];
+    /// NewReno full ACK, min with the flight.
+    FullAckMinFlight = "recovery.full_ack_min_flight", Recovery, "Full ACK: leave fast recovery",
+        "RFC 6582 §3.2 step 3 (full ACK), option (1)", "cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS)",
+        ["ack": Seq, "recover": Seq, "ssthresh": Bytes, "FlightSize": Bytes, "SMSS": Bytes] => ["cwnd": Bytes];
+    /// NewReno full ACK, cwnd = ssthresh.
+    FullAckSsthresh = "recovery.full_ack_ssthresh", Recovery, "Full ACK: leave fast recovery",
+        "RFC 6582 §3.2 step 3 (full ACK), option (2)", "cwnd = ssthresh",
+        ["ack": Seq, "recover": Seq, "ssthresh": Bytes] => ["cwnd": Bytes];
+    /// New CWV's window at the end of a recovery from an NVP loss.
+    NewCwvRecoveryEnd = "recovery.rfc7661_end", Recovery, "End of recovery from a loss in the non-validated phase",
+        "RFC 7661 §4.4.1", "cwnd = ssthresh = max((max(pipeACK, LossFlightSize) − R)/2, SMSS)",
+        ["pipeACK": Bytes, "LossFlightSize": Bytes, "R": Bytes, "cwnd": Bytes, "ssthresh": Bytes]
+        => ["cwnd": Bytes, "ssthresh": Bytes];
+    /// A retransmission timeout.
+    Timeout = "timeout.expire", Timeout, "Retransmission timeout",
+        "RFC 5681 §3.1 (LW), RFC 6298 (5.4)", "cwnd = LW (1 SMSS); resend from snd_una (go back N); recover = highest sent",
+        ["segment": Seg, "FlightSize": Bytes, "cwnd": Bytes, "ssthresh": Bytes]
+        => ["cwnd": Bytes, "ssthresh": Bytes, "recover": Seq];
+    /// RTO backoff.
+    Backoff = "timeout.backoff", Timeout, "The RTO doubles",
+        "RFC 6298 (5.5)", "RTO = min(2·RTO, max RTO)",
+        ["RTO": Ns, "backoffs": Count, "max RTO": Ns] => ["RTO": Ns, "backoffs": Count];
+    /// SYN lost: RTO at least 3 s.
+    SynTimeout = "timeout.syn_rto", Timeout, "A SYN was lost: data starts with an RTO of at least 3 s",
+        "RFC 6298 (5.7)", "RTO = max(RTO, 3 s)",
+        ["RTO": Ns] => ["RTO": Ns];
+    /// First RFC 6298 sample.
+    RttFirst = "rtt.rfc6298_first", Rtt, "First RTT sample",
+        "RFC 6298 (2.2), bounds (2.4)–(2.5)", "SRTT = R; RTTVAR = R/2; RTO = SRTT + max(G, 4·RTTVAR), within [min, max]",
+        ["R": Ns, "elapsed": Ns, "segment": Seg, "G": Ns, "min RTO": Ns, "max RTO": Ns]
+        => ["SRTT": Ns, "RTTVAR": Ns, "RTO": Ns];
+    /// Later RFC 6298 sample.
+    RttUpdate = "rtt.rfc6298", Rtt, "RTT sample",
+        "RFC 6298 (2.3), bounds (2.4)–(2.5)", "RTTVAR = ¾·RTTVAR + ¼·|SRTT − R|; SRTT = ⅞·SRTT + ⅛·R; RTO = SRTT + max(G, 4·RTTVAR), within [min, max]",
+        ["R": Ns, "elapsed": Ns, "segment": Seg, "SRTT": Ns, "RTTVAR": Ns, "G": Ns, "min RTO": Ns, "max RTO": Ns]
+        => ["SRTT": Ns, "RTTVAR": Ns, "RTO": Ns];
+    /// Jacobson 1988 estimator.
+    RttJacobson = "rtt.jacobson88", Rtt, "RTT sample (Jacobson 1988)",
+        "Jacobson & Karels 1988 appendix A", "err = m − A; A += err/8; D += (|err| − D)/4; RTO = A + 4·D (in clock ticks)",
+        ["R": Ns, "elapsed": Ns, "segment": Seg, "A": Ns, "D": Ns, "tick": Ns, "min RTO": Ns, "max RTO": Ns]
+        => ["A": Ns, "D": Ns, "RTO": Ns];
+    /// RFC 793 estimator.
+    RttRfc793 = "rtt.rfc793", Rtt, "RTT sample (RFC 793)",
+        "RFC 793 §3.7", "SRTT = α·SRTT + (1 − α)·R; RTO = min(UBOUND, max(LBOUND, β·SRTT))",
+        ["R": Ns, "elapsed": Ns, "segment": Seg, "SRTT": Ns, "alpha": Milli, "beta": Milli, "min RTO": Ns, "max RTO": Ns]
+        => ["SRTT": Ns, "RTO": Ns];
+    /// Karn's rule.
+    Karn = "rtt.karn", Rtt, "No RTT sample from this round trip (Karn's rule)",
+        "Karn & Partridge 1987; RFC 6298 §3", "a segment was retransmitted while being timed: its ACK would be ambiguous",
+        ["timed segment": Seg, "resent segment": Seg] => [];
+    /// Restart after idle.
+    Restart = "idle.restart", Idle, "Restart after idle",
+        "RFC 5681 §4.1", "idle > RTO: cwnd = min(IW, cwnd)",
+        ["idle": Ns, "RTO": Ns, "IW": Bytes, "cwnd": Bytes] => ["cwnd": Bytes];
+    /// RFC 2861 idle decay.
+    CwvIdle = "idle.rfc2861_idle", Idle, "Idle: cwnd halves once per RTO",
+        "RFC 2861 §3 (Handley, Padhye, Floyd 1999 §2.2)", "ssthresh = max(ssthresh, ¾·cwnd); then, per whole RTO idle, cwnd = max(min(cwnd, rwnd)/2, SMSS)",
+        ["idle": Ns, "RTO": Ns, "cwnd": Bytes, "ssthresh": Bytes] => ["cwnd": Bytes, "ssthresh": Bytes];
+    /// RFC 2861 application-limited decay.
+    CwvAppLimited = "idle.rfc2861_app_limited", Idle, "Application-limited: cwnd decays toward the window used",
+        "RFC 2861 §3 (Handley, Padhye, Floyd 1999 §2.2)", "ssthresh = max(ssthresh, ¾·cwnd); cwnd = (min(cwnd, rwnd) + W_used)/2",
+        ["since T_prev": Ns, "RTO": Ns, "W_used": Bytes, "cwnd": Bytes, "ssthresh": Bytes] => ["cwnd": Bytes, "ssthresh": Bytes];
+    /// New CWV enters the NVP.
+    NvpEnter = "idle.rfc7661_nvp_enter", Idle, "Enter the non-validated phase",
+        "RFC 7661 §4.3", "pipeACK < ½·cwnd: non-validated",
+        ["pipeACK": Bytes, "cwnd": Bytes] => [];
+    /// New CWV leaves the NVP.
+    NvpExit = "idle.rfc7661_nvp_exit", Idle, "Leave the non-validated phase",
+        "RFC 7661 §4.3 (and §4.2: pipeACK undefined after recovery or a timeout)", "pipeACK ≥ ½·cwnd, or pipeACK undefined: validated",
+        ["pipeACK": Bytes, "cwnd": Bytes] => [];
+    /// New CWV's NVP time limit.
+    NvpExpiry = "idle.rfc7661_nvp_expiry", Idle, "The non-validated phase outlasted its limit",
+        "RFC 7661 §4.4.3, §4.5.2", "per whole limit: ssthresh = max(ssthresh, ¾·cwnd); cwnd = min(cwnd, max(cwnd/2, IW))",
+        ["in NVP": Ns, "NVP limit": Ns, "IW": Bytes, "cwnd": Bytes, "ssthresh": Bytes] => ["cwnd": Bytes, "ssthresh": Bytes];
+    /// Nagle holds a small segment.
+    Nagle = "send.nagle", Send, "Nagle: a small segment waits",
+        "RFC 896; RFC 1122 §4.2.3.4", "hold a segment shorter than SMSS while data is unacknowledged",
+        ["length": Bytes, "SMSS": Bytes, "unacknowledged": Bytes] => [];
+    /// Limited Transmit sends beyond cwnd.
+    LimitedTransmit = "send.limited_transmit", Send, "Limited Transmit: a new segment on a duplicate ACK",
+        "RFC 3042; RFC 5681 §3.2 step 1", "on the 1st and 2nd duplicate ACK, send one new segment beyond cwnd",
+        ["dupacks": Count, "cwnd": Bytes, "flight": Bytes, "segment": Seg] => [];
+    /// Delayed ACK held.
+    DelAckHold = "ack.delay", Ack, "Delayed ACK: the ACK waits",
+        "RFC 1122 §4.2.3.2; RFC 5681 §4.2", "in-order data, less than 2·SMSS unacknowledged: wait up to the delayed-ACK timeout",
+        ["unacknowledged": Bytes, "SMSS": Bytes, "timeout": Ns] => [];
+    /// Delayed ACK: every second segment.
+    DelAckSecond = "ack.every_second", Ack, "Delayed ACK: every second full segment is acknowledged",
+        "RFC 1122 §4.2.3.2; RFC 5681 §4.2", "ACK at once when 2·SMSS or more is unacknowledged",
+        ["unacknowledged": Bytes, "SMSS": Bytes] => [];
+    /// Delayed ACK timer fired.
+    DelAckTimer = "ack.timer", Ack, "Delayed-ACK timer: the waiting ACK leaves",
+        "RFC 1122 §4.2.3.2 (at most 500 ms)", "the timer fired: send the ACK",
+        ["unacknowledged": Bytes, "timeout": Ns] => [];
+}
+
+impl Rule {
+    /// The rule's description.
+    pub fn info(self) -> &'static RuleInfo {
+        &RULES[self as usize]
+    }
+
+    /// The rule with id `id`.
+    pub fn parse(id: &str) -> Option<Rule> {
+        Rule::ALL.iter().copied().find(|r| r.info().id == id)
+    }
+}
+
+/// Most values (inputs and outputs) a decision records.
+pub const MAX_VALUES: usize = 12;
+
+/// One decision, as recorded by the rule that made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The rule.
+    pub rule: Rule,
+    /// Phase code before (see `Phase`).
+    pub from: u8,
+    /// Phase code after.
+    pub to: u8,
+    /// Inputs then outputs, in the rule's order.
+    pub values: [u64; MAX_VALUES],
+}
+
+/// A decision with its time and flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// When.
+    pub t: Ns,
+    /// Which flow.
+    pub flow: u32,
+    /// What.
+    pub d: Decision,
+}
+
+/// Where an endpoint records its decisions until the simulation stamps them.
+#[derive(Clone, Debug, Default)]
+pub struct Why {
+    /// Whether to record at all.
+    pub on: bool,
+    /// Decisions since the last drain.
+    pub buf: Vec<Decision>,
+}
+
+impl Why {
+    /// Records a decision (call only when `on`). `values` are the inputs then the outputs,
+    /// exactly as many as the rule names.
+    #[cold]
+    pub fn push(&mut self, rule: Rule, from: u8, to: u8, values: &[u64]) {
+        let info = rule.info();
+        debug_assert_eq!(
+            values.len(),
+            info.inputs.len() + info.outputs.len(),
+            "rule {} records {} values",
+            info.id,
+            values.len()
+        );
+        let mut v = [0u64; MAX_VALUES];
+        let n = values.len().min(MAX_VALUES);
+        v[..n].copy_from_slice(&values[..n]);
+        self.buf.push(Decision {
+            rule,
+            from,
+            to,
+            values: v,
+        });
+    }
+}
+
+/// Formats a value of a unit for text.
+pub fn format_value(v: u64, unit: Unit) -> String {
+    match unit {
+        Unit::Bytes if v == u64::MAX => "∞".into(),
+        Unit::Bytes => format!("{} B", group(v)),
+        Unit::Ns => format_ns(v),
+        Unit::Count | Unit::Packets => group(v),
+        Unit::Seg => group(v),
+        Unit::Seq if v == u64::MAX => "none".into(),
+        Unit::Seq => group(v),
+        Unit::Bps => format_bps(v),
+        Unit::Flag => if v != 0 { "yes" } else { "no" }.into(),
+        Unit::Milli => {
+            let s = format!("{}.{:03}", v / 1000, v % 1000);
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        }
+    }
+}
+
+/// Thousands separated by a space (the docs' style): 14600 → "14 600".
+fn group(v: u64) -> String {
+    let s = v.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A duration: ms with up to three decimals below 10 s, else seconds.
+pub fn format_ns(ns: u64) -> String {
+    if ns == u64::MAX {
+        return "∞".into();
+    }
+    if ns < 10_000_000_000 {
+        let ms = ns as f64 / 1e6;
+        let s = format!("{ms:.3}");
+        let s = s.trim_end_matches('0').trim_end_matches('.');
+        format!("{s} ms")
+    } else {
+        let s = format!("{:.3}", ns as f64 / 1e9);
+        let s = s.trim_end_matches('0').trim_end_matches('.');
+        format!("{s} s")
+    }
+}
+
+fn format_bps(v: u64) -> String {
+    let (x, u) = if v >= 1_000_000_000 {
+        (v as f64 / 1e9, "Gbit/s")
+    } else if v >= 1_000_000 {
+        (v as f64 / 1e6, "Mbit/s")
+    } else if v >= 1_000 {
+        (v as f64 / 1e3, "kbit/s")
+    } else {
+        (v as f64, "bit/s")
+    };
+    let s = format!("{x:.3}");
+    format!("{} {u}", s.trim_end_matches('0').trim_end_matches('.'))
+}
+
+impl Decision {
+    /// The rule's description.
+    pub fn info(&self) -> &'static RuleInfo {
+        self.rule.info()
+    }
+
+    /// Input `name`.
+    pub fn input(&self, name: &str) -> u64 {
+        let i = self.info().inputs.iter().position(|(n, _)| *n == name);
+        i.map_or(0, |i| self.values[i])
+    }
+
+    /// Output `name`.
+    pub fn output(&self, name: &str) -> u64 {
+        let info = self.info();
+        let i = info.outputs.iter().position(|(n, _)| *n == name);
+        i.map_or(0, |i| self.values[info.inputs.len() + i])
+    }
+
+    /// The inputs as (name, unit, value).
+    pub fn inputs(&self) -> impl Iterator<Item = (&'static str, Unit, u64)> + '_ {
+        self.info()
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(i, &(n, u))| (n, u, self.values[i]))
+    }
+
+    /// The outputs as (name, unit, value).
+    pub fn outputs(&self) -> impl Iterator<Item = (&'static str, Unit, u64)> + '_ {
+        let k = self.info().inputs.len();
+        self.info()
+            .outputs
+            .iter()
+            .enumerate()
+            .map(move |(i, &(n, u))| (n, u, self.values[k + i]))
+    }
+
+    /// The explanation in words, with the arithmetic on the recorded numbers.
+    pub fn text(&self) -> String {
+        let i = |n: &str| self.input(n);
+        let o = |n: &str| self.output(n);
+        let b = |v: u64| format_value(v, Unit::Bytes);
+        let t = format_ns;
+        let src = self.info().source;
+        let body = match self.rule {
+            Rule::SsAckCounting => format!(
+                "Slow start (cwnd {} < ssthresh {}): a new ACK for {} adds one SMSS, cwnd = {} + {} = {}",
+                b(i("cwnd")), b(i("ssthresh")), b(i("acked")), b(i("cwnd")), b(i("SMSS")), b(o("cwnd"))
+            ),
+            Rule::SsAbc => format!(
+                "Slow start with byte counting: cwnd += min(acked, L·SMSS) = min({}, {}·{}) → cwnd = {}",
+                b(i("acked")), i("L"), b(i("SMSS")), b(o("cwnd"))
+            ),
+            Rule::SsLinux => format!(
+                "Slow start (Linux, cwnd {} ≤ ssthresh {}): {} packet(s) acknowledged, cwnd grows by min({}, ssthresh + 1 − cwnd) packets to {}",
+                b(i("cwnd")), b(i("ssthresh")), i("packets acked"), i("packets acked"), b(o("cwnd"))
+            ),
+            Rule::SsNone => format!(
+                "No slow start: the window opens at once to min(ssthresh {}, rwnd {}) in whole segments = {}",
+                b(i("ssthresh")), b(i("rwnd")), b(o("cwnd"))
+            ),
+            Rule::CaPerAck => {
+                let (c, s) = (i("cwnd"), i("SMSS"));
+                format!(
+                    "Congestion avoidance (cwnd {} ≥ ssthresh {}): cwnd += max(1, SMSS·SMSS/cwnd) = {}·{}/{} = {} B → cwnd = {}",
+                    b(c), b(i("ssthresh")), group(s), group(s), group(c), group((s * s / c.max(1)).max(1)), b(o("cwnd"))
+                )
+            }
+            Rule::CaByteCounting => format!(
+                "Congestion avoidance with byte counting: bytes_acked {} + {} acknowledged = {} against cwnd {}: {}",
+                b(i("bytes_acked")), b(i("acked")), b(i("bytes_acked").saturating_add(i("acked"))), b(i("cwnd")),
+                if o("cwnd") > i("cwnd") {
+                    format!("a whole window acknowledged, cwnd = {} + SMSS = {}", b(i("cwnd")), b(o("cwnd")))
+                } else {
+                    "less than a window, cwnd unchanged".to_string()
+                }
+            ),
+            Rule::CaLinux => {
+                let pk = i("cwnd") / i("SMSS").max(1);
+                if o("cwnd") > i("cwnd") {
+                    format!(
+                        "Congestion avoidance (Linux): the ACK counter {} has reached cwnd {} packets: cwnd += 1 packet = {}, counter reset",
+                        i("snd_cwnd_cnt"), pk, b(o("cwnd"))
+                    )
+                } else {
+                    format!(
+                        "Congestion avoidance (Linux): ACK counter {} < cwnd {} packets: counter = {}, cwnd unchanged",
+                        i("snd_cwnd_cnt"), pk, o("snd_cwnd_cnt")
+                    )
+                }
+            }
+            Rule::CaBinomial => format!(
+                "Binomial increase (k = {}, α = {}): cwnd {} grows by α/w^k per RTT, {} on this ACK → {}",
+                format_value(i("k"), Unit::Milli), format_value(i("alpha"), Unit::Milli), b(i("cwnd")),
+                b(o("cwnd").saturating_sub(i("cwnd"))), b(o("cwnd"))
+            ),
+            Rule::CwndCap => format!(
+                "cwnd would grow to {} but is capped at max_cwnd {}: cwnd = {}",
+                b(i("grown")), b(i("max_cwnd")), b(o("cwnd"))
+            ),
+            Rule::GateWindowFull => format!(
+                "No growth: {} of min(cwnd, rwnd) = {} was in flight when the ACK came, so the window was not full ({})",
+                b(i("flight")), b(i("window")),
+                if i("slack one_mss") != 0 { "one SMSS of slack allowed" } else { "no slack" }
+            ),
+            Rule::GateLinux315 => format!(
+                "No growth: {} of cwnd {} packets in flight, and the {} unused are too many for TSO to defer: not cwnd-limited",
+                i("in_flight"), i("cwnd packets"), i("cwnd packets").saturating_sub(i("in_flight"))
+            ),
+            Rule::GateLinux316 => if i("cwnd") <= i("ssthresh") {
+                format!(
+                    "No growth: in slow start cwnd {} packets is not below 2·max_packets_out = 2·{}",
+                    i("cwnd packets"), i("max_packets_out")
+                )
+            } else {
+                "No growth: the last send pass was not stopped by cwnd (is_cwnd_limited = 0)".to_string()
+            },
+            Rule::GateNewCwv => format!(
+                "No growth: in the non-validated phase and not cwnd-limited ({} in flight, cwnd {})",
+                b(i("flight")), b(i("cwnd"))
+            ),
+            Rule::SsthreshHalfFlight => format!(
+                "ssthresh = max(FlightSize/2, 2·SMSS) = max({}/2, {}) = {}",
+                group(i("FlightSize")), group(2 * i("SMSS")), b(o("ssthresh"))
+            ),
+            Rule::SsthreshHalfCwnd => format!(
+                "ssthresh = max(min(cwnd, rwnd)/2, 2·SMSS) = max({}/2, {}) = {}",
+                group(i("cwnd").min(i("rwnd"))), group(2 * i("SMSS")), b(o("ssthresh"))
+            ),
+            Rule::SsthreshNone => format!("No multiplicative decrease: ssthresh stays {}", b(o("ssthresh"))),
+            Rule::SsthreshBrTcp => format!(
+                "ssthresh from the reserved rate: ⌊{} · {} / (8 · {})⌋ packets (at least 2) · SMSS = {}",
+                format_bps(i("reserved rate")), t(i("RTT")), b(i("size")), b(o("ssthresh"))
+            ),
+            Rule::SsthreshBinomial => format!(
+                "Binomial decrease (l = {}, β = {}): ssthresh = w − β·w^l with w = {} → {}",
+                format_value(i("l"), Unit::Milli), format_value(i("beta"), Unit::Milli), b(i("window")), b(o("ssthresh"))
+            ),
+            Rule::SsthreshHold => format!(
+                "The timer had already resent this segment: ssthresh stays {}",
+                b(o("ssthresh"))
+            ),
+            Rule::FastRetransmitTahoe => format!(
+                "{} duplicate ACKs for segment {}: fast retransmit. ssthresh {} → {}; cwnd = 1 SMSS = {}; resend from snd_una (go back N)",
+                ordinal(i("dupacks")), group(i("segment")), b(i("ssthresh")), b(o("ssthresh")), b(o("cwnd"))
+            ),
+            Rule::FastRetransmit => format!(
+                "{} duplicate ACK for segment {}: fast retransmit. ssthresh {} → {}; cwnd = ssthresh = {}; window in force = ssthresh + {}·SMSS = {}; recover = {}",
+                ordinal(i("dupacks")), group(i("segment")), b(i("ssthresh")), b(o("ssthresh")), b(o("cwnd")),
+                i("dupacks"), b(o("window")), group(o("recover"))
+            ),
+            Rule::FastRetransmitBr => format!(
+                "{} duplicate ACK for segment {}: fast retransmit. ssthresh = {} from the reserved rate; cwnd = ssthresh = {}, no inflation",
+                ordinal(i("dupacks")), group(i("segment")), b(o("ssthresh")), b(o("cwnd"))
+            ),
+            Rule::FastRetransmitSuppressed => format!(
+                "{} duplicate ACK at {}, which does not cover more than recover = {}: this window's loss was already handled, no second reduction",
+                ordinal(i("dupacks")), group(i("ack")), group(i("recover"))
+            ),
+            Rule::NewCwvLoss => format!(
+                "Loss in the non-validated phase: cwnd = max(pipeACK {}, LossFlightSize {})/2 = {}",
+                b(i("pipeACK")), b(i("LossFlightSize")), b(o("cwnd"))
+            ),
+            Rule::Inflate => format!(
+                "Duplicate ACK {} in fast recovery: a segment left the network, window = {} + SMSS = {}",
+                i("dupacks"), b(i("window")), b(o("window"))
+            ),
+            Rule::RenoExit => format!(
+                "New ACK {} in fast recovery: Reno leaves it at once (even below recover = {}); cwnd = ssthresh = {} (window {} deflated)",
+                group(i("ack")), group(i("recover")), b(o("cwnd")), b(i("window"))
+            ),
+            Rule::PartialDeflate => format!(
+                "Partial ACK {} (below recover = {}): resend segment {}; window = {} − {} acknowledged{} = {}{}",
+                group(i("ack")), group(i("recover")), group(i("segment")), group(i("window")), group(i("acked")),
+                if i("acked") >= i("SMSS") { format!(" + {}", group(i("SMSS"))) } else { String::new() },
+                b(o("window")),
+                if o("timer restarted") != 0 { "; timer restarted" } else { "" }
+            ),
+            Rule::PartialReset => format!(
+                "Partial ACK {} (below recover = {}): resend segment {}; window back to cwnd = {}{}",
+                group(i("ack")), group(i("recover")), group(i("segment")), b(o("window")),
+                if o("timer restarted") != 0 { "; timer restarted" } else { "" }
+            ),
+            Rule::FullAckMinFlight => format!(
+                "Full ACK {} (covers recover = {}): leave fast recovery; cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS) = min({}, max({}, {}) + {}) = {}",
+                group(i("ack")), group(i("recover")), group(i("ssthresh")), group(i("FlightSize")), group(i("SMSS")),
+                group(i("SMSS")), b(o("cwnd"))
+            ),
+            Rule::FullAckSsthresh => format!(
+                "Full ACK {} (covers recover = {}): leave fast recovery; cwnd = ssthresh = {}",
+                group(i("ack")), group(i("recover")), b(o("cwnd"))
+            ),
+            Rule::NewCwvRecoveryEnd => format!(
+                "Recovery from a loss in the non-validated phase ends: cwnd = ssthresh = (max(pipeACK {}, LossFlightSize {}) − R {})/2 = {}",
+                b(i("pipeACK")), b(i("LossFlightSize")), b(i("R")), b(o("cwnd"))
+            ),
+            Rule::Timeout => format!(
+                "Retransmission timer expired with {} in flight: ssthresh {} → {}; cwnd = {} (loss window); resend segment {} and go back N",
+                b(i("FlightSize")), b(i("ssthresh")), b(o("ssthresh")), b(o("cwnd")), group(i("segment"))
+            ),
+            Rule::Backoff => format!(
+                "RTO doubles for the next expiry: min(2·{}, {}) = {} (backoff {})",
+                t(i("RTO")), t(i("max RTO")), t(o("RTO")), o("backoffs")
+            ),
+            Rule::SynTimeout => format!("A SYN was lost: RTO = max({}, 3 s) = {}", t(i("RTO")), t(o("RTO"))),
+            Rule::RttFirst => format!(
+                "First RTT sample R = {} (segment {}): SRTT = {}, RTTVAR = R/2 = {}, RTO = SRTT + max(G, 4·RTTVAR) = {}",
+                t(i("R")), group(i("segment")), t(o("SRTT")), t(o("RTTVAR")), t(o("RTO"))
+            ),
+            Rule::RttUpdate => format!(
+                "RTT sample R = {} (segment {}): RTTVAR = ¾·{} + ¼·|{} − {}| = {}; SRTT = ⅞·{} + ⅛·{} = {}; RTO = {}",
+                t(i("R")), group(i("segment")), t(i("RTTVAR")), t(i("SRTT")), t(i("R")), t(o("RTTVAR")),
+                t(i("SRTT")), t(i("R")), t(o("SRTT")), t(o("RTO"))
+            ),
+            Rule::RttJacobson => format!(
+                "RTT sample R = {} (segment {}): mean A {} → {}, deviation D {} → {}; RTO = A + 4·D = {}",
+                t(i("R")), group(i("segment")), t(i("A")), t(o("A")), t(i("D")), t(o("D")), t(o("RTO"))
+            ),
+            Rule::RttRfc793 => format!(
+                "RTT sample R = {} (segment {}): SRTT = α·{} + (1 − α)·R = {} (α = {}); RTO = β·SRTT = {} (β = {})",
+                t(i("R")), group(i("segment")), t(i("SRTT")), t(o("SRTT")), format_value(i("alpha"), Unit::Milli),
+                t(o("RTO")), format_value(i("beta"), Unit::Milli)
+            ),
+            Rule::Karn => format!(
+                "Segment {} is resent while segment {} is being timed: no RTT sample from it (Karn's rule)",
+                group(i("resent segment")), group(i("timed segment"))
+            ),
+            Rule::Restart => format!(
+                "Idle for {} > RTO {}: restart with cwnd = min(IW {}, cwnd {}) = {}",
+                t(i("idle")), t(i("RTO")), b(i("IW")), b(i("cwnd")), b(o("cwnd"))
+            ),
+            Rule::CwvIdle => format!(
+                "Idle for {} (≥ RTO {}): ssthresh = max({}, ¾·{}) = {}; cwnd halved per RTO elapsed: {} → {}",
+                t(i("idle")), t(i("RTO")), b(i("ssthresh")), b(i("cwnd")), b(o("ssthresh")), b(i("cwnd")), b(o("cwnd"))
+            ),
+            Rule::CwvAppLimited => format!(
+                "Application-limited for {} (≥ RTO {}): ssthresh = max({}, ¾·{}) = {}; cwnd = (cwnd + W_used)/2 = ({} + {})/2 = {}",
+                t(i("since T_prev")), t(i("RTO")), b(i("ssthresh")), b(i("cwnd")), b(o("ssthresh")),
+                group(i("cwnd")), group(i("W_used")), b(o("cwnd"))
+            ),
+            Rule::NvpEnter => format!(
+                "pipeACK {} is less than half of cwnd {}: the window is not validated (non-validated phase)",
+                b(i("pipeACK")), b(i("cwnd"))
+            ),
+            Rule::NvpExit => if i("pipeACK") == u64::MAX {
+                format!("pipeACK is undefined after a recovery or a timeout: the window (cwnd {}) counts as validated", b(i("cwnd")))
+            } else {
+                format!(
+                    "pipeACK {} is at least half of cwnd {}: the window is validated again",
+                    b(i("pipeACK")), b(i("cwnd"))
+                )
+            },
+            Rule::NvpExpiry => format!(
+                "Non-validated for {} (limit {}): ssthresh = max({}, ¾·cwnd) = {}; cwnd = min(cwnd, max(cwnd/2, IW {})) = {}",
+                t(i("in NVP")), t(i("NVP limit")), b(i("ssthresh")), b(o("ssthresh")), b(i("IW")), b(o("cwnd"))
+            ),
+            Rule::Nagle => format!(
+                "Nagle: a {} segment (< SMSS {}) waits while {} are unacknowledged",
+                b(i("length")), b(i("SMSS")), b(i("unacknowledged"))
+            ),
+            Rule::LimitedTransmit => format!(
+                "Limited Transmit: duplicate ACK {} lets new segment {} leave beyond cwnd {} ({} in flight)",
+                i("dupacks"), group(i("segment")), b(i("cwnd")), b(i("flight"))
+            ),
+            Rule::DelAckHold => format!(
+                "Delayed ACK: {} in order unacknowledged (< 2·SMSS = {}), the ACK waits up to {}",
+                b(i("unacknowledged")), b(2 * i("SMSS")), t(i("timeout"))
+            ),
+            Rule::DelAckSecond => format!(
+                "Delayed ACK: {} unacknowledged reaches 2·SMSS = {}, ACK at once",
+                b(i("unacknowledged")), b(2 * i("SMSS"))
+            ),
+            Rule::DelAckTimer => format!(
+                "Delayed-ACK timer ({}) fired: the ACK for {} leaves",
+                t(i("timeout")), b(i("unacknowledged"))
+            ),
+        };
+        format!("{body} ({src})")
+    }
+
+    /// The decision as JSON (without time and flow).
+    pub fn to_json(&self) -> Value {
+        let info = self.info();
+        let vals = |it: &mut dyn Iterator<Item = (&'static str, Unit, u64)>| -> Vec<Value> {
+            it.map(|(n, u, v)| {
+                let value = if v == u64::MAX && matches!(u, Unit::Bytes | Unit::Seq | Unit::Ns) {
+                    Value::Null
+                } else {
+                    json!(v)
+                };
+                json!({"name": n, "unit": u.name(), "value": value, "text": format_value(v, u)})
+            })
+            .collect()
+        };
+        json!({
+            "rule": info.id,
+            "kind": info.kind.name(),
+            "title": info.title,
+            "source": info.source,
+            "formula": info.formula,
+            "inputs": vals(&mut self.inputs()),
+            "outputs": vals(&mut self.outputs()),
+            "from": self.from,
+            "to": self.to,
+            "text": self.text(),
+        })
+    }
+}
+
+impl Entry {
+    /// The entry as JSON: time (s), flow, then the decision's fields.
+    pub fn to_json(&self) -> Value {
+        let mut v = self.d.to_json();
+        let m = v.as_object_mut().expect("object");
+        m.insert("t".into(), json!(crate::time::ns_to_secs(self.t)));
+        m.insert("flow".into(), json!(self.flow));
+        v
+    }
+
+    /// One narrative line: `2.069 s  flow 0  …`.
+    pub fn line(&self) -> String {
+        format!("{:.6} s  flow {}  {}", crate::time::ns_to_secs(self.t), self.flow, self.d.text())
+    }
+}
+
+fn ordinal(n: u64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// The terms the page and the explanations use: (id, label, definition).
+pub static GLOSSARY: &[(&str, &str, &str)] = &[
+    ("cwnd", "cwnd", "Congestion window: how many bytes the sender lets itself have unacknowledged, its estimate of what the path holds."),
+    ("ssthresh", "ssthresh", "Slow-start threshold: below it cwnd grows exponentially (slow start), above it linearly (congestion avoidance). A loss sets it to about half the window."),
+    ("flight", "flight size", "FlightSize: the bytes sent and not yet acknowledged (snd_nxt − snd_una)."),
+    ("inflated", "inflated window", "The window in force during fast recovery: ssthresh plus one SMSS per duplicate ACK, since each one means a segment has left the network."),
+    ("smss", "SMSS", "Sender maximum segment size: the largest payload of one segment."),
+    ("rto", "RTO", "Retransmission timeout: how long the sender waits for an ACK before it resends, computed from SRTT and RTTVAR and doubled by each timeout."),
+    ("srtt", "SRTT", "Smoothed round-trip time: a moving average of the RTT samples."),
+    ("rttvar", "RTTVAR", "Round-trip time variation: a moving average of how far samples stray from SRTT."),
+    ("dupack", "duplicate ACK", "An ACK that acknowledges nothing new, sent when a segment arrives out of order: a hint that one was lost."),
+    ("partial_ack", "partial ACK", "During NewReno's fast recovery, an ACK for some but not all of the data outstanding when the loss was detected: the next hole is resent at once."),
+    ("full_ack", "full ACK", "An ACK that covers everything outstanding when fast recovery began (recover): recovery ends."),
+    ("recover", "recover", "The highest sequence number sent when a loss response began; duplicate ACKs below it do not trigger a second one (RFC 6582)."),
+    ("fast_retransmit", "fast retransmit", "Resending a segment after three duplicate ACKs, without waiting for the timer."),
+    ("fast_recovery", "fast recovery", "Reno's and NewReno's phase after a fast retransmit, when new data keeps flowing on an inflated window instead of restarting slow start."),
+    ("slow_start", "slow start", "cwnd grows by one SMSS per ACK, so it doubles every round trip, until it reaches ssthresh."),
+    ("congestion_avoidance", "congestion avoidance", "cwnd grows by about one SMSS per round trip (SMSS·SMSS/cwnd per ACK)."),
+    ("timeout", "timeout", "The retransmission timer expired: cwnd falls to one segment and everything unacknowledged is resent from the first hole (go back N)."),
+    ("karn", "Karn's rule", "No RTT sample is taken from a segment that was retransmitted: its ACK might answer either copy."),
+    ("backoff", "backoff", "Each timeout doubles the RTO until a fresh RTT sample is taken."),
+    ("w_used", "W_used", "RFC 2861: the most data outstanding while the application did not fill the window."),
+    ("pipeack", "pipeACK", "RFC 7661: the most data acknowledged in one round trip over the last few RTTs, the part of cwnd actually in use."),
+    ("nvp", "non-validated phase", "RFC 7661: pipeACK is below half of cwnd, so cwnd is not known to be safe; it is kept, not grown."),
+    ("abc", "ABC", "Appropriate Byte Counting (RFC 3465): cwnd grows by the bytes acknowledged instead of per ACK, so delayed ACKs do not slow it."),
+    ("limited_transmit", "Limited Transmit", "RFC 3042: on the first two duplicate ACKs, send a new segment each, so a small window still gets three duplicates."),
+    ("delayed_ack", "delayed ACK", "The receiver acknowledges every second segment, or after a short timer, instead of every one."),
+    ("nagle", "Nagle", "RFC 896: a segment smaller than SMSS waits while earlier data is unacknowledged."),
+    ("rwnd", "rwnd", "Receiver window: the most the receiver accepts unacknowledged; the sender uses min(cwnd, rwnd)."),
+    ("iw", "IW", "Initial window: cwnd at the start, and after restarting from idle."),
+    ("go_back_n", "go back N", "After a timeout (or Tahoe's fast retransmit) the sender resends from the first unacknowledged segment onward."),
+];
+
+/// The rule table as JSON (for the page and `cwndlab explain --rules`).
+pub fn rules_json() -> Value {
+    let fields = |f: &[(&str, Unit)]| -> Vec<Value> {
+        f.iter()
+            .map(|(n, u)| json!({"name": n, "unit": u.name()}))
+            .collect()
+    };
+    json!({
+        "glossary": GLOSSARY.iter().map(|(t, l, d)| json!({"term": t, "label": l, "definition": d})).collect::<Vec<_>>(),
+        "kinds": Kind::ALL.iter().map(|k| json!({"id": k.name(), "description": k.description()})).collect::<Vec<_>>(),
+        "rules": RULES.iter().map(|r| json!({
+            "id": r.id,
+            "kind": r.kind.name(),
+            "title": r.title,
+            "source": r.source,
+            "formula": r.formula,
+            "inputs": fields(r.inputs),
+            "outputs": fields(r.outputs),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// Where two runs first differ: the first decision, in the order made, that is not the
+/// same in both (time, flow, rule, inputs and outputs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// The instant: the earlier of the two differing decisions' times.
+    pub t: Ns,
+    /// How many decisions the runs share before it.
+    pub common: usize,
+    /// Run A's decisions at that instant, from the first that differs (empty: none then).
+    pub a: Vec<Entry>,
+    /// Run B's, likewise.
+    pub b: Vec<Entry>,
+}
+
+impl Divergence {
+    /// As JSON.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "t": crate::time::ns_to_secs(self.t),
+            "common": self.common,
+            "a": self.a.iter().map(Entry::to_json).collect::<Vec<_>>(),
+            "b": self.b.iter().map(Entry::to_json).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// Runs `a` and `b` side by side with explanations and returns their first divergence,
+/// or None when every decision of the two runs is the same. The runs advance together a
+/// stretch of simulated time at a time and stop at the first difference, so an early
+/// divergence costs little.
+pub fn first_divergence(a: &crate::Scenario, b: &crate::Scenario) -> Option<Divergence> {
+    use crate::sim::{Recording, Simulation};
+    let mut sa = Simulation::new(a).explained();
+    let mut sb = Simulation::new(b).explained();
+    // Only the decisions are compared: keep no trace rows.
+    sa.set_recording(Recording::Summary { digest: false });
+    sb.set_recording(Recording::Summary { digest: false });
+    let step = crate::time::NS_PER_S / 4;
+    loop {
+        sa.advance(step);
+        sb.advance(step);
+        let (da, db) = (sa.decisions(), sb.decisions());
+        let n = da.len().min(db.len());
+        let done = sa.is_finished() && sb.is_finished();
+        let common = da.iter().zip(db).take_while(|(x, y)| x == y).count();
+        if common < n || (done && da.len() != db.len()) {
+            let t = match (da.get(common), db.get(common)) {
+                (Some(x), Some(y)) => x.t.min(y.t),
+                (Some(x), None) => x.t,
+                (None, Some(y)) => y.t,
+                (None, None) => unreachable!("lengths differ"),
+            };
+            let at = |d: &[Entry]| d[common.min(d.len())..].iter().take_while(|e| e.t == t).copied().collect();
+            return Some(Divergence {
+                t,
+                common,
+                a: at(da),
+                b: at(db),
+            });
+        }
+        if done {
+            return None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_ids_are_unique_and_fit_the_value_array() {
+        let mut ids: Vec<_> = RULES.iter().map(|r| r.id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), RULES.len());
+        assert_eq!(Rule::ALL.len(), RULES.len());
+        for r in RULES {
+            assert!(r.inputs.len() + r.outputs.len() <= MAX_VALUES, "{}", r.id);
+        }
+        for &r in Rule::ALL {
+            assert_eq!(Rule::parse(r.info().id), Some(r));
+        }
+    }
+
+    #[test]
+    fn values_format_in_the_docs_style() {
+        assert_eq!(format_value(14_600, Unit::Bytes), "14 600 B");
+        assert_eq!(format_value(u64::MAX, Unit::Bytes), "∞");
+        assert_eq!(format_value(1_500, Unit::Milli), "1.5");
+        assert_eq!(format_ns(200_000_000), "200 ms");
+        assert_eq!(format_ns(1_234_567), "1.235 ms");
+        assert_eq!(format_ns(64_000_000_000), "64 s");
+        assert_eq!(ordinal(3), "3rd");
+        assert_eq!(ordinal(12), "12th");
+    }
+
+    #[test]
+    fn the_fast_retransmit_text_shows_the_arithmetic() {
+        let mut w = Why { on: true, buf: vec![] };
+        w.push(
+            Rule::SsthreshHalfFlight,
+            2,
+            2,
+            &[14_600, 1_460, 20_000, 7_300],
+        );
+        let d = w.buf[0];
+        assert_eq!(
+            d.text(),
+            "ssthresh = max(FlightSize/2, 2·SMSS) = max(14 600/2, 2 920) = 7 300 B (RFC 5681 §3.1 eq. (4))"
+        );
+        assert_eq!(d.input("FlightSize"), 14_600);
+        assert_eq!(d.output("ssthresh"), 7_300);
+    }
+}
