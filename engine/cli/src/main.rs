@@ -5,6 +5,7 @@
 //! malformed argument); 3 an internal error (a bug: reported without a backtrace, with
 //! what to send us).
 
+mod explain;
 mod input;
 mod output;
 mod progress;
@@ -39,6 +40,14 @@ struct Cli {
 enum Command {
     /// Simulate one scenario and print its summary (per-flow goodput, retransmissions, …)
     Run(run::RunArgs),
+    /// Print why the run did what it did: every decision with its rule, numbers and source
+    Explain(explain::ExplainArgs),
+    /// List the rules an explained decision can name (ids for `explain --rule`)
+    Rules {
+        /// As JSON, with each rule's formula, inputs and outputs, and the glossary
+        #[arg(long)]
+        json: bool,
+    },
     /// Run every combination of parameter values, algorithms and seeds, in parallel
     Sweep(Box<sweep::SweepArgs>),
     /// Merge the JSON outputs of a sharded sweep into what the whole sweep prints
@@ -130,6 +139,12 @@ fn main() -> ExitCode {
 fn dispatch(c: &Command) -> Result<String, Fail> {
     match c {
         Command::Run(a) => run::run(a),
+        Command::Explain(a) => explain::explain(a),
+        Command::Rules { json } => Ok(if *json {
+            serde_json::to_string_pretty(&cwndlab_core::explain::rules_json()).expect("json")
+        } else {
+            explain::list_rules()
+        }),
         Command::Sweep(a) => sweep::sweep(a),
         Command::SweepMerge(a) => sweep::merge(a),
         Command::Validate { file } => validate(file),

@@ -698,3 +698,160 @@ fn a_reader_that_stops_early_is_not_an_internal_error() {
     assert_eq!(o.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&o.stderr).contains("internal error"));
 }
+
+#[test]
+fn explain_prints_each_decision_with_its_arithmetic_and_source() {
+    let o = cwndlab(&[
+        "explain",
+        "--preset",
+        "fall-floyd-reno-3drops",
+        "--kind",
+        "loss",
+        "--kind",
+        "timeout",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.contains(
+        &"2.069200 s  flow 0  ssthresh = max(min(cwnd, rwnd)/2, 2·SMSS) = max(15 000/2, 2 000) = 7 000 B (4.3BSD-Reno tcp_input / ns-2 (window_/2))"
+    ), "{out}");
+    assert!(
+        lines.iter().any(
+            |l| l.starts_with("2.069200 s  flow 0  3rd duplicate ACK for segment 14: fast retransmit.")
+                && l.contains("window in force = ssthresh + 3·SMSS = 10 000 B")
+        ),
+        "{out}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("3.281080 s  flow 0  Retransmission timer expired")
+                && l.contains("resend segment 26")),
+        "{out}"
+    );
+    // Only the kinds asked for.
+    assert!(!out.contains("Slow start") && !out.contains("RTT sample"), "{out}");
+}
+
+#[test]
+fn explain_json_lines_filter_by_time_flow_and_rule() {
+    let o = cwndlab(&[
+        "explain",
+        "--preset",
+        "fall-floyd-newreno-3drops",
+        "--format",
+        "json",
+        "--from",
+        "2.2",
+        "--to",
+        "3",
+        "--flow",
+        "0",
+        "--rule",
+        "recovery.partial_ack_reset",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 2, "two partial ACKs between 2.2 and 3 s");
+    for r in &rows {
+        assert_eq!(r["rule"], "recovery.partial_ack_reset");
+        let t = r["t"].as_f64().unwrap();
+        assert!((2.2..=3.0).contains(&t));
+        assert_eq!(r["flow"], 0);
+        assert!(r["source"].as_str().unwrap().contains("ns-2"));
+        assert!(r["inputs"].as_array().unwrap().iter().any(|i| i["name"] == "segment"));
+        assert_eq!(r["outputs"][0]["name"], "window");
+        assert!(r["text"].as_str().unwrap().starts_with("Partial ACK"));
+    }
+    let seg = |r: &serde_json::Value| {
+        r["inputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == "segment")
+            .unwrap()["value"]
+            .clone()
+    };
+    assert_eq!(
+        (seg(&rows[0]), seg(&rows[1])),
+        (serde_json::json!(26), serde_json::json!(28))
+    );
+}
+
+#[test]
+fn explain_against_prints_the_first_divergence() {
+    let o = cwndlab(&["explain", "--preset", "fall-floyd-reno-3drops", "--against", "newreno"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("reno and newreno first differ at 2.281080 s, after "),
+        "{out}"
+    );
+    assert!(
+        out.contains("Reno leaves it at once") && out.contains("Partial ACK 25 000"),
+        "{out}"
+    );
+    let o = cwndlab(&[
+        "explain",
+        "--preset",
+        "fall-floyd-reno-3drops",
+        "--against",
+        "newreno",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["a"], "reno");
+    assert_eq!(v["divergence"]["a"][0]["rule"], "recovery.reno_exit");
+    assert_eq!(v["divergence"]["b"][0]["rule"], "recovery.partial_ack_reset");
+    // The same algorithm never diverges.
+    let o = cwndlab(&["explain", "--preset", "fall-floyd-reno-3drops", "--against", "reno"]);
+    assert_eq!(
+        stdout(&o).trim(),
+        "reno and reno make the same decisions for the whole run"
+    );
+}
+
+#[test]
+fn explain_rejects_bad_filters_naming_the_option_and_the_allowed_values() {
+    let p = ["explain", "--preset", "fall-floyd-reno-3drops"];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> { p.iter().chain(extra).copied().collect() };
+    fails_with(
+        &with(&["--kind", "slowstart"]),
+        &[
+            "--kind slowstart",
+            "increase, gate, loss, recovery, timeout, rtt, idle, send, ack",
+        ],
+    );
+    fails_with(&with(&["--flow", "2"]), &["--flow 2", "1 flow", "takes 0"]);
+    fails_with(&with(&["--from", "5", "--to", "2"]), &["time range is empty", "--from"]);
+    fails_with(
+        &with(&["--from", "50"]),
+        &["--from 50", "time range is empty", "lasts 10 s"],
+    );
+    fails_with(&with(&["--from", "-1"]), &["--from -1", "0 or more"]);
+    fails_with(&with(&["--rule", "loss.nope"]), &["--rule loss.nope", "cwndlab rules"]);
+    fails_with(&with(&["--against", "cubic9"]), &["--against cubic9", "newreno"]);
+    fails_with(&["explain"], &["FILE.json"]);
+}
+
+#[test]
+fn rules_lists_every_rule_by_kind() {
+    let o = cwndlab(&["rules"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    for id in [
+        "loss.fast_retransmit",
+        "recovery.partial_ack_deflate",
+        "rtt.karn",
+        "ack.delay",
+        "idle.rfc7661_nvp_enter",
+    ] {
+        assert!(out.contains(id), "{id}");
+    }
+    let o = cwndlab(&["rules", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["rules"].as_array().unwrap().len() >= 40);
+    assert!(v["glossary"].as_array().unwrap().iter().any(|g| g["term"] == "pipeack"));
+}

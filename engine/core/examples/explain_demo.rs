@@ -8,7 +8,12 @@ fn main() {
     let s = p.scenario().expect("valid");
     let mut sim = cwndlab_core::Simulation::new(&s).explained();
     sim.run_to_end();
-    for e in sim.decisions().iter().filter(|e| e.d.info().kind != cwndlab_core::explain::Kind::Increase).take(max) {
+    for e in sim
+        .decisions()
+        .iter()
+        .filter(|e| e.d.info().kind != cwndlab_core::explain::Kind::Increase)
+        .take(max)
+    {
         println!("{}", e.line());
     }
     println!("{} decisions", sim.decisions().len());

@@ -215,7 +215,7 @@ rules! {
     /// The configured cwnd cap.
     CwndCap = "increase.max_cwnd", Increase, "cwnd held at its cap",
         "4.3BSD tcp_input (TCP_MAXWIN << snd_scale)", "cwnd = max(min(grown, max_cwnd), cwnd before)",
-        ["cwnd": Bytes, "grown": Bytes, "max_cwnd": Bytes] => ["cwnd": Bytes];
+        ["cwnd": Bytes, "cwnd before": Bytes, "max_cwnd": Bytes] => ["cwnd": Bytes];
     /// RFC 2861 §2 gate refused growth.
     GateWindowFull = "gate.window_full", Gate, "No growth: the window was not full",
         "RFC 2861 §2 (Handley, Padhye, Floyd 1999 §2, slack from §5)", "grow only if flight ≥ min(cwnd, rwnd) (less than one SMSS unused counts as full under the one_mss slack)",
@@ -490,7 +490,7 @@ fn group(v: u64) -> String {
     let s = v.to_string();
     let mut out = String::with_capacity(s.len() + s.len() / 3);
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(' ');
         }
         out.push(c);
@@ -627,8 +627,8 @@ impl Decision {
                 b(o("cwnd").saturating_sub(i("cwnd"))), b(o("cwnd"))
             ),
             Rule::CwndCap => format!(
-                "cwnd would grow to {} but is capped at max_cwnd {}: cwnd = {}",
-                b(i("grown")), b(i("max_cwnd")), b(o("cwnd"))
+                "cwnd would grow from {} to {} but is capped at max_cwnd {}: cwnd = {}",
+                b(i("cwnd before")), b(i("cwnd")), b(i("max_cwnd")), b(o("cwnd"))
             ),
             Rule::GateWindowFull => format!(
                 "No growth: {} of min(cwnd, rwnd) = {} was in flight when the ACK came, so the window was not full ({})",
@@ -851,7 +851,12 @@ impl Entry {
 
     /// One narrative line: `2.069 s  flow 0  …`.
     pub fn line(&self) -> String {
-        format!("{:.6} s  flow {}  {}", crate::time::ns_to_secs(self.t), self.flow, self.d.text())
+        format!(
+            "{:.6} s  flow {}  {}",
+            crate::time::ns_to_secs(self.t),
+            self.flow,
+            self.d.text()
+        )
     }
 }
 
@@ -901,11 +906,8 @@ pub static GLOSSARY: &[(&str, &str, &str)] = &[
 
 /// The rule table as JSON (for the page and `cwndlab explain --rules`).
 pub fn rules_json() -> Value {
-    let fields = |f: &[(&str, Unit)]| -> Vec<Value> {
-        f.iter()
-            .map(|(n, u)| json!({"name": n, "unit": u.name()}))
-            .collect()
-    };
+    let fields =
+        |f: &[(&str, Unit)]| -> Vec<Value> { f.iter().map(|(n, u)| json!({"name": n, "unit": u.name()})).collect() };
     json!({
         "glossary": GLOSSARY.iter().map(|(t, l, d)| json!({"term": t, "label": l, "definition": d})).collect::<Vec<_>>(),
         "kinds": Kind::ALL.iter().map(|k| json!({"id": k.name(), "description": k.description()})).collect::<Vec<_>>(),
@@ -973,7 +975,13 @@ pub fn first_divergence(a: &crate::Scenario, b: &crate::Scenario) -> Option<Dive
                 (None, Some(y)) => y.t,
                 (None, None) => unreachable!("lengths differ"),
             };
-            let at = |d: &[Entry]| d[common.min(d.len())..].iter().take_while(|e| e.t == t).copied().collect();
+            let at = |d: &[Entry]| {
+                d[common.min(d.len())..]
+                    .iter()
+                    .take_while(|e| e.t == t)
+                    .copied()
+                    .collect()
+            };
             return Some(Divergence {
                 t,
                 common,
@@ -1021,12 +1029,7 @@ mod tests {
     #[test]
     fn the_fast_retransmit_text_shows_the_arithmetic() {
         let mut w = Why { on: true, buf: vec![] };
-        w.push(
-            Rule::SsthreshHalfFlight,
-            2,
-            2,
-            &[14_600, 1_460, 20_000, 7_300],
-        );
+        w.push(Rule::SsthreshHalfFlight, 2, 2, &[14_600, 1_460, 20_000, 7_300]);
         let d = w.buf[0];
         assert_eq!(
             d.text(),

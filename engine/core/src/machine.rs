@@ -51,8 +51,12 @@ pub fn phase_description(p: Phase) -> &'static str {
         Phase::Handshake => "before data: the SYN exchange",
         Phase::SlowStart => "cwnd < ssthresh: cwnd grows by about one SMSS per ACK, doubling each RTT",
         Phase::CongestionAvoidance => "cwnd ≥ ssthresh: cwnd grows by about one SMSS per RTT",
-        Phase::FastRecovery => "after a fast retransmit: the window is inflated by duplicate ACKs until the loss is repaired",
-        Phase::TimeoutRecovery => "after a timeout: cwnd restarts from one segment until everything outstanding then is acknowledged",
+        Phase::FastRecovery => {
+            "after a fast retransmit: the window is inflated by duplicate ACKs until the loss is repaired"
+        }
+        Phase::TimeoutRecovery => {
+            "after a timeout: cwnd restarts from one segment until everything outstanding then is acknowledged"
+        }
     }
 }
 
@@ -162,7 +166,12 @@ pub fn machine(variant: Variant, cc: &CcCfg) -> Machine {
     ));
     match cc.idle_policy {
         IdlePolicy::None => {}
-        IdlePolicy::Restart => tr.push(t(&[Ss, Ca], Some(Ss), "idle longer than the RTO: restart", &[Rule::Restart])),
+        IdlePolicy::Restart => tr.push(t(
+            &[Ss, Ca],
+            Some(Ss),
+            "idle longer than the RTO: restart",
+            &[Rule::Restart],
+        )),
         IdlePolicy::Rfc2861 => {
             tr.push(t(&[Ss, Ca], Some(Ss), "idle: cwnd halves per RTO", &[Rule::CwvIdle]));
             tr.push(t(

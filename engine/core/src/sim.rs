@@ -992,12 +992,23 @@ impl Simulation {
         &self.decisions
     }
 
+    /// Takes the decisions explained so far out of the simulation (a long run streamed by
+    /// the CLI keeps no more than one slice of them).
+    pub fn take_decisions(&mut self) -> Vec<crate::explain::Entry> {
+        std::mem::take(&mut self.decisions)
+    }
+
     /// A 64-bit digest of every explained decision (time, flow, rule, phases, values), for
     /// checking that two builds (native and wasm) explain a run identically.
     pub fn decisions_digest(&self) -> u64 {
         let mut d = crate::trace::Digest::default();
         for e in &self.decisions {
-            d.words(&[e.t, e.flow as u64, e.d.rule as u64, ((e.d.from as u64) << 8) | e.d.to as u64]);
+            d.words(&[
+                e.t,
+                e.flow as u64,
+                e.d.rule as u64,
+                ((e.d.from as u64) << 8) | e.d.to as u64,
+            ]);
             d.words(&e.d.values);
         }
         d.finish()

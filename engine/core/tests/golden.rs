@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/digests.json");
 const VALIDATION_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/validation-digests.json");
+const DECISIONS_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/decision-digests.json");
 
 fn check_or_update(file: &str, now: &BTreeMap<String, String>) {
     if std::env::var_os("CWNDLAB_UPDATE_GOLDEN").is_some() {
@@ -38,6 +39,19 @@ fn every_preset_matches_its_golden_digest() {
     }
     check_or_update(FILE, &now);
     check_or_update(VALIDATION_FILE, &validation);
+}
+
+/// The explained decisions of every preset (`Simulation::decisions_digest`), checked against
+/// the wasm build by engine/wasm/tests/determinism.mjs: native and wasm explain alike.
+#[test]
+fn every_presets_decisions_match_their_golden_digest() {
+    let mut now = BTreeMap::new();
+    for p in presets::all() {
+        let mut sim = Simulation::new(&p.scenario().expect("valid preset")).explained();
+        sim.run_to_end();
+        now.insert(p.name.clone(), format!("{:016x}", sim.decisions_digest()));
+    }
+    check_or_update(DECISIONS_FILE, &now);
 }
 
 #[test]

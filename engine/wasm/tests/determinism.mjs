@@ -14,6 +14,9 @@ const golden = JSON.parse(readFileSync(join(root, 'engine/core/tests/golden/dige
 const goldenValidation = JSON.parse(
   readFileSync(join(root, 'engine/core/tests/golden/validation-digests.json'), 'utf8'),
 );
+const goldenDecisions = JSON.parse(
+  readFileSync(join(root, 'engine/core/tests/golden/decision-digests.json'), 'utf8'),
+);
 const presets = JSON.parse(presets_json());
 let failures = 0;
 for (const p of presets) {
@@ -30,10 +33,21 @@ for (const p of presets) {
     failures++;
     console.error(`MISMATCH ${p.name} (window validation): wasm ${v}, native ${goldenValidation[p.name]}`);
   }
+  // The same run with every decision explained: the same decisions as natively.
+  const why = new Sim(JSON.stringify(p.scenario));
+  why.set_explain(true);
+  why.run_to_end();
+  const e = why.decisions_digest();
+  const count = why.decisions_len();
+  why.free();
+  if (e !== goldenDecisions[p.name] || count === 0) {
+    failures++;
+    console.error(`MISMATCH ${p.name} (decisions): wasm ${e} (${count}), native ${goldenDecisions[p.name]}`);
+  }
 }
 const missing = Object.keys(golden).filter((n) => !presets.some((p) => p.name === n));
 for (const n of missing) console.error(`MISSING in wasm presets: ${n}`);
 if (failures || missing.length || presets.length === 0) process.exit(1);
 console.log(
-  `native == wasm: ${presets.length} preset digests identical, and ${Object.keys(goldenValidation).length} window-validation digests`,
+  `native == wasm: ${presets.length} preset digests identical, ${Object.keys(goldenValidation).length} window-validation digests, and ${presets.length} explained-decision digests`,
 );

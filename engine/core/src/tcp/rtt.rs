@@ -110,9 +110,21 @@ impl RttEstimator {
             let (e, seg, g) = (now - sent, seg as u64, self.tick);
             let (lo, hi, s1, v1, rto) = (self.min, self.max, self.srtt, self.rttvar, self.rto);
             match &self.state {
-                State::Rfc6298 { .. } if first => why.push(Rule::RttFirst, phase, phase, &[r, e, seg, g, lo, hi, s1, v1, rto]),
-                State::Rfc6298 { .. } => why.push(Rule::RttUpdate, phase, phase, &[r, e, seg, s0, v0, g, lo, hi, s1, v1, rto]),
-                State::Jacobson { .. } => why.push(Rule::RttJacobson, phase, phase, &[r, e, seg, s0, v0, g, lo, hi, s1, v1, rto]),
+                State::Rfc6298 { .. } if first => {
+                    why.push(Rule::RttFirst, phase, phase, &[r, e, seg, g, lo, hi, s1, v1, rto])
+                }
+                State::Rfc6298 { .. } => why.push(
+                    Rule::RttUpdate,
+                    phase,
+                    phase,
+                    &[r, e, seg, s0, v0, g, lo, hi, s1, v1, rto],
+                ),
+                State::Jacobson { .. } => why.push(
+                    Rule::RttJacobson,
+                    phase,
+                    phase,
+                    &[r, e, seg, s0, v0, g, lo, hi, s1, v1, rto],
+                ),
                 State::Rfc793 { .. } => {
                     let (a, b) = (self.alpha_ppm / 1000, self.beta_ppm / 1000);
                     why.push(Rule::RttRfc793, phase, phase, &[r, e, seg, s0, a, b, lo, hi, s1, rto])
@@ -197,10 +209,14 @@ impl RttEstimator {
         }
         self.refresh();
         if why.on {
-            why.push(Rule::Backoff, phase, phase, &[rto, n as u64, self.max, self.rto, self.backoff as u64]);
+            why.push(
+                Rule::Backoff,
+                phase,
+                phase,
+                &[rto, n as u64, self.max, self.rto, self.backoff as u64],
+            );
         }
     }
-
 
     /// Current RTO, backoff included.
     pub fn rto(&self) -> Ns {

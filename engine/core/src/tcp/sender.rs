@@ -8,8 +8,8 @@
 use super::cc::{Cc, DupAckAction, Flight, NewAckAction, Phase};
 use super::rtt::RttEstimator;
 use crate::event::Event;
-use crate::net::{Fate, Packet, PktKind};
 use crate::explain::Rule;
+use crate::net::{Fate, Packet, PktKind};
 use crate::scenario::{FlowCfg, Units};
 use crate::sim::World;
 use crate::time::Ns;
@@ -405,7 +405,12 @@ impl Sender {
             // RFC 3042: a new segment that only the duplicate ACKs' allowance lets out.
             if self.cc.why.on && !resend && self.window_fits(len, 0).is_err() {
                 let p = self.cc.phase() as u8;
-                let v = [self.cc.dupacks as u64, self.cc.cwnd, self.snd_nxt - self.snd_una, self.next_seg_no as u64];
+                let v = [
+                    self.cc.dupacks as u64,
+                    self.cc.cwnd,
+                    self.snd_nxt - self.snd_una,
+                    self.next_seg_no as u64,
+                ];
                 self.cc.why.push(Rule::LimitedTransmit, p, p, &v);
             }
             self.send_next(w, len, resend);
@@ -532,8 +537,14 @@ impl Sender {
     /// The idle policy's bookkeeping after a data segment left.
     fn after_send(&mut self, w: &mut World, seg: Seg) {
         let app_has_more = self.app_written > self.snd_max;
-        self.cc
-            .on_data_sent(w.now, self.rtt.rto(), seg.len as u64, seg.tx, self.flight(), app_has_more);
+        self.cc.on_data_sent(
+            w.now,
+            self.rtt.rto(),
+            seg.len as u64,
+            seg.tx,
+            self.flight(),
+            app_has_more,
+        );
         self.trace_changes(w);
     }
 

@@ -108,22 +108,26 @@ impl Cc {
             if self.why.on {
                 let (from, c, s) = (self.phase(), self.cwnd, self.smss);
                 match self.cfg.growth_gate {
-                    GrowthGate::WindowFull => why!(self, Rule::GateWindowFull, from, [
-                        c,
-                        self.usable_window(),
-                        before.bytes,
-                        before.segs,
-                        s,
-                        (self.cfg.full_window_slack == FullWindowSlack::OneMss) as u64
-                    ]),
+                    GrowthGate::WindowFull => why!(
+                        self,
+                        Rule::GateWindowFull,
+                        from,
+                        [
+                            c,
+                            self.usable_window(),
+                            before.bytes,
+                            before.segs,
+                            s,
+                            (self.cfg.full_window_slack == FullWindowSlack::OneMss) as u64
+                        ]
+                    ),
                     GrowthGate::Linux315 => why!(self, Rule::GateLinux315, from, [c, c / s, before.segs, s]),
-                    _ => why!(self, Rule::GateLinux316, from, [
-                        c,
-                        self.ssthresh,
-                        c / s,
-                        self.usage.max_out,
-                        self.usage.limited as u64
-                    ]),
+                    _ => why!(
+                        self,
+                        Rule::GateLinux316,
+                        from,
+                        [c, self.ssthresh, c / s, self.usage.max_out, self.usage.limited as u64]
+                    ),
                 }
             }
             return false;

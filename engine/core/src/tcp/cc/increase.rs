@@ -28,7 +28,7 @@ impl Cc {
         if cap > 0 && self.cwnd > cap {
             let (from, grown) = (self.phase(), self.cwnd);
             self.cwnd = cap.max(before);
-            why!(self, Rule::CwndCap, from, [before, grown, cap, self.cwnd]);
+            why!(self, Rule::CwndCap, from, [grown, before, cap, self.cwnd]);
         }
     }
 
@@ -84,14 +84,19 @@ impl Cc {
                     (2.0 * self.cfg.binomial_k) as i32,
                     self.cfg.binomial_alpha,
                 );
-                why!(self, Rule::CaBinomial, from, [
-                    c0,
-                    ss,
-                    smss,
-                    milli(self.cfg.binomial_k),
-                    milli(self.cfg.binomial_alpha),
-                    self.cwnd
-                ]);
+                why!(
+                    self,
+                    Rule::CaBinomial,
+                    from,
+                    [
+                        c0,
+                        ss,
+                        smss,
+                        milli(self.cfg.binomial_k),
+                        milli(self.cfg.binomial_alpha),
+                        self.cwnd
+                    ]
+                );
                 return;
             }
             match self.cfg.congestion_avoidance {
@@ -107,7 +112,12 @@ impl Cc {
                         self.bytes_acked -= self.cwnd;
                         self.cwnd += smss;
                     }
-                    why!(self, Rule::CaByteCounting, from, [c0, ss, smss, acked, cnt0, self.cwnd, self.bytes_acked]);
+                    why!(
+                        self,
+                        Rule::CaByteCounting,
+                        from,
+                        [c0, ss, smss, acked, cnt0, self.cwnd, self.bytes_acked]
+                    );
                 }
                 // Linux 3.x: if the ACK count has reached cwnd (packets), grow by one packet
                 // and restart the count; otherwise count this ACK.
@@ -118,7 +128,12 @@ impl Cc {
                     } else {
                         self.bytes_acked += 1;
                     }
-                    why!(self, Rule::CaLinux, from, [c0, ss, smss, cnt0, self.cwnd, self.bytes_acked]);
+                    why!(
+                        self,
+                        Rule::CaLinux,
+                        from,
+                        [c0, ss, smss, cnt0, self.cwnd, self.bytes_acked]
+                    );
                 }
             }
         }

@@ -40,8 +40,8 @@ macro_rules! why {
         }
     };
 }
-pub(crate) use why;
 pub use validation::{Validation, ValidationRow, WindowChange};
+pub(crate) use why;
 
 /// Congestion-control phase, as plotted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -261,7 +261,15 @@ impl Cc {
     /// policy's bookkeeping (RFC 2861 §2.2 after each send; RFC 7661's R counts first
     /// retransmissions).
     #[inline]
-    pub fn on_data_sent(&mut self, now: crate::time::Ns, rto: crate::time::Ns, len: u64, tx: u32, flight: Flight, app_has_more: bool) {
+    pub fn on_data_sent(
+        &mut self,
+        now: crate::time::Ns,
+        rto: crate::time::Ns,
+        len: u64,
+        tx: u32,
+        flight: Flight,
+        app_has_more: bool,
+    ) {
         if tx == 2 {
             self.validation_retransmitted(len);
         }
@@ -327,7 +335,10 @@ mod tests {
         }
         assert_eq!(inflated, vec![9, 10, 11, 12, 13, 14]);
         // The ACK for the retransmission acknowledges all 10 old segments; 4 new are out.
-        assert_eq!(c.on_new_ack(10 * S, 10 * S, fl(4), fl(4), 0), NewAckAction::ExitRecovery);
+        assert_eq!(
+            c.on_new_ack(10 * S, 10 * S, fl(4), fl(4), 0),
+            NewAckAction::ExitRecovery
+        );
         assert_eq!(
             (c.cwnd, c.window(), c.phase()),
             (5 * S, 5 * S, Phase::CongestionAvoidance)

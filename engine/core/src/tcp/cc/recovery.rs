@@ -37,7 +37,12 @@ impl Cc {
                     crate::scenario::BrPacketSize::Mss => s,
                 };
                 let rtt = self.br.rtt(self.cfg.br_rtt);
-                why!(self, Rule::SsthreshBrTcp, from, [self.br.reserved_bps, rtt, size, s, old, v]);
+                why!(
+                    self,
+                    Rule::SsthreshBrTcp,
+                    from,
+                    [self.br.reserved_bps, rtt, size, s, old, v]
+                );
             } else if self.cfg.binomial {
                 why!(self, Rule::SsthreshBinomial, from, [w, s, milli(l2), milli(b2), old, v]);
             } else {
@@ -49,7 +54,9 @@ impl Cc {
                     (SsthreshRule::HalfFlight, Units::Segments) => {
                         why!(self, Rule::SsthreshHalfFlight, from, [flight.segs * s, s, old, v])
                     }
-                    (SsthreshRule::HalfCwnd, _) => why!(self, Rule::SsthreshHalfCwnd, from, [self.cwnd, self.rwnd, s, old, v]),
+                    (SsthreshRule::HalfCwnd, _) => {
+                        why!(self, Rule::SsthreshHalfCwnd, from, [self.cwnd, self.rwnd, s, old, v])
+                    }
                 }
             }
         }
@@ -135,25 +142,18 @@ impl Cc {
                 };
                 self.partial_seen = true;
                 match self.cfg.newreno_partial_window {
-                    PartialWindow::Deflate => why!(self, Rule::PartialDeflate, from, [
-                        ack,
-                        rec,
-                        w0,
-                        acked,
-                        self.smss,
-                        head,
-                        self.inflated,
-                        restart_timer
-                    ]),
-                    PartialWindow::Reset => why!(self, Rule::PartialReset, from, [
-                        ack,
-                        rec,
-                        w0,
-                        self.cwnd,
-                        head,
-                        self.inflated,
-                        restart_timer
-                    ]),
+                    PartialWindow::Deflate => why!(
+                        self,
+                        Rule::PartialDeflate,
+                        from,
+                        [ack, rec, w0, acked, self.smss, head, self.inflated, restart_timer]
+                    ),
+                    PartialWindow::Reset => why!(
+                        self,
+                        Rule::PartialReset,
+                        from,
+                        [ack, rec, w0, self.cwnd, head, self.inflated, restart_timer]
+                    ),
                 }
                 NewAckAction::PartialAck { restart_timer }
             }
@@ -171,7 +171,12 @@ impl Cc {
                 self.leave_fast_recovery();
                 match self.cfg.newreno_full_ack {
                     NewRenoFullAck::MinFlight => {
-                        why!(self, Rule::FullAckMinFlight, from, [ack, rec, target, fs, self.smss, self.cwnd])
+                        why!(
+                            self,
+                            Rule::FullAckMinFlight,
+                            from,
+                            [ack, rec, target, fs, self.smss, self.cwnd]
+                        )
                     }
                     NewRenoFullAck::Ssthresh => why!(self, Rule::FullAckSsthresh, from, [ack, rec, target, self.cwnd]),
                 }
@@ -204,7 +209,12 @@ impl Cc {
         if self.in_fast_recovery {
             // RFC 5681 §3.2 step 4: each further duplicate ACK inflates the window by SMSS.
             self.inflated += self.smss;
-            why!(self, Rule::Inflate, from, [self.dupacks, self.inflated - self.smss, self.smss, self.inflated]);
+            why!(
+                self,
+                Rule::Inflate,
+                from,
+                [self.dupacks, self.inflated - self.smss, self.smss, self.inflated]
+            );
             return DupAckAction::Inflate;
         }
         if self.dupacks != self.dupthresh {
@@ -218,11 +228,12 @@ impl Cc {
             Variant::Newreno | Variant::BrTcp => true,
         };
         if guarded && !self.past_recover(ack) {
-            why!(self, Rule::FastRetransmitSuppressed, from, [
-                self.dupacks,
-                ack,
-                self.recover.unwrap_or(u64::MAX)
-            ]);
+            why!(
+                self,
+                Rule::FastRetransmitSuppressed,
+                from,
+                [self.dupacks, ack, self.recover.unwrap_or(u64::MAX)]
+            );
             return DupAckAction::Suppressed;
         }
         self.ssthresh = self.loss_ssthresh(flight);
@@ -254,22 +265,26 @@ impl Cc {
         if self.why.on {
             let (d, fs, s, ss) = (self.dupacks, self.flight_in_units(flight), self.smss, self.ssthresh);
             match (self.variant, action) {
-                (Variant::Tahoe, _) => why!(self, Rule::FastRetransmitTahoe, from, [d, head, fs, c0, ss0, s, ss, self.cwnd, snd_max]),
+                (Variant::Tahoe, _) => why!(
+                    self,
+                    Rule::FastRetransmitTahoe,
+                    from,
+                    [d, head, fs, c0, ss0, s, ss, self.cwnd, snd_max]
+                ),
                 (Variant::BrTcp, _) if !self.in_fast_recovery => {
-                    why!(self, Rule::FastRetransmitBr, from, [d, head, fs, c0, ss0, ss, self.cwnd, snd_max])
+                    why!(
+                        self,
+                        Rule::FastRetransmitBr,
+                        from,
+                        [d, head, fs, c0, ss0, ss, self.cwnd, snd_max]
+                    )
                 }
-                _ => why!(self, Rule::FastRetransmit, from, [
-                    d,
-                    head,
-                    fs,
-                    c0,
-                    ss0,
-                    s,
-                    ss,
-                    self.cwnd,
-                    self.inflated,
-                    snd_max
-                ]),
+                _ => why!(
+                    self,
+                    Rule::FastRetransmit,
+                    from,
+                    [d, head, fs, c0, ss0, s, ss, self.cwnd, self.inflated, snd_max]
+                ),
             }
         }
         // RFC 7661 §4.4.1: a loss in the non-validated phase sizes cwnd from pipeACK.
@@ -304,6 +319,11 @@ impl Cc {
         self.recover = Some(snd_max);
         self.timeout_recovery = Some(snd_max);
         let fs = self.flight_in_units(flight);
-        why!(self, Rule::Timeout, from, [head, fs, c0, ss0, self.cwnd, self.ssthresh, snd_max]);
+        why!(
+            self,
+            Rule::Timeout,
+            from,
+            [head, fs, c0, ss0, self.cwnd, self.ssthresh, snd_max]
+        );
     }
 }

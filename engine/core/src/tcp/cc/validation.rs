@@ -162,12 +162,22 @@ impl Cc {
                     EventKind::IdleRestart => why!(self, Rule::Restart, from, [ctx[0], ctx[1], ctx[2], c0, c1]),
                     EventKind::IdleDecay => why!(self, Rule::CwvIdle, from, [ctx[0], ctx[1], c0, s0, c1, s1]),
                     EventKind::AppLimitedDecay => {
-                        why!(self, Rule::CwvAppLimited, from, [ctx[0], ctx[1], ctx[2], c0, s0, c1, s1])
+                        why!(
+                            self,
+                            Rule::CwvAppLimited,
+                            from,
+                            [ctx[0], ctx[1], ctx[2], c0, s0, c1, s1]
+                        )
                     }
                     EventKind::NvpEnter => why!(self, Rule::NvpEnter, from, [ctx[0], c0]),
                     EventKind::NvpExit => why!(self, Rule::NvpExit, from, [ctx[0], c0]),
                     EventKind::NvpExpiry => why!(self, Rule::NvpExpiry, from, [ctx[0], ctx[1], ctx[2], c0, s0, c1, s1]),
-                    _ => why!(self, Rule::NewCwvRecoveryEnd, from, [ctx[0], ctx[1], ctx[2], c0, s0, c1, s1]),
+                    _ => why!(
+                        self,
+                        Rule::NewCwvRecoveryEnd,
+                        from,
+                        [ctx[0], ctx[1], ctx[2], c0, s0, c1, s1]
+                    ),
                 }
             }
         }
