@@ -69,7 +69,7 @@ pub fn explain(a: &ExplainArgs) -> Result<String, Fail> {
     let stop = filter.to.unwrap_or(u64::MAX);
     loop {
         let done = sim.run_events(50_000);
-        for e in sim.take_decisions().iter().filter(|e| filter.keeps(e)) {
+        for e in sim.decisions().iter().filter(|e| filter.keeps(e)) {
             count += 1;
             match a.format {
                 ExplainFormat::Text => {
@@ -80,6 +80,8 @@ pub fn explain(a: &ExplainArgs) -> Result<String, Fail> {
                 }
             }
         }
+        // Printed: the memory is reused for the next slice's decisions.
+        sim.clear_decisions();
         if done || sim.now() > stop {
             break;
         }

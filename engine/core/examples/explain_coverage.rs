@@ -7,7 +7,7 @@ fn main() {
         let s = p.scenario().expect("valid");
         let mut sim = cwndlab_core::Simulation::new(&s).explained();
         sim.run_to_end();
-        for e in sim.decisions() {
+        for e in sim.decisions().iter() {
             let c = seen.entry(e.d.info().id).or_insert((0, p.name.clone()));
             c.0 += 1;
         }

@@ -432,20 +432,240 @@ pub struct Entry {
     pub d: Decision,
 }
 
+/// Elements per chunk of a [`Chunked`] store.
+const CHUNK: usize = 1 << 13;
+
+/// A growing store of `Copy` elements in fixed-size chunks: growing never moves what is
+/// stored (a `Vec` would copy everything at each doubling), and a slice pushed at once
+/// stays contiguous (it starts a new chunk if the current one lacks room).
+#[derive(Clone, Debug)]
+struct Chunked<T> {
+    chunks: Vec<Vec<T>>,
+}
+
+impl<T> Default for Chunked<T> {
+    fn default() -> Self {
+        Chunked { chunks: Vec::new() }
+    }
+}
+
+impl<T: Copy> Chunked<T> {
+    /// Appends `items` contiguously; returns the global index of the first.
+    #[inline(always)]
+    fn push_all<const N: usize>(&mut self, items: [T; N]) -> usize {
+        if self.chunks.last().is_none_or(|c| c.len() + N > CHUNK) {
+            self.chunks.push(Vec::with_capacity(CHUNK));
+        }
+        let k = self.chunks.len() - 1;
+        let c = &mut self.chunks[k];
+        let at = k * CHUNK + c.len();
+        c.extend(items);
+        at
+    }
+
+    /// Element `i` (global index).
+    #[inline]
+    fn get(&self, i: usize) -> T {
+        self.chunks[i / CHUNK][i % CHUNK]
+    }
+
+    /// `n` elements from global index `i`.
+    fn slice(&self, i: usize, n: usize) -> &[T] {
+        &self.chunks[i / CHUNK][i % CHUNK..i % CHUNK + n]
+    }
+
+    fn clear(&mut self) {
+        self.chunks.truncate(1);
+        if let Some(c) = self.chunks.first_mut() {
+            c.clear();
+        }
+    }
+}
+
+/// One endpoint's decisions, stored compactly and never moved: an 8-byte head per
+/// decision and only the values its rule names (most name 4 to 7 of the [`MAX_VALUES`] a
+/// [`Decision`] can hold). The time is kept once per batch (the decisions one endpoint
+/// made in one event) by the run's [`Order`]; decisions pushed since the last
+/// [`DecisionLog::stamp`] form the open batch.
+#[derive(Clone, Debug, Default)]
+pub struct DecisionLog {
+    heads: Chunked<Head>,
+    values: Chunked<u64>,
+    /// Decisions in all.
+    len: u32,
+    /// Where the open batch starts (a decision index).
+    open: u32,
+}
+
+/// A decision's rule, phases and where its values start.
+#[derive(Clone, Copy, Debug)]
+struct Head {
+    start: u32,
+    rule: Rule,
+    from: u8,
+    to: u8,
+}
+
+impl DecisionLog {
+    /// Appends a decision of `N` values to the open batch.
+    #[inline(always)]
+    pub fn push_array<const N: usize>(&mut self, rule: Rule, from: u8, to: u8, values: [u64; N]) {
+        let start = self.values.push_all(values) as u32;
+        self.heads.push_all([Head { start, rule, from, to }]);
+        self.len += 1;
+    }
+
+    /// Whether decisions wait to be stamped.
+    #[inline]
+    pub fn has_open(&self) -> bool {
+        self.len > self.open
+    }
+
+    /// Closes the open batch; returns its first decision and how many it holds, or None
+    /// when it is empty.
+    #[inline]
+    pub fn stamp(&mut self) -> Option<(u32, u32)> {
+        if !self.has_open() {
+            return None;
+        }
+        let first = self.open;
+        self.open = self.len;
+        Some((first, self.len - first))
+    }
+
+    /// How many decisions (stamped or not).
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Decision `i`'s rule.
+    fn rule(&self, i: usize) -> Rule {
+        self.heads.get(i).rule
+    }
+
+    /// Decision `i`, made at `t` by `flow`.
+    fn get_in(&self, i: usize, t: Ns, flow: u32) -> Entry {
+        let h = self.heads.get(i);
+        let info = h.rule.info();
+        let n = info.inputs.len() + info.outputs.len();
+        let mut values = [0u64; MAX_VALUES];
+        values[..n].copy_from_slice(self.values.slice(h.start as usize, n));
+        Entry {
+            t,
+            flow,
+            d: Decision {
+                rule: h.rule,
+                from: h.from,
+                to: h.to,
+                values,
+            },
+        }
+    }
+
+    /// Decision `i` of this log, by `flow`, with time 0 (the run's [`Order`] knows when).
+    pub fn get(&self, i: usize, flow: u32) -> Option<Entry> {
+        (i < self.len()).then(|| self.get_in(i, 0, flow))
+    }
+
+    /// Forgets every decision (keeping some memory).
+    pub fn clear(&mut self) {
+        self.heads.clear();
+        self.values.clear();
+        self.len = 0;
+        self.open = 0;
+    }
+}
+
+/// Which endpoint's batch came next: decisions `cum..` (in the run's order) were made at
+/// `t` by endpoint `endpoint` (2·flow for a sender, 2·flow + 1 for its receiver), from its
+/// decision `first` on.
+#[derive(Clone, Copy, Debug)]
+pub struct Order {
+    /// When.
+    pub t: Ns,
+    /// Index of the batch's first decision among all the run's decisions.
+    pub cum: u32,
+    /// 2·flow (sender) or 2·flow + 1 (receiver).
+    pub endpoint: u32,
+    /// The batch's first decision, in the endpoint's log.
+    pub first: u32,
+}
+
+/// A run's decisions in the order they were made: the endpoints' logs read through the
+/// order of their batches (`Simulation::decisions`).
+pub struct Decisions<'a> {
+    /// The batches in order.
+    pub order: &'a [Order],
+    /// The logs, by endpoint.
+    pub logs: Vec<&'a DecisionLog>,
+    /// Decisions in all.
+    pub total: usize,
+}
+
+impl Decisions<'_> {
+    /// How many decisions.
+    pub fn len(&self) -> usize {
+        self.total
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    fn locate(&self, i: usize) -> Option<(&Order, usize)> {
+        if i >= self.total {
+            return None;
+        }
+        let k = self.order.partition_point(|o| o.cum as usize <= i) - 1;
+        let o = &self.order[k];
+        Some((o, o.first as usize + (i - o.cum as usize)))
+    }
+
+    /// Decision `i`.
+    pub fn get(&self, i: usize) -> Option<Entry> {
+        let (o, local) = self.locate(i)?;
+        Some(self.logs[o.endpoint as usize].get_in(local, o.t, o.endpoint / 2))
+    }
+
+    /// Decision `i`'s time, flow and rule (without copying its values).
+    pub fn time_flow(&self, i: usize) -> Option<(Ns, u32, Rule)> {
+        let (o, local) = self.locate(i)?;
+        let log = self.logs[o.endpoint as usize];
+        Some((o.t, o.endpoint / 2, log.rule(local)))
+    }
+
+    /// The decisions `from..to` (clamped), in order.
+    pub fn range(&self, from: usize, to: usize) -> impl Iterator<Item = Entry> + '_ {
+        let to = to.min(self.len());
+        (from.min(to)..to).map(|i| self.get(i).expect("in range"))
+    }
+
+    /// Every decision, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Entry> + '_ {
+        self.range(0, self.len())
+    }
+}
+
 /// Where an endpoint records its decisions until the simulation stamps them.
 #[derive(Clone, Debug, Default)]
 pub struct Why {
     /// Whether to record at all.
     pub on: bool,
-    /// Decisions since the last drain.
-    pub buf: Vec<Decision>,
+    /// Decisions since the last drain (time and flow not yet stamped).
+    pub log: DecisionLog,
 }
 
 impl Why {
     /// Records a decision (call only when `on`). `values` are the inputs then the outputs,
     /// exactly as many as the rule names.
     #[cold]
-    pub fn push(&mut self, rule: Rule, from: u8, to: u8, values: &[u64]) {
+    pub fn push<const N: usize>(&mut self, rule: Rule, from: u8, to: u8, values: &[u64; N]) {
         let info = rule.info();
         debug_assert_eq!(
             values.len(),
@@ -454,15 +674,8 @@ impl Why {
             info.id,
             values.len()
         );
-        let mut v = [0u64; MAX_VALUES];
-        let n = values.len().min(MAX_VALUES);
-        v[..n].copy_from_slice(&values[..n]);
-        self.buf.push(Decision {
-            rule,
-            from,
-            to,
-            values: v,
-        });
+        const { assert!(N <= MAX_VALUES) };
+        self.log.push_array(rule, from, to, *values);
     }
 }
 
@@ -961,13 +1174,19 @@ pub fn first_divergence(a: &crate::Scenario, b: &crate::Scenario) -> Option<Dive
     sa.set_recording(Recording::Summary { digest: false });
     sb.set_recording(Recording::Summary { digest: false });
     let step = crate::time::NS_PER_S / 4;
+    let mut compared = 0;
     loop {
         sa.advance(step);
         sb.advance(step);
         let (da, db) = (sa.decisions(), sb.decisions());
         let n = da.len().min(db.len());
         let done = sa.is_finished() && sb.is_finished();
-        let common = da.iter().zip(db).take_while(|(x, y)| x == y).count();
+        let common = compared
+            + da.range(compared, n)
+                .zip(db.range(compared, n))
+                .take_while(|(x, y)| x == y)
+                .count();
+        compared = common;
         if common < n || (done && da.len() != db.len()) {
             let t = match (da.get(common), db.get(common)) {
                 (Some(x), Some(y)) => x.t.min(y.t),
@@ -975,18 +1194,12 @@ pub fn first_divergence(a: &crate::Scenario, b: &crate::Scenario) -> Option<Dive
                 (None, Some(y)) => y.t,
                 (None, None) => unreachable!("lengths differ"),
             };
-            let at = |d: &[Entry]| {
-                d[common.min(d.len())..]
-                    .iter()
-                    .take_while(|e| e.t == t)
-                    .copied()
-                    .collect()
-            };
+            let at = |d: &Decisions| d.range(common, d.len()).take_while(|e| e.t == t).collect();
             return Some(Divergence {
                 t,
                 common,
-                a: at(da),
-                b: at(db),
+                a: at(&da),
+                b: at(&db),
             });
         }
         if done {
@@ -995,9 +1208,62 @@ pub fn first_divergence(a: &crate::Scenario, b: &crate::Scenario) -> Option<Dive
     }
 }
 
+/// The rule reference as Markdown (docs/rules.md is generated from it).
+pub fn markdown() -> String {
+    let fields = |f: &[(&str, Unit)]| -> String {
+        if f.is_empty() {
+            return "—".into();
+        }
+        f.iter()
+            .map(|(n, u)| format!("{n} ({})", u.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = String::from(
+        "# Rule reference\n\n<!-- Generated from engine/core/src/explain.rs: run \
+         `CWNDLAB_UPDATE_DOCS=1 cargo test -p cwndlab-core --lib explain` after changing a rule. -->\n\n\
+         Every decision the engine explains names one of these rules (`cwndlab rules` lists them; \
+         `cwndlab explain --rule ID` selects one). How explanations are made: \
+         [explanations.md](explanations.md).\n",
+    );
+    for k in Kind::ALL {
+        out.push_str(&format!("\n## {} — {}\n\n", k.name(), k.description()));
+        out.push_str("| id | rule | source | formula | inputs | outputs |\n|---|---|---|---|---|---|\n");
+        for r in RULES.iter().filter(|r| r.kind == k) {
+            out.push_str(&format!(
+                "| `{}` | {} | {} | {} | {} | {} |\n",
+                r.id,
+                r.title,
+                r.source,
+                r.formula.replace('|', "\\|"),
+                fields(r.inputs),
+                fields(r.outputs)
+            ));
+        }
+    }
+    out.push_str("\n## Glossary\n\n| term | meaning |\n|---|---|\n");
+    for (_, label, def) in GLOSSARY {
+        out.push_str(&format!("| {label} | {def} |\n"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rule_reference_is_up_to_date() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/rules.md");
+        if std::env::var_os("CWNDLAB_UPDATE_DOCS").is_some() {
+            std::fs::write(path, markdown()).unwrap();
+        }
+        let doc = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            doc == markdown(),
+            "docs/rules.md is stale: run `CWNDLAB_UPDATE_DOCS=1 cargo test -p cwndlab-core --lib explain`"
+        );
+    }
 
     #[test]
     fn rule_ids_are_unique_and_fit_the_value_array() {
@@ -1015,6 +1281,58 @@ mod tests {
     }
 
     #[test]
+    fn a_log_keeps_each_decisions_values_read_in_the_runs_order() {
+        let mut log = DecisionLog::default();
+        log.push_array(Rule::CaPerAck, 2, 2, [10, 5, 1, 11]);
+        log.push_array(Rule::Karn, 2, 2, [7, 8]);
+        assert_eq!(log.stamp(), Some((0, 2)));
+        assert_eq!(log.stamp(), None, "nothing open");
+        log.push_array(Rule::SsthreshNone, 1, 1, [9, 9]);
+        assert_eq!(log.stamp(), Some((2, 1)));
+        let e: Vec<Entry> = (0..3).map(|i| log.get(i, 3).unwrap()).collect();
+        assert_eq!((e[0].flow, &e[0].d.values[..5]), (3, &[10, 5, 1, 11, 0][..]));
+        assert_eq!((e[1].d.rule, &e[1].d.values[..3]), (Rule::Karn, &[7, 8, 0][..]));
+        assert_eq!(&e[2].d.values[..3], &[9, 9, 0][..]);
+        // Read through an order of batches, as a run's decisions are.
+        let order = [
+            Order {
+                t: 200,
+                cum: 0,
+                endpoint: 7,
+                first: 2,
+            },
+            Order {
+                t: 100,
+                cum: 1,
+                endpoint: 7,
+                first: 0,
+            },
+        ];
+        let d = Decisions {
+            order: &order,
+            logs: vec![&log; 8],
+            total: 3,
+        };
+        let all: Vec<Entry> = d.iter().collect();
+        assert_eq!(
+            (all[0].t, all[0].flow, all[1].t, all[2].d.rule),
+            (200, 3, 100, Rule::Karn)
+        );
+        assert_eq!(d.time_flow(2), Some((100, 3, Rule::Karn)));
+        assert_eq!(d.range(1, 99).count(), 2);
+        // Many decisions cross chunk boundaries whole.
+        let mut big = DecisionLog::default();
+        for k in 0..5000u64 {
+            big.push_array(Rule::RttUpdate, 2, 2, [k; 11]);
+        }
+        assert_eq!(big.get(4999, 0).unwrap().d.values[10], 4999);
+        assert_eq!(
+            big.get(745, 0).unwrap().d.values,
+            [745, 745, 745, 745, 745, 745, 745, 745, 745, 745, 745, 0]
+        );
+    }
+
+    #[test]
     fn values_format_in_the_docs_style() {
         assert_eq!(format_value(14_600, Unit::Bytes), "14 600 B");
         assert_eq!(format_value(u64::MAX, Unit::Bytes), "∞");
@@ -1028,9 +1346,12 @@ mod tests {
 
     #[test]
     fn the_fast_retransmit_text_shows_the_arithmetic() {
-        let mut w = Why { on: true, buf: vec![] };
+        let mut w = Why {
+            on: true,
+            log: DecisionLog::default(),
+        };
         w.push(Rule::SsthreshHalfFlight, 2, 2, &[14_600, 1_460, 20_000, 7_300]);
-        let d = w.buf[0];
+        let d = w.log.get(0, 0).unwrap().d;
         assert_eq!(
             d.text(),
             "ssthresh = max(FlightSize/2, 2·SMSS) = max(14 600/2, 2 920) = 7 300 B (RFC 5681 §3.1 eq. (4))"

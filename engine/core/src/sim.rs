@@ -352,8 +352,10 @@ pub struct Simulation {
     hold_writes: bool,
     /// Whether decisions are explained (see `set_explain`).
     explain: bool,
-    /// The explained decisions, in the order they were made.
-    decisions: Vec<crate::explain::Entry>,
+    /// The order in which the endpoints' batches of explained decisions were made.
+    decision_order: Vec<crate::explain::Order>,
+    /// Decisions stamped so far.
+    decision_total: u32,
 }
 
 impl Simulation {
@@ -542,7 +544,8 @@ impl Simulation {
             held: vec![None; n],
             hold_writes: true,
             explain: false,
-            decisions: Vec::new(),
+            decision_order: Vec::new(),
+            decision_total: 0,
         }
     }
 
@@ -713,17 +716,35 @@ impl Simulation {
         }
     }
 
-    /// Stamps flow `i`'s decisions made in this event with the time and flow.
-    #[cold]
+    /// Stamps flow `i`'s decisions made in this event with the time: each endpoint keeps
+    /// its own, and the run keeps the order of their batches.
+    #[inline]
     fn drain_why(&mut self, i: usize) {
-        let t = self.world.now;
-        let flow = i as u32;
-        for d in self.senders[i].cc.why.buf.drain(..) {
-            self.decisions.push(crate::explain::Entry { t, flow, d });
+        if self.senders[i].cc.why.log.has_open() || self.receivers[i].why.log.has_open() {
+            self.stamp_why(i);
         }
-        for d in self.receivers[i].why.buf.drain(..) {
-            self.decisions.push(crate::explain::Entry { t, flow, d });
+    }
+
+    #[cold]
+    fn stamp_why(&mut self, i: usize) {
+        if let Some((first, n)) = self.senders[i].cc.why.log.stamp() {
+            self.push_order(2 * i as u32, first, n);
         }
+        if let Some((first, n)) = self.receivers[i].why.log.stamp() {
+            self.push_order(2 * i as u32 + 1, first, n);
+        }
+    }
+
+    /// `n` decisions of `endpoint`'s log, from its decision `first` on, were made now.
+    #[inline]
+    fn push_order(&mut self, endpoint: u32, first: u32, n: u32) {
+        self.decision_order.push(crate::explain::Order {
+            t: self.world.now,
+            cum: self.decision_total,
+            endpoint,
+            first,
+        });
+        self.decision_total += n;
     }
 
     fn record(&mut self, flow: u32) {
@@ -988,21 +1009,45 @@ impl Simulation {
     }
 
     /// The decisions explained so far, in the order they were made.
-    pub fn decisions(&self) -> &[crate::explain::Entry] {
-        &self.decisions
+    pub fn decisions(&self) -> crate::explain::Decisions<'_> {
+        let mut logs = Vec::with_capacity(2 * self.senders.len());
+        for (s, r) in self.senders.iter().zip(&self.receivers) {
+            logs.push(&s.cc.why.log);
+            logs.push(&r.why.log);
+        }
+        crate::explain::Decisions {
+            order: &self.decision_order,
+            logs,
+            total: self.decision_total as usize,
+        }
     }
 
     /// Takes the decisions explained so far out of the simulation (a long run streamed by
     /// the CLI keeps no more than one slice of them).
     pub fn take_decisions(&mut self) -> Vec<crate::explain::Entry> {
-        std::mem::take(&mut self.decisions)
+        let out = self.decisions().iter().collect();
+        self.clear_decisions();
+        out
+    }
+
+    /// Forgets the decisions explained so far, keeping the memory for the next ones (a
+    /// reader that has used them: `cwndlab explain` between slices).
+    pub fn clear_decisions(&mut self) {
+        for s in &mut self.senders {
+            s.cc.why.log.clear();
+        }
+        for r in &mut self.receivers {
+            r.why.log.clear();
+        }
+        self.decision_order.clear();
+        self.decision_total = 0;
     }
 
     /// A 64-bit digest of every explained decision (time, flow, rule, phases, values), for
     /// checking that two builds (native and wasm) explain a run identically.
     pub fn decisions_digest(&self) -> u64 {
         let mut d = crate::trace::Digest::default();
-        for e in &self.decisions {
+        for e in self.decisions().iter() {
             d.words(&[
                 e.t,
                 e.flow as u64,

@@ -20,7 +20,7 @@ fn explained(s: &Scenario) -> Simulation {
 }
 
 fn of(sim: &Simulation, rule: Rule) -> Vec<Entry> {
-    sim.decisions().iter().filter(|e| e.d.rule == rule).copied().collect()
+    sim.decisions().iter().filter(|e| e.d.rule == rule).collect()
 }
 
 /// Scenarios that reach the rules no preset reaches (ABC, byte counting, binomial controls,

@@ -333,9 +333,8 @@ impl Sim {
     /// `from`/`to` are phase codes (255: a receiver's decision), `text` the explanation.
     pub fn decisions_json(&self, from: u32, to: u32) -> String {
         let d = self.sim.decisions();
-        let to = (to as usize).min(d.len());
-        let from = (from as usize).min(to);
-        serde_json::Value::Array(d[from..to].iter().map(|e| e.to_json()).collect()).to_string()
+        let list = d.range(from as usize, to as usize).map(|e| e.to_json()).collect();
+        serde_json::Value::Array(list).to_string()
     }
 
     /// The decisions' times (s), flows and rule indices (into `rules_json().rules`) from
@@ -343,11 +342,11 @@ impl Sim {
     /// without JSON per decision).
     pub fn decisions_cols(&self, from: u32) -> Box<[f64]> {
         let d = self.sim.decisions();
-        let d = &d[(from as usize).min(d.len())..];
-        let mut out = Vec::with_capacity(3 * d.len());
-        out.extend(d.iter().map(|e| ns_to_secs(e.t)));
-        out.extend(d.iter().map(|e| e.flow as f64));
-        out.extend(d.iter().map(|e| e.d.rule as u8 as f64));
+        let rows: Vec<_> = (from as usize..d.len()).filter_map(|i| d.time_flow(i)).collect();
+        let mut out = Vec::with_capacity(3 * rows.len());
+        out.extend(rows.iter().map(|r| ns_to_secs(r.0)));
+        out.extend(rows.iter().map(|r| r.1 as f64));
+        out.extend(rows.iter().map(|r| r.2 as u8 as f64));
         out.into_boxed_slice()
     }
 

@@ -351,7 +351,7 @@ impl Sender {
         self.stats.timeouts += 1;
         let head = self.segs.front().map_or(0, |s| s.no);
         // RFC 6298 (5.5): back off; Karn: no sample from what is resent.
-        let phase = self.cc.phase() as u8;
+        let phase = self.cc.why_phase() as u8;
         self.rtt.back_off(&mut self.cc.why, phase);
         self.forget_timing(head);
         w.log(
@@ -403,7 +403,7 @@ impl Sender {
                 break;
             }
             // RFC 3042: a new segment that only the duplicate ACKs' allowance lets out.
-            if self.cc.why.on && !resend && self.window_fits(len, 0).is_err() {
+            if self.cc.why.on && !resend && self.cc.dupacks > 0 && self.window_fits(len, 0).is_err() {
                 let p = self.cc.phase() as u8;
                 let v = [
                     self.cc.dupacks as u64,
@@ -548,6 +548,16 @@ impl Sender {
         self.trace_changes(w);
     }
 
+    /// The segment at snd_una, when explanations are on (0 otherwise: nobody reads it).
+    #[inline]
+    fn explained_head(&self) -> u64 {
+        if self.cc.why.on {
+            self.segs.front().map_or(0, |s| s.no as u64)
+        } else {
+            0
+        }
+    }
+
     /// Karn: segment `resent` is sent again, so the outstanding measurement would be
     /// ambiguous and is dropped.
     fn forget_timing(&mut self, resent: u32) {
@@ -622,7 +632,7 @@ impl Sender {
         w.log(self.flow, EventKind::SynAckReceived, 0, 0, 0, self.syn_tx);
         self.state = ConnState::Established;
         self.stop_rto();
-        let phase = self.cc.phase() as u8;
+        let phase = self.cc.why_phase() as u8;
         if self.syn_tx == 1 {
             let sample = self
                 .rtt
@@ -656,7 +666,7 @@ impl Sender {
         }
         if let Some((end, sent, no)) = self.timing {
             if ack >= end {
-                let phase = self.cc.phase() as u8;
+                let phase = self.cc.why_phase() as u8;
                 let sample = self.rtt.on_measurement(sent, w.now, no, &mut self.cc.why, phase);
                 log_rtt_sample(w, self.flow, sample, w.now - sent, no);
                 self.cc.on_rtt_sample(sample, self.rtt.srtt());
@@ -665,7 +675,8 @@ impl Sender {
         }
         // RFC 7661 §4.1: pipeACK is measured as snd_una moves (before growth is decided).
         self.cc.on_ack_progress(w.now, ack, self.snd_nxt, self.rtt.srtt());
-        let head = self.segs.front().map_or(0, |s| s.no as u64);
+        // The segment a partial ACK resends, for its explanation.
+        let head = self.explained_head();
         let action = self.cc.on_new_ack(ack, acked, self.flight(), before, head);
         self.trace_changes(w);
         let restart = match action {
@@ -694,7 +705,7 @@ impl Sender {
 
     fn on_dupack(&mut self, w: &mut World, ack: u64) {
         self.stats.dupacks += 1;
-        let head = self.segs.front().map_or(0, |s| s.no as u64);
+        let head = self.explained_head();
         let action = self.cc.on_dupack(ack, self.flight(), self.snd_max, head);
         self.trace_changes(w);
         w.log(self.flow, EventKind::DupAck, ack, self.cc.dupacks, 0, 0);

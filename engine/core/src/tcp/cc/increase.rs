@@ -34,7 +34,7 @@ impl Cc {
 
     fn increase(&mut self, acked: u64, acked_pkts: u64) {
         let smss = self.smss;
-        let (from, c0, ss, cnt0) = (self.phase(), self.cwnd, self.ssthresh, self.bytes_acked);
+        let (from, c0, ss, cnt0) = (self.why_phase(), self.cwnd, self.ssthresh, self.bytes_acked);
         // Linux 3.x tests slow start as cwnd <= ssthresh.
         let slow_start = match self.cfg.slow_start {
             SlowStartRule::Linux => self.cwnd <= self.ssthresh,

@@ -213,6 +213,17 @@ impl Cc {
         cc
     }
 
+    /// The phase as a decision's `from`: only computed when explanations are on (read it
+    /// before the state changes; `why!` reads the phase after).
+    #[inline]
+    pub fn why_phase(&self) -> Phase {
+        if self.why.on {
+            self.phase()
+        } else {
+            Phase::Handshake
+        }
+    }
+
     /// The window the sender may fill now: the inflated window during fast recovery, cwnd
     /// otherwise.
     pub fn window(&self) -> u64 {

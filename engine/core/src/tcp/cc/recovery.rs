@@ -119,7 +119,7 @@ impl Cc {
 
     /// A new ACK during fast recovery (RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 3).
     pub(super) fn fast_recovery_ack(&mut self, ack: u64, acked: u64, flight: Flight, head: u64) -> NewAckAction {
-        let (from, w0, rec) = (self.phase(), self.inflated, self.recover.unwrap_or(u64::MAX));
+        let (from, w0, rec) = (self.why_phase(), self.inflated, self.recover.unwrap_or(u64::MAX));
         match self.variant {
             Variant::Newreno | Variant::BrTcp if ack < self.recover.unwrap_or(0) => {
                 // RFC 6582 §3.2 step 3, partial ACK: stay in fast recovery.
@@ -205,7 +205,7 @@ impl Cc {
     /// `head` is the segment at snd_una (the one a fast retransmit resends).
     pub fn on_dupack(&mut self, ack: u64, flight: Flight, snd_max: u64, head: u64) -> DupAckAction {
         self.dupacks = self.dupacks.saturating_add(1);
-        let (from, c0, ss0) = (self.phase(), self.cwnd, self.ssthresh);
+        let (from, c0, ss0) = (self.why_phase(), self.cwnd, self.ssthresh);
         if self.in_fast_recovery {
             // RFC 5681 §3.2 step 4: each further duplicate ACK inflates the window by SMSS.
             self.inflated += self.smss;
@@ -296,7 +296,7 @@ impl Cc {
     /// sent (one past).
     /// `head` is the segment at snd_una (resent first).
     pub fn on_timeout(&mut self, flight: Flight, snd_max: u64, head: u64) {
-        let (from, c0, ss0) = (self.phase(), self.cwnd, self.ssthresh);
+        let (from, c0, ss0) = (self.why_phase(), self.cwnd, self.ssthresh);
         // RFC 5681 §3.1: lower ssthresh unless this segment was already resent by the timer
         // (and nothing was acknowledged since) and the "hold" rule is chosen.
         let hold = self.rto_retransmitted && self.cfg.repeated_rto_ssthresh == RepeatedRto::Hold;

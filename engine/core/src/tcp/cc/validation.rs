@@ -147,7 +147,7 @@ impl Cc {
     /// W_used]; a phase change [pipeACK (`u64::MAX` undefined)]; an NVP expiry [time in
     /// the NVP, limit, IW]; the NVP loss response [pipeACK, LossFlightSize, R].
     fn set_win(&mut self, kind: EventKind, before: Win, after: Win, ctx: [u64; 3]) {
-        let from = self.phase();
+        let from = self.why_phase();
         self.cwnd = after.cwnd;
         self.ssthresh = after.ssthresh;
         if !self.in_fast_recovery {
@@ -287,7 +287,7 @@ impl Cc {
     pub(super) fn validation_loss(&mut self, flight: Flight) {
         let fs = self.flight_in_units(flight);
         let smss = self.smss;
-        let from = self.phase();
+        let from = self.why_phase();
         let c0 = self.cwnd;
         if let Validation::Rfc7661(n) = &mut self.validation {
             let pipeack = n.pipeack().unwrap_or(0);
