@@ -285,8 +285,8 @@ rules! {
         ["dupacks": Count, "window": Bytes, "SMSS": Bytes] => ["window": Bytes];
     /// Reno leaves fast recovery on the first new ACK.
     RenoExit = "recovery.reno_exit", Recovery, "Reno leaves fast recovery on the first new ACK",
-        "RFC 5681 §3.2 step 6", "cwnd = ssthresh (deflate the window)",
-        ["ack": Seq, "recover": Seq, "window": Bytes, "ssthresh": Bytes] => ["cwnd": Bytes];
+        "RFC 5681 §3.2 step 6", "cwnd = target (deflate the window); target = ssthresh, or min(cwnd, ssthresh) with no multiplicative decrease",
+        ["ack": Seq, "recover": Seq, "window": Bytes, "ssthresh": Bytes, "target": Bytes] => ["cwnd": Bytes];
     /// NewReno partial ACK, RFC 6582 deflation.
     PartialDeflate = "recovery.partial_ack_deflate", Recovery, "Partial ACK: resend the next hole, deflate",
         "RFC 6582 §3.2 step 3 (partial ACK)", "window = max(SMSS, window − acked) + (SMSS if acked ≥ SMSS); resend the segment at snd_una",
@@ -299,12 +299,12 @@ rules! {
         => ["window": Bytes, "timer restarted": Flag];
     /// NewReno full ACK, min with the flight.
     FullAckMinFlight = "recovery.full_ack_min_flight", Recovery, "Full ACK: leave fast recovery",
-        "RFC 6582 §3.2 step 3 (full ACK), option (1)", "cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS)",
-        ["ack": Seq, "recover": Seq, "ssthresh": Bytes, "FlightSize": Bytes, "SMSS": Bytes] => ["cwnd": Bytes];
+        "RFC 6582 §3.2 step 3 (full ACK), option (1)", "cwnd = min(target, max(FlightSize, SMSS) + SMSS); target = ssthresh, or min(cwnd, ssthresh) with no multiplicative decrease",
+        ["ack": Seq, "recover": Seq, "ssthresh": Bytes, "target": Bytes, "FlightSize": Bytes, "SMSS": Bytes] => ["cwnd": Bytes];
     /// NewReno full ACK, cwnd = ssthresh.
     FullAckSsthresh = "recovery.full_ack_ssthresh", Recovery, "Full ACK: leave fast recovery",
-        "RFC 6582 §3.2 step 3 (full ACK), option (2)", "cwnd = ssthresh",
-        ["ack": Seq, "recover": Seq, "ssthresh": Bytes] => ["cwnd": Bytes];
+        "RFC 6582 §3.2 step 3 (full ACK), option (2)", "cwnd = target; target = ssthresh, or min(cwnd, ssthresh) with no multiplicative decrease",
+        ["ack": Seq, "recover": Seq, "ssthresh": Bytes, "target": Bytes] => ["cwnd": Bytes];
     /// New CWV's window at the end of a recovery from an NVP loss.
     NewCwvRecoveryEnd = "recovery.rfc7661_end", Recovery, "End of recovery from a loss in the non-validated phase",
         "RFC 7661 §4.4.1", "cwnd = ssthresh = max((max(pipeACK, LossFlightSize) − R)/2, SMSS)",
@@ -911,8 +911,8 @@ impl Decision {
                 i("dupacks"), b(i("window")), b(o("window"))
             ),
             Rule::RenoExit => format!(
-                "New ACK {} in fast recovery: Reno leaves it at once (even below recover = {}); cwnd = ssthresh = {} (window {} deflated)",
-                group(i("ack")), group(i("recover")), b(o("cwnd")), b(i("window"))
+                "New ACK {} in fast recovery: Reno leaves it at once (even below recover = {}); cwnd = {} = {} (window {} deflated)",
+                group(i("ack")), group(i("recover")), target_name(i("ssthresh"), i("target")), b(o("cwnd")), b(i("window"))
             ),
             Rule::PartialDeflate => format!(
                 "Partial ACK {} (below recover = {}): resend segment {}; window = {} − {} acknowledged{} = {}{}",
@@ -927,13 +927,13 @@ impl Decision {
                 if o("timer restarted") != 0 { "; timer restarted" } else { "" }
             ),
             Rule::FullAckMinFlight => format!(
-                "Full ACK {} (covers recover = {}): leave fast recovery; cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS) = min({}, max({}, {}) + {}) = {}",
-                group(i("ack")), group(i("recover")), group(i("ssthresh")), group(i("FlightSize")), group(i("SMSS")),
-                group(i("SMSS")), b(o("cwnd"))
+                "Full ACK {} (covers recover = {}): leave fast recovery; cwnd = min({}, max(FlightSize, SMSS) + SMSS) = min({}, max({}, {}) + {}) = {}",
+                group(i("ack")), group(i("recover")), target_name(i("ssthresh"), i("target")), group(i("target")),
+                group(i("FlightSize")), group(i("SMSS")), group(i("SMSS")), b(o("cwnd"))
             ),
             Rule::FullAckSsthresh => format!(
-                "Full ACK {} (covers recover = {}): leave fast recovery; cwnd = ssthresh = {}",
-                group(i("ack")), group(i("recover")), b(o("cwnd"))
+                "Full ACK {} (covers recover = {}): leave fast recovery; cwnd = {} = {}",
+                group(i("ack")), group(i("recover")), target_name(i("ssthresh"), i("target")), b(o("cwnd"))
             ),
             Rule::NewCwvRecoveryEnd => format!(
                 "Recovery from a loss in the non-validated phase ends: cwnd = ssthresh = (max(pipeACK {}, LossFlightSize {}) − R {})/2 = {}",
@@ -1070,6 +1070,16 @@ impl Entry {
             self.flow,
             self.d.text()
         )
+    }
+}
+
+/// What fast recovery worked around: ssthresh, or (no multiplicative decrease) the window
+/// the loss found.
+fn target_name(ssthresh: u64, target: u64) -> &'static str {
+    if ssthresh == target {
+        "ssthresh"
+    } else {
+        "the window at the loss (no decrease: min(cwnd, ssthresh))"
     }
 }
 

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{run, scenario, scenario_from, SEC};
+use common::{check_chain, run, scenario, scenario_from, SEC};
 use cwndlab_core::explain::{first_divergence, Entry, Kind, Rule};
 use cwndlab_core::presets;
 use cwndlab_core::scenario::Scenario;
@@ -105,73 +105,6 @@ fn explaining_changes_nothing_in_the_run() {
         );
         assert!(plain.decisions().is_empty(), "off by default: {}", p.name);
         assert!(!why.decisions().is_empty(), "{}", p.name);
-    }
-}
-
-/// For every flow, the cwnd and ssthresh a decision reads are the values the previous
-/// decision left (or the initial ones), and the last decision's values are the flow's final
-/// state: every change to either is explained, with its before and after.
-fn check_chain(name: &str, sim: &Simulation) {
-    for f in 0..sim.flow_count() {
-        let s = &sim.scenario().flows[f];
-        let mut cwnd = sim.series(f).rows.first().map(|r| r.1.cwnd);
-        let mut ssthresh = if s.tcp.initial_ssthresh == 0 {
-            u64::MAX
-        } else {
-            s.tcp.initial_ssthresh
-        };
-        let mut last_t = 0;
-        // A loss response explains ssthresh twice: the ssthresh rule's own entry, then the
-        // response's, which reads ssthresh as it was before both.
-        let mut before_loss: Option<u64> = None;
-        for e in sim.decisions().iter().filter(|e| e.flow as usize == f) {
-            assert!(e.t >= last_t, "{name}: decisions out of order");
-            last_t = e.t;
-            let info = e.d.info();
-            let has_in = |n: &str| info.inputs.iter().any(|(x, _)| *x == n);
-            let has_out = |n: &str| info.outputs.iter().any(|(x, _)| *x == n);
-            if has_in("cwnd") {
-                if let Some(c) = cwnd {
-                    assert_eq!(
-                        e.d.input("cwnd"),
-                        c,
-                        "{name} flow {f}: {} at {} reads cwnd",
-                        info.id,
-                        e.t
-                    );
-                }
-            }
-            let responds = matches!(info.kind, Kind::Loss | Kind::Timeout) && !info.id.starts_with("ssthresh.");
-            if has_in("ssthresh") {
-                let want = match before_loss {
-                    Some(b) if responds => b,
-                    _ => ssthresh,
-                };
-                assert_eq!(
-                    e.d.input("ssthresh"),
-                    want,
-                    "{name} flow {f}: {} at {} reads ssthresh",
-                    info.id,
-                    e.t
-                );
-            }
-            if info.id.starts_with("ssthresh.") {
-                before_loss = Some(ssthresh);
-            } else if responds {
-                before_loss = None;
-            }
-            if has_out("cwnd") {
-                cwnd = Some(e.d.output("cwnd"));
-            }
-            if has_out("ssthresh") {
-                ssthresh = e.d.output("ssthresh");
-            }
-        }
-        let last = sim.series(f).rows.last().expect("a row").1;
-        if let Some(c) = cwnd {
-            assert_eq!(last.cwnd, c, "{name} flow {f}: final cwnd unexplained");
-        }
-        assert_eq!(last.ssthresh, ssthresh, "{name} flow {f}: final ssthresh unexplained");
     }
 }
 

@@ -1,6 +1,8 @@
 //! Property tests over random valid scenarios: invariants every run must keep, determinism,
 //! and independence from how a run is sliced into `advance`/`step` calls.
 
+mod common;
+
 use cwndlab_core::scenario::Scenario;
 use cwndlab_core::sim::Simulation;
 use cwndlab_core::trace::EventKind;
@@ -330,6 +332,16 @@ proptest! {
         c.set_recording(cwndlab_core::sim::Recording::Summary { digest: true });
         c.run_to_end();
         prop_assert_eq!(a.digest(), c.digest(), "summary-only recording changed the digest");
+        // Explaining every decision changes nothing in the run, and every change to cwnd and
+        // ssthresh is explained with its before and after.
+        let mut e = Simulation::new(&s).explained();
+        e.run_to_end();
+        prop_assert_eq!(a.digest(), e.digest(), "explanations changed the trace");
+        prop_assert_eq!(
+            serde_json::to_value(a.summary()).unwrap(),
+            serde_json::to_value(e.summary()).unwrap()
+        );
+        common::check_chain("random scenario", &e);
         // Packets crossing hops without events of their own (early entry) and writes made
         // in one step before the sender's next event (held writes) change only the order
         // of events that share an instant: without such ties, the same trace and summary.
@@ -357,6 +369,9 @@ proptest! {
         let mut whole = Simulation::new(&s);
         whole.run_to_end();
         let mut sliced = Simulation::new(&s);
+        // Explanations on in the sliced run only: its decisions must not depend on slicing
+        // (compared with an explained whole run below), nor its trace on explanations.
+        sliced.set_explain(true);
         for (dt, steps) in cuts {
             sliced.advance(dt);
             for _ in 0..steps {
@@ -368,6 +383,9 @@ proptest! {
         sliced.run_to_end();
         prop_assert_eq!(whole.digest(), sliced.digest());
         prop_assert_eq!(whole.validation_digest(), sliced.validation_digest());
+        let mut explained = Simulation::new(&s).explained();
+        explained.run_to_end();
+        prop_assert_eq!(explained.decisions_digest(), sliced.decisions_digest(), "slicing changed the decisions");
         prop_assert_eq!(
             serde_json::to_value(whole.summary()).unwrap(),
             serde_json::to_value(sliced.summary()).unwrap()

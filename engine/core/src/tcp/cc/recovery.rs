@@ -175,10 +175,15 @@ impl Cc {
                             self,
                             Rule::FullAckMinFlight,
                             from,
-                            [ack, rec, target, fs, self.smss, self.cwnd]
+                            [ack, rec, self.ssthresh, target, fs, self.smss, self.cwnd]
                         )
                     }
-                    NewRenoFullAck::Ssthresh => why!(self, Rule::FullAckSsthresh, from, [ack, rec, target, self.cwnd]),
+                    NewRenoFullAck::Ssthresh => why!(
+                        self,
+                        Rule::FullAckSsthresh,
+                        from,
+                        [ack, rec, self.ssthresh, target, self.cwnd]
+                    ),
                 }
                 NewAckAction::ExitRecovery
             }
@@ -187,7 +192,12 @@ impl Cc {
                 // recovery; this ACK does not grow cwnd.
                 self.cwnd = self.recovery_target();
                 self.leave_fast_recovery();
-                why!(self, Rule::RenoExit, from, [ack, rec, w0, self.ssthresh, self.cwnd]);
+                why!(
+                    self,
+                    Rule::RenoExit,
+                    from,
+                    [ack, rec, w0, self.ssthresh, self.cwnd, self.cwnd]
+                );
                 NewAckAction::ExitRecovery
             }
         }
