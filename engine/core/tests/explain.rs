@@ -418,3 +418,35 @@ fn entries_are_json_with_rule_source_inputs_outputs_and_text() {
     assert_eq!(v["text"], json!(e.d.text()));
     assert!(Kind::ALL.iter().any(|k| k.name() == v["kind"]));
 }
+
+#[test]
+fn lesson_steps_lead_to_decisions_the_runs_make() {
+    use std::collections::BTreeMap;
+    // Per step label and family: whether some preset's run reaches it.
+    // A family's presets share one step list: its address names the family.
+    let mut reached: BTreeMap<(usize, &str), bool> = BTreeMap::new();
+    for p in presets::all() {
+        let sim = explained(&p.scenario().unwrap());
+        let rules: BTreeSet<&str> = sim.decisions().iter().map(|e| e.d.info().id).collect();
+        let family = p.steps.as_ptr() as usize;
+        let mut offered = 0;
+        for step in p.steps {
+            for r in step.rules {
+                assert!(
+                    Rule::parse(r).is_some(),
+                    "{}: step {:?} names unknown rule {r}",
+                    p.name,
+                    step.label
+                );
+            }
+            let here = step.rules.iter().any(|r| rules.contains(r));
+            offered += here as usize;
+            *reached.entry((family, step.label)).or_default() |= here;
+        }
+        if p.lesson.is_some() || p.name.starts_with("fall-floyd") {
+            assert!(offered > 0, "{}: no step of its lesson is reached by its run", p.name);
+        }
+    }
+    let dead: Vec<_> = reached.iter().filter(|(_, &r)| !r).map(|(k, _)| k).collect();
+    assert!(dead.is_empty(), "steps no preset of their family reaches: {dead:?}");
+}

@@ -39,9 +39,10 @@ pub fn catalogue_json() -> String {
     catalogue::catalogue_json().to_string()
 }
 
-/// Every preset: `[{name, description, scenario, lesson}]`, each scenario complete;
+/// Every preset: `[{name, description, scenario, lesson, steps}]`, each scenario complete;
 /// `lesson` is null or `{look, happens, source, question, compare}` (`compare`: catalogue
-/// names to select).
+/// names to select); `steps` where the explanation tools lead in it: `[{label, rules}]`
+/// (rule ids; offer a step when the run explains one of its rules).
 #[wasm_bindgen]
 pub fn presets_json() -> String {
     let list: Vec<_> = presets::all()
@@ -50,7 +51,7 @@ pub fn presets_json() -> String {
             let s = p.scenario().ok()?;
             Some(
                 json!({"name": p.name, "description": p.description, "scenario": s.to_value(),
-                        "lesson": p.lesson}),
+                        "lesson": p.lesson, "steps": p.steps}),
             )
         })
         .collect();

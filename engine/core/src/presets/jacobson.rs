@@ -95,6 +95,7 @@ fn thin_vs_greedy() -> Value {
 pub(super) fn presets() -> Vec<Preset> {
     vec![
         Preset {
+            steps: &[],
             name: "jacobson-startup".into(),
             description: "Jacobson 1988 figures 3–4: one 4.3BSD conversation starting over a 230.4 kbit/s link with a 30-packet gateway buffer and a 16 KB window, without and with slow start".into(),
             overrides: lbl_ucb(10.0, 30, vec![conversation("bsd_4_3", 0.0, 0)]),
@@ -107,6 +108,7 @@ pub(super) fn presets() -> Vec<Preset> {
             ),
         },
         Preset {
+            steps: &[],
             name: "jacobson-timers".into(),
             description: "Jacobson 1988 figures 5–6: the RFC 793 timer (2 × SRTT) against mean + 4·deviation on a 56 kbit/s path loaded to 75 % by Poisson cross traffic".into(),
             overrides: timers(),
@@ -119,6 +121,7 @@ pub(super) fn presets() -> Vec<Preset> {
             ),
         },
         Preset {
+            steps: &[],
             name: "jacobson-four-old".into(),
             description: "Jacobson 1988 figure 8: four 1 MB conversations started 3 s apart over the 230.4 kbit/s link (50-packet queue, 16 KB windows), 4.3BSD without slow start or congestion avoidance".into(),
             overrides: four("bsd_4_3"),
@@ -130,6 +133,7 @@ pub(super) fn presets() -> Vec<Preset> {
             ),
         },
         Preset {
+            steps: &[],
             name: "jacobson-four-new".into(),
             description: "Jacobson 1988 figure 9: the same four conversations with slow start, congestion avoidance and the mean + variance timer (4.3BSD-Tahoe)".into(),
             overrides: four("jacobson_88"),
@@ -141,6 +145,7 @@ pub(super) fn presets() -> Vec<Preset> {
             ),
         },
         Preset {
+            steps: &[],
             name: "thin-vs-greedy".into(),
             description: "Source 004 §3: a thin stream (50 B every 20 ms, Linux 3.18-like) alone for 20 s, then sharing a 5 Mbit/s, 150 ms RTT bottleneck with a greedy NewReno transfer".into(),
             overrides: thin_vs_greedy(),

@@ -26,6 +26,68 @@ pub struct Lesson {
     pub mode: &'static str,
 }
 
+/// A place in a run worth stepping to: the first decision of one of `rules`.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Step {
+    /// What the button says ("Step to the first timeout").
+    pub label: &'static str,
+    /// The rule ids (`crate::explain`) it steps to.
+    pub rules: &'static [&'static str],
+}
+
+const FAST_RETRANSMIT: Step = Step {
+    label: "Step to the first fast retransmit",
+    rules: &[
+        "loss.fast_retransmit",
+        "loss.fast_retransmit_tahoe",
+        "loss.fast_retransmit_br_tcp",
+    ],
+};
+const PARTIAL_ACK: Step = Step {
+    label: "Step to the first partial ACK",
+    rules: &["recovery.partial_ack_deflate", "recovery.partial_ack_reset"],
+};
+const RENO_EXIT: Step = Step {
+    label: "Step to Reno leaving fast recovery",
+    rules: &["recovery.reno_exit"],
+};
+const SUPPRESSED: Step = Step {
+    label: "Step to a loss the recover guard ignores",
+    rules: &["loss.recover_guard"],
+};
+const TIMEOUT: Step = Step {
+    label: "Step to the first timeout",
+    rules: &["timeout.expire"],
+};
+const IDLE: Step = Step {
+    label: "Step to the first idle decay or restart",
+    rules: &["idle.restart", "idle.rfc2861_idle", "idle.rfc7661_nvp_expiry"],
+};
+const APP_LIMITED: Step = Step {
+    label: "Step to the first application-limited decay",
+    rules: &["idle.rfc2861_app_limited", "idle.rfc7661_nvp_enter"],
+};
+const GATE: Step = Step {
+    label: "Step to growth a gate refused",
+    rules: &["gate.window_full", "gate.linux_3_15", "gate.linux_3_16", "gate.rfc7661"],
+};
+const BR_SSTHRESH: Step = Step {
+    label: "Step to the reserved-rate ssthresh",
+    rules: &["ssthresh.br_tcp"],
+};
+const DELACK: Step = Step {
+    label: "Step to the first delayed ACK",
+    rules: &["ack.delay"],
+};
+const RTT: Step = Step {
+    label: "Step to the first RTT sample",
+    rules: &["rtt.rfc6298_first", "rtt.rfc6298", "rtt.jacobson88", "rtt.rfc793"],
+};
+const CAP: Step = Step {
+    label: "Step to cwnd reaching its cap",
+    rules: &["increase.max_cwnd"],
+};
+
 /// A named scenario.
 #[derive(Clone, Debug)]
 pub struct Preset {
@@ -35,6 +97,9 @@ pub struct Preset {
     pub description: String,
     /// The partial scenario.
     pub overrides: Value,
+    /// Where the page's and the CLI's explanation tools lead in this run: "step to the first
+    /// timeout" and the like, as (label, rule ids); set per family (`FAMILIES`).
+    pub steps: &'static [Step],
     /// Its lesson, if it has one.
     pub lesson: Option<Lesson>,
 }
@@ -213,6 +278,7 @@ fn cwv_presets() -> Vec<Preset> {
     let quiet_look = "The window plot from 0 to 3 s: cwnd, the W_used line, and the marks where the sender restarts or decays its window after the idle period that ends at 2.4 s.";
     let mut out = vec![
         Preset {
+            steps: &[],
             name: "cwv-quiescent-100ms".into(),
             description: "CWV paper §3.1 (ns quiescent_100ms): a receiver-window-limited sender (25 packets) idle from 0.6 s to 2.4 s; standard ns TCP restarts from one packet; 100 ms TCP clock".into(),
             overrides: quiescent("newreno_restart", 0.1, 4.0),
@@ -223,6 +289,7 @@ fn cwv_presets() -> Vec<Preset> {
                 &cwv4),
         },
         Preset {
+            steps: &[],
             name: "cwv-quiescent-100ms-fine".into(),
             description: "CWV paper §3.1 (ns quiescent_100ms_fine): the same idle period with CWV (RFC 2861 decay and growth gate), 100 ms TCP clock (RTO 0.3 s)".into(),
             overrides: quiescent("newreno_cwv", 0.1, 4.0),
@@ -233,6 +300,7 @@ fn cwv_presets() -> Vec<Preset> {
                 &["newreno_restart", "newreno_cwv"]),
         },
         Preset {
+            steps: &[],
             name: "cwv-quiescent-1ms-fine".into(),
             description: "CWV paper §3.1 figure 2 (ns quiescent_1ms_fine): CWV with a 1 ms TCP clock: the RTO is about 55 ms, so the window decays fast".into(),
             overrides: quiescent("newreno_cwv", 0.001, 4.0),
@@ -243,6 +311,7 @@ fn cwv_presets() -> Vec<Preset> {
                 &["newreno_restart", "newreno_cwv"]),
         },
         Preset {
+            steps: &[],
             name: "cwv-quiescent-500ms-fine".into(),
             description: "CWV paper §3.1 figure 2 (ns quiescent_500ms_fine): CWV with a 500 ms TCP clock: the RTO is 1.5 s, so the window has decayed only part of the way".into(),
             overrides: quiescent("newreno_cwv", 0.5, 4.0),
@@ -269,6 +338,7 @@ fn cwv_presets() -> Vec<Preset> {
         // ns-2 drop_pkts {2}: the first transmission of the third data packet (seqno 2).
         v["flows"][0]["drops"] = json!([{"segment": 3, "attempt": 1}]);
         out.push(Preset {
+            steps: &[],
             name: name.into(),
             description: format!("CWV paper §3.2 (ns {}): an early drop leaves ssthresh small; after the idle period, {what}", name.trim_start_matches("cwv-").replace('-', "_")),
             overrides: v,
@@ -307,6 +377,7 @@ fn cwv_presets() -> Vec<Preset> {
     ];
     for (name, alg, cc, what) in under {
         out.push(Preset {
+            steps: &[],
             name: name.into(),
             description: format!("CWV paper §3.3 (ns {}): a Telnet-like sender application-limited from 0.045 s to 2.2 s, then a burst; {what}", name.trim_start_matches("cwv-").replace('-', "_").replace("control_q", "control_Q")),
             overrides: underutilized(alg, cc),
@@ -318,6 +389,7 @@ fn cwv_presets() -> Vec<Preset> {
         });
     }
     out.push(Preset {
+        steps: &[],
         name: "cwv-classroom-onoff".into(),
         description: "Classroom: an on/off sender (100 kB every 1.5 s over a 2 Mbit/s, 100 ms path, silent in between) with NewReno, NewReno + restart, NewReno + CWV and NewReno + new CWV".into(),
         overrides: classroom_onoff(),
@@ -360,6 +432,7 @@ fn br_tcp_presets() -> Vec<Preset> {
     let udp = json!({"kind": "cbr", "rate": 100_000_000u64, "packet_size": 1500});
     vec![
         Preset {
+            steps: &[],
             name: "br-tcp-komuro".into(),
             description: "Komuro et al. 2006, figures 4–8: a TCP flow with 40 Mbit/s reserved at a class-based router (100 Mbit/s links, RTT 58 ms, 100-packet buffers) against 100 Mbit/s of UDP; NewReno versus BR-TCP".into(),
             overrides: komuro("reservation", false, udp.clone()),
@@ -372,6 +445,7 @@ fn br_tcp_presets() -> Vec<Preset> {
             ),
         },
         Preset {
+            steps: &[],
             name: "br-tcp-komuro-fifo".into(),
             description: "The same network with a plain FIFO router: 100 Mbit/s of UDP and the TCP flow share one drop-tail queue and nothing is reserved".into(),
             overrides: komuro("fifo", false, udp),
@@ -384,6 +458,7 @@ fn br_tcp_presets() -> Vec<Preset> {
             ),
         },
         Preset {
+            steps: &[],
             name: "br-tcp-komuro-borrow".into(),
             description: "The paper's network with borrowing on and the UDP source on for 5 s, off for 5 s: the TCP class may use the capacity UDP leaves idle".into(),
             overrides: komuro(
@@ -430,6 +505,7 @@ fn thin_presets() -> Vec<Preset> {
     let three = ["linux_3_15", "linux_3_18", "freebsd_10"];
     let source = "Source 004 (Simula 2015) §4–5, figures 2–7; Linux commits ca8a22634381 (3.16) and the 3.15 tcp_is_cwnd_limited; FreeBSD's byte-based cwnd with ABC.";
     let mk = |name: &str, size: u64, ms: f64, desc: &str, look: &str, happens: &str, question: &str| Preset {
+        steps: &[],
         name: name.into(),
         description: desc.into(),
         overrides: thin(size, ms / 1000.0),
@@ -470,6 +546,7 @@ fn netsim_presets() -> Vec<Preset> {
     VARIANTS
         .iter()
         .map(|(slug, v, label)| Preset {
+            steps: &[],
             name: format!("netsim-{slug}"),
             description: format!(
                 "NetSim lab: {label} over a 10 Mbit/s, 100 ms path with BER 1e-7 on the data direction, CBR 1460 B every 1168 µs, 20 s"
@@ -486,6 +563,7 @@ fn fall_floyd_presets() -> Vec<Preset> {
         for (n, drops) in FF_DROPS.iter().enumerate() {
             let list: Vec<String> = drops.iter().map(u64::to_string).collect();
             out.push(Preset {
+                steps: &[],
                 name: format!("fall-floyd-{slug}-{}drops", n + 1),
                 description: format!(
                     "Fall & Floyd 1996: {label}, 800 kb/s 100 ms bottleneck, 8-packet queue, packets {} dropped from one window",
@@ -499,27 +577,37 @@ fn fall_floyd_presets() -> Vec<Preset> {
     out
 }
 
-/// The preset families, in menu order. `find` builds them one at a time, so looking up a
-/// preset does not build all 44 (it took about half of a short CLI run's setup).
-const FAMILIES: [fn() -> Vec<Preset>; 6] = [
-    netsim_presets,
-    fall_floyd_presets,
-    cwv_presets,
-    br_tcp_presets,
-    thin_presets,
-    jacobson::presets,
+/// The preset families, in menu order, with where their lessons lead (the steps a preset
+/// offers are those whose rules its runs explain). `find` builds them one at a time, so
+/// looking up a preset does not build all 44 (it took about half of a short CLI run's
+/// setup).
+type Family = (fn() -> Vec<Preset>, &'static [Step]);
+const FAMILIES: [Family; 6] = [
+    (netsim_presets, &[FAST_RETRANSMIT, PARTIAL_ACK, RENO_EXIT, TIMEOUT]),
+    (
+        fall_floyd_presets,
+        &[FAST_RETRANSMIT, PARTIAL_ACK, RENO_EXIT, SUPPRESSED, TIMEOUT],
+    ),
+    (cwv_presets, &[IDLE, APP_LIMITED, GATE, FAST_RETRANSMIT, TIMEOUT]),
+    (br_tcp_presets, &[BR_SSTHRESH, FAST_RETRANSMIT, TIMEOUT]),
+    (thin_presets, &[DELACK, GATE, FAST_RETRANSMIT, TIMEOUT]),
+    (jacobson::presets, &[TIMEOUT, RTT, CAP]),
 ];
+
+fn family((build, steps): &Family) -> Vec<Preset> {
+    build().into_iter().map(|p| Preset { steps, ..p }).collect()
+}
 
 /// Every preset, in menu order.
 pub fn all() -> Vec<Preset> {
-    FAMILIES.iter().flat_map(|family| family()).collect()
+    FAMILIES.iter().flat_map(family).collect()
 }
 
 /// Looks a preset up by name.
 pub fn find(name: &str) -> Option<Preset> {
     FAMILIES
         .iter()
-        .find_map(|family| family().into_iter().find(|p| p.name == name))
+        .find_map(|f| family(f).into_iter().find(|p| p.name == name))
 }
 
 #[cfg(test)]
