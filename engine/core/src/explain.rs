@@ -957,9 +957,17 @@ impl Decision {
                 t(i("R")), group(i("segment")), t(i("RTTVAR")), t(i("SRTT")), t(i("R")), t(o("RTTVAR")),
                 t(i("SRTT")), t(i("R")), t(o("SRTT")), t(o("RTO"))
             ),
+            Rule::RttJacobson if i("A") == 0 => format!(
+                "First RTT sample R = {} (segment {}): mean A = R = {}, deviation D = R/2 = {}; RTO = A + 4·D = {}",
+                t(i("R")), group(i("segment")), t(o("A")), t(o("D")), t(o("RTO"))
+            ),
             Rule::RttJacobson => format!(
                 "RTT sample R = {} (segment {}): mean A {} → {}, deviation D {} → {}; RTO = A + 4·D = {}",
                 t(i("R")), group(i("segment")), t(i("A")), t(o("A")), t(i("D")), t(o("D")), t(o("RTO"))
+            ),
+            Rule::RttRfc793 if i("SRTT") == 0 => format!(
+                "First RTT sample R = {} (segment {}): SRTT = R = {}; RTO = β·SRTT = {} (β = {})",
+                t(i("R")), group(i("segment")), t(o("SRTT")), t(o("RTO")), format_value(i("beta"), Unit::Milli)
             ),
             Rule::RttRfc793 => format!(
                 "RTT sample R = {} (segment {}): SRTT = α·{} + (1 − α)·R = {} (α = {}); RTO = β·SRTT = {} (β = {})",
@@ -1020,7 +1028,29 @@ impl Decision {
                 t(i("timeout")), b(i("unacknowledged"))
             ),
         };
-        format!("{body} ({src})")
+        format!("{body}{} ({src})", self.rto_bound_note())
+    }
+
+    /// For an RTT rule whose RTO came out at a bound: which one.
+    fn rto_bound_note(&self) -> &'static str {
+        let info = self.info();
+        if info.kind != Kind::Rtt || !info.inputs.iter().any(|(n, _)| *n == "min RTO") {
+            return "";
+        }
+        let (rto, lo, hi) = (self.output("RTO"), self.input("min RTO"), self.input("max RTO"));
+        // The estimate before the bounds, as each estimator forms it.
+        let raw = match self.rule {
+            Rule::RttFirst | Rule::RttUpdate => self.output("SRTT") + self.input("G").max(4 * self.output("RTTVAR")),
+            Rule::RttJacobson => self.output("A") + 4 * self.output("D"),
+            _ => self.output("SRTT") * self.input("beta") / 1000,
+        };
+        if rto == lo && raw < lo {
+            ", raised to the minimum RTO"
+        } else if rto == hi && raw > hi {
+            ", capped at the maximum RTO"
+        } else {
+            ""
+        }
     }
 
     /// The decision as JSON (without time and flow).
