@@ -3,7 +3,8 @@
 //   1. the wasm32-unknown-unknown Rust target (rust-toolchain.toml does not add it here),
 //   2. the wasm-bindgen CLI at exactly the version of the wasm-bindgen crate in Cargo.lock,
 //   3. the wasm build itself (cargo, incremental) and its JS bindings in web/src/engine/pkg,
-//   4. web/src/engine/pkg/tables.json: schema, defaults, presets and codes read from that wasm.
+//   4. web/src/engine/pkg/tables.json: schema, defaults, presets, codes, catalogue (with each
+//      algorithm's state machine) and the explanation rules and glossary, read from that wasm.
 // Run by `npm start`, `npm run build` and `npm test`; never by `npm install`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -123,6 +124,8 @@ async function writeTables() {
     presets: JSON.parse(wasm.presets_json()),
     codes: JSON.parse(wasm.codes_json()),
     catalogue: JSON.parse(wasm.catalogue_json()),
+    // The rules every explained decision names, their kinds, and the glossary.
+    rules: JSON.parse(wasm.rules_json()),
     limits: { max_flows: maxFlows(wasm) },
   };
   mkdirSync(pkgDir, { recursive: true });
