@@ -548,6 +548,12 @@ impl DecisionLog {
         self.heads.get(i).rule
     }
 
+    /// Decision `i`'s rule and its phases before and after.
+    fn rule_phases(&self, i: usize) -> (Rule, u8, u8) {
+        let h = self.heads.get(i);
+        (h.rule, h.from, h.to)
+    }
+
     /// Decision `i`, made at `t` by `flow`.
     fn get_in(&self, i: usize, t: Ns, flow: u32) -> Entry {
         let h = self.heads.get(i);
@@ -638,6 +644,29 @@ impl Decisions<'_> {
         let (o, local) = self.locate(i)?;
         let log = self.logs[o.endpoint as usize];
         Some((o.t, o.endpoint / 2, log.rule(local)))
+    }
+
+    /// Flow `flow`'s decisions from the run's decision `from` on, in order, without copying
+    /// their values: `(index in the run, time, rule, phase before, phase after)`. Walks the
+    /// batches once (the page's index of a run: times to step through, rules to filter by,
+    /// phases for the state machine).
+    pub fn heads_of(&self, flow: u32, from: usize) -> impl Iterator<Item = (usize, Ns, Rule, u8, u8)> + '_ {
+        let start = self
+            .order
+            .partition_point(|o| (o.cum as usize) <= from)
+            .saturating_sub(1);
+        self.order[start.min(self.order.len())..]
+            .iter()
+            .enumerate()
+            .filter(move |(_, o)| o.endpoint / 2 == flow)
+            .flat_map(move |(k, o)| {
+                let end = self.order.get(start + k + 1).map_or(self.total, |n| n.cum as usize);
+                let log = self.logs[o.endpoint as usize];
+                (o.cum as usize..end).filter(move |&i| i >= from).map(move |i| {
+                    let (rule, a, b) = log.rule_phases(o.first as usize + (i - o.cum as usize));
+                    (i, o.t, rule, a, b)
+                })
+            })
     }
 
     /// The decisions `from..to` (clamped), in order.

@@ -12,6 +12,34 @@ use crate::scenario::{BrRecovery, CcCfg, IdlePolicy, SlowStartRule, Variant};
 use crate::tcp::cc::Phase;
 use serde_json::{json, Value};
 
+/// New CWV's overlay transitions: (from, to, label, rules), beside the phases.
+const OVERLAY: [(&str, &str, &str, &[Rule]); 4] = [
+    (
+        "validated",
+        "non_validated",
+        "pipeACK drops below ½·cwnd",
+        &[Rule::NvpEnter],
+    ),
+    (
+        "non_validated",
+        "validated",
+        "pipeACK ≥ ½·cwnd, or after a recovery or timeout",
+        &[Rule::NvpExit],
+    ),
+    (
+        "non_validated",
+        "non_validated",
+        "the phase outlasts its limit: cwnd halves toward IW",
+        &[Rule::NvpExpiry],
+    ),
+    (
+        "non_validated",
+        "non_validated",
+        "a loss: cwnd from pipeACK",
+        &[Rule::NewCwvLoss, Rule::NewCwvRecoveryEnd],
+    ),
+];
+
 /// One transition.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Transition {
@@ -204,6 +232,15 @@ impl Machine {
         exact.or_else(|| self.transitions.iter().position(|tr| takes(&tr)))
     }
 
+    /// The transition of new CWV's overlay (`to_json`'s `overlay.transitions`, by index) a
+    /// decision took; None for rules outside the overlay, or without one.
+    pub fn overlay_transition_of(&self, rule: Rule) -> Option<usize> {
+        if !self.nvp_overlay {
+            return None;
+        }
+        OVERLAY.iter().position(|(_, _, _, rules)| rules.contains(&rule))
+    }
+
     /// As JSON (the page matches a decision to a transition as [`Machine::transition_of`]
     /// does): `{states: [{code, id, description}], transitions: [{from: [codes], to:
     /// code | null, label, rules: [ids]}], overlay: null | {states, transitions}}`.
@@ -214,12 +251,10 @@ impl Machine {
                     {"id": "validated", "description": "pipeACK ≥ ½·cwnd (or undefined): the window is in use"},
                     {"id": "non_validated", "description": "pipeACK < ½·cwnd: cwnd is kept but not grown unless cwnd-limited (RFC 7661)"},
                 ],
-                "transitions": [
-                    {"from": "validated", "to": "non_validated", "label": "pipeACK drops below ½·cwnd", "rules": [Rule::NvpEnter.info().id]},
-                    {"from": "non_validated", "to": "validated", "label": "pipeACK ≥ ½·cwnd, or after a recovery or timeout", "rules": [Rule::NvpExit.info().id]},
-                    {"from": "non_validated", "to": "non_validated", "label": "the phase outlasts its limit: cwnd halves toward IW", "rules": [Rule::NvpExpiry.info().id]},
-                    {"from": "non_validated", "to": "non_validated", "label": "a loss: cwnd from pipeACK", "rules": [Rule::NewCwvLoss.info().id, Rule::NewCwvRecoveryEnd.info().id]},
-                ],
+                "transitions": OVERLAY.iter().map(|(from, to, label, rules)| json!({
+                    "from": from, "to": to, "label": label,
+                    "rules": rules.iter().map(|r| r.info().id).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
             })
         });
         json!({

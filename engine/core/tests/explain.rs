@@ -450,3 +450,64 @@ fn lesson_steps_lead_to_decisions_the_runs_make() {
     let dead: Vec<_> = reached.iter().filter(|(_, &r)| !r).map(|(k, _)| k).collect();
     assert!(dead.is_empty(), "steps no preset of their family reaches: {dead:?}");
 }
+
+#[test]
+fn a_flows_heads_are_its_decisions_in_order_from_any_start() {
+    // A competition (two flows) and a comparison preset: heads_of(flow, from) is exactly the
+    // decisions of that flow from `from` on, with their time, rule and phases, and every
+    // decision of the run belongs to one flow's heads.
+    for name in ["jacobson-four-new", "fall-floyd-reno-3drops"] {
+        let s = presets::find(name).expect(name).scenario().unwrap();
+        let sim = explained(&s);
+        let d = sim.decisions();
+        let all: Vec<Entry> = d.iter().collect();
+        let flows = s.flows.len() as u32;
+        let mut seen = 0;
+        for flow in 0..flows {
+            for from in [0, 1, all.len() / 3, all.len() / 2 + 7, all.len()] {
+                let heads: Vec<_> = d.heads_of(flow, from).collect();
+                let want: Vec<_> = (from..all.len()).filter(|&i| all[i].flow == flow).collect();
+                assert_eq!(
+                    heads.iter().map(|h| h.0).collect::<Vec<_>>(),
+                    want,
+                    "{name} flow {flow} from {from}"
+                );
+                for &(i, t, rule, a, b) in &heads {
+                    assert_eq!((t, rule, a, b), (all[i].t, all[i].d.rule, all[i].d.from, all[i].d.to));
+                }
+                if from == 0 {
+                    seen += heads.len();
+                }
+            }
+        }
+        assert_eq!(seen, all.len(), "{name}");
+        assert!(all.len() > 50, "{name} has decisions");
+    }
+}
+
+#[test]
+fn every_state_change_takes_a_transition_of_the_machine() {
+    // Each decision that changes the phase is a transition of the flow's machine from the
+    // phase before (what the page highlights), in every preset.
+    use cwndlab_core::machine::machine;
+    for p in presets::all() {
+        let s = p.scenario().unwrap();
+        let sim = explained(&s);
+        for e in sim.decisions().iter() {
+            if e.d.from == e.d.to || e.d.from == 255 {
+                continue;
+            }
+            let f = &s.flows[e.flow as usize];
+            let m = machine(f.variant, &f.cc);
+            let tr = m.transition_of(e.d.rule, e.d.from, e.d.to);
+            assert!(
+                tr.is_some(),
+                "{}: {} from {} to {} has no transition",
+                p.name,
+                e.d.rule.info().id,
+                e.d.from,
+                e.d.to
+            );
+        }
+    }
+}

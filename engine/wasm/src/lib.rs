@@ -67,7 +67,8 @@ pub fn codes_json() -> String {
     let phases: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
     json!({"events": events, "phases": phases, "series_columns": SERIES_COLUMNS,
            "event_columns": EVENT_COLUMNS, "validation_columns": VALIDATION_COLUMNS,
-           "throughput_columns": THROUGHPUT_COLUMNS, "write_columns": WRITE_COLUMNS})
+           "throughput_columns": THROUGHPUT_COLUMNS, "write_columns": WRITE_COLUMNS,
+           "decision_index_columns": DECISION_INDEX_COLUMNS})
     .to_string()
 }
 
@@ -351,6 +352,39 @@ impl Sim {
         out.into_boxed_slice()
     }
 
+    /// Flow `flow`'s decisions from the run's decision `from` on, for the page's index, in
+    /// one array of `DECISION_INDEX_COLUMNS.len()` columns one after another: the decision's
+    /// index in the run (for `decisions_json`), time (s), rule (index into
+    /// `rules_json().rules`), phase codes before and after, the transition of
+    /// `machine_json(flow)` it took (-1: none) and the overlay transition (-1: none).
+    pub fn decisions_index(&self, flow: u32, from: u32) -> Box<[f64]> {
+        let d = self.sim.decisions();
+        let machine = self.machine(flow);
+        let rows: Vec<_> = d.heads_of(flow, from as usize).collect();
+        let mut out = vec![0.0; DECISION_INDEX_COLUMNS.len() * rows.len()];
+        let n = rows.len();
+        for (k, &(i, t, rule, a, b)) in rows.iter().enumerate() {
+            let tr = machine.as_ref().and_then(|m| m.transition_of(rule, a, b));
+            let ov = machine.as_ref().and_then(|m| m.overlay_transition_of(rule));
+            out[k] = i as f64;
+            out[n + k] = ns_to_secs(t);
+            out[2 * n + k] = rule as u8 as f64;
+            out[3 * n + k] = f64::from(a);
+            out[4 * n + k] = f64::from(b);
+            out[5 * n + k] = tr.map_or(-1.0, |x| x as f64);
+            out[6 * n + k] = ov.map_or(-1.0, |x| x as f64);
+        }
+        out.into_boxed_slice()
+    }
+
+    /// The state machine of flow `flow`, for its own settings (`machine.rs`; the same as
+    /// its catalogue entry's when it matches one), as JSON; `null` for no such flow.
+    pub fn machine_json(&self, flow: u32) -> String {
+        self.machine(flow)
+            .map_or(serde_json::Value::Null, |m| m.to_json())
+            .to_string()
+    }
+
     /// 64-bit digest of the explained decisions, as 16 hex digits.
     pub fn decisions_digest(&self) -> String {
         format!("{:016x}", self.sim.decisions_digest())
@@ -378,7 +412,15 @@ pub fn first_divergence_json(a_json: &str, b_json: &str) -> Result<String, JsErr
         .to_string())
 }
 
+/// The columns of `Sim::decisions_index`, in order.
+pub const DECISION_INDEX_COLUMNS: [&str; 7] = ["index", "t", "rule", "from", "to", "transition", "overlay"];
+
 impl Sim {
+    fn machine(&self, flow: u32) -> Option<cwndlab_core::machine::Machine> {
+        let f = self.sim.scenario().flows.get(flow as usize)?;
+        Some(cwndlab_core::machine::machine(f.variant, &f.cc))
+    }
+
     /// Traced queue `queue` and how many of its rows are dated up to the current time: a
     /// packet may enter a link ahead of time, and its rows wait until the clock reaches them.
     fn queue_now(&self, queue: u32) -> Option<(&cwndlab_core::net::QueueSeries, usize)> {

@@ -13,6 +13,8 @@ import { SharePanel } from '../panels/SharePanel';
 import { Status } from '../panels/Status';
 import { Summary } from '../panels/CompetitionSummary';
 import { ViewControls } from '../panels/ViewControls';
+import { Inspector } from '../explain/Inspector';
+import { ExplainKeys } from '../explain/Keyboard';
 
 /** The whole page. */
 export function App() {
@@ -47,7 +49,9 @@ export function App() {
           <Status />
           <SharePanel />
         </aside>
+        <Inspector />
       </main>
+      <ExplainKeys />
       <footer className="footer">
         <p>
           Every run is computed in your browser by a deterministic simulator (Rust, WebAssembly): the same link gives

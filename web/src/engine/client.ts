@@ -4,7 +4,15 @@
 //
 // Latest wins: every request gets a new generation number; messages of older generations
 // are dropped here, and the workers drop older requests still queued.
-import { failedMessage, type FromWorker, type RunMode, type RunSpec, type ToWorker } from './protocol';
+import {
+  failedMessage,
+  type ExplainQuery,
+  type ExplainResult,
+  type FromWorker,
+  type RunMode,
+  type RunSpec,
+  type ToWorker,
+} from './protocol';
 
 /** What the client needs of a Worker (tests pass an in-process stand-in). */
 export interface WorkerLike {
@@ -15,7 +23,7 @@ export interface WorkerLike {
 }
 
 /** Messages the client passes on: only those of the current generation. */
-export type EngineListener = (msg: Exclude<FromWorker, { type: 'ready' }>) => void;
+export type EngineListener = (msg: Exclude<FromWorker, { type: 'ready' | 'explained' }>) => void;
 
 /** The interface the app controller drives (a fake-free seam for tests). */
 export interface Engine {
@@ -24,6 +32,9 @@ export interface Engine {
   change(path: string, valueJson: string): void;
   /** Drops the current comparison; returns the new (empty) generation. */
   cancel(): number;
+  /** Asks the worker that holds the run (any worker, for a divergence) to explain; an
+   *  answer of an older comparison, or none (the worker was lost), is an error result. */
+  explain(query: ExplainQuery): Promise<ExplainResult>;
   /** Workers in the pool. */
   readonly size: number;
 }
@@ -44,6 +55,9 @@ export class EngineClient implements Engine {
   private slots: Slot[] = [];
   private gen = 0;
   private mode: RunMode = 'full';
+  private nextId = 0;
+  /** Explain requests waiting for their answer, by id. */
+  private waiting = new Map<number, (result: ExplainResult) => void>();
 
   constructor(
     private readonly module: WebAssembly.Module,
@@ -67,6 +81,12 @@ export class EngineClient implements Engine {
 
   private receive(index: number, msg: FromWorker) {
     if (msg.type === 'ready') return;
+    if (msg.type === 'explained') {
+      const done = this.waiting.get(msg.id);
+      this.waiting.delete(msg.id);
+      done?.(msg.gen === this.gen ? msg.result : { what: 'error', message: 'superseded' });
+      return;
+    }
     if (msg.gen !== this.gen) return;
     if (msg.type === 'failed' && msg.fatal) {
       // Every run on that worker is lost with it.
@@ -86,7 +106,28 @@ export class EngineClient implements Engine {
     slot.keys = [];
   }
 
+  /** Answers every waiting explain request with an error (a new comparison, a lost worker). */
+  private dropWaiting(message: string) {
+    const list = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const done of list) done({ what: 'error', message });
+  }
+
+  explain(query: ExplainQuery): Promise<ExplainResult> {
+    const slot =
+      query.what === 'divergence' ? this.live()[0] : this.slots.find((s) => s.worker && s.keys.includes(query.key));
+    if (!slot?.worker) return Promise.resolve({ what: 'error', message: 'no engine worker holds this run' });
+    this.nextId += 1;
+    const id = this.nextId;
+    const worker = slot.worker;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      worker.postMessage({ type: 'explain', gen: this.gen, id, query });
+    });
+  }
+
   private crashed(index: number, message: string) {
+    this.dropWaiting(message);
     const keys = this.slots[index]?.keys ?? [];
     this.replace(index);
     const gaveUp = this.slots[index]?.worker === null;
@@ -104,6 +145,7 @@ export class EngineClient implements Engine {
   /** Starts a comparison; returns its generation. */
   start(mode: RunMode, runs: RunSpec[]): number {
     this.gen += 1;
+    this.dropWaiting('superseded');
     this.mode = mode;
     const slots = this.live();
     const per: RunSpec[][] = slots.map(() => []);
@@ -143,6 +185,7 @@ export class EngineClient implements Engine {
   /** Drops the current comparison; returns the new (empty) generation. */
   cancel(): number {
     this.gen += 1;
+    this.dropWaiting('superseded');
     for (const slot of this.slots) {
       slot.keys = [];
       slot.worker?.postMessage({ type: 'cancel', gen: this.gen });

@@ -1,6 +1,6 @@
 // Worker entry: instantiates the wasm compiled by the page, then hands every message to the
 // handler. No logic lives here (see workerHandler.ts).
-import { codes_json, initSync, Sim } from './pkg/cwndlab_wasm.js';
+import { codes_json, first_divergence_json, initSync, Sim } from './pkg/cwndlab_wasm.js';
 import { failedMessage, type FromWorker, type ToWorker } from './protocol';
 import type { Codes } from './tables';
 import { createWorkerHandler } from './workerHandler';
@@ -24,7 +24,11 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
   if (msg.type === 'init') {
     initSync({ module: msg.module });
     const codes = JSON.parse(codes_json()) as Codes;
-    handler = createWorkerHandler({ createSim: (json) => new Sim(json), codes }, post, { yieldToMessages });
+    handler = createWorkerHandler(
+      { createSim: (json) => new Sim(json), firstDivergence: first_divergence_json, codes },
+      post,
+      { yieldToMessages },
+    );
     post({ type: 'ready' }, []);
     return;
   }

@@ -4,6 +4,7 @@
 // buffers are transferred, never copied and never JSON. Units as the engine gives them:
 // time in seconds, sizes and sequence numbers in bytes, codes as in `codes_json()`.
 import type { JsonValue } from '../lib/json';
+import type { Machine } from './tables';
 
 /** Column order of the engine's `queue_cols` (the series, event and window-validation
  *  column orders come with the engine's codes: `codes_json()`). Each combined read returns
@@ -213,6 +214,77 @@ export interface RunSpec {
   flowKeys?: string[];
 }
 
+/** One value of an explained decision: its name, unit, value (null = unlimited) and text. */
+export interface DecisionValue {
+  name: string;
+  unit: string;
+  value: number | null;
+  text: string;
+}
+
+/** One explained decision, as the engine writes it (`Sim.decisions_json`), with its index
+ *  in the run's decisions. Wording, source and formula are the engine's. */
+export interface DecisionJson {
+  index: number;
+  t: number;
+  flow: number;
+  rule: string;
+  kind: string;
+  title: string;
+  source: string;
+  formula: string;
+  inputs: DecisionValue[];
+  outputs: DecisionValue[];
+  /** Phase codes before and after (255: a receiver's decision, no phase). */
+  from: number;
+  to: number;
+  text: string;
+}
+
+/** Where two runs first differ (`first_divergence_json`): null when they never do. */
+export interface DivergenceJson {
+  t: number;
+  common: number;
+  a: Omit<DecisionJson, 'index'>[];
+  b: Omit<DecisionJson, 'index'>[];
+}
+
+/** A flow's decision index (`Sim.decisions_index`): one row per decision, in the order made.
+ *  `index`: in the run's decisions; `rule`: into the rules table; `from`/`to`: phase codes;
+ *  `transition`/`overlay`: of the flow's machine (-1: none). */
+export const DECISION_INDEX_COLUMNS = ['index', 't', 'rule', 'from', 'to', 'transition', 'overlay'] as const;
+export type DecisionIndexColumns = Record<(typeof DECISION_INDEX_COLUMNS)[number], Float64Array>;
+
+/** What the page asks of a run's explanations. The worker explains a run only when asked:
+ *  it replays the run with explanations on (deterministic: the same decisions the run made)
+ *  and keeps that replay for the next questions. */
+export type ExplainQuery =
+  /** The key's decision index from the run's decision `from` on, and its state machine. */
+  | { what: 'index'; key: string; from: number }
+  /** Decisions of the key's run, by index. */
+  | { what: 'detail'; key: string; indices: number[] }
+  /** The first divergence of two complete scenarios. */
+  | { what: 'divergence'; a: string; b: string };
+
+/** The worker's answer. `epoch` numbers the replays of a run: a new one (after a live
+ *  change) starts the index afresh. */
+export type ExplainResult =
+  | {
+      what: 'index';
+      key: string;
+      epoch: number;
+      /** Rows from the asked `from` on. */
+      cols: DecisionIndexColumns;
+      /** The run's decisions so far (the next `from`). */
+      end: number;
+      /** Simulated time the replay has reached, s. */
+      now: number;
+      machine: Machine | null;
+    }
+  | { what: 'detail'; key: string; epoch: number; decisions: DecisionJson[] }
+  | { what: 'divergence'; divergence: DivergenceJson | null }
+  | { what: 'error'; message: string };
+
 /** full: run to the end at once (in time slices); live: wait for `advance` steps. */
 export type RunMode = 'full' | 'live';
 
@@ -222,7 +294,8 @@ export type ToWorker =
   | { type: 'run'; gen: number; mode: RunMode; runs: RunSpec[] }
   | { type: 'advance'; gen: number; dt: number }
   | { type: 'change'; gen: number; path: string; valueJson: string }
-  | { type: 'cancel'; gen: number };
+  | { type: 'cancel'; gen: number }
+  | { type: 'explain'; gen: number; id: number; query: ExplainQuery };
 
 /** Worker → page. */
 export type FromWorker =
@@ -253,6 +326,7 @@ export type FromWorker =
       postedAt: number;
     }
   | { type: 'changed'; gen: number; key: string; timeline: JsonValue; now: number }
+  | { type: 'explained'; gen: number; id: number; result: ExplainResult }
   | { type: 'failed'; gen: number; key: string | null; message: string; problems: Problem[]; fatal: boolean };
 
 /** Reads the problem list an engine error carries in its message (JSON), or wraps the text. */

@@ -72,12 +72,22 @@ export interface Lesson {
   compare: string[];
 }
 
+/** Where the explanation tools lead in a preset: a label and the rules whose first
+ *  decision it steps to. */
+export interface LessonStep {
+  label: string;
+  /** Rule ids (`RuleSpec.id`). */
+  rules: string[];
+}
+
 /** An engine preset: a named, complete scenario, and its lesson if it has one. */
 export interface Preset {
   name: string;
   description: string;
   scenario: Scenario;
   lesson: Lesson | null;
+  /** Absent in tables written before explanations. */
+  steps?: LessonStep[];
 }
 
 /** One named algorithm of the engine's catalogue (`catalogue_json()`). */
@@ -91,6 +101,8 @@ export interface CatalogueEntry {
   description: string;
   /** Flow settings it implies: path inside a flow (`cc.idle_policy`) → value. */
   settings: Record<string, JsonValue>;
+  /** Its states and transitions (absent in tables written before explanations). */
+  machine?: Machine | null;
 }
 
 /** Event kinds and congestion-control phases by numeric code, and each table's columns in
@@ -105,6 +117,56 @@ export interface Codes {
   throughput_columns: string[];
   /** Columns of a flow's write table (`Sim.writes_cols`). */
   write_columns: string[];
+  /** Columns of a flow's decision index (`Sim.decisions_index`). */
+  decision_index_columns: string[];
+}
+
+/** A state of an algorithm's machine: a phase (its code, as in the series' phase column). */
+export interface MachineState {
+  code: number;
+  id: string;
+  description: string;
+}
+
+/** A transition: from any of `from` (phase codes) to `to` (null: a self-loop). */
+export interface MachineTransition {
+  from: number[];
+  to: number | null;
+  label: string;
+  /** Rule ids whose decisions take it. */
+  rules: string[];
+}
+
+/** New CWV's validated / non-validated overlay (ids rather than phase codes). */
+export interface MachineOverlay {
+  states: { id: string; description: string }[];
+  transitions: { from: string; to: string; label: string; rules: string[] }[];
+}
+
+/** An algorithm's congestion-control states and transitions (the engine's machine.rs). */
+export interface Machine {
+  states: MachineState[];
+  transitions: MachineTransition[];
+  overlay: MachineOverlay | null;
+}
+
+/** One explanation rule (`rules_json()`): what it decides, its source and formula, and the
+ *  names and units of its inputs and outputs. */
+export interface RuleSpec {
+  id: string;
+  kind: string;
+  title: string;
+  source: string;
+  formula: string;
+  inputs: { name: string; unit: string }[];
+  outputs: { name: string; unit: string }[];
+}
+
+/** The explanation vocabulary: rule kinds, rules, and the glossary of terms. */
+export interface RulesTable {
+  kinds: { id: string; description: string }[];
+  rules: RuleSpec[];
+  glossary: { term: string; label: string; definition: string }[];
 }
 
 /** Limits the engine enforces that no schema entry states (read by scripts/setup.mjs). */
@@ -121,6 +183,8 @@ export interface EngineTables {
   presets: Preset[];
   codes: Codes;
   catalogue: CatalogueEntry[];
+  /** The explanation rules and the glossary. */
+  rules: RulesTable;
   /** Absent in tables written before it existed. */
   limits?: Limits;
 }

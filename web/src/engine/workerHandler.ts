@@ -6,7 +6,13 @@
 // advance in slices of ~SLICE_MS and yield between them, so a newer request or a cancel is
 // seen within one slice, whatever the scenario.
 import {
+  DECISION_INDEX_COLUMNS,
+  type DecisionIndexColumns,
+  type DecisionJson,
+  type DivergenceJson,
   epochNow,
+  type ExplainQuery,
+  type ExplainResult,
   problemsOf,
   QUEUE_COLUMNS,
   TABLES,
@@ -21,7 +27,7 @@ import {
   type TraceChunk,
 } from './protocol';
 import type { JsonValue } from '../lib/json';
-import type { Codes } from './tables';
+import type { Codes, Machine } from './tables';
 
 /** The part of the wasm `Sim` class the worker uses. */
 export interface SimLike {
@@ -61,12 +67,24 @@ export interface SimLike {
   throughput_bin(): number;
   summary_json(): string;
   scenario_json(): string;
+  /** Explains every decision from now on (a replay asked for by the page). */
+  set_explain(on: boolean): void;
+  decisions_len(): number;
+  /** Decisions `from..to` as JSON (`DecisionJson` without the index). */
+  decisions_json(from: number, to: number): string;
+  /** A flow's decision index from the run's decision `from` on: DECISION_INDEX_COLUMNS one
+   *  after another. */
+  decisions_index(flow: number, from: number): Float64Array;
+  /** The flow's state machine as JSON (null: no such flow). */
+  machine_json(flow: number): string;
   free(): void;
 }
 
 /** What the handler needs from the wasm module. */
 export interface EngineApi {
   createSim(scenarioJson: string): SimLike;
+  /** `first_divergence_json(a, b)`: runs both scenarios explained. */
+  firstDivergence(aJson: string, bJson: string): string;
   /** `codes_json()`, parsed. */
   codes: Codes;
 }
@@ -111,7 +129,16 @@ interface Run {
   done: boolean;
   /** When the worker took the request (ms since the epoch). */
   receivedAt: number;
+  /** The scenario as started; live changes are added to it (`scenario_json()`). */
+  scenarioJson: string;
+  /** Live changes applied so far (a replay made before one is stale). */
+  changes: number;
+  /** The explained replay of this run, made when the page first asks (null until then). */
+  replay: { sim: SimLike; changes: number; epoch: number } | null;
 }
+
+/** Replays made in this worker (numbers each one). */
+let replays = 0;
 
 type EventTable = Exclude<TableName, 'series' | 'queue' | 'validation' | 'throughput' | 'writes'>;
 
@@ -209,7 +236,10 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
   let pumping = false;
 
   function dispose() {
-    for (const r of runs) r.sim.free();
+    for (const r of runs) {
+      r.sim.free();
+      r.replay?.sim.free();
+    }
     runs = [];
   }
 
@@ -383,6 +413,9 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
           lastSummary: -Infinity,
           done: false,
           receivedAt,
+          scenarioJson: spec.scenarioJson,
+          changes: 0,
+          replay: null,
         });
       } catch (e) {
         for (const key of spec.flowKeys && spec.flowKeys.length > 0 ? spec.flowKeys : [spec.key]) fail(key, e, false);
@@ -415,7 +448,9 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     for (const run of runs) {
       try {
         run.sim.apply_change(path, valueJson);
-        const scenario = JSON.parse(run.sim.scenario_json()) as { timeline?: JsonValue };
+        run.changes += 1;
+        run.scenarioJson = run.sim.scenario_json();
+        const scenario = JSON.parse(run.scenarioJson) as { timeline?: JsonValue };
         post(
           {
             type: 'changed',
@@ -429,6 +464,83 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       } catch (e) {
         failRun(run, e, false);
       }
+    }
+  }
+
+  /**
+   * The run's explained replay, brought up to where the run is: made from the run's
+   * scenario (with its live changes) the first time the page asks, or again after a live
+   * change; the engine is deterministic, so it makes the very decisions the run made.
+   * Explaining costs nothing until then, and the run itself is never slowed.
+   */
+  function replayOf(run: Run): { sim: SimLike; epoch: number } {
+    if (run.replay && run.replay.changes !== run.changes) {
+      run.replay.sim.free();
+      run.replay = null;
+    }
+    if (!run.replay) {
+      const sim = api.createSim(run.scenarioJson);
+      sim.set_explain(true);
+      replays += 1;
+      run.replay = { sim, changes: run.changes, epoch: replays };
+    }
+    const { sim } = run.replay;
+    if (run.sim.finished()) {
+      while (!sim.run_events(1 << 20));
+    } else if (run.sim.now() > sim.now()) {
+      sim.advance(run.sim.now() - sim.now());
+    }
+    return run.replay;
+  }
+
+  /** The run and flow a page key names. */
+  function find(key: string): { run: Run; flow: number } | null {
+    for (const run of runs) {
+      const flow = run.keys.indexOf(key);
+      if (flow >= 0) return { run, flow };
+    }
+    return null;
+  }
+
+  function explain(id: number, query: ExplainQuery) {
+    const answer = (result: ExplainResult, transfer: Transferable[] = []) =>
+      post({ type: 'explained', gen, id, result }, transfer);
+    try {
+      if (query.what === 'divergence') {
+        const divergence = JSON.parse(api.firstDivergence(query.a, query.b)) as DivergenceJson | null;
+        answer({ what: 'divergence', divergence });
+        return;
+      }
+      const found = find(query.key);
+      if (!found) {
+        answer({ what: 'error', message: `no run ${query.key} in this worker` });
+        return;
+      }
+      const { sim, epoch } = replayOf(found.run);
+      if (query.what === 'index') {
+        const end = sim.decisions_len();
+        const block = owned(sim.decisions_index(found.flow, query.from));
+        const n = Math.floor(block.length / DECISION_INDEX_COLUMNS.length);
+        const cols = Object.fromEntries(
+          DECISION_INDEX_COLUMNS.map((name, i) => [name, block.subarray(i * n, (i + 1) * n)]),
+        ) as DecisionIndexColumns;
+        const machine = JSON.parse(sim.machine_json(found.flow)) as Machine | null;
+        answer({ what: 'index', key: query.key, epoch, cols, end, now: sim.now(), machine }, [block.buffer]);
+        return;
+      }
+      const decisions: DecisionJson[] = [];
+      for (const i of query.indices) {
+        const [d] = JSON.parse(sim.decisions_json(i, i + 1)) as Omit<DecisionJson, 'index'>[];
+        if (d) decisions.push({ index: i, ...d });
+      }
+      answer({ what: 'detail', key: query.key, epoch, decisions });
+    } catch (e) {
+      answer({
+        what: 'error',
+        message: problemsOf(e)
+          .map((p) => p.text)
+          .join('; '),
+      });
     }
   }
 
@@ -446,6 +558,11 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
           return;
         case 'change':
           if (msg.gen === gen) change(msg.path, msg.valueJson);
+          return;
+        case 'explain':
+          if (msg.gen === gen) explain(msg.id, msg.query);
+          else
+            post({ type: 'explained', gen: msg.gen, id: msg.id, result: { what: 'error', message: 'superseded' } }, []);
           return;
         case 'cancel':
           if (msg.gen >= gen) {

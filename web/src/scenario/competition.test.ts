@@ -114,7 +114,7 @@ describe('competition mode in the link', () => {
 
   it('reads the documented example link (docs/scenario-url.md) without notices and writes it back', () => {
     const doc =
-      'v=3&mode=compete&flows=3&duration=30&f1.algorithm=reno&f2.algorithm=old_tahoe&f1.start=2&f2.start=4' +
+      'v=4&mode=compete&flows=3&duration=30&f1.algorithm=reno&f2.algorithm=old_tahoe&f1.start=2&f2.start=4' +
       '&f2.reserved_bandwidth=500000&f1.app.kind=thin&f1.app.write_size=200&bin=5&hide=2';
     const { state, notices } = decode(`?${doc}`);
     expect(notices).toEqual([]);

@@ -87,6 +87,15 @@ export interface ShareState {
   cdfScale: CdfScale;
   /** Flows hidden from the plots (competition mode; flow indices, ascending). */
   hidden: number[];
+  /** The selected decision (`why=key:index`): a run's key (an algorithm, or `flow<i>` in a
+   *  competition) and the decision's index among that run's decisions. */
+  why: DecisionRef | null;
+}
+
+/** A decision of a run: the run's key and the decision's index in the run. */
+export interface DecisionRef {
+  key: string;
+  index: number;
 }
 
 /** The scenario the app opens on: the engine's default. */
@@ -109,6 +118,7 @@ export function defaultShareState(): ShareState {
     throughputColumn: 'delivered',
     cdfScale: 'linear',
     hidden: [],
+    why: null,
   };
 }
 

@@ -3,7 +3,7 @@
 // from its version up to URL_VERSION (docs/scenario-url.md, "Versioning").
 
 /** The query format this build writes. */
-export const URL_VERSION = 3;
+export const URL_VERSION = 4;
 
 /** Query pairs in order, as read from the link. */
 export type QueryPairs = [string, string][];
@@ -62,8 +62,18 @@ export function v2ToV3(pairs: QueryPairs): QueryPairs {
   return out;
 }
 
+/**
+ * v=3 → v=4. v=4 adds `why=run:index`, the decision the explanation inspector shows; a
+ * v=3 link has none and opens exactly as before (no decision selected), so the pairs carry
+ * over unchanged. The version is raised so that a page older than explanations says the
+ * link is newer than it instead of calling `why` an unknown setting.
+ */
+export function v3ToV4(pairs: QueryPairs): QueryPairs {
+  return pairs;
+}
+
 /** UPGRADERS[n]: version n−1 → n. */
-export const UPGRADERS: Record<number, Upgrader> = { 2: v1ToV2, 3: v2ToV3 };
+export const UPGRADERS: Record<number, Upgrader> = { 2: v1ToV2, 3: v2ToV3, 4: v3ToV4 };
 
 // A missing step would silently misread old links: refuse to load instead.
 for (let v = 2; v <= URL_VERSION; v += 1) {

@@ -36,7 +36,7 @@ function noticeFor(notices: { key: string; message: string }[], key: string): st
 describe('the scenario URL: round trip', () => {
   it('writes the default page as a short readable query and reads it back unchanged', () => {
     const { query, state, notices } = roundTrip(defaultShareState());
-    expect(query).toBe('v=3&alg=old_tahoe,tahoe,reno,newreno');
+    expect(query).toBe('v=4&alg=old_tahoe,tahoe,reno,newreno');
     expect(notices).toEqual([]);
     expect(state).toEqual(defaultShareState());
   });
@@ -67,7 +67,7 @@ describe('the scenario URL: round trip', () => {
   it('round-trips a comparison of catalogue names: alg=newreno,newreno_cwv', () => {
     const state: ShareState = { ...defaultShareState(), algorithms: ['newreno', 'newreno_cwv'] };
     const { query, state: back, notices } = roundTrip(state);
-    expect(query).toBe('v=3&alg=newreno,newreno_cwv');
+    expect(query).toBe('v=4&alg=newreno,newreno_cwv');
     expect(notices).toEqual([]);
     expect(back).toEqual(state);
   });
@@ -130,10 +130,12 @@ describe('the scenario URL: round trip', () => {
       throughputColumn: 'bottleneck',
       cdfScale: 'log',
       hidden: [],
+      why: { key: 'newreno', index: 29 },
     };
     const { query, state: back, notices } = roundTrip(state);
     expect(notices).toEqual([]);
     expect(back).toEqual(state);
+    expect(query).toContain('why=newreno:29');
     // Readable: plain keys, commas and colons unescaped.
     expect(query).toContain('alg=reno,newreno');
     expect(query).toContain('tl=0.3333333333333333:network.bottleneck.bandwidth:4000000,');
@@ -286,7 +288,7 @@ describe('the scenario URL: cross traffic, the bottleneck scheduler and the thro
     const state: ShareState = { ...defaultShareState(), plots: ['window', 'thin'], cdfScale: 'log' };
     const { query, state: back, notices } = roundTrip(state);
     expect(notices).toEqual([]);
-    expect(query).toBe('v=3&alg=old_tahoe,tahoe,reno,newreno&plots=window,thin&cdfx=log');
+    expect(query).toBe('v=4&alg=old_tahoe,tahoe,reno,newreno&plots=window,thin&cdfx=log');
     expect(back).toEqual(state);
     // Spelled out, linear is read too (and not written back).
     const linear = decode('?v=3&cdfx=linear');
@@ -314,7 +316,7 @@ describe('the scenario URL: cross traffic, the bottleneck scheduler and the thro
       expect(getAt(state.scenario, 'network.bottleneck.borrow')).toBe(false);
       expect(state.plots).toEqual(['window', 'seq', 'queue']);
       expect(state.throughputBin).toBeNull();
-      expect(encodeShareState(state)).toBe('v=3&alg=reno,newreno&duration=5');
+      expect(encodeShareState(state)).toBe('v=4&alg=reno,newreno&duration=5');
     }
   });
 });
@@ -387,7 +389,7 @@ describe('the scenario URL: bad input', () => {
     expect(state.cursor).toBe(2);
     expect(isCustomFlow(state.scenario)).toBe(false);
     // Rewritten, it is a v=3 link with the same pairs.
-    expect(encodeShareState(state)).toBe('v=3&alg=reno,newreno&network.bottleneck.queue_packets=9&t=2');
+    expect(encodeShareState(state)).toBe('v=4&alg=reno,newreno&network.bottleneck.queue_packets=9&t=2');
     // v=1 without alg= compared every variant (the engine's flows[].variant choices).
     const all = decode('?v=1&duration=5');
     expect(all.notices).toEqual([]);
@@ -409,7 +411,29 @@ describe('the scenario URL: bad input', () => {
     expect(getAt(named.state.scenario, 'flows[0].cc.br_recovery')).toBe('newreno');
     // Without BR-TCP nothing is added.
     const plain = decode('?v=2&alg=reno,newreno&duration=5');
-    expect(encodeShareState(plain.state)).toBe('v=3&alg=reno,newreno&duration=5');
+    expect(encodeShareState(plain.state)).toBe('v=4&alg=reno,newreno&duration=5');
+  });
+
+  it('opens a v=3 link exactly as before: no decision selected, the same state as the same link at v=4', () => {
+    const link = 'alg=reno,newreno&duration=5&t=2.5&lesson=fall-floyd-reno-3drops';
+    const old = decode(`?v=3&${link}`);
+    const now = decode(`?v=4&${link}`);
+    expect(old.notices).toEqual([]);
+    expect(old.state).toEqual(now.state);
+    expect(old.state.why).toBeNull();
+    expect(encodeShareState(old.state)).toBe(`v=4&${link}`);
+  });
+
+  it('reads the selected decision why=run:index, and names a bad one with what is allowed', () => {
+    expect(decode('?v=4&alg=reno,newreno&why=newreno:29').state.why).toEqual({ key: 'newreno', index: 29 });
+    expect(decode('?v=4&mode=compete&flows=2&why=flow1:3').state.why).toEqual({ key: 'flow1', index: 3 });
+    for (const bad of ['tahoe:3', 'reno', 'reno:-1', 'reno:x', 'flow0:1']) {
+      const { notices, state } = decode(`?v=4&alg=reno,newreno&why=${bad}`);
+      expect(state.why).toBeNull();
+      const message = noticeFor(notices, 'why');
+      expect(message).toContain(`why=${bad}`);
+      expect(message).toContain('reno, newreno');
+    }
   });
 
   it('a link without a version is read as the current version with a notice', () => {

@@ -37,7 +37,7 @@ import {
   type ThroughputColumn,
 } from './shareState';
 import { upgrade, URL_VERSION, type QueryPairs } from './upgraders';
-import { flowAlgorithm, flowBaseline, MAX_FLOWS, MODES, withFlowAlgorithm, type Mode } from './competition';
+import { flowAlgorithm, flowBaseline, MAX_FLOWS, MODES, runKeysOf, withFlowAlgorithm, type Mode } from './competition';
 
 /** The engine's validator (`validate_json`), parsed: resolves a partial scenario. */
 export type Validator = (scenarioJson: string) => Validation;
@@ -58,6 +58,7 @@ const VIEW_KEYS = new Set([
   'tl',
   'flows',
   'hide',
+  'why',
 ]);
 
 /** Parameters that are not written as `key=value`: the version is `v`, the timeline `tl`. */
@@ -137,6 +138,7 @@ export function encodeShareState(state: ShareState): string {
   if (state.cdfScale !== def.cdfScale) pairs.push(['cdfx', state.cdfScale]);
   if (state.lesson !== null) pairs.push(['lesson', state.lesson]);
   if (compete && state.hidden.length > 0) pairs.push(['hide', state.hidden.join(',')]);
+  if (state.why) pairs.push(['why', `${state.why.key}:${state.why.index}`]);
   return pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
 }
 
@@ -382,6 +384,21 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
         );
       }
       state.hidden = [...new Set(good)].sort((a, b) => a - b).slice(0, Math.max(0, n - 1));
+    }
+  }
+  const whyText = pairs.find(([k]) => k === 'why')?.[1];
+  if (whyText !== undefined) {
+    // Which runs exist is known once the state is: an algorithm compared, or a flow.
+    const m = /^([a-z0-9_]+):(\d{1,9})$/.exec(whyText);
+    const keys = runKeysOf(state.mode, state.algorithms, state.scenario);
+    if (m && keys.includes(m[1] ?? '')) {
+      state.why = { key: m[1] ?? '', index: Number(m[2]) };
+    } else {
+      note(
+        'why',
+        `why=${whyText} is not a decision of this page's runs (allowed: run:index, the run one of ` +
+          `${keys.join(', ')}, the index a whole number); no decision is selected.`,
+      );
     }
   }
   const lessonText = pairs.find(([k]) => k === 'lesson')?.[1];

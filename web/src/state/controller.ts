@@ -41,6 +41,7 @@ import { concretePath, durationOf, setAt } from '../scenario/paths';
 import { defaultLayout, defaultPlots, PLOT_IDS, type Notice } from '../scenario/shareState';
 import { checkParam, type Validator } from '../scenario/url';
 import { seriesFor, type AppStore } from './store';
+import { Explainer } from '../explain/explainer';
 import { RequestTiming } from './requestTiming';
 import { runSizeCheck } from './runSize';
 import type { AppState, RunInfo, Timing } from './types';
@@ -48,7 +49,7 @@ import type { AppState, RunInfo, Timing } from './types';
 /** Simulated seconds per frame at speed 1 (one frame of a 60 Hz display). */
 export const FRAME_STEP_S = 1 / 60;
 /** Playback speeds offered. */
-export const SPEEDS: readonly number[] = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20];
+export const SPEEDS: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20];
 
 /** Browser services the controller uses (tests substitute their own). */
 export interface ControllerEnv {
@@ -97,6 +98,8 @@ export class AppController {
   private lastLiveFlush = -Infinity;
   /** Every timing recorded (benchmarks read it). */
   readonly timings: Timing[] = [];
+  /** Explanations: asks the workers for decisions once the tools are used. */
+  readonly explainer: Explainer;
 
   constructor(
     readonly store: AppStore,
@@ -104,7 +107,9 @@ export class AppController {
     readonly traces: TraceStore,
     private readonly validate: Validator,
     private readonly env: ControllerEnv,
-  ) {}
+  ) {
+    this.explainer = new Explainer(store, engine);
+  }
 
   /** The listener to give the engine client. */
   readonly onEngine: EngineListener = (msg) => {
@@ -632,6 +637,7 @@ export class AppController {
 
   /** Stops everything (page unload, tests). */
   dispose(): void {
+    this.explainer.dispose();
     this.stopLoop();
     this.engine.cancel();
   }

@@ -8,6 +8,7 @@ import { setAt, timelineOf } from '../scenario/paths';
 import { defaultShareState, PLOT_IDS, type ShareState } from '../scenario/shareState';
 import type {
   AppState,
+  ExplainSlice,
   NoticesSlice,
   PlaybackSlice,
   RunInfo,
@@ -176,6 +177,33 @@ const createNoticesSlice = (set: Set, get: Get): NoticesSlice => ({
   clearNotices: () => set({ notices: [] }),
 });
 
+let pickCount = 0;
+const createExplainSlice = (set: Set, init: ShareState): ExplainSlice => ({
+  explaining: init.why !== null,
+  focus: init.why?.key ?? null,
+  selected: init.why,
+  decisionsVersion: 0,
+  pick: null,
+  divergence: null,
+  helpOpen: false,
+  stepMessage: '',
+  setStepMessage: (stepMessage) => set({ stepMessage }),
+  setExplaining: (explaining) => set({ explaining }),
+  setFocus: (focus) => set({ focus }),
+  select: (selected) =>
+    set((s) => (selected ? { selected, focus: selected.key, explaining: true } : { selected: null, focus: s.focus })),
+  bumpDecisions: () => set((s) => ({ decisionsVersion: s.decisionsVersion + 1 })),
+  pickAt: (t, tol, key) =>
+    set((s) => ({
+      cursor: t,
+      explaining: true,
+      focus: key ?? s.focus,
+      pick: { t, tol, key, n: (pickCount += 1) },
+    })),
+  setDivergence: (divergence) => set({ divergence }),
+  setHelpOpen: (helpOpen) => set({ helpOpen }),
+});
+
 /** A fresh store (one per page; one per test). */
 export function createAppStore(init: ShareState = defaultShareState()): StoreApi<AppState> {
   return createStore<AppState>()((set, get) => ({
@@ -185,6 +213,7 @@ export function createAppStore(init: ShareState = defaultShareState()): StoreApi
     ...createPlaybackSlice(set),
     ...createViewSlice(set, get, init),
     ...createNoticesSlice(set, get),
+    ...createExplainSlice(set, init),
   }));
 }
 

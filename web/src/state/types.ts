@@ -4,7 +4,8 @@ import type { Scenario } from '../engine/tables';
 import type { RunSummary } from '../engine/protocol';
 import type { AlgorithmName } from '../scenario/algorithms';
 import type { Mode } from '../scenario/competition';
-import type { CdfScale, Layout, Notice, PlotId, ThroughputColumn } from '../scenario/shareState';
+import type { CdfScale, DecisionRef, Layout, Notice, PlotId, ThroughputColumn } from '../scenario/shareState';
+import type { DivergenceJson } from '../engine/protocol';
 import type { JsonValue } from '../lib/json';
 
 /** Scenario slice: the base scenario (t = 0 values plus the timeline of changes). */
@@ -177,5 +178,52 @@ export interface NoticesSlice {
   clearNotices(): void;
 }
 
+/** The first divergence of two compared runs, as the engine found it. */
+export interface DivergenceState {
+  /** The two runs (keys), in the order compared. */
+  pair: [string, string];
+  status: 'computing' | 'done' | 'error';
+  /** null when done and the runs never differ. */
+  result: DivergenceJson | null;
+  error: string | null;
+}
+
+/** Explain slice: the inspector, stepping, state machines and the first divergence. */
+export interface ExplainSlice {
+  /** The explanation tools are in use: the workers are asked for decisions (never before). */
+  explaining: boolean;
+  /** The run the inspector and the step controls walk. */
+  focus: string | null;
+  /** The selected decision (in the link as `why`). */
+  selected: DecisionRef | null;
+  /** Bumped when the decisions the page knows change (indexes, details). */
+  decisionsVersion: number;
+  /** A click or tap on a plot: where, how near (s) a decision must be to be taken, and the
+   *  run of the plot (null: several). `n` makes each click a change. */
+  pick: { t: number; tol: number; key: string | null; n: number } | null;
+  /** The two runs whose first divergence is shown (comparison mode), and the answer. */
+  divergence: DivergenceState | null;
+  /** The keyboard help overlay is open. */
+  helpOpen: boolean;
+  /** Why the last step did not move ('' when it did). */
+  stepMessage: string;
+  setStepMessage(message: string): void;
+  setExplaining(on: boolean): void;
+  setFocus(key: string | null): void;
+  /** Selects a decision (and focuses its run); null clears the selection. */
+  select(ref: DecisionRef | null): void;
+  bumpDecisions(): void;
+  /** A click on a plot at time t: pins the cursor there and asks for the decision near it. */
+  pickAt(t: number, tol: number, key: string | null): void;
+  setDivergence(d: DivergenceState | null): void;
+  setHelpOpen(open: boolean): void;
+}
+
 /** The whole store. */
-export type AppState = ScenarioSlice & SelectionSlice & RunsSlice & PlaybackSlice & ViewSlice & NoticesSlice;
+export type AppState = ScenarioSlice &
+  SelectionSlice &
+  RunsSlice &
+  PlaybackSlice &
+  ViewSlice &
+  NoticesSlice &
+  ExplainSlice;

@@ -26,6 +26,7 @@ export function shareStateOf(s: AppState): ShareState {
     throughputColumn: s.throughputColumn,
     cdfScale: s.cdfScale,
     hidden: s.hidden,
+    why: s.selected,
   };
 }
 
@@ -53,7 +54,8 @@ export function startUrlSync(store: AppStore, win: Window = window): () => void 
       s.lesson !== prev.lesson ||
       s.throughputBin !== prev.throughputBin ||
       s.throughputColumn !== prev.throughputColumn ||
-      s.cdfScale !== prev.cdfScale;
+      s.cdfScale !== prev.cdfScale ||
+      s.selected !== prev.selected;
     if (!changed || timer !== null) return;
     timer = setTimeout(write, THROTTLE_MS);
   });

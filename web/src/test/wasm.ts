@@ -30,6 +30,7 @@ export function realEngineApi(): EngineApi {
   const w = engineWasm();
   return {
     createSim: (json) => new w.Sim(json),
+    firstDivergence: (a, b) => w.first_divergence_json(a, b),
     codes: JSON.parse(w.codes_json()) as Codes,
   };
 }

@@ -67,10 +67,17 @@ export class PlotController extends Panel<PlotSpec> {
   private xFull: ScaleLinear<number, number> = scaleLinear();
   private zoomer: ZoomBehavior<HTMLElement, unknown>;
   private hitSel: Selection<HTMLElement, unknown, null, undefined>;
+  /** The first divergence of the compared runs this plot shows (a labelled dashed line). */
+  private marker: HTMLElement;
 
   constructor(els: PlotElements, spec: PlotSpec, store: AppStore, traces: TraceStore) {
     super(els, spec, store, traces);
     this.hitSel = select(els.hit);
+    this.marker = document.createElement('div');
+    this.marker.className = 'divergence-line';
+    this.marker.innerHTML = '<span>first divergence</span>';
+    this.marker.style.display = 'none';
+    els.hit.appendChild(this.marker);
     this.zoomer = zoom<HTMLElement, unknown>()
       // Plain wheel scrolls the page (a lab page is a long stack of plots); Ctrl/⌘+wheel
       // zooms. Mouse drag pans. On touch screens only a two-finger pinch is taken, so one
@@ -103,7 +110,13 @@ export class PlotController extends Panel<PlotSpec> {
       s.throughputColumn !== prev.throughputColumn;
     if (dataChanged) {
       this.invalidate();
-    } else if (s.cursor !== prev.cursor || s.hover !== prev.hover || s.time !== prev.time || s.live !== prev.live) {
+    } else if (
+      s.cursor !== prev.cursor ||
+      s.hover !== prev.hover ||
+      s.time !== prev.time ||
+      s.live !== prev.live ||
+      s.divergence !== prev.divergence
+    ) {
       requestDraw(this);
     }
   }
@@ -283,7 +296,12 @@ export class PlotController extends Panel<PlotSpec> {
   };
 
   private onClick = (e: MouseEvent) => {
-    this.store.getState().setCursor(this.xAt(e.clientX));
+    // A click explains the decision it lands on: within 6 px of one, that one (a mark), else
+    // the one in force there (a point of a line). The plot of one run says which run.
+    const [d0 = 0, d1 = 0] = this.x.domain();
+    const tol = this.plotW > 0 ? (6 * (d1 - d0)) / this.plotW : 0;
+    const key = this.spec.keys.length === 1 ? (this.spec.keys[0] ?? null) : null;
+    this.store.getState().pickAt(this.xAt(e.clientX), tol, key);
   };
 
   private onDblClick = () => {
@@ -355,6 +373,17 @@ export class PlotController extends Panel<PlotSpec> {
     const shown = this.shownTime(s);
     const [d0 = 0, d1 = 0] = this.x.domain();
     this.moveCursor(!shown || shown.t < d0 || shown.t > d1 ? null : { v: shown.t, kind: shown.kind });
+    // The divergence of the pair compared, on the plots that show either run.
+    const div = s.divergence?.status === 'done' ? s.divergence : null;
+    const dt = div?.result?.t;
+    const mine = div !== null && this.spec.keys.some((k) => div.pair.includes(k));
+    if (dt !== undefined && mine && dt >= d0 && dt <= d1) {
+      this.marker.style.display = 'block';
+      this.marker.style.transform = `translateX(${Math.round(this.x(dt))}px)`;
+      this.marker.dataset.t = String(dt);
+    } else {
+      this.marker.style.display = 'none';
+    }
     // Without a cursor the readout is a fixed hint: new data does not touch it.
     const key = shown
       ? `${shown.t}|${s.drawn}|${this.spec.keys.join()}|${s.throughputBin}|${s.throughputColumn}`
