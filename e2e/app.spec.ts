@@ -153,7 +153,7 @@ test('loads with no errors and draws every plot with axes and data', async ({ pa
   await expectPlotsDrawn(page);
   await expect(page.getByTestId('summary')).toContainText('NewReno');
   await expect(page.getByTestId('summary')).not.toContainText('…');
-  expect(page.url()).toContain('?v=3&alg=old_tahoe,tahoe,reno,newreno');
+  expect(page.url()).toContain('?v=4&alg=old_tahoe,tahoe,reno,newreno');
   expect(errors).toEqual([]);
 });
 
@@ -396,7 +396,7 @@ test('an old v=1 link opens as before, with the same runs and digests', async ({
   await expect(page.getByRole('checkbox', { name: 'Tahoe', exact: true })).not.toBeChecked();
   const v1 = await summaryText(page);
   // The page rewrites it as the same pairs in the current format.
-  await expect.poll(() => page.url()).toContain('?v=3&alg=reno,newreno');
+  await expect.poll(() => page.url()).toContain('?v=4&alg=reno,newreno');
   await expectLinkReproduces(context, '?v=3&alg=reno,newreno', v1);
 });
 

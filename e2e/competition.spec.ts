@@ -158,7 +158,7 @@ test('an old comparison link still opens as a comparison, with the same runs', a
   await expect(page.locator('.flow-row')).toHaveCount(0);
   await expect(page.getByRole('checkbox', { name: 'Reno', exact: true })).toBeChecked();
   await expect(page.locator('figure.plot')).toHaveCount(6);
-  await expect.poll(() => page.url()).toContain('?v=3&alg=reno,newreno');
+  await expect.poll(() => page.url()).toContain('?v=4&alg=reno,newreno');
   expect(page.url()).not.toContain('mode=');
   await expectLinkReproduces(context, '?v=1&alg=reno,newreno', await summaryText(page));
 });

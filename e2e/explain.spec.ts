@@ -92,6 +92,10 @@ test('the first divergence of Reno and NewReno is marked and explained side by s
     'data-rule',
     'recovery.partial_ack_reset',
   );
+  // The preset's steps lead into the tools: Reno leaving fast recovery.
+  await inspector(page).getByRole('button', { name: 'Step to Reno leaving fast recovery' }).click();
+  await expect(current(page)).toHaveAttribute('data-rule', 'recovery.reno_exit');
+  await expect(current(page)).toContainText('t = 2.281080 s');
   // Marked on both runs' plots.
   for (const alg of ['reno', 'newreno']) {
     const line = page.locator(`figure[data-plot="window-${alg}"] .divergence-line`);

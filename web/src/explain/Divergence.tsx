@@ -68,10 +68,19 @@ export function DivergencePanel() {
               ).map(([k, list]) => (
                 <div key={k} className="divergence-side" data-run={k}>
                   <h4>{runLabel(scenario, k)}</h4>
-                  {list.length === 0 ? (
-                    <p className="muted">no decision at this instant</p>
+                  {list[0] ? (
+                    <DecisionCard d={list[0]} heading="h4" />
                   ) : (
-                    list.slice(0, 3).map((x, i) => <DecisionCard key={i} d={x} heading="h4" />)
+                    <p className="muted">no decision at this instant</p>
+                  )}
+                  {list.length > 1 && (
+                    <p className="muted">
+                      and {list.length - 1} more at this instant:{' '}
+                      {list
+                        .slice(1)
+                        .map((x) => x.title)
+                        .join('; ')}
+                    </p>
                   )}
                 </div>
               ))}

@@ -12,6 +12,7 @@ import { RULES, RULE_KINDS } from './vocabulary';
 import { Term } from './Term';
 import { StateMachines } from './StateMachine';
 import { DivergencePanel } from './Divergence';
+import { LessonSteps } from './LessonSteps';
 
 /** The step buttons: label, key, what they step to. */
 export const STEPS: { label: string; keys: [string, string]; target: StepTarget; what: string }[] = [
@@ -261,6 +262,7 @@ export function Inspector() {
               </div>
             )}
             <StepControls />
+            <LessonSteps />
             <div className="why-current" aria-live="polite" aria-atomic="true">
               {!idx ? (
                 <p className="muted">Reading the run’s decisions…</p>

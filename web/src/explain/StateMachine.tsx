@@ -10,6 +10,11 @@ import type { DecisionIndex } from './decisionIndex';
 import type { Explainer } from './explainer';
 import { phaseName } from './vocabulary';
 
+/** Below this width (one column: phones) the diagrams start folded. */
+export function wide(): boolean {
+  return typeof window === 'undefined' || !window.matchMedia?.('(max-width: 999px)').matches;
+}
+
 const BOX_W = 124;
 const BOX_H = 40;
 const CELL_W = 200;
@@ -225,7 +230,7 @@ export function StateMachines() {
   });
   if (shown.length === 0) return null;
   return (
-    <details className="machines" open>
+    <details className="machines" open={wide()}>
       <summary>
         <h3>
           States and transitions

@@ -2,7 +2,7 @@
 // look at and the question for the class up front; what happens and the source one click
 // further. Collapsed at first on narrow screens, where the summary and plots come first.
 import { useState } from 'react';
-import { useApp, useAppState } from '../app/AppContext';
+import { useAppState } from '../app/AppContext';
 import { tables } from '../engine/tables';
 import { jsonEqual } from '../lib/json';
 import { presetBase } from '../scenario/algorithms';
@@ -46,50 +46,7 @@ export function LessonPanel() {
         <p>{lesson.happens}</p>
         <p className="lesson-source">Source: {lesson.source}</p>
       </details>
-      <LessonSteps steps={preset.steps ?? []} />
       {changed && <p className="lesson-note">The scenario has changed since the preset was loaded.</p>}
     </details>
-  );
-}
-
-/** Where the explanation tools lead in this lesson (the preset's steps): a button per step
- *  some run here takes (it selects that decision); the first click explains the runs. */
-function LessonSteps({ steps }: { steps: { label: string; rules: string[] }[] }) {
-  const { controller, store } = useApp();
-  const explaining = useAppState((s) => s.explaining);
-  useAppState((s) => s.decisionsVersion);
-  useAppState((s) => s.keys.join());
-  if (steps.length === 0) return null;
-  if (!explaining) {
-    return (
-      <p className="lesson-steps">
-        <button type="button" onClick={() => store.getState().setExplaining(true)}>
-          Step through it, decision by decision
-        </button>
-      </p>
-    );
-  }
-  const offered = steps.filter((st) => controller.explainer.runsWith(st.rules).length > 0);
-  if (offered.length === 0) return null;
-  return (
-    <div className="lesson-steps" role="group" aria-label="Step through the lesson">
-      <h3>Step through it</h3>
-      <ul>
-        {offered.map((st) => (
-          <li key={st.label}>
-            <button
-              type="button"
-              className="link"
-              onClick={() => {
-                const r = controller.explainer.stepToRules(st.rules);
-                store.getState().setStepMessage(r.ok ? '' : r.message);
-              }}
-            >
-              {st.label}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </div>
   );
 }

@@ -51,7 +51,7 @@ function noticeFor(notices: { key: string; message: string }[], key: string): st
 /** NewReno from 0 s, Reno from 3 s as a thin stream, Old Tahoe from 6 s with a reservation;
  *  flow 2 hidden. */
 const LINK =
-  '?v=3&mode=compete&flows=3&duration=12&f1.algorithm=reno&f2.algorithm=old_tahoe&f1.start=3&f2.start=6' +
+  '?v=4&mode=compete&flows=3&duration=12&f1.algorithm=reno&f2.algorithm=old_tahoe&f1.start=3&f2.start=6' +
   '&f2.reserved_bandwidth=500000&f1.app.kind=thin&f1.app.write_size=200&hide=2';
 
 describe('competition mode in the link', () => {
@@ -128,7 +128,7 @@ describe('competition mode in the link', () => {
       expect(state.mode).toBe('compare');
       expect(state.layout).toBe('multiples');
       expect(state.plots).toEqual(['window', 'seq', 'queue']);
-      expect(encodeShareState(state)).toBe('v=3&alg=reno,newreno');
+      expect(encodeShareState(state)).toBe('v=4&alg=reno,newreno');
     }
     // A comparison link with several flows keeps reading flow 1's own keys as before.
     const old = decode('?v=3&alg=reno&flows=2&f1.algorithm=reno&f1.variant=reno&f1.start=1').state;

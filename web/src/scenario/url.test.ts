@@ -415,7 +415,7 @@ describe('the scenario URL: bad input', () => {
   });
 
   it('opens a v=3 link exactly as before: no decision selected, the same state as the same link at v=4', () => {
-    const link = 'alg=reno,newreno&duration=5&t=2.5&lesson=fall-floyd-reno-3drops';
+    const link = 'alg=reno,newreno&duration=5&t=2.5&lesson=cwv-quiescent-100ms';
     const old = decode(`?v=3&${link}`);
     const now = decode(`?v=4&${link}`);
     expect(old.notices).toEqual([]);
