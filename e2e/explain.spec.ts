@@ -109,10 +109,14 @@ test('the link keeps the selected decision; a new page opens on it', async ({ pa
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('l');
   await expect(current(page)).toContainText('t = 2.069200 s');
+  await expect.poll(() => page.url()).toMatch(/why=reno:\d+/);
+  const first = page.url();
   await page.keyboard.press('l'); // Reno's second loss
   await expect(current(page)).toHaveAttribute('data-rule', /^loss\./);
   await expect(current(page)).not.toContainText('t = 2.069200 s');
   const title = await current(page).locator('.decision-meta').innerText();
+  // The address follows a moment later (written at most every 150 ms).
+  await expect.poll(() => page.url()).not.toBe(first);
   await expect.poll(() => page.url()).toMatch(/why=reno:\d+/);
   const other = await context.newPage();
   await openApp(other, page.url().slice(page.url().indexOf('?')));

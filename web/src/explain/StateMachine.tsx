@@ -201,16 +201,28 @@ function Diagram({ explainer, keyName, machine }: { explainer: Explainer; keyNam
           );
         })}
       </svg>
-      <ol className="machine-list">
-        {machine.transitions.map((tr, n) => (
-          <li key={n} className={n === last ? 'lit' : undefined} data-transition={n}>
-            {tr.label}
-            {n === last && idx && lastRow >= 0 && (
-              <strong className="machine-last"> — fired last, at {idx.t(lastRow).toFixed(6)} s</strong>
-            )}
-          </li>
-        ))}
-      </ol>
+      {last >= 0 && idx && lastRow >= 0 && (
+        <p className="machine-last-line">
+          Fired last:{' '}
+          <strong>
+            {last + 1}. {machine.transitions[last]?.label}
+          </strong>{' '}
+          at {idx.t(lastRow).toFixed(6)} s
+        </p>
+      )}
+      <details className="machine-all">
+        <summary>Every transition, by number</summary>
+        <ol className="machine-list">
+          {machine.transitions.map((tr, n) => (
+            <li key={n} className={n === last ? 'lit' : undefined} data-transition={n}>
+              {tr.label}
+              {n === last && idx && lastRow >= 0 && (
+                <strong className="machine-last"> — fired last, at {idx.t(lastRow).toFixed(6)} s</strong>
+              )}
+            </li>
+          ))}
+        </ol>
+      </details>
     </figure>
   );
 }
