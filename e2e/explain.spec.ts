@@ -3,6 +3,7 @@
 // machines follow the cursor, the first divergence is marked and explained, the link keeps
 // the selected decision, and the page is looked at on a projector, a laptop and a phone.
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { ARTIFACTS, comparisons, expect, openApp, test, waitIdle, waitNewComparison } from './fixtures';
 
@@ -22,7 +23,9 @@ const current = (page: Page) => page.locator('.why-current .decision');
 /** Clicks the plot `figure` at simulated time t (s): its hit area spans the time axis. */
 async function clickAt(page: Page, figure: string, t: number, duration: number) {
   const hit = page.locator(`${figure} .plot-hit`);
-  await hit.scrollIntoViewIfNeeded();
+  // Into the top part of the window: on a laptop the Why? panel docks at the bottom.
+  await hit.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.mouse.wheel(0, -60);
   const box = await hit.boundingBox();
   if (!box) throw new Error('no plot');
   await page.mouse.click(box.x + (t / duration) * box.width, box.y + box.height / 2);
@@ -68,7 +71,7 @@ test('keys step through the decisions forwards and backwards; the state machine 
   await expect(reno.locator('[data-state="timeout_recovery"]')).toHaveAttribute('data-lit', 'true');
   await expect(reno.locator('[data-state="fast_recovery"]')).toHaveAttribute('data-lit', 'false');
   await page.keyboard.press('t'); // none after it: said, and nothing moves
-  await expect(page.locator('.why-message')).toContainText('No timeout decision after t = 3.281080 s');
+  await expect(page.locator('.why-message')).toContainText('No timeout after t = 3.281080 s');
   await page.keyboard.press('L'); // previous loss
   await expect(current(page)).toHaveAttribute('data-rule', /^loss\./);
   // A state is a button: the cursor moves to the next time the run enters it.
@@ -134,6 +137,26 @@ test('the link keeps the selected decision; a new page opens on it', async ({ pa
   );
   await expect(old.locator('.explain-panel')).toContainText('Click or tap a plot');
   await expect(old.locator('.notice-box')).toHaveCount(0);
+});
+
+test('the Why? panel, its state machines and the help overlay pass an accessibility scan', async ({ page }) => {
+  await openThreeDrops(page);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('l');
+  await expect(current(page)).toBeVisible();
+  await expect(page.locator('.divergence')).toContainText('differ at');
+  // Every state of a machine is reachable by Tab and says whether it is the state now.
+  const lit = page.locator('.machine[data-run="reno"] [data-state="fast_recovery"]');
+  await expect(lit).toHaveAttribute('aria-label', /fast recovery \(the state now\)/);
+  const scan = async () =>
+    (await new AxeBuilder({ page }).include('.explain-panel').analyze()).violations.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`,
+    );
+  expect(await scan()).toEqual([]);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('?');
+  const help = await new AxeBuilder({ page }).include('.help-dialog').analyze();
+  expect(help.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 });
 
 for (const [width, height] of [

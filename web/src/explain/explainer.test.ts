@@ -103,7 +103,7 @@ describe('explanations in the page', () => {
     const first = h.store.getState().selected;
     const r = ex.step(1, { kind: 'ruleKind', ruleKind: 'timeout' });
     expect(r.ok).toBe(false);
-    expect(r.ok ? '' : r.message).toMatch(/No timeout decision after t = 3\.28\d+ s/);
+    expect(r.ok ? '' : r.message).toMatch(/No timeout after t = 3\.28\d+ s/);
     expect(h.store.getState().selected).toEqual(first);
   });
 
@@ -154,5 +154,71 @@ describe('explanations in the page', () => {
     expect(d?.result?.t).toBeCloseTo(2.281080448, 9);
     expect(d?.result?.a[0]?.rule).toBe('recovery.reno_exit');
     expect(d?.result?.b[0]?.rule).toBe('recovery.partial_ack_reset');
+  });
+
+  it('explains every flow of a competition, each from its own decisions', async () => {
+    const link = '?v=4&mode=compete&flows=2&duration=8&f1.algorithm=reno&f1.start=1&network.bottleneck.queue_packets=6';
+    const h = make(link);
+    await waitFor(h.allDone);
+    h.store.getState().setExplaining(true);
+    await waitFor(() => ['flow0', 'flow1'].every((k) => h.controller.explainer.index(k) !== null));
+    // The same run explained alone: each flow's index is its own decisions.
+    const sim = new wasm.Sim(JSON.stringify(h.store.getState().scenario));
+    sim.set_explain(true);
+    sim.run_to_end();
+    const all = JSON.parse(sim.decisions_json(0, sim.decisions_len())) as { flow: number }[];
+    sim.free();
+    for (const flow of [0, 1]) {
+      const idx = h.controller.explainer.index(`flow${flow}`);
+      expect(idx?.length).toBe(all.filter((d) => d.flow === flow).length);
+      expect(idx?.length).toBeGreaterThan(10);
+    }
+    h.store.getState().setFocus('flow1');
+    const r = h.controller.explainer.step(1, { kind: 'ruleKind', ruleKind: 'loss' });
+    expect(r.ok).toBe(true);
+    const sel = h.store.getState().selected;
+    expect(sel?.key).toBe('flow1');
+    await waitFor(() => h.controller.explainer.detail('flow1', sel?.index ?? -1) !== null);
+    expect(h.controller.explainer.detail('flow1', sel?.index ?? -1)?.flow).toBe(1);
+    // No divergence between flows of one run (that is for compared algorithms).
+    expect(h.store.getState().divergence).toBeNull();
+  });
+
+  it('explains a live session up to where it is, and follows it as it plays on', async () => {
+    const h = make(query());
+    await waitFor(h.allDone);
+    h.controller.setSpeed(20);
+    h.controller.play();
+    while (h.store.getState().time < 2.5) {
+      const t = h.store.getState().time;
+      h.flushFrames();
+      await waitFor(() => h.store.getState().time > t);
+    }
+    h.controller.pause();
+    const at = h.store.getState().time;
+    h.store.getState().setExplaining(true);
+    await waitFor(() => h.controller.explainer.index('reno') !== null);
+    const idx = h.controller.explainer.index('reno');
+    expect(idx?.now).toBeCloseTo(at, 9);
+    // The same decisions as the engine makes up to that time.
+    const sim = new wasm.Sim(JSON.stringify(runScenario(base, 'reno')));
+    sim.set_explain(true);
+    sim.advance(at);
+    const want = (JSON.parse(sim.decisions_json(0, sim.decisions_len())) as { flow: number }[]).filter(
+      (d) => d.flow === 0,
+    ).length;
+    sim.free();
+    expect(idx?.length).toBe(want);
+    // Playing on, the index grows with the run.
+    h.controller.play();
+    const n = idx?.length ?? 0;
+    while (h.store.getState().live && h.store.getState().time < 4) {
+      const t = h.store.getState().time;
+      h.flushFrames();
+      await waitFor(() => h.store.getState().time > t || !h.store.getState().live);
+    }
+    h.controller.pause();
+    await waitFor(() => (h.controller.explainer.index('reno')?.length ?? 0) > n);
+    expect(h.controller.explainer.index('reno')?.now).toBeGreaterThan(at);
   });
 });

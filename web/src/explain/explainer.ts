@@ -24,6 +24,13 @@ export type StepTarget =
   /** The next decision of one of these rules (a lesson's step). */
   | { kind: 'rules'; rules: readonly string[] };
 
+/** What a step to the next instant of a kind looks for, in words. */
+const RULE_KIND_NAMES: Record<string, string> = {
+  loss: 'loss detected',
+  timeout: 'timeout',
+  rtt: 'RTT sample',
+};
+
 /** Kinds a click on an instant prefers to explain (what its mark shows). */
 const TELLING = ['loss', 'timeout', 'recovery', 'idle', 'gate'];
 
@@ -326,9 +333,11 @@ export class Explainer {
       found = idx.find(row, dir, (r) => wanted.has(RULES[idx.rule(r)]?.id ?? ''));
     } else {
       // Instants: the next instant with a decision of this kind, at its first such decision.
-      what = `${target.ruleKind} decision`;
+      what = RULE_KIND_NAMES[target.ruleKind] ?? `${target.ruleKind} decision`;
       const t0 = row < 0 ? -Infinity : idx.t(row);
-      const of = (r: number) => RULES[idx.rule(r)]?.kind === target.ruleKind;
+      // An instant counts when a rule named after the kind fired in it (loss.*: a loss
+      // detected; the ssthresh a timeout sets is of kind loss too, but that is a timeout).
+      const of = (r: number) => RULES[idx.rule(r)]?.id.startsWith(`${target.ruleKind}.`) ?? false;
       found = idx.find(row, dir, (r) => of(r) && (dir > 0 ? idx.t(r) > t0 : idx.t(r) < t0));
       if (found >= 0) {
         // Within the instant, the decision the kind is named after (loss.*: the fast

@@ -1,5 +1,6 @@
 // The numbers a comparison is about, per algorithm. Every number comes from the engine's
 // summary.
+import { Term } from '../explain/Term';
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../app/AppContext';
@@ -272,7 +273,7 @@ export function SummaryTable() {
             {rows.map((row) => (
               <tr key={row.label}>
                 <th scope="row" title={row.title}>
-                  {row.label}
+                  <Term name={row.label}>{row.label}</Term>
                 </th>
                 {algorithms.map((a, i) => (
                   <td key={a} className={row.multi ? 'multi' : undefined}>
@@ -293,7 +294,7 @@ export function SummaryTable() {
               <th scope="col">Algorithm</th>
               {rows.map((row) => (
                 <th key={row.label} scope="col" title={row.title}>
-                  {row.label}
+                  <Term name={row.label}>{row.label}</Term>
                 </th>
               ))}
             </tr>

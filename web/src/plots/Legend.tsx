@@ -1,5 +1,6 @@
 // What the lines, patterns and marks mean. Every algorithm is shown with its colour, dash and
 // marker; phases with colour, pattern and short name; events with their glyph.
+import { Term } from '../explain/Term';
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
@@ -158,7 +159,7 @@ export function Legend() {
         {series.map(([k, st]) => (
           <li key={k}>
             <Line color={`rgba(40,40,40,${st.alpha})`} dash={st.dash} width={st.width + 0.5} />
-            {st.label}
+            <Term name={k}>{st.label}</Term>
           </li>
         ))}
       </ul>
@@ -168,7 +169,7 @@ export function Legend() {
             <span className={`phase-swatch hatch-${p.hatch}`} style={{ backgroundColor: p.fill }} aria-hidden="true">
               {p.short}
             </span>
-            {p.label}
+            <Term name={p.label}>{p.label}</Term>
           </li>
         ))}
       </ul>
@@ -176,7 +177,7 @@ export function Legend() {
         {Object.entries(EVENT_MARKS).map(([k, m]) => (
           <li key={k}>
             <Glyph kind={m.glyph} />
-            {m.label}
+            <Term name={k}>{m.label}</Term>
           </li>
         ))}
         <li>
