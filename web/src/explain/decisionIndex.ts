@@ -3,6 +3,7 @@
 // advances. Stepping, the state machine and the lesson steps read it; the full explanation
 // of a decision is asked of the worker when shown.
 import { DECISION_INDEX_COLUMNS, type DecisionIndexColumns } from '../engine/protocol';
+import { lowerBound, rowAt } from '../engine/lookup';
 import type { Machine } from '../engine/tables';
 
 type Column = (typeof DECISION_INDEX_COLUMNS)[number];
@@ -62,28 +63,13 @@ export class DecisionIndex {
 
   /** The row of the run's decision `index`, or -1. */
   rowOf(index: number): number {
-    const col = this.cols.index;
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((col[mid] ?? 0) < index) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.length && col[lo] === index ? lo : -1;
+    const row = lowerBound(this.cols.index, this.length, index);
+    return row < this.length && this.cols.index[row] === index ? row : -1;
   }
 
   /** The last row at or before time `t` (-1: none). */
   lastAtOrBefore(t: number): number {
-    const col = this.cols.t;
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((col[mid] ?? 0) <= t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo - 1;
+    return rowAt(this.cols.t, this.length, t);
   }
 
   /** The rows made at the same instant as `row` (first, last). */

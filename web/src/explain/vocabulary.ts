@@ -14,18 +14,6 @@ export const GLOSSARY: ReadonlyMap<string, { term: string; label: string; defini
   (tables.rules?.glossary ?? []).map((g) => [g.term, g]),
 );
 
-const BY_ID = new Map(RULES.map((r, i) => [r.id, i]));
-
-/** A rule's index, or -1 when the engine has no such rule. */
-export function ruleIndex(id: string): number {
-  return BY_ID.get(id) ?? -1;
-}
-
-/** The rule indices of a kind (e.g. every `timeout` rule). */
-export function rulesOfKind(kind: string): Set<number> {
-  return new Set(RULES.flatMap((r, i) => (r.kind === kind ? [i] : [])));
-}
-
 /** A phase code's name (`codes.phases`), e.g. "fast_recovery" → shown as "fast recovery". */
 export function phaseName(code: number): string {
   const name = tables.codes.phases[code];
