@@ -168,7 +168,7 @@ fn out_writes_the_throughput_table_and_each_class_queue() {
 #[test]
 fn presets_schema_and_validate() {
     let o = cwndlab(&["presets"]);
-    assert_eq!(stdout(&o).lines().count(), 44);
+    assert_eq!(stdout(&o).lines().count(), 46);
     assert!(stdout(&o).contains("fall-floyd-newreno-4drops"));
     let schema: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&["schema"]))).unwrap();
     let p = schema["params"]
@@ -340,7 +340,7 @@ fn window_validation_settings_are_checked_by_name() {
         "--preset",
         "cwv-classroom-onoff",
         "--set",
-        "flows[0].algorithm=cubic",
+        "flows[0].algorithm=vegas",
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
@@ -608,8 +608,8 @@ fn a_bad_sweep_is_refused_before_any_run() {
             1,
         ),
         (
-            &["--param", "seed", "--values", "1", "--algorithms", "cubic"],
-            "\"cubic\" is not one of",
+            &["--param", "seed", "--values", "1", "--algorithms", "vegas"],
+            "\"vegas\" is not one of",
             1,
         ),
         (

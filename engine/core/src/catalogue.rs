@@ -74,6 +74,7 @@ const RESERVED: &str = "Reserved bandwidth";
 const PROFILES: &str = "Operating-system senders (thin streams)";
 const BINOMIAL: &str = "Binomial controls (NewReno loss detection)";
 const BEFORE_1988: &str = "Before and after Jacobson 1988 (4.3BSD)";
+const INTERNET: &str = "The Internet's algorithms today";
 
 /// A 4.3BSD sender, one Jacobson 1988 mechanism at a time (docs/algorithms.md, "Before
 /// 1988", says where each value comes from): slow start or not, congestion avoidance (the
@@ -172,6 +173,24 @@ pub static CATALOGUE: &[Algorithm] = &[
         group: CLASSIC,
         description: "RFC 6582: stays in fast recovery until everything sent before the loss is acknowledged, resending one hole per partial ACK. cwnd survives idle periods.",
         settings: &[("variant", Str("newreno")), ("cc.idle_policy", Str("none")), ("cc.growth_gate", Str("always"))],
+    },
+    Algorithm {
+        name: "cubic",
+        label: "CUBIC",
+        group: INTERNET,
+        description: "RFC 9438: after a loss the window follows a cubic of the time since, C·(t − K)³ + W_max, regaining the last maximum W_max in K seconds and then probing beyond it, never slower than Reno (W_est); a loss takes it to 0.7 of the flight. NewReno's loss recovery; standard slow start (no HyStart++).",
+        settings: &[
+            ("variant", Str("newreno")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("cc.congestion_avoidance", Str("cubic")),
+            ("cc.ssthresh_rule", Str("cubic")),
+            ("cc.newreno_full_ack", Str("ssthresh")),
+            ("cc.cubic_c", Num(0.4)),
+            ("cc.cubic_beta", Num(0.7)),
+            ("cc.cubic_fast_convergence", Bool(true)),
+            ("cc.cubic_reno_friendly", Bool(true)),
+        ],
     },
     Algorithm {
         name: "newreno_restart",

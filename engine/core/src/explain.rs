@@ -391,6 +391,24 @@ rules! {
     DelAckTimer = "ack.timer", Ack, "Delayed-ACK timer: the waiting ACK leaves",
         "RFC 1122 §4.2.3.2 (at most 500 ms)", "the timer fired: send the ACK",
         ["unacknowledged": Bytes, "timeout": Ns] => [];
+    // Rules added later go last: a rule's index is part of the decision digests.
+    /// A CUBIC congestion-avoidance epoch begins.
+    CubicEpoch = "ca.cubic_epoch", Increase, "A CUBIC epoch begins: K and W_est",
+        "RFC 9438 §4.2 eq. (2), §4.3 (§4.8, §4.10: K = 0 and W_max = cwnd_epoch after a timeout or with no loss yet)",
+        "t_epoch = now; cwnd_epoch = cwnd; K = ∛((W_max − cwnd_epoch)/C); W_est = cwnd_epoch",
+        ["cwnd": Bytes, "W_max before": Bytes, "C": Milli, "SMSS": Bytes] => ["W_max": Bytes, "K": Ns, "W_est": Bytes];
+    /// CUBIC's window increase.
+    CaCubic = "ca.cubic", Increase, "CUBIC increase toward W_cubic(t + RTT)",
+        "RFC 9438 §4.2–4.5",
+        "W_cubic(t) = C·(t − K)³ + W_max; target = clamp(W_cubic(t + RTT), cwnd, 1.5·cwnd); cwnd += (target − cwnd)·acked/cwnd; if W_cubic(t) < W_est: cwnd = W_est",
+        ["cwnd": Bytes, "ssthresh": Bytes, "acked": Bytes, "t": Ns, "RTT": Ns, "K": Ns, "W_max": Bytes, "W_cubic(t+RTT)": Bytes, "W_cubic(t)": Bytes, "W_est": Bytes]
+        => ["cwnd": Bytes, "region": Count];
+    /// CUBIC's multiplicative decrease and W_max.
+    SsthreshCubic = "ssthresh.cubic", Loss, "CUBIC decrease: β_cubic times the flight",
+        "RFC 9438 §4.6 (decrease), §4.7 (fast convergence)",
+        "ssthresh = max(FlightSize·β_cubic, 2·SMSS); W_max = cwnd, or cwnd·(1 + β_cubic)/2 if cwnd < the last W_max (fast convergence)",
+        ["FlightSize": Bytes, "cwnd": Bytes, "beta": Milli, "W_max before": Bytes, "fast convergence": Flag, "SMSS": Bytes, "ssthresh": Bytes]
+        => ["ssthresh": Bytes, "W_max": Bytes];
 }
 
 impl Rule {
@@ -868,6 +886,35 @@ impl Decision {
                 format_value(i("k"), Unit::Milli), format_value(i("alpha"), Unit::Milli), b(i("cwnd")),
                 b(o("cwnd").saturating_sub(i("cwnd"))), b(o("cwnd"))
             ),
+            Rule::CubicEpoch => {
+                if o("K") == 0 {
+                    format!(
+                        "A CUBIC congestion-avoidance epoch begins at cwnd = {}{}: W_max = cwnd_epoch = {}, K = 0 (the cubic starts at its inflection point and only grows faster); W_est = {}",
+                        b(i("cwnd")),
+                        if i("W_max before") == 0 { " with no loss yet" } else if i("W_max before") <= i("cwnd") { ", at or above the last W_max" } else { " after a timeout" },
+                        b(o("W_max")), b(o("W_est"))
+                    )
+                } else {
+                    format!(
+                        "A CUBIC congestion-avoidance epoch begins at cwnd = {}: K = ∛((W_max − cwnd_epoch)/C) = ∛(({} − {})/({} SMSS per s³)) = {} to regain W_max; W_est = {}",
+                        b(i("cwnd")), b(o("W_max")), b(i("cwnd")),
+                        format_value(i("C"), Unit::Milli),
+                        format_value(o("K"), Unit::Ns), b(o("W_est"))
+                    )
+                }
+            }
+            Rule::CaCubic => {
+                let region = match o("region") {
+                    2 => format!("Reno-friendly region (W_cubic(t) = {} < W_est = {}): cwnd = W_est", b(i("W_cubic(t)")), b(i("W_est"))),
+                    1 => "convex region (cwnd ≥ W_max): probing beyond the last maximum".to_string(),
+                    _ => "concave region (cwnd < W_max): closing in on the last maximum".to_string(),
+                };
+                format!(
+                    "CUBIC, t = {} into the epoch (K = {}, W_max = {}): W_cubic(t + RTT {}) = {}, target = clamp(…, cwnd, 1.5·cwnd); {}; cwnd {} → {}",
+                    format_value(i("t"), Unit::Ns), format_value(i("K"), Unit::Ns), b(i("W_max")),
+                    format_value(i("RTT"), Unit::Ns), b(i("W_cubic(t+RTT)")), region, b(i("cwnd")), b(o("cwnd"))
+                )
+            }
             Rule::CwndCap => format!(
                 "cwnd would grow from {} to {} but is capped at max_cwnd {}: cwnd = {}",
                 b(i("cwnd before")), b(i("cwnd")), b(i("max_cwnd")), b(o("cwnd"))
@@ -910,6 +957,20 @@ impl Decision {
                 "Binomial decrease (l = {}, β = {}): ssthresh = w − β·w^l with w = {} → {}",
                 format_value(i("l"), Unit::Milli), format_value(i("beta"), Unit::Milli), b(i("window")), b(o("ssthresh"))
             ),
+            Rule::SsthreshCubic => {
+                let wmax = if i("fast convergence") == 1 && i("cwnd") < i("W_max before") {
+                    format!(
+                        "fast convergence: cwnd {} is below the last W_max {}, so W_max = cwnd·(1 + β)/2 = {}",
+                        b(i("cwnd")), b(i("W_max before")), b(o("W_max"))
+                    )
+                } else {
+                    format!("W_max = cwnd before the reduction = {}", b(o("W_max")))
+                };
+                format!(
+                    "CUBIC decrease: ssthresh = max(FlightSize·β, 2·SMSS) = max({}·{}, {}) = {}; {}",
+                    b(i("FlightSize")), format_value(i("beta"), Unit::Milli), b(2 * i("SMSS")), b(o("ssthresh")), wmax
+                )
+            }
             Rule::SsthreshHold => format!(
                 "The timer had already resent this segment: ssthresh stays {}",
                 b(o("ssthresh"))

@@ -104,6 +104,7 @@ pub fn machine(variant: Variant, cc: &CcCfg) -> Machine {
             crate::scenario::CongAvoidRule::PerAck => &[Rule::CaPerAck],
             crate::scenario::CongAvoidRule::ByteCounting => &[Rule::CaByteCounting],
             crate::scenario::CongAvoidRule::LinuxCounter => &[Rule::CaLinux],
+            crate::scenario::CongAvoidRule::Cubic => &[Rule::CaCubic, Rule::CubicEpoch],
         }
     };
     let fast_recovery = matches!(variant, Variant::Reno | Variant::Newreno)

@@ -275,6 +275,8 @@ pub enum CongAvoidRule {
     /// Linux 3.x `tcp_cong_avoid_ai(tp, cwnd)`: a counter of ACKs; once it has reached
     /// cwnd (in packets), the next ACK adds one packet and clears it.
     LinuxCounter,
+    /// CUBIC (RFC 9438 §4.2–4.5): toward W_cubic(t + RTT), at least Reno's W_est.
+    Cubic,
 }
 
 /// ssthresh rule on loss.
@@ -287,6 +289,9 @@ pub enum SsthreshRule {
     HalfCwnd,
     /// Unchanged: no multiplicative decrease (no congestion avoidance, before 1988).
     None,
+    /// CUBIC (RFC 9438 §4.6–4.8): β_cubic times the window, W_max remembered (fast
+    /// convergence).
+    Cubic,
 }
 
 /// When a NewReno partial ACK restarts the RTO timer.
@@ -477,6 +482,14 @@ pub struct CcCfg {
     pub binomial_alpha: f64,
     /// Binomial β.
     pub binomial_beta: f64,
+    /// CUBIC's C, segments/s³ (used to 0.001).
+    pub cubic_c: f64,
+    /// CUBIC's β_cubic (used to 0.001).
+    pub cubic_beta: f64,
+    /// CUBIC's fast convergence (RFC 9438 §4.7).
+    pub cubic_fast_convergence: bool,
+    /// CUBIC's Reno-friendly region (RFC 9438 §4.3).
+    pub cubic_reno_friendly: bool,
     /// BR-TCP: the RTT of the formula.
     pub br_rtt: BrRtt,
     /// BR-TCP: the packet size of the formula.

@@ -76,6 +76,10 @@ fn extra_scenarios() -> Vec<(&'static str, Scenario)> {
         ),
         ("nagle", scenario("thin-50b-10ms", &[("flows[0].tcp.nagle", "true")])),
         (
+            "cubic",
+            scenario("netsim-newreno", &[("flows[0].algorithm", "cubic"), ("duration", "30")]),
+        ),
+        (
             "limited transmit",
             scenario("fall-floyd-newreno-1drops", &[("flows[0].cc.limited_transmit", "true")]),
         ),
@@ -426,8 +430,18 @@ fn lesson_steps_lead_to_decisions_the_runs_make() {
     // A family's presets share one step list: its address names the family.
     let mut reached: BTreeMap<(usize, &str), bool> = BTreeMap::new();
     for p in presets::all() {
-        let sim = explained(&p.scenario().unwrap());
-        let rules: BTreeSet<&str> = sim.decisions().iter().map(|e| e.d.info().id).collect();
+        // The runs the page makes of it: the preset, and each algorithm its lesson compares
+        // on the same scenario (the page offers a step when any run reaches it).
+        let compared = p.lesson.as_ref().map(|l| l.compare.clone()).unwrap_or_default();
+        let mut rules: BTreeSet<&str> = BTreeSet::new();
+        for alg in std::iter::once(None).chain(compared.iter().map(Some)) {
+            let mut o = p.overrides.clone();
+            if let Some(alg) = alg {
+                o["flows"][0]["algorithm"] = serde_json::json!(alg);
+            }
+            let sim = explained(&Scenario::from_value(&o).unwrap());
+            rules.extend(sim.decisions().iter().map(|e| e.d.info().id));
+        }
         let family = p.steps.as_ptr() as usize;
         let mut offered = 0;
         for step in p.steps {

@@ -5,6 +5,7 @@ use crate::scenario::{Problem, Scenario};
 use serde::Serialize;
 use serde_json::{json, Value};
 
+mod internet;
 mod jacobson;
 
 /// What a preset teaches, shown beside it in the app (docs/lessons/ has the full guides).
@@ -54,6 +55,14 @@ const RENO_EXIT: Step = Step {
 const SUPPRESSED: Step = Step {
     label: "Step to a loss the recover guard ignores",
     rules: &["loss.recover_guard"],
+};
+const CUBIC_CUT: Step = Step {
+    label: "Step to CUBIC's first reduction (β and W_max)",
+    rules: &["ssthresh.cubic"],
+};
+const CUBIC_EPOCH: Step = Step {
+    label: "Step to the start of a CUBIC epoch (K)",
+    rules: &["ca.cubic_epoch"],
 };
 const TIMEOUT: Step = Step {
     label: "Step to the first timeout",
@@ -582,7 +591,7 @@ fn fall_floyd_presets() -> Vec<Preset> {
 /// looking up a preset does not build all 44 (it took about half of a short CLI run's
 /// setup).
 type Family = (fn() -> Vec<Preset>, &'static [Step]);
-const FAMILIES: [Family; 6] = [
+const FAMILIES: [Family; 7] = [
     (netsim_presets, &[FAST_RETRANSMIT, PARTIAL_ACK, RENO_EXIT, TIMEOUT]),
     (
         fall_floyd_presets,
@@ -592,6 +601,7 @@ const FAMILIES: [Family; 6] = [
     (br_tcp_presets, &[BR_SSTHRESH, FAST_RETRANSMIT, TIMEOUT]),
     (thin_presets, &[DELACK, GATE, FAST_RETRANSMIT, TIMEOUT]),
     (jacobson::presets, &[TIMEOUT, RTT, CAP]),
+    (internet::presets, &[CUBIC_CUT, CUBIC_EPOCH, FAST_RETRANSMIT, TIMEOUT]),
 ];
 
 fn family((build, steps): &Family) -> Vec<Preset> {
@@ -626,7 +636,7 @@ mod tests {
     #[test]
     fn every_preset_is_a_valid_scenario() {
         let all = all();
-        assert_eq!(all.len(), 44);
+        assert_eq!(all.len(), 46);
         for p in all {
             if let Err(e) = p.scenario() {
                 panic!("{}: {e:?}", p.name);

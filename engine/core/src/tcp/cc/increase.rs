@@ -121,6 +121,8 @@ impl Cc {
                 }
                 // Linux 3.x: if the ACK count has reached cwnd (packets), grow by one packet
                 // and restart the count; otherwise count this ACK.
+                // RFC 9438 §4.2–4.5.
+                CongAvoidRule::Cubic => self.cubic_increase(acked),
                 CongAvoidRule::LinuxCounter => {
                     if self.bytes_acked >= self.cwnd / smss {
                         self.cwnd += smss;

@@ -19,6 +19,7 @@
 
 pub mod binomial;
 pub mod brtcp;
+pub mod cubic;
 pub mod cwv;
 pub mod gate;
 pub mod increase;
@@ -170,6 +171,8 @@ pub struct Cc {
     pub br: brtcp::BrState,
     /// Linux 3.16's record of how the window was used (growth gate `linux_3_16`).
     pub usage: gate::CwndUsage,
+    /// CUBIC's W_max, epoch, K and W_est (congestion avoidance `cubic`).
+    pub cubic: cubic::CubicState,
     /// Decisions explained since the sender last drained them (off unless asked for).
     pub why: Why,
 }
@@ -203,6 +206,7 @@ impl Cc {
             header: 0,
             br: brtcp::BrState::default(),
             usage: gate::CwndUsage::default(),
+            cubic: cubic::CubicState::default(),
             why: Why::default(),
         };
         if cc.cfg.slow_start == crate::scenario::SlowStartRule::None {

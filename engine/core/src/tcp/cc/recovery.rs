@@ -28,6 +28,25 @@ impl Cc {
     /// ssthresh after a loss, explained by the rule that computes it.
     pub fn loss_ssthresh(&mut self, flight: Flight) -> u64 {
         let v = self.ssthresh_rule(flight);
+        if self.cfg.ssthresh_rule == SsthreshRule::Cubic && self.variant != Variant::BrTcp && !self.cfg.binomial {
+            // RFC 9438 §4.6–4.8: W_max and the epoch go with the decrease.
+            let from = self.why_phase();
+            let before = self.cubic_on_loss();
+            let (fs, c, b) = (
+                self.flight_in_units(flight),
+                self.cwnd,
+                super::increase::milli(self.cfg.cubic_beta),
+            );
+            let fc = self.cfg.cubic_fast_convergence as u64;
+            let (old, w) = (self.ssthresh, self.cubic.w_max);
+            why!(
+                self,
+                Rule::SsthreshCubic,
+                from,
+                [fs, c, b, before, fc, self.smss, old, v, w]
+            );
+            return v;
+        }
         if self.why.on {
             let (from, s, old) = (self.phase(), self.smss, self.ssthresh);
             let (w, l2, b2) = (self.cwnd.min(self.rwnd), self.cfg.binomial_l, self.cfg.binomial_beta);
@@ -57,6 +76,7 @@ impl Cc {
                     (SsthreshRule::HalfCwnd, _) => {
                         why!(self, Rule::SsthreshHalfCwnd, from, [self.cwnd, self.rwnd, s, old, v])
                     }
+                    (SsthreshRule::Cubic, _) => unreachable!("explained above"),
                 }
             }
         }
@@ -95,6 +115,8 @@ impl Cc {
             // Segment units: whole segments, at least 2.
             (Units::Segments, SsthreshRule::HalfFlight) => (flight.segs / 2).max(2) * smss,
             (Units::Segments, SsthreshRule::HalfCwnd) => (self.cwnd.min(self.rwnd) / (2 * smss)).max(2) * smss,
+            // RFC 9438 §4.6: max(FlightSize·β_cubic, 2·SMSS).
+            (_, SsthreshRule::Cubic) => self.cubic_ssthresh(self.flight_in_units(flight)),
         }
     }
 
@@ -318,6 +340,9 @@ impl Cc {
         }
         self.rto_retransmitted = true;
         self.validation_timeout();
+        if self.cfg.congestion_avoidance == crate::scenario::CongAvoidRule::Cubic {
+            self.cubic_timeout();
+        }
         // Loss window: one segment (RFC 5681 §3.1); without slow start, the whole window.
         self.cwnd = self.restart_window();
         self.inflated = self.cwnd;

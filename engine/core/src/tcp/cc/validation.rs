@@ -269,6 +269,9 @@ impl Cc {
     /// `srtt` is the smoothed RTT (0 before the first sample).
     #[inline]
     pub fn on_ack_progress(&mut self, now: Ns, snd_una: u64, snd_nxt: u64, srtt: Ns) {
+        if self.cfg.congestion_avoidance == crate::scenario::CongAvoidRule::Cubic {
+            self.cubic_clock(now, srtt);
+        }
         if !matches!(self.validation, Validation::Rfc7661(_)) {
             return;
         }

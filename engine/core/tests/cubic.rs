@@ -1,0 +1,161 @@
+//! CUBIC (RFC 9438) in whole runs, its numbers pinned: on Fall & Floyd's one-drop path the
+//! fast retransmit sets ssthresh = 0.7 of the flight and W_max = the window before it; the
+//! first ACK in congestion avoidance starts an epoch with K = ∛((W_max − cwnd)/C); every
+//! increase moves cwnd toward W_cubic(t + RTT) by the RFC's step, checked against the same
+//! formula in floating point; the window regains W_max about K after the epoch began; fast
+//! convergence lowers W_max on a second loss; a timeout makes the next epoch start at K = 0.
+
+mod common;
+
+use common::scenario;
+use cwndlab_core::explain::{Entry, Rule};
+use cwndlab_core::scenario::Scenario;
+use cwndlab_core::sim::Simulation;
+
+fn explained(s: &Scenario) -> Vec<Entry> {
+    let mut sim = Simulation::new(s).explained();
+    sim.run_to_end();
+    sim.decisions().iter().collect()
+}
+
+fn of(list: &[Entry], rule: Rule) -> Vec<&Entry> {
+    list.iter().filter(|e| e.d.rule == rule).collect()
+}
+
+/// W_cubic(t) in floating point (bytes, t and K in seconds).
+fn w(t: f64, k: f64, w_max: f64, smss: f64) -> f64 {
+    0.4 * smss * (t - k).powi(3) + w_max
+}
+
+#[test]
+fn one_drop_ssthresh_epoch_k_and_every_increase_follow_the_rfc() {
+    let s = scenario("fall-floyd-newreno-1drops", &[("flows[0].algorithm", "cubic")]);
+    let smss = s.flows[0].tcp.mss as f64;
+    let all = explained(&s);
+    // The loss: ssthresh = max(⌊FlightSize·0.7⌋, 2) in whole segments (the preset counts
+    // cwnd in segments), W_max = cwnd before the reduction.
+    // The first reduction is the scripted drop's (queue losses follow later: CUBIC fills
+    // the 8-packet queue).
+    let loss = of(&all, Rule::SsthreshCubic);
+    let l = loss[0].d;
+    assert!((loss[0].t as f64 / 1e9 - 2.0692).abs() < 1e-4);
+    let flight = l.input("FlightSize");
+    assert_eq!(l.output("ssthresh"), (flight * 7 / 10 / 1000).max(2) * 1000);
+    assert_eq!(l.output("W_max"), l.input("cwnd"));
+    assert_eq!(l.input("beta"), 700);
+    // The epoch: at the first ACK in congestion avoidance after recovery, from cwnd = ssthresh.
+    let epochs = of(&all, Rule::CubicEpoch);
+    let e = epochs[0];
+    assert!(e.t > loss[0].t && e.t < loss[1].t);
+    assert_eq!(
+        e.d.input("cwnd"),
+        l.output("ssthresh"),
+        "NewReno's full ACK leaves cwnd = ssthresh"
+    );
+    let (w_max, cw0) = (e.d.output("W_max") as f64, e.d.input("cwnd") as f64);
+    let k = ((w_max - cw0) / smss / 0.4).cbrt();
+    let k_engine = e.d.output("K") as f64 / 1e9;
+    assert!((k - k_engine).abs() < 2e-6, "K = {k} s, engine {k_engine} s");
+    assert_eq!(e.d.output("W_est"), e.d.input("cwnd"));
+    // Every increase of that epoch: W_cubic at t + RTT and the step, recomputed.
+    let incs: Vec<_> = of(&all, Rule::CaCubic)
+        .into_iter()
+        .filter(|x| x.t >= e.t && x.t < loss[1].t)
+        .collect();
+    assert!(incs.len() > 20);
+    for x in &incs {
+        let d = x.d;
+        let (t, rtt) = (d.input("t") as f64 / 1e9, d.input("RTT") as f64 / 1e9);
+        let ahead = w(t + rtt, k_engine, w_max, smss);
+        assert!(
+            (d.input("W_cubic(t+RTT)") as f64 - ahead).abs() <= 1.0,
+            "{} vs {ahead}",
+            d.input("W_cubic(t+RTT)")
+        );
+        let cw = d.input("cwnd") as f64;
+        let region = d.output("region");
+        if region == 2 {
+            assert_eq!(d.output("cwnd"), d.input("W_est").max(d.input("cwnd")));
+            assert!(d.input("W_cubic(t)") < d.input("W_est"));
+        } else {
+            // The step, with the fractions of earlier steps carried: ⌊x⌋ or ⌊x⌋ + 1.
+            let target = (d.input("W_cubic(t+RTT)") as f64).clamp(cw, cw * 1.5).floor();
+            let step = ((target - cw) * d.input("acked") as f64 / cw).floor();
+            let got = d.output("cwnd") as f64 - cw;
+            assert!(
+                got == step || got == step + 1.0,
+                "at t = {t}: step {got}, formula {step}"
+            );
+            assert_eq!(region, if cw < w_max { 0 } else { 1 });
+        }
+    }
+    // The window regains W_max about K after the epoch began (it aims one RTT ahead).
+    let back = incs
+        .iter()
+        .find(|x| x.d.output("cwnd") as f64 >= w_max)
+        .expect("regains W_max");
+    let after = (back.t - e.t) as f64 / 1e9;
+    let rtt = back.d.input("RTT") as f64 / 1e9;
+    assert!(
+        after > k_engine - 2.0 * rtt && after < k_engine + rtt,
+        "{after} s vs K = {k_engine} s"
+    );
+}
+
+#[test]
+fn each_reduction_remembers_w_max_with_fast_convergence_when_the_window_fell_short() {
+    // The netsim path with CUBIC: many losses, some before the window regains W_max.
+    let s = scenario("netsim-newreno", &[("flows[0].algorithm", "cubic"), ("duration", "60")]);
+    let check = |s: &Scenario, fast: bool| {
+        let all = explained(s);
+        let loss = of(&all, Rule::SsthreshCubic);
+        assert!(loss.len() > 10);
+        let mut short = 0;
+        for pair in loss.windows(2) {
+            let (a, b) = (pair[0].d, pair[1].d);
+            assert_eq!(b.input("W_max before"), a.output("W_max"));
+            let (cw, before) = (b.input("cwnd"), b.input("W_max before"));
+            if fast && cw < before {
+                short += 1;
+                // W_max = cwnd·(1 + 0.7)/2 = 0.85·cwnd.
+                assert_eq!(b.output("W_max"), cw * 1700 / 2000);
+            } else {
+                assert_eq!(b.output("W_max"), cw);
+            }
+            // ssthresh = ⌊FlightSize·0.7⌋, at least 2 segments (bytes here).
+            assert_eq!(b.output("ssthresh"), (b.input("FlightSize") * 7 / 10).max(2 * 1460));
+        }
+        short
+    };
+    assert!(check(&s, true) > 0, "some loss came before W_max was regained");
+    let mut t = s.clone();
+    t.flows[0].cc.cubic_fast_convergence = false;
+    check(&t, false);
+}
+
+#[test]
+fn after_a_timeout_the_next_epoch_starts_at_k_zero_from_the_window_it_finds() {
+    // The fast retransmission of segment 14 is lost too: only the timer repairs it.
+    let s = scenario(
+        "fall-floyd-newreno-1drops",
+        &[
+            ("flows[0].algorithm", "cubic"),
+            ("flows[0].drops", r#"[{"segment": 14}, {"segment": 14, "attempt": 2}]"#),
+        ],
+    );
+    let all = explained(&s);
+    let timeout = all.iter().find(|e| e.d.rule == Rule::Timeout).expect("a timeout");
+    let epoch = all
+        .iter()
+        .find(|e| e.d.rule == Rule::CubicEpoch && e.t > timeout.t)
+        .expect("an epoch after it");
+    assert_eq!(epoch.d.output("K"), 0);
+    assert_eq!(epoch.d.output("W_max"), epoch.d.input("cwnd"));
+    // The ssthresh the timeout set is CUBIC's: 0.7 of the flight.
+    let cut = all
+        .iter()
+        .rev()
+        .find(|e| e.d.rule == Rule::SsthreshCubic && e.t <= timeout.t)
+        .unwrap();
+    assert_eq!(cut.t, timeout.t);
+}
