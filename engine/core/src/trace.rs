@@ -76,11 +76,15 @@ pub enum EventKind {
     /// becomes known: at its send if an earlier copy had arrived, else when one arrives.
     /// Derived from the send and receive rows, so it is not part of the digest.
     SpuriousRetransmit = 28,
+    /// A CUBIC congestion-avoidance epoch began (RFC 9438 §4.2): `seq` = W_max, bytes;
+    /// `len` = cwnd_epoch, bytes (saturating); `seg` = K, µs (saturating). What the window
+    /// plot draws its references from.
+    CubicEpoch = 29,
 }
 
 impl EventKind {
     /// Every kind, in code order.
-    pub const ALL: [EventKind; 29] = [
+    pub const ALL: [EventKind; 30] = [
         EventKind::DataSend,
         EventKind::Retransmit,
         EventKind::QueueDrop,
@@ -110,6 +114,7 @@ impl EventKind {
         EventKind::NvpLossResponse,
         EventKind::RttSample,
         EventKind::SpuriousRetransmit,
+        EventKind::CubicEpoch,
     ];
 
     /// Name used in CSV and JSON.
@@ -144,6 +149,7 @@ impl EventKind {
             EventKind::NvpLossResponse => "nvp_loss_response",
             EventKind::RttSample => "rtt_sample",
             EventKind::SpuriousRetransmit => "spurious_retransmit",
+            EventKind::CubicEpoch => "cubic_epoch",
         }
     }
 

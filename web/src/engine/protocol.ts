@@ -34,7 +34,8 @@ export const TABLES = {
    *  timeline changes; and the window-validation events (idle and application-limited
    *  decays, restart after idle, new CWV's phase changes), for which seq = cwnd before,
    *  len = cwnd after, seg = ssthresh before, tx = ssthresh after (bytes; U32_UNLIMITED =
-   *  unlimited); kind code. */
+   *  unlimited); and CUBIC's epochs, for which seq = W_max, len = cwnd at the epoch's
+   *  start (bytes), seg = K (µs); kind code. */
   marks: ['t', 'kind', 'seq', 'len', 'seg', 'tx'],
   /** Bottleneck queue occupancy (data direction), packets. */
   queue: ['t', 'packets'],

@@ -164,6 +164,7 @@ const EVENT_TABLE_KINDS: Record<EventTable, readonly string[]> = {
     'nvp_exit',
     'nvp_expiry',
     'nvp_loss_response',
+    'cubic_epoch',
   ],
 };
 

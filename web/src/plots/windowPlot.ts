@@ -3,7 +3,8 @@
 // → fast retransmit, retransmission timeout, NewReno partial ACK); for runs with an idle
 // policy also W_used and pipeACK (window-validation series), a mark for every window decay,
 // restart and new-CWV phase change (read at the cursor as before → after), and a strip
-// along the bottom while new CWV is in its non-validated phase.
+// along the bottom while new CWV is in its non-validated phase; for CUBIC runs, W_max over
+// each epoch and K, the time it takes to regain it.
 import { rowAt, rowsInForce, rowsWithin, visibleRange } from '../engine/lookup';
 import { U32_UNLIMITED } from '../engine/protocol';
 import type { RunTrace } from '../engine/traceStore';
@@ -315,6 +316,82 @@ function drawReservedBdp(f: DrawFrame, run: PlotRun, mss: number) {
   ctx.restore();
 }
 
+/** CUBIC's epochs (RFC 9438 §4.2, the engine's `cubic_epoch` rows): each from its start
+ *  to the next loss response or epoch, with W_max (segments) and the time K after its
+ *  start at which the cubic regains W_max. */
+const CUBIC_EPOCH = EVENT_CODE.get('cubic_epoch');
+const EPOCH_ENDS: ReadonlySet<number> = new Set(
+  ['fast_retransmit', 'timeout', 'cubic_epoch'].flatMap((n) => EVENT_CODE.get(n) ?? []),
+);
+
+interface CubicEpoch {
+  t: number;
+  end: number;
+  wMax: number;
+  k: number;
+}
+
+function cubicEpochs(run: PlotRun, t0: number, t1: number, mss: number): CubicEpoch[] {
+  if (CUBIC_EPOCH === undefined) return [];
+  const m = run.trace.tables.marks;
+  const out: CubicEpoch[] = [];
+  // From the epoch in force at t0 (the row before the window) to the last that starts in it.
+  const [i0, i1] = rowsInForce(m.cols.t, m.length, t0, t1);
+  let first = i0;
+  while (first > 0 && m.cols.kind[first] !== CUBIC_EPOCH) first -= 1;
+  for (let i = first; i < Math.max(i1, first + 1) && i < m.length; i += 1) {
+    if (m.cols.kind[i] !== CUBIC_EPOCH) continue;
+    let end = run.trace.now;
+    for (let j = i + 1; j < m.length; j += 1) {
+      if (EPOCH_ENDS.has(m.cols.kind[j] ?? -1)) {
+        end = m.cols.t[j] ?? end;
+        break;
+      }
+    }
+    const t = m.cols.t[i] ?? 0;
+    if (end < t0 || t > t1) continue;
+    out.push({ t, end, wMax: (m.cols.seq[i] ?? 0) / mss, k: (m.cols.seg[i] ?? 0) / 1e6 });
+  }
+  return out;
+}
+
+/** CUBIC's references: W_max as a dotted line over each epoch, and K as a tick where the
+ *  cubic regains it, both labelled, in the run's colour. */
+function drawCubic(f: DrawFrame, run: PlotRun, mss: number) {
+  const epochs = cubicEpochs(run, f.t0, f.t1, mss);
+  if (epochs.length === 0) return;
+  const { ctx } = f;
+  ctx.save();
+  ctx.strokeStyle = run.style.color;
+  ctx.fillStyle = '#222';
+  ctx.font = '10px system-ui, sans-serif';
+  ctx.textBaseline = 'bottom';
+  for (const e of epochs) {
+    const x0 = f.x(Math.max(e.t, f.t0));
+    const x1 = f.x(Math.min(e.end, f.t1));
+    const y = Math.round(f.y(e.wMax)) + 0.5;
+    ctx.setLineDash([2, 3]);
+    ctx.lineWidth = 1.25;
+    ctx.beginPath();
+    ctx.moveTo(x0, y);
+    ctx.lineTo(x1, y);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    if (x1 - x0 > 46) ctx.fillText('W_max', x0 + 2, y - 1);
+    const tk = e.t + e.k;
+    if (e.k > 0 && tk <= e.end && tk >= f.t0 && tk <= f.t1) {
+      const xk = Math.round(f.x(tk)) + 0.5;
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      ctx.moveTo(xk, y - 7);
+      ctx.lineTo(xk, y + 7);
+      ctx.stroke();
+      ctx.fillText('K', xk + 2, y - 1);
+    }
+  }
+  ctx.restore();
+}
+
 /** The window plot definition. */
 export const windowPlot: PlotDef = {
   yLabel: 'segments',
@@ -370,6 +447,7 @@ export const windowPlot: PlotDef = {
     }
     runs.forEach((run, i) => {
       drawReservedBdp(f, run, mss);
+      drawCubic(f, run, mss);
       if (context.overlay) drawIdentityMarkers(f, run, i, mss);
       drawEventMarks(f, run, mss);
       drawWindowEvents(f, run, i, mss);
@@ -407,6 +485,10 @@ export const windowPlot: PlotDef = {
         if (near < 0 || Math.abs(ti - t) < Math.abs((run.trace.tables.marks.cols.t[near] ?? Infinity) - t)) near = i;
       }
       if (near >= 0) text += ` · ${windowEventsAt(run.trace, near, mss)}`;
+      const epoch = cubicEpochs(run, t, t, mss).find((e) => e.t <= t && t <= e.end);
+      if (epoch) {
+        text += ` · CUBIC epoch from ${formatNumber(epoch.t, 4)} s: W_max ${formatNumber(epoch.wMax, 4)} seg, K ${formatNumber(epoch.k, 4)} s`;
+      }
       return { key: run.key, label: run.label, color: run.style.color, text };
     });
   },
@@ -419,9 +501,10 @@ export const windowPlot: PlotDef = {
       const decays = f.window_decays > 0 ? `, ${f.window_decays} window decays or restarts` : '';
       const bdp = reservedBdp(r, mss);
       const reserved = bdp === null ? '' : `, reserved BDP ${formatNumber(bdp, 4)} segments (dashed line)`;
+      const cubic = f.algorithm === 'cubic' ? ", CUBIC's W_max as a dotted line over each epoch and K as a tick" : '';
       return (
         `${r.label}: mean cwnd ${formatNumber(f.mean_cwnd_segments, 3)} segments, ` +
-        `${f.fast_retransmits} fast retransmits, ${f.timeouts} timeouts, ${f.partial_acks} partial ACKs${decays}${reserved}`
+        `${f.fast_retransmits} fast retransmits, ${f.timeouts} timeouts, ${f.partial_acks} partial ACKs${decays}${reserved}${cubic}`
       );
     });
     return (

@@ -57,7 +57,7 @@ const SUPPRESSED: Step = Step {
     rules: &["loss.recover_guard"],
 };
 const CUBIC_CUT: Step = Step {
-    label: "Step to CUBIC's first reduction (β and W_max)",
+    label: "Step to CUBIC’s first reduction (β and W_max)",
     rules: &["ssthresh.cubic"],
 };
 const CUBIC_EPOCH: Step = Step {

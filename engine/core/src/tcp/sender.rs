@@ -581,7 +581,7 @@ impl Sender {
     /// Logs the window changes congestion control made since the last call.
     #[inline]
     fn trace_changes(&mut self, w: &mut World) {
-        if !self.cc.changes.is_empty() {
+        if !self.cc.changes.is_empty() || !self.cc.notes.is_empty() {
             self.log_changes(w);
         }
     }
@@ -601,6 +601,9 @@ impl Sender {
                 sat(c.before.ssthresh),
                 sat(c.after.ssthresh),
             );
+        }
+        for n in self.cc.notes.drain(..) {
+            w.log(self.flow, n.kind, n.seq, n.len, n.seg, n.tx);
         }
     }
 

@@ -134,6 +134,14 @@ impl Cc {
         st.w_est_fine = cw * FINE;
         st.carry = 0;
         let (w_max, k) = (st.w_max, st.k);
+        let sat = |x: u64| x.min(u32::MAX as u64) as u32;
+        self.notes.push(super::Note {
+            kind: crate::trace::EventKind::CubicEpoch,
+            seq: w_max,
+            len: sat(cw),
+            seg: sat(k),
+            tx: 0,
+        });
         why!(
             self,
             Rule::CubicEpoch,

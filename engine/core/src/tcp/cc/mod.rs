@@ -91,6 +91,18 @@ pub struct Flight {
     pub segs: u64,
 }
 
+/// A row for the event log that a rule writes (the sender logs it as it is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// The event kind.
+    pub kind: crate::trace::EventKind,
+    /// The row's fields, as that kind defines them.
+    pub seq: u64,
+    pub len: u32,
+    pub seg: u32,
+    pub tx: u32,
+}
+
 /// What the sender must do after a new ACK.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NewAckAction {
@@ -163,6 +175,8 @@ pub struct Cc {
     pub validation: Validation,
     /// Changes made by window validation since the sender last drained them (for the trace).
     pub changes: Vec<WindowChange>,
+    /// Other rows a rule wants in the event log (CUBIC's epochs), drained with `changes`.
+    pub notes: Vec<Note>,
     /// The TCP clock tick, ns (window validation's time base).
     pub tick: u64,
     /// Header bytes per packet (BR-TCP's packet size).
@@ -202,6 +216,7 @@ impl Cc {
             iw: cwnd,
             validation,
             changes: Vec::new(),
+            notes: Vec::new(),
             tick: 1,
             header: 0,
             br: brtcp::BrState::default(),
