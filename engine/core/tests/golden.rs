@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/digests.json");
 const VALIDATION_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/validation-digests.json");
 const DECISIONS_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/decision-digests.json");
+const COMPARISONS_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/comparison-digests.json");
 
 fn check_or_update(file: &str, now: &BTreeMap<String, String>) {
     if std::env::var_os("CWNDLAB_UPDATE_GOLDEN").is_some() {
@@ -102,4 +103,32 @@ fn summary_only_and_streamed_runs_keep_the_full_runs_digest_and_summary() {
         );
         assert!(bare.events().is_empty(), "{}", p.name);
     }
+}
+
+/// The runs a lesson compares (the page's comparison of a preset): each named algorithm's
+/// settings written onto flow 0 of the resolved preset, as the page does, digested; the
+/// wasm build checks the same runs (engine/wasm/tests/determinism.mjs).
+#[test]
+fn every_lesson_comparison_matches_its_golden_digest() {
+    use cwndlab_core::catalogue;
+    use cwndlab_core::scenario::{set_path, Scenario};
+    let mut now = BTreeMap::new();
+    for p in presets::all() {
+        let Some(lesson) = &p.lesson else { continue };
+        if lesson.mode != "compare" {
+            continue;
+        }
+        for alg in &lesson.compare {
+            let entry = catalogue::find(alg).unwrap_or_else(|| panic!("{}: {alg}", p.name));
+            let mut v = p.scenario().unwrap().to_value();
+            for (path, value) in entry.settings {
+                set_path(&mut v, &format!("flows[0].{path}"), value.to_json()).unwrap();
+            }
+            set_path(&mut v, "flows[0].algorithm", serde_json::json!(alg)).unwrap();
+            let mut sim = Simulation::new(&Scenario::from_value(&v).unwrap());
+            sim.run_to_end();
+            now.insert(format!("{}@{alg}", p.name), format!("{:016x}", sim.digest()));
+        }
+    }
+    check_or_update(COMPARISONS_FILE, &now);
 }

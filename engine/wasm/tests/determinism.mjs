@@ -7,12 +7,15 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../../..');
 const pkg = resolve(process.argv[2] ?? join(root, 'web/src/engine/pkg'));
-const { initSync, Sim, presets_json } = await import(join(pkg, 'cwndlab_wasm.js'));
+const { initSync, Sim, presets_json, catalogue_json } = await import(join(pkg, 'cwndlab_wasm.js'));
 initSync({ module: readFileSync(join(pkg, 'cwndlab_wasm_bg.wasm')) });
 
 const golden = JSON.parse(readFileSync(join(root, 'engine/core/tests/golden/digests.json'), 'utf8'));
 const goldenValidation = JSON.parse(
   readFileSync(join(root, 'engine/core/tests/golden/validation-digests.json'), 'utf8'),
+);
+const goldenComparisons = JSON.parse(
+  readFileSync(join(root, 'engine/core/tests/golden/comparison-digests.json'), 'utf8'),
 );
 const goldenDecisions = JSON.parse(
   readFileSync(join(root, 'engine/core/tests/golden/decision-digests.json'), 'utf8'),
@@ -45,9 +48,40 @@ for (const p of presets) {
     console.error(`MISMATCH ${p.name} (decisions): wasm ${e} (${count}), native ${goldenDecisions[p.name]}`);
   }
 }
+// The runs a lesson compares, built as the page builds them: each algorithm's settings
+// written onto flow 0 of the resolved preset.
+const catalogue = new Map(JSON.parse(catalogue_json()).map((e) => [e.name, e]));
+let comparisons = 0;
+for (const p of presets) {
+  if (!p.lesson || p.lesson.mode !== 'compare') continue;
+  for (const alg of p.lesson.compare) {
+    const s = structuredClone(p.scenario);
+    for (const [path, value] of Object.entries(catalogue.get(alg)?.settings ?? {})) {
+      let o = s.flows[0];
+      const keys = path.split('.');
+      for (const k of keys.slice(0, -1)) o = o[k];
+      o[keys.at(-1)] = value;
+    }
+    s.flows[0].algorithm = alg;
+    const sim = new Sim(JSON.stringify(s));
+    sim.run_to_end();
+    const d = sim.digest();
+    sim.free();
+    comparisons++;
+    const key = `${p.name}@${alg}`;
+    if (d !== goldenComparisons[key]) {
+      failures++;
+      console.error(`MISMATCH ${key}: wasm ${d}, native ${goldenComparisons[key]}`);
+    }
+  }
+}
+if (comparisons !== Object.keys(goldenComparisons).length) {
+  failures++;
+  console.error(`comparison runs: wasm ${comparisons}, native ${Object.keys(goldenComparisons).length}`);
+}
 const missing = Object.keys(golden).filter((n) => !presets.some((p) => p.name === n));
 for (const n of missing) console.error(`MISSING in wasm presets: ${n}`);
 if (failures || missing.length || presets.length === 0) process.exit(1);
 console.log(
-  `native == wasm: ${presets.length} preset digests identical, ${Object.keys(goldenValidation).length} window-validation digests, and ${presets.length} explained-decision digests`,
+  `native == wasm: ${presets.length} preset digests identical, ${comparisons} lesson comparison runs, ${Object.keys(goldenValidation).length} window-validation digests, and ${presets.length} explained-decision digests`,
 );
