@@ -29,6 +29,9 @@
 
 using namespace ns3;
 
+// Note on queues: no queue discs (they are uninstalled), so each PointToPointNetDevice's
+// DropTailQueue holds at most N packets and the overflow is dropped by the TrafficControlLayer.
+
 // Drops the first arrival of the data segment with a given TCP sequence number (ns-3's ISN is 0
 // and the SYN takes one, so segment n starts at 1 + (n-1)*MSS). Used as the receive error model of
 // router B's bottleneck device; the packet still has its PPP header there.
@@ -358,11 +361,24 @@ main(int argc, char* argv[])
     Ptr<Queue<Packet>> nic = DynamicCast<PointToPointNetDevice>(d01.Get(0))->GetQueue();
     nic->TraceConnectWithoutContext("PacketsInQueue", MakeCallback(&NicQueueChange));
     nic->TraceConnectWithoutContext("Drop", MakeCallback(&NicDrop));
+    // Without a queue disc, a full device queue is "stopped" (flow control) and the packet is
+    // dropped one layer up, by the node's TrafficControlLayer ("TcDrop"), not by the queue.
+    // Router A only drops on its bottleneck device (forward data), the sender on its NIC.
+    n.Get(1)->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
+        "TcDrop", MakeCallback(&QueueDrop));
+    n.Get(0)->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
+        "TcDrop", MakeCallback(&NicDrop));
     Simulator::Schedule(Seconds(0), &SampleQueue, &qCsv);
 
     g_duration = 30;
     Simulator::Stop(Seconds(g_duration + 1)); // +1 s covers the handshake offset t0
     Simulator::Run();
+    for (auto* c : {&d01, &d12, &d23}) // check: no queue disc came back
+        for (uint32_t k = 0; k < c->GetN(); k++)
+        {
+            Ptr<TrafficControlLayer> tc = c->Get(k)->GetNode()->GetObject<TrafficControlLayer>();
+            NS_ABORT_MSG_IF(tc->GetRootQueueDiscOnDevice(c->Get(k)), "queue disc still installed");
+        }
 
     // close the time-weighted averages at the end of the aligned window
     AccumulateCwnd();

@@ -37,8 +37,9 @@ export const TABLES = {
    *  unlimited); and CUBIC's epochs, for which seq = W_max, len = cwnd at the epoch's
    *  start (bytes), seg = K (µs); kind code. */
   marks: ['t', 'kind', 'seq', 'len', 'seg', 'tx'],
-  /** Bottleneck queue occupancy (data direction), packets. */
-  queue: ['t', 'packets'],
+  /** Bottleneck queue occupancy (data direction): packets, and bytes (what the queueing
+   *  delay is read from: bytes × 8 / the bottleneck's rate). */
+  queue: ['t', 'packets', 'bytes'],
   /** RTT samples (one per Karn-valid sample; empty with an engine that has no such event):
    *  seq = the sample as the estimator took it (quantised to the clock tick), ns, exact
    *  (a 64-bit field); seg = the timed segment (0 = SYN). */

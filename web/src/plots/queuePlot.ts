@@ -1,10 +1,33 @@
 // Bottleneck queue occupancy (data direction), in packets, with the buffer size as a
-// dashed reference line: a full buffer is where drop-tail losses come from.
+// dashed reference line: a full buffer is where drop-tail losses come from. The readout and
+// the buffer's label also give the queue as time: the delay a packet joining it waits
+// (the queued bytes drained at the bottleneck's rate), so a deep buffer's cost reads in ms.
 import { rowAt, rowsInForce } from '../engine/lookup';
 import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
 import type { PlotContext, PlotDef } from './core/types';
 import { strokePolyline, visibleLine } from './layers';
+
+/** The bottleneck's rate at t = 0, bit/s (0 when unknown). */
+function rate(context: PlotContext): number {
+  const b = getAt(context.scenario, 'network.bottleneck.bandwidth');
+  return typeof b === 'number' ? b : 0;
+}
+
+/** The time `bytes` take to drain at the bottleneck's rate, as text ("1.2 s", "34 ms"). */
+function drainText(bytes: number, context: PlotContext): string {
+  const r = rate(context);
+  if (r <= 0) return '';
+  const s = (bytes * 8) / r;
+  return s >= 1 ? `${formatNumber(s, 3)} s` : `${formatNumber(s * 1000, 3)} ms`;
+}
+
+/** The size of a full-sized packet on the wire, bytes (MSS + header of flow 0). */
+function packetBytes(context: PlotContext): number {
+  const mss = getAt(context.scenario, 'flows[0].tcp.mss');
+  const header = getAt(context.scenario, 'flows[0].tcp.header');
+  return (typeof mss === 'number' ? mss : 0) + (typeof header === 'number' ? header : 0);
+}
 
 function capacity(context: PlotContext): number {
   const c = getAt(context.scenario, 'network.bottleneck.queue_packets');
@@ -48,7 +71,8 @@ export const queuePlot: PlotDef = {
     ctx.stroke();
     ctx.setLineDash([]);
     // The label sits on a white box so the data under it cannot make it unreadable.
-    const label = `buffer ${cap} packets${perClass(context) ? ' per class' : ''}`;
+    const full = drainText(cap * packetBytes(context), context);
+    const label = `buffer ${cap} packets${perClass(context) ? ' per class' : ''}${full ? ` ≈ ${full} of full-sized packets` : ''}`;
     ctx.font = '11px system-ui, sans-serif';
     const tw = ctx.measureText(label).width;
     const ly = Math.max(1, py - 15);
@@ -75,7 +99,9 @@ export const queuePlot: PlotDef = {
       const q = run.trace.tables.queue;
       const r = rowAt(q.cols.t, q.length, t);
       const v = r < 0 ? 0 : (q.cols.packets[r] ?? 0);
-      const text = `queue ${formatNumber(v)} packets`;
+      const bytes = r < 0 ? 0 : (q.cols.bytes[r] ?? 0);
+      const wait = drainText(bytes, context);
+      const text = `queue ${formatNumber(v)} packets${wait ? ` · ${wait} of queueing delay` : ''}`;
       return context.competition
         ? { key: 'queue', label: 'all flows', color: '#333333', text }
         : { key: run.key, label: run.label, color: run.style.color, text };
