@@ -144,7 +144,8 @@ macro_rules! linux_3x {
     };
 }
 
-/// Every entry, in picker order.
+/// Every entry, in picker order (new entries go last: an entry's place is its colour on the
+/// page).
 pub static CATALOGUE: &[Algorithm] = &[
     Algorithm {
         name: "old_tahoe",
@@ -173,24 +174,6 @@ pub static CATALOGUE: &[Algorithm] = &[
         group: CLASSIC,
         description: "RFC 6582: stays in fast recovery until everything sent before the loss is acknowledged, resending one hole per partial ACK. cwnd survives idle periods.",
         settings: &[("variant", Str("newreno")), ("cc.idle_policy", Str("none")), ("cc.growth_gate", Str("always"))],
-    },
-    Algorithm {
-        name: "cubic",
-        label: "CUBIC",
-        group: INTERNET,
-        description: "RFC 9438: after a loss the window follows a cubic of the time since, C·(t − K)³ + W_max, regaining the last maximum W_max in K seconds and then probing beyond it, never slower than Reno (W_est); a loss takes it to 0.7 of the flight. NewReno's loss recovery; standard slow start (no HyStart++).",
-        settings: &[
-            ("variant", Str("newreno")),
-            ("cc.idle_policy", Str("none")),
-            ("cc.growth_gate", Str("always")),
-            ("cc.congestion_avoidance", Str("cubic")),
-            ("cc.ssthresh_rule", Str("cubic")),
-            ("cc.newreno_full_ack", Str("ssthresh")),
-            ("cc.cubic_c", Num(0.4)),
-            ("cc.cubic_beta", Num(0.7)),
-            ("cc.cubic_fast_convergence", Bool(true)),
-            ("cc.cubic_reno_friendly", Bool(true)),
-        ],
     },
     Algorithm {
         name: "newreno_restart",
@@ -312,6 +295,24 @@ pub static CATALOGUE: &[Algorithm] = &[
         group: BEFORE_1988,
         description: "All of Jacobson 1988 on 4.3BSD: slow start, congestion avoidance and the mean + 4·deviation timer (appendix A) with Karn's rule and exponential backoff, on 500 ms timer ticks; timeouts are the only loss signal.",
         settings: bsd_4_3!("ack_counting", "half_cwnd", "jacobson88"),
+    },
+    Algorithm {
+        name: "cubic",
+        label: "CUBIC",
+        group: INTERNET,
+        description: "RFC 9438: after a loss the window follows a cubic of the time since, C·(t − K)³ + W_max, regaining the last maximum W_max in K seconds and then probing beyond it, never slower than Reno (W_est); a loss takes it to 0.7 of the flight. NewReno's loss recovery; standard slow start (no HyStart++).",
+        settings: &[
+            ("variant", Str("newreno")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("cc.congestion_avoidance", Str("cubic")),
+            ("cc.ssthresh_rule", Str("cubic")),
+            ("cc.newreno_full_ack", Str("ssthresh")),
+            ("cc.cubic_c", Num(0.4)),
+            ("cc.cubic_beta", Num(0.7)),
+            ("cc.cubic_fast_convergence", Bool(true)),
+            ("cc.cubic_reno_friendly", Bool(true)),
+        ],
     },
 ];
 
