@@ -345,7 +345,7 @@ fn window_validation_settings_are_checked_by_name() {
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stderr(&o).contains(
-            "linux_3_18, freebsd_10, bsd_4_3, bsd_4_3_ss, bsd_4_3_ca, bsd_4_3_ss_ca, jacobson_88, cubic, custom"
+            "linux_3_18, freebsd_10, bsd_4_3, bsd_4_3_ss, bsd_4_3_ca, bsd_4_3_ss_ca, jacobson_88, cubic, cubic_linux, custom"
         ),
         "{}",
         stderr(&o)

@@ -392,6 +392,12 @@ rules! {
         "RFC 1122 §4.2.3.2 (at most 500 ms)", "the timer fired: send the ACK",
         ["unacknowledged": Bytes, "timeout": Ns] => [];
     // Rules added later go last: a rule's index is part of the decision digests.
+    /// CUBIC's decrease from cwnd (Linux, ns-3).
+    SsthreshCubicCwnd = "ssthresh.cubic_cwnd", Loss, "CUBIC decrease: β_cubic times cwnd (Linux)",
+        "Linux tcp_cubic.c cubictcp_recalc_ssthresh(); RFC 9438 §4.7 (fast convergence)",
+        "ssthresh = max(cwnd·β_cubic, 2·SMSS); W_max = cwnd, or cwnd·(1 + β_cubic)/2 if cwnd < the last W_max (fast convergence)",
+        ["cwnd": Bytes, "beta": Milli, "W_max before": Bytes, "fast convergence": Flag, "SMSS": Bytes, "ssthresh": Bytes]
+        => ["ssthresh": Bytes, "W_max": Bytes];
     /// A CUBIC congestion-avoidance epoch begins.
     CubicEpoch = "ca.cubic_epoch", Increase, "A CUBIC epoch begins: K and W_est",
         "RFC 9438 §4.2 eq. (2), §4.3 (§4.8, §4.10: K = 0 and W_max = cwnd_epoch after a timeout or with no loss yet)",
@@ -905,7 +911,8 @@ impl Decision {
             }
             Rule::CaCubic => {
                 let region = match o("region") {
-                    2 => format!("Reno-friendly region (W_cubic(t) = {} < W_est = {}): cwnd = W_est", b(i("W_cubic(t)")), b(i("W_est"))),
+                    2 if o("cwnd") == i("W_est").max(i("cwnd")) => format!("Reno-friendly region (W_cubic(t) = {} < W_est = {}): cwnd = W_est", b(i("W_cubic(t)")), b(i("W_est"))),
+                    2 => format!("Reno-friendly region (W_cubic(t) = {} < W_est = {}): cwnd steps toward W_est, the larger of the two steps (Linux)", b(i("W_cubic(t)")), b(i("W_est"))),
                     1 => "convex region (cwnd ≥ W_max): probing beyond the last maximum".to_string(),
                     _ => "concave region (cwnd < W_max): closing in on the last maximum".to_string(),
                 };
@@ -957,6 +964,20 @@ impl Decision {
                 "Binomial decrease (l = {}, β = {}): ssthresh = w − β·w^l with w = {} → {}",
                 format_value(i("l"), Unit::Milli), format_value(i("beta"), Unit::Milli), b(i("window")), b(o("ssthresh"))
             ),
+            Rule::SsthreshCubicCwnd => {
+                let wmax = if i("fast convergence") == 1 && i("cwnd") < i("W_max before") {
+                    format!(
+                        "fast convergence: cwnd {} is below the last W_max {}, so W_max = cwnd·(1 + β)/2 = {}",
+                        b(i("cwnd")), b(i("W_max before")), b(o("W_max"))
+                    )
+                } else {
+                    format!("W_max = cwnd before the reduction = {}", b(o("W_max")))
+                };
+                format!(
+                    "CUBIC decrease (Linux): ssthresh = max(cwnd·β, 2·SMSS) = max({}·{}, {}) = {}; {}",
+                    b(i("cwnd")), format_value(i("beta"), Unit::Milli), b(2 * i("SMSS")), b(o("ssthresh")), wmax
+                )
+            }
             Rule::SsthreshCubic => {
                 let wmax = if i("fast convergence") == 1 && i("cwnd") < i("W_max before") {
                     format!(

@@ -159,3 +159,47 @@ fn after_a_timeout_the_next_epoch_starts_at_k_zero_from_the_window_it_finds() {
         .unwrap();
     assert_eq!(cut.t, timeout.t);
 }
+
+#[test]
+fn the_linux_like_profile_cuts_from_cwnd_reads_a_min_rtt_ahead_and_grows_five_percent_before_a_loss() {
+    let s = scenario("cubic-long-fat-path", &[("flows[0].algorithm", "cubic_linux")]);
+    let all = explained(&s);
+    // The first epoch, with no W_max known: every step at least (cwnd/20)·acked/cwnd, give
+    // or take the carried byte; the look-ahead is the smallest RTT sample so far.
+    let first = of(&all, Rule::CubicEpoch)[0];
+    assert_eq!(first.d.input("W_max before"), 0);
+    let cut = of(&all, Rule::SsthreshCubicCwnd)[0];
+    let mut min_rtt = u64::MAX;
+    let mut steps = 0;
+    for e in &all {
+        // Data segments' samples (the SYN's is not one CUBIC reads).
+        if (e.d.rule == Rule::RttUpdate || e.d.rule == Rule::RttFirst) && e.d.input("segment") != 0 {
+            min_rtt = min_rtt.min(e.d.input("R"));
+        }
+        if e.d.rule != Rule::CaCubic || e.t < first.t || e.t >= cut.t {
+            continue;
+        }
+        let d = e.d;
+        let (cw, acked) = (d.input("cwnd") as u128, d.input("acked") as u128);
+        let floor = (cw / 20) * acked / cw;
+        assert!(
+            d.output("cwnd") as u128 + 1 >= cw + floor,
+            "at {}: {} < {} + {floor}",
+            e.t,
+            d.output("cwnd"),
+            cw
+        );
+        // RTT samples are µs-exact here; the look-ahead is the minimum, in µs.
+        assert_eq!(d.input("RTT") / 1000, min_rtt / 1000, "at {}", e.t);
+        steps += 1;
+    }
+    assert!(steps > 1000);
+    // The reduction: ssthresh = ⌊cwnd·0.700⌋ (β = 0.7002, used to three decimals), W_max =
+    // cwnd.
+    assert_eq!(cut.d.output("ssthresh"), cut.d.input("cwnd") * 700 / 1000);
+    assert_eq!(cut.d.output("W_max"), cut.d.input("cwnd"));
+    // With no growth floor the RFC's CUBIC never gets there before the scripted drop.
+    let rfc = explained(&scenario("cubic-long-fat-path", &[("flows[0].algorithm", "cubic")]));
+    let rfc_cut = of(&rfc, Rule::SsthreshCubic)[0];
+    assert!(rfc_cut.d.input("cwnd") < cut.d.input("cwnd"));
+}

@@ -80,6 +80,13 @@ fn extra_scenarios() -> Vec<(&'static str, Scenario)> {
             scenario("netsim-newreno", &[("flows[0].algorithm", "cubic"), ("duration", "30")]),
         ),
         (
+            "cubic linux",
+            scenario(
+                "netsim-newreno",
+                &[("flows[0].algorithm", "cubic_linux"), ("duration", "30")],
+            ),
+        ),
+        (
             "limited transmit",
             scenario("fall-floyd-newreno-1drops", &[("flows[0].cc.limited_transmit", "true")]),
         ),

@@ -11,7 +11,7 @@
 
 use super::{why, Cc};
 use crate::explain::Rule;
-use crate::scenario::Units;
+use crate::scenario::{CubicGrowth, CubicRtt, CubicSsthreshFrom, Units};
 use crate::time::Ns;
 
 /// 10¹⁸: µs³ per s³.
@@ -93,10 +93,14 @@ pub struct CubicState {
     pub carry: u128,
     /// The next epoch starts with K = 0 and W_max = cwnd_epoch (after a timeout, §4.8).
     pub after_timeout: bool,
+    /// The current epoch began with no W_max known (no loss yet, or after a timeout).
+    pub unknown_max: bool,
     /// The time at the ACK being processed, µs (from `Cc::on_ack_progress`).
     pub now: u64,
     /// The smoothed RTT then, µs.
     pub srtt: u64,
+    /// The smallest RTT sample so far, µs (0: none yet).
+    pub min_rtt: u64,
 }
 
 /// Which part of the curve an increase was in (the explanation's `region`).
@@ -124,6 +128,9 @@ impl Cc {
         let cw = self.cwnd;
         let st = &mut self.cubic;
         let before = st.w_max;
+        // W_max is unknown before the first loss, and (Linux resets its state) after a
+        // timeout: then the growth floor applies.
+        st.unknown_max = st.w_max == 0 || st.after_timeout;
         if st.after_timeout || st.w_max <= cw {
             st.w_max = cw;
             st.after_timeout = false;
@@ -162,8 +169,16 @@ impl Cc {
         let (smss, cw, ss) = (self.smss, self.cwnd, self.ssthresh);
         let st = &mut self.cubic;
         let t = st.now - st.epoch_start.unwrap_or(st.now);
+        let ahead = match self.cfg.cubic_rtt {
+            CubicRtt::Srtt => st.srtt,
+            CubicRtt::MinRtt => st.min_rtt,
+        };
+        let linux = self.cfg.cubic_growth == CubicGrowth::Linux;
         let w_now = w_cubic(t, st.k, st.w_max, smss, c);
-        let w_ahead = w_cubic(t + st.srtt, st.k, st.w_max, smss, c);
+        let w_ahead = w_cubic(t + ahead, st.k, st.w_max, smss, c);
+        // Linux: `if (last_max_cwnd == 0 && cnt > 20) cnt = 20`: while no W_max is known, one
+        // segment per 20 acknowledged at least, a target 5 % above cwnd.
+        let floor = if linux && st.unknown_max { cw + cw / 20 } else { 0 };
         // §4.3 eq. (4): W_est += α·segments_acked/cwnd, α = 3(1 − β)/(1 + β), 1 once
         // W_est ≥ cwnd_prior.
         let (an, ad) = if st.w_est_fine / FINE >= st.cwnd_prior {
@@ -174,18 +189,29 @@ impl Cc {
         st.w_est_fine +=
             (an as u128 * smss as u128 * acked as u128 * FINE as u128 / (ad as u128 * cw.max(1) as u128)) as u64;
         let w_est = st.w_est_fine / FINE;
-        let (next, region) = if self.cfg.cubic_reno_friendly && w_now < w_est {
+        // §4.2: target within [cwnd, 1.5·cwnd]; cwnd += (target − cwnd)/cwnd per segment
+        // acknowledged, the fractions carried.
+        let step = |st: &mut CubicState, target: u64| {
+            st.carry += (target - cw) as u128 * acked as u128;
+            let n = st.carry / cw.max(1) as u128;
+            st.carry -= n * cw.max(1) as u128;
+            n as u64
+        };
+        let friendly = self.cfg.cubic_reno_friendly && w_now < w_est;
+        let (next, region) = if friendly && !linux {
             (w_est.max(cw), RENO_FRIENDLY)
         } else {
-            // §4.2: target within [cwnd, 1.5·cwnd]; cwnd += (target − cwnd)/cwnd per
-            // segment acknowledged.
-            let target = w_ahead.clamp(cw, cw + cw / 2);
-            st.carry += (target - cw) as u128 * acked as u128;
-            let step = st.carry / cw.max(1) as u128;
-            st.carry -= step * cw.max(1) as u128;
-            (cw + step as u64, if cw < st.w_max { CONCAVE } else { CONVEX })
+            let cubic_next = cw + step(st, w_ahead.max(floor).clamp(cw, cw + cw / 2));
+            if friendly && w_est > cubic_next {
+                // Linux: the Reno estimate's step when it is the larger (it approaches W_est
+                // over about an RTT rather than jumping to it).
+                let reno_next = cw + (((w_est - cw) as u128 * acked as u128) / cw.max(1) as u128) as u64;
+                (reno_next.max(cubic_next), RENO_FRIENDLY)
+            } else {
+                (cubic_next, if cw < st.w_max { CONCAVE } else { CONVEX })
+            }
         };
-        let (k, w_max, srtt) = (st.k, st.w_max, st.srtt);
+        let (k, w_max, srtt) = (st.k, st.w_max, ahead);
         self.cwnd = next;
         why!(
             self,
@@ -212,7 +238,11 @@ impl Cc {
     /// the epoch ends; the next begins at the first ACK in congestion avoidance.
     pub(super) fn cubic_ssthresh(&self, flight: u64) -> u64 {
         let b = self.cubic_beta();
-        let v = (flight as u128 * b as u128 / 1000) as u64;
+        let base = match self.cfg.cubic_ssthresh_from {
+            CubicSsthreshFrom::Flight => flight,
+            CubicSsthreshFrom::Cwnd => self.cwnd,
+        };
+        let v = (base as u128 * b as u128 / 1000) as u64;
         match self.cfg.units {
             Units::Bytes => v.max(2 * self.smss),
             Units::Segments => (v / self.smss).max(2) * self.smss,
@@ -241,6 +271,14 @@ impl Cc {
     pub(super) fn cubic_timeout(&mut self) {
         self.cubic.epoch_start = None;
         self.cubic.after_timeout = true;
+    }
+
+    /// An RTT sample (the minimum RTT a Linux-like target reads ahead by).
+    pub(super) fn cubic_rtt_sample(&mut self, sample: Ns) {
+        let s = us(sample);
+        if s > 0 && (self.cubic.min_rtt == 0 || s < self.cubic.min_rtt) {
+            self.cubic.min_rtt = s;
+        }
     }
 
     /// The clock and smoothed RTT at an ACK (CUBIC's t and RTT).

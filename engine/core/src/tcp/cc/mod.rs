@@ -284,6 +284,7 @@ impl Cc {
     #[inline]
     pub fn on_rtt_sample(&mut self, sample: crate::time::Ns, srtt: crate::time::Ns) {
         self.br.on_rtt_sample(sample, srtt);
+        self.cubic_rtt_sample(sample);
     }
 
     /// A data segment of `len` bytes left for the `tx`-th time at `now` (RTO `rto`), with

@@ -39,12 +39,24 @@ impl Cc {
             );
             let fc = self.cfg.cubic_fast_convergence as u64;
             let (old, w) = (self.ssthresh, self.cubic.w_max);
-            why!(
-                self,
-                Rule::SsthreshCubic,
-                from,
-                [fs, c, b, before, fc, self.smss, old, v, w]
-            );
+            match self.cfg.cubic_ssthresh_from {
+                crate::scenario::CubicSsthreshFrom::Flight => {
+                    why!(
+                        self,
+                        Rule::SsthreshCubic,
+                        from,
+                        [fs, c, b, before, fc, self.smss, old, v, w]
+                    )
+                }
+                crate::scenario::CubicSsthreshFrom::Cwnd => {
+                    why!(
+                        self,
+                        Rule::SsthreshCubicCwnd,
+                        from,
+                        [c, b, before, fc, self.smss, old, v, w]
+                    )
+                }
+            }
             return v;
         }
         if self.why.on {
