@@ -144,6 +144,29 @@ macro_rules! linux_3x {
     };
 }
 
+/// CUBIC (RFC 9438) on NewReno's loss detection and recovery, a full ACK leaving cwnd =
+/// ssthresh (§4.6), with C, β and the three choices where Linux differs from the RFC
+/// (docs/algorithms.md, "CUBIC").
+macro_rules! cubic {
+    ($c:expr, $beta:expr, $from:expr, $rtt:expr, $growth:expr) => {
+        &[
+            ("variant", Str("newreno")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("cc.congestion_avoidance", Str("cubic")),
+            ("cc.ssthresh_rule", Str("cubic")),
+            ("cc.newreno_full_ack", Str("ssthresh")),
+            ("cc.cubic_c", Num($c)),
+            ("cc.cubic_beta", Num($beta)),
+            ("cc.cubic_fast_convergence", Bool(true)),
+            ("cc.cubic_reno_friendly", Bool(true)),
+            ("cc.cubic_ssthresh_from", Str($from)),
+            ("cc.cubic_rtt", Str($rtt)),
+            ("cc.cubic_growth", Str($growth)),
+        ]
+    };
+}
+
 /// Every entry, in picker order (new entries go last: an entry's place is its colour on the
 /// page).
 pub static CATALOGUE: &[Algorithm] = &[
@@ -301,42 +324,14 @@ pub static CATALOGUE: &[Algorithm] = &[
         label: "CUBIC",
         group: INTERNET,
         description: "RFC 9438: after a loss the window follows a cubic of the time since, C·(t − K)³ + W_max, regaining the last maximum W_max in K seconds and then probing beyond it, never slower than Reno (W_est); a loss takes it to 0.7 of the flight. NewReno's loss recovery; standard slow start (no HyStart++).",
-        settings: &[
-            ("variant", Str("newreno")),
-            ("cc.idle_policy", Str("none")),
-            ("cc.growth_gate", Str("always")),
-            ("cc.congestion_avoidance", Str("cubic")),
-            ("cc.ssthresh_rule", Str("cubic")),
-            ("cc.newreno_full_ack", Str("ssthresh")),
-            ("cc.cubic_c", Num(0.4)),
-            ("cc.cubic_beta", Num(0.7)),
-            ("cc.cubic_fast_convergence", Bool(true)),
-            ("cc.cubic_reno_friendly", Bool(true)),
-            ("cc.cubic_ssthresh_from", Str("flight")),
-            ("cc.cubic_rtt", Str("srtt")),
-            ("cc.cubic_growth", Str("rfc")),
-        ],
+        settings: cubic!(0.4, 0.7, "flight", "srtt", "rfc"),
     },
     Algorithm {
         name: "cubic_linux",
         label: "CUBIC (Linux-like)",
         group: INTERNET,
         description: "CUBIC's rules as Linux's tcp_cubic.c (and ns-3's TcpCubic) apply them: ssthresh = 0.7·cwnd (β = 717/1024), the cubic read one minimum RTT ahead, and at least 5 % growth per RTT while no W_max is known. Standard slow start (no HyStart), NewReno's recovery.",
-        settings: &[
-            ("variant", Str("newreno")),
-            ("cc.idle_policy", Str("none")),
-            ("cc.growth_gate", Str("always")),
-            ("cc.congestion_avoidance", Str("cubic")),
-            ("cc.ssthresh_rule", Str("cubic")),
-            ("cc.newreno_full_ack", Str("ssthresh")),
-            ("cc.cubic_c", Num(0.4004)),
-            ("cc.cubic_beta", Num(0.7002)),
-            ("cc.cubic_fast_convergence", Bool(true)),
-            ("cc.cubic_reno_friendly", Bool(true)),
-            ("cc.cubic_ssthresh_from", Str("cwnd")),
-            ("cc.cubic_rtt", Str("min_rtt")),
-            ("cc.cubic_growth", Str("linux")),
-        ],
+        settings: cubic!(0.4004, 0.7002, "cwnd", "min_rtt", "linux"),
     },
 ];
 

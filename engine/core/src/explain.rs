@@ -964,7 +964,8 @@ impl Decision {
                 "Binomial decrease (l = {}, β = {}): ssthresh = w − β·w^l with w = {} → {}",
                 format_value(i("l"), Unit::Milli), format_value(i("beta"), Unit::Milli), b(i("window")), b(o("ssthresh"))
             ),
-            Rule::SsthreshCubicCwnd => {
+            Rule::SsthreshCubic | Rule::SsthreshCubicCwnd => {
+                // Fast convergence (RFC 9438 §4.7) said the same way for either base.
                 let wmax = if i("fast convergence") == 1 && i("cwnd") < i("W_max before") {
                     format!(
                         "fast convergence: cwnd {} is below the last W_max {}, so W_max = cwnd·(1 + β)/2 = {}",
@@ -973,23 +974,14 @@ impl Decision {
                 } else {
                     format!("W_max = cwnd before the reduction = {}", b(o("W_max")))
                 };
-                format!(
-                    "CUBIC decrease (Linux): ssthresh = max(cwnd·β, 2·SMSS) = max({}·{}, {}) = {}; {}",
-                    b(i("cwnd")), format_value(i("beta"), Unit::Milli), b(2 * i("SMSS")), b(o("ssthresh")), wmax
-                )
-            }
-            Rule::SsthreshCubic => {
-                let wmax = if i("fast convergence") == 1 && i("cwnd") < i("W_max before") {
-                    format!(
-                        "fast convergence: cwnd {} is below the last W_max {}, so W_max = cwnd·(1 + β)/2 = {}",
-                        b(i("cwnd")), b(i("W_max before")), b(o("W_max"))
-                    )
+                let (what, base, v) = if self.rule == Rule::SsthreshCubic {
+                    ("CUBIC decrease", "FlightSize", i("FlightSize"))
                 } else {
-                    format!("W_max = cwnd before the reduction = {}", b(o("W_max")))
+                    ("CUBIC decrease (Linux)", "cwnd", i("cwnd"))
                 };
                 format!(
-                    "CUBIC decrease: ssthresh = max(FlightSize·β, 2·SMSS) = max({}·{}, {}) = {}; {}",
-                    b(i("FlightSize")), format_value(i("beta"), Unit::Milli), b(2 * i("SMSS")), b(o("ssthresh")), wmax
+                    "{what}: ssthresh = max({base}·β, 2·SMSS) = max({}·{}, {}) = {}; {}",
+                    b(v), format_value(i("beta"), Unit::Milli), b(2 * i("SMSS")), b(o("ssthresh")), wmax
                 )
             }
             Rule::SsthreshHold => format!(
