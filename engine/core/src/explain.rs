@@ -392,6 +392,22 @@ rules! {
         "RFC 1122 §4.2.3.2 (at most 500 ms)", "the timer fired: send the ACK",
         ["unacknowledged": Bytes, "timeout": Ns] => [];
     // Rules added later go last: a rule's index is part of the decision digests.
+    /// HyStart++'s slow-start increase.
+    SsHystart = "ss.hystart_pp", Increase, "Slow start under HyStart++",
+        "RFC 9406 §4.2", "cwnd += min(acked, L·SMSS), L = 8; in conservative slow start (CSS) a quarter of it",
+        ["cwnd": Bytes, "ssthresh": Bytes, "SMSS": Bytes, "acked": Bytes, "CSS": Flag] => ["cwnd": Bytes];
+    /// HyStart++ sees the RTT rise: conservative slow start.
+    HystartCssEnter = "hystart.css_enter", Increase, "HyStart++: the RTT rose, conservative slow start",
+        "RFC 9406 §4.2", "after N_RTT_SAMPLE samples: if currentRoundMinRTT ≥ lastRoundMinRTT + max(4 ms, min(lastRoundMinRTT/8, 16 ms)): enter CSS",
+        ["lastRoundMinRTT": Ns, "currentRoundMinRTT": Ns, "RttThresh": Ns, "cwnd": Bytes] => [];
+    /// HyStart++: the rise was spurious.
+    HystartCssResume = "hystart.css_resume", Increase, "HyStart++: the RTT fell back, slow start resumes",
+        "RFC 9406 §4.2", "in CSS, after N_RTT_SAMPLE samples: if currentRoundMinRTT < cssBaselineMinRtt: back to slow start",
+        ["cssBaselineMinRtt": Ns, "currentRoundMinRTT": Ns, "cwnd": Bytes] => [];
+    /// HyStart++ ends slow start.
+    HystartExit = "hystart.exit", Increase, "HyStart++ ends slow start",
+        "RFC 9406 §4.2 (RFC 9438 §4.10 for CUBIC)", "after CSS_ROUNDS rounds of CSS: ssthresh = cwnd",
+        ["cwnd": Bytes, "ssthresh": Bytes, "CSS rounds": Count] => ["ssthresh": Bytes];
     /// CUBIC's decrease from cwnd (Linux, ns-3).
     SsthreshCubicCwnd = "ssthresh.cubic_cwnd", Loss, "CUBIC decrease: β_cubic times cwnd (Linux)",
         "Linux tcp_cubic.c cubictcp_recalc_ssthresh(); RFC 9438 §4.7 (fast convergence)",
@@ -963,6 +979,23 @@ impl Decision {
             Rule::SsthreshBinomial => format!(
                 "Binomial decrease (l = {}, β = {}): ssthresh = w − β·w^l with w = {} → {}",
                 format_value(i("l"), Unit::Milli), format_value(i("beta"), Unit::Milli), b(i("window")), b(o("ssthresh"))
+            ),
+            Rule::SsHystart => format!(
+                "{}: cwnd += min(acked {}, 8·SMSS){} → {}",
+                if i("CSS") == 1 { "Conservative slow start (HyStart++)" } else { "Slow start (HyStart++)" },
+                b(i("acked")), if i("CSS") == 1 { "/4" } else { "" }, b(o("cwnd"))
+            ),
+            Rule::HystartCssEnter => format!(
+                "HyStart++: this round's smallest RTT {} is at least the last round's {} + {} (max(4 ms, min(last/8, 16 ms))): a queue is building, so growth drops to a quarter (conservative slow start) at cwnd = {}",
+                t(i("currentRoundMinRTT")), t(i("lastRoundMinRTT")), t(i("RttThresh")), b(i("cwnd"))
+            ),
+            Rule::HystartCssResume => format!(
+                "HyStart++: this round's smallest RTT {} is below the baseline {} it rose from: the rise was noise, slow start resumes at cwnd = {}",
+                t(i("currentRoundMinRTT")), t(i("cssBaselineMinRtt")), b(i("cwnd"))
+            ),
+            Rule::HystartExit => format!(
+                "HyStart++: {} rounds of conservative slow start: slow start ends, ssthresh {} → cwnd = {}",
+                i("CSS rounds"), b(i("ssthresh")), b(o("ssthresh"))
             ),
             Rule::SsthreshCubic | Rule::SsthreshCubicCwnd => {
                 // Fast convergence (RFC 9438 §4.7) said the same way for either base.

@@ -96,6 +96,7 @@ pub fn machine(variant: Variant, cc: &CcCfg) -> Machine {
         SlowStartRule::Abc => &[Rule::SsAbc],
         SlowStartRule::Linux => &[Rule::SsLinux],
         SlowStartRule::None => &[Rule::SsNone],
+        SlowStartRule::HystartPp => &[Rule::SsHystart, Rule::HystartCssEnter, Rule::HystartCssResume],
     };
     let ca_rules: &[Rule] = if cc.binomial {
         &[Rule::CaBinomial]
@@ -115,6 +116,14 @@ pub fn machine(variant: Variant, cc: &CcCfg) -> Machine {
         t(&[Ss], Some(Ca), "cwnd reaches ssthresh", ss_rules),
         t(&[Ca], None, "ACK: congestion-avoidance increase", ca_rules),
     ];
+    if cc.slow_start == SlowStartRule::HystartPp {
+        tr.push(t(
+            &[Ss],
+            Some(Ca),
+            "HyStart++: the RTT rose for 5 rounds, ssthresh = cwnd",
+            &[Rule::HystartExit],
+        ));
+    }
     match variant {
         Variant::OldTahoe => {}
         Variant::Tahoe => tr.push(t(

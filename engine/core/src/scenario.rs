@@ -262,6 +262,10 @@ pub enum SlowStartRule {
     Linux,
     /// No slow start (before Jacobson 1988): cwnd opens at once to min(ssthresh, rwnd).
     None,
+    /// HyStart++ (RFC 9406): + min(acked, 8·SMSS) per new ACK, a quarter of it in
+    /// conservative slow start; the first slow start ends when the round's minimum RTT has
+    /// risen for CSS_ROUNDS rounds.
+    HystartPp,
 }
 
 /// Congestion-avoidance increase rule.

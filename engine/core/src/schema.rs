@@ -557,6 +557,7 @@ fn build_params() -> Vec<ParamDef> {
             Choice { value: "ack_counting", label: "1 MSS per ACK", help: "Each new ACK adds one SMSS, however much it acknowledges (RFC 2581)." },
             Choice { value: "abc", label: "Byte counting (ABC)", help: "Each new ACK adds the bytes it acknowledges, at most L·SMSS (RFC 3465 §2.2); L = 1 after a timeout." },
             Choice { value: "linux", label: "Linux 3.x (packets acked)", help: "tcp_slow_start of Linux 3.x: each new ACK adds the number of packets it acknowledges, whatever their size, up to ssthresh + 1 packet; slow start lasts while cwnd ≤ ssthresh." },
+            Choice { value: "hystart_pp", label: "HyStart++ (RFC 9406)", help: "RFC 9406: each new ACK adds min(acked, 8·SMSS); in the first slow start the smallest RTT of each round is watched, and once it has risen by max(4 ms, min(last round's/8, 16 ms)) growth drops to a quarter (conservative slow start) for 5 rounds and slow start then ends (ssthresh = cwnd), unless the RTT falls back. After a loss, standard slow start." },
             Choice { value: "none", label: "None (before 1988)", help: "No slow start (Jacobson 1988 §1, 4.3BSD before it): cwnd opens at once to ssthresh, or to the receiver's window while ssthresh is unset, at the start and after every timeout, so the whole window leaves back to back." },
         ], default: "ack_counting" }, false, NONE,
             "How slow start grows cwnd on a new ACK."),

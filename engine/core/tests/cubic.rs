@@ -203,3 +203,56 @@ fn the_linux_like_profile_cuts_from_cwnd_reads_a_min_rtt_ahead_and_grows_five_pe
     let rfc_cut = of(&rfc, Rule::SsthreshCubic)[0];
     assert!(rfc_cut.d.input("cwnd") < cut.d.input("cwnd"));
 }
+
+#[test]
+fn hystart_pp_turns_conservative_when_the_round_minimum_rises_and_ends_slow_start_after_five_rounds() {
+    use cwndlab_core::tcp::cc::hystart::{rtt_thresh, CSS_ROUNDS};
+    let s = scenario(
+        "cubic-bufferbloat",
+        &[
+            ("flows[0].algorithm", "cubic"),
+            ("flows[0].cc.slow_start", "hystart_pp"),
+        ],
+    );
+    let all = explained(&s);
+    let enter = *of(&all, Rule::HystartCssEnter)[0];
+    let exit = *of(&all, Rule::HystartExit)[0];
+    // RFC 9406 §4.2: the threshold and the test, on the run's numbers.
+    let (last, cur, thresh) = (
+        enter.d.input("lastRoundMinRTT"),
+        enter.d.input("currentRoundMinRTT"),
+        enter.d.input("RttThresh"),
+    );
+    assert_eq!(thresh, rtt_thresh(last));
+    assert!(cur >= last + thresh);
+    assert!(exit.t > enter.t);
+    assert_eq!(exit.d.input("CSS rounds"), CSS_ROUNDS as u64);
+    assert_eq!(exit.d.output("ssthresh"), exit.d.input("cwnd"));
+    // Between them every increase is a quarter of min(acked, 8·SMSS); before, the whole of it.
+    for e in of(&all, Rule::SsHystart) {
+        let d = e.d;
+        let full = d.input("acked").min(8 * d.input("SMSS"));
+        let grown = d.output("cwnd") - d.input("cwnd");
+        if e.t > enter.t && e.t < exit.t {
+            assert_eq!((d.input("CSS"), grown), (1, full / 4), "at {}", e.t);
+        } else if e.t < enter.t {
+            assert_eq!((d.input("CSS"), grown), (0, full), "at {}", e.t);
+        }
+    }
+    assert!(
+        of(&all, Rule::SsHystart).iter().all(|e| e.t < exit.t),
+        "no HyStart++ after it ended"
+    );
+    // It spares the buffer slow start's overshoot: the first loss comes later (CUBIC fills
+    // the buffer in the end anyway) and fewer packets are lost.
+    let plain_all = explained(&scenario("cubic-bufferbloat", &[("flows[0].algorithm", "cubic")]));
+    let first_loss = |list: &[Entry]| of(list, Rule::SsthreshCubic)[0].t;
+    assert!(first_loss(&all) > first_loss(&plain_all) + 1_000_000_000);
+    let drops = |s: &Scenario| {
+        let mut sim = Simulation::new(s);
+        sim.run_to_end();
+        sim.summary().flows[0].drops.queue
+    };
+    let plain = scenario("cubic-bufferbloat", &[("flows[0].algorithm", "cubic")]);
+    assert!(drops(&s) < drops(&plain), "{} vs {}", drops(&s), drops(&plain));
+}

@@ -80,6 +80,25 @@ fn extra_scenarios() -> Vec<(&'static str, Scenario)> {
             scenario("netsim-newreno", &[("flows[0].algorithm", "cubic"), ("duration", "30")]),
         ),
         (
+            "hystart++ (and a spurious rise: the path's delay goes up, then down)",
+            scenario(
+                "cubic-bufferbloat",
+                &[
+                    ("flows[0].cc.slow_start", "hystart_pp"),
+                    ("network.bottleneck.queue_packets", "100"),
+                    (
+                        "timeline",
+                        r#"[{"at": 0.12, "set": "network.bottleneck.delay", "value": 0.04},
+                            {"at": 0.3, "set": "network.bottleneck.delay", "value": 0.005}]"#,
+                    ),
+                ],
+            ),
+        ),
+        (
+            "hystart++ to its end",
+            scenario("cubic-bufferbloat", &[("flows[0].cc.slow_start", "hystart_pp")]),
+        ),
+        (
             "cubic linux",
             scenario(
                 "netsim-newreno",

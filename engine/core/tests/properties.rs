@@ -21,7 +21,7 @@ prop_compose! {
         br_size in pick(&["wire", "mss"]),
         br_rec in pick(&["set_cwnd", "newreno"]),
         units in pick(&["bytes", "segments"]),
-        ss in pick(&["ack_counting", "abc", "linux", "none"]),
+        ss in pick(&["ack_counting", "abc", "linux", "none", "hystart_pp"]),
         ca in pick(&["per_ack", "byte_counting", "linux_counter", "cubic"]),
         cubic_fc in any::<bool>(), cubic_rf in any::<bool>(),
         cubic_beta in pick(&[0.5, 0.7, 0.7002]), cubic_c in pick(&[0.1, 0.4, 2.0]),

@@ -34,6 +34,8 @@ struct Seg {
     len: u32,
     no: u32,
     tx: u32,
+    /// When it was first sent.
+    sent: Ns,
 }
 
 /// Counters reported in the summary.
@@ -468,6 +470,7 @@ impl Sender {
                 len: len as u32,
                 no: self.next_seg_no,
                 tx: 1,
+                sent: w.now,
             };
             self.next_seg_no += 1;
             self.segs.push_back(s);
@@ -652,10 +655,15 @@ impl Sender {
         let acked = ack - self.snd_una;
         let before = self.flight();
         let mut popped = 0u32;
+        // The per-ACK RTT: since the newest segment this ACK covers was sent, if it was sent
+        // once (what a rule that reads every ACK's RTT takes; the estimator keeps Karn's one
+        // timed segment).
+        let mut sample = None;
         while let Some(s) = self.segs.front() {
             if s.seq + s.len as u64 > ack {
                 break;
             }
+            sample = (s.tx == 1).then(|| w.now - s.sent);
             self.segs.pop_front();
             popped += 1;
         }
@@ -677,7 +685,8 @@ impl Sender {
             }
         }
         // RFC 7661 §4.1: pipeACK is measured as snd_una moves (before growth is decided).
-        self.cc.on_ack_progress(w.now, ack, self.snd_nxt, self.rtt.srtt());
+        self.cc
+            .on_ack_progress(w.now, ack, self.snd_nxt, self.rtt.srtt(), sample);
         // The segment a partial ACK resends, for its explanation.
         let head = self.explained_head();
         let action = self.cc.on_new_ack(ack, acked, self.flight(), before, head);

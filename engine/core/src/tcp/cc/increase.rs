@@ -41,14 +41,20 @@ impl Cc {
             _ => self.cwnd < self.ssthresh,
         };
         if slow_start {
-            // Slow start (RFC 5681 §3.1).
-            let (rule, l) = match self.cfg.slow_start {
+            // Slow start (RFC 5681 §3.1). Once HyStart++ is over (it ended the first slow
+            // start, or a loss came), standard slow start: RFC 3465's byte counting.
+            let rule_now = match self.cfg.slow_start {
+                SlowStartRule::HystartPp if self.hystart.done => SlowStartRule::Abc,
+                r => r,
+            };
+            let (rule, l) = match rule_now {
                 SlowStartRule::AckCounting => (Rule::SsAckCounting, 0),
                 SlowStartRule::Abc => (Rule::SsAbc, if self.after_rto { 1 } else { self.cfg.abc_limit }),
                 SlowStartRule::Linux => (Rule::SsLinux, 0),
                 SlowStartRule::None => (Rule::SsNone, 0),
+                SlowStartRule::HystartPp => (Rule::SsHystart, 0),
             };
-            let inc = match self.cfg.slow_start {
+            let inc = match rule_now {
                 // One SMSS per new ACK, however much it acknowledges (RFC 2581 §3.1).
                 SlowStartRule::AckCounting => smss,
                 // RFC 3465 §2.2: the bytes acknowledged, at most L·SMSS; L = 1 after an RTO
@@ -62,6 +68,8 @@ impl Cc {
                 SlowStartRule::Linux => (acked_pkts * smss).min(self.ssthresh.saturating_add(smss) - self.cwnd),
                 // No slow start: the window is already as open as it gets.
                 SlowStartRule::None => self.restart_window().saturating_sub(self.cwnd),
+                // RFC 9406 §4.2: min(N, L·SMSS), divided by CSS_GROWTH_DIVISOR in CSS.
+                SlowStartRule::HystartPp => self.hystart_increase(acked).0,
             };
             self.cwnd += inc;
             self.bytes_acked = 0;
@@ -71,6 +79,10 @@ impl Cc {
                     Rule::SsAckCounting => why!(self, rule, from, [c0, ss, smss, acked, c1]),
                     Rule::SsAbc => why!(self, rule, from, [c0, ss, smss, acked, l, c1]),
                     Rule::SsLinux => why!(self, rule, from, [c0, ss, smss, acked_pkts, c1]),
+                    Rule::SsHystart => {
+                        let css = self.hystart.css.is_some() as u64;
+                        why!(self, rule, from, [c0, ss, smss, acked, css, c1])
+                    }
                     _ => why!(self, rule, from, [c0, ss, self.rwnd, smss, c1]),
                 }
             }

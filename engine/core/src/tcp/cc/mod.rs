@@ -22,6 +22,7 @@ pub mod brtcp;
 pub mod cubic;
 pub mod cwv;
 pub mod gate;
+pub mod hystart;
 pub mod increase;
 pub mod newcwv;
 pub mod recovery;
@@ -187,6 +188,8 @@ pub struct Cc {
     pub usage: gate::CwndUsage,
     /// CUBIC's W_max, epoch, K and W_est (congestion avoidance `cubic`).
     pub cubic: cubic::CubicState,
+    /// HyStart++'s rounds and conservative slow start (slow start `hystart_pp`).
+    pub hystart: hystart::HyStart,
     /// Decisions explained since the sender last drained them (off unless asked for).
     pub why: Why,
 }
@@ -222,6 +225,7 @@ impl Cc {
             br: brtcp::BrState::default(),
             usage: gate::CwndUsage::default(),
             cubic: cubic::CubicState::default(),
+            hystart: hystart::HyStart::default(),
             why: Why::default(),
         };
         if cc.cfg.slow_start == crate::scenario::SlowStartRule::None {

@@ -28,6 +28,7 @@ impl Cc {
     /// ssthresh after a loss, explained by the rule that computes it.
     pub fn loss_ssthresh(&mut self, flight: Flight) -> u64 {
         let v = self.ssthresh_rule(flight);
+        self.hystart_loss();
         if self.cfg.ssthresh_rule == SsthreshRule::Cubic && self.variant != Variant::BrTcp && !self.cfg.binomial {
             // RFC 9438 §4.6–4.8: W_max and the epoch go with the decrease.
             let from = self.why_phase();

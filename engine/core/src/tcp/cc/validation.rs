@@ -268,9 +268,12 @@ impl Cc {
     /// An ACK moved snd_una at time `now` (not rounded: pipeACK measures the network);
     /// `srtt` is the smoothed RTT (0 before the first sample).
     #[inline]
-    pub fn on_ack_progress(&mut self, now: Ns, snd_una: u64, snd_nxt: u64, srtt: Ns) {
+    pub fn on_ack_progress(&mut self, now: Ns, snd_una: u64, snd_nxt: u64, srtt: Ns, sample: Option<Ns>) {
         if self.cfg.congestion_avoidance == crate::scenario::CongAvoidRule::Cubic {
             self.cubic_clock(now, srtt);
+        }
+        if self.cfg.slow_start == crate::scenario::SlowStartRule::HystartPp {
+            self.hystart_on_ack(snd_una, snd_nxt, sample);
         }
         if !matches!(self.validation, Validation::Rfc7661(_)) {
             return;
