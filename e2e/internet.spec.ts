@@ -55,5 +55,13 @@ test('cubic-bufferbloat opens and draws; its steps lead to CUBIC’s reduction, 
   await expect(d).toContainText('RFC 9438 §4.6');
   // The state machine of CUBIC names its epoch rule among its transitions.
   await expect(page.locator('.machine[data-run="cubic"]')).toBeVisible();
+  // The queueing-delay view: about a second of queue, in ms at the cursor.
+  await page.getByRole('checkbox', { name: 'Queueing delay' }).check();
+  const qdelay = page.locator('figure[data-plot="qdelay-newreno"]');
+  await expect(qdelay).toBeVisible();
+  await qdelay.locator('.plot-hit').focus();
+  await page.keyboard.press('End');
+  await expect(qdelay.locator('.readout')).toContainText(/queueing delay [\d ]+(\.\d+)? ms \(\d+ packets\)/);
+  await expect.poll(() => page.url()).toContain('plots=window,seq,queue,qdelay');
   await page.screenshot({ path: join(ARTIFACTS, 'cubic-bufferbloat.png'), fullPage: true });
 });

@@ -26,6 +26,7 @@ const PLOT_LABEL: Record<PlotId, string> = {
   window: 'Window',
   seq: 'Time–sequence',
   queue: 'Queue',
+  qdelay: 'Queueing delay',
   throughput: 'Throughput',
   share: 'Share of the bottleneck',
   fairness: 'Fairness (Jain)',

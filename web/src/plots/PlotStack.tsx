@@ -17,6 +17,7 @@ import type { PlotDef } from './core/types';
 import type { PlotSpec } from './core/PlotController';
 import { TimePlot } from './core/TimePlot';
 import { queuePlot } from './queuePlot';
+import { queueDelayPlot } from './queueDelayPlot';
 import { seqPlot } from './seqPlot';
 import { THROUGHPUT_COLUMN_SHORT, throughputPlot, wantedBinWidth } from './throughputPlot';
 import { ThinPlots } from './ThinPlots';
@@ -32,6 +33,7 @@ const KINDS: Record<TimePlotId, { def: PlotDef; title: string; name: string; siz
   window: { def: windowPlot, title: 'Congestion window', name: 'congestion window', size: 'tall' },
   seq: { def: seqPlot, title: 'Time–sequence', name: 'time–sequence', size: 'tall' },
   queue: { def: queuePlot, title: 'Bottleneck queue', name: 'queue', size: 'short' },
+  qdelay: { def: queueDelayPlot, title: 'Queueing delay at the bottleneck', name: 'queueing delay', size: 'short' },
   throughput: { def: throughputPlot, title: 'Throughput', name: 'throughput', size: 'medium' },
   share: { def: sharePlot, title: 'Share of the bottleneck', name: 'share of the bottleneck', size: 'medium' },
   fairness: { def: fairnessPlot, title: 'Jain’s fairness index', name: 'fairness index', size: 'short' },
@@ -42,7 +44,7 @@ const KINDS: Record<TimePlotId, { def: PlotDef; title: string; name: string; siz
 
 /** Plots of the shared bottleneck: in a competition one plot of every shown flow, whatever
  *  the layout. */
-const RUN_WIDE: ReadonlySet<TimePlotId> = new Set(['queue', 'throughput', 'share', 'fairness', 'retx']);
+const RUN_WIDE: ReadonlySet<TimePlotId> = new Set(['queue', 'qdelay', 'throughput', 'share', 'fairness', 'retx']);
 
 /** The keys shown: every run, less the hidden flows of a competition (selects a string, so
  *  the component re-renders only when it changes). */

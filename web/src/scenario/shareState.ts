@@ -7,12 +7,13 @@ import type { Mode } from './competition';
  *  `retx` only in competition mode; `rtt`, the RTT samples with SRTT and RTO, in both), then
  *  the thin-stream CDFs (`thin`, four panels whose x axis is a value). */
 export type PlotId =
-  'window' | 'seq' | 'queue' | 'throughput' | 'share' | 'fairness' | 'retx' | 'rtt' | 'writes' | 'thin';
+  'window' | 'seq' | 'queue' | 'qdelay' | 'throughput' | 'share' | 'fairness' | 'retx' | 'rtt' | 'writes' | 'thin';
 /** Every plot, in page order. */
 export const PLOT_IDS: readonly PlotId[] = [
   'window',
   'seq',
   'queue',
+  'qdelay',
   'throughput',
   'share',
   'fairness',

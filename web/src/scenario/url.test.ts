@@ -276,7 +276,7 @@ describe('the scenario URL: cross traffic, the bottleneck scheduler and the thro
     expect(decode('?v=3&f0.app.kind=thin').state.plots).toEqual(['window', 'seq', 'queue']);
     const bad = decode('?v=3&plots=window,cdf');
     expect(noticeFor(bad.notices, 'plots')).toContain(
-      'allowed: window, seq, queue, throughput, share, fairness, retx, rtt, writes, thin',
+      'allowed: window, seq, queue, qdelay, throughput, share, fairness, retx, rtt, writes, thin',
     );
   });
 

@@ -66,7 +66,7 @@ pub(super) fn presets() -> Vec<Preset> {
             description: "One flow over a 10 Mbit/s, 40 ms RTT path with a 1 000-packet buffer (1.2 s of queue): NewReno and CUBIC fill it".into(),
             overrides: path(30.0, 10_000_000, 0.02, 1000, vec![greedy("newreno", json!({}))]),
             lesson: lesson(
-                "The queue plot and the RTT plot: how full the buffer is and what that does to the round-trip time.",
+                "The queue plot, and the queueing-delay plot (tick “Queueing delay” under View): how full the buffer is and how long every packet waits in it.",
                 "The path itself holds 34 segments (10 Mbit/s × 40 ms). A loss-based algorithm only backs off when the buffer overflows, so both fill the 1 000-packet queue: the mean window is 606 segments for NewReno and 830 for CUBIC, round trips of about 0.7 and 1 s instead of 40 ms. Slow start first overshoots into the queue and loses hundreds of packets at once (1 038 queue drops for NewReno, 3 864 for CUBIC, with timeouts: neither has SACK here). Goodput 9.2 and 7.2 Mbit/s.",
                 &format!("{SOURCE} §5 (loss as the only congestion signal); Gettys & Nichols 2011 (bufferbloat)"),
                 "Both keep the link busy. What did the application pay for it, and what signal would let a sender keep the queue short?",

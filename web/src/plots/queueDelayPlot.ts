@@ -1,0 +1,112 @@
+// Queueing delay at the bottleneck over time, in ms: the bytes queued (data direction)
+// drained at the bottleneck's rate, which is what a packet joining the queue waits. A deep
+// buffer a loss-based sender fills reads here as hundreds of milliseconds added to every
+// round trip; the dashed line is the delay of a full buffer of full-sized packets.
+import { rowAt, rowsInForce } from '../engine/lookup';
+import { formatNumber } from '../scenario/params';
+import { getAt } from '../scenario/paths';
+import { mapLinear } from './core/decimate';
+import type { PlotContext, PlotDef } from './core/types';
+import { strokePolyline, visibleLine } from './layers';
+
+/** ms per queued byte at the bottleneck's rate at t = 0 (0 when unknown). */
+function msPerByte(context: PlotContext): number {
+  const b = getAt(context.scenario, 'network.bottleneck.bandwidth');
+  return typeof b === 'number' && b > 0 ? 8000 / b : 0;
+}
+
+/** The delay of a full buffer of full-sized packets (flow 0's MSS + header), ms. */
+function fullBufferMs(context: PlotContext): number {
+  const cap = getAt(context.scenario, 'network.bottleneck.queue_packets');
+  const mss = getAt(context.scenario, 'flows[0].tcp.mss');
+  const header = getAt(context.scenario, 'flows[0].tcp.header');
+  const n = [cap, mss, header].map((v) => (typeof v === 'number' ? v : 0));
+  return (n[0] ?? 0) * ((n[1] ?? 0) + (n[2] ?? 0)) * msPerByte(context);
+}
+
+/** The queueing-delay plot definition. */
+export const queueDelayPlot: PlotDef = {
+  yLabel: 'ms',
+  yTick: (v) => formatNumber(v, 4),
+
+  yExtent(runs, t0, t1, context) {
+    const k = msPerByte(context);
+    let hi = Math.max(1, fullBufferMs(context));
+    for (const run of runs) {
+      const q = run.trace.tables.queue;
+      const [i0, i1] = rowsInForce(q.cols.t, q.length, t0, t1);
+      for (let i = i0; i < i1; i += 1) hi = Math.max(hi, (q.cols.bytes[i] ?? 0) * k);
+    }
+    return [0, hi];
+  },
+
+  draw(f) {
+    const { ctx, context } = f;
+    // The flows of a competition share one bottleneck: its queue is drawn once.
+    const runs = context.competition ? f.runs.slice(0, 1) : f.runs;
+    const k = msPerByte(context);
+    const full = fullBufferMs(context);
+    ctx.save();
+    ctx.setLineDash([5, 4]);
+    ctx.strokeStyle = '#555';
+    ctx.lineWidth = 1;
+    const py = Math.round(f.y(full)) + 0.5;
+    ctx.beginPath();
+    ctx.moveTo(0, py);
+    ctx.lineTo(f.width, py);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    const label = `full buffer ≈ ${formatNumber(full, 3)} ms`;
+    ctx.font = '11px system-ui, sans-serif';
+    const tw = ctx.measureText(label).width;
+    const ly = Math.max(1, py - 15);
+    ctx.fillStyle = 'rgba(255,255,255,0.7)';
+    ctx.fillRect(4, ly, tw + 6, 14);
+    ctx.fillStyle = '#333';
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    ctx.fillText(label, 7, ly + 1);
+    ctx.restore();
+    const toY = (v: number) => mapLinear(f.yl, v * k);
+    for (const run of runs) {
+      const line = visibleLine(f, run.trace, 'queue', 'bytes').polyline(toY, f.xl, Math.min(run.trace.now, f.t1));
+      ctx.strokeStyle = context.competition ? '#333333' : run.style.color;
+      ctx.lineWidth = 1.5;
+      ctx.setLineDash(context.overlay && !context.competition ? run.style.dash : []);
+      strokePolyline(ctx, line);
+      ctx.setLineDash([]);
+    }
+  },
+
+  readout(runs, t, context) {
+    const shown = context.competition ? runs.slice(0, 1) : runs;
+    const k = msPerByte(context);
+    return shown.map((run) => {
+      const q = run.trace.tables.queue;
+      const r = rowAt(q.cols.t, q.length, t);
+      const ms = r < 0 ? 0 : (q.cols.bytes[r] ?? 0) * k;
+      const packets = r < 0 ? 0 : (q.cols.packets[r] ?? 0);
+      const text = `queueing delay ${formatNumber(ms, 3)} ms (${formatNumber(packets)} packets)`;
+      return context.competition
+        ? { key: 'queue', label: 'all flows', color: '#333333', text }
+        : { key: run.key, label: run.label, color: run.style.color, text };
+    });
+  },
+
+  describe(runs, context) {
+    const k = msPerByte(context);
+    const parts = runs.map((run) => {
+      const q = run.trace.tables.queue;
+      let max = 0;
+      let sum = 0;
+      for (let i = 0; i < q.length; i += 1) {
+        const ms = (q.cols.bytes[i] ?? 0) * k;
+        max = Math.max(max, ms);
+        sum += ms;
+      }
+      const mean = q.length > 0 ? sum / q.length : 0;
+      return `${run.label}: at most ${formatNumber(max, 3)} ms, ${formatNumber(mean, 3)} ms on average over the queue's changes`;
+    });
+    return `Queueing delay at the bottleneck in ms (the queued bytes at the link's rate); a full buffer is about ${formatNumber(fullBufferMs(context), 3)} ms. ${parts.join('; ')}.`;
+  },
+};
