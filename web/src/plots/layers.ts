@@ -4,7 +4,7 @@ import type { RunTrace } from '../engine/traceStore';
 import { lowerBound, visibleRange } from '../engine/lookup';
 import { drawMarker, PHASES, type PhaseStyle } from '../lib/styles';
 import type { ColumnOf, TableName } from '../engine/protocol';
-import { decimateLine, type Polyline } from './core/decimate';
+import { decimateLine, type Mapper, type Polyline } from './core/decimate';
 import { cachedLine } from './core/lineCache';
 import type { DrawFrame } from './core/types';
 
@@ -260,4 +260,46 @@ export function drawEndLabels(
     });
   }
   ctx.restore();
+}
+
+/** A dashed horizontal reference at value `v` across the plot, labelled on a white box at
+ *  its left end (the queue plots' buffer line). */
+export function drawReferenceLine(f: DrawFrame, v: number, label: string): void {
+  const { ctx } = f;
+  ctx.save();
+  ctx.setLineDash([5, 4]);
+  ctx.strokeStyle = '#555';
+  ctx.lineWidth = 1;
+  const py = Math.round(f.y(v)) + 0.5;
+  ctx.beginPath();
+  ctx.moveTo(0, py);
+  ctx.lineTo(f.width, py);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  // The label sits on a white box so the data under it cannot make it unreadable.
+  ctx.font = '11px system-ui, sans-serif';
+  const tw = ctx.measureText(label).width;
+  const ly = Math.max(1, py - 15);
+  ctx.fillStyle = 'rgba(255,255,255,0.7)';
+  ctx.fillRect(4, ly, tw + 6, 14);
+  ctx.fillStyle = '#333';
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'top';
+  ctx.fillText(label, 7, ly + 1);
+  ctx.restore();
+}
+
+/** The bottleneck queue's `column` as a line per run, through `toY` (once in a competition,
+ *  whose flows share the bottleneck). */
+export function drawQueueLines(f: DrawFrame, column: 'packets' | 'bytes', toY: Mapper): void {
+  const { ctx, context } = f;
+  const runs = context.competition ? f.runs.slice(0, 1) : f.runs;
+  for (const run of runs) {
+    const line = visibleLine(f, run.trace, 'queue', column).polyline(toY, f.xl, Math.min(run.trace.now, f.t1));
+    ctx.strokeStyle = context.competition ? '#333333' : run.style.color;
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash(context.overlay && !context.competition ? run.style.dash : []);
+    strokePolyline(ctx, line);
+    ctx.setLineDash([]);
+  }
 }

@@ -7,7 +7,7 @@ import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
 import { mapLinear } from './core/decimate';
 import type { PlotContext, PlotDef } from './core/types';
-import { strokePolyline, visibleLine } from './layers';
+import { drawQueueLines, drawReferenceLine } from './layers';
 
 /** ms per queued byte at the bottleneck's rate at t = 0 (0 when unknown). */
 function msPerByte(context: PlotContext): number {
@@ -41,41 +41,10 @@ export const queueDelayPlot: PlotDef = {
   },
 
   draw(f) {
-    const { ctx, context } = f;
-    // The flows of a competition share one bottleneck: its queue is drawn once.
-    const runs = context.competition ? f.runs.slice(0, 1) : f.runs;
-    const k = msPerByte(context);
-    const full = fullBufferMs(context);
-    ctx.save();
-    ctx.setLineDash([5, 4]);
-    ctx.strokeStyle = '#555';
-    ctx.lineWidth = 1;
-    const py = Math.round(f.y(full)) + 0.5;
-    ctx.beginPath();
-    ctx.moveTo(0, py);
-    ctx.lineTo(f.width, py);
-    ctx.stroke();
-    ctx.setLineDash([]);
-    const label = `full buffer ≈ ${formatNumber(full, 3)} ms`;
-    ctx.font = '11px system-ui, sans-serif';
-    const tw = ctx.measureText(label).width;
-    const ly = Math.max(1, py - 15);
-    ctx.fillStyle = 'rgba(255,255,255,0.7)';
-    ctx.fillRect(4, ly, tw + 6, 14);
-    ctx.fillStyle = '#333';
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'top';
-    ctx.fillText(label, 7, ly + 1);
-    ctx.restore();
-    const toY = (v: number) => mapLinear(f.yl, v * k);
-    for (const run of runs) {
-      const line = visibleLine(f, run.trace, 'queue', 'bytes').polyline(toY, f.xl, Math.min(run.trace.now, f.t1));
-      ctx.strokeStyle = context.competition ? '#333333' : run.style.color;
-      ctx.lineWidth = 1.5;
-      ctx.setLineDash(context.overlay && !context.competition ? run.style.dash : []);
-      strokePolyline(ctx, line);
-      ctx.setLineDash([]);
-    }
+    const k = msPerByte(f.context);
+    const full = fullBufferMs(f.context);
+    drawReferenceLine(f, full, `full buffer ≈ ${formatNumber(full, 3)} ms`);
+    drawQueueLines(f, 'bytes', (v) => mapLinear(f.yl, v * k));
   },
 
   readout(runs, t, context) {

@@ -6,7 +6,7 @@ import { rowAt, rowsInForce } from '../engine/lookup';
 import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
 import type { PlotContext, PlotDef } from './core/types';
-import { strokePolyline, visibleLine } from './layers';
+import { drawQueueLines, drawReferenceLine } from './layers';
 
 /** The bottleneck's rate at t = 0, bit/s (0 when unknown). */
 function rate(context: PlotContext): number {
@@ -56,41 +56,15 @@ export const queuePlot: PlotDef = {
   },
 
   draw(f) {
-    const { ctx, context } = f;
-    // The flows of a competition share one bottleneck: its queue is drawn once.
-    const runs = context.competition ? f.runs.slice(0, 1) : f.runs;
+    const { context } = f;
     const cap = capacity(context);
-    ctx.save();
-    ctx.setLineDash([5, 4]);
-    ctx.strokeStyle = '#555';
-    ctx.lineWidth = 1;
-    const py = Math.round(f.y(cap)) + 0.5;
-    ctx.beginPath();
-    ctx.moveTo(0, py);
-    ctx.lineTo(f.width, py);
-    ctx.stroke();
-    ctx.setLineDash([]);
-    // The label sits on a white box so the data under it cannot make it unreadable.
     const full = drainText(cap * packetBytes(context), context);
-    const label = `buffer ${cap} packets${perClass(context) ? ' per class' : ''}${full ? ` ≈ ${full} of full-sized packets` : ''}`;
-    ctx.font = '11px system-ui, sans-serif';
-    const tw = ctx.measureText(label).width;
-    const ly = Math.max(1, py - 15);
-    ctx.fillStyle = 'rgba(255,255,255,0.7)';
-    ctx.fillRect(4, ly, tw + 6, 14);
-    ctx.fillStyle = '#333';
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'top';
-    ctx.fillText(label, 7, ly + 1);
-    ctx.restore();
-    for (const run of runs) {
-      const line = visibleLine(f, run.trace, 'queue', 'packets').polyline(f.yl, f.xl, Math.min(run.trace.now, f.t1));
-      ctx.strokeStyle = context.competition ? '#333333' : run.style.color;
-      ctx.lineWidth = 1.5;
-      ctx.setLineDash(context.overlay && !context.competition ? run.style.dash : []);
-      strokePolyline(ctx, line);
-      ctx.setLineDash([]);
-    }
+    drawReferenceLine(
+      f,
+      cap,
+      `buffer ${cap} packets${perClass(context) ? ' per class' : ''}${full ? ` ≈ ${full} of full-sized packets` : ''}`,
+    );
+    drawQueueLines(f, 'packets', f.yl);
   },
 
   readout(runs, t, context) {
