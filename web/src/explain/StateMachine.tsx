@@ -15,11 +15,19 @@ export function wide(): boolean {
   return typeof window === 'undefined' || !window.matchMedia?.('(max-width: 999px)').matches;
 }
 
-const BOX_W = 124;
-const BOX_H = 40;
-const CELL_W = 200;
+const BOX_W = 140;
+const BOX_H = 44;
+const CELL_W = 210;
 const CELL_H = 132;
 const PAD = 34;
+
+/** A state's label in one or two lines that fit its box (a long name breaks at its last
+ *  space), with the ● of the state now. */
+function stateLines(name: string, lit: boolean): string[] {
+  const label = lit ? `● ${name}` : name;
+  const cut = label.lastIndexOf(' ');
+  return label.length > 16 && cut > 0 ? [label.slice(0, cut), label.slice(cut + 1)] : [label];
+}
 
 /** Where each state sits, in cells: four states go round a square (slow start → congestion
  *  avoidance → fast recovery → timeout recovery, the usual cycle), three in a triangle, more
@@ -195,7 +203,11 @@ function Diagram({ explainer, keyName, machine }: { explainer: Explainer; keyNam
               <title>{s.description}</title>
               <rect x={cx(i) - BOX_W / 2} y={cy(i) - BOX_H / 2} width={BOX_W} height={BOX_H} rx={8} />
               <text x={cx(i)} y={cy(i) + 5} textAnchor="middle">
-                {lit ? `● ${phaseName(s.code)}` : phaseName(s.code)}
+                {stateLines(phaseName(s.code), lit).map((line, k, all) => (
+                  <tspan key={k} x={cx(i)} dy={k === 0 ? (all.length - 1) * -7 : 14}>
+                    {line}
+                  </tspan>
+                ))}
               </text>
             </g>
           );
