@@ -416,37 +416,8 @@ pub enum BrRtt {
     Srtt,
 }
 
-/// What CUBIC multiplies by β_cubic on a loss.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CubicSsthreshFrom {
-    /// The flight size (RFC 9438 §4.6).
-    Flight,
-    /// cwnd (Linux's tcp_cubic.c and ns-3).
-    Cwnd,
-}
-
-/// How CUBIC's increase combines the cubic and the Reno-friendly W_est.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CubicGrowth {
-    /// RFC 9438 §4.2–4.3: in the Reno-friendly region (W_cubic(t) < W_est) cwnd = W_est,
-    /// else the step toward the cubic's target.
-    Rfc,
-    /// Linux's tcp_cubic.c: the larger of the two steps (the smaller of its two ACK
-    /// counters), and at least 5 % growth per RTT while no W_max is known.
-    Linux,
-}
-
-/// How far ahead CUBIC's target reads the cubic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CubicRtt {
-    /// One smoothed RTT (RFC 9438 §4.2).
-    Srtt,
-    /// One minimum RTT (Linux's delay_min, ns-3).
-    MinRtt,
-}
+// CUBIC's settings live beside its rules.
+pub use crate::tcp::cc::cubic::{CubicGrowth, CubicRtt, CubicSsthreshFrom};
 
 /// The packet size of BR-TCP's ssthresh formula.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -28,7 +28,7 @@ import {
   type PacketBins,
 } from './competitionBins';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun, ReadoutLine } from './core/types';
-import { drawEndLabels, strokeStep, type StrokeLook } from './layers';
+import { drawEndLabels, referenceLine, strokeStep, type StrokeLook } from './layers';
 import { binText, binUnder, flowClassIndex, visibleBins, wantedBinWidth, type CoveredBins } from './throughputPlot';
 import { binnedThroughput, coveredUntil, type ThroughputBins } from './throughputBins';
 
@@ -81,32 +81,6 @@ function stepLine(
     vs[k] = value(j0 + k);
   }
   return strokeStep(f, ts, vs, n, Math.min(t.covered, t.bins.start(j1)), look);
-}
-
-/** A dashed horizontal reference line with its text at the left, on a white box. */
-function referenceLine(f: DrawFrame, v: number, text: string, dash: number[]) {
-  const { ctx } = f;
-  const py = Math.round(f.y(v)) + 0.5;
-  if (!Number.isFinite(py)) return;
-  ctx.save();
-  ctx.setLineDash(dash);
-  ctx.strokeStyle = '#555555';
-  ctx.lineWidth = 1;
-  ctx.beginPath();
-  ctx.moveTo(0, py);
-  ctx.lineTo(f.width, py);
-  ctx.stroke();
-  ctx.setLineDash([]);
-  ctx.font = '11px system-ui, sans-serif';
-  const tw = ctx.measureText(text).width;
-  const ly = py - 15 < 1 ? py + 2 : py - 15;
-  ctx.fillStyle = 'rgba(255,255,255,0.8)';
-  ctx.fillRect(4, ly, tw + 6, 14);
-  ctx.fillStyle = '#222222';
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'top';
-  ctx.fillText(text, 7, ly + 1);
-  ctx.restore();
 }
 
 // ---- share of the bottleneck ----

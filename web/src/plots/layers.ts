@@ -262,30 +262,31 @@ export function drawEndLabels(
   ctx.restore();
 }
 
-/** A dashed horizontal reference at value `v` across the plot, labelled on a white box at
- *  its left end (the queue plots' buffer line). */
-export function drawReferenceLine(f: DrawFrame, v: number, label: string): void {
+/** A dashed horizontal reference line at value `v` with its text at the left, on a white
+ *  box (below the line when it runs along the top), so the data under it cannot make it
+ *  unreadable: the queue plots' buffer, the share plot's capacity, Jain's index's bounds. */
+export function referenceLine(f: DrawFrame, v: number, text: string, dash: number[]) {
   const { ctx } = f;
-  ctx.save();
-  ctx.setLineDash([5, 4]);
-  ctx.strokeStyle = '#555';
-  ctx.lineWidth = 1;
   const py = Math.round(f.y(v)) + 0.5;
+  if (!Number.isFinite(py)) return;
+  ctx.save();
+  ctx.setLineDash(dash);
+  ctx.strokeStyle = '#555555';
+  ctx.lineWidth = 1;
   ctx.beginPath();
   ctx.moveTo(0, py);
   ctx.lineTo(f.width, py);
   ctx.stroke();
   ctx.setLineDash([]);
-  // The label sits on a white box so the data under it cannot make it unreadable.
   ctx.font = '11px system-ui, sans-serif';
-  const tw = ctx.measureText(label).width;
-  const ly = Math.max(1, py - 15);
-  ctx.fillStyle = 'rgba(255,255,255,0.7)';
+  const tw = ctx.measureText(text).width;
+  const ly = py - 15 < 1 ? py + 2 : py - 15;
+  ctx.fillStyle = 'rgba(255,255,255,0.8)';
   ctx.fillRect(4, ly, tw + 6, 14);
-  ctx.fillStyle = '#333';
+  ctx.fillStyle = '#222222';
   ctx.textAlign = 'left';
   ctx.textBaseline = 'top';
-  ctx.fillText(label, 7, ly + 1);
+  ctx.fillText(text, 7, ly + 1);
   ctx.restore();
 }
 

@@ -7,7 +7,7 @@ import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
 import { mapLinear } from './core/decimate';
 import type { PlotContext, PlotDef } from './core/types';
-import { drawQueueLines, drawReferenceLine } from './layers';
+import { drawQueueLines, referenceLine } from './layers';
 
 /** ms per queued byte at the bottleneck's rate at t = 0 (0 when unknown). */
 function msPerByte(context: PlotContext): number {
@@ -43,7 +43,7 @@ export const queueDelayPlot: PlotDef = {
   draw(f) {
     const k = msPerByte(f.context);
     const full = fullBufferMs(f.context);
-    drawReferenceLine(f, full, `full buffer ≈ ${formatNumber(full, 3)} ms`);
+    referenceLine(f, full, `full buffer ≈ ${formatNumber(full, 3)} ms`, [5, 4]);
     drawQueueLines(f, 'bytes', (v) => mapLinear(f.yl, v * k));
   },
 

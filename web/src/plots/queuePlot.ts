@@ -6,7 +6,7 @@ import { rowAt, rowsInForce } from '../engine/lookup';
 import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
 import type { PlotContext, PlotDef } from './core/types';
-import { drawQueueLines, drawReferenceLine } from './layers';
+import { drawQueueLines, referenceLine } from './layers';
 
 /** The bottleneck's rate at t = 0, bit/s (0 when unknown). */
 function rate(context: PlotContext): number {
@@ -59,10 +59,11 @@ export const queuePlot: PlotDef = {
     const { context } = f;
     const cap = capacity(context);
     const full = drainText(cap * packetBytes(context), context);
-    drawReferenceLine(
+    referenceLine(
       f,
       cap,
       `buffer ${cap} packets${perClass(context) ? ' per class' : ''}${full ? ` ≈ ${full} of full-sized packets` : ''}`,
+      [5, 4],
     );
     drawQueueLines(f, 'packets', f.yl);
   },

@@ -29,37 +29,9 @@ impl Cc {
     pub fn loss_ssthresh(&mut self, flight: Flight) -> u64 {
         let v = self.ssthresh_rule(flight);
         self.hystart_loss();
-        if self.cfg.ssthresh_rule == SsthreshRule::Cubic && self.variant != Variant::BrTcp && !self.cfg.binomial {
-            // RFC 9438 §4.6–4.8: W_max and the epoch go with the decrease.
-            let from = self.why_phase();
-            let before = self.cubic_on_loss();
-            let (fs, c, b) = (
-                self.flight_in_units(flight),
-                self.cwnd,
-                super::increase::milli(self.cfg.cubic_beta),
-            );
-            let fc = self.cfg.cubic_fast_convergence as u64;
-            let (old, w) = (self.ssthresh, self.cubic.w_max);
-            match self.cfg.cubic_ssthresh_from {
-                crate::scenario::CubicSsthreshFrom::Flight => {
-                    why!(
-                        self,
-                        Rule::SsthreshCubic,
-                        from,
-                        [fs, c, b, before, fc, self.smss, old, v, w]
-                    )
-                }
-                crate::scenario::CubicSsthreshFrom::Cwnd => {
-                    why!(
-                        self,
-                        Rule::SsthreshCubicCwnd,
-                        from,
-                        [c, b, before, fc, self.smss, old, v, w]
-                    )
-                }
-            }
-            return v;
-        }
+        // RFC 9438 §4.6–4.8: CUBIC's W_max and epoch go with its decrease.
+        let cubic = self.cfg.ssthresh_rule == SsthreshRule::Cubic && !self.own_decrease();
+        let w_max_before = if cubic { self.cubic_on_loss() } else { 0 };
         if self.why.on {
             let (from, s, old) = (self.phase(), self.smss, self.ssthresh);
             let (w, l2, b2) = (self.cwnd.min(self.rwnd), self.cfg.binomial_l, self.cfg.binomial_beta);
@@ -89,11 +61,38 @@ impl Cc {
                     (SsthreshRule::HalfCwnd, _) => {
                         why!(self, Rule::SsthreshHalfCwnd, from, [self.cwnd, self.rwnd, s, old, v])
                     }
-                    (SsthreshRule::Cubic, _) => unreachable!("explained above"),
+                    (SsthreshRule::Cubic, _) => {
+                        let (c, b, w) = (self.cwnd, milli(self.cfg.cubic_beta), self.cubic.w_max);
+                        let fc = self.cfg.cubic_fast_convergence as u64;
+                        match self.cfg.cubic_ssthresh_from {
+                            crate::scenario::CubicSsthreshFrom::Flight => {
+                                let fs = self.flight_in_units(flight);
+                                why!(
+                                    self,
+                                    Rule::SsthreshCubic,
+                                    from,
+                                    [fs, c, b, w_max_before, fc, s, old, v, w]
+                                )
+                            }
+                            crate::scenario::CubicSsthreshFrom::Cwnd => {
+                                why!(
+                                    self,
+                                    Rule::SsthreshCubicCwnd,
+                                    from,
+                                    [c, b, w_max_before, fc, s, old, v, w]
+                                )
+                            }
+                        }
+                    }
                 }
             }
         }
         v
+    }
+
+    /// BR-TCP and binomial controls decrease by their own rule, whatever `ssthresh_rule` says.
+    fn own_decrease(&self) -> bool {
+        self.variant == Variant::BrTcp || self.cfg.binomial
     }
 
     /// ssthresh after a loss.
@@ -138,8 +137,7 @@ impl Cc {
     /// Reno and NewReno keep their recovery but never shrink the window. During recovery
     /// cwnd already equals it.
     fn recovery_target(&self) -> u64 {
-        let own_rule = self.variant == Variant::BrTcp || self.cfg.binomial;
-        if self.cfg.ssthresh_rule == SsthreshRule::None && !own_rule {
+        if self.cfg.ssthresh_rule == SsthreshRule::None && !self.own_decrease() {
             self.cwnd.min(self.ssthresh)
         } else {
             self.ssthresh
