@@ -168,7 +168,7 @@ fn out_writes_the_throughput_table_and_each_class_queue() {
 #[test]
 fn presets_schema_and_validate() {
     let o = cwndlab(&["presets"]);
-    assert_eq!(stdout(&o).lines().count(), 46);
+    assert_eq!(stdout(&o).lines().count(), 49);
     assert!(stdout(&o).contains("fall-floyd-newreno-4drops"));
     let schema: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&["schema"]))).unwrap();
     let p = schema["params"]
@@ -335,6 +335,22 @@ fn window_validation_settings_are_checked_by_name() {
         "{}",
         stderr(&o)
     );
+    // BBR sets cwnd itself: window rules that would also set it are named and refused.
+    let o = cwndlab(&[
+        "run",
+        "--preset",
+        "cubic-bufferbloat",
+        "--set",
+        "flows[0].cc.controller=bbr",
+        "--set",
+        "flows[0].variant=reno",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("flows[0].cc.controller = \"bbr\" needs variant = \"newreno\""),
+        "{}",
+        stderr(&o)
+    );
     let o = cwndlab(&[
         "run",
         "--preset",
@@ -345,7 +361,7 @@ fn window_validation_settings_are_checked_by_name() {
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stderr(&o).contains(
-            "linux_3_18, freebsd_10, bsd_4_3, bsd_4_3_ss, bsd_4_3_ca, bsd_4_3_ss_ca, jacobson_88, cubic, cubic_linux, custom"
+            "linux_3_18, freebsd_10, bsd_4_3, bsd_4_3_ss, bsd_4_3_ca, bsd_4_3_ss_ca, jacobson_88, cubic, cubic_linux, bbr, custom"
         ),
         "{}",
         stderr(&o)

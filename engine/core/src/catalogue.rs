@@ -333,6 +333,19 @@ pub static CATALOGUE: &[Algorithm] = &[
         description: "CUBIC's rules as Linux's tcp_cubic.c (and ns-3's TcpCubic) apply them: ssthresh = 0.7·cwnd (β = 717/1024), the cubic read one minimum RTT ahead, and at least 5 % growth per RTT while no W_max is known. Standard slow start (no HyStart), NewReno's recovery.",
         settings: cubic!(0.4004, 0.7002, "cwnd", "min_rtt", "linux"),
     },
+    Algorithm {
+        name: "bbr",
+        label: "BBR v1",
+        group: INTERNET,
+        description: "BBR version 1 (draft-cardwell-00, Linux 4.9): a model of the path instead of a reaction to loss. The bottleneck bandwidth (the highest delivery rate of the last 10 round trips) and RTprop (the lowest RTT of the last 10 s) set a pacing rate and cwnd = gain × BDP: Startup at 2.885×, Drain, ProbeBW cycling 1.25, 0.75, 1…, ProbeRTT at 4 segments every 10 s. Segments are paced; NewReno's loss recovery, as Linux's without SACK.",
+        settings: &[
+            ("variant", Str("newreno")),
+            ("cc.controller", Str("bbr")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("cc.limited_transmit", Bool(false)),
+        ],
+    },
 ];
 
 /// Looks an entry up by name.

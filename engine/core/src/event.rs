@@ -29,6 +29,8 @@ pub enum Event {
     LinkService { link: u32, gen: u32 },
     /// A cross-traffic source sends its next packet.
     CrossSend { source: u32 },
+    /// A paced sender's next departure time has come.
+    Pace { flow: u32 },
 }
 
 /// A queue entry: `key` packs (time, insertion sequence) so one integer comparison orders

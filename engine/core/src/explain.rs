@@ -77,11 +77,13 @@ pub enum Kind {
     Send,
     /// The receiver's acknowledgment policy (delayed ACKs).
     Ack,
+    /// BBR's model of the path: its filters, states, pacing rate and cwnd.
+    Model,
 }
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 10] = [
         Kind::Increase,
         Kind::Gate,
         Kind::Loss,
@@ -91,6 +93,7 @@ impl Kind {
         Kind::Idle,
         Kind::Send,
         Kind::Ack,
+        Kind::Model,
     ];
 
     /// Name used in JSON and on the command line.
@@ -105,6 +108,7 @@ impl Kind {
             Kind::Idle => "idle",
             Kind::Send => "send",
             Kind::Ack => "ack",
+            Kind::Model => "model",
         }
     }
 
@@ -120,6 +124,7 @@ impl Kind {
             Kind::Idle => "restart after idle, CWV decays, new CWV's phases",
             Kind::Send => "data held by Nagle or sent by Limited Transmit",
             Kind::Ack => "the receiver's delayed ACKs",
+            Kind::Model => "BBR's model: bandwidth and RTT filters, its states, pacing rate and cwnd",
         }
     }
 
@@ -430,7 +435,81 @@ rules! {
         "RFC 9438 §4.6 (decrease), §4.7 (fast convergence)",
         "ssthresh = max(FlightSize·β_cubic, 2·SMSS); W_max = cwnd, or cwnd·(1 + β_cubic)/2 if cwnd < the last W_max (fast convergence)",
         ["FlightSize": Bytes, "cwnd": Bytes, "beta": Milli, "W_max before": Bytes, "fast convergence": Flag, "SMSS": Bytes, "ssthresh": Bytes]
-        => ["ssthresh": Bytes, "W_max": Bytes];
+        => ["ssthresh": Bytes, "W_max": Bytes];    /// BBR's bandwidth filter takes a new maximum (or loses an old one).
+    BbrMaxBw = "bbr.max_bw", Model, "BBR: a new bottleneck-bandwidth estimate (BtlBw)",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.1.1 (BBRUpdateBtlBw); draft-cheng-iccrg-delivery-rate-estimation; Linux 4.9 bbr_update_bw()",
+        "rate = delivered / max(send phase, ACK phase); BtlBw = max of the rates over the last 10 round trips (app-limited samples only if they raise it)",
+        ["delivered": Bytes, "interval": Ns, "rate": Bps, "app-limited": Flag, "round": Count, "BtlBw before": Bps] => ["BtlBw": Bps];
+    /// BBR's minimum-RTT filter changes.
+    BbrMinRtt = "bbr.min_rtt", Model, "BBR: a new RTprop (minimum RTT)",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.1.2 (BBRUpdateRTprop); Linux 4.9 bbr_update_min_rtt()",
+        "if rtt ≤ RTprop or RTprop is older than 10 s: RTprop = rtt",
+        ["rtt": Ns, "RTprop before": Ns, "age": Ns, "expired": Flag] => ["RTprop": Ns];
+    /// Once per round in Startup: has the bandwidth stopped growing?
+    BbrFullBwCheck = "bbr.full_bw_check", Model, "BBR Startup: did the bandwidth grow by 25 % this round?",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.2.2 (BBRCheckFullPipe); Linux 4.9 bbr_check_full_bw_reached()",
+        "if BtlBw ≥ 1.25·full_bw: full_bw = BtlBw, count = 0; else count += 1; the pipe is full after 3 rounds",
+        ["round": Count, "BtlBw": Bps, "full_bw": Bps, "count before": Count, "1.25·full_bw": Bps] => ["count": Count, "filled pipe": Flag];
+    /// Startup ends: Drain.
+    BbrFullPipe = "bbr.full_pipe", Model, "BBR: the pipe is full, Startup → Drain",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.2.3 (BBRCheckDrain); Linux 4.9 bbr_check_drain()",
+        "3 rounds without 25 % growth: mode = Drain, pacing gain = 1/2.885 (cwnd gain stays 2.885); ssthresh = BBRInflight(1) (Linux)",
+        ["BtlBw": Bps, "RTprop": Ns, "rounds": Count, "ssthresh before": Bytes] => ["ssthresh": Bytes];
+    /// Drain ends: ProbeBW.
+    BbrDrainDone = "bbr.drain_done", Model, "BBR: the queue is drained, Drain → ProbeBW",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.3 (BBREnterProbeBW); Linux 4.9 bbr_check_drain(), bbr_reset_probe_bw_mode()",
+        "if in flight ≤ BBRInflight(1) = BtlBw·RTprop + 3·send quantum: mode = ProbeBW at a random phase of the gain cycle other than 3/4",
+        ["in flight": Bytes, "BBRInflight(1)": Bytes] => ["phase": Count, "pacing gain": Milli];
+    /// ProbeBW's gain cycle moves on.
+    BbrCycle = "bbr.cycle", Model, "BBR ProbeBW: next phase of the gain cycle",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.3 (BBRCheckCyclePhase, BBRIsNextCyclePhase); Linux 4.9 bbr_is_next_cycle_phase()",
+        "after one RTprop; a 5/4 phase also waits for losses or in flight ≥ BBRInflight(5/4); a 3/4 phase ends early once in flight ≤ BBRInflight(1); gains 5/4, 3/4, 1, 1, 1, 1, 1, 1",
+        ["phase before": Count, "gain before": Milli, "elapsed": Ns, "RTprop": Ns, "in flight": Bytes, "target": Bytes, "losses": Count] => ["phase": Count, "pacing gain": Milli];
+    /// RTprop is 10 s old: ProbeRTT.
+    BbrProbeRttEnter = "bbr.probe_rtt_enter", Model, "BBR: RTprop is 10 s old, enter ProbeRTT",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.4 (BBRCheckProbeRTT); Linux 4.9 bbr_update_min_rtt()",
+        "if no RTT ≤ RTprop for 10 s: save cwnd, mode = ProbeRTT, cwnd ≤ 4 segments for max(200 ms, one round)",
+        ["RTprop": Ns, "age": Ns, "window": Ns, "cwnd": Bytes] => ["saved cwnd": Bytes];
+    /// ProbeRTT ends.
+    BbrProbeRttExit = "bbr.probe_rtt_exit", Model, "BBR: ProbeRTT done",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.4 (BBRHandleProbeRTT, BBRExitProbeRTT); Linux 4.9 bbr_check_probe_rtt_done()",
+        "200 ms and a round at 4 segments: RTprop's stamp = now, cwnd = max(cwnd, saved cwnd), back to ProbeBW (Startup if the pipe was never full)",
+        ["done at": Ns, "cwnd before": Bytes, "saved cwnd": Bytes, "filled pipe": Flag] => ["cwnd": Bytes, "phase": Count];
+    /// The pacing rate changes.
+    BbrPacing = "bbr.pacing", Model, "BBR sets its pacing rate",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.2.1 (BBRSetPacingRateWithGain); Linux 4.9 bbr_set_pacing_rate()",
+        "rate = pacing_gain·BtlBw; taken once the pipe is full, or before that only if higher",
+        ["BtlBw": Bps, "pacing gain": Milli, "rate before": Bps] => ["pacing rate": Bps];
+    /// cwnd toward gain × BDP.
+    BbrCwnd = "bbr.cwnd", Model, "BBR sets cwnd toward cwnd_gain × BDP",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.2.3 (BBRSetCwnd, BBRInflight); Linux 4.9 bbr_set_cwnd()",
+        "target = cwnd_gain·BtlBw·RTprop (whole segments) + 3·send quantum; full pipe: cwnd = min(cwnd + acked, target); before: cwnd += acked while below target; at least 4 segments; ProbeRTT: at most 4",
+        ["cwnd before": Bytes, "acked": Bytes, "BtlBw": Bps, "RTprop": Ns, "cwnd gain": Milli, "target": Bytes, "filled pipe": Flag, "ProbeRTT cap": Flag] => ["cwnd": Bytes];
+    /// Packet conservation in the first round of recovery.
+    BbrConservation = "bbr.conservation", Recovery, "BBR in recovery: packet conservation",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.2.3.4 (BBRModulateCwndForRecovery); Linux 4.9 bbr_set_cwnd_to_recover_or_restore()",
+        "first round of recovery: cwnd = max(cwnd − losses, in flight + delivered): one segment out per segment delivered",
+        ["cwnd before": Bytes, "in flight": Bytes, "delivered": Bytes, "losses": Count] => ["cwnd": Bytes];
+    /// cwnd restored at the end of recovery.
+    BbrRestore = "bbr.restore", Recovery, "BBR leaves recovery: cwnd restored",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.2.3.4 (BBRRestoreCwnd); Linux 4.9 bbr_set_cwnd_to_recover_or_restore()",
+        "cwnd = max(cwnd, the cwnd saved when recovery began)",
+        ["cwnd before": Bytes, "saved cwnd": Bytes] => ["cwnd": Bytes];
+    /// BBR's fast retransmit.
+    FastRetransmitBbr = "loss.fast_retransmit_bbr", Loss, "Fast retransmit under BBR",
+        "RFC 6582 (loss recovery, as Linux without SACK); Linux 4.9 bbr_ssthresh(), bbr_set_cwnd_to_recover_or_restore()",
+        "3rd duplicate ACK: resend the segment at snd_una, enter recovery; BBR keeps ssthresh and saves cwnd, then conserves packets",
+        ["dupacks": Count, "segment": Seg, "FlightSize": Bytes, "cwnd": Bytes, "recover": Seq] => [];
+    /// BBR's partial ACK.
+    BbrPartialAck = "recovery.partial_ack_bbr", Recovery, "Partial ACK under BBR: resend the next hole",
+        "RFC 6582 §3.2 step 3 (as Linux without SACK); the window is BBR's",
+        "ack < recover: resend the segment at snd_una, stay in recovery; cwnd is set by BBR (bbr.conservation, bbr.cwnd)",
+        ["ack": Seq, "recover": Seq, "segment": Seg, "restart timer": Flag] => [];
+    /// BBR's ssthresh on a loss: kept; cwnd saved.
+    SsthreshBbr = "ssthresh.bbr", Loss, "BBR keeps ssthresh and saves cwnd",
+        "Linux 4.9 bbr_ssthresh(), bbr_save_cwnd(); draft-cardwell-iccrg-bbr-congestion-control-00 §4.2.3.4 (BBRSaveCwnd)",
+        "saved cwnd = cwnd (the larger of the two if already recovering or in ProbeRTT); ssthresh unchanged",
+        ["cwnd": Bytes, "saved before": Bytes, "ssthresh before": Bytes] => ["saved cwnd": Bytes, "ssthresh": Bytes];
 }
 
 impl Rule {
@@ -938,6 +1017,111 @@ impl Decision {
                     format_value(i("RTT"), Unit::Ns), b(i("W_cubic(t+RTT)")), region, b(i("cwnd")), b(o("cwnd"))
                 )
             }
+            Rule::BbrMaxBw => {
+                let al = if i("app-limited") == 1 { " (application-limited, taken because it is higher)" } else { "" };
+                if o("BtlBw") >= i("BtlBw before") {
+                    format!(
+                        "BBR delivery-rate sample: {} delivered in {} = {}{} in round {}: the highest of the last 10 rounds, BtlBw {} → {}",
+                        b(i("delivered")), t(i("interval")), format_bps(i("rate")), al, i("round"), format_bps(i("BtlBw before")), format_bps(o("BtlBw"))
+                    )
+                } else {
+                    format!(
+                        "BBR: round {}: the old maximum is more than 10 rounds old, so BtlBw falls to the best newer sample, {} → {} (this sample: {} in {} = {})",
+                        i("round"), format_bps(i("BtlBw before")), format_bps(o("BtlBw")), b(i("delivered")), t(i("interval")), format_bps(i("rate"))
+                    )
+                }
+            }
+            Rule::BbrMinRtt => if i("expired") == 1 && i("RTprop before") != u64::MAX && i("rtt") > i("RTprop before") {
+                format!(
+                    "BBR: RTprop {} is {} old (over 10 s): it takes the new sample, {}, even though it is higher",
+                    t(i("RTprop before")), t(i("age")), t(o("RTprop"))
+                )
+            } else if i("RTprop before") == u64::MAX {
+                format!("BBR's first RTT sample: RTprop = {}", t(o("RTprop")))
+            } else {
+                format!("BBR: an RTT sample of {} is below the current RTprop: RTprop {} → {}", t(i("rtt")), t(i("RTprop before")), t(o("RTprop")))
+            },
+            Rule::BbrFullBwCheck => if o("count") == 0 {
+                format!(
+                    "BBR Startup, round {}: BtlBw {} ≥ 1.25 × {} = {}: still growing, count reset",
+                    i("round"), format_bps(i("BtlBw")), format_bps(i("full_bw")), format_bps(i("1.25·full_bw"))
+                )
+            } else {
+                format!(
+                    "BBR Startup, round {}: BtlBw {} < 1.25 × {} = {}: {} of 3 rounds without 25 % growth{}",
+                    i("round"), format_bps(i("BtlBw")), format_bps(i("full_bw")), format_bps(i("1.25·full_bw")), o("count"),
+                    if o("filled pipe") == 1 { ": the pipe is full" } else { "" }
+                )
+            },
+            Rule::BbrFullPipe => format!(
+                "BBR: the bandwidth stopped growing for {} rounds at BtlBw = {} (RTprop {}, BDP {}): Startup → Drain, pacing at 1/2.885 of BtlBw to empty the queue Startup built; ssthresh = {}",
+                i("rounds"), format_bps(i("BtlBw")), t(i("RTprop")),
+                b((i("BtlBw") as u128 * i("RTprop") as u128).div_ceil(8_000_000_000u128) as u64), b(o("ssthresh"))
+            ),
+            Rule::BbrDrainDone => format!(
+                "BBR: {} in flight ≤ BBRInflight(1) = {}: the queue is drained, Drain → ProbeBW, starting at phase {} of the gain cycle (pacing gain {})",
+                b(i("in flight")), b(i("BBRInflight(1)")), o("phase"), format_value(o("pacing gain"), Unit::Milli)
+            ),
+            Rule::BbrCycle => {
+                let why = if i("gain before") > 1000 {
+                    format!("after {} (> RTprop {}) {}", t(i("elapsed")), t(i("RTprop")),
+                        if i("losses") > 0 { "and a loss".to_string() } else { format!("and {} in flight ≥ {}", b(i("in flight")), b(i("target"))) })
+                } else if i("gain before") < 1000 && i("elapsed") <= i("RTprop") {
+                    format!("early: {} in flight ≤ BBRInflight(1) = {}, the queue is drained", b(i("in flight")), b(i("target")))
+                } else {
+                    format!("after {} (> RTprop {})", t(i("elapsed")), t(i("RTprop")))
+                };
+                format!(
+                    "BBR ProbeBW: phase {} (gain {}) ends {}: phase {}, pacing gain {}",
+                    i("phase before"), format_value(i("gain before"), Unit::Milli), why, o("phase"), format_value(o("pacing gain"), Unit::Milli)
+                )
+            }
+            Rule::BbrProbeRttEnter => format!(
+                "BBR: RTprop {} was measured {} ago, more than 10 s: ProbeRTT — cwnd drops to 4 segments for at least 200 ms and a round trip so the queue empties and the path's own RTT shows; cwnd {} saved",
+                t(i("RTprop")), t(i("age")), b(o("saved cwnd"))
+            ),
+            Rule::BbrProbeRttExit => format!(
+                "BBR: 200 ms (until {}) and a round trip at 4 segments are over: RTprop is fresh again; cwnd = max({}, saved {}) = {}; {}",
+                t(i("done at")), b(i("cwnd before")), b(i("saved cwnd")), b(o("cwnd")),
+                if i("filled pipe") == 1 { format!("back to ProbeBW at phase {}", o("phase")) } else { "back to Startup (the pipe was never full)".to_string() }
+            ),
+            Rule::BbrPacing => format!(
+                "BBR pacing rate = pacing gain × BtlBw = {} × {} = {} (was {})",
+                format_value(i("pacing gain"), Unit::Milli), format_bps(i("BtlBw")), format_bps(o("pacing rate")), format_bps(i("rate before"))
+            ),
+            Rule::BbrCwnd => {
+                let how = if i("ProbeRTT cap") == 1 {
+                    "ProbeRTT caps it at 4 segments".to_string()
+                } else if i("filled pipe") == 1 {
+                    format!("cwnd = min(cwnd + acked, target) = min({} + {}, {})", b(i("cwnd before")), b(i("acked")), b(i("target")))
+                } else {
+                    format!("Startup: cwnd + acked = {} + {} while below the target {}", b(i("cwnd before")), b(i("acked")), b(i("target")))
+                };
+                format!(
+                    "BBR cwnd: target = {} × BtlBw {} × RTprop {} + 3 send quanta = {}; {}; cwnd {} → {}",
+                    format_value(i("cwnd gain"), Unit::Milli), format_bps(i("BtlBw")), t(i("RTprop")), b(i("target")), how, b(i("cwnd before")), b(o("cwnd"))
+                )
+            }
+            Rule::BbrConservation => format!(
+                "BBR, first round of recovery: packet conservation, cwnd = max(cwnd{}, in flight + delivered) = max({}, {} + {}) = {}: a segment leaves only as one is delivered",
+                if i("losses") > 0 { " − losses" } else { "" }, b(i("cwnd before")), b(i("in flight")), b(i("delivered")), b(o("cwnd"))
+            ),
+            Rule::BbrRestore => format!(
+                "BBR: recovery is over, cwnd = max({}, the {} saved when it began) = {}",
+                b(i("cwnd before")), b(i("saved cwnd")), b(o("cwnd"))
+            ),
+            Rule::FastRetransmitBbr => format!(
+                "Fast retransmit under BBR: duplicate ACK {} resends segment {} ({} in flight); BBR does not cut ssthresh or halve cwnd ({}): it conserves packets for a round and keeps pacing at its model's rate; recovery lasts until {} is acknowledged",
+                i("dupacks"), group(i("segment")), b(i("FlightSize")), b(i("cwnd")), group(i("recover"))
+            ),
+            Rule::BbrPartialAck => format!(
+                "Partial ACK {} (recover {}): resend segment {} and stay in recovery{}; BBR sets cwnd",
+                group(i("ack")), group(i("recover")), group(i("segment")), if i("restart timer") == 1 { ", restarting the timer" } else { "" }
+            ),
+            Rule::SsthreshBbr => format!(
+                "BBR on a loss: ssthresh stays {}; cwnd {} is saved to restore when recovery ends",
+                b(o("ssthresh")), b(o("saved cwnd"))
+            ),
             Rule::CwndCap => format!(
                 "cwnd would grow from {} to {} but is capped at max_cwnd {}: cwnd = {}",
                 b(i("cwnd before")), b(i("cwnd")), b(i("max_cwnd")), b(o("cwnd"))

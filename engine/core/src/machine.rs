@@ -85,11 +85,18 @@ pub fn phase_description(p: Phase) -> &'static str {
         Phase::TimeoutRecovery => {
             "after a timeout: cwnd restarts from one segment until everything outstanding then is acknowledged"
         }
+        Phase::BbrStartup => "BBR Startup: pacing and cwnd at 2.885 × the model, doubling the rate each round until the bandwidth stops growing",
+        Phase::BbrDrain => "BBR Drain: pacing at 1/2.885 of the bandwidth until the queue Startup built is gone",
+        Phase::BbrProbeBw => "BBR ProbeBW: pacing at 1.25, 0.75, then 1 × the bandwidth, one phase per RTprop; cwnd = 2 × BDP",
+        Phase::BbrProbeRtt => "BBR ProbeRTT: 4 segments in flight for 200 ms and a round, to measure the path's own RTT",
     }
 }
 
 /// The machine of a flow with `variant` and congestion-control settings `cc`.
 pub fn machine(variant: Variant, cc: &CcCfg) -> Machine {
+    if cc.controller == crate::scenario::Controller::Bbr {
+        return bbr_machine();
+    }
     use Phase::{CongestionAvoidance as Ca, FastRecovery as Fr, SlowStart as Ss, TimeoutRecovery as Tr};
     let ss_rules: &[Rule] = match cc.slow_start {
         SlowStartRule::AckCounting => &[Rule::SsAckCounting],
@@ -225,6 +232,114 @@ pub fn machine(variant: Variant, cc: &CcCfg) -> Machine {
         states,
         transitions: tr,
         nvp_overlay: cc.idle_policy == IdlePolicy::Rfc7661,
+    }
+}
+
+/// BBR's states, with NewReno's recovery and the timeout beside them.
+fn bbr_machine() -> Machine {
+    use Phase::{
+        BbrDrain as Dr, BbrProbeBw as Bw, BbrProbeRtt as Pr, BbrStartup as St, FastRecovery as Fr,
+        TimeoutRecovery as Tr,
+    };
+    let model: &[Rule] = &[
+        Rule::BbrMaxBw,
+        Rule::BbrMinRtt,
+        Rule::BbrPacing,
+        Rule::BbrCwnd,
+        Rule::BbrFullBwCheck,
+    ];
+    let tr = vec![
+        t(
+            &[St],
+            None,
+            "ACK: BtlBw and RTprop update, cwnd and pacing at 2.885 × the model",
+            model,
+        ),
+        t(
+            &[St],
+            Some(Dr),
+            "3 rounds without 25 % more bandwidth: the pipe is full",
+            &[Rule::BbrFullPipe],
+        ),
+        t(&[Dr], None, "ACK: pacing at 1/2.885 × BtlBw drains the queue", model),
+        t(
+            &[Dr],
+            Some(Bw),
+            "in flight ≤ BDP: the queue is drained",
+            &[Rule::BbrDrainDone],
+        ),
+        t(
+            &[Bw],
+            None,
+            "one RTprop per phase: pacing gain 1.25, 0.75, 1 × 6",
+            &[Rule::BbrCycle],
+        ),
+        t(&[Bw], None, "ACK: BtlBw and RTprop update, cwnd toward 2 × BDP", model),
+        t(
+            &[St, Dr, Bw],
+            Some(Pr),
+            "RTprop not refreshed for 10 s",
+            &[Rule::BbrProbeRttEnter],
+        ),
+        t(&[Pr], None, "ACK: cwnd stays at 4 segments", model),
+        t(
+            &[Pr],
+            Some(Bw),
+            "200 ms and a round at 4 segments: back to ProbeBW",
+            &[Rule::BbrProbeRttExit],
+        ),
+        t(
+            &[Pr],
+            Some(St),
+            "200 ms and a round at 4 segments: back to Startup (pipe never full)",
+            &[Rule::BbrProbeRttExit],
+        ),
+        t(
+            &[St, Dr, Bw, Pr],
+            Some(Fr),
+            "3 duplicate ACKs: fast retransmit, cwnd saved, packet conservation",
+            &[Rule::FastRetransmitBbr],
+        ),
+        t(
+            &[St, Dr, Bw, Pr],
+            None,
+            "3 duplicate ACKs below recover: no new recovery",
+            &[Rule::FastRetransmitSuppressed],
+        ),
+        t(&[Fr], None, "partial ACK: resend the next hole", &[Rule::BbrPartialAck]),
+        t(
+            &[Fr],
+            None,
+            "ACK: packet conservation, then growth toward the target",
+            &[
+                Rule::BbrConservation,
+                Rule::BbrCwnd,
+                Rule::BbrMaxBw,
+                Rule::BbrMinRtt,
+                Rule::BbrPacing,
+            ],
+        ),
+        t(&[Fr, Tr], Some(St), "recovery over: cwnd restored", &[Rule::BbrRestore]),
+        t(&[Fr, Tr], Some(Dr), "recovery over: cwnd restored", &[Rule::BbrRestore]),
+        t(&[Fr, Tr], Some(Bw), "recovery over: cwnd restored", &[Rule::BbrRestore]),
+        t(&[Fr, Tr], Some(Pr), "recovery over: cwnd restored", &[Rule::BbrRestore]),
+        t(
+            &[St, Dr, Bw, Pr, Fr, Tr],
+            Some(Tr),
+            "retransmission timeout: cwnd = 1 segment, go back N",
+            &[Rule::Timeout],
+        ),
+        t(
+            &[Tr],
+            None,
+            "ACK: cwnd grows by what is delivered, toward the target",
+            model,
+        ),
+    ];
+    Machine {
+        states: vec![St, Dr, Bw, Pr, Fr, Tr],
+        transitions: tr,
+        nvp_overlay: false,
     }
 }
 

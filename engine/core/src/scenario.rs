@@ -416,6 +416,18 @@ pub enum BrRtt {
     Srtt,
 }
 
+/// What sets the window and the sending rate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Controller {
+    /// The window rules (slow start, congestion avoidance, ssthresh, recovery): the sender
+    /// sends as the window allows, unpaced.
+    Window,
+    /// BBR v1: a model of the path sets a pacing rate and cwnd; the variant's loss recovery
+    /// still decides what is resent.
+    Bbr,
+}
+
 // CUBIC's settings live beside its rules.
 pub use crate::tcp::cc::cubic::{CubicGrowth, CubicRtt, CubicSsthreshFrom};
 
@@ -503,6 +515,8 @@ pub struct CcCfg {
     pub cubic_rtt: CubicRtt,
     /// How CUBIC's increase combines the cubic and W_est.
     pub cubic_growth: CubicGrowth,
+    /// What sets the window: the window rules or BBR's model (with pacing).
+    pub controller: Controller,
     /// BR-TCP: the RTT of the formula.
     pub br_rtt: BrRtt,
     /// BR-TCP: the packet size of the formula.
@@ -838,6 +852,28 @@ impl Scenario {
                         f.cc.growth_gate.name()
                     ),
                 ));
+            }
+            if f.cc.controller == Controller::Bbr {
+                // BBR sets cwnd itself on every ACK: the window rules that would also set it
+                // are refused rather than silently overridden.
+                let mut clash = Vec::new();
+                if f.variant != Variant::Newreno {
+                    clash.push("variant = \"newreno\" (BBR v1 keeps NewReno's loss recovery, as Linux without SACK)");
+                }
+                if f.cc.idle_policy != IdlePolicy::None {
+                    clash.push(
+                        "cc.idle_policy = \"none\" (BBR handles idle and application-limited periods in its own model)",
+                    );
+                }
+                if f.cc.binomial {
+                    clash.push("cc.binomial = false");
+                }
+                if !clash.is_empty() {
+                    out.push(Problem::new(
+                        at("cc.controller"),
+                        format!("= \"bbr\" needs {}", clash.join(" and ")),
+                    ));
+                }
             }
             for (name, v) in [("cc.binomial_k", f.cc.binomial_k), ("cc.binomial_l", f.cc.binomial_l)] {
                 if (v * 2.0).fract() != 0.0 {

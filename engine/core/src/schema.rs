@@ -637,6 +637,11 @@ fn build_params() -> Vec<ParamDef> {
             "CUBIC's multiplicative decrease factor β_cubic (RFC 9438 §4.6: 0.7; Linux 717/1024 ≈ 0.7002). Used to three decimals."),
         p!("flows[].cc.cubic_fast_convergence", "CUBIC fast convergence", "cc", "", Kind::Bool { default: true }, false, NONE,
             "RFC 9438 §4.7: a loss before the window has regained the last W_max sets W_max = cwnd·(1 + β_cubic)/2, giving room to a newer flow sooner."),
+        p!("flows[].cc.controller", "Controller", "cc", "", Kind::Enum { options: &[
+            Choice { value: "window", label: "Window rules", help: "Slow start, congestion avoidance and the ssthresh rule set cwnd; the sender sends as soon as the window allows (no pacing)." },
+            Choice { value: "bbr", label: "BBR v1 model", help: "draft-cardwell-iccrg-bbr-congestion-control-00 / Linux 4.9 tcp_bbr.c: the bottleneck bandwidth (max delivery rate over 10 rounds) and the minimum RTT (over 10 s) set a pacing rate and cwnd = gain × BDP; the sender paces its segments. The variant's loss recovery still decides what is resent; the window rules above are not used." },
+        ], default: "window" }, false, NONE,
+            "What sets the window and the sending rate."),
         p!("flows[].cc.cubic_ssthresh_from", "CUBIC decrease from", "cc", "", Kind::Enum { options: &[
             Choice { value: "flight", label: "FlightSize (RFC)", help: "RFC 9438 §4.6: ssthresh = max(FlightSize·β_cubic, 2·SMSS)." },
             Choice { value: "cwnd", label: "cwnd (Linux, ns-3)", help: "Linux's tcp_cubic.c (cubictcp_recalc_ssthresh) and ns-3's TcpCubic: ssthresh = max(cwnd·β_cubic, 2 segments)." },

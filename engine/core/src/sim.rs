@@ -440,6 +440,10 @@ impl Simulation {
             scripted.push(d);
             let mut sender = Sender::new(i, base, f);
             sender.cc.br.path_rtt = path_rtt(s, f);
+            if let Some(b) = sender.cc.bbr.as_deref_mut() {
+                // BBR's draws (ProbeBW's starting phase) are a function of (seed, flow).
+                b.draw_key = crate::rng::hash_words(&[s.seed, i as u64, 0xBB]);
+            }
             senders.push(sender);
             receivers.push(Receiver::new(i, base + 2, f));
             let start = secs_to_ns(f.start);
@@ -774,6 +778,13 @@ impl Simulation {
                 let now = self.world.now;
                 self.release_writes(flow as usize, now);
                 self.senders[flow as usize].on_rto_event(&mut self.world, gen);
+                self.resume_writes(flow as usize);
+                self.record(flow);
+            }
+            Event::Pace { flow } => {
+                let now = self.world.now;
+                self.release_writes(flow as usize, now);
+                self.senders[flow as usize].on_pace_event(&mut self.world);
                 self.resume_writes(flow as usize);
                 self.record(flow);
             }

@@ -80,11 +80,18 @@ pub enum EventKind {
     /// `len` = cwnd_epoch, bytes (saturating); `seg` = K, µs (saturating). What the window
     /// plot draws its references from.
     CubicEpoch = 29,
+    /// BBR's model changed: `seq` = BtlBw, bit/s; `len` = RTprop, µs (0: none yet); `seg` =
+    /// BDP = BtlBw·RTprop, bytes; `tx` = state·16 + ProbeBW phase (state 0 Startup, 1 Drain,
+    /// 2 ProbeBW, 3 ProbeRTT).
+    BbrModel = 30,
+    /// BBR's pacing at the same instant: `seq` = pacing rate, bit/s; `len` = pacing gain,
+    /// `seg` = cwnd gain (both in 1/256); `tx` as `bbr_model`.
+    BbrPacing = 31,
 }
 
 impl EventKind {
     /// Every kind, in code order.
-    pub const ALL: [EventKind; 30] = [
+    pub const ALL: [EventKind; 32] = [
         EventKind::DataSend,
         EventKind::Retransmit,
         EventKind::QueueDrop,
@@ -115,6 +122,8 @@ impl EventKind {
         EventKind::RttSample,
         EventKind::SpuriousRetransmit,
         EventKind::CubicEpoch,
+        EventKind::BbrModel,
+        EventKind::BbrPacing,
     ];
 
     /// Name used in CSV and JSON.
@@ -150,6 +159,8 @@ impl EventKind {
             EventKind::RttSample => "rtt_sample",
             EventKind::SpuriousRetransmit => "spurious_retransmit",
             EventKind::CubicEpoch => "cubic_epoch",
+            EventKind::BbrModel => "bbr_model",
+            EventKind::BbrPacing => "bbr_pacing",
         }
     }
 

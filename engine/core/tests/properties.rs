@@ -45,10 +45,11 @@ prop_compose! {
         gate in pick(&["always", "window_full", "linux_3_15", "linux_3_16"]),
         slack in pick(&["one_mss", "none"]),
         nvp_limit in pick(&[0.5, 2.0, 300.0]),
-        algorithm in pick(&["", "cubic", "cubic_linux", "newreno_cwv", "newreno_newcwv", "newreno_restart", "linux_3_15", "linux_3_18", "freebsd_10", "bsd_4_3", "bsd_4_3_ss", "bsd_4_3_ca", "jacobson_88"]),
+        algorithm in pick(&["", "bbr", "cubic", "cubic_linux", "newreno_cwv", "newreno_newcwv", "newreno_restart", "linux_3_15", "linux_3_18", "freebsd_10", "bsd_4_3", "bsd_4_3_ss", "bsd_4_3_ca", "jacobson_88"]),
         write_size in 10u64..3000, write_ms in 1u64..50,
         drops in prop::collection::vec((1u64..60, 1u64..3), 0..4),
         start_ms in 0u64..300,
+        bbr in pick(&[false, false, true]),
     ) -> Value {
         let (kind, bytes) = match app { "bulk_finite" => ("bulk", 50_000), k => (k, 0) };
         let drops: Vec<Value> = drops.iter().map(|(s, a)| json!({"segment": s, "attempt": a})).collect();
@@ -73,6 +74,13 @@ prop_compose! {
                     "write_interval": write_ms as f64 / 1000.0, "on": 0.3, "off": 0.2},
             "drops": drops,
         });
+        // BBR (the controller) with the settings it accepts.
+        if bbr && algorithm.is_empty() {
+            f["variant"] = json!("newreno");
+            f["cc"]["controller"] = json!("bbr");
+            f["cc"]["idle_policy"] = json!("none");
+            f["cc"]["binomial"] = json!(false);
+        }
         // A named algorithm sets its axes first; the explicit keys above then override
         // them, except the ones it names (left to the entry).
         if !algorithm.is_empty() {
@@ -81,6 +89,9 @@ prop_compose! {
             cc.remove("idle_policy");
             cc.remove("growth_gate");
             f.as_object_mut().unwrap().remove("variant");
+            if algorithm == "bbr" {
+                f["cc"]["binomial"] = json!(false);
+            }
         }
         f
     }

@@ -2,10 +2,11 @@
 //! fat path and in a deep buffer. The paths are ours
 //! (the examples); docs/validation.md says what was checked.
 
-use super::{lesson, Preset};
+use super::{compete_lesson, lesson, Preset};
 use serde_json::{json, Value};
 
 const SOURCE: &str = "RFC 9438 (CUBIC)";
+const BBR: &str = "draft-cardwell-iccrg-bbr-congestion-control-00 (BBR v1); Cardwell et al., BBR: Congestion-Based Congestion Control, ACM Queue 14(5), 2016";
 
 /// A clean path: `bandwidth` bit/s, `delay` s one way, a `queue`-packet drop-tail buffer,
 /// no random loss; fast access links.
@@ -70,8 +71,59 @@ pub(super) fn presets() -> Vec<Preset> {
                 "The path itself holds 34 segments (10 Mbit/s × 40 ms). A loss-based algorithm only backs off when the buffer overflows, so both fill the 1 000-packet queue: the mean window is 606 segments for NewReno and 830 for CUBIC, round trips of about 0.7 and 1 s instead of 40 ms. Slow start first overshoots into the queue and loses hundreds of packets at once (1 038 queue drops for NewReno, 3 864 for CUBIC, with timeouts: neither has SACK here). Goodput 9.2 and 7.2 Mbit/s.",
                 &format!("{SOURCE} §5 (loss as the only congestion signal); Gettys & Nichols 2011 (bufferbloat)"),
                 "Both keep the link busy. What did the application pay for it, and what signal would let a sender keep the queue short?",
-                &["newreno", "cubic"],
+                &["newreno", "cubic", "bbr"],
+            ),
+        },
+        bbr_vs_cubic("bbr-cubic-shallow", 17, "a shallow 17-packet buffer (half the path's BDP)"),
+        bbr_vs_cubic("bbr-cubic-deep", 1000, "a deep 1 000-packet buffer (30 BDPs)"),
+        Preset {
+            steps: &[],
+            name: "bbr-random-loss".into(),
+            description: "One flow on a 10 Mbit/s, 40 ms RTT path (100-packet buffer) that loses 1 % of its data packets at random".into(),
+            overrides: {
+                let mut v = path(30.0, 10_000_000, 0.02, 100, vec![greedy("newreno", json!({}))]);
+                v["network"]["bottleneck"]["loss"] = json!({"model": "bernoulli", "probability": 0.01});
+                v
+            },
+            lesson: lesson(
+                "The window and goodput of each algorithm, and BBR's bandwidth estimate on the window plot.",
+                "A loss-based sender reads every random loss as congestion: NewReno halves its window about every 100 segments and CUBIC cuts it to 0.7, so neither fills the 34-segment pipe. BBR's model ignores loss: the delivery rate stays near 10 Mbit/s, and only the first round of each recovery conserves packets.",
+                &format!("{BBR}, §1 (loss is not congestion); Mathis et al. 1997 (the 1/√p law of loss-based TCP)"),
+                "Why does a 1 % loss rate cost NewReno most of the link, and BBR almost nothing? What would BBR do if the losses did mean congestion?",
+                &["newreno", "cubic", "bbr"],
             ),
         },
     ]
+}
+
+/// BBR and CUBIC sharing one 10 Mbit/s, 40 ms RTT bottleneck with a `queue`-packet buffer,
+/// both starting at once, for 60 s.
+fn bbr_vs_cubic(name: &str, queue: u64, what: &str) -> Preset {
+    let shallow = queue < 34;
+    Preset {
+        steps: &[],
+        name: name.into(),
+        description: format!("BBR and CUBIC share a 10 Mbit/s, 40 ms RTT bottleneck with {what}"),
+        overrides: path(
+            60.0,
+            10_000_000,
+            0.02,
+            queue,
+            vec![greedy("bbr", json!({})), greedy("cubic", json!({}))],
+        ),
+        lesson: compete_lesson(
+            "The share plot (each flow's goodput), the queue, and BBR's state bands and estimates on its window plot.",
+            if shallow {
+                "The buffer holds half a BDP. CUBIC loses packets whenever the queue overflows and backs off; BBR paces at its bandwidth estimate whatever the losses, so it takes most of the link. The queue stays short, but it is CUBIC that pays for it."
+            } else {
+                "The buffer holds 30 BDPs. CUBIC fills it and the RTT grows toward a second; BBR's cwnd (2 × its estimated BDP) is what limits it, and since it measures RTprop through CUBIC's queue it keeps ProbeRTT every 10 s without ever seeing the empty path. CUBIC takes the larger share."
+            },
+            BBR,
+            if shallow {
+                "Who gets the bandwidth when the buffer is shallow, and why does loss not slow BBR down?"
+            } else {
+                "Why is BBR's share smaller in a deep buffer? What does its RTprop measure here, and what would a second BBR flow do instead of CUBIC?"
+            },
+        ),
+    }
 }

@@ -121,6 +121,10 @@ pub struct Sender {
     pub stats: SenderStats,
     /// Per-write measurements (applications that write; None for bulk senders).
     pub writes: Option<crate::thin::WriteLog>,
+    /// A paced sender's next departure: no data segment leaves before it.
+    next_departure: Ns,
+    /// The pacing timer's pending entry.
+    pace_event: Option<Ns>,
 }
 
 impl Sender {
@@ -166,6 +170,8 @@ impl Sender {
             burst: (0, 0),
             stats: SenderStats::default(),
             writes: (cfg.app.kind != crate::scenario::AppKind::Bulk).then(crate::thin::WriteLog::default),
+            next_departure: 0,
+            pace_event: None,
         }
     }
 
@@ -249,7 +255,7 @@ impl Sender {
     /// Whether the send loop would send nothing now (checked in debug builds).
     fn next_is_held(&self) -> bool {
         self.next_segment()
-            .is_some_and(|(len, resend)| self.window_allows(len, resend).is_err())
+            .is_some_and(|(len, resend)| self.window_allows(len, resend).is_err() || self.pace_event.is_some())
     }
 
     /// The next segment the send loop considers: (length, whether it is a resend), or None
@@ -339,6 +345,7 @@ impl Sender {
 
     fn on_timeout(&mut self, w: &mut World) {
         self.rto_deadline = None;
+        self.cc.now = w.now;
         if self.state == ConnState::SynSent {
             self.stats.timeouts += 1;
             let phase = Phase::Handshake as u8;
@@ -396,6 +403,11 @@ impl Sender {
                 cwnd_stop = full == Full::Cwnd;
                 break;
             }
+            // A paced sender waits for its next departure time.
+            if self.next_departure > w.now && self.cc.pacing_rate().is_some() {
+                self.wait_for_pacing(w);
+                break;
+            }
             // RFC 896 / RFC 1122 §4.2.3.4: hold a small segment while data is unacknowledged.
             if !resend && self.nagle && len < self.mss && self.snd_max > self.snd_una {
                 if self.cc.why.on {
@@ -422,7 +434,28 @@ impl Sender {
             self.cc
                 .after_send_pass(self.nxt_idx as u64, self.snd_nxt, self.snd_una, cwnd_stop);
         }
+        if self.cc.is_bbr() && self.app_written.saturating_sub(self.snd_max) < self.mss && self.snd_nxt == self.snd_max
+        {
+            // Less than a segment left to send: the rate samples to come are
+            // application-limited (if the window is not the limit).
+            self.cc.bbr_out_of_data(self.flight());
+        }
         sent
+    }
+
+    /// Schedules the pacing timer for the next departure, unless it is pending.
+    fn wait_for_pacing(&mut self, w: &mut World) {
+        if self.pace_event.is_none() {
+            self.pace_event = Some(self.next_departure);
+            w.schedule(self.next_departure, Event::Pace { flow: self.flow });
+        }
+    }
+
+    /// The pacing timer fired: send what the windows allow.
+    pub fn on_pace_event(&mut self, w: &mut World) {
+        self.pace_event = None;
+        self.cc.now = w.now;
+        self.send_loop(w);
     }
 
     /// Whether a segment of `len` bytes may leave now, or which window is full.
@@ -495,6 +528,9 @@ impl Sender {
 
     fn transmit(&mut self, w: &mut World, seg: Seg) {
         let retx = seg.tx > 1;
+        if self.cc.is_bbr() {
+            self.paced_send(w, seg, retx);
+        }
         self.stats.data_packets += 1;
         self.stats.payload_bytes += seg.len as u64;
         self.stats.wire_bytes += seg.len as u64 + self.header;
@@ -534,6 +570,27 @@ impl Sender {
         self.count_burst(w.now);
         if self.cc.validation.is_active() {
             self.after_send(w, seg);
+        }
+    }
+
+    /// A paced sender stamps the segment for the delivery-rate estimate and sets its next
+    /// departure: the segment's wire size at the pacing rate (Linux's fq: the packet's
+    /// length, headers included, over sk_pacing_rate).
+    #[cold]
+    fn paced_send(&mut self, w: &mut World, seg: Seg, retx: bool) {
+        let index = (seg.no - self.segs[0].no) as usize;
+        let outstanding = if retx {
+            self.snd_max - self.snd_una
+        } else {
+            seg.seq - self.snd_una
+        };
+        let end = seg.seq + seg.len as u64;
+        self.cc
+            .bbr_on_transmit(w.now, index, end, retx, outstanding, self.rtt.srtt());
+        if let Some(rate) = self.cc.pacing_rate() {
+            let size = (seg.len as u64 + self.header) as u128;
+            let gap = (size * 1_000_000_000).div_ceil(rate as u128) as Ns;
+            self.next_departure = w.now + gap;
         }
     }
 
@@ -622,6 +679,7 @@ impl Sender {
             return;
         }
         let ack = pkt.seq;
+        self.cc.now = w.now;
         w.log(self.flow, EventKind::AckReceived, ack, 0, pkt.seg, 0);
         if ack > self.snd_una && ack <= self.snd_max {
             self.on_new_ack(w, ack);

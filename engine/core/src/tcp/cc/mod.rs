@@ -17,6 +17,7 @@
 //! last loss response began (`snd_max`), so "the ACK covers more than recover" in RFC 6582's
 //! inclusive numbering reads `ack > recover` here.
 
+pub mod bbr;
 pub mod binomial;
 pub mod brtcp;
 pub mod cubic;
@@ -59,6 +60,14 @@ pub enum Phase {
     FastRecovery = 3,
     /// After a timeout, until everything outstanding at the timeout is acknowledged.
     TimeoutRecovery = 4,
+    /// BBR's Startup: pacing and cwnd gain 2/ln 2 until the bandwidth stops growing.
+    BbrStartup = 5,
+    /// BBR's Drain: pacing below the bandwidth until the queue Startup built is gone.
+    BbrDrain = 6,
+    /// BBR's ProbeBW: the pacing gain cycles around the bandwidth estimate.
+    BbrProbeBw = 7,
+    /// BBR's ProbeRTT: four segments in flight to measure the path's own RTT.
+    BbrProbeRtt = 8,
 }
 
 impl Phase {
@@ -70,16 +79,24 @@ impl Phase {
             Phase::CongestionAvoidance => "congestion_avoidance",
             Phase::FastRecovery => "fast_recovery",
             Phase::TimeoutRecovery => "timeout_recovery",
+            Phase::BbrStartup => "bbr_startup",
+            Phase::BbrDrain => "bbr_drain",
+            Phase::BbrProbeBw => "bbr_probe_bw",
+            Phase::BbrProbeRtt => "bbr_probe_rtt",
         }
     }
 
     /// All phases, in code order.
-    pub const ALL: [Phase; 5] = [
+    pub const ALL: [Phase; 9] = [
         Phase::Handshake,
         Phase::SlowStart,
         Phase::CongestionAvoidance,
         Phase::FastRecovery,
         Phase::TimeoutRecovery,
+        Phase::BbrStartup,
+        Phase::BbrDrain,
+        Phase::BbrProbeBw,
+        Phase::BbrProbeRtt,
     ];
 }
 
@@ -190,6 +207,10 @@ pub struct Cc {
     pub cubic: cubic::CubicState,
     /// HyStart++'s rounds and conservative slow start (slow start `hystart_pp`).
     pub hystart: hystart::HyStart,
+    /// BBR's model and state (controller `bbr`); None for window-based control.
+    pub bbr: Option<Box<bbr::Bbr>>,
+    /// The time of the event being handled (set by the sender before it calls in).
+    pub now: crate::time::Ns,
     /// Decisions explained since the sender last drained them (off unless asked for).
     pub why: Why,
 }
@@ -226,8 +247,15 @@ impl Cc {
             usage: gate::CwndUsage::default(),
             cubic: cubic::CubicState::default(),
             hystart: hystart::HyStart::default(),
+            bbr: None,
+            now: 0,
             why: Why::default(),
         };
+        if cc.cfg.controller == crate::scenario::Controller::Bbr {
+            cc.bbr = Some(Box::default());
+            // ssthresh plays no part in BBR (Linux starts it at "infinity").
+            cc.ssthresh = u64::MAX;
+        }
         if cc.cfg.slow_start == crate::scenario::SlowStartRule::None {
             // Jacobson 1988 §1: without slow start the whole window opens at once.
             cc.cwnd = cc.restart_window();
@@ -250,7 +278,7 @@ impl Cc {
     /// The window the sender may fill now: the inflated window during fast recovery, cwnd
     /// otherwise.
     pub fn window(&self) -> u64 {
-        if self.in_fast_recovery {
+        if self.in_fast_recovery || self.bbr.is_some() {
             self.inflated
         } else {
             self.cwnd
@@ -263,6 +291,8 @@ impl Cc {
             Phase::FastRecovery
         } else if self.timeout_recovery.is_some() {
             Phase::TimeoutRecovery
+        } else if let Some(b) = &self.bbr {
+            b.mode.phase()
         } else if self.cwnd < self.ssthresh {
             Phase::SlowStart
         } else {
@@ -315,6 +345,9 @@ impl Cc {
     /// arrived, `flight` the flight after it; `head` the segment now at snd_una (the one a
     /// partial ACK resends).
     pub fn on_new_ack(&mut self, ack: u64, acked: u64, flight: Flight, before: Flight, head: u64) -> NewAckAction {
+        if self.bbr.is_some() {
+            return self.bbr_new_ack(self.now, ack, acked, flight, before, head);
+        }
         // RFC 5681 §3.1: new data acknowledged, so a later timeout may lower ssthresh again.
         self.rto_retransmitted = false;
         if self.timeout_recovery.is_some_and(|p| ack >= p) {

@@ -27,6 +27,9 @@ impl Cc {
 
     /// ssthresh after a loss, explained by the rule that computes it.
     pub fn loss_ssthresh(&mut self, flight: Flight) -> u64 {
+        if self.bbr.is_some() {
+            return self.bbr_save_cwnd();
+        }
         let v = self.ssthresh_rule(flight);
         self.hystart_loss();
         // RFC 9438 §4.6–4.8: CUBIC's W_max and epoch go with its decrease.
@@ -247,6 +250,9 @@ impl Cc {
     /// `snd_max` the highest byte sent (one past).
     /// `head` is the segment at snd_una (the one a fast retransmit resends).
     pub fn on_dupack(&mut self, ack: u64, flight: Flight, snd_max: u64, head: u64) -> DupAckAction {
+        if self.bbr.is_some() {
+            return self.bbr_dupack(self.now, ack, flight, snd_max, head);
+        }
         self.dupacks = self.dupacks.saturating_add(1);
         let (from, c0, ss0) = (self.why_phase(), self.cwnd, self.ssthresh);
         if self.in_fast_recovery {
@@ -364,6 +370,9 @@ impl Cc {
         // RFC 6582 §3.2 step 4 (and ns-2 for every variant): remember the highest sent.
         self.recover = Some(snd_max);
         self.timeout_recovery = Some(snd_max);
+        if self.bbr.is_some() {
+            self.bbr_timeout();
+        }
         let fs = self.flight_in_units(flight);
         why!(
             self,
