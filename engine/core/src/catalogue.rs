@@ -343,7 +343,9 @@ pub static CATALOGUE: &[Algorithm] = &[
             ("cc.controller", Str("bbr")),
             ("cc.idle_policy", Str("none")),
             ("cc.growth_gate", Str("always")),
-            ("cc.limited_transmit", Bool(false)),
+            // Linux's packets in flight leave out what duplicate ACKs reported: one or two
+            // duplicates let as many new segments out (RFC 3042's effect).
+            ("cc.limited_transmit", Bool(true)),
         ],
     },
 ];

@@ -121,6 +121,9 @@ pub struct Sender {
     pub stats: SenderStats,
     /// Per-write measurements (applications that write; None for bulk senders).
     pub writes: Option<crate::thin::WriteLog>,
+    /// Whether the congestion control paces (BBR): the pacing and rate-sample hooks run
+    /// only then.
+    paced: bool,
     /// A paced sender's next departure: no data segment leaves before it.
     next_departure: Ns,
     /// The pacing timer's pending entry.
@@ -170,6 +173,7 @@ impl Sender {
             burst: (0, 0),
             stats: SenderStats::default(),
             writes: (cfg.app.kind != crate::scenario::AppKind::Bulk).then(crate::thin::WriteLog::default),
+            paced: cfg.cc.controller == crate::scenario::Controller::Bbr,
             next_departure: 0,
             pace_event: None,
         }
@@ -404,7 +408,7 @@ impl Sender {
                 break;
             }
             // A paced sender waits for its next departure time.
-            if self.next_departure > w.now && self.cc.pacing_rate().is_some() {
+            if self.paced && self.next_departure > w.now {
                 self.wait_for_pacing(w);
                 break;
             }
@@ -528,7 +532,7 @@ impl Sender {
 
     fn transmit(&mut self, w: &mut World, seg: Seg) {
         let retx = seg.tx > 1;
-        if self.cc.is_bbr() {
+        if self.paced {
             self.paced_send(w, seg, retx);
         }
         self.stats.data_packets += 1;

@@ -352,6 +352,7 @@ impl Cc {
     /// A data segment [end − len, end) left at `now` (a resend if `retx`); `index` is its
     /// place among the segments outstanding, `outstanding` the bytes outstanding before it
     /// (Linux's packets_out: resends overtaken or not); `srtt` the smoothed RTT.
+    #[cold]
     pub fn bbr_on_transmit(&mut self, now: Ns, index: usize, end: u64, retx: bool, outstanding: u64, srtt: Ns) {
         let (iw, cwnd) = (self.iw, self.cwnd);
         let Some(b) = self.bbr.as_deref_mut() else { return };
@@ -392,6 +393,7 @@ impl Cc {
 
     /// The send loop ran out of data with `flight` outstanding; if cwnd is not full,
     /// the samples to come are application-limited (tcp_rate_check_app_limited).
+    #[cold]
     pub fn bbr_out_of_data(&mut self, flight: Flight) {
         let (cwnd, pipe) = (self.cwnd, self.bbr_pipe(flight));
         if let Some(b) = self.bbr.as_deref_mut() {
@@ -401,8 +403,9 @@ impl Cc {
         }
     }
 
-    /// The window the sender fills: cwnd plus the segments duplicate ACKs said have left
-    /// the network (Linux's packets in flight exclude them).
+    /// The window the sender fills in recovery: cwnd plus the segments duplicate ACKs said
+    /// have left the network (Linux's packets in flight exclude them). Before recovery the
+    /// first two duplicates do the same through Limited Transmit (the entry turns it on).
     fn bbr_sync_window(&mut self) {
         let s = self.bbr.as_ref().map_or(0, |b| b.sacked);
         self.inflated = self.cwnd + s * self.smss;
@@ -418,6 +421,7 @@ impl Cc {
     /// A new ACK for `ack` acknowledged `acked` bytes; `before` and `flight` the flight
     /// before and after. Returns what the sender must do (NewReno's recovery decides
     /// partial and full ACKs; BBR only sets cwnd).
+    #[cold]
     pub(super) fn bbr_new_ack(
         &mut self,
         now: Ns,
@@ -516,6 +520,7 @@ impl Cc {
 
     /// A duplicate ACK: one more segment has left the network (Linux counts it delivered).
     /// Returns whether it is the one that starts fast retransmit.
+    #[cold]
     pub(super) fn bbr_dupack(
         &mut self,
         now: Ns,
@@ -575,6 +580,7 @@ impl Cc {
     /// The retransmission timer expired (after the generic response set cwnd to one
     /// segment): BBR treats it as the end of a round and forgets the full-pipe count
     /// (bbr_set_state(TCP_CA_Loss)).
+    #[cold]
     pub(super) fn bbr_timeout(&mut self) {
         if let Some(b) = self.bbr.as_deref_mut() {
             b.prev_recovery = 2;
@@ -587,6 +593,7 @@ impl Cc {
     }
 
     /// ssthresh on a loss: BBR leaves it and saves cwnd (bbr_ssthresh → bbr_save_cwnd).
+    #[cold]
     pub(super) fn bbr_save_cwnd(&mut self) -> u64 {
         let (cwnd, from) = (self.cwnd, self.why_phase());
         let b = self.bbr.as_deref_mut().expect("bbr");

@@ -278,7 +278,7 @@ impl Cc {
     /// The window the sender may fill now: the inflated window during fast recovery, cwnd
     /// otherwise.
     pub fn window(&self) -> u64 {
-        if self.in_fast_recovery || self.bbr.is_some() {
+        if self.in_fast_recovery {
             self.inflated
         } else {
             self.cwnd
