@@ -64,13 +64,13 @@ pub(super) fn presets() -> Vec<Preset> {
         Preset {
             steps: &[],
             name: "cubic-bufferbloat".into(),
-            description: "One flow over a 10 Mbit/s, 40 ms RTT path with a 1 000-packet buffer (1.2 s of queue): NewReno and CUBIC fill it".into(),
+            description: "One flow over a 10 Mbit/s, 40 ms RTT path with a 1 000-packet buffer (1.2 s of queue): NewReno and CUBIC fill it, BBR keeps it short".into(),
             overrides: path(30.0, 10_000_000, 0.02, 1000, vec![greedy("newreno", json!({}))]),
             lesson: lesson(
                 "The queue plot, and the queueing-delay plot (tick “Queueing delay” under View): how full the buffer is and how long every packet waits in it.",
-                "The path itself holds 34 segments (10 Mbit/s × 40 ms). A loss-based algorithm only backs off when the buffer overflows, so both fill the 1 000-packet queue: the mean window is 606 segments for NewReno and 830 for CUBIC, round trips of about 0.7 and 1 s instead of 40 ms. Slow start first overshoots into the queue and loses hundreds of packets at once (1 038 queue drops for NewReno, 3 864 for CUBIC, with timeouts: neither has SACK here). Goodput 9.2 and 7.2 Mbit/s.",
-                &format!("{SOURCE} §5 (loss as the only congestion signal); Gettys & Nichols 2011 (bufferbloat)"),
-                "Both keep the link busy. What did the application pay for it, and what signal would let a sender keep the queue short?",
+                "The path itself holds 34 segments (10 Mbit/s × 40 ms). A loss-based algorithm only backs off when the buffer overflows, so NewReno and CUBIC fill the 1 000-packet queue: 533 and 511 packets on average, 0.6 s added to every round trip (mean windows of 606 and 830 segments). Slow start first overshoots and loses hundreds of packets at once (1 038 queue drops for NewReno, 3 864 for CUBIC, with timeouts: no SACK here). BBR paces at its estimate of the bottleneck rate (BtlBw 9.73 Mbit/s: the link's payload rate) and keeps about twice the path's BDP in flight: after Startup's burst (82 packets) the queue holds 7 packets on average (9 ms), nothing is lost, and goodput is 9.7 Mbit/s against 9.2 and 7.2.",
+                &format!("{SOURCE} §5 (loss as the only congestion signal); Gettys & Nichols 2011 (bufferbloat); {BBR}"),
+                "All three keep the link busy. What did the application pay with each, and which signals let BBR keep the queue short?",
                 &["newreno", "cubic", "bbr"],
             ),
         },
@@ -87,7 +87,7 @@ pub(super) fn presets() -> Vec<Preset> {
             },
             lesson: lesson(
                 "The window and goodput of each algorithm, and BBR's bandwidth estimate on the window plot.",
-                "A loss-based sender reads every random loss as congestion: NewReno halves its window about every 100 segments and CUBIC cuts it to 0.7, so neither fills the 34-segment pipe. BBR's model ignores loss: the delivery rate stays near 10 Mbit/s, and only the first round of each recovery conserves packets.",
+                "A loss-based sender reads every random loss as congestion: NewReno halves its window about every 100 segments and CUBIC cuts it to 0.7, so neither fills the 34-segment pipe: 2.9 Mbit/s each, close to Mathis et al.'s MSS/RTT · 1.22/√p = 3.1 Mbit/s. BBR's model ignores loss: its bandwidth estimate stays at the link's rate and only the first round of each recovery conserves packets: 9.1 Mbit/s.",
                 &format!("{BBR}, §1 (loss is not congestion); Mathis et al. 1997 (the 1/√p law of loss-based TCP)"),
                 "Why does a 1 % loss rate cost NewReno most of the link, and BBR almost nothing? What would BBR do if the losses did mean congestion?",
                 &["newreno", "cubic", "bbr"],
@@ -114,9 +114,9 @@ fn bbr_vs_cubic(name: &str, queue: u64, what: &str) -> Preset {
         lesson: compete_lesson(
             "The share plot (each flow's goodput), the queue, and BBR's state bands and estimates on its window plot.",
             if shallow {
-                "The buffer holds half a BDP. CUBIC loses packets whenever the queue overflows and backs off; BBR paces at its bandwidth estimate whatever the losses, so it takes most of the link. The queue stays short, but it is CUBIC that pays for it."
+                "The buffer holds half a BDP. BBR's ProbeBW phases push up to 1.25 × its estimate into a queue that holds 17 packets, so the queue overflows often; CUBIC reads each loss as congestion and backs off (31 timeouts), BBR does not (2.7 % of its packets are resent, yet its model is unchanged). BBR gets 7.8 Mbit/s, CUBIC 1.0. The queue stays short (7 packets on average) and it is CUBIC that pays for it."
             } else {
-                "The buffer holds 30 BDPs. CUBIC fills it and the RTT grows toward a second; BBR's cwnd (2 × its estimated BDP) is what limits it, and since it measures RTprop through CUBIC's queue it keeps ProbeRTT every 10 s without ever seeing the empty path. CUBIC takes the larger share."
+                "The buffer holds 30 BDPs. CUBIC fills it (563 packets on average, 0.7 s of queue) and BBR's in-flight cap of 2 × BtlBw × RTprop, with RTprop the empty path's 45 ms, is far less than what the path now holds, so BBR is cwnd-limited: 1.5 Mbit/s against CUBIC's 6.4. Every 10 s without a new minimum its RTprop expires (ProbeRTT at 20.9 s and 52.9 s) and is re-measured through CUBIC's queue (968 ms), which enlarges its cap until a lower sample comes back."
             },
             BBR,
             if shallow {
