@@ -1357,6 +1357,20 @@ pub fn set_path(doc: &mut Value, path: &str, value: Value) -> Result<(), Problem
         .flatten();
     let set_in = |obj: &mut Value, rel: &str| -> Result<(), Problem> {
         if let Some(a) = alg {
+            // What the flow's earlier algorithm set and this one does not name goes back to
+            // its default: on a resolved flow, `algorithm = newreno` after `cubic` or `bbr`
+            // must not keep CUBIC's rules or BBR's controller. Settings no entry names (the
+            // segment size, a preset's own choices) stay.
+            if let Some(old) = crate::catalogue::find(crate::catalogue::identify(obj)) {
+                let defaults = schema::flow_defaults();
+                for (p, _) in old.settings {
+                    if a.settings.iter().all(|(q, _)| q != p) {
+                        if let Some(d) = get_path(&defaults, p) {
+                            set_dotted(obj, p, d.clone());
+                        }
+                    }
+                }
+            }
             crate::catalogue::apply(obj, a);
         }
         if set_dotted(obj, rel, value.clone()) {
@@ -1495,6 +1509,30 @@ mod tests {
         assert!(text[0].starts_with("timeline[1].set: `flows[0].tcp.mss` cannot change during a run"));
         assert!(text[1].starts_with("timeline[2].set: `flows[3].app.write_size`: there is no flow 3"));
         assert!(text[2].contains("timeline[3].value: for network.bottleneck.bandwidth = -5 is not a whole number"));
+    }
+
+    #[test]
+    fn setting_an_algorithm_clears_what_the_last_one_set_and_keeps_the_rest() {
+        let mut doc =
+            resolve(&serde_json::json!({"flows": [{"algorithm": "bbr", "cc": {"units": "segments"}}]})).unwrap();
+        set_path(&mut doc, "flows[0].algorithm", Value::String("newreno".into())).unwrap();
+        let s = Scenario::from_value(&doc).unwrap();
+        let cc = &s.flows[0].cc;
+        assert_eq!(cc.controller, Controller::Window, "BBR's controller is cleared");
+        assert!(!cc.limited_transmit, "and the Limited Transmit it turned on");
+        assert_eq!(cc.units, Units::Segments, "a setting no entry names stays");
+        assert_eq!(crate::catalogue::identify(&doc["flows"][0]), "newreno");
+        // CUBIC's rules go too; an entry that names a superset keeps the flow's own choices.
+        let mut doc = resolve(&serde_json::json!({"flows": [{"algorithm": "cubic"}]})).unwrap();
+        set_path(&mut doc, "flows[].algorithm", Value::String("newreno".into())).unwrap();
+        let s = Scenario::from_value(&doc).unwrap();
+        assert_eq!(s.flows[0].cc.congestion_avoidance, CongAvoidRule::PerAck);
+        assert_eq!(s.flows[0].cc.ssthresh_rule, SsthreshRule::HalfFlight);
+        let mut doc = resolve(&serde_json::json!({"flows": [{"cc": {"full_window_slack": "none"}}]})).unwrap();
+        set_path(&mut doc, "flows[0].algorithm", Value::String("newreno_cwv".into())).unwrap();
+        let s = Scenario::from_value(&doc).unwrap();
+        assert_eq!(s.flows[0].cc.full_window_slack, FullWindowSlack::None);
+        assert_eq!(s.flows[0].cc.idle_policy, IdlePolicy::Rfc2861);
     }
 
     #[test]
