@@ -193,3 +193,25 @@ fn a_loss_keeps_ssthresh_saves_cwnd_and_conserves_packets() {
     // Mathis et al.: MSS/RTT · √(3/2)/√p = 1 460·8/0.0455 · 12.25 ≈ 3.1 Mbit/s.
     assert!(nr_goodput > 2.4e6 && nr_goodput < 3.6e6, "{nr_goodput}");
 }
+
+#[test]
+fn after_a_handshake_rtprop_starts_at_the_syns_rtt_and_expires_ten_seconds_on() {
+    // Linux's bbr_init takes tcp_min_rtt: after a handshake, the SYN's RTT. Small packets
+    // make it shorter than any data segment's (44 ms + 4 × 40 B serialised ≈ 44.07 ms
+    // against 45.48 ms), so no data sample refreshes it and ProbeRTT comes 10 s later —
+    // what ns-3's TcpBbr does on this path (docs/validation.md §3f).
+    let s = scenario(
+        "cubic-bufferbloat",
+        &[("flows[0].algorithm", "bbr"), ("flows[0].tcp.syn", "true")],
+    );
+    let sim = run(&s);
+    let full = of(&sim, Rule::BbrFullPipe);
+    let syn_rtt = full[0].d.input("RTprop");
+    assert!(syn_rtt < 45_478_400 && syn_rtt >= 44_000_000, "{syn_rtt}");
+    let enter = of(&sim, Rule::BbrProbeRttEnter);
+    assert_eq!(enter[0].d.input("RTprop"), syn_rtt);
+    let age = enter[0].d.input("age");
+    assert!(age > 10 * SEC && age < 10 * SEC + 50 * MS, "{age}");
+    let exit = of(&sim, Rule::BbrProbeRttExit);
+    assert!(exit[0].t - enter[0].t >= 200 * MS && exit[0].t - enter[0].t < 400 * MS);
+}

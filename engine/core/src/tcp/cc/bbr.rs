@@ -357,11 +357,17 @@ impl Cc {
         let (iw, cwnd) = (self.iw, self.cwnd);
         let Some(b) = self.bbr.as_deref_mut() else { return };
         if !b.started {
-            // bbr_init: pacing at high_gain · IW / SRTT (1 ms before any sample).
+            // bbr_init: pacing at high_gain · IW / SRTT (1 ms before any sample); RTprop
+            // starts as the connection's smallest RTT so far (tcp_min_rtt), which after a
+            // handshake is the SYN's, the only sample yet.
             b.started = true;
             b.min_rtt_stamp = now;
             b.pacing_rate = init_pacing(cwnd.max(iw), srtt);
             b.has_seen_rtt = srtt > 0;
+            if srtt > 0 {
+                b.min_rtt = srtt;
+                b.conn_min_rtt = srtt;
+            }
         }
         if outstanding == 0 {
             // Nothing in flight: this segment starts a fresh sampling window.
