@@ -47,6 +47,14 @@ export const TABLES = {
   /** Spurious retransmissions, marked when they became known (an earlier copy of the segment
    *  had reached the receiver): first byte, length, segment, the spurious attempt. */
   spurious: ['t', 'seq', 'len', 'seg', 'tx'],
+  /** BBR's model (empty for other controllers; engines from issue 21 on), two rows at each
+   *  instant it changes, `bbr_model` then `bbr_pacing` (kind code). bbr_model: seq = BtlBw,
+   *  the bottleneck-bandwidth estimate, bit/s; len = RTprop, the minimum-RTT estimate, µs
+   *  (0 = none yet); seg = BDP = BtlBw·RTprop, bytes. bbr_pacing: seq = the pacing rate,
+   *  bit/s; len = the pacing gain ×256 (256 = 1.0); seg = the cwnd gain ×256. Both: tx =
+   *  state·16 + ProbeBW's gain-cycle phase (state 0 Startup, 1 Drain, 2 ProbeBW, 3
+   *  ProbeRTT). */
+  model: ['t', 'kind', 'seq', 'len', 'seg', 'tx'],
   /** Window validation, one row per change, only for flows with an idle policy (empty
    *  otherwise): W_used (RFC 2861's window actually used) and pipeACK (RFC 7661; NaN while
    *  undefined) in bytes; nvp = 1 in new CWV's non-validated phase, else 0. */

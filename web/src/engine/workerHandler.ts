@@ -166,9 +166,15 @@ const EVENT_TABLE_KINDS: Record<EventTable, readonly string[]> = {
     'nvp_loss_response',
     'cubic_epoch',
   ],
+  // BBR's model and pacing, logged together whenever they change (protocol.ts, `model`).
+  model: ['bbr_model', 'bbr_pacing'],
 };
 
-/** Each event table's kind mask for `events_select` (bit k = event code k). */
+/** Each event table's kind mask for `events_select` (bit k = event code k). The engine's
+ *  mask is a u32 (`Sim::events_select(from, kinds: u32, …)`): codes 0–31 fit, and the
+ *  engine has 32 kinds (bbr_pacing is 31). A 33rd kind that a table needs takes a wider
+ *  mask on both sides (a u64 passed as a BigInt, or two u32 words); until then a kind
+ *  coded 32 or more selects nothing here, so its table stays empty rather than wrong. */
 function kindMasks(events: string[]): Record<EventTable, number> {
   const masks = {} as Record<EventTable, number>;
   for (const [table, kinds] of Object.entries(EVENT_TABLE_KINDS) as [EventTable, readonly string[]][]) {
