@@ -61,9 +61,12 @@ describe('the algorithm model', () => {
   });
 
   it('knows which settings the catalogue controls, with their defaults', () => {
-    // The keys every entry sets; the others (a profile's initial window) stay scenario settings.
-    expect(CONTROLLED_KEYS).toEqual(['variant', 'cc.idle_policy', 'cc.growth_gate']);
-    for (const e of CATALOGUE) for (const k of CONTROLLED_KEYS) expect(Object.keys(e.settings)).toContain(k);
+    // The keys every entry sets, and the controller (which only BBR's entry sets); the others
+    // (a profile's initial window) stay scenario settings.
+    expect(CONTROLLED_KEYS).toEqual(['variant', 'cc.idle_policy', 'cc.growth_gate', 'cc.controller']);
+    for (const e of CATALOGUE) {
+      for (const k of CONTROLLED_KEYS) if (k !== 'cc.controller') expect(Object.keys(e.settings)).toContain(k);
+    }
     expect(CONTROLLED_PATHS.has('flows[].algorithm')).toBe(true);
     for (const k of CONTROLLED_KEYS) expect(CONTROLLED_PATHS.has(`flows[].${k}`)).toBe(true);
     expect(isCustomFlow(base)).toBe(false);
@@ -105,6 +108,28 @@ describe('the algorithm model', () => {
       const run = runScenario(ns2, name);
       for (const [k, v] of Object.entries(entry?.settings ?? {})) expect(getAt(run, `flows[0].${k}`)).toEqual(v);
     }
+  });
+
+  it('never keeps BBR’s controller or CUBIC’s rules in a base: every other name runs as itself', () => {
+    // Only BBR's entry sets the controller; the algorithm choice owns it all the same.
+    const bbr = runScenario(base, 'bbr');
+    expect(getAt(bbr, 'flows[0].cc.controller')).toBe('bbr');
+    expect(isCustomFlow(setAt(base, 'flows[0].cc.controller', 'bbr'))).toBe(true);
+    expect(withDefaultAlgorithm(bbr)).toEqual(base);
+    for (const name of ['newreno', 'cubic']) {
+      const run = runScenario(bbr, name);
+      expect(getAt(run, 'flows[0].cc.controller'), name).toBe('window');
+      const v = validate(JSON.stringify(run));
+      expect(v.ok && getAt(v.scenario, 'flows[0].algorithm'), name).toBe(name);
+    }
+    // Nor CUBIC's rules: a base made from a CUBIC flow is NewReno again.
+    expect(withDefaultAlgorithm(runScenario(base, 'cubic'))).toEqual(base);
+    // A preset whose flow 0 is BBR: the base the comparison chooses from is not BBR.
+    const preset = tables.presets.find((p) => getAt(p.scenario, 'flows[0].algorithm') === 'bbr');
+    if (!preset) throw new Error('no preset with BBR on flow 0');
+    const { own, base: made } = presetBase(preset.scenario);
+    expect(own).toBe('bbr');
+    expect(getAt(made, 'flows[0].cc.controller')).toBe('window');
   });
 
   it('runs a catalogue name the same on a custom base; custom runs the base as it is', () => {

@@ -87,18 +87,30 @@ export const GROUPS: readonly AlgorithmGroup[] = (() => {
  *  loss-recovery algorithms, which the default bulk sender tells apart). */
 export const DEFAULT_SELECTION: readonly AlgorithmName[] = (GROUPS[0]?.entries ?? CATALOGUE).map((e) => e.name);
 
+/** Settings that choose the congestion controller rather than tune a sender: the algorithm
+ *  choice owns them even though only some entries set them. Only BBR's entry sets
+ *  `cc.controller` (every other entry runs the window rules, its default); were it a
+ *  scenario setting, a base made from a BBR flow would keep BBR under every compared name. */
+const SELECTOR_KEYS: readonly string[] = ['cc.controller'];
+
+/** The settings every catalogue entry sets. */
+const COMMON_KEYS: readonly string[] = Object.keys(CATALOGUE[0]?.settings ?? {}).filter((k) =>
+  CATALOGUE.every((e) => k in e.settings),
+);
+
 /** Paths inside a flow that every catalogue entry sets (`variant`, `cc.idle_policy`,
  *  `cc.growth_gate`), in the schema's order: the algorithm choice owns them. Settings only
  *  some entries set (a sender profile's initial window, a binomial control's k and l) stay
  *  scenario settings: a run of such an entry takes the entry's values (`runScenario`), every
  *  other run the scenario's, as the engine does for `flows[].algorithm`. Taking only the
  *  common keys keeps links and presets that set those as scenario settings (an ns-2
- *  emulation's segment units, a preset's minimum RTO) reading as before. */
-export const CONTROLLED_KEYS: readonly string[] = Object.keys(CATALOGUE[0]?.settings ?? {})
-  .filter((k) => CATALOGUE.every((e) => k in e.settings))
-  .sort(
-    (a, b) => PARAMS.findIndex((p) => p.path === `flows[].${a}`) - PARAMS.findIndex((p) => p.path === `flows[].${b}`),
-  );
+ *  emulation's segment units, a preset's minimum RTO) reading as before. Plus SELECTOR_KEYS
+ *  (the controller), which some entry sets. */
+export const CONTROLLED_KEYS: readonly string[] = [
+  ...new Set([...COMMON_KEYS, ...SELECTOR_KEYS.filter((k) => CATALOGUE.some((e) => k in e.settings))]),
+].sort(
+  (a, b) => PARAMS.findIndex((p) => p.path === `flows[].${a}`) - PARAMS.findIndex((p) => p.path === `flows[].${b}`),
+);
 
 /** Schema paths the algorithm choice owns for the compared flow: `flows[].algorithm` and
  *  every catalogue-controlled setting. Shown for flow 0 only when custom is compared. */
@@ -121,9 +133,20 @@ export function isCustomFlow(scenario: Scenario): boolean {
 }
 
 /** The scenario with flow 0's algorithm and catalogue-controlled settings at their defaults
- *  (what the base scenario holds when the comparison chooses the algorithms). */
+ *  (what the base scenario holds when the comparison chooses the algorithms). A flow whose
+ *  entry differs from the default only beyond the controlled settings (CUBIC's rules, BBR's
+ *  Limited Transmit, a binomial control's k and l) would still be that entry: its settings go
+ *  back to their defaults too, as the engine does when a flow's algorithm is renamed. Other
+ *  entries' settings (a Linux profile's initial window in a thin-stream preset) stay scenario
+ *  settings. */
 export function withDefaultAlgorithm(scenario: Scenario): Scenario {
+  const named = getAt(scenario, 'flows[0].algorithm');
+  const old = typeof named === 'string' && named !== algorithmSpec.default ? BY_NAME.get(named) : undefined;
   let s = setAt(scenario, 'flows[0].algorithm', algorithmSpec.default);
+  for (const k of COMMON_KEYS) s = setAt(s, `flows[0].${k}`, defaultOf(k));
+  if (old && Object.entries(old.settings).every(([k, v]) => jsonEqual(getAt(s, `flows[0].${k}`) ?? null, v))) {
+    for (const k of Object.keys(old.settings)) s = setAt(s, `flows[0].${k}`, defaultOf(k));
+  }
   for (const k of CONTROLLED_KEYS) s = setAt(s, `flows[0].${k}`, defaultOf(k));
   return s;
 }
