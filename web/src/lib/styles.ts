@@ -83,17 +83,40 @@ export const NEW_CWV_SERIES = ['pipeack'] as const;
 export interface PhaseStyle {
   name: string;
   label: string;
+  /** The lane's text where a band is narrow, and the legend swatch's. */
   short: string;
+  /** The lane's text where the band is wide enough for it (else `short`). */
+  long?: string;
   fill: string;
-  hatch: 'none' | 'diagonal' | 'cross' | 'dots';
+  hatch: 'none' | 'diagonal' | 'cross' | 'dots' | 'vertical' | 'horizontal';
+  /** Only BBR runs have it: the legend lists it only when a BBR run is shown. */
+  bbr?: boolean;
 }
 
-const PHASE_LOOK: Record<string, Omit<PhaseStyle, 'name' | 'label' | 'short'>> = {
+type PhaseLook = Omit<PhaseStyle, 'name' | 'label' | 'short'> & Partial<Pick<PhaseStyle, 'label' | 'short'>>;
+
+// BBR's four states share a run with fast and timeout recovery (and the handshake): their
+// fills are chosen to stay apart from those and from each other under the three common
+// colour-vision deficiencies (CIELAB ΔE ≥ 12 after simulation), and Drain and ProbeRTT,
+// the short ones, carry a pattern too. ProbeBW, the steady state that fills most of a run,
+// is the palest.
+const PHASE_LOOK: Record<string, PhaseLook> = {
   handshake: { fill: '#d9d9d9', hatch: 'dots' },
   slow_start: { fill: '#c6dbef', hatch: 'none' },
   congestion_avoidance: { fill: '#c7e9c0', hatch: 'none' },
   fast_recovery: { fill: '#fdd0a2', hatch: 'diagonal' },
   timeout_recovery: { fill: '#fcbba1', hatch: 'cross' },
+  bbr_startup: { label: 'BBR Startup', short: 'SU', long: 'Startup', fill: '#cab2d6', hatch: 'none', bbr: true },
+  bbr_drain: { label: 'BBR Drain', short: 'DR', long: 'Drain', fill: '#ffed6f', hatch: 'vertical', bbr: true },
+  bbr_probe_bw: { label: 'BBR ProbeBW', short: 'BW', long: 'ProbeBW', fill: '#ffffcc', hatch: 'none', bbr: true },
+  bbr_probe_rtt: {
+    label: 'BBR ProbeRTT',
+    short: 'RTT',
+    long: 'ProbeRTT',
+    fill: '#969696',
+    hatch: 'horizontal',
+    bbr: true,
+  },
 };
 
 function labelOf(name: string): string {
@@ -111,6 +134,14 @@ export const PHASES: PhaseStyle[] = tables.codes.phases.map((name) => ({
     .join(''),
   ...(PHASE_LOOK[name] ?? { fill: '#eeeeee', hatch: 'none' }),
 }));
+
+/** BBR's model lines (in the run's colour): its BDP estimate on the window plot, BtlBw and
+ *  the pacing rate on the model plot. */
+export const BBR_LINES = {
+  bdp: { label: 'BDP estimate (BBR: BtlBw × RTprop)', dash: [7, 3, 1.5, 3], width: 1.5 },
+  btlBw: { label: 'BtlBw, the bottleneck-bandwidth estimate', dash: [], width: 2 },
+  pacing: { label: 'pacing rate', dash: [5, 3], width: 1.5 },
+} as const;
 
 /** Event marks on the window plot drawn as one batched path per kind (frequent kinds). */
 export const EVENT_MARKS: Record<string, { glyph: 'down' | 'x' | 'ring'; label: string }> = {

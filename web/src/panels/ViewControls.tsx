@@ -34,6 +34,7 @@ const PLOT_LABEL: Record<PlotId, string> = {
   rtt: 'RTT and RTO',
   writes: 'Writes (timeline)',
   thin: 'Thin-stream CDFs',
+  bbr: 'BBR’s model (BtlBw, pacing)',
 };
 
 /** The throughput plot's bin width (whole engine bins) and what it counts. */

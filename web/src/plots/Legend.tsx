@@ -9,6 +9,7 @@ import { flowAlgorithm, flowLabel, flowsOf, flowStyle } from '../scenario/compet
 import { useApp } from '../app/AppContext';
 import { AlgorithmSwatch } from '../lib/AlgorithmSwatch';
 import {
+  BBR_LINES,
   EVENT_MARKS,
   PHASES,
   SERIES_STYLES,
@@ -18,9 +19,10 @@ import {
   windowEventPath,
   type WindowEventLook,
 } from '../lib/styles';
-import { selectNewCwv, selectWindowValidation } from '../state/selectors';
+import { selectBbr, selectNewCwv, selectWindowValidation } from '../state/selectors';
 import { NETWORK_WIDTH, SOJOURN_WIDTH } from './writesPlot';
 import { RTO_DASH } from './rttPlot';
+import { BOTTLENECK_DASH } from './bbrPlot';
 
 function Line({ color, dash, width = 2.5 }: { color: string; dash: readonly number[]; width?: number }) {
   return (
@@ -128,6 +130,8 @@ export function Legend() {
   const validation = useAppState(selectWindowValidation);
   const writes = useAppState((s) => s.plots.includes('writes'));
   const rtt = useAppState((s) => s.plots.includes('rtt'));
+  const bbr = useAppState(selectBbr);
+  const bbrPlot = useAppState((s) => s.plots.includes('bbr'));
   // Open where there is room; a phone starts with the plots (one tap opens it).
   const [open, setOpen] = useState(() => typeof window === 'undefined' || !window.matchMedia?.(NARROW).matches);
   const newCwv = useAppState(selectNewCwv);
@@ -162,9 +166,15 @@ export function Legend() {
             <Term name={k}>{st.label}</Term>
           </li>
         ))}
+        {bbr && (
+          <li>
+            <Line color="#333" dash={BBR_LINES.bdp.dash} width={BBR_LINES.bdp.width + 0.5} />
+            {BBR_LINES.bdp.label}
+          </li>
+        )}
       </ul>
       <ul className="legend-row" aria-label="Phases">
-        {PHASES.map((p) => (
+        {PHASES.filter((p) => bbr || p.bbr !== true).map((p) => (
           <li key={p.name}>
             <span className={`phase-swatch hatch-${p.hatch}`} style={{ backgroundColor: p.fill }} aria-hidden="true">
               {p.short}
@@ -214,6 +224,22 @@ export function Legend() {
               S
             </b>
             spurious retransmission (an earlier copy had arrived)
+          </li>
+        </ul>
+      )}
+      {bbr && bbrPlot && (
+        <ul className="legend-row" aria-label="BBR's model">
+          <li>
+            <Line color="#333" dash={BBR_LINES.btlBw.dash} width={BBR_LINES.btlBw.width + 0.5} />
+            {BBR_LINES.btlBw.label}
+          </li>
+          <li>
+            <Line color="#333" dash={BBR_LINES.pacing.dash} width={BBR_LINES.pacing.width + 0.5} />
+            {BBR_LINES.pacing.label} (gain × BtlBw)
+          </li>
+          <li>
+            <Line color="#555" dash={BOTTLENECK_DASH} width={1.5} />
+            the bottleneck’s rate
           </li>
         </ul>
       )}

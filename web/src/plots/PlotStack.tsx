@@ -13,6 +13,8 @@ import { COMPETITION_PLOTS, type PlotId } from '../scenario/shareState';
 import type { AppState } from '../state/types';
 import { fairnessPlot, retxPlot, sharePlot } from './competitionPlots';
 import { rttPlot } from './rttPlot';
+import { bbrPlot } from './bbrPlot';
+import { bbrKeys } from '../scenario/bbr';
 import type { PlotDef } from './core/types';
 import type { PlotSpec } from './core/PlotController';
 import { TimePlot } from './core/TimePlot';
@@ -40,6 +42,12 @@ const KINDS: Record<TimePlotId, { def: PlotDef; title: string; name: string; siz
   retx: { def: retxPlot, title: 'Retransmitted fraction', name: 'retransmitted fraction', size: 'short' },
   rtt: { def: rttPlot, title: 'Round-trip time: samples, SRTT and RTO', name: 'round-trip time', size: 'medium' },
   writes: { def: writesPlot, title: 'Writes', name: 'write timeline', size: 'medium' },
+  bbr: {
+    def: bbrPlot,
+    title: 'BBR’s model: bandwidth estimate and pacing rate',
+    name: 'BBR’s model',
+    size: 'medium',
+  },
 };
 
 /** Plots of the shared bottleneck: in a competition one plot of every shown flow, whatever
@@ -51,6 +59,11 @@ const RUN_WIDE: ReadonlySet<TimePlotId> = new Set(['queue', 'qdelay', 'throughpu
 function shownKeysText(s: AppState): string {
   if (s.mode !== 'compete' || s.hidden.length === 0) return s.keys.join(',');
   return s.keys.filter((k) => !s.hidden.includes(flowIndexOf(k) ?? -1)).join(',');
+}
+
+/** The BBR runs among the page's runs (a string, like shownKeysText). */
+function bbrKeysText(s: AppState): string {
+  return bbrKeys(s.mode, s.algorithms, s.scenario).join(',');
 }
 
 /** The bins of the throughput plot (and of the competition plots): "1 s bins". */
@@ -93,6 +106,7 @@ function PlotFor({
   id,
   single,
   compete,
+  wide = false,
 }: {
   kind: TimePlotId;
   keys: AlgorithmName[];
@@ -101,6 +115,8 @@ function PlotFor({
   /** One run's plot of several (a small multiple): smaller. */
   single: boolean;
   compete: boolean;
+  /** Full size even for one run (the one BBR run of a comparison, across the page). */
+  wide?: boolean;
 }) {
   const k = KINDS[kind];
   const keysText = keys.join(',');
@@ -124,7 +140,7 @@ function PlotFor({
       id={id}
       title={`${k.title}${one ? ` — ${label}` : ''} (${k.def.yLabel}${detail})`}
       spec={spec}
-      size={!one ? k.size : k.size === 'tall' ? 'medium' : 'short'}
+      size={!one || wide ? k.size : k.size === 'tall' ? 'medium' : 'short'}
     />
   );
 }
@@ -136,6 +152,14 @@ export function PlotStack() {
   const plots = useAppState(useShallow((s) => s.plots));
   const layout = useAppState((s) => s.layout);
   const keys = useMemo(() => (keysText === '' ? [] : keysText.split(',')), [keysText]);
+  const bbrText = useAppState(bbrKeysText);
+  const labels = useAppState(useShallow((s) => keys.map((k) => runLabel(s.scenario, k))));
+  // BBR's model plot, one per run: only the BBR runs have one (the others are named below
+  // it); with no BBR run, one plot that says so.
+  const bbrOnly = useMemo(() => {
+    const set = new Set(bbrText === '' ? [] : bbrText.split(','));
+    return keys.filter((k) => set.has(k));
+  }, [keys, bbrText]);
   const shown = plots.filter((p) => compete || !COMPETITION_PLOTS.includes(p));
   if (shown.length === 0) {
     return <p className="empty-plots">No plot is shown. Tick a plot under “View” to see it.</p>;
@@ -146,6 +170,32 @@ export function PlotStack() {
       {shown.map((kind) =>
         kind === 'thin' ? (
           <ThinPlots key={kind} keys={keys} />
+        ) : kind === 'bbr' && layout !== 'overlay' && keys.length > 1 && bbrOnly.length > 0 ? (
+          <section
+            key={kind}
+            className={bbrOnly.length > 1 ? 'plot-group multiples' : 'plot-group'}
+            aria-label={`${KINDS[kind].title}, one plot per BBR ${each}`}
+          >
+            {/* One BBR run: its plot across the page, where its lines have room. */}
+            {bbrOnly.map((a) => (
+              <PlotFor
+                key={a}
+                kind={kind}
+                keys={[a]}
+                all={bbrOnly}
+                id={`${kind}-${a}`}
+                single={bbrOnly.length > 1}
+                wide={bbrOnly.length === 1}
+                compete={compete}
+              />
+            ))}
+            {bbrOnly.length < keys.length && (
+              <p className="plot-note">
+                Not BBR, so no model to show:{' '}
+                {keys.flatMap((k, i) => (bbrOnly.includes(k) ? [] : [labels[i] ?? k])).join(', ')}.
+              </p>
+            )}
+          </section>
         ) : layout === 'overlay' || keys.length === 1 || (compete && RUN_WIDE.has(kind)) ? (
           <section key={kind} className="plot-group" aria-label={KINDS[kind].title}>
             <PlotFor

@@ -89,6 +89,15 @@ function phaseFill(ctx: CanvasRenderingContext2D, phase: PhaseStyle): string | C
         t.fillStyle = 'rgba(0,0,0,0.35)';
         t.fillRect(3, 3, 2, 2);
       }
+      if (phase.hatch === 'vertical') {
+        t.fillStyle = 'rgba(0,0,0,0.35)';
+        t.fillRect(3, 0, 1, 8);
+      }
+      if (phase.hatch === 'horizontal') {
+        t.fillStyle = 'rgba(0,0,0,0.35)';
+        t.fillRect(0, 1, 8, 1);
+        t.fillRect(0, 5, 8, 1);
+      }
     }
     cache.set(key, ctx.createPattern(tile, 'repeat'));
   }
@@ -157,7 +166,9 @@ export function drawPhaseBands(f: DrawFrame, laneH: number): void {
         ctx.fillStyle = '#222';
         ctx.font = '600 9px system-ui, sans-serif';
         ctx.textBaseline = 'middle';
-        ctx.fillText(phase.short, textX, laneY + laneH / 2);
+        // The long name (BBR's states) where the band has room for it.
+        const long = phase.long !== undefined && ctx.measureText(phase.long).width + 4 < xa + w - textX;
+        ctx.fillText(long ? (phase.long ?? '') : phase.short, textX, laneY + laneH / 2);
       }
     }
     // Several lanes: each starts with its algorithm's marker, so lanes are told apart

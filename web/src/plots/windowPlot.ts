@@ -4,13 +4,16 @@
 // policy also W_used and pipeACK (window-validation series), a mark for every window decay,
 // restart and new-CWV phase change (read at the cursor as before → after), and a strip
 // along the bottom while new CWV is in its non-validated phase; for CUBIC runs, W_max over
-// each epoch and K, the time it takes to regain it.
+// each epoch and K, the time it takes to regain it; for BBR runs, the BDP its model
+// estimates (BtlBw × RTprop, the `model` table) as a step line, and its state, estimates and
+// pacing rate at the cursor.
 import { rowAt, rowsInForce, rowsWithin, visibleRange } from '../engine/lookup';
 import { U32_UNLIMITED } from '../engine/protocol';
 import type { RunTrace } from '../engine/traceStore';
 import { formatNumber } from '../scenario/params';
 import { mssOf } from '../scenario/paths';
 import {
+  BBR_LINES,
   drawMarker,
   drawWindowEvent,
   EVENT_MARKS,
@@ -23,6 +26,8 @@ import type { SeriesVisibility } from '../state/types';
 import { mapLinear, thinMarks } from './core/decimate';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
 import { drawEndLabels, drawPhaseBands, EVENT_CODE, rowBefore, strokePolyline, visibleLine } from './layers';
+import { bbrMaxIn, bbrModelText, bbrRowAt, bbrSeries } from './bbrModel';
+import { cachedLine } from './core/lineCache';
 
 const SERIES_ORDER: (keyof SeriesVisibility)[] = ['flight', 'ssthresh', 'inflated', 'w_used', 'pipeack', 'cwnd'];
 
@@ -392,6 +397,47 @@ function drawCubic(f: DrawFrame, run: PlotRun, mss: number) {
   ctx.restore();
 }
 
+/** BBR's estimated BDP (BtlBw × RTprop, in segments) as a step line in the run's colour,
+ *  named "BDP" at its right end. */
+function drawBbrBdp(f: DrawFrame, run: PlotRun, mss: number) {
+  const m = run.trace.tables.model;
+  if (m.length === 0) return;
+  const s = bbrSeries(run.trace);
+  const [i0, i1] = visibleRange(m.cols.t, m.length, f.t0, f.t1);
+  const end = Math.min(run.trace.now, f.t1);
+  const line = cachedLine(run.trace, 'bbr.bdp', m.cols.t, s.bdp, i0, i1, f.xl, f.dpr, f.width, true).polyline(
+    (v) => mapLinear(f.yl, v / mss),
+    f.xl,
+    end,
+  );
+  const { ctx } = f;
+  ctx.save();
+  ctx.strokeStyle = run.style.color;
+  ctx.lineWidth = BBR_LINES.bdp.width;
+  ctx.setLineDash([...BBR_LINES.bdp.dash]);
+  ctx.lineJoin = 'round';
+  strokePolyline(ctx, line);
+  ctx.setLineDash([]);
+  const y = line.n > 0 ? (line.ys[line.n - 1] ?? NaN) : NaN;
+  if (Number.isFinite(y) && end >= f.t0) {
+    // Its name just above the line's end, on a white box, left of the end.
+    const label = 'BDP';
+    ctx.font = '600 10px system-ui, sans-serif';
+    const w = ctx.measureText(label).width + 6;
+    // (Left of the flows' names, which a competition puts at the line ends.)
+    const gap = f.context.competition && f.context.overlay ? 30 : 4;
+    const x = Math.max(2, Math.min(f.width - 2, f.x(end) - gap) - w);
+    const top = Math.max(0, y - 15);
+    ctx.fillStyle = 'rgba(255,255,255,0.8)';
+    ctx.fillRect(x, top, w, 13);
+    ctx.fillStyle = run.style.color;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(label, x + 3, top + 6.5);
+  }
+  ctx.restore();
+}
+
 /** The window plot definition. */
 export const windowPlot: PlotDef = {
   yLabel: 'segments',
@@ -414,6 +460,9 @@ export const windowPlot: PlotDef = {
       }
     }
     for (const run of runs) hi = Math.max(hi, reservedBdp(run, mss) ?? 0);
+    for (const run of runs) {
+      if (run.trace.tables.model.length > 0) hi = Math.max(hi, bbrMaxIn(run.trace, 'bdp', t0, t1) / mss);
+    }
     // Room above the data for the phase lanes and event marks.
     const lanes = context.overlay ? runs.length : 1;
     return [0, hi * (1.1 + (0.05 * lanes * laneHeight(lanes)) / LANE_H)];
@@ -451,6 +500,8 @@ export const windowPlot: PlotDef = {
       if (context.overlay) drawIdentityMarkers(f, run, i, mss);
       drawEventMarks(f, run, mss);
       drawWindowEvents(f, run, i, mss);
+      // (After the marks: its name stays readable among them.)
+      drawBbrBdp(f, run, mss);
     });
     // The flows of a competition are named at the end of their lines (f0, f1, …).
     if (context.competition && context.overlay) drawFlowNames(f, mss);
@@ -465,7 +516,13 @@ export const windowPlot: PlotDef = {
         return { key: run.key, label: run.label, color: run.style.color, text: 'no data yet' };
       }
       const seg = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? '∞' : formatNumber(v / mss, 4));
-      const phase = PHASES[s.cols.phase[r] ?? -1]?.label ?? '';
+      const look = PHASES[s.cols.phase[r] ?? -1];
+      // BBR's model at the cursor: its state (which names the phase, unless the window is in
+      // a recovery), BtlBw, RTprop, pacing rate and BDP.
+      const b = run.trace.tables.model.length > 0 ? bbrRowAt(run.trace, t) : -1;
+      const bbr = b >= 0 ? `BBR ${bbrModelText(bbrSeries(run.trace), b, mss)}` : '';
+      const phase =
+        bbr !== '' && look?.bbr === true ? bbr : [look?.label ?? '', bbr].filter((p) => p !== '').join(' · ');
       let text =
         `cwnd ${seg(s.cols.cwnd[r])} · ssthresh ${seg(s.cols.ssthresh[r])} · ` +
         `flight ${seg(s.cols.flight[r])} · inflated ${seg(s.cols.inflated[r])} seg · ${phase}`;
@@ -489,6 +546,7 @@ export const windowPlot: PlotDef = {
       if (epoch) {
         text += ` · CUBIC epoch from ${formatNumber(epoch.t, 4)} s: W_max ${formatNumber(epoch.wMax, 4)} seg, K ${formatNumber(epoch.k, 4)} s`;
       }
+
       return { key: run.key, label: run.label, color: run.style.color, text };
     });
   },
@@ -502,9 +560,14 @@ export const windowPlot: PlotDef = {
       const bdp = reservedBdp(r, mss);
       const reserved = bdp === null ? '' : `, reserved BDP ${formatNumber(bdp, 4)} segments (dashed line)`;
       const cubic = f.algorithm === 'cubic' ? ", CUBIC's W_max as a dotted line over each epoch and K as a tick" : '';
+      const m = r.trace.tables.model;
+      const bbr =
+        m.length > 0
+          ? `, BBR's estimated BDP (BtlBw × RTprop) as a dash-dot line, ${formatNumber((bbrSeries(r.trace).bdp[m.length - 1] ?? NaN) / mss, 4)} segments at the end, and its states as phase bands`
+          : '';
       return (
         `${r.label}: mean cwnd ${formatNumber(f.mean_cwnd_segments, 3)} segments, ` +
-        `${f.fast_retransmits} fast retransmits, ${f.timeouts} timeouts, ${f.partial_acks} partial ACKs${decays}${reserved}${cubic}`
+        `${f.fast_retransmits} fast retransmits, ${f.timeouts} timeouts, ${f.partial_acks} partial ACKs${decays}${reserved}${cubic}${bbr}`
       );
     });
     return (

@@ -5,9 +5,22 @@ import type { Mode } from './competition';
 
 /** The plots a page can show: time plots on the shared cursor (`share`, `fairness` and
  *  `retx` only in competition mode; `rtt`, the RTT samples with SRTT and RTO, in both), then
- *  the thin-stream CDFs (`thin`, four panels whose x axis is a value). */
+ *  the thin-stream CDFs (`thin`, four panels whose x axis is a value), then BBR's model
+ *  (`bbr`: BtlBw and the pacing rate; added last, so the lists' order, which is the page's,
+ *  stays that of earlier pages; a link names its plots, so old links mean what they did). */
 export type PlotId =
-  'window' | 'seq' | 'queue' | 'qdelay' | 'throughput' | 'share' | 'fairness' | 'retx' | 'rtt' | 'writes' | 'thin';
+  | 'window'
+  | 'seq'
+  | 'queue'
+  | 'qdelay'
+  | 'throughput'
+  | 'share'
+  | 'fairness'
+  | 'retx'
+  | 'rtt'
+  | 'writes'
+  | 'thin'
+  | 'bbr';
 /** Every plot, in page order. */
 export const PLOT_IDS: readonly PlotId[] = [
   'window',
@@ -21,6 +34,7 @@ export const PLOT_IDS: readonly PlotId[] = [
   'rtt',
   'writes',
   'thin',
+  'bbr',
 ];
 /** The plots about flows sharing the bottleneck: drawn and offered in competition mode only
  *  (a comparison link may name them; they show once the page competes). */
@@ -28,7 +42,8 @@ export const COMPETITION_PLOTS: readonly PlotId[] = ['share', 'fairness', 'retx'
 /** The plots a link without `plots=` shows (the throughput plot is added by choice, by a
  *  preset with cross traffic, or by adding cross traffic; the write timeline and the
  *  thin-stream CDFs by choice, by a preset whose sender writes, or by choosing such an
- *  application). */
+ *  application; BBR's model and the queueing delay by choice, by a preset with a BBR run, or
+ *  by adding a BBR run: scenario/bbr.ts). */
 export const DEFAULT_PLOTS: readonly PlotId[] = ['window', 'seq', 'queue'];
 /** The plots a competition link without `plots=` shows: the windows, the queue, and what the
  *  flows got (throughput, share of the link, fairness, retransmitted fraction). */

@@ -276,8 +276,30 @@ describe('the scenario URL: cross traffic, the bottleneck scheduler and the thro
     expect(decode('?v=3&f0.app.kind=thin').state.plots).toEqual(['window', 'seq', 'queue']);
     const bad = decode('?v=3&plots=window,cdf');
     expect(noticeFor(bad.notices, 'plots')).toContain(
-      'allowed: window, seq, queue, qdelay, throughput, share, fairness, retx, rtt, writes, thin',
+      'allowed: window, seq, queue, qdelay, throughput, share, fairness, retx, rtt, writes, thin, bbr',
     );
+  });
+
+  it('keeps BBR’s model plot in plots= (no new version: old links mean what they did), and names a bad one', () => {
+    const state: ShareState = {
+      ...defaultShareState(),
+      algorithms: ['cubic', 'bbr'],
+      plots: ['window', 'qdelay', 'bbr'],
+    };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    expect(query).toBe('v=4&alg=cubic,bbr&plots=window,qdelay,bbr');
+    expect(back).toEqual(state);
+    // Page order, wherever the link put it; a link without plots= shows the usual three.
+    expect(decode('?v=4&plots=bbr,window').state.plots).toEqual(['window', 'bbr']);
+    expect(decode('?v=4&alg=bbr').state.plots).toEqual(['window', 'seq', 'queue']);
+    // An old link's plots are read as before (v=3 had no bbr).
+    expect(decode('?v=3&plots=window,rtt,thin').state.plots).toEqual(['window', 'rtt', 'thin']);
+    const bad = decode('?v=4&alg=bbr&plots=window,bbr,model');
+    expect(noticeFor(bad.notices, 'plots')).toBe(
+      'plots: model is not a plot (allowed: window, seq, queue, qdelay, throughput, share, fairness, retx, rtt, writes, thin, bbr); ignored.',
+    );
+    expect(bad.state.plots).toEqual(['window', 'bbr']);
   });
 
   it('keeps the CDFs’ x axis in cdfx= (linear unwritten: old links open as before), and names a bad one', () => {

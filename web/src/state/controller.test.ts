@@ -241,6 +241,48 @@ describe('the app controller', () => {
     await waitFor(p.allDone, 60_000);
   }, 60_000);
 
+  it('shows BBR’s model and the queueing delay for a preset or a comparison with a BBR run', async () => {
+    // A comparison that includes BBR (cubic-bufferbloat's lesson) and a competition with a
+    // BBR flow (bbr-cubic-deep): both add them to what is shown.
+    const h = make('?v=4&alg=newreno');
+    h.controller.loadPreset('cubic-bufferbloat');
+    expect(h.store.getState().algorithms).toContain('bbr');
+    expect(h.store.getState().plots).toEqual(['window', 'seq', 'queue', 'qdelay', 'bbr']);
+    expect(encodeShareState(shareStateOf(h.store.getState()))).toContain('plots=window,seq,queue,qdelay,bbr');
+    h.controller.loadPreset('bbr-cubic-deep');
+    expect(h.store.getState().mode).toBe('compete');
+    expect(h.store.getState().plots).toEqual([
+      'window',
+      'queue',
+      'qdelay',
+      'throughput',
+      'share',
+      'fairness',
+      'retx',
+      'bbr',
+    ]);
+    // A preset without BBR leaves the view as it is.
+    const c = make('?v=4&alg=newreno');
+    c.controller.loadPreset('cubic-long-fat-path');
+    expect(c.store.getState().plots).toEqual(['window', 'seq', 'queue']);
+    // Ticking BBR into a comparison adds them once; hidden by hand, they stay hidden while
+    // BBR stays compared.
+    c.controller.toggleAlgorithm('bbr');
+    expect(c.store.getState().plots).toEqual(['window', 'seq', 'queue', 'qdelay', 'bbr']);
+    c.store.getState().togglePlot('bbr');
+    c.controller.toggleAlgorithm('newreno');
+    expect(c.store.getState().plots).toEqual(['window', 'seq', 'queue', 'qdelay']);
+    // A competition flow made BBR does the same.
+    const k = make('?v=4&mode=compete&flows=2&duration=2');
+    expect(k.store.getState().plots).not.toContain('bbr');
+    k.controller.setFlowAlgorithm(1, 'bbr');
+    expect(k.store.getState().plots).toContain('bbr');
+    expect(k.store.getState().plots).toContain('qdelay');
+    await waitFor(k.allDone, 60_000);
+    expect(k.traces.get('flow1')?.tables.model.length).toBeGreaterThan(10);
+    expect(k.traces.get('flow0')?.tables.model.length).toBe(0);
+  }, 60_000);
+
   it('runs catalogue names as the engine names them; custom runs the scenario’s own flow 0', async () => {
     const h = make('?v=2&alg=newreno,newreno_cwv,custom&f0.app.kind=on_off&f0.cc.idle_policy=restart&duration=8');
     h.controller.runFull();

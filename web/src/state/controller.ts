@@ -21,6 +21,7 @@ import {
   type AlgorithmName,
 } from '../scenario/algorithms';
 import { THIN_PLOTS, writesStream } from '../scenario/apps';
+import { anyBbr, BBR_PLOTS } from '../scenario/bbr';
 import {
   flowKey,
   flowsOf,
@@ -522,8 +523,19 @@ export class AppController {
     const next = withFlowAlgorithm(s.scenario, i, name);
     const validation = this.accept(next);
     if (!validation) return false;
-    this.rerun({ scenario: next, presetName: null }, validation);
+    this.rerun({ scenario: next, presetName: null, ...this.viewForBbr(() => ({ ...s, scenario: next })) }, validation);
     return true;
+  }
+
+  /** A first BBR run among the page's runs shows what BBR is about: its model and the
+   *  queueing delay (BBR_PLOTS). `after` gives the page's state once the change is made;
+   *  called before it is. */
+  private viewForBbr(after: () => Pick<AppState, 'mode' | 'algorithms' | 'scenario'>): Partial<AppState> {
+    const s = this.store.getState();
+    if (anyBbr(s.mode, s.algorithms, s.scenario) || BBR_PLOTS.every((p) => s.plots.includes(p))) return {};
+    const a = after();
+    if (!anyBbr(a.mode, a.algorithms, a.scenario)) return {};
+    return { plots: PLOT_IDS.filter((p) => BBR_PLOTS.includes(p) || s.plots.includes(p)) };
   }
 
   /** Adds a flow to the competition (a copy of the last); at the engine's limit, a notice
@@ -555,14 +567,18 @@ export class AppController {
 
   /** Adds or removes an algorithm from the comparison. */
   toggleAlgorithm(v: AlgorithmName): void {
-    this.store.getState().toggleAlgorithm(v);
-    this.rerun();
+    const s = this.store.getState();
+    const view = s.algorithms.includes(v) ? {} : this.viewForBbr(() => ({ ...s, algorithms: [...s.algorithms, v] }));
+    s.toggleAlgorithm(v);
+    this.rerun(view);
   }
 
   /** Compares exactly these algorithms. */
   setAlgorithms(list: readonly AlgorithmName[]): void {
-    this.store.getState().setAlgorithms(list);
-    this.rerun();
+    const s = this.store.getState();
+    const view = this.viewForBbr(() => ({ ...s, algorithms: [...list] }));
+    s.setAlgorithms(list);
+    this.rerun(view);
   }
 
   /**
@@ -605,12 +621,15 @@ export class AppController {
   }
 
   /** Shows preset `name`'s scenario (and its lesson): a sender's writes bring the write
-   *  timeline and the thin-stream CDFs; every flow shown, whole run, no cursor; runs it. */
+   *  timeline and the thin-stream CDFs, a BBR run BBR's model and the queueing delay; every
+   *  flow shown, whole run, no cursor; runs it. */
   private showPreset(scenario: Scenario, name: string, lesson: boolean) {
     const s = this.store.getState();
     s.setScenario(scenario, name);
     s.setLesson(lesson ? name : null);
     if (writesStream(scenario)) for (const p of THIN_PLOTS) s.showPlot(p);
+    const now = this.store.getState();
+    if (anyBbr(now.mode, now.algorithms, now.scenario)) for (const p of BBR_PLOTS) s.showPlot(p);
     s.setHidden([]);
     s.setXDomain(null);
     s.setCursor(null);

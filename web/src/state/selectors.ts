@@ -2,6 +2,7 @@
 import type { RunSummary } from '../engine/protocol';
 import type { JsonValue } from '../lib/json';
 import { hasWindowValidation, isNewCwv } from '../scenario/algorithms';
+import { anyBbr } from '../scenario/bbr';
 import { getAt, timelineOf } from '../scenario/paths';
 import type { AppState, RunInfo } from './types';
 
@@ -47,4 +48,9 @@ export function selectWindowValidation(s: AppState): boolean {
 /** True when some compared run is new CWV (pipeACK and the non-validated phase to show). */
 export function selectNewCwv(s: AppState): boolean {
   return s.algorithms.some((a) => isNewCwv(s.scenario, a));
+}
+
+/** True when some run of the page is BBR (its phases, BDP line and model plot to explain). */
+export function selectBbr(s: AppState): boolean {
+  return anyBbr(s.mode, s.algorithms, s.scenario);
 }
