@@ -1475,6 +1475,18 @@ pub static GLOSSARY: &[(&str, &str, &str)] = &[
     ("rwnd", "rwnd", "Receiver window: the most the receiver accepts unacknowledged; the sender uses min(cwnd, rwnd)."),
     ("iw", "IW", "Initial window: cwnd at the start, and after restarting from idle."),
     ("go_back_n", "go back N", "After a timeout (or Tahoe's fast retransmit) the sender resends from the first unacknowledged segment onward."),
+    ("w_max", "W_max", "CUBIC: the window just before the last reduction (lowered by fast convergence); the cubic curve regains it K seconds after the reduction, then probes beyond it."),
+    ("w_est", "W_est", "CUBIC: the window Reno would have reached since the reduction; CUBIC never grows more slowly than it (the Reno-friendly region)."),
+    ("delivery_rate", "delivery rate", "BBR: data delivered per unit of time between a segment's sending and its ACK, measured on every ACK."),
+    ("btl_bw", "BtlBw", "BBR's estimate of the bottleneck bandwidth: the highest delivery rate of the last 10 round trips."),
+    ("rtprop", "RTprop", "BBR's estimate of the path's round-trip time without queueing: the lowest RTT of the last 10 s."),
+    ("bdp", "BDP", "Bandwidth-delay product, BtlBw × RTprop: how much data the path itself holds, queues aside."),
+    ("pacing_rate", "pacing rate", "The rate at which a paced sender releases segments, one segment's wire time apart; BBR sets it to pacing gain × BtlBw."),
+    ("pacing_gain", "pacing gain", "BBR's multiplier of BtlBw for the pacing rate: 2.885 in Startup, 1/2.885 in Drain, 1.25, 0.75 and 1 in ProbeBW's cycle."),
+    ("bbr_startup", "Startup", "BBR's first state: pacing at 2.885 × BtlBw doubles the rate each round until the bandwidth stops growing."),
+    ("bbr_drain", "Drain", "BBR's state after Startup: pacing below BtlBw until the queue Startup built is gone."),
+    ("bbr_probe_bw", "ProbeBW", "BBR's steady state: the pacing gain cycles 1.25, 0.75 and six rounds of 1, probing for more bandwidth and draining what the probe queued."),
+    ("bbr_probe_rtt", "ProbeRTT", "BBR's state when RTprop is 10 s old: 4 segments in flight for 200 ms and a round, so the queue empties and the path's own RTT shows."),
 ];
 
 /// The rule table as JSON (for the page and `cwndlab explain --rules`).

@@ -67,7 +67,7 @@ pub(super) fn presets() -> Vec<Preset> {
             description: "One flow over a 10 Mbit/s, 40 ms RTT path with a 1 000-packet buffer (1.2 s of queue): NewReno and CUBIC fill it, BBR keeps it short".into(),
             overrides: path(30.0, 10_000_000, 0.02, 1000, vec![greedy("newreno", json!({}))]),
             lesson: lesson(
-                "The queue plot, and the queueing-delay plot (tick “Queueing delay” under View): how full the buffer is and how long every packet waits in it.",
+                "The queue and queueing-delay plots (how full the buffer is and how long every packet waits in it), and BBR's model plot: its bandwidth estimate and pacing rate.",
                 "The path itself holds 34 segments (10 Mbit/s × 40 ms). A loss-based algorithm only backs off when the buffer overflows, so NewReno and CUBIC fill the 1 000-packet queue: 533 and 511 packets on average, 0.6 s added to every round trip (mean windows of 606 and 830 segments). Slow start first overshoots and loses hundreds of packets at once (1 038 queue drops for NewReno, 3 864 for CUBIC, with timeouts: no SACK here). BBR paces at its estimate of the bottleneck rate (BtlBw 9.73 Mbit/s: the link's payload rate) and keeps about twice the path's BDP in flight: after Startup's burst (82 packets) the queue holds 7 packets on average (9 ms), nothing is lost, and goodput is 9.7 Mbit/s against 9.2 and 7.2.",
                 &format!("{SOURCE} §5 (loss as the only congestion signal); Gettys & Nichols 2011 (bufferbloat); {BBR}"),
                 "All three keep the link busy. What did the application pay with each, and which signals let BBR keep the queue short?",
