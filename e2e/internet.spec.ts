@@ -185,3 +185,22 @@ for (const [width, height] of [
     });
   }
 }
+
+test('cubic-two-rtts and cubic-newreno-share: two flows on 100 Mbit/s for 120 s run in the page; the shares match the lesson', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  // Seed 1's goodputs (Mbit/s), as the lessons give them.
+  for (const [preset, first, second] of [
+    ['cubic-two-rtts', '60.98', '19.59'],
+    ['cubic-newreno-share', '54.7', '37.78'],
+  ] as const) {
+    await openPreset(page, preset, 'mode=compete');
+    await waitIdle(page);
+    const summary = await summaryText(page);
+    expect(summary).toContain(first);
+    expect(summary).toContain(second);
+    await expectCanvasesDrawn(page, 'figure[data-plot="share-all"] canvas');
+    await page.screenshot({ path: join(ARTIFACTS, `${preset}-1280.png`), fullPage: false });
+  }
+});
