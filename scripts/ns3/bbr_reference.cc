@@ -2,10 +2,22 @@
 // and sharing the bottleneck with CUBIC, on the paths of the cwndlab "internet" presets:
 //   lfp         = 100 Mbit/s / 100 ms one-way bottleneck (200 ms RTT), 2000-pkt drop-tail queue
 //   bufferbloat = 10 Mbit/s / 20 ms one-way bottleneck (40 ms RTT), 1000-pkt drop-tail queue
+// and of the presets where two loss-based flows share a bottleneck (README-sharing.md):
+//   share100    = 100 Mbit/s / 18 ms one-way bottleneck, 400-pkt drop-tail queue, 1 Gbit/s access
+//                 links (sender access delay per flow: --accessDelays), and 2 Mbit/s of Poisson
+//                 UDP cross traffic in 64-byte packets over the bottleneck's forward direction
+//                 (cubic-newreno-share: --algos=cubic,newreno; cubic-two-rtts: --algos=cubic,cubic
+//                 --accessDelays=0.001,0.041)
 // The topology is cubic_reference.cc's, with one sender node (and one access link) per flow:
 //   sender_i -(100M,1ms)- A -(bottleneck)- B -(100M,1ms)- receiver_i
 // (as in cwndlab, where every flow has its own sender and receiver access links: 100 Mbit/s,
-// 1 ms, 1000-packet drop-tail queues by default; --accessPkts changes the queue, diagnostic).
+// 1 ms, 1000-packet drop-tail queues by default; --accessPkts changes the queue, diagnostic;
+// share100: 1 Gbit/s, and the sender access delay of flow i is the i-th of --accessDelays).
+// Cross traffic (share100, --crossRate): PoissonUdpSource below, an application on router A
+// that sends UDP packets of --crossSize bytes (IP header included) to a UDP sink on router B,
+// so that they enter the bottleneck at its first router and leave it at the second, as
+// cwndlab's cross traffic does; exponential gaps from their own random stream, so that RngRun
+// changes them (and nothing else in loss-based runs: CUBIC and NewReno draw no random numbers).
 // With one flow it is the same network as cubic_reference.cc (checked: `--algos=cubic` gives the
 // same numbers as `cubic_reference --algo=cubic --hystart=0`, see README-bbr.md).
 // No queue discs (traffic-control root qdiscs are uninstalled): each PointToPointNetDevice's own
@@ -31,7 +43,8 @@
 //       --RngRun=2 --outDir=out
 // (./bbr_reference --PrintHelp lists every option.)
 // Outputs (tag = <scenario>-<algos joined by +>-q<bufferPkts>[-ss<N>][-drop<N>][-sack][-lt]
-// [-acc<N>]-s<RngRun>):
+// [-acc<N>][-d<ms>_<ms>...: sender access delays, when not all 1 ms][-nox: no cross traffic
+// where the scenario has it | -x<kbit/s>: cross traffic at another rate]-s<RngRun>):
 //   <tag>.summary.txt          human-readable summary (also printed on stdout)
 //   <tag>.flows.csv            one row per flow (machine-readable, for bbr_tables.py)
 //   <tag>.queue.csv            bottleneck queue every 10 ms (time_s,packets_in_queue)
@@ -40,6 +53,8 @@
 //   <tag>.f<i>-<algo>.pacing.csv   every pacing-rate change (time_s,pacing_bps)
 //   <tag>.f<i>-<algo>.samples.csv  every 10 ms: cwnd, pacing rate, srtt, bytes in flight, mode
 //   <tag>.f<i>-bbr.modes.csv       BBR only: every mode or pacing-gain change
+// (--eventLogs=0 leaves out cwnd.csv and pacing.csv, the files written at every change: at
+// 100 Mbit/s NewReno's cwnd changes with every ACK, about a million rows a minute.)
 // Times in the summaries are "aligned": relative to t0 = the first data segment sent (ns-3 does
 // a SYN handshake first; cwndlab starts sending data at t = 0 without one). The measurement
 // window is [t0, t0 + duration]; the run stops at its end.
@@ -64,6 +79,7 @@
 #endif
 #endif
 
+#include <cmath>
 #include <fstream>
 #include <functional>
 #include <iomanip>
@@ -197,6 +213,72 @@ class DropSegmentErrorModel : public ErrorModel
     }
 };
 
+// ---- Poisson cross traffic ----------------------------------------------------------------------
+// Sends UDP packets of sizeOnWire bytes (IP + UDP headers included) to m_peer with
+// exponentially distributed gaps of mean sizeOnWire * 8 / rate; the first one gap after the start
+// (as cwndlab's Poisson source). ns-3 has no such application (OnOff's on/off periods are not it).
+class PoissonUdpSource : public Application
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("PoissonUdpSource")
+                                .SetParent<Application>()
+                                .AddConstructor<PoissonUdpSource>();
+        return tid;
+    }
+
+    void Setup(Address peer, uint32_t sizeOnWire, double rateBps, int64_t stream)
+    {
+        NS_ABORT_MSG_IF(sizeOnWire < 28, "cross packets hold at least the IP and UDP headers");
+        m_peer = peer;
+        m_payload = sizeOnWire - 28;
+        m_gap = CreateObject<ExponentialRandomVariable>();
+        m_gap->SetAttribute("Mean", DoubleValue(sizeOnWire * 8.0 / rateBps));
+        m_gap->SetStream(stream);
+    }
+
+    uint64_t m_sent = 0;
+
+  private:
+    void StartApplication() override
+    {
+        m_sock = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+        m_sock->Bind();
+        m_sock->Connect(m_peer);
+        ScheduleNext();
+    }
+
+    void StopApplication() override
+    {
+        Simulator::Cancel(m_ev);
+        if (m_sock)
+            m_sock->Close();
+    }
+
+    void ScheduleNext()
+    {
+        // whole nanoseconds, at least one, as cwndlab rounds its gaps
+        int64_t ns = std::max<int64_t>(1, std::llround(m_gap->GetValue() * 1e9));
+        m_ev = Simulator::Schedule(NanoSeconds(ns), &PoissonUdpSource::Send, this);
+    }
+
+    void Send()
+    {
+        m_sock->Send(Create<Packet>(m_payload));
+        m_sent++;
+        ScheduleNext();
+    }
+
+    Address m_peer;
+    uint32_t m_payload = 36;
+    Ptr<ExponentialRandomVariable> m_gap;
+    Ptr<Socket> m_sock;
+    EventId m_ev;
+};
+
+NS_OBJECT_ENSURE_REGISTERED(PoissonUdpSource);
+
 // ---- measurement state ------------------------------------------------------------------------
 static const uint32_t kMss = 1460;
 static double g_t0 = -1, g_mid = 0, g_end = 0, g_duration = 30;
@@ -234,6 +316,8 @@ struct Flow
     double t0 = -1;
     uint32_t maxSeqEnd = 0, retx = 0, dataTx = 0, recoveries = 0, timeouts = 0;
     uint32_t sentInDisorder = 0; // data segments sent in CA_DISORDER (see the summary)
+    uint32_t retxOpen = 0;       // retransmissions sent in CA_OPEN or CA_DISORDER (not in a
+                                 // fast recovery or after an RTO)
     uint32_t bottleneckDrops = 0, nicDrops = 0, maxCwnd = 0;
     uint32_t nicQ = 0, nicQMax = 0; // sender access-link queue (packets)
     double nicQArea = 0, nicQLastT = 0;
@@ -251,6 +335,8 @@ struct Flow
 
 static std::vector<Flow*> g_flows;
 static uint32_t g_q = 0, g_qMax = 0, g_qMax2 = 0, g_qDrops = 0, g_qDropsOther = 0;
+static Ipv4Address g_crossAddr("255.255.255.255"); // the cross traffic's source (router A)
+static uint64_t g_crossDrops = 0, g_crossRx = 0, g_crossRxBytes = 0;
 static double g_qArea = 0, g_qArea2 = 0, g_qLastT = 0;
 
 static double
@@ -381,7 +467,11 @@ TxTrace(Flow* f, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBas
     if (f->caState == TcpSocketState::CA_DISORDER)
         f->sentInDisorder++;
     if (end <= f->maxSeqEnd)
+    {
         f->retx++;
+        if (f->caState == TcpSocketState::CA_OPEN || f->caState == TcpSocketState::CA_DISORDER)
+            f->retxOpen++;
+    }
     else
         f->dataTx++;
     f->maxSeqEnd = std::max(f->maxSeqEnd, end);
@@ -454,7 +544,10 @@ CountDrop(Ptr<const Packet> p, bool hasPpp)
             f->bottleneckDrops++;
             return;
         }
-    g_qDropsOther++;
+    if (ip.GetSource() == g_crossAddr)
+        g_crossDrops++;
+    else
+        g_qDropsOther++;
 }
 
 static void
@@ -467,6 +560,13 @@ static void
 DevQueueDrop(Ptr<const Packet> p)
 {
     CountDrop(p, true);
+}
+
+static void
+CrossRx(Ptr<const Packet> p, const Address&)
+{
+    g_crossRx++;
+    g_crossRxBytes += p->GetSize() + 28; // on the wire, as the source's rate counts them
 }
 
 static void
@@ -566,6 +666,27 @@ Fmt(double v, int prec = 3)
     return o.str();
 }
 
+// "-d1_41": the sender access delays in ms, when they are not all 1 ms
+static std::string
+DelaysTag(const std::vector<double>& d)
+{
+    bool all1 = true;
+    std::string t = "-d";
+    for (size_t i = 0; i < d.size(); i++)
+    {
+        all1 = all1 && std::abs(d[i] - 0.001) < 1e-12;
+        std::string v = Fmt(d[i] * 1e3, 3);
+        v.erase(v.find_last_not_of('0') + 1); // 41.000 -> 41., 0.500 -> 0.5
+        if (v.back() == '.')
+            v.pop_back();
+        t += (i ? "_" : "") + v;
+    }
+    return all1 ? "" : t;
+}
+
+// the cross traffic's random stream (TcpBbr uses 4, 5, ...: see SetUpSocket)
+static const int64_t kCrossStream = 100;
+
 int
 main(int argc, char* argv[])
 {
@@ -573,10 +694,13 @@ main(int argc, char* argv[])
     int bufferPkts = -1;
     double duration = 30;
     bool hystart = false, paceIW = true, cubicPacing = false, sack = false, traceModes = true;
-    bool limitedTransmit = false;
-    uint32_t dropSeg = 0, initSsthresh = 0, accessPkts = 1000;
+    bool limitedTransmit = false, eventLogs = true;
+    uint32_t dropSeg = 0, initSsthresh = 0, accessPkts = 1000, crossSize = 64;
+    double accessRate = -1, crossRate = -1, bottleneckRate = -1, bottleneckDelay = -1;
+    std::string accessDelaysArg;
     CommandLine cmd(__FILE__);
-    cmd.AddValue("scenario", "lfp | bufferbloat (path of the cwndlab preset)", scenario);
+    cmd.AddValue("scenario", "lfp | bufferbloat | share100 (path of the cwndlab preset)",
+                 scenario);
     cmd.AddValue("algos", "comma-separated flows, each bbr | cubic | newreno", algosArg);
     cmd.AddValue("bufferPkts", "bottleneck buffer in packets (default: the preset's)", bufferPkts);
     cmd.AddValue("duration", "measurement window after the first data segment, s", duration);
@@ -596,14 +720,33 @@ main(int argc, char* argv[])
                  limitedTransmit);
     cmd.AddValue("initSsthresh", "initial ssthresh, bytes (0 = ns-3's default, unlimited; the "
                  "lfp preset uses 2190000)", initSsthresh);
+    cmd.AddValue("bottleneckRate", "bottleneck rate, bit/s (default: the scenario's)",
+                 bottleneckRate);
+    cmd.AddValue("bottleneckDelay", "bottleneck one-way delay, s (default: the scenario's)",
+                 bottleneckDelay);
+    cmd.AddValue("accessRate", "rate of every access link, bit/s (default: 100 Mbit/s; "
+                 "share100: 1 Gbit/s)", accessRate);
+    cmd.AddValue("accessDelays", "comma-separated one-way delays of the flows' sender access "
+                 "links, s (default 0.001 each; receiver access links are 1 ms)", accessDelaysArg);
+    cmd.AddValue("crossRate", "Poisson UDP cross traffic over the bottleneck, mean bit/s on the "
+                 "wire (default: the scenario's: share100 2 Mbit/s, others none; 0 = none)",
+                 crossRate);
+    cmd.AddValue("crossSize", "cross-traffic packet size on the wire (IP header included), B",
+                 crossSize);
+    cmd.AddValue("eventLogs", "write the per-change cwnd.csv and pacing.csv files", eventLogs);
     cmd.AddValue("outDir", "output directory", outDir);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_UNLESS(scenario == "lfp" || scenario == "bufferbloat", "unknown scenario");
-    const bool lfp = scenario == "lfp";
-    const double bwBps = lfp ? 100e6 : 10e6;
-    const double delay = lfp ? 0.1 : 0.02;
-    const uint32_t qPkts = bufferPkts > 0 ? uint32_t(bufferPkts) : (lfp ? 2000 : 1000);
+    NS_ABORT_MSG_UNLESS(scenario == "lfp" || scenario == "bufferbloat" || scenario == "share100",
+                        "unknown scenario");
+    const bool lfp = scenario == "lfp", share = scenario == "share100";
+    const double bwBps = bottleneckRate > 0 ? bottleneckRate : lfp || share ? 100e6 : 10e6;
+    const double delay = bottleneckDelay >= 0 ? bottleneckDelay : lfp ? 0.1 : share ? 0.018 : 0.02;
+    const uint32_t qPkts =
+        bufferPkts > 0 ? uint32_t(bufferPkts) : (lfp ? 2000 : share ? 400 : 1000);
+    const double accessBps = accessRate > 0 ? accessRate : share ? 1e9 : 100e6;
+    const double crossDefault = share ? 2e6 : 0;
+    const double crossBps = crossRate >= 0 ? crossRate : crossDefault;
     const double msPerPkt = 1500 * 8 / bwBps * 1e3; // one 1500-byte packet's transmission time
     g_duration = duration;
     g_linkPayloadBps = bwBps * kMss / 1500;
@@ -612,6 +755,14 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_IF(algos.empty(), "no flows");
     for (auto& a : algos)
         NS_ABORT_MSG_UNLESS(a == "bbr" || a == "cubic" || a == "newreno", "unknown algo " << a);
+    std::vector<double> accessDelays(algos.size(), 0.001);
+    {
+        auto d = Split(accessDelaysArg, ',');
+        NS_ABORT_MSG_UNLESS(d.empty() || d.size() == algos.size(),
+                            "--accessDelays needs one delay per flow");
+        for (size_t i = 0; i < d.size(); i++)
+            accessDelays[i] = std::stod(d[i]);
+    }
 
     // ---- TCP configuration (as cubic_reference.cc) -------------------------------------------
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
@@ -644,7 +795,7 @@ main(int argc, char* argv[])
     receivers.Create(n);
     const double ppp = 1502.0 / 1500.0; // PPP header: a 1500-byte IP packet takes 1500*8/bw
     PointToPointHelper access, bottle;
-    access.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(100e6 * ppp))));
+    access.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(accessBps * ppp))));
     access.SetChannelAttribute("Delay", TimeValue(Seconds(0.001)));
     access.SetQueue("ns3::DropTailQueue",
                     "MaxSize",
@@ -656,7 +807,11 @@ main(int argc, char* argv[])
                     QueueSizeValue(QueueSize(std::to_string(qPkts) + "p")));
     std::vector<NetDeviceContainer> dAccess;
     for (uint32_t i = 0; i < n; i++)
+    {
+        access.SetChannelAttribute("Delay", TimeValue(Seconds(accessDelays[i])));
         dAccess.push_back(access.Install(senders.Get(i), routers.Get(0)));
+    }
+    access.SetChannelAttribute("Delay", TimeValue(Seconds(0.001))); // receiver access links
     NetDeviceContainer dBottle = bottle.Install(routers.Get(0), routers.Get(1));
     std::vector<NetDeviceContainer> dRecv;
     for (uint32_t i = 0; i < n; i++)
@@ -684,7 +839,7 @@ main(int argc, char* argv[])
     }
     g_flows = flows;
     addr.SetBase("10.0.2.0", "255.255.255.0");
-    addr.Assign(dBottle);
+    Ipv4InterfaceContainer ifBottle = addr.Assign(dBottle);
     addr.SetBase("10.0.3.0", "255.255.255.0");
     std::vector<Ipv4Address> recvAddr;
     for (uint32_t i = 0; i < n; i++)
@@ -720,17 +875,23 @@ main(int argc, char* argv[])
                       (dropSeg ? "-drop" + std::to_string(dropSeg) : "") + (sack ? "-sack" : "") +
                       (limitedTransmit ? "-lt" : "") +
                       (accessPkts != 1000 ? "-acc" + std::to_string(accessPkts) : "") +
-                      "-s" +
-                      std::to_string(run);
+                      DelaysTag(accessDelays) +
+                      (crossBps == crossDefault ? ""
+                       : crossBps == 0          ? "-nox"
+                                                : "-x" + Fmt(crossBps / 1e3, 0)) +
+                      "-s" + std::to_string(run);
     for (Flow* f : flows)
     {
         std::string base = outDir + "/" + tag + ".f" + std::to_string(f->id) + "-" + f->algo;
-        f->cwndCsv.open(base + ".cwnd.csv");
-        f->cwndCsv << "time_s,cwnd_bytes,ssthresh_bytes,ca_state\n";
-        f->cwndCsv.precision(9);
-        f->pacingCsv.open(base + ".pacing.csv");
-        f->pacingCsv << "time_s,pacing_bps\n";
-        f->pacingCsv.precision(9);
+        if (eventLogs)
+        {
+            f->cwndCsv.open(base + ".cwnd.csv");
+            f->cwndCsv << "time_s,cwnd_bytes,ssthresh_bytes,ca_state\n";
+            f->cwndCsv.precision(9);
+            f->pacingCsv.open(base + ".pacing.csv");
+            f->pacingCsv << "time_s,pacing_bps\n";
+            f->pacingCsv.precision(9);
+        }
         f->samplesCsv.open(base + ".samples.csv");
         f->samplesCsv << "time_s,cwnd_bytes,pacing_bps,srtt_ms,bytes_in_flight,bbr_mode,"
                          "pacing_gain\n";
@@ -785,6 +946,24 @@ main(int argc, char* argv[])
         MakeCallback(&TcDrop));
     Simulator::Schedule(Seconds(0), &Sample, &qCsv);
 
+    // cross traffic: router A -> router B over the bottleneck only
+    Ptr<PoissonUdpSource> cross;
+    if (crossBps > 0)
+    {
+        const uint16_t crossPort = 9000;
+        g_crossAddr = ifBottle.GetAddress(0);
+        PacketSinkHelper crossSinkH("ns3::UdpSocketFactory",
+                                    InetSocketAddress(Ipv4Address::GetAny(), crossPort));
+        ApplicationContainer crossSink = crossSinkH.Install(routers.Get(1));
+        crossSink.Start(Seconds(0));
+        crossSink.Get(0)->TraceConnectWithoutContext("Rx", MakeCallback(&CrossRx));
+        cross = CreateObject<PoissonUdpSource>();
+        cross->Setup(InetSocketAddress(ifBottle.GetAddress(1), crossPort), crossSize, crossBps,
+                     kCrossStream);
+        routers.Get(0)->AddApplication(cross);
+        cross->SetStartTime(Seconds(0));
+    }
+
     Simulator::Stop(Seconds(duration + 2)); // fallback; TxTrace stops the run at t0 + duration
     Simulator::Run();
     for (auto it = NodeList::Begin(); it != NodeList::End(); ++it) // check: no queue disc came back
@@ -808,8 +987,24 @@ main(int argc, char* argv[])
     const double half = duration / 2;
     std::ostringstream o;
     o << "run " << tag << " (ns-3 " << NS3_LABEL << "; RngRun " << run << ")\n"
-      << "path: " << bwBps / 1e6 << " Mbit/s, " << delay * 1e3 << " ms one way (+2 x 1 ms access), "
-      << qPkts << "-packet drop-tail buffer (" << Fmt(qPkts * msPerPkt, 1) << " ms)\n"
+      << "path: " << bwBps / 1e6 << " Mbit/s, " << delay * 1e3 << " ms one way, "
+      << qPkts << "-packet drop-tail buffer (" << Fmt(qPkts * msPerPkt, 1) << " ms); access links "
+      << accessBps / 1e6 << " Mbit/s, sender access delay(s)";
+    for (double d : accessDelays)
+        o << " " << d * 1e3;
+    o << " ms, receiver access 1 ms (base RTTs";
+    for (double d : accessDelays)
+        o << " " << Fmt(2 * (delay + d + 0.001) * 1e3, 1);
+    o << " ms)\n"
+      << "cross traffic: "
+      << (cross ? "Poisson UDP " + Fmt(crossBps / 1e6, 3) + " Mbit/s mean in " +
+                      std::to_string(crossSize) + "-byte packets, sent " +
+                      std::to_string(cross->m_sent) + ", delivered " + std::to_string(g_crossRx) +
+                      " (" + Fmt(g_crossRxBytes * 8.0 / SimNow() / 1e6, 3) +
+                      " Mbit/s over the whole run), dropped at the bottleneck " +
+                      std::to_string(g_crossDrops)
+                : std::string("none"))
+      << "\n"
       << "t0 (first data segment sent) = " << Fmt(g_t0, 6) << " s; window [t0, t0+" << duration
       << " s]; second half [t0+" << half << ", t0+" << duration << "]\n"
       << "bottleneck queue: mean " << Fmt(g_qArea / duration, 2) << " pkts ("
@@ -817,6 +1012,7 @@ main(int argc, char* argv[])
       << Fmt(g_qMax * msPerPkt, 1) << " ms); second half: mean " << Fmt(g_qArea2 / half, 2)
       << " pkts (" << Fmt(g_qArea2 / half * msPerPkt, 2) << " ms), max " << g_qMax2 << " pkts\n"
       << "bottleneck drops (over the window) = " << g_qDrops
+      << (g_crossDrops ? " (" + std::to_string(g_crossDrops) + " cross traffic)" : "")
       << (g_qDropsOther ? " (" + std::to_string(g_qDropsOther) + " not from a sender)" : "")
       << "\n";
     if (em)
@@ -838,7 +1034,9 @@ main(int argc, char* argv[])
             "queue_mean_pkts,queue_max_pkts,queue_mean_2nd_pkts,queue_max_2nd_pkts,ms_per_pkt,"
             "t0_s,nic_queue_mean_pkts,nic_queue_max_pkts,final_btlbw_mbps,min_btlbw_mbps,"
             "max_btlbw_mbps,btlbw_updates,btlbw_updates_above_link,ns3,sack,access_pkts,"
-            "jain_2nd_half,sent_in_disorder\n";
+            "jain_2nd_half,sent_in_disorder,access_delay_ms,bottleneck_mbps,access_mbps,"
+            "cross_mbps,cross_sent,cross_delivered,cross_drops,bottleneck_drops_total,"
+            "retransmits_open\n";
     for (Flow* f : flows)
     {
         double gp = f->rxEnd * 8 / duration / 1e6;
@@ -848,6 +1046,7 @@ main(int argc, char* argv[])
           << "  goodput over the window = " << Fmt(gp) << " Mbit/s; second half = " << Fmt(gp2)
           << " Mbit/s\n"
           << "  data segments sent = " << f->dataTx << ", retransmitted = " << f->retx
+          << " (" << f->retxOpen << " of them in CA_OPEN or CA_DISORDER)"
           << ", fast-recovery entries = " << f->recoveries << ", RTOs = " << f->timeouts << "\n"
           << "  data segments sent in CA_DISORDER = " << f->sentInDisorder
           << (f->sentInDisorder && !sack && !limitedTransmit
@@ -956,7 +1155,10 @@ main(int argc, char* argv[])
              << (f->bbr && f->bwUpdates ? Fmt(f->bwMin / 1e6) : "") << ","
              << (f->bbr ? Fmt(f->bwMax / 1e6) : "") << "," << (f->bbr ? f->bwUpdates : 0) << ","
              << (f->bbr ? f->bwAboveLink : 0) << "," << NS3_LABEL << "," << sack << ","
-             << accessPkts << "," << Fmt(jain, 4) << "," << f->sentInDisorder << "\n";
+             << accessPkts << "," << Fmt(jain, 4) << "," << f->sentInDisorder << ","
+             << Fmt(accessDelays[f->id] * 1e3, 3) << "," << bwBps / 1e6 << "," << accessBps / 1e6
+             << "," << crossBps / 1e6 << "," << (cross ? cross->m_sent : 0) << "," << g_crossRx
+             << "," << g_crossDrops << "," << g_qDrops << "," << f->retxOpen << "\n";
     }
     if (n > 1)
         o << "\nJain fairness index of the second-half goodputs = " << Fmt(jain, 4) << "\n";
