@@ -619,9 +619,9 @@ impl Cc {
     fn bbr_main(&mut self, now: Ns, rs: &RateSample, pipe_before: u64, pipe: u64) {
         let (smss, iw) = (self.smss, self.iw);
         self.bbr_update_bw(rs);
-        self.bbr_update_cycle_phase(now, rs, pipe_before);
+        self.bbr_update_cycle_phase(rs, pipe_before);
         self.bbr_check_full_pipe(rs);
-        self.bbr_check_drain(now, pipe);
+        self.bbr_check_drain(pipe);
         self.bbr_update_min_rtt(now, rs, pipe);
         {
             let b = self.bbr.as_deref_mut().expect("bbr");
@@ -632,7 +632,7 @@ impl Cc {
                 Mode::ProbeRtt => (UNIT, UNIT),
             };
         }
-        self.bbr_set_pacing_rate(now);
+        self.bbr_set_pacing_rate();
         self.bbr_set_cwnd(rs, pipe, smss, iw);
         self.bbr_note();
     }
@@ -664,7 +664,7 @@ impl Cc {
         }
     }
 
-    fn bbr_update_cycle_phase(&mut self, now: Ns, rs: &RateSample, pipe_before: u64) {
+    fn bbr_update_cycle_phase(&mut self, rs: &RateSample, pipe_before: u64) {
         let (smss, iw, from) = (self.smss, self.iw, self.why_phase());
         let b = self.bbr.as_deref_mut().expect("bbr");
         if b.mode != Mode::ProbeBw {
@@ -687,7 +687,6 @@ impl Cc {
             b.cycle_idx = (b.cycle_idx + 1) % CYCLE_LEN;
             b.cycle_stamp = b.delivered_time;
             let (idx, g, rtt) = (b.cycle_idx, PACING_GAIN[b.cycle_idx], b.min_rtt);
-            let _ = now;
             why!(
                 self,
                 Rule::BbrCycle,
@@ -731,7 +730,7 @@ impl Cc {
         );
     }
 
-    fn bbr_check_drain(&mut self, now: Ns, pipe: u64) {
+    fn bbr_check_drain(&mut self, pipe: u64) {
         let (smss, iw) = (self.smss, self.iw);
         let from = self.why_phase();
         let b = self.bbr.as_deref_mut().expect("bbr");
@@ -754,14 +753,14 @@ impl Cc {
         if b.mode == Mode::Drain {
             let target = b.inflight(UNIT, smss, iw);
             if pipe <= target {
-                let k = self.bbr_enter_probe_bw(now);
+                let k = self.bbr_enter_probe_bw();
                 why!(self, Rule::BbrDrainDone, from, [pipe, target, k, milli(PACING_GAIN[k])]);
             }
         }
     }
 
     /// Enters ProbeBW at a random phase other than the 3/4 one; returns the phase.
-    fn bbr_enter_probe_bw(&mut self, _now: Ns) -> usize {
+    fn bbr_enter_probe_bw(&mut self) -> usize {
         let b = self.bbr.as_deref_mut().expect("bbr");
         b.mode = Mode::ProbeBw;
         let draw = crate::rng::hash_more(b.draw_key, &[b.probe_bw_entries]) % CYCLE_RAND;
@@ -843,7 +842,7 @@ impl Cc {
         let filled = b.filled_pipe;
         self.cwnd = c0.max(prior);
         let k = if filled {
-            self.bbr_enter_probe_bw(now) as u64
+            self.bbr_enter_probe_bw() as u64
         } else {
             self.bbr.as_deref_mut().expect("bbr").mode = Mode::Startup;
             u64::MAX
@@ -852,7 +851,7 @@ impl Cc {
         why!(self, Rule::BbrProbeRttExit, from, [done, c0, prior, filled, c, k]);
     }
 
-    fn bbr_set_pacing_rate(&mut self, _now: Ns) {
+    fn bbr_set_pacing_rate(&mut self) {
         let (cwnd, from) = (self.cwnd, self.why_phase());
         let b = self.bbr.as_deref_mut().expect("bbr");
         if !b.has_seen_rtt && b.conn_min_rtt != u64::MAX {
@@ -908,8 +907,8 @@ impl Cc {
             }
         }
         let mut target = 0;
-        let grow_from = cwnd;
         if acked > 0 && !conserving {
+            let grow_from = cwnd;
             target = b.inflight(b.cwnd_gain, smss, iw);
             if b.filled_pipe {
                 cwnd = (grow_from + acked).min(target);
@@ -935,7 +934,6 @@ impl Cc {
             why!(self, Rule::BbrConservation, from, [c0, pipe, acked, rs.losses, cwnd]);
         } else if cwnd != c1 {
             // (From the window recovery restored, if it did: the target caps it next.)
-            let _ = grow_from;
             why!(
                 self,
                 Rule::BbrCwnd,
