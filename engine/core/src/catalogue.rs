@@ -362,6 +362,24 @@ pub fn apply(flow: &mut Value, alg: &Algorithm) {
     }
 }
 
+/// Renames a resolved flow object's algorithm to `alg`: what the flow's earlier entry set
+/// and `alg` does not name goes back to its default (so `newreno` after `cubic` or `bbr`
+/// keeps neither CUBIC's rules nor BBR's controller), then `alg` is applied. Settings no
+/// entry names (the segment size, a preset's own choices) stay.
+pub fn switch_to(flow: &mut Value, alg: &Algorithm) {
+    if let Some(old) = find(identify(flow)) {
+        let defaults = crate::schema::flow_defaults();
+        for (p, _) in old.settings {
+            if alg.settings.iter().all(|(q, _)| q != p) {
+                if let Some(d) = crate::scenario::get_path(&defaults, p) {
+                    crate::scenario::set_dotted(flow, p, d.clone());
+                }
+            }
+        }
+    }
+    apply(flow, alg);
+}
+
 /// The entry a resolved flow object matches: every setting equal, the most specific entry
 /// (most settings) first, catalogue order among equals; `custom` when none matches.
 pub fn identify(flow: &Value) -> &'static str {
@@ -415,6 +433,44 @@ pub fn catalogue_json() -> Value {
 mod tests {
     use super::*;
     use crate::scenario::Scenario;
+
+    #[test]
+    fn setting_an_algorithm_clears_what_the_last_one_set_and_keeps_the_rest() {
+        let mut doc = crate::scenario::resolve(
+            &serde_json::json!({"flows": [{"algorithm": "bbr", "cc": {"units": "segments"}}]}),
+        )
+        .unwrap();
+        crate::scenario::set_path(&mut doc, "flows[0].algorithm", Value::String("newreno".into())).unwrap();
+        let s = Scenario::from_value(&doc).unwrap();
+        let cc = &s.flows[0].cc;
+        assert_eq!(
+            cc.controller,
+            crate::scenario::Controller::Window,
+            "BBR's controller is cleared"
+        );
+        assert!(!cc.limited_transmit, "and the Limited Transmit it turned on");
+        assert_eq!(
+            cc.units,
+            crate::scenario::Units::Segments,
+            "a setting no entry names stays"
+        );
+        assert_eq!(identify(&doc["flows"][0]), "newreno");
+        // CUBIC's rules go too; an entry that names a superset keeps the flow's own choices.
+        let mut doc = crate::scenario::resolve(&serde_json::json!({"flows": [{"algorithm": "cubic"}]})).unwrap();
+        crate::scenario::set_path(&mut doc, "flows[].algorithm", Value::String("newreno".into())).unwrap();
+        let s = Scenario::from_value(&doc).unwrap();
+        assert_eq!(
+            s.flows[0].cc.congestion_avoidance,
+            crate::scenario::CongAvoidRule::PerAck
+        );
+        assert_eq!(s.flows[0].cc.ssthresh_rule, crate::scenario::SsthreshRule::HalfFlight);
+        let mut doc =
+            crate::scenario::resolve(&serde_json::json!({"flows": [{"cc": {"full_window_slack": "none"}}]})).unwrap();
+        crate::scenario::set_path(&mut doc, "flows[0].algorithm", Value::String("newreno_cwv".into())).unwrap();
+        let s = Scenario::from_value(&doc).unwrap();
+        assert_eq!(s.flows[0].cc.full_window_slack, crate::scenario::FullWindowSlack::None);
+        assert_eq!(s.flows[0].cc.idle_policy, crate::scenario::IdlePolicy::Rfc2861);
+    }
 
     #[test]
     fn names_are_unique_and_each_entry_identifies_itself() {

@@ -416,17 +416,8 @@ pub enum BrRtt {
     Srtt,
 }
 
-/// What sets the window and the sending rate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Controller {
-    /// The window rules (slow start, congestion avoidance, ssthresh, recovery): the sender
-    /// sends as the window allows, unpaced.
-    Window,
-    /// BBR v1: a model of the path sets a pacing rate and cwnd; the variant's loss recovery
-    /// still decides what is resent.
-    Bbr,
-}
+// BBR's setting lives beside its rules.
+pub use crate::tcp::cc::bbr::Controller;
 
 // CUBIC's settings live beside its rules.
 pub use crate::tcp::cc::cubic::{CubicGrowth, CubicRtt, CubicSsthreshFrom};
@@ -853,27 +844,8 @@ impl Scenario {
                     ),
                 ));
             }
-            if f.cc.controller == Controller::Bbr {
-                // BBR sets cwnd itself on every ACK: the window rules that would also set it
-                // are refused rather than silently overridden.
-                let mut clash = Vec::new();
-                if f.variant != Variant::Newreno {
-                    clash.push("variant = \"newreno\" (BBR v1 keeps NewReno's loss recovery, as Linux without SACK)");
-                }
-                if f.cc.idle_policy != IdlePolicy::None {
-                    clash.push(
-                        "cc.idle_policy = \"none\" (BBR handles idle and application-limited periods in its own model)",
-                    );
-                }
-                if f.cc.binomial {
-                    clash.push("cc.binomial = false");
-                }
-                if !clash.is_empty() {
-                    out.push(Problem::new(
-                        at("cc.controller"),
-                        format!("= \"bbr\" needs {}", clash.join(" and ")),
-                    ));
-                }
+            if let Some(problem) = crate::tcp::cc::bbr::clashes(f) {
+                out.push(Problem::new(at("cc.controller"), problem));
             }
             for (name, v) in [("cc.binomial_k", f.cc.binomial_k), ("cc.binomial_l", f.cc.binomial_l)] {
                 if (v * 2.0).fract() != 0.0 {
@@ -1357,21 +1329,7 @@ pub fn set_path(doc: &mut Value, path: &str, value: Value) -> Result<(), Problem
         .flatten();
     let set_in = |obj: &mut Value, rel: &str| -> Result<(), Problem> {
         if let Some(a) = alg {
-            // What the flow's earlier algorithm set and this one does not name goes back to
-            // its default: on a resolved flow, `algorithm = newreno` after `cubic` or `bbr`
-            // must not keep CUBIC's rules or BBR's controller. Settings no entry names (the
-            // segment size, a preset's own choices) stay.
-            if let Some(old) = crate::catalogue::find(crate::catalogue::identify(obj)) {
-                let defaults = schema::flow_defaults();
-                for (p, _) in old.settings {
-                    if a.settings.iter().all(|(q, _)| q != p) {
-                        if let Some(d) = get_path(&defaults, p) {
-                            set_dotted(obj, p, d.clone());
-                        }
-                    }
-                }
-            }
-            crate::catalogue::apply(obj, a);
+            crate::catalogue::switch_to(obj, a);
         }
         if set_dotted(obj, rel, value.clone()) {
             Ok(())
@@ -1509,30 +1467,6 @@ mod tests {
         assert!(text[0].starts_with("timeline[1].set: `flows[0].tcp.mss` cannot change during a run"));
         assert!(text[1].starts_with("timeline[2].set: `flows[3].app.write_size`: there is no flow 3"));
         assert!(text[2].contains("timeline[3].value: for network.bottleneck.bandwidth = -5 is not a whole number"));
-    }
-
-    #[test]
-    fn setting_an_algorithm_clears_what_the_last_one_set_and_keeps_the_rest() {
-        let mut doc =
-            resolve(&serde_json::json!({"flows": [{"algorithm": "bbr", "cc": {"units": "segments"}}]})).unwrap();
-        set_path(&mut doc, "flows[0].algorithm", Value::String("newreno".into())).unwrap();
-        let s = Scenario::from_value(&doc).unwrap();
-        let cc = &s.flows[0].cc;
-        assert_eq!(cc.controller, Controller::Window, "BBR's controller is cleared");
-        assert!(!cc.limited_transmit, "and the Limited Transmit it turned on");
-        assert_eq!(cc.units, Units::Segments, "a setting no entry names stays");
-        assert_eq!(crate::catalogue::identify(&doc["flows"][0]), "newreno");
-        // CUBIC's rules go too; an entry that names a superset keeps the flow's own choices.
-        let mut doc = resolve(&serde_json::json!({"flows": [{"algorithm": "cubic"}]})).unwrap();
-        set_path(&mut doc, "flows[].algorithm", Value::String("newreno".into())).unwrap();
-        let s = Scenario::from_value(&doc).unwrap();
-        assert_eq!(s.flows[0].cc.congestion_avoidance, CongAvoidRule::PerAck);
-        assert_eq!(s.flows[0].cc.ssthresh_rule, SsthreshRule::HalfFlight);
-        let mut doc = resolve(&serde_json::json!({"flows": [{"cc": {"full_window_slack": "none"}}]})).unwrap();
-        set_path(&mut doc, "flows[0].algorithm", Value::String("newreno_cwv".into())).unwrap();
-        let s = Scenario::from_value(&doc).unwrap();
-        assert_eq!(s.flows[0].cc.full_window_slack, FullWindowSlack::None);
-        assert_eq!(s.flows[0].cc.idle_policy, IdlePolicy::Rfc2861);
     }
 
     #[test]

@@ -440,10 +440,7 @@ impl Simulation {
             scripted.push(d);
             let mut sender = Sender::new(i, base, f);
             sender.cc.br.path_rtt = path_rtt(s, f);
-            if let Some(b) = sender.cc.bbr.as_deref_mut() {
-                // BBR's draws (ProbeBW's starting phase) are a function of (seed, flow).
-                b.draw_key = crate::rng::hash_words(&[s.seed, i as u64, 0xBB]);
-            }
+            sender.cc.seed_draws(s.seed, i);
             senders.push(sender);
             receivers.push(Receiver::new(i, base + 2, f));
             let start = secs_to_ns(f.start);

@@ -14,7 +14,7 @@ import { bbrMaxIn, bbrModelText, bbrRowAt, bbrSeries, BBR_STATES, mbitText, rtPr
 import { cachedLine } from './core/lineCache';
 import { mapLinear } from './core/decimate';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
-import { drawEndLabels, strokePolyline } from './layers';
+import { drawEndLabels, referenceRule, strokePolyline } from './layers';
 
 /** The bottleneck's reference line (dash). */
 export const BOTTLENECK_DASH = [2, 4];
@@ -67,22 +67,15 @@ function drawNote(f: DrawFrame, text: string) {
  */
 function drawBottleneck(f: DrawFrame, rate: number, payload: number) {
   const { ctx } = f;
-  const py = Math.round(f.y(rate / 1e6)) + 0.5;
-  if (!Number.isFinite(py)) return;
+  if (referenceRule(f, rate / 1e6, BOTTLENECK_DASH) === null) return;
   ctx.save();
-  ctx.setLineDash(BOTTLENECK_DASH);
   ctx.strokeStyle = '#555555';
   ctx.lineWidth = 1;
-  ctx.beginPath();
-  ctx.moveTo(0, py);
-  ctx.lineTo(f.width, py);
-  ctx.stroke();
   const text = `bottleneck ${mbitText(rate)} Mbit/s (payload at most ${mbitText(payload)})`;
   ctx.font = '11px system-ui, sans-serif';
   const sample = 16;
   const w = ctx.measureText(text).width + sample + 12;
   const x = Math.max(2, f.width - w - 4);
-  ctx.setLineDash([]);
   ctx.fillStyle = 'rgba(255,255,255,0.85)';
   ctx.fillRect(x, 3, w, 15);
   ctx.setLineDash(BOTTLENECK_DASH);

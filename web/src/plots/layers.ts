@@ -273,13 +273,12 @@ export function drawEndLabels(
   ctx.restore();
 }
 
-/** A dashed horizontal reference line at value `v` with its text at the left, on a white
- *  box (below the line when it runs along the top), so the data under it cannot make it
- *  unreadable: the queue plots' buffer, the share plot's capacity, Jain's index's bounds. */
-export function referenceLine(f: DrawFrame, v: number, text: string, dash: number[]) {
+/** A grey horizontal rule across the plot at value `v`, dashed with `dash`; its y in px
+ *  (null when `v` is off the scale). What the reference lines share. */
+export function referenceRule(f: DrawFrame, v: number, dash: number[]): number | null {
   const { ctx } = f;
   const py = Math.round(f.y(v)) + 0.5;
-  if (!Number.isFinite(py)) return;
+  if (!Number.isFinite(py)) return null;
   ctx.save();
   ctx.setLineDash(dash);
   ctx.strokeStyle = '#555555';
@@ -288,7 +287,18 @@ export function referenceLine(f: DrawFrame, v: number, text: string, dash: numbe
   ctx.moveTo(0, py);
   ctx.lineTo(f.width, py);
   ctx.stroke();
-  ctx.setLineDash([]);
+  ctx.restore();
+  return py;
+}
+
+/** A dashed horizontal reference line at value `v` with its text at the left, on a white
+ *  box (below the line when it runs along the top), so the data under it cannot make it
+ *  unreadable: the queue plots' buffer, the share plot's capacity, Jain's index's bounds. */
+export function referenceLine(f: DrawFrame, v: number, text: string, dash: number[]) {
+  const { ctx } = f;
+  const py = referenceRule(f, v, dash);
+  if (py === null) return;
+  ctx.save();
   ctx.font = '11px system-ui, sans-serif';
   const tw = ctx.measureText(text).width;
   const ly = py - 15 < 1 ? py + 2 : py - 15;

@@ -18,7 +18,40 @@
 use super::{why, Cc, Flight, Phase};
 use crate::explain::Rule;
 use crate::time::Ns;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
+
+/// What sets the window and the sending rate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Controller {
+    /// The window rules (slow start, congestion avoidance, ssthresh, recovery): the sender
+    /// sends as the window allows, unpaced.
+    Window,
+    /// BBR v1: a model of the path sets a pacing rate and cwnd; the variant's loss recovery
+    /// still decides what is resent.
+    Bbr,
+}
+
+/// Why `flow` cannot run under BBR, if it cannot: BBR sets cwnd itself on every ACK, so
+/// the window rules that would also set it are refused rather than silently overridden.
+pub fn clashes(flow: &crate::scenario::FlowCfg) -> Option<String> {
+    use crate::scenario::{IdlePolicy, Variant};
+    if flow.cc.controller != Controller::Bbr {
+        return None;
+    }
+    let mut clash = Vec::new();
+    if flow.variant != Variant::Newreno {
+        clash.push("variant = \"newreno\" (BBR v1 keeps NewReno's loss recovery, as Linux without SACK)");
+    }
+    if flow.cc.idle_policy != IdlePolicy::None {
+        clash.push("cc.idle_policy = \"none\" (BBR handles idle and application-limited periods in its own model)");
+    }
+    if flow.cc.binomial {
+        clash.push("cc.binomial = false");
+    }
+    (!clash.is_empty()).then(|| format!("= \"bbr\" needs {}", clash.join(" and ")))
+}
 
 /// Gains are in 1/256 (Linux's BBR_SCALE = 8).
 pub const UNIT: u64 = 256;
@@ -330,6 +363,16 @@ impl Bbr {
         bdp + 3 * send_quantum(self.pacing_rate, smss)
     }
 
+    /// bbr_save_cwnd: remember `cwnd` to restore after recovery or ProbeRTT; while either
+    /// has already cut it, keep the larger of the two.
+    fn save_cwnd(&mut self, cwnd: u64) {
+        self.prior_cwnd = if self.prev_recovery == 0 && self.mode != Mode::ProbeRtt {
+            cwnd
+        } else {
+            self.prior_cwnd.max(cwnd)
+        };
+    }
+
     /// The pacing rate, bytes/s, once set.
     pub fn pacing(&self) -> Option<u64> {
         (self.pacing_rate > 0).then_some(self.pacing_rate)
@@ -604,11 +647,7 @@ impl Cc {
         let (cwnd, from) = (self.cwnd, self.why_phase());
         let b = self.bbr.as_deref_mut().expect("bbr");
         let before = b.prior_cwnd;
-        b.prior_cwnd = if b.prev_recovery == 0 && b.mode != Mode::ProbeRtt {
-            cwnd
-        } else {
-            b.prior_cwnd.max(cwnd)
-        };
+        b.save_cwnd(cwnd);
         let (p, ss) = (b.prior_cwnd, self.ssthresh);
         why!(self, Rule::SsthreshBbr, from, [cwnd, before, ss, p, ss]);
         ss
@@ -791,11 +830,7 @@ impl Cc {
         let from = self.why_phase();
         let b = self.bbr.as_deref_mut().expect("bbr");
         if expired && !b.idle_restart && b.mode != Mode::ProbeRtt {
-            b.prior_cwnd = if b.prev_recovery == 0 {
-                cwnd
-            } else {
-                b.prior_cwnd.max(cwnd)
-            };
+            b.save_cwnd(cwnd);
             b.mode = Mode::ProbeRtt;
             b.probe_rtt_done = None;
             let p = b.prior_cwnd;

@@ -264,6 +264,14 @@ impl Cc {
         cc
     }
 
+    /// Gives the rules that draw at random (BBR's ProbeBW phase) their key: a function of
+    /// the scenario's seed and the flow, so every run of a seed draws the same.
+    pub fn seed_draws(&mut self, seed: u64, flow: u32) {
+        if let Some(b) = self.bbr.as_deref_mut() {
+            b.draw_key = crate::rng::hash_words(&[seed, flow as u64, 0xBB]);
+        }
+    }
+
     /// The phase as a decision's `from`: only computed when explanations are on (read it
     /// before the state changes; `why!` reads the phase after).
     #[inline]
