@@ -6,6 +6,7 @@ import { drawMarker, PHASES, type PhaseStyle } from '../lib/styles';
 import type { ColumnOf, TableName } from '../engine/protocol';
 import { decimateLine, type Mapper, type Polyline } from './core/decimate';
 import { cachedLine } from './core/lineCache';
+import { setVectorSource } from './core/vectorSource';
 import type { DrawFrame } from './core/types';
 
 /** Event kind code by name (from the engine's codes). */
@@ -55,6 +56,40 @@ export function strokeStep(
   return line.n > 0 ? (line.ys[line.n - 1] ?? NaN) : NaN;
 }
 
+/** Side of a hatch tile, CSS px. */
+const HATCH_TILE = 8;
+
+/** One tile of a phase's hatch: its colour, then the hatch lines or dots. */
+function paintHatch(t: CanvasRenderingContext2D, phase: PhaseStyle): void {
+  t.fillStyle = phase.fill;
+  t.fillRect(0, 0, 8, 8);
+  t.strokeStyle = 'rgba(0,0,0,0.35)';
+  t.lineWidth = 1;
+  t.beginPath();
+  if (phase.hatch === 'diagonal' || phase.hatch === 'cross') {
+    t.moveTo(0, 8);
+    t.lineTo(8, 0);
+  }
+  if (phase.hatch === 'cross') {
+    t.moveTo(0, 0);
+    t.lineTo(8, 8);
+  }
+  t.stroke();
+  if (phase.hatch === 'dots') {
+    t.fillStyle = 'rgba(0,0,0,0.35)';
+    t.fillRect(3, 3, 2, 2);
+  }
+  if (phase.hatch === 'vertical') {
+    t.fillStyle = 'rgba(0,0,0,0.35)';
+    t.fillRect(3, 0, 1, 8);
+  }
+  if (phase.hatch === 'horizontal') {
+    t.fillStyle = 'rgba(0,0,0,0.35)';
+    t.fillRect(0, 1, 8, 1);
+    t.fillRect(0, 5, 8, 1);
+  }
+}
+
 const patternCache = new WeakMap<CanvasRenderingContext2D, Map<string, CanvasPattern | null>>();
 
 /** A fill for a phase: its colour, with a hatch for the recovery phases. */
@@ -68,40 +103,39 @@ function phaseFill(ctx: CanvasRenderingContext2D, phase: PhaseStyle): string | C
   const key = `${phase.fill}/${phase.hatch}`;
   if (!cache.has(key)) {
     const tile = document.createElement('canvas');
-    tile.width = tile.height = 8;
+    tile.width = tile.height = HATCH_TILE;
+    const paint = (t: CanvasRenderingContext2D) => paintHatch(t, phase);
     const t = tile.getContext('2d');
-    if (t) {
-      t.fillStyle = phase.fill;
-      t.fillRect(0, 0, 8, 8);
-      t.strokeStyle = 'rgba(0,0,0,0.35)';
-      t.lineWidth = 1;
-      t.beginPath();
-      if (phase.hatch === 'diagonal' || phase.hatch === 'cross') {
-        t.moveTo(0, 8);
-        t.lineTo(8, 0);
-      }
-      if (phase.hatch === 'cross') {
-        t.moveTo(0, 0);
-        t.lineTo(8, 8);
-      }
-      t.stroke();
-      if (phase.hatch === 'dots') {
-        t.fillStyle = 'rgba(0,0,0,0.35)';
-        t.fillRect(3, 3, 2, 2);
-      }
-      if (phase.hatch === 'vertical') {
-        t.fillStyle = 'rgba(0,0,0,0.35)';
-        t.fillRect(3, 0, 1, 8);
-      }
-      if (phase.hatch === 'horizontal') {
-        t.fillStyle = 'rgba(0,0,0,0.35)';
-        t.fillRect(0, 1, 8, 1);
-        t.fillRect(0, 5, 8, 1);
-      }
-    }
+    if (t) paint(t);
+    // A vector export paints the tile again as vectors (an SVG pattern).
+    setVectorSource(tile, { width: HATCH_TILE, height: HATCH_TILE, paint });
     cache.set(key, ctx.createPattern(tile, 'repeat'));
   }
   return cache.get(key) ?? phase.fill;
+}
+
+/** A phase's legend swatch at (x, y), w × h: its fill and hatch (the plots' own pattern),
+ *  a frame and its short name (an export draws the legend with it). */
+export function drawPhaseSwatch(
+  ctx: CanvasRenderingContext2D,
+  phase: PhaseStyle,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+): void {
+  ctx.save();
+  ctx.fillStyle = phaseFill(ctx, phase);
+  ctx.fillRect(x, y, w, h);
+  ctx.strokeStyle = '#9aa3ad';
+  ctx.lineWidth = 1;
+  ctx.strokeRect(x + 0.5, y + 0.5, w - 1, h - 1);
+  ctx.fillStyle = '#1b1f24';
+  ctx.font = '700 9px system-ui, sans-serif';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(phase.short, x + w / 2, y + h / 2);
+  ctx.restore();
 }
 
 /**
@@ -204,11 +238,7 @@ export function drawLabel(
     if (glyph) {
       const w = 16;
       const h = 16;
-      glyph.width = w * dpr;
-      glyph.height = h * dpr;
-      const g = glyph.getContext('2d');
-      if (g) {
-        g.scale(dpr, dpr);
+      const paint = (g: CanvasRenderingContext2D) => {
         g.font = '700 11px system-ui, sans-serif';
         g.textAlign = 'center';
         g.textBaseline = 'bottom';
@@ -217,7 +247,16 @@ export function drawLabel(
         g.strokeText(text, w / 2, h - 1);
         g.fillStyle = color;
         g.fillText(text, w / 2, h - 1);
+      };
+      glyph.width = w * dpr;
+      glyph.height = h * dpr;
+      const g = glyph.getContext('2d');
+      if (g) {
+        g.scale(dpr, dpr);
+        paint(g);
       }
+      // A vector export writes the label as text (with its halo) instead of copying pixels.
+      setVectorSource(glyph, { width: w, height: h, paint });
     }
     glyphCache.set(key, glyph);
   }
