@@ -9,46 +9,13 @@ import { useAppState } from '../app/AppContext';
 import { formatDuration } from '../lib/format';
 import type { AlgorithmName } from '../scenario/algorithms';
 import { flowIndexOf, runLabel } from '../scenario/competition';
-import { COMPETITION_PLOTS, type PlotId } from '../scenario/shareState';
 import type { AppState } from '../state/types';
-import { fairnessPlot, retxPlot, sharePlot } from './competitionPlots';
-import { rttPlot } from './rttPlot';
-import { bbrPlot } from './bbrPlot';
 import { bbrKeys } from '../scenario/bbr';
-import type { PlotDef } from './core/types';
 import type { PlotSpec } from './core/PlotController';
 import { TimePlot } from './core/TimePlot';
-import { queuePlot } from './queuePlot';
-import { queueDelayPlot } from './queueDelayPlot';
-import { seqPlot } from './seqPlot';
-import { THROUGHPUT_COLUMN_SHORT, throughputPlot, wantedBinWidth } from './throughputPlot';
+import { THROUGHPUT_COLUMN_SHORT, wantedBinWidth } from './throughputPlot';
+import { shownPlots, TIME_PLOTS as KINDS, type TimePlotId } from './registry';
 import { ThinPlots } from './ThinPlots';
-import { windowPlot } from './windowPlot';
-import { writesPlot } from './writesPlot';
-
-/** The plots on the shared time axis. */
-type TimePlotId = Exclude<PlotId, 'thin'>;
-
-/** Every plot kind, in one place: the time plots by definition; `thin` is the group of
- *  thin-stream CDF panels (ThinPlots), whose x axis is a value. */
-const KINDS: Record<TimePlotId, { def: PlotDef; title: string; name: string; size: 'tall' | 'medium' | 'short' }> = {
-  window: { def: windowPlot, title: 'Congestion window', name: 'congestion window', size: 'tall' },
-  seq: { def: seqPlot, title: 'Time–sequence', name: 'time–sequence', size: 'tall' },
-  queue: { def: queuePlot, title: 'Bottleneck queue', name: 'queue', size: 'short' },
-  qdelay: { def: queueDelayPlot, title: 'Queueing delay at the bottleneck', name: 'queueing delay', size: 'short' },
-  throughput: { def: throughputPlot, title: 'Throughput', name: 'throughput', size: 'medium' },
-  share: { def: sharePlot, title: 'Share of the bottleneck', name: 'share of the bottleneck', size: 'medium' },
-  fairness: { def: fairnessPlot, title: 'Jain’s fairness index', name: 'fairness index', size: 'short' },
-  retx: { def: retxPlot, title: 'Retransmitted fraction', name: 'retransmitted fraction', size: 'short' },
-  rtt: { def: rttPlot, title: 'Round-trip time: samples, SRTT and RTO', name: 'round-trip time', size: 'medium' },
-  writes: { def: writesPlot, title: 'Writes', name: 'write timeline', size: 'medium' },
-  bbr: {
-    def: bbrPlot,
-    title: 'BBR’s model: bandwidth estimate and pacing rate',
-    name: 'BBR’s model',
-    size: 'medium',
-  },
-};
 
 /** Plots of the shared bottleneck: in a competition one plot of every shown flow, whatever
  *  the layout. */
@@ -160,7 +127,7 @@ export function PlotStack() {
     const set = new Set(bbrText === '' ? [] : bbrText.split(','));
     return keys.filter((k) => set.has(k));
   }, [keys, bbrText]);
-  const shown = plots.filter((p) => compete || !COMPETITION_PLOTS.includes(p));
+  const shown = shownPlots(plots, compete ? 'compete' : 'compare');
   if (shown.length === 0) {
     return <p className="empty-plots">No plot is shown. Tick a plot under “View” to see it.</p>;
   }

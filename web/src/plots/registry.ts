@@ -1,0 +1,112 @@
+// Every plot kind of the page, in one place: the time plots by definition (what they draw,
+// their title, size), the thin-stream CDF group, and for each the engine's trace tables it
+// draws from — what the Export panel offers as "the data behind the plot" (the engine's
+// export table names, checked against `export_tables_json()` by registry.test.ts; the
+// engine writes the files, named and with the columns of `cwndlab run --out DIR`).
+import type { Mode } from '../scenario/competition';
+import { COMPETITION_PLOTS, type PlotId } from '../scenario/shareState';
+import { fairnessPlot, retxPlot, sharePlot } from './competitionPlots';
+import { bbrPlot } from './bbrPlot';
+import type { PlotDef } from './core/types';
+import { queuePlot } from './queuePlot';
+import { queueDelayPlot } from './queueDelayPlot';
+import { rttPlot } from './rttPlot';
+import { seqPlot } from './seqPlot';
+import { throughputPlot } from './throughputPlot';
+import { windowPlot } from './windowPlot';
+import { writesPlot } from './writesPlot';
+
+/** The plots on the shared time axis. */
+export type TimePlotId = Exclude<PlotId, 'thin'>;
+
+/** A time plot kind. */
+export interface TimePlotKind {
+  def: PlotDef;
+  title: string;
+  /** Short name for the keyboard help ("congestion window"). */
+  name: string;
+  size: 'tall' | 'medium' | 'short';
+  /** The engine's trace tables it draws from (export table names). */
+  tables: readonly string[];
+}
+
+/** Every time plot kind. */
+export const TIME_PLOTS: Record<TimePlotId, TimePlotKind> = {
+  // The window lines, and W_used / pipeACK for runs with an idle policy (its marks are rows
+  // of the event log, which the time–sequence plot's data and "All data" hold).
+  window: {
+    def: windowPlot,
+    title: 'Congestion window',
+    name: 'congestion window',
+    size: 'tall',
+    tables: ['series', 'validation'],
+  },
+  seq: { def: seqPlot, title: 'Time–sequence', name: 'time–sequence', size: 'tall', tables: ['events'] },
+  queue: { def: queuePlot, title: 'Bottleneck queue', name: 'queue', size: 'short', tables: ['queues'] },
+  qdelay: {
+    def: queueDelayPlot,
+    title: 'Queueing delay at the bottleneck',
+    name: 'queueing delay',
+    size: 'short',
+    tables: ['queues'],
+  },
+  throughput: { def: throughputPlot, title: 'Throughput', name: 'throughput', size: 'medium', tables: ['throughput'] },
+  share: {
+    def: sharePlot,
+    title: 'Share of the bottleneck',
+    name: 'share of the bottleneck',
+    size: 'medium',
+    tables: ['throughput'],
+  },
+  fairness: {
+    def: fairnessPlot,
+    title: 'Jain’s fairness index',
+    name: 'fairness index',
+    size: 'short',
+    tables: ['throughput'],
+  },
+  // Data packets and retransmissions per bin: the event log's sends and retransmissions.
+  retx: {
+    def: retxPlot,
+    title: 'Retransmitted fraction',
+    name: 'retransmitted fraction',
+    size: 'short',
+    tables: ['events'],
+  },
+  // RTT samples from the event log; SRTT and RTO from the window series.
+  rtt: {
+    def: rttPlot,
+    title: 'Round-trip time: samples, SRTT and RTO',
+    name: 'round-trip time',
+    size: 'medium',
+    tables: ['events', 'series'],
+  },
+  writes: { def: writesPlot, title: 'Writes', name: 'write timeline', size: 'medium', tables: ['writes'] },
+  bbr: {
+    def: bbrPlot,
+    title: 'BBR’s model: bandwidth estimate and pacing rate',
+    name: 'BBR’s model',
+    size: 'medium',
+    tables: ['events'],
+  },
+};
+
+/** The thin-stream CDFs (ThinPlots.tsx): sojourn and latency from the write table, payload
+ *  and inter-transmission time from the event log's sends and retransmissions. */
+export const THIN_PLOTS_KIND = { title: 'Thin stream: CDFs', tables: ['writes', 'events'] } as const;
+
+/** The title of a plot kind. */
+export function plotTitle(id: PlotId): string {
+  return id === 'thin' ? THIN_PLOTS_KIND.title : TIME_PLOTS[id].title;
+}
+
+/** The engine tables a plot kind draws from. */
+export function plotTables(id: PlotId): readonly string[] {
+  return id === 'thin' ? THIN_PLOTS_KIND.tables : TIME_PLOTS[id].tables;
+}
+
+/** The plots of `plots` the page shows in `mode`: the competition plots only in a
+ *  competition. */
+export function shownPlots(plots: readonly PlotId[], mode: Mode): PlotId[] {
+  return plots.filter((p) => mode === 'compete' || !COMPETITION_PLOTS.includes(p));
+}
