@@ -171,6 +171,7 @@ export class CdfController extends Panel<CdfSpec> {
     const duration = durationOf(s.scenario, Infinity);
     let soFar = Infinity;
     for (const key of this.spec.keys) soFar = Math.min(soFar, this.traces.get(key)?.now ?? Infinity);
+    if (this.exporting) return;
     this.setLabel(
       describeCdf(kind, runs, s.xDomain, soFar < duration ? soFar : null, log ? logAxisText(kind, log) : ''),
     );

@@ -41,11 +41,29 @@ export interface PanelSize {
 /** Listeners on the hit area, by event type. */
 export type HitListeners = { [K in keyof HTMLElementEventMap]?: (e: HTMLElementEventMap[K]) => void };
 
+/** A panel an export can draw again into another context (export/figures.ts). */
+export interface ExportablePanel {
+  /** Draws the panel's data layers (background, grid, data, frame: everything of the canvas)
+   *  into `ctx` at `dpr` device pixels per CSS px, exactly as its canvas is drawn, without
+   *  touching the page; returns the panel's size (CSS px), or null before it has one. */
+  renderTo(ctx: CanvasRenderingContext2D, dpr: number): PanelSize | null;
+  /** Its SVG axes (drawn by the page; an export serialises them). */
+  readonly axes: SVGSVGElement;
+}
+
+/** The panels on the page, by their root element (the plot body). */
+const panels = new WeakMap<Element, ExportablePanel>();
+
+/** The panel drawn in `root` (a `.plot-body`), if any. */
+export function panelOf(root: Element): ExportablePanel | undefined {
+  return panels.get(root);
+}
+
 /** The readout without a cursor. */
 const HINT = 'Hover, click or use the arrow keys for values';
 
 /** Controls one panel: a canvas with SVG axes, a hit area, a cursor line and a readout. */
-export abstract class Panel<Spec> implements Drawable {
+export abstract class Panel<Spec> implements Drawable, ExportablePanel {
   private cssW = 0;
   private cssH = 0;
   protected dpr = 1;
@@ -61,6 +79,8 @@ export abstract class Panel<Spec> implements Drawable {
   /** Whether any of the plot is in the viewport (unknown counts as in view). */
   private visible = true;
   private ctx: CanvasRenderingContext2D | null = null;
+  /** While an export draws (renderTo): its context and pixel ratio; the page is not touched. */
+  private target: { ctx: CanvasRenderingContext2D; dpr: number; size: PanelSize | null } | null = null;
   /** What the SVG axes and element styles were last set to (unchanged → untouched, so the
    *  browser has no layout or paint to redo for them). */
   protected last = { size: '', xAxis: '', yAxis: '', label: '', readout: '' };
@@ -72,6 +92,7 @@ export abstract class Panel<Spec> implements Drawable {
     protected readonly traces: TraceStore,
   ) {
     this.unsubscribe = store.subscribe((s, prev) => this.stateChanged(s, prev));
+    panels.set(els.root, this);
     if (typeof ResizeObserver !== 'undefined') {
       // Observe the container, not the canvas, so resizing the canvas cannot feed back.
       this.resize = new ResizeObserver(() => this.invalidate());
@@ -137,6 +158,32 @@ export abstract class Panel<Spec> implements Drawable {
     this.drawOverlay();
   }
 
+  get axes(): SVGSVGElement {
+    return this.els.svg;
+  }
+
+  /** True while an export draws the panel (renderTo): a draw must then leave the page alone. */
+  protected get exporting(): boolean {
+    return this.target !== null;
+  }
+
+  renderTo(ctx: CanvasRenderingContext2D, dpr: number): PanelSize | null {
+    if (this.disposed) return null;
+    if (this.cssW <= 0 || this.cssH <= 0) this.measure();
+    const saved = { dpr: this.dpr, x: this.x, plotW: this.plotW };
+    this.target = { ctx, dpr, size: null };
+    this.dpr = dpr;
+    try {
+      this.drawData();
+      return this.target.size;
+    } finally {
+      this.target = null;
+      this.dpr = saved.dpr;
+      this.x = saved.x;
+      this.plotW = saved.plotW;
+    }
+  }
+
   /** The sizes of this draw, the canvas (device pixels), hit area and SVG set to them when
    *  they changed; null while the root has no size. */
   protected layout(margin: Margin): PanelSize | null {
@@ -147,6 +194,10 @@ export abstract class Panel<Spec> implements Drawable {
     const pw = Math.max(10, W - margin.left - margin.right);
     const ph = Math.max(10, H - margin.top - margin.bottom);
     this.plotW = pw;
+    if (this.target) {
+      this.target.size = { W, H, pw, ph };
+      return this.target.size;
+    }
 
     const bw = Math.round(W * this.dpr);
     const bh = Math.round(H * this.dpr);
@@ -176,8 +227,8 @@ export abstract class Panel<Spec> implements Drawable {
   protected background({ W, H }: PanelSize): CanvasRenderingContext2D | null {
     // Opaque: the plot paints its own white background, and an opaque canvas is cheaper to
     // composite.
-    this.ctx ??= this.els.canvas.getContext('2d', { alpha: false });
-    const ctx = this.ctx;
+    if (!this.target) this.ctx ??= this.els.canvas.getContext('2d', { alpha: false });
+    const ctx = this.target?.ctx ?? this.ctx;
     if (!ctx) return null;
     // Reset, then scale once: never accumulate transforms across frames.
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
@@ -259,7 +310,8 @@ export abstract class Panel<Spec> implements Drawable {
    *  then only the ticks that changed (axis.ts). */
   private axis(which: 'xAxis' | 'yAxis', key: string, left: number, top: number, spec: () => AxisSpec): void {
     const g = this.els.svg.querySelector<SVGGElement>(which === 'xAxis' ? 'g.x-axis' : 'g.y-axis');
-    if (key === this.last[which] || !g) return;
+    // An export draws the same axes the page shows (it serialises them).
+    if (key === this.last[which] || !g || this.target) return;
     this.last[which] = key;
     g.setAttribute('transform', `translate(${left},${top})`);
     renderAxis(g, spec());
@@ -267,7 +319,7 @@ export abstract class Panel<Spec> implements Drawable {
 
   /** The canvas's sentence for screen readers. */
   protected setLabel(label: string): void {
-    if (label === this.last.label) return;
+    if (label === this.last.label || this.target) return;
     this.last.label = label;
     this.els.canvas.setAttribute('aria-label', label);
   }
@@ -323,6 +375,7 @@ export abstract class Panel<Spec> implements Drawable {
   dispose(): void {
     this.disposed = true;
     cancelDraw(this);
+    if (panels.get(this.els.root) === this) panels.delete(this.els.root);
     this.unsubscribe();
     this.resize?.disconnect();
     this.visibility?.disconnect();
