@@ -1,0 +1,183 @@
+// The page side of exports: one export worker (started on the first export, with the
+// page's compiled engine), one export at a time (a new one, or Cancel, drops the current
+// one). The worker streams each file's bytes with its CRC-32; they become Blob parts of a
+// STORE zip (zip.ts), or, when the export is one file, that file itself. Nothing heavy runs
+// on the page: no formatting, no per-byte work.
+import type { JsonObject } from '../lib/json';
+import type { ExportFileInfo, ExportJob, FromExportWorker, ToExportWorker } from './protocol';
+import { ZipWriter, type ZipFile } from './zip';
+
+/** What the client needs of a Worker (tests pass an in-process stand-in). */
+export interface ExportWorkerLike {
+  postMessage(msg: ToExportWorker, transfer?: Transferable[]): void;
+  onmessage: ((event: MessageEvent<FromExportWorker>) => void) | null;
+  onerror: ((event: ErrorEvent) => void) | null;
+  terminate(): void;
+}
+
+/** A finished export: what to save and under which name, and what it holds. */
+export interface ExportOutput {
+  blob: Blob;
+  /** The one file's own name, or the archive's. */
+  name: string;
+  /** Every file: its path in the archive (folder/name), media type and size in bytes. */
+  files: { path: string; mime: string; size: number }[];
+}
+
+/** An export under way: its result (null when cancelled or replaced) and its cancel. */
+export interface ExportTask {
+  promise: Promise<ExportOutput | null>;
+  cancel(): void;
+}
+
+export interface ExportOptions {
+  /** The archive's name when there are several files (".zip" is added). */
+  zipName: string;
+  /** 0 to 1, as the engine runs. */
+  onProgress?: (progress: number) => void;
+  /** The files' time in the archive (default: now). */
+  date?: Date;
+}
+
+interface Active {
+  id: number;
+  opts: ExportOptions;
+  /** Each job's folder in the archive. */
+  folders: string[];
+  zip: ZipWriter | null;
+  files: { path: string; mime: string; file: ZipFile }[][];
+  resolve: (out: ExportOutput | null) => void;
+  reject: (e: Error) => void;
+}
+
+/** The export worker and the export in progress. */
+export class ExportClient {
+  private worker: ExportWorkerLike | null = null;
+  private nextId = 0;
+  private active: Active | null = null;
+
+  constructor(
+    private readonly module: WebAssembly.Module,
+    private readonly spawn: () => ExportWorkerLike,
+  ) {}
+
+  private ensureWorker(): ExportWorkerLike {
+    if (this.worker) return this.worker;
+    const worker = this.spawn();
+    worker.onmessage = (event) => this.receive(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      // A trap or a worker that could not load: the export fails; the next one starts a
+      // fresh worker.
+      this.worker?.terminate();
+      this.worker = null;
+      this.fail(this.active?.id ?? -1, event.message || 'the export worker stopped');
+    };
+    worker.postMessage({ type: 'init', module: this.module });
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Starts an export of `request` (the engine's request object) over `jobs`. */
+  run(request: JsonObject, jobs: ExportJob[], opts: ExportOptions): ExportTask {
+    this.cancelActive();
+    this.nextId += 1;
+    const id = this.nextId;
+    const promise = new Promise<ExportOutput | null>((resolve, reject) => {
+      this.active = { id, opts, folders: jobs.map((j) => j.folder), zip: null, files: [], resolve, reject };
+    });
+    try {
+      this.ensureWorker().postMessage({ type: 'export', id, request: JSON.stringify(request), jobs });
+    } catch (e) {
+      this.fail(id, e instanceof Error ? e.message : String(e));
+    }
+    return { promise, cancel: () => this.cancel(id) };
+  }
+
+  /** Drops export `id` if it is the one running (its promise resolves with null). */
+  cancel(id: number): void {
+    if (this.active?.id !== id) return;
+    this.cancelActive();
+  }
+
+  private cancelActive() {
+    const a = this.active;
+    if (!a) return;
+    this.active = null;
+    this.worker?.postMessage({ type: 'cancel', id: a.id });
+    a.resolve(null);
+  }
+
+  private fail(id: number, message: string) {
+    const a = this.active;
+    if (!a || (a.id !== id && id !== -1)) return;
+    this.active = null;
+    a.reject(new Error(message));
+  }
+
+  private receive(msg: FromExportWorker) {
+    if (msg.type === 'ready') return;
+    const a = this.active;
+    if (!a || msg.id !== a.id) return;
+    try {
+      switch (msg.type) {
+        case 'files':
+          this.openFiles(a, msg.files);
+          return;
+        case 'data':
+          for (const c of msg.chunks) a.files[msg.job]?.[c.file]?.file.write(c.bytes, c.crc);
+          a.opts.onProgress?.(msg.progress);
+          return;
+        case 'done':
+          this.finish(a);
+          return;
+        case 'failed':
+          this.fail(a.id, msg.message);
+          return;
+      }
+    } catch (e) {
+      // A zip limit (4 GiB, 65 535 files): the export fails with the reason.
+      this.worker?.postMessage({ type: 'cancel', id: a.id });
+      this.fail(a.id, e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  private openFiles(a: Active, files: ExportFileInfo[][]) {
+    a.zip = new ZipWriter(a.opts.date ?? new Date());
+    const zip = a.zip;
+    a.files = files.map((list, j) =>
+      list.map((f) => {
+        const folder = a.folders[j] ?? '';
+        const path = folder ? `${folder}/${f.name}` : f.name;
+        return { path, mime: f.mime, file: zip.file(path) };
+      }),
+    );
+  }
+
+  private finish(a: Active) {
+    this.active = null;
+    const zip = a.zip ?? new ZipWriter(a.opts.date ?? new Date());
+    const flat = a.files.flat();
+    const files = zip.files().map((f, i) => ({ path: f.path, size: f.size, mime: flat[i]?.mime ?? '' }));
+    if (flat.length === 1) {
+      const [only] = zip.files();
+      const info = flat[0];
+      if (only && info) {
+        a.resolve({
+          blob: new Blob(only.parts, { type: info.mime }),
+          name: only.path.split('/').pop() ?? only.path,
+          files,
+        });
+        return;
+      }
+    }
+    a.resolve({ blob: zip.blob(), name: `${a.opts.zipName}.zip`, files });
+  }
+
+  /** Stops the worker (the page is going away, or a test ends). */
+  dispose(): void {
+    this.cancelActive();
+    this.worker?.terminate();
+    this.worker = null;
+  }
+}
