@@ -1,10 +1,13 @@
 //! `cwndlab run`: one simulation, its summary on stdout, optionally its trace as CSV files.
 
 use crate::input::{problems_error, ScenarioArgs};
-use crate::output::{summary_csv, TraceFiles};
+use crate::output::{PcapFile, TraceFiles};
 use crate::progress::Progress;
 use crate::{Fail, Format};
 use clap::Args;
+use cwndlab_core::capture::{Capture, CapturePoint};
+use cwndlab_core::export::tables::{summary_csv, summary_json};
+use cwndlab_core::export::{pcap, Exporter, Request};
 use cwndlab_core::scenario::Scenario;
 use cwndlab_core::sim::{Recording, Simulation};
 use std::path::PathBuf;
@@ -40,9 +43,35 @@ pub struct RunArgs {
     /// digest unless asked
     #[arg(long, hide = true)]
     pub no_digest: bool,
+    /// Also write a packet capture of the run to FILE (pcap with nanosecond timestamps, raw
+    /// IPv4; Wireshark, tshark and tcpdump open it): see docs/export.md
+    #[arg(long, value_name = "FILE")]
+    pub pcap: Option<PathBuf>,
+    /// Where --pcap captures: sender (every transmission as it leaves, every ACK as it
+    /// arrives), receiver, or bottleneck (each packet as its transmission onto the
+    /// bottleneck starts, after the queue)
+    #[arg(long, value_name = "POINT", default_value = "sender", value_parser = capture_point, requires = "pcap")]
+    pub pcap_point: CapturePoint,
+    /// Bytes kept of each captured packet (headers are 40 or more)
+    #[arg(long, value_name = "BYTES", default_value_t = pcap::DEFAULT_SNAPLEN, value_parser = clap::value_parser!(u32).range(pcap::SNAPLEN_MIN as i64..=pcap::SNAPLEN_MAX as i64), requires = "pcap")]
+    pub snaplen: u32,
+    /// Also write one flow's qlog (JSON-SEQ, qlog 0.3, the events qvis's congestion graph
+    /// reads) to FILE: see docs/export.md
+    #[arg(long, value_name = "FILE")]
+    pub qlog: Option<PathBuf>,
+    /// The flow --qlog describes
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "qlog")]
+    pub qlog_flow: usize,
     /// No progress bar on stderr
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+fn capture_point(s: &str) -> Result<CapturePoint, String> {
+    CapturePoint::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = CapturePoint::ALL.iter().map(|p| p.name()).collect();
+        format!("unknown capture point '{s}'; allowed: {}", names.join(", "))
+    })
 }
 
 /// Runs `cwndlab run`.
@@ -59,25 +88,42 @@ pub fn run(a: &RunArgs) -> Result<String, Fail> {
     if a.no_digest && a.out.is_some() {
         return Err(Fail::usage("--no-digest applies to summary-only runs (without --out)"));
     }
+    if a.qlog.is_some() && a.qlog_flow >= scenario.flows.len() {
+        return Err(Fail::usage(format!(
+            "--qlog-flow {}: the scenario has {} flow(s); allowed: 0 to {}",
+            a.qlog_flow,
+            scenario.flows.len(),
+            scenario.flows.len() - 1
+        )));
+    }
+    let cannot =
+        |path: &std::path::Path, e: std::io::Error| Fail::invalid(format!("cannot write to {}: {e}", path.display()));
     let mut sim = Simulation::new(&scenario);
     let mut files = match &a.out {
-        Some(dir) => Some(
-            TraceFiles::create(dir, &sim)
-                .map_err(|e| Fail::invalid(format!("cannot write to {}: {e}", dir.display())))?,
-        ),
+        Some(dir) => Some(TraceFiles::create(dir, &sim).map_err(|e| cannot(dir, e))?),
         None => {
             // Only the summary is asked for: keep no trace at all.
             sim.set_recording(Recording::Summary { digest: a.digest });
             None
         }
     };
+    let mut capture = match &a.pcap {
+        Some(path) => {
+            sim.set_capture(Some(Capture::new(a.pcap_point)));
+            Some(PcapFile::create(path, &sim, a.snaplen).map_err(|e| cannot(path, e))?)
+        }
+        None => None,
+    };
     let end_ms = sim.end() / 1_000_000;
     let mut progress = Progress::new(end_ms, "ms simulated", a.quiet);
     loop {
         let done = sim.run_events(SLICE_EVENTS);
         if let (Some(f), Some(dir)) = (files.as_mut(), &a.out) {
-            f.append(&sim.take_rows())
-                .map_err(|e| Fail::invalid(format!("cannot write to {}: {e}", dir.display())))?;
+            f.append(&mut sim).map_err(|e| cannot(dir, e))?;
+        }
+        if let (Some(c), Some(path)) = (capture.as_mut(), &a.pcap) {
+            let now = sim.now();
+            c.append(&mut sim, now).map_err(|e| cannot(path, e))?;
         }
         progress.set(sim.now() / 1_000_000);
         if done {
@@ -86,11 +132,50 @@ pub fn run(a: &RunArgs) -> Result<String, Fail> {
     }
     progress.finish();
     let summary = sim.summary();
-    let mut json = serde_json::to_value(&summary).expect("json");
-    json["scenario"] = scenario.to_value();
+    let json = summary_json(&sim);
     if let (Some(f), Some(dir)) = (files, &a.out) {
-        f.finish(&sim, &json)
-            .map_err(|e| Fail::invalid(format!("cannot write to {}: {e}", dir.display())))?;
+        f.finish(&sim).map_err(|e| cannot(dir, e))?;
+    }
+    if let (Some(c), Some(path)) = (capture, &a.pcap) {
+        let n = c.finish(&mut sim).map_err(|e| cannot(path, e))?;
+        if !a.quiet {
+            let shift = scenario
+                .flows
+                .iter()
+                .map(|f| pcap::window_shift(f.tcp.rwnd))
+                .max()
+                .unwrap_or(0);
+            let no_syn = scenario.flows.iter().any(|f| !f.tcp.syn);
+            eprintln!(
+                "wrote {n} packets captured at the {} to {}{}",
+                a.pcap_point.name(),
+                path.display(),
+                if no_syn && shift > 0 {
+                    format!(
+                        " (no SYN in the run: tell Wireshark the window scale, -o tcp.default_window_scaling:{shift}; docs/export.md)"
+                    )
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
+    if let Some(path) = &a.qlog {
+        // The qlog needs every event recorded: its own pass over the same run.
+        let req = Request::Qlog { flow: a.qlog_flow };
+        let mut ex = Exporter::new(&scenario, &req, None).map_err(Fail::usage)?;
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| cannot(path, e))?);
+        let mut progress = Progress::new(end_ms, "ms simulated (qlog)", a.quiet);
+        loop {
+            let done = ex.step(SLICE_EVENTS);
+            std::io::Write::write_all(&mut out, &ex.take(0)).map_err(|e| cannot(path, e))?;
+            progress.set((ex.progress() * end_ms as f64) as u64);
+            if done {
+                break;
+            }
+        }
+        progress.finish();
+        std::io::Write::flush(&mut out).map_err(|e| cannot(path, e))?;
     }
     Ok(match a.format {
         Format::Json => serde_json::to_string_pretty(&json).expect("json"),

@@ -18,14 +18,18 @@
 //! - [`thin`]: per-write sojourn and latency, inter-transmission times (thin streams).
 //! - [`tcp`]: sender (sequence space, congestion control, RTO) and receiver.
 //! - [`trace`]: columnar outputs; [`summary`]: per-flow metrics.
+//! - [`capture`]: the packets passing one point (sender, receiver, bottleneck).
+//! - [`export`]: the run as files: the trace tables (CSV, JSON), pcap, qlog.
 //! - [`explain`]: why each decision was made, recorded by the rule that made it.
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod capture;
 pub mod catalogue;
 pub mod cross;
 pub mod event;
 pub mod explain;
+pub mod export;
 pub mod machine;
 pub mod net;
 pub mod presets;

@@ -530,6 +530,12 @@ impl Link {
         (done, arrival)
     }
 
+    /// The transmission time of the packet `serve` took last (its start is its end minus
+    /// this).
+    pub fn last_service_time(&self) -> Ns {
+        self.tx_cache.2
+    }
+
     /// Keeps a served packet until its far-end event.
     #[inline]
     pub fn hold(&mut self, now: Ns, done: Ns, arrival: Ns, pkt: Packet) {

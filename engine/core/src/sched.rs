@@ -169,6 +169,11 @@ impl Sched {
         true
     }
 
+    /// The packet being transmitted, if any.
+    pub fn in_service(&self) -> Option<&Packet> {
+        self.in_service.as_ref().map(|(p, _)| p)
+    }
+
     /// Whether a packet is being transmitted.
     pub fn busy(&self) -> bool {
         self.in_service.is_some()

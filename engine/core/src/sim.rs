@@ -81,6 +81,8 @@ pub struct World {
     found: Vec<crate::spurious::Spurious>,
     /// The end of the run: nothing enters a link early past it.
     end: Ns,
+    /// Packet capture, when asked for (see `capture.rs`).
+    pub capture: Option<Box<crate::capture::Capture>>,
 }
 
 impl World {
@@ -127,6 +129,9 @@ impl World {
     /// An endpoint puts a new packet on its first link.
     pub fn transmit(&mut self, link: u32, pkt: Packet) {
         self.packets += 1;
+        if let Some(c) = self.capture.as_deref_mut() {
+            c.sent(self.now, &pkt);
+        }
         self.offer(link, pkt);
     }
 
@@ -153,6 +158,11 @@ impl World {
                 return self.tail_drop(pkt);
             }
             let (done, arrival) = link.serve(at, pkt.size);
+            if link_id < 2 {
+                if let Some(c) = self.capture.as_deref_mut() {
+                    c.bottleneck(done - link.last_service_time(), &pkt);
+                }
+            }
             let next = if pkt.fate != Fate::Ok || pkt.kind == PktKind::Udp {
                 None
             } else {
@@ -234,7 +244,12 @@ impl World {
         let bandwidth = link.bandwidth;
         let sched = link.sched.as_mut().expect("a scheduled link");
         let at = match sched.next(self.now, bandwidth) {
-            Next::Started(done) => done,
+            Next::Started(done) => {
+                if let (Some(c), Some(pkt), true) = (self.capture.as_deref_mut(), sched.in_service(), link_id < 2) {
+                    c.bottleneck(self.now, pkt);
+                }
+                done
+            }
             Next::WaitUntil(t) => t,
             Next::Empty => return,
         };
@@ -484,6 +499,7 @@ impl Simulation {
             spurious: vec![Default::default(); n],
             found: Vec::new(),
             end: secs_to_ns(s.duration),
+            capture: None,
         };
         let end = world.end;
         let cross: Vec<CrossSource> = s
@@ -893,6 +909,9 @@ impl Simulation {
         let next = match hop {
             Hop::Link(_) | Hop::FlowForward | Hop::FlowReverse => next_link(hop, pkt.flow).expect("a link"),
             Hop::Receiver => {
+                if let Some(c) = w.capture.as_deref_mut() {
+                    c.arrived(w.now, &pkt);
+                }
                 let r = &mut self.receivers[pkt.flow as usize];
                 let before = r.delivered;
                 r.on_packet(w, &pkt);
@@ -910,6 +929,9 @@ impl Simulation {
                 return;
             }
             Hop::Sender => {
+                if let Some(c) = w.capture.as_deref_mut() {
+                    c.arrived(w.now, &pkt);
+                }
                 let i = pkt.flow as usize;
                 let now = w.now;
                 self.release_writes(i, now);
@@ -1219,6 +1241,22 @@ impl Simulation {
                 l.traced_mut().for_each(|q| q.rows = Vec::new());
             }
         }
+    }
+
+    /// Captures the packets passing a point from now on (see `capture.rs`); None stops.
+    pub fn set_capture(&mut self, c: Option<crate::capture::Capture>) {
+        self.world.capture = c.map(Box::new);
+    }
+
+    /// The captured packets dated at or before `until`, in time order, taken out of the
+    /// simulation (none without a capture). Every packet captured later is dated at or after
+    /// the clock, so `until = now()` after each slice, then `u64::MAX` at the end, takes
+    /// every packet once, in order.
+    pub fn take_captured(&mut self, until: Ns) -> Vec<crate::capture::Captured> {
+        self.world
+            .capture
+            .as_deref_mut()
+            .map_or_else(Vec::new, |c| c.take_until(until))
     }
 
     /// Takes the rows recorded since the last call out of the simulation (hashing them

@@ -431,3 +431,68 @@ impl Sim {
             .map(|&(_, q)| (q, q.rows_until(now)))
     }
 }
+
+/// What the page may export: `{"tables": [{name, description}], "capture_points": [{name,
+/// description}], "snaplen": {default, min, max}, "page_limit_bytes": n, "qlog_events":
+/// [...]}` (the names a request uses; the page never retypes them).
+#[wasm_bindgen]
+pub fn export_tables_json() -> String {
+    cwndlab_core::export::vocabulary_json().to_string()
+}
+
+/// A running export: the scenario run again from the start with a writer attached (see
+/// `cwndlab_core::export`), its files' bytes taken slice by slice. Run it in a worker.
+#[wasm_bindgen]
+pub struct Exporter {
+    ex: cwndlab_core::export::Exporter,
+}
+
+#[wasm_bindgen]
+impl Exporter {
+    /// Starts an export of a scenario (the resolved JSON a `Sim` gives, or any valid one).
+    /// `request_json`: `{"format":"csv"|"json","tables":[...]}` (names from
+    /// `export_tables_json`; all when absent), `{"format":"pcap","point":"sender"|"receiver"|
+    /// "bottleneck","snaplen":96}`, or `{"format":"qlog","flow":0}`. Throws an Error whose
+    /// message says why when the scenario is invalid (a JSON problem list, as `Sim`), the
+    /// request is (it names the field and the allowed values), or the export would exceed
+    /// the page's size limit (it says how big, the limit, and the CLI command to use).
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario_json: &str, request_json: &str) -> Result<Exporter, JsError> {
+        use cwndlab_core::export::{Request, PAGE_LIMIT_BYTES};
+        let s = Scenario::from_json_str(scenario_json).map_err(|p| JsError::new(&problems_json(&p)))?;
+        let v: serde_json::Value =
+            serde_json::from_str(request_json).map_err(|e| JsError::new(&format!("export request: {e}")))?;
+        let req = Request::from_json(&v).map_err(|e| JsError::new(&e))?;
+        cwndlab_core::export::Exporter::new(&s, &req, Some(PAGE_LIMIT_BYTES))
+            .map(|ex| Exporter { ex })
+            .map_err(|e| JsError::new(&e))
+    }
+
+    /// The files, in index order: a JSON list of `{"name": "series_flow0.csv", "mime":
+    /// "text/csv"}`.
+    pub fn file_names(&self) -> String {
+        let files: Vec<_> = self
+            .ex
+            .files()
+            .iter()
+            .map(|f| json!({"name": f.name, "mime": f.mime}))
+            .collect();
+        serde_json::Value::Array(files).to_string()
+    }
+
+    /// Runs up to `max_events` events and formats their rows; true once every file is
+    /// complete.
+    pub fn step(&mut self, max_events: u32) -> bool {
+        self.ex.step(max_events.max(1) as u64)
+    }
+
+    /// The bytes of file `file` made since the last call (empty for an unknown index).
+    pub fn take(&mut self, file: u32) -> Box<[u8]> {
+        self.ex.take(file as usize).into_boxed_slice()
+    }
+
+    /// Simulated time done, 0 to 1.
+    pub fn progress(&self) -> f64 {
+        self.ex.progress()
+    }
+}

@@ -1,0 +1,315 @@
+//! `cwndlab run --pcap` read by Wireshark's own analyser, tshark: its TCP analysis finds the
+//! retransmissions, duplicate ACKs and fast retransmits the engine counted, at the instants
+//! the engine made them; checksums verify; a handshake tells it the MSS, the window scale
+//! and the round trip.
+//!
+//! tshark is Debian's package `tshark`; `npm test` installs it when missing and sets
+//! CWNDLAB_REQUIRE_TSHARK=1, so these tests cannot be skipped there. Run alone without
+//! tshark (`cargo test`), they say so and pass.
+//!
+//! Wireshark's heuristics name a few resent segments differently from the sender's reason,
+//! and the tests hold it to that, case by case:
+//! - a segment resent within 3 ms of the newest segment (a NewReno partial ACK resends one
+//!   and sends new data at the same instant) is "out-of-order" to Wireshark, not a
+//!   retransmission; together the two sets are exactly the engine's retransmissions;
+//! - a segment resent by a timeout after two or more duplicate ACKs is a "fast
+//!   retransmission" to Wireshark; every such extra is at an instant the engine logged a
+//!   timeout.
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn tshark_here() -> bool {
+    let found = Command::new("tshark")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var_os("CWNDLAB_REQUIRE_TSHARK").is_none(),
+            "tshark is required (CWNDLAB_REQUIRE_TSHARK is set) but missing: apt-get install tshark"
+        );
+        eprintln!("tshark is not installed: the pcap analysis tests are skipped (npm test installs it)");
+    }
+    found
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cwndlab-pcap-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs the CLI with `--pcap` and `--out`; (summary, events.csv lines, pcap path).
+fn run(name: &str, args: &[&str]) -> (Value, Vec<Vec<String>>, PathBuf) {
+    let d = dir(name);
+    let pcap = d.join("run.pcap");
+    let out = d.join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_cwndlab"))
+        .args(["run", "-q", "--pcap"])
+        .arg(&pcap)
+        .arg("--out")
+        .arg(&out)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let events = std::fs::read_to_string(out.join("events.csv")).unwrap();
+    let rows = events
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect();
+    (summary, rows, pcap)
+}
+
+/// tshark's fields of the packets a display filter selects (absolute sequence numbers).
+fn tshark(pcap: &PathBuf, filter: &str, fields: &[&str], prefs: &[&str]) -> Vec<Vec<String>> {
+    let mut c = Command::new("tshark");
+    c.arg("-r")
+        .arg(pcap)
+        .args(["-n", "-o", "tcp.relative_sequence_numbers:FALSE"]);
+    for p in prefs {
+        c.args(["-o", p]);
+    }
+    c.args(["-Y", filter, "-T", "fields", "-E", "separator=,"]);
+    for f in fields {
+        c.args(["-e", f]);
+    }
+    let o = c.output().unwrap();
+    assert!(o.status.success(), "tshark: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect()
+}
+
+/// (time in µs, absolute sequence number) — the engine's byte b is sequence number b+1.
+type Mark = (u64, u64);
+
+fn engine_marks(events: &[Vec<String>], kind: &str) -> BTreeSet<Mark> {
+    events
+        .iter()
+        .filter(|r| r[2] == kind)
+        .map(|r| {
+            (
+                (r[0].parse::<f64>().unwrap() * 1e6).round() as u64,
+                r[3].parse::<u64>().unwrap() + 1,
+            )
+        })
+        .collect()
+}
+
+fn tshark_marks(rows: &[Vec<String>]) -> BTreeSet<Mark> {
+    rows.iter()
+        .map(|r| {
+            (
+                (r[0].parse::<f64>().unwrap() * 1e6).round() as u64,
+                r[1].parse::<u64>().unwrap(),
+            )
+        })
+        .collect()
+}
+
+const SCALE_5: &str = "tcp.default_window_scaling:5 (multiply by 32)";
+
+fn count(events: &[Vec<String>], kind: &str) -> usize {
+    events.iter().filter(|r| r[2] == kind).count()
+}
+
+/// Checks tshark's analysis against the engine's record of one run.
+/// `window_room`: the run never fills its receiver window, so Wireshark must not say it
+/// does (it would, wrongly, without the window scale).
+fn agrees(name: &str, args: &[&str], prefs: &[&str], window_room: bool) -> (Value, PathBuf) {
+    let (summary, events, pcap) = run(name, args);
+    let f = ["frame.time_epoch", "tcp.seq"];
+    let retx = tshark_marks(&tshark(&pcap, "tcp.analysis.retransmission", &f, prefs));
+    let ooo = tshark_marks(&tshark(&pcap, "tcp.analysis.out_of_order", &f, prefs));
+    let fast = tshark_marks(&tshark(&pcap, "tcp.analysis.fast_retransmission", &f, prefs));
+    let engine_retx = engine_marks(&events, "retransmit");
+    let engine_fast = engine_marks(&events, "fast_retransmit");
+    let timeouts: BTreeSet<u64> = engine_marks(&events, "timeout").into_iter().map(|m| m.0).collect();
+    assert_eq!(
+        retx.union(&ooo).copied().collect::<BTreeSet<_>>(),
+        engine_retx,
+        "{name}: retransmissions"
+    );
+    assert!(
+        engine_fast.is_subset(&fast),
+        "{name}: fast retransmits {engine_fast:?} vs {fast:?}"
+    );
+    for m in fast.difference(&engine_fast) {
+        assert!(
+            timeouts.contains(&m.0),
+            "{name}: tshark's fast retransmission {m:?} is no timeout's"
+        );
+    }
+    let dup = tshark(&pcap, "tcp.analysis.duplicate_ack", &["frame.number"], prefs).len();
+    assert_eq!(dup, count(&events, "dup_ack"), "{name}: duplicate ACKs");
+    let flows = summary["flows"].as_array().unwrap();
+    let total = |k: &str| flows.iter().map(|f| f[k].as_u64().unwrap()).sum::<u64>();
+    assert_eq!(engine_retx.len() as u64, total("retransmits"), "{name}");
+    assert_eq!(engine_fast.len() as u64, total("fast_retransmits"), "{name}");
+    if window_room {
+        let full = tshark(
+            &pcap,
+            "tcp.analysis.window_full or tcp.analysis.zero_window",
+            &["frame.number"],
+            prefs,
+        );
+        assert!(full.is_empty(), "{name}: {} window warnings", full.len());
+    }
+    // Checksums verify (status 1 good, 0 bad, 2 unverified: a segment cut at the snap
+    // length cannot be checked, its headers can).
+    let mut check = prefs.to_vec();
+    check.extend(["tcp.check_checksum:TRUE", "ip.check_checksum:TRUE"]);
+    let status = tshark(&pcap, "frame", &["ip.checksum.status", "tcp.checksum.status"], &check);
+    assert!(
+        status.iter().all(|r| r[0] == "1" && r[1] != "0"),
+        "{name}: a bad checksum"
+    );
+    assert!(status.iter().any(|r| r[1] == "1"), "{name}: no TCP checksum verified");
+    (summary, pcap)
+}
+
+#[test]
+fn netsim_reno_fast_retransmits_and_duplicate_acks_as_wireshark_counts_them() {
+    if !tshark_here() {
+        return;
+    }
+    let (_, pcap) = agrees("netsim", &["--preset", "netsim-reno"], &[SCALE_5], true);
+    // A 20 s NetSim run's capture stays under 2 MB.
+    let size = std::fs::metadata(&pcap).unwrap().len();
+    assert!(size < 2_000_000, "{size} bytes");
+}
+
+#[test]
+fn newreno_partial_acks_and_reno_timeouts_as_wireshark_counts_them() {
+    if !tshark_here() {
+        return;
+    }
+    for preset in [
+        "fall-floyd-newreno-3drops",
+        "fall-floyd-reno-4drops",
+        "fall-floyd-tahoe-2drops",
+    ] {
+        agrees(preset, &["--preset", preset], &[], false);
+    }
+    agrees(
+        "bufferbloat",
+        &["--preset", "cubic-bufferbloat", "--duration", "10"],
+        &[SCALE_5],
+        false,
+    );
+    agrees(
+        "timers",
+        &["--preset", "jacobson-four-new", "--duration", "60"],
+        &[SCALE_5],
+        false,
+    );
+}
+
+#[test]
+fn a_handshake_tells_wireshark_the_mss_the_window_scale_and_the_first_rtt() {
+    if !tshark_here() {
+        return;
+    }
+    let (_, pcap) = agrees(
+        "syn",
+        &[
+            "--preset",
+            "netsim-newreno",
+            "--set",
+            "flows[].tcp.syn=true",
+            "--duration",
+            "5",
+            "--snaplen",
+            "65535",
+        ],
+        &[],
+        true,
+    );
+    // Whole packets: every TCP checksum verifies.
+    let status = tshark(&pcap, "frame", &["tcp.checksum.status"], &["tcp.check_checksum:TRUE"]);
+    assert!(status.iter().all(|r| r[0] == "1"));
+    let syn = tshark(
+        &pcap,
+        "tcp.flags.syn == 1",
+        &["tcp.flags.ack", "tcp.options.mss_val", "tcp.options.wscale.shift"],
+        &[],
+    );
+    assert_eq!(syn, vec![vec!["0", "1460", "5"], vec!["1", "1460", "5"]]);
+    let scale = tshark(
+        &pcap,
+        "tcp.len > 0",
+        &["tcp.window_size_scalefactor", "tcp.window_size"],
+        &[],
+    );
+    assert!(
+        scale.iter().all(|r| r[0] == "32" && r[1] == "1048576"),
+        "{:?}",
+        &scale[..2]
+    );
+    // The SYN-ACK's round trip, as Wireshark measures it, is the handshake's in the engine.
+    let rtt = tshark(
+        &pcap,
+        "tcp.flags.syn == 1 and tcp.flags.ack == 1",
+        &["tcp.analysis.ack_rtt"],
+        &[],
+    );
+    let (_, events, _) = run(
+        "syn-events",
+        &[
+            "--preset",
+            "netsim-newreno",
+            "--set",
+            "flows[].tcp.syn=true",
+            "--duration",
+            "1",
+        ],
+    );
+    let at = |k: &str| {
+        events
+            .iter()
+            .find(|r| r[2] == k)
+            .map(|r| r[0].parse::<f64>().unwrap())
+            .unwrap()
+    };
+    let engine_rtt = at("syn_ack_received") - at("syn_send");
+    assert!(
+        (rtt[0][0].parse::<f64>().unwrap() - engine_rtt).abs() < 1e-9,
+        "{rtt:?} vs {engine_rtt}"
+    );
+}
+
+#[test]
+fn wireshark_reads_the_receiver_and_bottleneck_captures() {
+    if !tshark_here() {
+        return;
+    }
+    for point in ["receiver", "bottleneck"] {
+        let d = dir(point);
+        let pcap = d.join("p.pcap");
+        let o = Command::new(env!("CARGO_BIN_EXE_cwndlab"))
+            .args(["run", "-q", "--preset", "br-tcp-komuro", "--duration", "5", "--pcap"])
+            .arg(&pcap)
+            .args(["--pcap-point", point])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let all = tshark(&pcap, "frame", &["frame.number"], &[]);
+        let malformed = tshark(
+            &pcap,
+            "_ws.malformed or _ws.expert.severity == error",
+            &["frame.number"],
+            &[],
+        );
+        assert!(!all.is_empty());
+        assert!(malformed.is_empty(), "{point}: {} malformed", malformed.len());
+    }
+}

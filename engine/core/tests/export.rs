@@ -1,0 +1,384 @@
+//! Exports (`cwndlab_core::export`): the tables as CSV and JSON, the pcap capture read back
+//! byte by byte, the qlog file checked against the schema's event names and against the
+//! run's own record; every export the same however the run is sliced.
+
+mod common;
+
+use common::{scenario, SEC};
+use cwndlab_core::capture::CapturePoint;
+use cwndlab_core::export::{Exporter, Request, Table, TableFormat, PAGE_LIMIT_BYTES};
+use cwndlab_core::scenario::Scenario;
+use cwndlab_core::sim::Simulation;
+use cwndlab_core::trace::EventKind;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// Runs an export to the end in slices of `slice` events; the files' bytes.
+fn export(s: &Scenario, req: &Request, slice: u64) -> (Vec<String>, Vec<Vec<u8>>) {
+    let mut ex = Exporter::new(s, req, None).expect("export starts");
+    let names: Vec<String> = ex.files().iter().map(|f| f.name.clone()).collect();
+    let mut out = vec![Vec::new(); names.len()];
+    loop {
+        let done = ex.step(slice);
+        for (i, o) in out.iter_mut().enumerate() {
+            o.extend(ex.take(i));
+        }
+        if done {
+            break;
+        }
+    }
+    assert!(ex.finished());
+    assert_eq!(ex.progress(), 1.0);
+    (names, out)
+}
+
+/// The event log of a full run (every event), counted by kind.
+fn counts(s: &Scenario) -> BTreeMap<&'static str, u64> {
+    let mut every = s.clone();
+    every.trace.events = cwndlab_core::scenario::EventFilter::All;
+    let mut sim = Simulation::new(&every);
+    sim.run_to_end();
+    let mut c = BTreeMap::new();
+    for r in &sim.events().rows {
+        *c.entry(EventKind::ALL[r.kind as usize].name()).or_insert(0) += 1;
+    }
+    c
+}
+
+/// The records of a pcap file: (time ns, captured bytes, original length).
+fn pcap_records(b: &[u8]) -> Vec<(u64, Vec<u8>, u32)> {
+    assert_eq!(&b[..4], &0xa1b2_3c4du32.to_le_bytes(), "nanosecond pcap");
+    assert_eq!(u32::from_le_bytes(b[20..24].try_into().unwrap()), 101, "raw IPv4");
+    let mut at = 24;
+    let mut out = Vec::new();
+    while at < b.len() {
+        let w = |k: usize| u32::from_le_bytes(b[at + k..at + k + 4].try_into().unwrap());
+        let t = w(0) as u64 * SEC + w(4) as u64;
+        let (cap, len) = (w(8) as usize, w(12));
+        out.push((t, b[at + 16..at + 16 + cap].to_vec(), len));
+        at += 16 + cap;
+    }
+    assert_eq!(at, b.len(), "records fill the file exactly");
+    out
+}
+
+#[test]
+fn csv_and_json_tables_hold_the_same_rows() {
+    let s = scenario("netsim-reno", &[("duration", "5")]);
+    let tables = vec![
+        Table::Series,
+        Table::Events,
+        Table::Throughput,
+        Table::Summary,
+        Table::Scenario,
+    ];
+    let (names, csv) = export(
+        &s,
+        &Request::Tables {
+            format: TableFormat::Csv,
+            tables: tables.clone(),
+        },
+        10_000,
+    );
+    assert_eq!(
+        names,
+        [
+            "series_flow0.csv",
+            "events.csv",
+            "throughput.csv",
+            "summary.csv",
+            "scenario.json"
+        ]
+    );
+    let (jnames, js) = export(
+        &s,
+        &Request::Tables {
+            format: TableFormat::Json,
+            tables,
+        },
+        10_000,
+    );
+    assert_eq!(
+        jnames,
+        [
+            "series_flow0.json",
+            "events.json",
+            "throughput.json",
+            "summary.json",
+            "scenario.json"
+        ]
+    );
+    for k in 0..3 {
+        let text = String::from_utf8(csv[k].clone()).unwrap();
+        let mut lines = text.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+        let v: Value = serde_json::from_slice(&js[k]).expect("a JSON table");
+        assert_eq!(v["columns"], json!(header), "{}", names[k]);
+        let jrows = v["rows"].as_array().unwrap();
+        assert_eq!(jrows.len(), rows.len(), "{}", names[k]);
+        assert!(rows.len() > 10);
+        for (c, j) in rows.iter().zip(jrows) {
+            for (cell, jv) in c.iter().zip(j.as_array().unwrap()) {
+                match jv {
+                    Value::Number(n) => assert_eq!(cell.parse::<f64>().unwrap(), n.as_f64().unwrap()),
+                    Value::String(t) => assert_eq!(cell, t),
+                    Value::Null => assert_eq!(*cell, ""),
+                    other => panic!("unexpected {other}"),
+                }
+            }
+        }
+    }
+    // The summary JSON is `run`'s; the scenario file runs to the same digest.
+    let summary: Value = serde_json::from_slice(&js[3]).unwrap();
+    let scenario_file = String::from_utf8(js[4].clone()).unwrap();
+    let mut again = Simulation::from_json(&scenario_file).expect("the scenario file is valid");
+    again.run_to_end();
+    assert_eq!(summary["digest"], json!(format!("{:016x}", again.digest())));
+    let text = String::from_utf8(csv[3].clone()).unwrap();
+    assert!(text.starts_with("flow,algorithm,variant,goodput_bps"));
+    assert_eq!(text.lines().count(), 2);
+}
+
+#[test]
+fn the_sender_capture_holds_every_transmission_and_every_ack_the_sender_gets() {
+    // NetSim's 20 s Reno run: the capture stays under 2 MB.
+    let s = scenario("netsim-reno", &[]);
+    let (names, files) = export(
+        &s,
+        &Request::Pcap {
+            point: CapturePoint::Sender,
+            snaplen: 96,
+        },
+        7_777,
+    );
+    assert_eq!(names, ["sender.pcap"]);
+    assert!(files[0].len() < 2_000_000, "{} bytes", files[0].len());
+    let recs = pcap_records(&files[0]);
+    let c = counts(&s);
+    let data = recs.iter().filter(|(_, b, _)| b[12] == 10 && b[13] == 1).count() as u64;
+    let acks = recs.len() as u64 - data;
+    assert_eq!(data, c["data_send"] + c["retransmit"]);
+    assert_eq!(acks, c["ack_received"]);
+    assert!(recs.windows(2).all(|w| w[0].0 <= w[1].0), "time order");
+    // Snap length 96; original lengths are the wire sizes (1 460 + 40, ACKs 40).
+    assert!(recs.iter().all(|(_, b, len)| b.len() == (*len as usize).min(96)));
+    assert!(recs.iter().all(|(_, _, len)| *len == 1500 || *len == 40));
+    // The first segment leaves at the flow's start, sequence number 1 (byte 0).
+    let (t, b, _) = &recs[0];
+    assert_eq!(*t, (s.flows[0].start * 1e9) as u64);
+    assert_eq!(u32::from_be_bytes(b[24..28].try_into().unwrap()), 1);
+    // Slicing changes nothing.
+    let (_, again) = export(
+        &s,
+        &Request::Pcap {
+            point: CapturePoint::Sender,
+            snaplen: 96,
+        },
+        1_000_000,
+    );
+    assert_eq!(files, again);
+}
+
+#[test]
+fn the_receiver_and_bottleneck_captures_see_what_reaches_them() {
+    // Scripted drops on the bottleneck: the receiver never sees the dropped copies; the
+    // bottleneck sees them start (the loss is on the wire) and, with a small queue, misses
+    // what the queue refuses.
+    let s = scenario("fall-floyd-reno-3drops", &[]);
+    let c = counts(&s);
+    let (_, rx) = export(
+        &s,
+        &Request::Pcap {
+            point: CapturePoint::Receiver,
+            snaplen: 40,
+        },
+        5_000,
+    );
+    let recs = pcap_records(&rx[0]);
+    let fwd = |b: &[u8]| b[12] == 10 && b[13] == 1;
+    // This preset opens with a handshake: the SYN arrives too, and the SYN-ACK leaves.
+    let syn = |b: &[u8]| b[33] & 0x02 != 0;
+    let data = recs.iter().filter(|(_, b, _)| fwd(b) && !syn(b)).count() as u64;
+    assert_eq!(data, c["data_received"]);
+    assert_eq!(recs.iter().filter(|(_, b, _)| fwd(b) && syn(b)).count(), 1);
+    let acks = recs.iter().filter(|(_, b, _)| !fwd(b) && !syn(b)).count() as u64;
+    assert_eq!(acks, c["ack_sent"]);
+    let (_, bn) = export(
+        &s,
+        &Request::Pcap {
+            point: CapturePoint::Bottleneck,
+            snaplen: 40,
+        },
+        5_000,
+    );
+    let recs = pcap_records(&bn[0]);
+    let data = recs.iter().filter(|(_, b, _)| fwd(b) && !syn(b)).count() as u64;
+    let sent = c["data_send"] + c["retransmit"];
+    assert_eq!(data, sent - c.get("queue_drop").copied().unwrap_or(0));
+    assert!(recs.windows(2).all(|w| w[0].0 <= w[1].0), "time order");
+}
+
+#[test]
+fn cross_traffic_appears_at_the_bottleneck_as_udp() {
+    let s = scenario("cubic-two-rtts", &[("duration", "2")]);
+    let (_, bn) = export(
+        &s,
+        &Request::Pcap {
+            point: CapturePoint::Bottleneck,
+            snaplen: 64,
+        },
+        50_000,
+    );
+    let recs = pcap_records(&bn[0]);
+    let udp = recs.iter().filter(|(_, b, _)| b[9] == 17).count();
+    assert!(udp > 100, "{udp} cross-traffic datagrams");
+    assert!(
+        recs.iter().any(|(_, b, _)| b[9] == 6 && b[15] == 2),
+        "flow 1's packets too"
+    );
+}
+
+/// qlog 0.3's event types of the categories a TCP sender can log (the schema's names as
+/// qvis's QlogSchema.ts lists them for draft-02/0.3: transport and recovery).
+const SCHEMA_EVENTS: [&str; 17] = [
+    "transport:parameters_set",
+    "transport:datagrams_sent",
+    "transport:datagrams_received",
+    "transport:datagram_dropped",
+    "transport:packet_sent",
+    "transport:packet_received",
+    "transport:packet_dropped",
+    "transport:packet_buffered",
+    "transport:frames_processed",
+    "transport:stream_state_updated",
+    "recovery:parameters_set",
+    "recovery:metrics_updated",
+    "recovery:congestion_state_updated",
+    "recovery:loss_timer_set",
+    "recovery:loss_timer_triggered",
+    "recovery:packet_lost",
+    "recovery:marked_for_retransmit",
+];
+
+fn qlog_records(b: &[u8]) -> Vec<Value> {
+    assert_eq!(b[0], 0x1e, "JSON text sequence");
+    b.split(|&c| c == 0x1e)
+        .skip(1)
+        .map(|r| {
+            assert_eq!(r.last(), Some(&b'\n'));
+            serde_json::from_slice(r).expect("each record is JSON")
+        })
+        .collect()
+}
+
+#[test]
+fn the_qlog_uses_the_schemas_names_and_holds_the_runs_record() {
+    for preset in [
+        "fall-floyd-newreno-3drops",
+        "fall-floyd-reno-4drops",
+        "cubic-bufferbloat",
+    ] {
+        let mut s = scenario(preset, &[]);
+        if preset == "cubic-bufferbloat" {
+            s = scenario(preset, &[("flows[0].algorithm", "bbr"), ("duration", "6")]);
+        }
+        let (names, files) = export(&s, &Request::Qlog { flow: 0 }, 3_000);
+        assert_eq!(names, ["flow0.sqlog"]);
+        let recs = qlog_records(&files[0]);
+        let head = &recs[0];
+        assert_eq!(head["qlog_version"], "0.3");
+        assert_eq!(head["qlog_format"], "JSON-SEQ");
+        assert_eq!(head["trace"]["common_fields"]["protocol_type"], "TCP");
+        assert_eq!(head["trace"]["vantage_point"]["type"], "client");
+        let events = &recs[1..];
+        let mut by: BTreeMap<String, u64> = BTreeMap::new();
+        let mut last = 0.0;
+        for e in events {
+            let name = e["name"].as_str().unwrap();
+            assert!(SCHEMA_EVENTS.contains(&name), "{name} is not a qlog 0.3 event");
+            assert!(cwndlab_core::export::qlog::EVENT_NAMES.contains(&name));
+            let t = e["time"].as_f64().unwrap();
+            assert!(t >= last, "time order");
+            last = t;
+            *by.entry(name.to_string()).or_insert(0) += 1;
+        }
+        let c = counts(&s);
+        let get = |k: &str| c.get(k).copied().unwrap_or(0);
+        assert_eq!(
+            by["transport:packet_sent"],
+            get("data_send") + get("retransmit") + get("syn_send"),
+            "{preset}"
+        );
+        assert_eq!(
+            by["transport:packet_received"],
+            get("ack_received") + get("syn_ack_received"),
+            "{preset}"
+        );
+        // A resent segment declares the transmission it replaces lost (a resent SYN too).
+        let lost = by.get("recovery:packet_lost").copied().unwrap_or(0);
+        assert_eq!(lost, get("retransmit") + get("syn_send").saturating_sub(1), "{preset}");
+        // The window's values are the series'.
+        let mut sim = Simulation::new(&s);
+        sim.run_to_end();
+        let cwnds: Vec<u64> = sim.series(0).rows.iter().map(|(_, st)| st.cwnd).collect();
+        let mut changes: Vec<u64> = cwnds.clone();
+        changes.dedup();
+        let q: Vec<u64> = events
+            .iter()
+            .filter_map(|e| e["data"]["congestion_window"].as_u64())
+            .collect();
+        assert_eq!(q, changes, "{preset}");
+        // Every ACK's ranges name packets that were sent.
+        let sent = by["transport:packet_sent"];
+        for e in events.iter().filter(|e| e["name"] == "transport:packet_received") {
+            for r in e["data"]["frames"][0]["acked_ranges"].as_array().unwrap() {
+                assert!(r.as_array().unwrap().iter().all(|n| n.as_u64().unwrap() < sent));
+            }
+        }
+        if preset == "cubic-bufferbloat" {
+            assert!(events.iter().any(|e| e["data"]["pacing_rate"].is_u64()));
+            assert!(events.iter().any(|e| e["data"]["new"] == "bbr_probe_bw"));
+        }
+        if preset == "fall-floyd-reno-4drops" {
+            assert!(events.iter().any(|e| e["data"]["trigger"] == "pto_expired"));
+        }
+    }
+}
+
+#[test]
+fn requests_name_the_field_and_the_allowed_values() {
+    let err = |v: Value| Request::from_json(&v).unwrap_err();
+    assert!(err(json!({"format": "xls"})).contains("allowed: csv, json, pcap, qlog"));
+    assert!(err(json!({"format": "csv", "tables": ["cwnd"]})).contains("tables: unknown table \"cwnd\""));
+    assert!(err(json!({"format": "pcap", "point": "router"})).contains("allowed: sender, receiver, bottleneck"));
+    assert!(err(json!({"format": "pcap", "snaplen": 10}))
+        .contains("snaplen: 10 is not a whole number of bytes from 40 to 65535"));
+    let s = scenario("netsim-reno", &[]);
+    let e = Exporter::new(&s, &Request::Qlog { flow: 3 }, None).unwrap_err();
+    assert!(e.contains("flow: the scenario has 1 flow(s); allowed: 0 to 0"), "{e}");
+    assert_eq!(
+        Request::from_json(&json!({"format": "pcap"})).unwrap(),
+        Request::Pcap {
+            point: CapturePoint::Sender,
+            snaplen: 96
+        }
+    );
+}
+
+#[test]
+fn the_page_refuses_an_export_too_big_to_hold_and_says_what_to_do() {
+    let s = scenario("cubic-newreno-share", &[("duration", "1000")]);
+    let req = Request::Pcap {
+        point: CapturePoint::Sender,
+        snaplen: 96,
+    };
+    let e = Exporter::new(&s, &req, Some(PAGE_LIMIT_BYTES)).unwrap_err();
+    assert!(e.contains("the page builds files up to 256 MB"), "{e}");
+    assert!(
+        e.contains("cwndlab run scenario.json --pcap run.pcap --pcap-point sender"),
+        "{e}"
+    );
+    // A NetSim run fits.
+    assert!(Exporter::new(&scenario("netsim-reno", &[]), &req, Some(PAGE_LIMIT_BYTES)).is_ok());
+}
