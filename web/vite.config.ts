@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { offlinePrecache } from './src/offline/vitePlugin.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -10,7 +11,8 @@ export default defineConfig({
   // Relative asset paths: the built site works from any folder of any static host.
   base: './',
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
-  plugins: [react()],
+  // offlinePrecache: the service worker and its precache list (build only; docs/architecture.md).
+  plugins: [react(), offlinePrecache()],
   build: {
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,

@@ -16,6 +16,7 @@ import { decodeShareState } from './scenario/url';
 import { AppController, type ControllerEnv } from './state/controller';
 import { createAppStore } from './state/store';
 import { startUrlSync } from './state/urlSync';
+import { registerServiceWorker } from './offline/register';
 import type { Timing } from './state/types';
 import './app/styles.css';
 
@@ -91,3 +92,5 @@ async function start() {
 }
 
 start().catch((e: unknown) => fatal(e instanceof Error ? e.message : String(e)));
+// Offline: a service worker keeps the built site (production builds only).
+registerServiceWorker();
