@@ -4,7 +4,7 @@
 //! module only puts them in files, slice by slice, through bounded buffers, so memory does
 //! not grow with simulated time.
 
-use cwndlab_core::export::tables::{summary_json, TableWriter};
+use cwndlab_core::export::tables::TableWriter;
 use cwndlab_core::export::{pcap::PcapWriter, FileInfo, Table, TableFormat};
 use cwndlab_core::sim::Simulation;
 use std::fs::File;
@@ -68,8 +68,9 @@ impl TraceFiles {
         self.flush_bufs()
     }
 
-    /// Flushes every file and writes summary.json and scenario.json.
-    pub fn finish(mut self, sim: &Simulation) -> std::io::Result<()> {
+    /// Flushes every file and writes summary.json (`summary`: `run`'s JSON) and
+    /// scenario.json.
+    pub fn finish(mut self, sim: &Simulation, summary: &serde_json::Value) -> std::io::Result<()> {
         self.writer.finish(sim, &mut self.bufs);
         self.flush_bufs()?;
         for w in self.files.iter_mut() {
@@ -77,7 +78,7 @@ impl TraceFiles {
         }
         std::fs::write(
             self.dir.join("summary.json"),
-            serde_json::to_string_pretty(&summary_json(sim)).expect("json"),
+            serde_json::to_string_pretty(summary).expect("json"),
         )?;
         std::fs::write(
             self.dir.join("scenario.json"),

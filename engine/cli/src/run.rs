@@ -6,7 +6,7 @@ use crate::progress::Progress;
 use crate::{Fail, Format};
 use clap::Args;
 use cwndlab_core::capture::{Capture, CapturePoint};
-use cwndlab_core::export::tables::{summary_csv, summary_json};
+use cwndlab_core::export::tables::{summary_csv, summary_value};
 use cwndlab_core::export::{pcap, Exporter, Request};
 use cwndlab_core::scenario::Scenario;
 use cwndlab_core::sim::{Recording, Simulation};
@@ -132,9 +132,9 @@ pub fn run(a: &RunArgs) -> Result<String, Fail> {
     }
     progress.finish();
     let summary = sim.summary();
-    let json = summary_json(&sim);
+    let json = summary_value(&summary, &scenario);
     if let (Some(f), Some(dir)) = (files, &a.out) {
-        f.finish(&sim).map_err(|e| cannot(dir, e))?;
+        f.finish(&sim, &json).map_err(|e| cannot(dir, e))?;
     }
     if let (Some(c), Some(path)) = (capture, &a.pcap) {
         let n = c.finish(&mut sim).map_err(|e| cannot(path, e))?;

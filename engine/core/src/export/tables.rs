@@ -470,7 +470,12 @@ pub fn summary_csv(s: &Summary) -> String {
 /// The summary JSON of a finished run, with its resolved scenario (`run`'s output and
 /// summary.json).
 pub fn summary_json(sim: &Simulation) -> serde_json::Value {
-    let mut json = serde_json::to_value(sim.summary()).expect("json");
-    json["scenario"] = sim.scenario().to_value();
+    summary_value(&sim.summary(), sim.scenario())
+}
+
+/// [`summary_json`] from a summary already made.
+pub fn summary_value(s: &Summary, scenario: &crate::scenario::Scenario) -> serde_json::Value {
+    let mut json = serde_json::to_value(s).expect("json");
+    json["scenario"] = scenario.to_value();
     json
 }
