@@ -2,12 +2,14 @@
 // engine/core/tests/golden/digests.json, which the native test suite checks against the
 // native build. Usage: node engine/wasm/tests/determinism.mjs [PKG_DIR]
 // (PKG_DIR holds wasm-bindgen's --target web output; default web/src/engine/pkg).
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../../..');
 const pkg = resolve(process.argv[2] ?? join(root, 'web/src/engine/pkg'));
-const { initSync, Sim, presets_json, catalogue_json } = await import(join(pkg, 'cwndlab_wasm.js'));
+const { initSync, Sim, Exporter, presets_json, catalogue_json } = await import(join(pkg, 'cwndlab_wasm.js'));
 initSync({ module: readFileSync(join(pkg, 'cwndlab_wasm_bg.wasm')) });
 
 const golden = JSON.parse(readFileSync(join(root, 'engine/core/tests/golden/digests.json'), 'utf8'));
@@ -17,9 +19,7 @@ const goldenValidation = JSON.parse(
 const goldenComparisons = JSON.parse(
   readFileSync(join(root, 'engine/core/tests/golden/comparison-digests.json'), 'utf8'),
 );
-const goldenDecisions = JSON.parse(
-  readFileSync(join(root, 'engine/core/tests/golden/decision-digests.json'), 'utf8'),
-);
+const goldenDecisions = JSON.parse(readFileSync(join(root, 'engine/core/tests/golden/decision-digests.json'), 'utf8'));
 const presets = JSON.parse(presets_json());
 let failures = 0;
 for (const p of presets) {
@@ -79,9 +79,99 @@ if (comparisons !== Object.keys(goldenComparisons).length) {
   failures++;
   console.error(`comparison runs: wasm ${comparisons}, native ${Object.keys(goldenComparisons).length}`);
 }
+// Exports: the bytes the page downloads (wasm Exporter) equal what the native CLI writes
+// (--out tables, --pcap at each point, --qlog) for the same scenario.
+const cli = [join(root, 'engine/target/debug/cwndlab'), join(root, 'engine/target/release/cwndlab')].find(existsSync);
+let exportFiles = 0;
+if (!cli) {
+  failures++;
+  console.error('no native cwndlab binary (engine/target/debug/cwndlab): build it with `cargo build -p cwndlab-cli`');
+} else {
+  const dir = mkdtempSync(join(tmpdir(), 'cwndlab-export-'));
+  const viaWasm = (scenario, request) => {
+    const ex = new Exporter(JSON.stringify(scenario), JSON.stringify(request));
+    const names = JSON.parse(ex.file_names()).map((f) => f.name);
+    const parts = names.map(() => []);
+    for (;;) {
+      const done = ex.step(20000);
+      names.forEach((_, i) => parts[i].push(ex.take(i)));
+      if (done) break;
+    }
+    ex.free();
+    return new Map(names.map((n, i) => [n, Buffer.concat(parts[i])]));
+  };
+  const same = (label, a, b) => {
+    exportFiles++;
+    if (!a || !b || Buffer.compare(a, b) !== 0) {
+      failures++;
+      console.error(
+        `MISMATCH export ${label}: wasm ${a?.length ?? 'missing'} bytes, native ${b?.length ?? 'missing'} bytes`,
+      );
+    }
+  };
+  const cases = [
+    ['netsim-reno', 10, {}],
+    ['br-tcp-komuro', 5, {}],
+    ['thin-50b-10ms', 5, {}],
+    ['cubic-bufferbloat', 5, { algorithm: 'bbr' }],
+  ];
+  for (const [name, duration, change] of cases) {
+    const p = presets.find((q) => q.name === name);
+    const s = structuredClone(p.scenario);
+    s.duration = duration;
+    if (change.algorithm) {
+      for (const [path, value] of Object.entries(catalogue.get(change.algorithm).settings)) {
+        let o = s.flows[0];
+        const keys = path.split('.');
+        for (const k of keys.slice(0, -1)) o = o[k];
+        o[keys.at(-1)] = value;
+      }
+      s.flows[0].algorithm = change.algorithm;
+    }
+    const file = join(dir, `${name}.json`);
+    writeFileSync(file, JSON.stringify(s));
+    const out = join(dir, `${name}-out`);
+    execFileSync(cli, [
+      'run',
+      file,
+      '-q',
+      '--out',
+      out,
+      '--pcap',
+      join(dir, `${name}.pcap`),
+      '--qlog',
+      join(dir, `${name}.sqlog`),
+    ]);
+    const tables = viaWasm(s, {
+      format: 'csv',
+      tables: ['series', 'events', 'queues', 'validation', 'writes', 'throughput'],
+    });
+    for (const f of readdirSync(out).filter((f) => f.endsWith('.csv'))) {
+      same(`${name} ${f}`, tables.get(f), readFileSync(join(out, f)));
+    }
+    same(
+      `${name} sender.pcap`,
+      viaWasm(s, { format: 'pcap' }).get('sender.pcap'),
+      readFileSync(join(dir, `${name}.pcap`)),
+    );
+    same(
+      `${name} flow0.sqlog`,
+      viaWasm(s, { format: 'qlog', flow: 0 }).get('flow0.sqlog'),
+      readFileSync(join(dir, `${name}.sqlog`)),
+    );
+    const bn = join(dir, `${name}-bn.pcap`);
+    execFileSync(cli, ['run', file, '-q', '--pcap', bn, '--pcap-point', 'bottleneck', '--snaplen', '60']);
+    same(
+      `${name} bottleneck.pcap`,
+      viaWasm(s, { format: 'pcap', point: 'bottleneck', snaplen: 60 }).get('bottleneck.pcap'),
+      readFileSync(bn),
+    );
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
 const missing = Object.keys(golden).filter((n) => !presets.some((p) => p.name === n));
 for (const n of missing) console.error(`MISSING in wasm presets: ${n}`);
 if (failures || missing.length || presets.length === 0) process.exit(1);
 console.log(
-  `native == wasm: ${presets.length} preset digests identical, ${comparisons} lesson comparison runs, ${Object.keys(goldenValidation).length} window-validation digests, and ${presets.length} explained-decision digests`,
+  `native == wasm: ${presets.length} preset digests identical, ${comparisons} lesson comparison runs, ${Object.keys(goldenValidation).length} window-validation digests, ${presets.length} explained-decision digests, and ${exportFiles} exported files byte for byte`,
 );
