@@ -1251,8 +1251,10 @@ impl Simulation {
     /// The captured packets dated at or before `until`, in time order, taken out of the
     /// simulation (none without a capture). Every packet captured later is dated at or after
     /// the clock, so `until = now()` after each slice, then `u64::MAX` at the end, takes
-    /// every packet once, in order.
+    /// every packet once, in order. Nothing dated after the end of the run is taken (a
+    /// packet still queued at the bottleneck when the run ends never starts within it).
     pub fn take_captured(&mut self, until: Ns) -> Vec<crate::capture::Captured> {
+        let until = until.min(self.world.end);
         self.world
             .capture
             .as_deref_mut()

@@ -382,3 +382,23 @@ fn the_page_refuses_an_export_too_big_to_hold_and_says_what_to_do() {
     // A NetSim run fits.
     assert!(Exporter::new(&scenario("netsim-reno", &[]), &req, Some(PAGE_LIMIT_BYTES)).is_ok());
 }
+
+#[test]
+fn a_capture_ends_with_the_run() {
+    // A 1 000-packet queue still full at 3 s: what would start after the end is not captured.
+    let s = scenario("cubic-bufferbloat", &[("duration", "3")]);
+    let (_, bn) = export(
+        &s,
+        &Request::Pcap {
+            point: CapturePoint::Bottleneck,
+            snaplen: 40,
+        },
+        50_000,
+    );
+    let recs = pcap_records(&bn[0]);
+    let last = recs.last().unwrap().0;
+    assert!(
+        last <= 3 * SEC && last > 3 * SEC - 10_000_000,
+        "last packet at {last} ns"
+    );
+}
