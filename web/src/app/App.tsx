@@ -10,6 +10,8 @@ import { Notices } from '../panels/Notices';
 import { Playback } from '../panels/Playback';
 import { PresetMenu } from '../panels/PresetMenu';
 import { SharePanel } from '../panels/SharePanel';
+import { ExportPanel } from '../panels/ExportPanel';
+import { PrintHeader, PrintLesson } from '../panels/PrintHandout';
 import { Status } from '../panels/Status';
 import { Summary } from '../panels/CompetitionSummary';
 import { ViewControls } from '../panels/ViewControls';
@@ -31,6 +33,7 @@ export function App() {
         <PresetMenu />
         <Playback />
       </header>
+      <PrintHeader />
       <Notices />
       <main className="layout">
         <aside className="panel controls-panel" aria-label="Scenario">
@@ -48,9 +51,11 @@ export function App() {
           <LessonPanel />
           <Status />
           <SharePanel />
+          <ExportPanel />
         </aside>
         <Inspector />
       </main>
+      <PrintLesson />
       <ExplainKeys />
       <footer className="footer">
         <p>

@@ -197,7 +197,7 @@ export function legendPiece(
       // name) and without form controls.
       const copy = li.cloneNode(true) as Element;
       copy
-        .querySelectorAll('svg, .phase-swatch, .nvp-swatch, b.legend-r, b.legend-x, input, button')
+        .querySelectorAll('svg, .phase-swatch, .nvp-swatch, b.legend-r, b.legend-x, input, button, [role="tooltip"]')
         .forEach((e) => e.remove());
       const text = (copy.textContent ?? '').replace(/\s+/g, ' ').trim();
       const parts: { w: number; h: number; draw: (px: number, cy: number) => void }[] = swatches.map((sw) =>
@@ -342,7 +342,8 @@ export function viewSvg(opts: {
   idPrefix?: string;
 }): SvgImage | null {
   const prefix = opts.idPrefix ?? 'v';
-  const width = Math.max(320, opts.stack.clientWidth);
+  // The plots keep their size on the page, with a margin as wide as the text's on each side.
+  const width = Math.max(320, opts.stack.clientWidth + 2 * PAD);
   const inner = width - 2 * PAD;
   const title = textBlock(opts.title, { x: PAD, y: PAD, width: inner, size: 16, weight: '700' });
   const line = textBlock(opts.line, { x: PAD, y: 0, width: inner, size: 12, color: '#333333' });
@@ -362,7 +363,7 @@ export function viewSvg(opts: {
   for (const h of opts.stack.querySelectorAll<HTMLElement>('.thin-head .plot-title')) {
     const r = h.getBoundingClientRect();
     const piece = textBlock(h.textContent?.trim() ?? '', { x: 0, y: 0, width: r.width + 40, size: 13, weight: '600' });
-    placed.push({ piece, x: r.left - origin.left, y: top + r.top - origin.top });
+    placed.push({ piece, x: PAD + r.left - origin.left, y: top + r.top - origin.top });
   }
   const figures = visibleFigures(opts.stack);
   figures.forEach((fig, i) => {
@@ -371,8 +372,8 @@ export function viewSvg(opts: {
     const head = fig.figure.querySelector('.plot-title')?.getBoundingClientRect() ?? fig.figure.getBoundingClientRect();
     const body = fig.body.getBoundingClientRect();
     const t = textBlock(fig.title, { x: 0, y: 0, width: body.width, size: 12, weight: '600' });
-    placed.push({ piece: t, x: head.left - origin.left, y: top + head.top - origin.top });
-    placed.push({ piece: plot, x: body.left - origin.left, y: top + body.top - origin.top });
+    placed.push({ piece: t, x: PAD + head.left - origin.left, y: top + head.top - origin.top });
+    placed.push({ piece: plot, x: PAD + body.left - origin.left, y: top + body.top - origin.top });
     bottom = Math.max(bottom, top + body.bottom - origin.top, top + head.top - origin.top + t.height);
   });
   if (figures.length === 0) return null;
