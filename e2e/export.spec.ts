@@ -237,6 +237,9 @@ test('printing gives a handout: title, scenario, plots as vectors, legend, summa
   await page.pdf({ path: pdf, format: 'A4', printBackground: true });
   await page.emulateMedia({ media: 'screen' });
   await expect(page.locator('.print-plot')).toHaveCount(0);
+  // The plots are vectors: the PDF holds no raster image (a canvas would print as one).
+  const images = execFileSync('pdfimages', ['-list', pdf], { encoding: 'utf8' }).trim().split('\n');
+  expect(images.slice(2), 'raster images in the PDF').toEqual([]);
   const text = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
   expect(text).toContain(`cwndlab — ${PRESET}`);
   expect(text).toContain('NewReno vs');

@@ -8,6 +8,9 @@ import { PLOT_IDS, type PlotId } from '../scenario/shareState';
 import type { ExportVocabulary } from './vocabulary';
 import { slug, type ExportRun } from './describe';
 
+/** The key of the notices about exports (a refused or failed export). */
+export const EXPORT_NOTICE = 'export';
+
 /** The trace tables' formats. */
 export type TableFormat = 'csv' | 'json';
 

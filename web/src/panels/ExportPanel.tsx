@@ -10,6 +10,7 @@ import { plotSvg, pngScale, svgToPng, viewSvg, visibleFigures, type SvgImage } f
 import {
   allTables,
   engineOrder,
+  EXPORT_NOTICE,
   figureRuns,
   plotKindOf,
   archiveName,
@@ -83,7 +84,7 @@ export function ExportPanel() {
   const limitMb = Math.round(vocabulary.page_limit_bytes / (1 << 20));
 
   const notice = useCallback(
-    (text: string) => store.getState().addNotices([{ key: 'export', message: text }]),
+    (text: string) => store.getState().addNotices([{ key: EXPORT_NOTICE, message: text }]),
     [store],
   );
 

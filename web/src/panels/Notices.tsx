@@ -1,6 +1,18 @@
 // What was not used and why: fields of a link that fell back to their defaults, values the
 // engine refused, runs that failed. Announced politely; each can be dismissed.
 import { useApp, useAppState } from '../app/AppContext';
+import { EXPORT_NOTICE } from '../export/requests';
+
+/** The banner's heading: what the notices are about. */
+function heading(keys: readonly string[]): string {
+  const exports = keys.filter((k) => k === EXPORT_NOTICE).length;
+  const settings = keys.length - exports;
+  const parts: string[] = [];
+  if (settings > 0) parts.push(settings === 1 ? 'One setting was not used' : `${settings} settings were not used`);
+  if (exports > 0) parts.push(exports === 1 ? 'an export was not made' : `${exports} exports were not made`);
+  const text = parts.join('; ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 /** The notices banner (renders nothing when there are none). */
 export function Notices() {
@@ -10,9 +22,7 @@ export function Notices() {
     <div className="notices" role="status" aria-live="polite">
       {notices.length > 0 && (
         <section className="notice-box" aria-labelledby="notices-h">
-          <h2 id="notices-h">
-            {notices.length === 1 ? 'One setting was not used' : `${notices.length} settings were not used`}
-          </h2>
+          <h2 id="notices-h">{heading(notices.map((n) => n.key))}</h2>
           <ul>
             {notices.map((n) => (
               <li key={n.id} data-key={n.key}>
