@@ -196,6 +196,27 @@ test('a plot and the whole view as SVG (axes, lines, legend) and PNG (2× the pi
   expect(viewPng.width).toBe(Math.round((stackWidth + 16) * 2 * dpr));
 });
 
+test('pcap and qlog come through the same exporter: one file per run, in its folder', async ({ page }) => {
+  await openApp(page, '?v=4&alg=reno,newreno&duration=5');
+  const panel = await openExport(page);
+  const packets = panel.getByRole('group', { name: 'Packets' });
+  await expect(packets.getByLabel('Capture at')).toHaveValue('sender');
+  await packets.getByLabel('Capture at').selectOption('bottleneck');
+  const pcap = unzip((await download(page, packets.getByRole('button', { name: 'pcap' }))).path);
+  for (const alg of ['reno', 'newreno']) {
+    const file = join(pcap, alg, 'bottleneck.pcap');
+    const bytes = readFileSync(file);
+    // pcap's magic number (nanosecond timestamps), either byte order.
+    expect(['4d3cb2a1', 'a1b23c4d']).toContain(bytes.subarray(0, 4).toString('hex'));
+    expect(bytes.length).toBeGreaterThan(10_000);
+  }
+  const qlog = unzip((await download(page, packets.getByRole('button', { name: 'qlog' }))).path);
+  const first = readFileSync(join(qlog, 'reno', 'flow0.sqlog'), 'utf8').split('\n')[0] ?? '';
+  // JSON text sequences: each record starts with the RS character.
+  expect(first.charCodeAt(0)).toBe(0x1e);
+  expect(JSON.parse(first.slice(1))).toHaveProperty('qlog_version');
+});
+
 test('a refused export shows the engine’s reason; a long one can be cancelled; the page keeps working', async ({
   page,
 }) => {
