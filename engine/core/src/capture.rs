@@ -1,11 +1,14 @@
 //! Packet capture: the packets that pass one point of the network, as a `tcpdump` there
 //! would see them, for the pcap export (`export::pcap`).
 //!
-//! Capture points, each on every flow at once:
-//! - `sender`: at the senders' network interfaces: what a sender puts on its access link
-//!   (data, SYN), at the instant it hands it over, and what reaches it (ACKs, SYN-ACKs), at
-//!   the instant it arrives. What is lost on the way never shows here.
-//! - `receiver`: the same at the receivers.
+//! Capture points, each on every flow at once, where tcpdump on a host or router would
+//! stand (it sees a packet leave when the interface starts sending it, after the
+//! interface's queue, and arrive when it has been received):
+//! - `sender`: at the senders' network interfaces: each segment (data, SYN) as its
+//!   transmission onto the sender's access link starts, and each ACK (SYN-ACK) as it
+//!   arrives. What the access link's queue drops, or the path loses, never shows here.
+//! - `receiver`: the same at the receivers: each segment as it arrives, each ACK as its
+//!   transmission onto the receiver's access link starts.
 //! - `bottleneck`: at the routers' bottleneck interfaces: every packet as its transmission
 //!   onto the bottleneck starts (data at R1, ACKs at R2), cross traffic included. What the
 //!   queue drops never starts, so a capture here has the gaps a lost segment leaves; a
@@ -48,13 +51,13 @@ impl CapturePoint {
     pub fn description(self) -> &'static str {
         match self {
             CapturePoint::Sender => {
-                "at the senders: every transmission as it leaves, every ACK that arrives (tcpdump on the sending host)"
+                "at the senders (tcpdump on the sending host): each segment as its transmission onto the sender's link starts, each ACK as it arrives"
             }
             CapturePoint::Receiver => {
-                "at the receivers: every segment that arrives, every ACK as it leaves (tcpdump on the receiving host)"
+                "at the receivers (tcpdump on the receiving host): each segment as it arrives, each ACK as its transmission starts"
             }
             CapturePoint::Bottleneck => {
-                "at the bottleneck: each packet as its transmission starts, after the queue (what the queue drops is missing); cross traffic included"
+                "at the bottleneck router (both directions, cross traffic included): each packet as its transmission starts, after the queue (what the queue drops is missing)"
             }
         }
     }
@@ -100,17 +103,23 @@ impl Capture {
         self.pushed += 1;
     }
 
-    /// An endpoint handed `pkt` to its first link at `now`: captured at the sender (data,
-    /// SYN) or the receiver (ACK, SYN-ACK). Cross traffic passes neither.
-    #[inline]
-    pub fn sent(&mut self, now: Ns, pkt: &Packet) {
-        let at = match pkt.kind {
-            PktKind::Data | PktKind::Syn => CapturePoint::Sender,
-            PktKind::Ack | PktKind::SynAck => CapturePoint::Receiver,
-            PktKind::Udp => return,
+    /// `pkt`'s transmission onto link `link` starts at `t`: captured if that link is the
+    /// point's (the bottleneck either way; a sender's access link for its data and SYNs; a
+    /// receiver's access link for its ACKs and SYN-ACKs).
+    #[cold]
+    #[inline(never)]
+    pub fn starts(&mut self, link: u32, t: Ns, pkt: &Packet) {
+        let mine = match self.point {
+            CapturePoint::Bottleneck => link < 2,
+            CapturePoint::Sender => {
+                matches!(pkt.kind, PktKind::Data | PktKind::Syn) && link == crate::sim::flow_base(pkt.flow)
+            }
+            CapturePoint::Receiver => {
+                matches!(pkt.kind, PktKind::Ack | PktKind::SynAck) && link == crate::sim::flow_base(pkt.flow) + 2
+            }
         };
-        if self.point == at {
-            self.push(now, *pkt);
+        if mine {
+            self.push(t, *pkt);
         }
     }
 
@@ -125,14 +134,6 @@ impl Capture {
         };
         if self.point == at {
             self.push(now, *pkt);
-        }
-    }
-
-    /// `pkt`'s transmission onto the bottleneck (either direction) starts at `t`.
-    #[inline]
-    pub fn bottleneck(&mut self, t: Ns, pkt: &Packet) {
-        if self.point == CapturePoint::Bottleneck {
-            self.push(t, *pkt);
         }
     }
 

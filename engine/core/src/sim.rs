@@ -129,9 +129,6 @@ impl World {
     /// An endpoint puts a new packet on its first link.
     pub fn transmit(&mut self, link: u32, pkt: Packet) {
         self.packets += 1;
-        if let Some(c) = self.capture.as_deref_mut() {
-            c.sent(self.now, &pkt);
-        }
         self.offer(link, pkt);
     }
 
@@ -158,10 +155,8 @@ impl World {
                 return self.tail_drop(pkt);
             }
             let (done, arrival) = link.serve(at, pkt.size);
-            if link_id < 2 {
-                if let Some(c) = self.capture.as_deref_mut() {
-                    c.bottleneck(done - link.last_service_time(), &pkt);
-                }
+            if let Some(c) = self.capture.as_deref_mut() {
+                c.starts(link_id, done - link.last_service_time(), &pkt);
             }
             let next = if pkt.fate != Fate::Ok || pkt.kind == PktKind::Udp {
                 None
@@ -245,8 +240,8 @@ impl World {
         let sched = link.sched.as_mut().expect("a scheduled link");
         let at = match sched.next(self.now, bandwidth) {
             Next::Started(done) => {
-                if let (Some(c), Some(pkt), true) = (self.capture.as_deref_mut(), sched.in_service(), link_id < 2) {
-                    c.bottleneck(self.now, pkt);
+                if let (Some(c), Some(pkt)) = (self.capture.as_deref_mut(), sched.in_service()) {
+                    c.starts(link_id, self.now, pkt);
                 }
                 done
             }
@@ -319,7 +314,7 @@ fn path_rtt(s: &Scenario, f: &crate::scenario::FlowCfg) -> Ns {
 }
 
 /// Base link id of flow `i`.
-fn flow_base(i: u32) -> u32 {
+pub(crate) fn flow_base(i: u32) -> u32 {
     2 + 4 * i
 }
 

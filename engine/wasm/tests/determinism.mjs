@@ -160,10 +160,10 @@ if (!cli) {
       readFileSync(join(dir, `${name}.sqlog`)),
     );
     const bn = join(dir, `${name}-bn.pcap`);
-    execFileSync(cli, ['run', file, '-q', '--pcap', bn, '--pcap-point', 'bottleneck', '--snaplen', '60']);
+    execFileSync(cli, ['run', file, '-q', '--pcap', bn, '--pcap-point', 'bottleneck', '--snaplen', '80']);
     same(
       `${name} bottleneck.pcap`,
-      viaWasm(s, { format: 'pcap', point: 'bottleneck', snaplen: 60 }).get('bottleneck.pcap'),
+      viaWasm(s, { format: 'pcap', point: 'bottleneck', snaplen: 80 }).get('bottleneck.pcap'),
       readFileSync(bn),
     );
   }

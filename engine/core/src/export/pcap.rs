@@ -32,8 +32,10 @@ use crate::scenario::Scenario;
 
 /// Default snap length, bytes (tcpdump's long-standing default of 96).
 pub const DEFAULT_SNAPLEN: u32 = 96;
-/// Snap length bounds: the headers fit (IPv4 20 + TCP 20); at most a jumbo frame.
-pub const SNAPLEN_MIN: u32 = 40;
+/// Snap length bounds: every header written fits (IPv4 20 + TCP 20 + up to 40 bytes of
+/// options: the SYN's MSS and window scale, a `tcp.header` above 40), so Wireshark always
+/// reads the window scale; at most the largest IPv4 packet.
+pub const SNAPLEN_MIN: u32 = 80;
 /// Upper bound of the snap length.
 pub const SNAPLEN_MAX: u32 = 65_535;
 /// Bytes of the per-packet record header.

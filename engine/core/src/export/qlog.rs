@@ -7,8 +7,10 @@
 //! How TCP maps onto the events (every value is the engine's own, as the trace has it):
 //! - `transport:packet_sent`: every transmission the sender makes (SYN, first
 //!   transmissions, retransmissions). Each gets a new packet number, as in QUIC, counted
-//!   from 0; `header.sequence_number` and the stream frame's `offset` are the engine's
-//!   byte offset, `length` the payload; `raw.length` = payload + the flow's `tcp.header`.
+//!   from 0; the stream frame's `offset` and `length` are the engine's byte offset and
+//!   the payload (`raw.payload_length`); `raw.length` = payload + the flow's `tcp.header`.
+//!   `header.sequence_number` (the byte offset again) is cwndlab's addition, as is
+//!   `header.ack_number` below: qlog allows fields of one's own, and qvis ignores them.
 //! - `transport:packet_received`: every ACK (and the SYN-ACK) reaching the sender, with an
 //!   `ack` frame whose `acked_ranges` list the packet numbers of the transmissions this
 //!   cumulative ACK covers for the first time (none for a duplicate ACK);
@@ -167,8 +169,8 @@ impl QlogWriter {
         }
         self.unacked.push(Reverse((seq + len as u64, pn, seq)));
         let data = json!({
-            "header": { "packet_type": "1RTT", "packet_number": pn, "sequence_number": seq, "payload_length": len },
-            "raw": { "length": len as u64 + self.header_bytes },
+            "header": { "packet_type": "1RTT", "packet_number": pn, "sequence_number": seq },
+            "raw": { "length": len as u64 + self.header_bytes, "payload_length": len },
             "frames": [{ "frame_type": "stream", "stream_id": 0, "offset": seq, "length": len }],
         });
         self.event(out, t, "transport:packet_sent", data);
