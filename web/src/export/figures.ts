@@ -359,11 +359,21 @@ export function viewSvg(opts: {
   }
   const origin = opts.stack.getBoundingClientRect();
   let bottom = top;
-  // Group headings outside the figures (the thin-stream CDFs' title).
-  for (const h of opts.stack.querySelectorAll<HTMLElement>('.thin-head .plot-title')) {
-    const r = h.getBoundingClientRect();
-    const piece = textBlock(h.textContent?.trim() ?? '', { x: 0, y: 0, width: r.width + 40, size: 13, weight: '600' });
-    placed.push({ piece, x: PAD + r.left - origin.left, y: top + r.top - origin.top });
+  // Text outside the figures: the thin-stream CDFs' title and caption, the notes under a
+  // group of plots.
+  const texts: [string, { size: number; weight?: string; color?: string }][] = [
+    ['.thin-head .plot-title', { size: 13, weight: '600' }],
+    ['.thin-caption, .plot-note', { size: 11, color: '#333333' }],
+  ];
+  for (const [selector, look] of texts) {
+    for (const el of opts.stack.querySelectorAll<HTMLElement>(selector)) {
+      const r = el.getBoundingClientRect();
+      if (r.width <= 0) continue;
+      const text = el.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+      const piece = textBlock(text, { x: 0, y: 0, width: Math.max(r.width, 120), ...look });
+      placed.push({ piece, x: PAD + r.left - origin.left, y: top + r.top - origin.top });
+      bottom = Math.max(bottom, top + r.top - origin.top + piece.height);
+    }
   }
   const figures = visibleFigures(opts.stack);
   figures.forEach((fig, i) => {
