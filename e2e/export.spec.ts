@@ -210,6 +210,8 @@ test('pcap and qlog come through the same exporter: one file per run, in its fol
     expect(['4d3cb2a1', 'a1b23c4d']).toContain(bytes.subarray(0, 4).toString('hex'));
     expect(bytes.length).toBeGreaterThan(10_000);
   }
+  // No SYN in these runs: the page passes on the engine's note on the window scale.
+  await expect(panel.locator('.export-status')).toContainText('tcp.default_window_scaling:5 (multiply by 32)');
   const qlog = unzip((await download(page, packets.getByRole('button', { name: 'qlog' }))).path);
   const first = readFileSync(join(qlog, 'reno', 'flow0.sqlog'), 'utf8').split('\n')[0] ?? '';
   // JSON text sequences: each record starts with the RS character.

@@ -139,25 +139,14 @@ pub fn run(a: &RunArgs) -> Result<String, Fail> {
     if let (Some(c), Some(path)) = (capture, &a.pcap) {
         let n = c.finish(&mut sim).map_err(|e| cannot(path, e))?;
         if !a.quiet {
-            let shift = scenario
-                .flows
-                .iter()
-                .map(|f| pcap::window_shift(f.tcp.rwnd))
-                .max()
-                .unwrap_or(0);
-            let no_syn = scenario.flows.iter().any(|f| !f.tcp.syn);
             eprintln!(
-                "wrote {n} packets captured at the {} to {}{}",
+                "wrote {n} packets captured at the {} to {}",
                 a.pcap_point.name(),
-                path.display(),
-                if no_syn && shift > 0 {
-                    format!(
-                        " (no SYN in the run: tell Wireshark the window scale, -o tcp.default_window_scaling:{shift}; docs/export.md)"
-                    )
-                } else {
-                    String::new()
-                }
+                path.display()
             );
+            if let Some(note) = pcap::window_scale_note(&scenario) {
+                eprintln!("note: {note}");
+            }
         }
     }
     if let Some(path) = &a.qlog {

@@ -491,6 +491,12 @@ impl Exporter {
         self.ex.take(file as usize).into_boxed_slice()
     }
 
+    /// What the user should know to read the files ('' if nothing): for a capture without
+    /// a handshake, the window scale to give Wireshark, in the engine's words.
+    pub fn note(&self) -> String {
+        self.ex.note().unwrap_or_default()
+    }
+
     /// Simulated time done, 0 to 1.
     pub fn progress(&self) -> f64 {
         self.ex.progress()

@@ -22,6 +22,8 @@ export interface ExportOutput {
   name: string;
   /** Every file: its path in the archive (folder/name), media type and size in bytes. */
   files: { path: string; mime: string; size: number }[];
+  /** What the engine says the user should know to read the files (may be empty). */
+  notes: string[];
 }
 
 /** An export under way: its result (null when cancelled or replaced) and its cancel. */
@@ -46,6 +48,7 @@ interface Active {
   folders: string[];
   zip: ZipWriter | null;
   files: { path: string; mime: string; file: ZipFile }[][];
+  notes: string[];
   resolve: (out: ExportOutput | null) => void;
   reject: (e: Error) => void;
 }
@@ -84,7 +87,7 @@ export class ExportClient {
     this.nextId += 1;
     const id = this.nextId;
     const promise = new Promise<ExportOutput | null>((resolve, reject) => {
-      this.active = { id, opts, folders: jobs.map((j) => j.folder), zip: null, files: [], resolve, reject };
+      this.active = { id, opts, folders: jobs.map((j) => j.folder), zip: null, files: [], notes: [], resolve, reject };
     });
     try {
       this.ensureWorker().postMessage({ type: 'export', id, request: JSON.stringify(request), jobs });
@@ -123,6 +126,7 @@ export class ExportClient {
       switch (msg.type) {
         case 'files':
           this.openFiles(a, msg.files);
+          a.notes = msg.notes;
           return;
         case 'data':
           for (const c of msg.chunks) a.files[msg.job]?.[c.file]?.file.write(c.bytes, c.crc);
@@ -167,11 +171,12 @@ export class ExportClient {
           blob: new Blob(only.parts, { type: info.mime }),
           name: only.path.split('/').pop() ?? only.path,
           files,
+          notes: a.notes,
         });
         return;
       }
     }
-    a.resolve({ blob: zip.blob(), name: `${a.opts.zipName}.zip`, files });
+    a.resolve({ blob: zip.blob(), name: `${a.opts.zipName}.zip`, files, notes: a.notes });
   }
 
   /** Stops the worker (the page is going away, or a test ends). */

@@ -59,6 +59,25 @@ function handler(opts: { eventsPerStep?: number } = {}) {
 }
 
 describe('export handler', () => {
+  it('passes on what the engine says about reading a capture, once for all runs', async () => {
+    // netsim-reno has no SYN: Wireshark must be told the window scale (shift 5 for 1 MiB).
+    const scenario = preset('netsim-reno');
+    const { h, sent } = handler({});
+    h.handle({
+      type: 'export',
+      id: 1,
+      request: JSON.stringify({ format: 'pcap' }),
+      jobs: [
+        { folder: 'a', scenarioJson: scenario },
+        { folder: 'b', scenarioJson: scenario },
+      ],
+    });
+    await waitFor(() => sent.some((m) => m.type === 'done' || m.type === 'failed'));
+    const files = sent.find((m): m is Extract<FromExportWorker, { type: 'files' }> => m.type === 'files');
+    expect(files?.notes).toHaveLength(1);
+    expect(files?.notes[0]).toContain('tcp.default_window_scaling:5 (multiply by 32)');
+  });
+
   it('streams every file in chunks that add up to the engine’s one-go output, with running CRCs', async () => {
     const scenario = preset('fall-floyd-reno-3drops');
     const request = { format: 'csv', tables: ['series', 'events', 'queues', 'summary', 'scenario'] };
@@ -78,6 +97,7 @@ describe('export handler', () => {
       type: 'files',
       id: 7,
       files: [0, 1].map(() => want.names.map((name) => ({ name, mime: expect.any(String) as string }))),
+      notes: [],
     });
     expect(want.names).toContain('series_flow0.csv');
     expect(want.names).toContain('events.csv');

@@ -17,6 +17,8 @@ export interface ExporterLike {
   step(maxEvents: number): boolean;
   /** The bytes of file `file` made since the last take. */
   take(file: number): Uint8Array;
+  /** What to know to read the files ('' if nothing), in the engine's words. */
+  note(): string;
   /** 0 to 1. */
   progress(): number;
   free(): void;
@@ -159,7 +161,8 @@ export function createExportHandler(api: ExportApi, post: Post, opts: ExportHand
     }
     const run: Running = { id: msg.id, jobs };
     current = run;
-    post({ type: 'files', id: msg.id, files: jobs.map((j) => j.files) }, []);
+    const notes = [...new Set(jobs.map((j) => j.exporter.note()).filter((n) => n !== ''))];
+    post({ type: 'files', id: msg.id, files: jobs.map((j) => j.files), notes }, []);
     void pump(run);
   }
 

@@ -34,8 +34,10 @@ export type ToExportWorker =
 /** Worker → page. */
 export type FromExportWorker =
   | { type: 'ready' }
-  /** Every job's files, once every Exporter accepted the request (before any runs). */
-  | { type: 'files'; id: number; files: ExportFileInfo[][] }
+  /** Every job's files, once every Exporter accepted the request (before any runs), and
+   *  what the engine says the user should know to read them (`Exporter.note()`, each
+   *  distinct one once: e.g. the window scale a capture cannot announce). */
+  | { type: 'files'; id: number; files: ExportFileInfo[][]; notes: string[] }
   /** New bytes of a job's files; `progress` of the whole export, 0 to 1. */
   | { type: 'data'; id: number; job: number; chunks: ExportChunk[]; progress: number }
   | { type: 'done'; id: number }

@@ -111,7 +111,8 @@ export function ExportPanel() {
       if (out) {
         saveBlob(out.blob, out.name);
         const n = out.files.length;
-        setMessage(`Saved ${out.name}: ${n} file${n === 1 ? '' : 's'}, ${formatBytes(out.blob.size)}.`);
+        const saved = `Saved ${out.name}: ${n} file${n === 1 ? '' : 's'}, ${formatBytes(out.blob.size)}.`;
+        setMessage([saved, ...out.notes.map((note) => `Note: ${note}.`)].join(' '));
       } else {
         setMessage('Export cancelled.');
       }

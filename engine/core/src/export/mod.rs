@@ -388,6 +388,15 @@ impl Exporter {
         self.bufs.get_mut(file).map(std::mem::take).unwrap_or_default()
     }
 
+    /// What the user should know to read the files, if anything (a capture without a
+    /// handshake: the window scale to give Wireshark).
+    pub fn note(&self) -> Option<String> {
+        match self.writer {
+            Writer::Pcap(_) => pcap::window_scale_note(self.sim.scenario()),
+            _ => None,
+        }
+    }
+
     /// Simulated time done, 0 to 1.
     pub fn progress(&self) -> f64 {
         let end = self.sim.end().max(1);

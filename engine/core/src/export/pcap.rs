@@ -52,6 +52,39 @@ pub fn window_shift(rwnd: u64) -> u8 {
     (0..14u8).find(|&s| rwnd >> s <= 0xffff).unwrap_or(14)
 }
 
+/// What to tell Wireshark about a capture of `s`, if anything: flows without a SYN in the
+/// run cannot announce their window scale, so Wireshark must be given it (one wording for
+/// the CLI's note and the page's).
+pub fn window_scale_note(s: &Scenario) -> Option<String> {
+    let mut shifts: Vec<u8> = s
+        .flows
+        .iter()
+        .filter(|f| !f.tcp.syn)
+        .map(|f| window_shift(f.tcp.rwnd))
+        .collect();
+    shifts.sort_unstable();
+    shifts.dedup();
+    let &[shift] = shifts.as_slice() else {
+        return (shifts.len() > 1).then(|| {
+            format!(
+                "the flows start without a SYN and have different window scales ({}): Wireshark takes one for all \
+                 (Preferences → Protocols → TCP → \"Scaling factor to use when not available from capture\"); \
+                 give each flow the same tcp.rwnd or turn the SYN handshake on",
+                shifts.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+            )
+        });
+    };
+    (shift > 0).then(|| {
+        format!(
+            "no SYN in this run, so Wireshark cannot read the window scale: set Preferences → Protocols → TCP → \
+             \"Scaling factor to use when not available from capture\" to {shift} (multiply by {}), with tshark \
+             -o \"tcp.default_window_scaling:{shift} (multiply by {})\", or turn the SYN handshake on (tcp.syn)",
+            1u32 << shift,
+            1u32 << shift
+        )
+    })
+}
+
 /// Per-flow constants of the headers.
 #[derive(Clone, Debug)]
 struct FlowHdr {
@@ -297,6 +330,25 @@ mod tests {
                 fate: Fate::Ok,
             },
         }
+    }
+
+    #[test]
+    fn the_note_gives_wireshark_the_scale_only_when_the_capture_cannot() {
+        let no_syn = Scenario::from_json_str(r#"{"flows":[{}]}"#).unwrap();
+        let note = window_scale_note(&no_syn).unwrap();
+        assert!(note.contains("to 5 (multiply by 32)"), "{note}");
+        assert!(
+            note.contains(r#"-o "tcp.default_window_scaling:5 (multiply by 32)""#),
+            "{note}"
+        );
+        let syn = Scenario::from_json_str(r#"{"flows":[{"tcp":{"syn":true}}]}"#).unwrap();
+        assert_eq!(window_scale_note(&syn), None);
+        let small = Scenario::from_json_str(r#"{"flows":[{"tcp":{"rwnd":60000}}]}"#).unwrap();
+        assert_eq!(window_scale_note(&small), None);
+        let mixed = Scenario::from_json_str(r#"{"flows":[{},{"tcp":{"rwnd":60000}}]}"#).unwrap();
+        assert!(window_scale_note(&mixed)
+            .unwrap()
+            .contains("different window scales (0, 5)"));
     }
 
     #[test]
