@@ -15,13 +15,14 @@ use std::path::{Path, PathBuf};
 const BUF: usize = 1 << 16;
 
 /// The tables `--out` writes (the summary and scenario go as JSON beside them).
-pub const OUT_TABLES: [Table; 6] = [
+pub const OUT_TABLES: [Table; 7] = [
     Table::Series,
     Table::Events,
     Table::Queues,
     Table::Validation,
     Table::Writes,
     Table::Throughput,
+    Table::Rounds,
 ];
 
 /// The trace files of `--out DIR`, open for appending.

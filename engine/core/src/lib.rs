@@ -20,6 +20,7 @@
 //! - [`trace`]: columnar outputs; [`summary`]: per-flow metrics.
 //! - [`capture`]: the packets passing one point (sender, receiver, bottleneck).
 //! - [`export`]: the run as files: the trace tables (CSV, JSON), pcap, qlog.
+//! - [`rounds`]: transmission rounds (cwnd and ssthresh per round, as textbooks draw them).
 //! - [`explain`]: why each decision was made, recorded by the rule that made it.
 #![forbid(unsafe_code)]
 
@@ -35,6 +36,7 @@ pub mod net;
 pub mod presets;
 pub mod ring;
 pub mod rng;
+pub mod rounds;
 pub mod scenario;
 pub mod sched;
 pub mod schema;

@@ -1238,6 +1238,23 @@ impl Simulation {
         }
     }
 
+    /// Flow `flow`'s transmission rounds so far (see `rounds.rs`), read from the stored
+    /// event log and window series: Err with the reason when the run keeps no sender rows
+    /// (`trace.events = congestion`) or keeps no rows at all (a summary-only run).
+    pub fn rounds(&self, flow: usize) -> Result<Vec<crate::rounds::Round>, String> {
+        if self.scenario.trace.events == crate::scenario::EventFilter::Congestion {
+            return Err("rounds need the sender's packet events, which this run does not keep (trace.events = congestion); set trace.events to sender or all".into());
+        }
+        if self.world.log.stream.drop {
+            return Err("rounds need the run's event log, which a summary-only run does not keep".into());
+        }
+        Ok(crate::rounds::rounds(
+            &self.world.log.rows,
+            &self.series[flow].rows,
+            flow as u32,
+        ))
+    }
+
     /// Captures the packets passing a point from now on (see `capture.rs`); None stops.
     pub fn set_capture(&mut self, c: Option<crate::capture::Capture>) {
         self.world.capture = c.map(Box::new);

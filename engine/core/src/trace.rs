@@ -376,7 +376,7 @@ pub trait Table {
 }
 
 /// The values plotted for a flow at one instant, in model units (bytes, ns).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FlowState {
     /// Congestion window, bytes.
     pub cwnd: u64,

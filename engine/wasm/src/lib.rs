@@ -385,6 +385,16 @@ impl Sim {
             .to_string()
     }
 
+    /// Flow `flow`'s transmission rounds so far (see [`rounds_value`]) as JSON; an
+    /// unknown flow gives no rounds.
+    pub fn rounds_json(&self, flow: u32) -> String {
+        if flow as usize >= self.sim.flow_count() {
+            return json!({"definition": cwndlab_core::rounds::DEFINITION, "rounds": [], "unavailable": "no such flow"})
+                .to_string();
+        }
+        rounds_value(&self.sim, flow as usize).to_string()
+    }
+
     /// 64-bit digest of the explained decisions, as 16 hex digits.
     pub fn decisions_digest(&self) -> String {
         format!("{:016x}", self.sim.decisions_digest())
@@ -429,6 +439,40 @@ impl Sim {
             .queues()
             .get(queue as usize)
             .map(|&(_, q)| (q, q.rows_until(now)))
+    }
+}
+
+/// Flow `flow`'s transmission rounds so far, as textbooks count them (see
+/// `cwndlab_core::rounds`): `{"definition": "<when a round starts and ends>", "rounds":
+/// [{"round": 1, "start": s, "end": s|null (null: open at the end of the record), "cwnd":
+/// bytes, "ssthresh": bytes|null (null = unlimited), "mss": bytes, "phase": "<phase name>",
+/// "sent": segments, "retransmitted": n, "events": ["fast_retransmit", …]}]}`, or with
+/// `"rounds": []` and `"unavailable": "<the reason>"` when the run keeps no sender rows.
+/// Reads the run so far (O(events)): call it at the end, or throttled while playing.
+pub fn rounds_value(sim: &Simulation, flow: usize) -> serde_json::Value {
+    let mss = sim.scenario().flows.get(flow).map_or(0, |f| f.tcp.mss);
+    match sim.rounds(flow) {
+        Ok(rounds) => {
+            let list: Vec<_> = rounds
+                .iter()
+                .map(|r| {
+                    json!({
+                        "round": r.round,
+                        "start": ns_to_secs(r.start),
+                        "end": r.end.map(ns_to_secs),
+                        "cwnd": r.cwnd,
+                        "ssthresh": (r.ssthresh != u64::MAX).then_some(r.ssthresh),
+                        "mss": mss,
+                        "phase": r.phase_name(),
+                        "sent": r.sent,
+                        "retransmitted": r.retransmitted,
+                        "events": r.events.iter().map(|k| k.name()).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            json!({"definition": cwndlab_core::rounds::DEFINITION, "rounds": list})
+        }
+        Err(reason) => json!({"definition": cwndlab_core::rounds::DEFINITION, "rounds": [], "unavailable": reason}),
     }
 }
 

@@ -144,7 +144,7 @@ if (!cli) {
     ]);
     const tables = viaWasm(s, {
       format: 'csv',
-      tables: ['series', 'events', 'queues', 'validation', 'writes', 'throughput'],
+      tables: ['series', 'events', 'queues', 'validation', 'writes', 'throughput', 'rounds'],
     });
     for (const f of readdirSync(out).filter((f) => f.endsWith('.csv'))) {
       same(`${name} ${f}`, tables.get(f), readFileSync(join(out, f)));

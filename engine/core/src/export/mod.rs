@@ -32,6 +32,8 @@ pub enum Table {
     Writes,
     /// `throughput`: bytes per bin and traffic class.
     Throughput,
+    /// `rounds_flowN`: each flow's transmission rounds (cwnd, ssthresh, phase per round).
+    Rounds,
     /// `summary`: per-flow metrics (CSV: one row per flow; JSON: `run`'s output).
     Summary,
     /// `scenario.json`: the resolved scenario, which `cwndlab run FILE` runs to the same
@@ -41,13 +43,14 @@ pub enum Table {
 
 impl Table {
     /// Every table, in file order.
-    pub const ALL: [Table; 8] = [
+    pub const ALL: [Table; 9] = [
         Table::Series,
         Table::Events,
         Table::Queues,
         Table::Validation,
         Table::Writes,
         Table::Throughput,
+        Table::Rounds,
         Table::Summary,
         Table::Scenario,
     ];
@@ -61,6 +64,7 @@ impl Table {
             Table::Validation => "validation",
             Table::Writes => "writes",
             Table::Throughput => "throughput",
+            Table::Rounds => "rounds",
             Table::Summary => "summary",
             Table::Scenario => "scenario",
         }
@@ -79,6 +83,7 @@ impl Table {
                 "writes_flowN: each application write, its sojourn and latency (applications other than bulk)"
             }
             Table::Throughput => "throughput: bytes per bin and traffic class at the bottleneck and delivered",
+            Table::Rounds => "rounds_flowN: each flow's transmission rounds, as textbooks count them: cwnd, ssthresh and phase at each round's start, segments sent, loss events (runs that keep the sender's events)",
             Table::Summary => "summary: per-flow goodput, retransmissions, timeouts, drops, …",
             Table::Scenario => "scenario.json: the resolved scenario; `cwndlab run scenario.json` reproduces the run",
         }

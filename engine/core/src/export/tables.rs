@@ -34,6 +34,19 @@ pub const VALIDATION_FILE_COLUMNS: [&str; 6] =
 pub const WRITES_FILE_COLUMNS: [&str; 4] = ["written_s", "bytes", "sojourn_s", "latency_s"];
 /// Columns of the throughput table (`throughput`).
 pub const THROUGHPUT_FILE_COLUMNS: [&str; 4] = ["bin_start_s", "class", "bottleneck_bytes", "delivered_bytes"];
+/// Columns of each flow's transmission rounds (`rounds_flowN`; see `rounds.rs`): `events`
+/// lists the round's congestion events (event-kind names, space-separated).
+pub const ROUNDS_FILE_COLUMNS: [&str; 9] = [
+    "round",
+    "start_s",
+    "end_s",
+    "cwnd_bytes",
+    "ssthresh_bytes",
+    "phase",
+    "sent",
+    "retransmitted",
+    "events",
+];
 /// Columns of the summary (`summary.csv`, one row per flow).
 pub const SUMMARY_FILE_COLUMNS: [&str; 18] = [
     "flow",
@@ -104,6 +117,7 @@ pub struct TableWriter {
     validation: Vec<Option<Out>>,
     writes: Vec<Option<Out>>,
     throughput: Option<Out>,
+    rounds: Vec<Option<(Out, crate::rounds::RoundTracker)>>,
     summary: Option<Out>,
     scenario: Option<Out>,
     /// Class names of the throughput table ("flow 0", "cross 0", …).
@@ -124,6 +138,7 @@ impl TableWriter {
             validation: vec![None; sim.flow_count()],
             writes: vec![None; sim.flow_count()],
             throughput: None,
+            rounds: (0..sim.flow_count()).map(|_| None).collect(),
             summary: None,
             scenario: None,
             classes: sim.throughput_classes(),
@@ -191,6 +206,16 @@ impl TableWriter {
                 }
                 Table::Throughput => {
                     w.throughput = Some(open(&mut w, bufs, "throughput".into(), &THROUGHPUT_FILE_COLUMNS))
+                }
+                Table::Rounds => {
+                    // Rounds are read from the sender's packet events: a run that does not
+                    // keep them has none to write.
+                    if sim.scenario().trace.events != crate::scenario::EventFilter::Congestion {
+                        for i in 0..sim.flow_count() {
+                            let o = open(&mut w, bufs, format!("rounds_flow{i}"), &ROUNDS_FILE_COLUMNS);
+                            w.rounds[i] = Some((o, crate::rounds::RoundTracker::new(i as u32)));
+                        }
+                    }
                 }
                 Table::Summary => {
                     if format == TableFormat::Csv {
@@ -352,6 +377,16 @@ impl TableWriter {
             }
             self.throughput = Some(out);
         }
+        for i in 0..self.rounds.len() {
+            let Some((mut out, mut tracker)) = self.rounds[i].take() else {
+                continue;
+            };
+            tracker.feed(&rows.events, rows.series.get(i).map_or(&[], |v| v.as_slice()));
+            for r in tracker.take_ended() {
+                self.round_row(&mut out, bufs, &r);
+            }
+            self.rounds[i] = Some((out, tracker));
+        }
         let opt_secs = |ns: u64| {
             if ns == u64::MAX {
                 Cell::Empty
@@ -386,8 +421,43 @@ impl TableWriter {
         }
     }
 
+    fn round_row(&self, out: &mut Out, bufs: &mut [Vec<u8>], r: &crate::rounds::Round) {
+        let events: Vec<&str> = r.events.iter().map(|k| k.name()).collect();
+        let events = events.join(" ");
+        let end = r.end.map_or(Cell::Empty, |t| Cell::F(ns_to_secs(t)));
+        let ssthresh = if r.ssthresh == u64::MAX {
+            Cell::T("inf")
+        } else {
+            Cell::U(r.ssthresh)
+        };
+        self.row(
+            out,
+            bufs,
+            &[
+                Cell::U(r.round as u64),
+                Cell::F(ns_to_secs(r.start)),
+                end,
+                Cell::U(r.cwnd),
+                ssthresh,
+                Cell::T(r.phase_name()),
+                Cell::U(r.sent as u64),
+                Cell::U(r.retransmitted as u64),
+                Cell::T(&events),
+            ],
+        );
+    }
+
     /// The end of the run: the summary and scenario files, and each JSON table's closing.
     pub fn finish(&mut self, sim: &Simulation, bufs: &mut [Vec<u8>]) {
+        for i in 0..self.rounds.len() {
+            let Some((mut out, mut tracker)) = self.rounds[i].take() else {
+                continue;
+            };
+            for r in tracker.finish() {
+                self.round_row(&mut out, bufs, &r);
+            }
+            self.rounds[i] = Some((out, tracker));
+        }
         if let Some(mut out) = self.summary {
             match self.format {
                 TableFormat::Csv => {
@@ -419,9 +489,11 @@ impl TableWriter {
             let tables = tables
                 .chain(self.validation.iter().flatten())
                 .chain(self.writes.iter().flatten())
-                .chain(self.throughput.iter());
-            for out in tables {
-                bufs[out.file].extend_from_slice(b"\n]}\n");
+                .chain(self.throughput.iter())
+                .chain(self.rounds.iter().flatten().map(|(o, _)| o));
+            let files: Vec<usize> = tables.map(|o| o.file).collect();
+            for f in files {
+                bufs[f].extend_from_slice(b"\n]}\n");
             }
         }
     }
