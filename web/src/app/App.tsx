@@ -17,6 +17,7 @@ import { Summary } from '../panels/CompetitionSummary';
 import { ViewControls } from '../panels/ViewControls';
 import { Inspector } from '../explain/Inspector';
 import { ExplainKeys } from '../explain/Keyboard';
+import { ProjectorMode } from './Projector';
 
 /** The whole page. */
 export function App() {
@@ -57,6 +58,7 @@ export function App() {
       </main>
       <PrintLesson />
       <ExplainKeys />
+      <ProjectorMode />
       <footer className="footer">
         <p>
           Every run is computed in your browser by a deterministic simulator (Rust, WebAssembly): the same link gives

@@ -187,6 +187,39 @@ export interface ThroughputMeta {
 /** During live playback, the worker sends a fresh summary at most this often, ms. */
 export const SUMMARY_EVERY_MS = 250;
 
+/** One transmission round of a flow, as the engine counts them (`Sim.rounds_json`: its
+ *  definition travels with the rounds). Times in s, windows in bytes. */
+export interface RoundJson {
+  /** 1, 2, 3, … */
+  round: number;
+  start: number;
+  /** null: still open at the end of the record (the end of the run, or now). */
+  end: number | null;
+  cwnd: number;
+  /** null = unlimited. */
+  ssthresh: number | null;
+  mss: number;
+  /** The sender's phase at the round's start: an engine phase name (`codes.phases`). */
+  phase: string;
+  /** Segments sent in the round, and of those retransmitted. */
+  sent: number;
+  retransmitted: number;
+  /** Congestion events during the round: engine event-kind names, in order. */
+  events: string[];
+}
+
+/** `Sim.rounds_json(flow)`: the definition of a round (one sentence, the engine's) and the
+ *  rounds so far; with `unavailable` (the engine's reason) and no rounds when the run did
+ *  not keep the sender's events. */
+export interface RoundsJson {
+  definition: string;
+  rounds: RoundJson[];
+  unavailable?: string;
+}
+
+/** The worker reads a run's rounds (O(run so far)) at most this often before its end, ms. */
+export const ROUNDS_EVERY_MS = 250;
+
 /** A problem the engine reports: where, what, and `text`, the engine's one-line form of both. */
 export interface Problem {
   path: string;
@@ -323,6 +356,10 @@ export type FromWorker =
       /** Metrics so far; null on live steps between summaries (computing one costs about
        *  as much as a step, so live mode sends one every SUMMARY_EVERY_MS). */
       summary: RunSummary | null;
+      /** The flow's rounds so far (the whole list, replacing the previous one); null when
+       *  not read for this chunk (throttled: ROUNDS_EVERY_MS, and always at the end) or with
+       *  an engine that has no `rounds_json`. */
+      rounds?: RoundsJson | null;
       /** Wall-clock time spent in the engine for this run so far, ms. */
       computeMs: number;
       /** Time spent reading this chunk's columns out of the engine, ms. */

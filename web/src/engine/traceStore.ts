@@ -1,7 +1,15 @@
 // Columns of every run, outside the zustand store (typed arrays do not belong in state that
 // devtools or snapshots would copy). The store holds only a `drawn` counter; plots redraw
 // when it changes and read the columns here.
-import { TABLE_NAMES, TABLES, type ColumnOf, type TableName, type ThroughputMeta, type TraceChunk } from './protocol';
+import {
+  TABLE_NAMES,
+  TABLES,
+  type ColumnOf,
+  type RoundsJson,
+  type TableName,
+  type ThroughputMeta,
+  type TraceChunk,
+} from './protocol';
 
 /** A table whose columns grow by doubling; only rows below `length` are valid. */
 export class GrowTable<T extends TableName> {
@@ -60,6 +68,9 @@ export class RunTrace {
   version = 0;
   /** What the throughput table's rows refer to (from the run's first chunk). */
   throughput: ThroughputMeta = { bin: 0, classes: [] };
+  /** The flow's transmission rounds as last read by the worker (replaced, not appended:
+   *  the engine's list is of the run so far); null until a chunk brings them. */
+  rounds: RoundsJson | null = null;
 
   /** `shared`: another flow of the same run, whose run-wide tables (RUN_TABLES) this trace
    *  uses as its own. */
@@ -72,8 +83,9 @@ export class RunTrace {
   }
 
   /** Appends a chunk from the worker (`meta`: the throughput table's, with the first one). */
-  append(chunk: TraceChunk, now: number, meta: ThroughputMeta | null = null): void {
+  append(chunk: TraceChunk, now: number, meta: ThroughputMeta | null = null, rounds: RoundsJson | null = null): void {
     if (meta) this.throughput = meta;
+    if (rounds) this.rounds = rounds;
     for (const name of TABLE_NAMES) {
       (this.tables[name] as GrowTable<TableName>).append(chunk[name] as Record<string, Float64Array>);
     }
@@ -103,8 +115,14 @@ export class TraceStore {
   }
 
   /** Appends a chunk; ignored for keys not in the current comparison. */
-  append(key: string, chunk: TraceChunk, now: number, meta: ThroughputMeta | null = null): void {
-    this.runs.get(key)?.append(chunk, now, meta);
+  append(
+    key: string,
+    chunk: TraceChunk,
+    now: number,
+    meta: ThroughputMeta | null = null,
+    rounds: RoundsJson | null = null,
+  ): void {
+    this.runs.get(key)?.append(chunk, now, meta, rounds);
   }
 
   /** The trace of one run: the new one once it has data, else the previous one. */

@@ -15,6 +15,8 @@ import {
   type ExplainResult,
   problemsOf,
   QUEUE_COLUMNS,
+  ROUNDS_EVERY_MS,
+  type RoundsJson,
   TABLES,
   type FromWorker,
   type RunMode,
@@ -77,6 +79,9 @@ export interface SimLike {
   decisions_index(flow: number, from: number): Float64Array;
   /** The flow's state machine as JSON (null: no such flow). */
   machine_json(flow: number): string;
+  /** The flow's transmission rounds so far (`RoundsJson` as JSON; O(run so far)); absent
+   *  in engines before the rounds view. */
+  rounds_json?(flow: number): string;
   free(): void;
 }
 
@@ -126,6 +131,8 @@ interface Run {
   computeMs: number;
   lastPost: number;
   lastSummary: number;
+  /** When the rounds were last read (throttled to ROUNDS_EVERY_MS before the end). */
+  lastRounds: number;
   done: boolean;
   /** When the worker took the request (ms since the epoch). */
   receivedAt: number;
@@ -214,6 +221,17 @@ function owned(block: Float64Array): Float64Array {
   return block.byteOffset === 0 && block.byteLength === block.buffer.byteLength && block.buffer instanceof ArrayBuffer
     ? block
     : block.slice();
+}
+
+/** A flow's rounds read from its simulation (null when the engine fails to give them: the
+ *  plot then says it has none rather than the run failing). */
+function roundsOf(sim: SimLike, flow: number): RoundsJson | null {
+  try {
+    const parsed = JSON.parse(sim.rounds_json?.(flow) ?? 'null') as RoundsJson | null;
+    return parsed && Array.isArray(parsed.rounds) ? parsed : null;
+  } catch {
+    return null;
+  }
 }
 
 function defaultYield(): Promise<void> {
@@ -339,6 +357,11 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     const wantSummary = mode === 'full' || finished || t0 - run.lastSummary >= SUMMARY_EVERY_MS;
     const summary = wantSummary ? (JSON.parse(run.sim.summary_json()) as RunSummary) : null;
     if (wantSummary) run.lastSummary = t0;
+    // Each flow's rounds: the engine reads the whole run so far, so not on every chunk of a
+    // long or live run; always with the last one.
+    const wantRounds = run.sim.rounds_json !== undefined && (finished || t0 - run.lastRounds >= ROUNDS_EVERY_MS);
+    if (wantRounds) run.lastRounds = t0;
+    const rounds = run.keys.map((_, flow) => (wantRounds ? roundsOf(run.sim, flow) : null));
     let throughput: ThroughputMeta | null = null;
     if (!run.sentMeta) {
       run.sentMeta = true;
@@ -357,6 +380,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
           now,
           finished,
           summary,
+          rounds: rounds[i] ?? null,
           computeMs: run.computeMs,
           readMs: t1 - t0,
           summaryMs: run.lastPost - t1,
@@ -418,6 +442,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
           computeMs: 0,
           lastPost: clock(),
           lastSummary: -Infinity,
+          lastRounds: -Infinity,
           done: false,
           receivedAt,
           scenarioJson: spec.scenarioJson,

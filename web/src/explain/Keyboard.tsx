@@ -3,10 +3,12 @@
 import { useEffect, useRef } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
 import { STEPS, stepAndSay } from './Inspector';
+import { PROJECTOR_KEY } from '../app/Projector';
 
 /** Keys beside the steps. */
 const OTHER_KEYS: [string, string][] = [
   ['g', 'Go to a time (the field of the inspector)'],
+  [PROJECTOR_KEY, 'Projector mode on or off: large type, thick lines, high contrast'],
   ['?', 'This help'],
   ['Escape', 'Close this help'],
 ];

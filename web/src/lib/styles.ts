@@ -4,6 +4,7 @@
 // depends on colour alone, however many algorithms the catalogue holds.
 import { ALGORITHM_NAMES, type AlgorithmName } from '../scenario/algorithms';
 import { tables } from '../engine/tables';
+import { lw, markerR } from '../plots/core/plotStyle';
 
 /** A marker shape. */
 export type MarkerShape = 'circle' | 'square' | 'triangle' | 'diamond' | 'plus' | 'triangle_down' | 'star' | 'cross';
@@ -231,10 +232,11 @@ function drawShape(
   ctx.save();
   ctx.setLineDash([]);
   ctx.beginPath();
-  traceShape(ctx, shape, x, y, r);
+  // The look's marker size (projector mode draws them bigger).
+  traceShape(ctx, shape, x, y, markerR(r));
   ctx.fillStyle = paint.fill;
   ctx.fill();
-  ctx.lineWidth = paint.width;
+  ctx.lineWidth = lw(paint.width);
   ctx.strokeStyle = paint.stroke;
   ctx.stroke();
   ctx.restore();

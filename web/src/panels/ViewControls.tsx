@@ -35,6 +35,7 @@ const PLOT_LABEL: Record<PlotId, string> = {
   writes: 'Writes (timeline)',
   thin: 'Thin-stream CDFs',
   bbr: 'BBR’s model (BtlBw, pacing)',
+  rounds: 'Rounds (cwnd per round)',
 };
 
 /** The throughput plot's bin width (whole engine bins) and what it counts. */

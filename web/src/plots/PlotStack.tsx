@@ -16,6 +16,7 @@ import { TimePlot } from './core/TimePlot';
 import { THROUGHPUT_COLUMN_SHORT, wantedBinWidth } from './throughputPlot';
 import { shownPlots, TIME_PLOTS as KINDS, type TimePlotId } from './registry';
 import { ThinPlots } from './ThinPlots';
+import { RoundsPlots } from './RoundsPlots';
 
 /** Plots of the shared bottleneck: in a competition one plot of every shown flow, whatever
  *  the layout. */
@@ -137,6 +138,8 @@ export function PlotStack() {
       {shown.map((kind) =>
         kind === 'thin' ? (
           <ThinPlots key={kind} keys={keys} />
+        ) : kind === 'rounds' ? (
+          <RoundsPlots key={kind} keys={keys} overlay={layout === 'overlay'} />
         ) : kind === 'bbr' && layout !== 'overlay' && keys.length > 1 && bbrOnly.length > 0 ? (
           <section
             key={kind}

@@ -15,6 +15,7 @@ import { cachedLine } from './core/lineCache';
 import { mapLinear } from './core/decimate';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
 import { drawEndLabels, referenceRule, strokePolyline } from './layers';
+import { canvasFont, lw } from './core/plotStyle';
 
 /** The bottleneck's reference line (dash). */
 export const BOTTLENECK_DASH = [2, 4];
@@ -49,7 +50,7 @@ function listText(labels: string[]): string {
 function drawNote(f: DrawFrame, text: string) {
   const { ctx } = f;
   ctx.save();
-  ctx.font = '12px system-ui, sans-serif';
+  ctx.font = canvasFont(12);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   const w = Math.min(f.width - 8, ctx.measureText(text).width + 12);
@@ -70,9 +71,9 @@ function drawBottleneck(f: DrawFrame, rate: number, payload: number) {
   if (referenceRule(f, rate / 1e6, BOTTLENECK_DASH) === null) return;
   ctx.save();
   ctx.strokeStyle = '#555555';
-  ctx.lineWidth = 1;
+  ctx.lineWidth = lw(1);
   const text = `bottleneck ${mbitText(rate)} Mbit/s (payload at most ${mbitText(payload)})`;
-  ctx.font = '11px system-ui, sans-serif';
+  ctx.font = canvasFont(11);
   const sample = 16;
   const w = ctx.measureText(text).width + sample + 12;
   const x = Math.max(2, f.width - w - 4);
@@ -111,7 +112,7 @@ function drawRun(f: DrawFrame, run: PlotRun): { y: number; what: 'BtlBw' | 'paci
       end,
     );
     ctx.strokeStyle = run.style.color;
-    ctx.lineWidth = look.width;
+    ctx.lineWidth = lw(look.width);
     ctx.globalAlpha = what === 'pacing' ? 0.85 : 1;
     ctx.setLineDash([...look.dash]);
     ctx.lineJoin = 'round';

@@ -19,6 +19,7 @@ import { mapLinear, type Linear } from './core/decimate';
 import type { PlotRun, ReadoutLine } from './core/types';
 import { strokePolyline } from './layers';
 import { cdfAt, cdfPolyline, meanOf, nearestRank, type ThinKind, type TimeWindow } from './thinSamples';
+import { lw } from './core/plotStyle';
 
 /** How one measurement is shown. */
 export interface CdfKindSpec {
@@ -228,7 +229,7 @@ export function drawCdf(f: CdfFrame): void {
     if (sorted.length === 0) continue;
     const line = cdfPolyline(sorted, spec.factor, f.xl, f.yl, f.dpr, f.width, axis);
     ctx.strokeStyle = run.style.color;
-    ctx.lineWidth = 2;
+    ctx.lineWidth = lw(2);
     ctx.setLineDash(several ? run.style.dash : []);
     strokePolyline(ctx, line);
     ctx.setLineDash([]);

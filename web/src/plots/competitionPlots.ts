@@ -31,6 +31,7 @@ import type { DrawFrame, PlotContext, PlotDef, PlotRun, ReadoutLine } from './co
 import { drawEndLabels, referenceLine, strokeStep, type StrokeLook } from './layers';
 import { binText, binUnder, flowClassIndex, visibleBins, wantedBinWidth, type CoveredBins } from './throughputPlot';
 import { binnedThroughput, coveredUntil, type ThroughputBins } from './throughputBins';
+import { lw } from './core/plotStyle';
 
 /** A run's throughput table read for these plots: bins of the chosen width, classes, how far
  *  the data is complete, and the run's summary. */
@@ -188,7 +189,7 @@ export const sharePlot: PlotDef = {
         pen = true;
       }
       ctx.strokeStyle = layer.color;
-      ctx.lineWidth = 1.25;
+      ctx.lineWidth = lw(1.25);
       ctx.setLineDash(layer.run?.style.dash ?? []);
       ctx.stroke();
       ctx.setLineDash([]);

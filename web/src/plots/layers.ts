@@ -8,6 +8,7 @@ import { decimateLine, type Mapper, type Polyline } from './core/decimate';
 import { cachedLine } from './core/lineCache';
 import { setVectorSource } from './core/vectorSource';
 import type { DrawFrame } from './core/types';
+import { canvasFont, lw } from './core/plotStyle';
 
 /** Event kind code by name (from the engine's codes). */
 export const EVENT_CODE: ReadonlyMap<string, number> = new Map(tables.codes.events.map((n, i) => [n, i]));
@@ -49,7 +50,7 @@ export function strokeStep(
 ): number {
   const line = decimateLine(ts, vs, 0, n, f.xl, f.yl, { step: true, dpr: f.dpr, width: f.width, endT });
   f.ctx.strokeStyle = look.color;
-  f.ctx.lineWidth = look.width;
+  f.ctx.lineWidth = lw(look.width);
   f.ctx.setLineDash(look.dash);
   strokePolyline(f.ctx, line);
   f.ctx.setLineDash([]);
@@ -128,10 +129,10 @@ export function drawPhaseSwatch(
   ctx.fillStyle = phaseFill(ctx, phase);
   ctx.fillRect(x, y, w, h);
   ctx.strokeStyle = '#9aa3ad';
-  ctx.lineWidth = 1;
+  ctx.lineWidth = lw(1);
   ctx.strokeRect(x + 0.5, y + 0.5, w - 1, h - 1);
   ctx.fillStyle = '#1b1f24';
-  ctx.font = '700 9px system-ui, sans-serif';
+  ctx.font = canvasFont(9, 700);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.fillText(phase.short, x + w / 2, y + h / 2);
@@ -198,7 +199,7 @@ export function drawPhaseBands(f: DrawFrame, laneH: number): void {
       const textX = Math.max(xa + 3, runs.length > 1 ? 12 : 0);
       if (xa + w - textX > 16 && laneH >= 10) {
         ctx.fillStyle = '#222';
-        ctx.font = '600 9px system-ui, sans-serif';
+        ctx.font = canvasFont(9, 600);
         ctx.textBaseline = 'middle';
         // The long name (BBR's states) where the band has room for it.
         const long = phase.long !== undefined && ctx.measureText(phase.long).width + 4 < xa + w - textX;
@@ -273,7 +274,7 @@ export function drawEndLabels(
 ) {
   if (labels.length === 0) return;
   ctx.save();
-  ctx.font = '600 10px system-ui, sans-serif';
+  ctx.font = canvasFont(10, 600);
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
   const h = 13;
@@ -321,7 +322,7 @@ export function referenceRule(f: DrawFrame, v: number, dash: number[]): number |
   ctx.save();
   ctx.setLineDash(dash);
   ctx.strokeStyle = '#555555';
-  ctx.lineWidth = 1;
+  ctx.lineWidth = lw(1);
   ctx.beginPath();
   ctx.moveTo(0, py);
   ctx.lineTo(f.width, py);
@@ -338,7 +339,7 @@ export function referenceLine(f: DrawFrame, v: number, text: string, dash: numbe
   const py = referenceRule(f, v, dash);
   if (py === null) return;
   ctx.save();
-  ctx.font = '11px system-ui, sans-serif';
+  ctx.font = canvasFont(11);
   const tw = ctx.measureText(text).width;
   const ly = py - 15 < 1 ? py + 2 : py - 15;
   ctx.fillStyle = 'rgba(255,255,255,0.8)';
@@ -358,7 +359,7 @@ export function drawQueueLines(f: DrawFrame, column: 'packets' | 'bytes', toY: M
   for (const run of runs) {
     const line = visibleLine(f, run.trace, 'queue', column).polyline(toY, f.xl, Math.min(run.trace.now, f.t1));
     ctx.strokeStyle = context.competition ? '#333333' : run.style.color;
-    ctx.lineWidth = 1.5;
+    ctx.lineWidth = lw(1.5);
     ctx.setLineDash(context.overlay && !context.competition ? run.style.dash : []);
     strokePolyline(ctx, line);
     ctx.setLineDash([]);

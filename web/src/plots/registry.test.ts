@@ -30,6 +30,7 @@ describe('plot registry', () => {
     expect(TIME_PLOTS.bbr.tables).toEqual(['events']);
     expect(TIME_PLOTS.writes.tables).toEqual(['writes']);
     expect(THIN_PLOTS_KIND.tables).toEqual(['writes', 'events']);
+    expect(plotTables('rounds')).toEqual(['rounds']);
   });
 
   it('competition plots are shown only in a competition', () => {

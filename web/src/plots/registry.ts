@@ -17,7 +17,7 @@ import { windowPlot } from './windowPlot';
 import { writesPlot } from './writesPlot';
 
 /** The plots on the shared time axis. */
-export type TimePlotId = Exclude<PlotId, 'thin'>;
+export type TimePlotId = Exclude<PlotId, 'thin' | 'rounds'>;
 
 /** A time plot kind. */
 export interface TimePlotKind {
@@ -95,14 +95,23 @@ export const TIME_PLOTS: Record<TimePlotId, TimePlotKind> = {
  *  and inter-transmission time from the event log's sends and retransmissions. */
 export const THIN_PLOTS_KIND = { title: 'Thin stream: CDFs', tables: ['writes', 'events'] } as const;
 
+/** The rounds view (RoundsPlots.tsx, roundsPlot.ts): cwnd and ssthresh per transmission
+ *  round, x = the round number, on the shared cursor through each round's time span; the
+ *  engine's `rounds` table (`Sim.rounds_json`, the rounds of each flow). */
+export const ROUNDS_KIND = {
+  title: 'Rounds: cwnd and ssthresh per round',
+  name: 'rounds',
+  tables: ['rounds'],
+} as const;
+
 /** The title of a plot kind. */
 export function plotTitle(id: PlotId): string {
-  return id === 'thin' ? THIN_PLOTS_KIND.title : TIME_PLOTS[id].title;
+  return id === 'thin' ? THIN_PLOTS_KIND.title : id === 'rounds' ? ROUNDS_KIND.title : TIME_PLOTS[id].title;
 }
 
 /** The engine tables a plot kind draws from. */
 export function plotTables(id: PlotId): readonly string[] {
-  return id === 'thin' ? THIN_PLOTS_KIND.tables : TIME_PLOTS[id].tables;
+  return id === 'thin' ? THIN_PLOTS_KIND.tables : id === 'rounds' ? ROUNDS_KIND.tables : TIME_PLOTS[id].tables;
 }
 
 /** The plots of `plots` the page shows in `mode`: the competition plots only in a

@@ -11,6 +11,7 @@ import { formatNumber } from '../scenario/params';
 import { mapLinear, thinMarks } from './core/decimate';
 import type { DrawFrame, PlotDef, PlotRun } from './core/types';
 import { drawLabel, strokePolyline, visibleLine } from './layers';
+import { canvasFont, lw } from './core/plotStyle';
 
 /** The RTO's dash (SRTT is solid). */
 export const RTO_DASH = [6, 3];
@@ -97,7 +98,7 @@ function drawSpurious(f: DrawFrame, run: PlotRun, index: number) {
     f.ctx.save();
     f.ctx.strokeStyle = run.style.color;
     f.ctx.globalAlpha = 0.35;
-    f.ctx.lineWidth = 1;
+    f.ctx.lineWidth = lw(1);
     f.ctx.beginPath();
     f.ctx.moveTo(Math.round(x) + 0.5, 0);
     f.ctx.lineTo(Math.round(x) + 0.5, row - 12);
@@ -149,10 +150,10 @@ export const rttPlot: PlotDef = {
       drawSamples(f, run);
       ctx.strokeStyle = run.style.color;
       ctx.lineJoin = 'round';
-      ctx.lineWidth = 2;
+      ctx.lineWidth = lw(2);
       ctx.setLineDash([]);
       strokePolyline(ctx, visibleLine(f, run.trace, 'series', 'srtt').polyline(ms(true), f.xl, end));
-      ctx.lineWidth = 1.5;
+      ctx.lineWidth = lw(1.5);
       ctx.setLineDash(RTO_DASH);
       strokePolyline(ctx, visibleLine(f, run.trace, 'series', 'rto').polyline(ms(false), f.xl, end));
       ctx.setLineDash([]);
@@ -164,7 +165,7 @@ export const rttPlot: PlotDef = {
     if (rto > top) {
       const text = `RTO above the plot, up to ${formatNumber(rto, 4)} ms (the readout has it)`;
       ctx.save();
-      ctx.font = '11px system-ui, sans-serif';
+      ctx.font = canvasFont(11);
       const w = ctx.measureText(text).width;
       const x = Math.max(4, f.width - w - 10);
       ctx.fillStyle = 'rgba(255,255,255,0.85)';

@@ -9,6 +9,7 @@ import { mapLinear, thinMarks } from './core/decimate';
 import { cachedSpans } from './core/lineCache';
 import type { DrawFrame, PlotDef, PlotRun } from './core/types';
 import { drawLabel, strokePolyline, visibleLine } from './layers';
+import { lw } from './core/plotStyle';
 
 function drawBars(f: DrawFrame, run: PlotRun, table: 'sends' | 'retx', mss: number, width: number) {
   const tb = run.trace.tables[table];
@@ -17,7 +18,7 @@ function drawBars(f: DrawFrame, run: PlotRun, table: 'sends' | 'retx', mss: numb
     mapLinear(f.yl, v / mss),
   );
   const { ctx } = f;
-  ctx.lineWidth = width;
+  ctx.lineWidth = lw(width);
   ctx.beginPath();
   for (let k = 0; k < spans.n; k += 1) {
     const px = spans.xs[k] ?? 0;
@@ -73,10 +74,10 @@ function drawDrops(f: DrawFrame, run: PlotRun, mss: number) {
     ctx.moveTo(px + 4, py - 4);
     ctx.lineTo(px - 4, py + 4);
   }
-  ctx.lineWidth = 4;
+  ctx.lineWidth = lw(4);
   ctx.strokeStyle = '#ffffff';
   ctx.stroke();
-  ctx.lineWidth = 2;
+  ctx.lineWidth = lw(2);
   ctx.strokeStyle = '#b2182b';
   ctx.stroke();
 }
@@ -128,7 +129,7 @@ export const seqPlot: PlotDef = {
       );
       ctx.strokeStyle = single ? '#333333' : run.style.color;
       ctx.setLineDash(single ? [] : run.style.dash);
-      ctx.lineWidth = 1.5;
+      ctx.lineWidth = lw(1.5);
       strokePolyline(ctx, line);
       ctx.setLineDash([]);
     }

@@ -28,6 +28,7 @@ import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
 import { drawEndLabels, drawPhaseBands, EVENT_CODE, rowBefore, strokePolyline, visibleLine } from './layers';
 import { bbrMaxIn, bbrModelText, bbrRowAt, bbrSeries } from './bbrModel';
 import { cachedLine } from './core/lineCache';
+import { canvasFont, lw, markerR, textPx } from './core/plotStyle';
 
 const SERIES_ORDER: (keyof SeriesVisibility)[] = ['flight', 'ssthresh', 'inflated', 'w_used', 'pipeack', 'cwnd'];
 
@@ -54,7 +55,7 @@ export const LANE_H = 11;
 /** The lane height for n runs sharing a plot: full lanes (with phase names) up to four,
  *  then thinner ones, so 16 flows' lanes take no more than about 50 px. */
 export function laneHeight(n: number): number {
-  return n <= 4 ? LANE_H : Math.max(3, Math.floor(48 / n));
+  return n <= 4 ? textPx(LANE_H) : Math.max(3, Math.floor(textPx(48) / n));
 }
 
 function visibleSeries(context: PlotContext): (keyof SeriesVisibility)[] {
@@ -95,41 +96,43 @@ function drawEventMarks(f: DrawFrame, run: PlotRun, mss: number) {
     ctx.save();
     ctx.setLineDash([]);
     ctx.beginPath();
+    // Glyph sizes in the look's marker scale (plotStyle.ts).
+    const m = markerR(1);
     for (let k = 0; k < thin.n; k += 1) {
       const px = thin.xs[k] ?? 0;
-      const py = Math.max(6, thin.ys[k] ?? 0);
+      const py = Math.max(6 * m, thin.ys[k] ?? 0);
       if (look.glyph === 'down') {
-        ctx.moveTo(px - 5, py - 4);
-        ctx.lineTo(px + 5, py - 4);
-        ctx.lineTo(px, py + 4);
+        ctx.moveTo(px - 5 * m, py - 4 * m);
+        ctx.lineTo(px + 5 * m, py - 4 * m);
+        ctx.lineTo(px, py + 4 * m);
         ctx.closePath();
       } else if (look.glyph === 'x') {
-        ctx.moveTo(px - 5, py - 5);
-        ctx.lineTo(px + 5, py + 5);
-        ctx.moveTo(px + 5, py - 5);
-        ctx.lineTo(px - 5, py + 5);
+        ctx.moveTo(px - 5 * m, py - 5 * m);
+        ctx.lineTo(px + 5 * m, py + 5 * m);
+        ctx.moveTo(px + 5 * m, py - 5 * m);
+        ctx.lineTo(px - 5 * m, py + 5 * m);
       } else {
-        ctx.moveTo(px + 3.5, py);
-        ctx.arc(px, py, 3.5, 0, Math.PI * 2);
+        ctx.moveTo(px + 3.5 * m, py);
+        ctx.arc(px, py, 3.5 * m, 0, Math.PI * 2);
       }
     }
     if (look.glyph === 'down') {
       ctx.fillStyle = run.style.color;
       ctx.fill();
-      ctx.lineWidth = 1;
+      ctx.lineWidth = lw(1);
       ctx.strokeStyle = '#111';
       ctx.stroke();
     } else if (look.glyph === 'x') {
-      ctx.lineWidth = 3.5;
+      ctx.lineWidth = lw(3.5);
       ctx.strokeStyle = '#fff';
       ctx.stroke();
-      ctx.lineWidth = 2;
+      ctx.lineWidth = lw(2);
       ctx.strokeStyle = '#111';
       ctx.stroke();
     } else {
       ctx.fillStyle = '#fff';
       ctx.fill();
-      ctx.lineWidth = 2;
+      ctx.lineWidth = lw(2);
       ctx.strokeStyle = run.style.color;
       ctx.stroke();
     }
@@ -302,14 +305,14 @@ function drawReservedBdp(f: DrawFrame, run: PlotRun, mss: number) {
   ctx.save();
   ctx.setLineDash([8, 3, 2, 3]);
   ctx.strokeStyle = run.style.color;
-  ctx.lineWidth = 1.25;
+  ctx.lineWidth = lw(1.25);
   ctx.beginPath();
   ctx.moveTo(0, py);
   ctx.lineTo(f.width, py);
   ctx.stroke();
   ctx.setLineDash([]);
   const label = `reserved BDP ${formatNumber(bdp, 4)} seg`;
-  ctx.font = '11px system-ui, sans-serif';
+  ctx.font = canvasFont(11);
   const tw = ctx.measureText(label).width;
   const lx = Math.max(4, f.width - tw - 10);
   ctx.fillStyle = 'rgba(255,255,255,0.75)';
@@ -369,14 +372,14 @@ function drawCubic(f: DrawFrame, run: PlotRun, mss: number) {
   ctx.save();
   ctx.strokeStyle = run.style.color;
   ctx.fillStyle = '#222';
-  ctx.font = '10px system-ui, sans-serif';
+  ctx.font = canvasFont(10);
   ctx.textBaseline = 'bottom';
   for (const e of epochs) {
     const x0 = f.x(Math.max(e.t, f.t0));
     const x1 = f.x(Math.min(e.end, f.t1));
     const y = Math.round(f.y(e.wMax)) + 0.5;
     ctx.setLineDash([2, 3]);
-    ctx.lineWidth = 1.25;
+    ctx.lineWidth = lw(1.25);
     ctx.beginPath();
     ctx.moveTo(x0, y);
     ctx.lineTo(x1, y);
@@ -386,7 +389,7 @@ function drawCubic(f: DrawFrame, run: PlotRun, mss: number) {
     const tk = e.t + e.k;
     if (e.k > 0 && tk <= e.end && tk >= f.t0 && tk <= f.t1) {
       const xk = Math.round(f.x(tk)) + 0.5;
-      ctx.lineWidth = 1.5;
+      ctx.lineWidth = lw(1.5);
       ctx.beginPath();
       ctx.moveTo(xk, y - 7);
       ctx.lineTo(xk, y + 7);
@@ -413,7 +416,7 @@ function drawBbrBdp(f: DrawFrame, run: PlotRun, mss: number) {
   const { ctx } = f;
   ctx.save();
   ctx.strokeStyle = run.style.color;
-  ctx.lineWidth = BBR_LINES.bdp.width;
+  ctx.lineWidth = lw(BBR_LINES.bdp.width);
   ctx.setLineDash([...BBR_LINES.bdp.dash]);
   ctx.lineJoin = 'round';
   strokePolyline(ctx, line);
@@ -422,7 +425,7 @@ function drawBbrBdp(f: DrawFrame, run: PlotRun, mss: number) {
   if (Number.isFinite(y) && end >= f.t0) {
     // Its name just above the line's end, on a white box, left of the end.
     const label = 'BDP';
-    ctx.font = '600 10px system-ui, sans-serif';
+    ctx.font = canvasFont(10, 600);
     const w = ctx.measureText(label).width + 6;
     // (Left of the flows' names, which a competition puts at the line ends.)
     const gap = f.context.competition && f.context.overlay ? 30 : 4;
@@ -465,13 +468,13 @@ export const windowPlot: PlotDef = {
     }
     // Room above the data for the phase lanes and event marks.
     const lanes = context.overlay ? runs.length : 1;
-    return [0, hi * (1.1 + (0.05 * lanes * laneHeight(lanes)) / LANE_H)];
+    return [0, hi * (1.1 + (0.05 * lanes * laneHeight(lanes)) / textPx(LANE_H))];
   },
 
   draw(f) {
     const { ctx, runs, context } = f;
     const mss = mssOf(context.scenario);
-    drawPhaseBands(f, context.overlay ? laneHeight(runs.length) : LANE_H);
+    drawPhaseBands(f, context.overlay ? laneHeight(runs.length) : textPx(LANE_H));
     const { xl, yl } = f;
     const toY = (v: number) => mapLinear(yl, v / mss);
     drawNvpStrips(f);
@@ -486,7 +489,7 @@ export const windowPlot: PlotDef = {
         const line = decimated.polyline(toY, xl, end);
         ctx.strokeStyle = run.style.color;
         ctx.globalAlpha = look.alpha;
-        ctx.lineWidth = look.width;
+        ctx.lineWidth = lw(look.width);
         ctx.setLineDash(look.dash);
         ctx.lineJoin = 'round';
         strokePolyline(ctx, line);

@@ -27,6 +27,7 @@ import { formatNumber } from '../scenario/params';
 import { mapLinear, type Linear } from './core/decimate';
 import type { DrawFrame, PlotDef, PlotRun } from './core/types';
 import { meanOf, nearestRank, thinSamples } from './thinSamples';
+import { lw } from './core/plotStyle';
 
 const MS = 1e3;
 
@@ -209,7 +210,7 @@ function drawRun(f: DrawFrame, run: PlotRun, markers: boolean) {
   if (m.writes === 0) return;
   ctx.save();
   ctx.strokeStyle = run.style.color;
-  ctx.lineWidth = NETWORK_WIDTH;
+  ctx.lineWidth = lw(NETWORK_WIDTH);
   ctx.beginPath();
   const { lines, bars, ticks } = m;
   for (let k = 0; k < lines.n; k += 1) {
@@ -220,7 +221,7 @@ function drawRun(f: DrawFrame, run: PlotRun, markers: boolean) {
     ctx.lineTo(Math.max(lines.b[k] ?? 0, a + 1), y);
   }
   ctx.stroke();
-  ctx.lineWidth = 1;
+  ctx.lineWidth = lw(1);
   ctx.beginPath();
   const h = SOJOURN_WIDTH;
   for (let k = 0; k < bars.n; k += 1) {

@@ -7,7 +7,9 @@ import type { Mode } from './competition';
  *  `retx` only in competition mode; `rtt`, the RTT samples with SRTT and RTO, in both), then
  *  the thin-stream CDFs (`thin`, four panels whose x axis is a value), then BBR's model
  *  (`bbr`: BtlBw and the pacing rate; added last, so the lists' order, which is the page's,
- *  stays that of earlier pages; a link names its plots, so old links mean what they did). */
+ *  stays that of earlier pages; a link names its plots, so old links mean what they did), then
+ *  the rounds view (`rounds`: cwnd and ssthresh per transmission round, the engine's rounds;
+ *  added last for the same reason). */
 export type PlotId =
   | 'window'
   | 'seq'
@@ -20,7 +22,8 @@ export type PlotId =
   | 'rtt'
   | 'writes'
   | 'thin'
-  | 'bbr';
+  | 'bbr'
+  | 'rounds';
 /** Every plot, in page order. */
 export const PLOT_IDS: readonly PlotId[] = [
   'window',
@@ -35,6 +38,7 @@ export const PLOT_IDS: readonly PlotId[] = [
   'writes',
   'thin',
   'bbr',
+  'rounds',
 ];
 /** The plots about flows sharing the bottleneck: drawn and offered in competition mode only
  *  (a comparison link may name them; they show once the page competes). */
@@ -106,6 +110,9 @@ export interface ShareState {
   /** The selected decision (`why=key:index`): a run's key (an algorithm, or `flow<i>` in a
    *  competition) and the decision's index among that run's decisions. */
   why: DecisionRef | null;
+  /** Projector mode (`projector=1`): large type, thick lines, high contrast. A view key: old
+   *  links, which do not have it, open without it. */
+  projector: boolean;
 }
 
 /** A decision of a run: the run's key and the decision's index in the run. */
@@ -135,6 +142,7 @@ export function defaultShareState(): ShareState {
     cdfScale: 'linear',
     hidden: [],
     why: null,
+    projector: false,
   };
 }
 

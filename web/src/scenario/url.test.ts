@@ -131,6 +131,7 @@ describe('the scenario URL: round trip', () => {
       cdfScale: 'log',
       hidden: [],
       why: { key: 'newreno', index: 29 },
+      projector: true,
     };
     const { query, state: back, notices } = roundTrip(state);
     expect(notices).toEqual([]);
@@ -297,7 +298,7 @@ describe('the scenario URL: cross traffic, the bottleneck scheduler and the thro
     expect(decode('?v=3&plots=window,rtt,thin').state.plots).toEqual(['window', 'rtt', 'thin']);
     const bad = decode('?v=4&alg=bbr&plots=window,bbr,model');
     expect(noticeFor(bad.notices, 'plots')).toBe(
-      'plots: model is not a plot (allowed: window, seq, queue, qdelay, throughput, share, fairness, retx, rtt, writes, thin, bbr); ignored.',
+      'plots: model is not a plot (allowed: window, seq, queue, qdelay, throughput, share, fairness, retx, rtt, writes, thin, bbr, rounds); ignored.',
     );
     expect(bad.state.plots).toEqual(['window', 'bbr']);
   });

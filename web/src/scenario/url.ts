@@ -59,6 +59,7 @@ const VIEW_KEYS = new Set([
   'flows',
   'hide',
   'why',
+  'projector',
 ]);
 
 /** Parameters that are not written as `key=value`: the version is `v`, the timeline `tl`. */
@@ -139,6 +140,7 @@ export function encodeShareState(state: ShareState): string {
   if (state.lesson !== null) pairs.push(['lesson', state.lesson]);
   if (compete && state.hidden.length > 0) pairs.push(['hide', state.hidden.join(',')]);
   if (state.why) pairs.push(['why', `${state.why.key}:${state.why.index}`]);
+  if (state.projector) pairs.push(['projector', '1']);
   return pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
 }
 
@@ -400,6 +402,11 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
           `${keys.join(', ')}, the index a whole number); no decision is selected.`,
       );
     }
+  }
+  const projectorText = pairs.find(([k]) => k === 'projector')?.[1];
+  if (projectorText !== undefined) {
+    if (projectorText === '1' || projectorText === '0') state.projector = projectorText === '1';
+    else note('projector', `projector=${projectorText} is not 1 (on) or 0 (off); projector mode is off.`);
   }
   const lessonText = pairs.find(([k]) => k === 'lesson')?.[1];
   if (lessonText !== undefined) {

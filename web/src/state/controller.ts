@@ -118,7 +118,7 @@ export class AppController {
     if (msg.gen !== s.gen) return;
     switch (msg.type) {
       case 'chunk': {
-        this.traces.append(msg.key, msg.chunk, msg.now, msg.throughput);
+        this.traces.append(msg.key, msg.chunk, msg.now, msg.throughput, msg.rounds ?? null);
         this.timing.chunk(msg, epochNow());
         // Held here and applied with the redraw: the page re-renders once per comparison
         // (or per live step, or per progress redraw), not once per arriving run.

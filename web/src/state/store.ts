@@ -116,6 +116,7 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
   throughputBin: init.throughputBin,
   throughputColumn: init.throughputColumn,
   cdfScale: init.cdfScale,
+  projector: init.projector,
   setLayout: (layout) => set({ layout }),
   togglePlot: (id) =>
     set((s) => ({
@@ -131,6 +132,7 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
   setThroughputBin: (throughputBin) => set({ throughputBin }),
   setThroughputColumn: (throughputColumn) => set({ throughputColumn }),
   setCdfScale: (cdfScale) => set({ cdfScale }),
+  setProjector: (projector) => set({ projector }),
   hidden: init.hidden,
   toggleHidden: (flow) =>
     set((s) => {

@@ -152,6 +152,8 @@ export interface ViewSlice {
   hidden: number[];
   /** The thin-stream CDFs' x axis. */
   cdfScale: CdfScale;
+  /** Projector mode: large type, thick lines, high contrast (in the link, `projector=1`). */
+  projector: boolean;
   setLayout(layout: Layout): void;
   togglePlot(id: PlotId): void;
   /** Shows a plot (no change when it is shown already). */
@@ -161,6 +163,7 @@ export interface ViewSlice {
   setThroughputBin(width: number | null): void;
   setThroughputColumn(column: ThroughputColumn): void;
   setCdfScale(scale: CdfScale): void;
+  setProjector(on: boolean): void;
   /** Hides or shows flow i (never the last one shown). */
   toggleHidden(flow: number): void;
   setHidden(list: readonly number[]): void;

@@ -27,6 +27,7 @@ export function shareStateOf(s: AppState): ShareState {
     cdfScale: s.cdfScale,
     hidden: s.hidden,
     why: s.selected,
+    projector: s.projector,
   };
 }
 
@@ -55,7 +56,8 @@ export function startUrlSync(store: AppStore, win: Window = window): () => void 
       s.throughputBin !== prev.throughputBin ||
       s.throughputColumn !== prev.throughputColumn ||
       s.cdfScale !== prev.cdfScale ||
-      s.selected !== prev.selected;
+      s.selected !== prev.selected ||
+      s.projector !== prev.projector;
     if (!changed || timer !== null) return;
     timer = setTimeout(write, THROTTLE_MS);
   });

@@ -42,6 +42,7 @@ import { thinSamples, type ThinKind } from '../thinSamples';
 import { linearOf } from './decimate';
 import { Panel, type PlotElements } from './panel';
 import { requestDraw } from './scheduler';
+import { canvasFont } from './plotStyle';
 
 /** What a panel shows. */
 export interface CdfSpec {
@@ -153,7 +154,7 @@ export class CdfController extends Panel<CdfSpec> {
         drawCdf({ ctx, xl: linearOf(this.x), yl: linearOf(y), width: pw, height: ph, dpr: this.dpr, kind, runs, axis }),
     );
     if (note) {
-      ctx.font = '10px system-ui, sans-serif';
+      ctx.font = canvasFont(10);
       ctx.fillStyle = '#444';
       ctx.textAlign = log ? 'left' : 'right';
       ctx.textBaseline = 'alphabetic';

@@ -34,6 +34,7 @@ import type { AppStore } from '../../state/store';
 import type { AppState } from '../../state/types';
 import { linearOf } from './decimate';
 import { Panel, type PlotElements } from './panel';
+import { NORMAL_LOOK, plotLook, plotMargin } from './plotStyle';
 import { requestDraw } from './scheduler';
 import type { PlotContext, PlotDef, PlotRun } from './types';
 
@@ -48,8 +49,9 @@ export interface PlotSpec {
   name: string;
 }
 
-/** Space around the plot area for axes, CSS px. */
-export const MARGIN = { top: 10, right: 14, bottom: 24, left: 50 };
+/** Space around the plot area for axes, CSS px (the normal look's; projector mode has
+ *  more: plotMargin()). */
+export const MARGIN = NORMAL_LOOK.margin;
 
 /** Smallest time window a zoom may show, s. */
 const MIN_SPAN_S = 1e-4;
@@ -183,7 +185,9 @@ export class PlotController extends Panel<PlotSpec> {
 
   private drawPlot() {
     const s = this.store.getState();
-    const size = this.layout(MARGIN);
+    const margin = plotMargin();
+    const { yTickPx, xTickPx } = plotLook();
+    const size = this.layout(margin);
     if (!size) return;
     const { pw, ph } = size;
 
@@ -214,14 +218,14 @@ export class PlotController extends Panel<PlotSpec> {
     const y = scaleLinear()
       .domain([lo, top])
       .range([ph, 0])
-      .nice(Math.max(2, Math.round(ph / 40)));
+      .nice(Math.max(2, Math.round(ph / yTickPx)));
 
     const ctx = this.background(size);
     if (!ctx) return;
-    const yTicks = y.ticks(Math.max(2, Math.round(ph / 40)));
+    const yTicks = y.ticks(Math.max(2, Math.round(ph / yTickPx)));
     this.plotArea(
       ctx,
-      MARGIN,
+      margin,
       size,
       yTicks.map((v) => y(v)),
       [],
@@ -242,9 +246,9 @@ export class PlotController extends Panel<PlotSpec> {
         }),
     );
 
-    // Time ticks, about one per 80 px.
-    this.drawXAxis(MARGIN, size, () => this.x.ticks(Math.max(2, Math.floor(pw / 80))), 's');
-    this.drawYAxis(`${y.domain().join()}|${ph}|${yTicks.join()}`, MARGIN, {
+    // Time ticks, about one per 80 px (130 in projector mode).
+    this.drawXAxis(margin, size, () => this.x.ticks(Math.max(2, Math.floor(pw / xTickPx))), 's');
+    this.drawYAxis(`${y.domain().join()}|${ph}|${yTicks.join()}`, margin, {
       scale: y,
       range: y.range(),
       values: yTicks,

@@ -9,6 +9,7 @@ import type { TraceStore } from '../../engine/traceStore';
 import type { AppStore } from '../../state/store';
 import type { AppState } from '../../state/types';
 import { renderAxis, type AxisSpec } from './axis';
+import { plotLook } from './plotStyle';
 import { cancelDraw, requestDraw, type Drawable } from './scheduler';
 import type { ReadoutLine } from './types';
 
@@ -91,7 +92,15 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
     protected readonly store: AppStore,
     protected readonly traces: TraceStore,
   ) {
-    this.unsubscribe = store.subscribe((s, prev) => this.stateChanged(s, prev));
+    this.unsubscribe = store.subscribe((s, prev) => {
+      // Projector mode changes every width, font and margin: everything draws again.
+      if (s.projector !== prev.projector) {
+        this.last.xAxis = '';
+        this.last.yAxis = '';
+        this.invalidate();
+      }
+      this.stateChanged(s, prev);
+    });
     panels.set(els.root, this);
     if (typeof ResizeObserver !== 'undefined') {
       // Observe the container, not the canvas, so resizing the canvas cannot feed back.
@@ -250,9 +259,10 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
   ): void {
     ctx.save();
     ctx.translate(margin.left, margin.top);
-    // Grid first, under the data.
-    ctx.strokeStyle = '#e6e6e6';
-    ctx.lineWidth = 1;
+    // Grid first, under the data (the look's colour and width: plotStyle.ts).
+    const look = plotLook();
+    ctx.strokeStyle = look.grid.color;
+    ctx.lineWidth = look.grid.width;
     ctx.beginPath();
     for (const y of rows) {
       const py = Math.round(y) + 0.5;
@@ -270,7 +280,8 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
     ctx.clip();
     paint();
     ctx.restore();
-    ctx.strokeStyle = '#8a8a8a';
+    ctx.strokeStyle = look.frame.color;
+    ctx.lineWidth = look.frame.width;
     ctx.strokeRect(margin.left + 0.5, margin.top + 0.5, pw - 1, ph - 1);
   }
 
