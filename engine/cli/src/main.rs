@@ -5,6 +5,7 @@
 //! malformed argument); 3 an internal error (a bug: reported without a backtrace, with
 //! what to send us).
 
+mod exercise;
 mod explain;
 mod input;
 mod output;
@@ -42,6 +43,9 @@ enum Command {
     Run(run::RunArgs),
     /// Print why the run did what it did: every decision with its rule, numbers and source
     Explain(explain::ExplainArgs),
+    /// An exercise sheet about a run with its answer key (each answer from the run's record,
+    /// with the rule behind it): Markdown or JSON; --sheet N chooses the questions
+    Exercise(exercise::ExerciseArgs),
     /// List the rules an explained decision can name (ids for `explain --rule`)
     Rules {
         /// As JSON, with each rule's formula, inputs and outputs, and the glossary
@@ -140,6 +144,7 @@ fn dispatch(c: &Command) -> Result<String, Fail> {
     match c {
         Command::Run(a) => run::run(a),
         Command::Explain(a) => explain::explain(a),
+        Command::Exercise(a) => exercise::exercise(a),
         Command::Rules { json } => Ok(if *json {
             serde_json::to_string_pretty(&cwndlab_core::explain::rules_json()).expect("json")
         } else {

@@ -872,3 +872,82 @@ fn rules_lists_every_rule_by_kind() {
     assert!(v["rules"].as_array().unwrap().len() >= 40);
     assert!(v["glossary"].as_array().unwrap().iter().any(|g| g["term"] == "pipeack"));
 }
+
+#[test]
+fn exercise_prints_a_sheet_and_its_answer_key_and_names_bad_options() {
+    let o = cwndlab(&[
+        "exercise",
+        "--preset",
+        "textbook-reno",
+        "--sheet",
+        "4",
+        "--questions",
+        "5",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = stdout(&o);
+    assert!(md.starts_with("# Exercise sheet: textbook-reno"), "{md}");
+    assert!(
+        md.contains("regenerate it with `cwndlab exercise --preset textbook-reno --sheet 4 --questions 5`"),
+        "{md}"
+    );
+    let (questions, key) = md.split_once("## Answer key").expect("an answer key");
+    assert_eq!(questions.matches("Answer: ___").count(), 5);
+    assert!(key.contains("*Rule:*"));
+    // The same sheet again, and as JSON with the same questions.
+    assert_eq!(
+        stdout(&cwndlab(&[
+            "exercise",
+            "--preset",
+            "textbook-reno",
+            "--sheet",
+            "4",
+            "--questions",
+            "5"
+        ])),
+        md
+    );
+    let j = cwndlab(&[
+        "exercise",
+        "--preset",
+        "textbook-reno",
+        "--sheet",
+        "4",
+        "--questions",
+        "5",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
+    let qs = v["questions"].as_array().unwrap();
+    assert_eq!(qs.len(), 5);
+    for q in qs {
+        assert!(md.contains(q["text"].as_str().unwrap()));
+        assert!(q["answer"].is_string() && q["rules"].is_array());
+    }
+    // A lesson that compares algorithms gets the comparison question when asked for.
+    let c = cwndlab(&[
+        "exercise",
+        "--preset",
+        "fall-floyd-reno-3drops",
+        "--compare",
+        "reno,newreno",
+        "--questions",
+        "20",
+        "--format",
+        "json",
+    ]);
+    assert!(stdout(&c).contains("\"kind\": \"compare\""), "{}", stderr(&c));
+    fails_with(
+        &["exercise", "--preset", "textbook-reno", "--questions", "0"],
+        &["--questions 0", "1 to 20"],
+    );
+    fails_with(
+        &["exercise", "--preset", "textbook-reno", "--compare", "reno,warp"],
+        &["--compare warp", "unknown algorithm"],
+    );
+    fails_with(
+        &["exercise", "--preset", "textbook-reno", "--duration", "0.05"],
+        &["nothing to ask about"],
+    );
+}

@@ -20,6 +20,7 @@
 //! - [`trace`]: columnar outputs; [`summary`]: per-flow metrics.
 //! - [`capture`]: the packets passing one point (sender, receiver, bottleneck).
 //! - [`export`]: the run as files: the trace tables (CSV, JSON), pcap, qlog.
+//! - [`exercise`]: exercise sheets, each answer from the run's record with its rule.
 //! - [`rounds`]: transmission rounds (cwnd and ssthresh per round, as textbooks draw them).
 //! - [`explain`]: why each decision was made, recorded by the rule that made it.
 #![forbid(unsafe_code)]
@@ -29,6 +30,7 @@ pub mod capture;
 pub mod catalogue;
 pub mod cross;
 pub mod event;
+pub mod exercise;
 pub mod explain;
 pub mod export;
 pub mod machine;

@@ -6,15 +6,18 @@
 //! ends when an ACK acknowledges that segment, or when the sender resends because it
 //! detected a loss (a fast retransmit or a timeout): that retransmission starts the next
 //! round, as textbooks draw it ("a timeout in round 22: cwnd is 1 in round 23"). A round's
-//! cwnd, ssthresh and phase are the sender's at its first transmission. While the
-//! application has nothing to send no round is open.
+//! cwnd, ssthresh and phase are the sender's just before the event that ends it: the window
+//! the round filled (1, 2, 4, 8, … segments in slow start, as many as the round sent while
+//! the window limits it). A timeout that comes after the last round ended, the sender idle
+//! waiting for its timer, belongs to that round. While the application has nothing to send
+//! no round is open.
 
 use crate::tcp::cc::Phase;
 use crate::time::Ns;
 use crate::trace::{EventKind, EventRow, FlowState};
 
 /// The definition, in one sentence (shown under the rounds view and in exercises).
-pub const DEFINITION: &str = "A round starts with the first segment the sender transmits while no round is open, and ends when an ACK acknowledges that segment, or when the sender resends because it detected a loss (fast retransmit or timeout), which starts the next round; a round's cwnd and ssthresh are the sender's at its first transmission.";
+pub const DEFINITION: &str = "A round starts with the first segment the sender transmits while no round is open, and ends when an ACK acknowledges that segment, or when the sender resends because it detected a loss (fast retransmit or timeout), which starts the next round; a round's cwnd and ssthresh are the sender's just before it ends (the window the round filled).";
 
 /// One transmission round of one flow.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,11 +28,11 @@ pub struct Round {
     pub start: Ns,
     /// When it ended (None: still open at the end of the record).
     pub end: Option<Ns>,
-    /// cwnd at the start, bytes.
+    /// cwnd just before the round ended, bytes.
     pub cwnd: u64,
-    /// ssthresh at the start, bytes (`u64::MAX` = unlimited).
+    /// ssthresh then, bytes (`u64::MAX` = unlimited).
     pub ssthresh: u64,
-    /// The sender's phase at the start ([`Phase`] code).
+    /// The sender's phase then ([`Phase`] code).
     pub phase: u8,
     /// Segments transmitted in the round (the SYN counts).
     pub sent: u32,
@@ -61,8 +64,6 @@ pub struct RoundTracker {
     done: u32,
     /// The open round's index in `rounds` and the byte its first segment ends at.
     open: Option<(usize, u64)>,
-    /// A round whose start state still waits for every series row of its instant.
-    pending: Option<(usize, Ns)>,
     /// Series rows not yet applied (they may be dated after the events fed so far).
     series: std::collections::VecDeque<(Ns, FlowState)>,
 }
@@ -76,35 +77,30 @@ impl RoundTracker {
             rounds: Vec::new(),
             done: 0,
             open: None,
-            pending: None,
             series: std::collections::VecDeque::new(),
         }
     }
 
-    /// Applies the series rows dated at or before `t`, filling a pending round's start
-    /// state once a row after its instant shows every row of that instant was seen.
-    fn apply_until(&mut self, t: Ns) {
+    /// Applies the series rows dated before `t`: the state just before an event at `t`.
+    fn apply_before(&mut self, t: Ns) {
         while let Some(&(rt, st)) = self.series.front() {
-            if rt > t {
+            if rt >= t {
                 break;
-            }
-            if let Some((i, at)) = self.pending {
-                if rt > at {
-                    self.fill(i);
-                }
             }
             self.state = st;
             self.series.pop_front();
         }
     }
 
-    fn fill(&mut self, i: usize) {
+    /// Ends round `i` at `t` with the state just before `t`.
+    fn close(&mut self, i: usize, t: Ns) {
         let st = self.state;
         let r = &mut self.rounds[i];
+        r.end = Some(t);
         r.cwnd = st.cwnd;
         r.ssthresh = st.ssthresh;
         r.phase = st.phase;
-        self.pending = None;
+        self.open = None;
     }
 
     /// Feeds one slice of rows (the flow's own are picked out of `events`).
@@ -112,20 +108,8 @@ impl RoundTracker {
         self.series.extend(series.iter().copied());
         let flow = self.flow;
         for r in events.iter().filter(|r| r.flow as u32 == flow) {
-            self.apply_until(r.t);
+            self.apply_before(r.t);
             self.event(r);
-        }
-        // Series rows after the last event: a pending start state is complete once a row
-        // of a later instant is here.
-        let last = self.series.back().map(|r| r.0);
-        if let Some(last) = last {
-            self.apply_until(last.saturating_sub(1));
-            if let Some((i, at)) = self.pending {
-                if last > at {
-                    self.apply_until(at);
-                    self.fill(i);
-                }
-            }
         }
     }
 
@@ -138,9 +122,6 @@ impl RoundTracker {
                 let i = match self.open {
                     Some((i, _)) => i,
                     None => {
-                        if let Some((p, _)) = self.pending {
-                            self.fill(p);
-                        }
                         self.rounds.push(Round {
                             round: self.done + self.rounds.len() as u32 + 1,
                             start: r.t,
@@ -154,7 +135,6 @@ impl RoundTracker {
                         });
                         let i = self.rounds.len() - 1;
                         self.open = Some((i, r.seq + r.len as u64));
-                        self.pending = Some((i, r.t));
                         i
                     }
                 };
@@ -171,16 +151,14 @@ impl RoundTracker {
                         _ => first_end > 0 && r.seq >= first_end,
                     };
                     if acked {
-                        self.rounds[i].end = Some(r.t);
-                        self.open = None;
+                        self.close(i, r.t);
                     }
                 }
             }
             EventKind::FastRetransmit | EventKind::Timeout => {
                 if let Some((i, _)) = self.open {
                     self.rounds[i].events.push(kind);
-                    self.rounds[i].end = Some(r.t);
-                    self.open = None;
+                    self.close(i, r.t);
                 } else if let Some(last) = self.rounds.last_mut() {
                     // The sender sat idle waiting for its timer after the last round ended:
                     // the timeout belongs to that round (its retransmission starts the next).
@@ -196,19 +174,14 @@ impl RoundTracker {
         }
     }
 
-    /// The rounds that ended, with their start state complete, taken out in order.
+    /// The rounds that ended, taken out in order (the last one stays while no round is
+    /// open: a timeout may still come that belongs to it).
     pub fn take_ended(&mut self) -> Vec<Round> {
-        let keep_from = self
+        let mut keep_from = self
             .rounds
             .iter()
             .position(|r| r.end.is_none())
             .unwrap_or(self.rounds.len());
-        let mut keep_from = match self.pending {
-            Some((i, _)) => keep_from.min(i),
-            None => keep_from,
-        };
-        // With no round open the last one may still be followed by a timeout, which belongs
-        // to it: it goes out once the next round starts.
         if self.open.is_none() && keep_from == self.rounds.len() && keep_from > 0 {
             keep_from -= 1;
         }
@@ -217,22 +190,23 @@ impl RoundTracker {
         if let Some((i, _)) = self.open.as_mut() {
             *i -= keep_from;
         }
-        if let Some((i, _)) = self.pending.as_mut() {
-            *i -= keep_from;
-        }
         out
     }
 
-    /// Every round left, the open one included (the end of the record).
+    /// Every round left (the end of the record): one still open gets the latest state and
+    /// no end.
     pub fn finish(&mut self) -> Vec<Round> {
-        let rest: Vec<(Ns, FlowState)> = self.series.drain(..).collect();
-        for (_, st) in rest {
+        while let Some((_, st)) = self.series.pop_front() {
             self.state = st;
         }
-        if let Some((i, _)) = self.pending {
-            self.fill(i);
+        if let Some((i, _)) = self.open {
+            let st = self.state;
+            let r = &mut self.rounds[i];
+            r.cwnd = st.cwnd;
+            r.ssthresh = st.ssthresh;
+            r.phase = st.phase;
+            self.open = None;
         }
-        self.open = None;
         let out: Vec<Round> = std::mem::take(&mut self.rounds);
         self.done += out.len() as u32;
         out

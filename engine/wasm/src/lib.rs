@@ -476,6 +476,41 @@ pub fn rounds_value(sim: &Simulation, flow: usize) -> serde_json::Value {
     }
 }
 
+/// An exercise sheet about a scenario (see `cwndlab_core::exercise`; the same sheet as
+/// `cwndlab exercise`): `number` chooses the questions, `count` how many (1 to 20);
+/// `compare_json`: `[]` or `[{"algorithm": name, "scenario": {...}}, …]`, the runs of a
+/// comparison for the comparison question. Returns the sheet's JSON (`{title, scenario,
+/// number, definition, questions: [{number, kind, text, answer, values, rules, at_s}]}`);
+/// throws with the reason (an invalid scenario as a JSON problem list, nothing to ask, a
+/// count out of range). Runs the scenario (and each compared one) to the end: call it from
+/// a worker.
+#[wasm_bindgen]
+pub fn exercise_json(
+    scenario_json: &str,
+    title: &str,
+    number: f64,
+    count: u32,
+    compare_json: &str,
+) -> Result<String, JsError> {
+    let s = Scenario::from_json_str(scenario_json).map_err(|p| JsError::new(&problems_json(&p)))?;
+    let list: Vec<serde_json::Value> =
+        serde_json::from_str(compare_json).map_err(|e| JsError::new(&format!("compare: {e}")))?;
+    let mut others = Vec::new();
+    for v in list {
+        let name = v["algorithm"].as_str().unwrap_or("?").to_string();
+        let sc = Scenario::from_value(&v["scenario"]).map_err(|p| JsError::new(&problems_json(&p)))?;
+        others.push((name, sc));
+    }
+    let number = if number.is_finite() && number >= 0.0 {
+        number as u64
+    } else {
+        1
+    };
+    cwndlab_core::exercise::sheet(title, &s, number, count as usize, &others)
+        .map(|sheet| sheet.to_json().to_string())
+        .map_err(|e| JsError::new(&e))
+}
+
 /// What the page may export: `{"tables": [{name, description}], "capture_points": [{name,
 /// description}], "snaplen": {default, min, max}, "page_limit_bytes": n, "qlog_events":
 /// [...]}` (the names a request uses; the page never retypes them).

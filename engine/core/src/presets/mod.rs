@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 mod internet;
 mod jacobson;
+mod textbook;
 
 /// What a preset teaches, shown beside it in the app (docs/lessons/ has the full guides).
 #[derive(Clone, Debug, Serialize)]
@@ -591,7 +592,7 @@ fn fall_floyd_presets() -> Vec<Preset> {
 /// looking up a preset does not build all 44 (it took about half of a short CLI run's
 /// setup).
 type Family = (fn() -> Vec<Preset>, &'static [Step]);
-const FAMILIES: [Family; 7] = [
+const FAMILIES: [Family; 8] = [
     (netsim_presets, &[FAST_RETRANSMIT, PARTIAL_ACK, RENO_EXIT, TIMEOUT]),
     (
         fall_floyd_presets,
@@ -602,6 +603,7 @@ const FAMILIES: [Family; 7] = [
     (thin_presets, &[DELACK, GATE, FAST_RETRANSMIT, TIMEOUT]),
     (jacobson::presets, &[TIMEOUT, RTT, CAP]),
     (internet::presets, &[CUBIC_CUT, CUBIC_EPOCH, FAST_RETRANSMIT, TIMEOUT]),
+    (textbook::presets, &[FAST_RETRANSMIT, RENO_EXIT, TIMEOUT]),
 ];
 
 fn family((build, steps): &Family) -> Vec<Preset> {
@@ -636,7 +638,7 @@ mod tests {
     #[test]
     fn every_preset_is_a_valid_scenario() {
         let all = all();
-        assert_eq!(all.len(), 51);
+        assert_eq!(all.len(), 52);
         for p in all {
             if let Err(e) = p.scenario() {
                 panic!("{}: {e:?}", p.name);
