@@ -17,6 +17,7 @@ import { Summary } from '../panels/CompetitionSummary';
 import { ViewControls } from '../panels/ViewControls';
 import { Inspector } from '../explain/Inspector';
 import { ExplainKeys } from '../explain/Keyboard';
+import { HiddenWhilePractising, PracticeEntry, PracticePanel } from '../practice/PracticePanel';
 import { ProjectorMode } from './Projector';
 
 /** The whole page. */
@@ -44,17 +45,27 @@ export function App() {
         <section className="panel plots-panel" id="plots" aria-label="Plots" tabIndex={-1}>
           <ViewControls />
           <Legend />
-          <Overview />
+          <HiddenWhilePractising>
+            <Overview />
+          </HiddenWhilePractising>
           <PlotStack />
         </section>
         <aside className="panel summary-panel" aria-label="Results">
-          <Summary />
-          <LessonPanel />
+          <HiddenWhilePractising>
+            <Summary />
+            <LessonPanel />
+          </HiddenWhilePractising>
           <Status />
           <SharePanel />
-          <ExportPanel />
+          <HiddenWhilePractising>
+            <ExportPanel />
+          </HiddenWhilePractising>
+          <PracticeEntry />
         </aside>
-        <Inspector />
+        <PracticePanel />
+        <HiddenWhilePractising>
+          <Inspector />
+        </HiddenWhilePractising>
       </main>
       <PrintLesson />
       <ExplainKeys />

@@ -3,6 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
 import { STEPS, stepAndSay } from './Inspector';
+import { PRACTICE_KEYS } from '../practice/PracticePanel';
 import { PROJECTOR_KEY } from '../app/Projector';
 
 /** Keys beside the steps. */
@@ -35,6 +36,8 @@ export function ExplainKeys() {
         e.preventDefault();
         return;
       }
+      // A practice (predict, then reveal) hides the future: the step keys would show it.
+      if (s.practice !== null) return;
       if (e.key === 'g') {
         s.setExplaining(true);
         // The field appears with the inspector's tools.
@@ -86,6 +89,14 @@ export function ExplainKeys() {
                 <td>{what}</td>
               </tr>
             ))}
+            {PRACTICE_KEYS.map(([k, what]) => (
+              <tr key={k}>
+                <td>
+                  <kbd>{k}</kbd>
+                </td>
+                <td>{what}</td>
+              </tr>
+            ))}
             <tr>
               <td>
                 <kbd>←</kbd> <kbd>→</kbd> <kbd>[</kbd> <kbd>]</kbd>
@@ -94,7 +105,10 @@ export function ExplainKeys() {
             </tr>
           </tbody>
         </table>
-        <p className="muted">Upper case steps backwards (Shift), lower case forwards.</p>
+        <p className="muted">
+          Upper case steps backwards (Shift), lower case forwards. During a practice the step keys and g are off (they
+          would show what is to come).
+        </p>
         <button type="button" ref={closeRef} onClick={() => store.getState().setHelpOpen(false)}>
           Close
         </button>

@@ -2,6 +2,7 @@
 import { tables, type Scenario } from '../engine/tables';
 import { DEFAULT_SELECTION, type AlgorithmName } from './algorithms';
 import type { Mode } from './competition';
+import type { PracticeLink } from '../practice/link';
 
 /** The plots a page can show: time plots on the shared cursor (`share`, `fairness` and
  *  `retx` only in competition mode; `rtt`, the RTT samples with SRTT and RTO, in both), then
@@ -110,6 +111,8 @@ export interface ShareState {
   /** The selected decision (`why=key:index`): a run's key (an algorithm, or `flow<i>` in a
    *  competition) and the decision's index among that run's decisions. */
   why: DecisionRef | null;
+  /** Predict-then-reveal practice (`practice=predict…`; web/src/practice/link.ts), or null. */
+  practice: PracticeLink | null;
   /** Projector mode (`projector=1`): large type, thick lines, high contrast. A view key: old
    *  links, which do not have it, open without it. */
   projector: boolean;
@@ -142,6 +145,7 @@ export function defaultShareState(): ShareState {
     cdfScale: 'linear',
     hidden: [],
     why: null,
+    practice: null,
     projector: false,
   };
 }

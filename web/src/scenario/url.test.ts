@@ -131,12 +131,14 @@ describe('the scenario URL: round trip', () => {
       cdfScale: 'log',
       hidden: [],
       why: { key: 'newreno', index: 29 },
+      practice: { scope: 'events', run: 'newreno' },
       projector: true,
     };
     const { query, state: back, notices } = roundTrip(state);
     expect(notices).toEqual([]);
     expect(back).toEqual(state);
     expect(query).toContain('why=newreno:29');
+    expect(query).toContain('practice=predict:newreno');
     // Readable: plain keys, commas and colons unescaped.
     expect(query).toContain('alg=reno,newreno');
     expect(query).toContain('tl=0.3333333333333333:network.bottleneck.bandwidth:4000000,');

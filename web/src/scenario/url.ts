@@ -37,6 +37,7 @@ import {
   type ThroughputColumn,
 } from './shareState';
 import { upgrade, URL_VERSION, type QueryPairs } from './upgraders';
+import { practiceText, readPractice } from '../practice/link';
 import { flowAlgorithm, flowBaseline, MAX_FLOWS, MODES, runKeysOf, withFlowAlgorithm, type Mode } from './competition';
 
 /** The engine's validator (`validate_json`), parsed: resolves a partial scenario. */
@@ -59,6 +60,7 @@ const VIEW_KEYS = new Set([
   'flows',
   'hide',
   'why',
+  'practice',
   'projector',
 ]);
 
@@ -140,6 +142,7 @@ export function encodeShareState(state: ShareState): string {
   if (state.lesson !== null) pairs.push(['lesson', state.lesson]);
   if (compete && state.hidden.length > 0) pairs.push(['hide', state.hidden.join(',')]);
   if (state.why) pairs.push(['why', `${state.why.key}:${state.why.index}`]);
+  if (state.practice) pairs.push(['practice', practiceText(state.practice)]);
   if (state.projector) pairs.push(['projector', '1']);
   return pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
 }
@@ -407,6 +410,13 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
   if (projectorText !== undefined) {
     if (projectorText === '1' || projectorText === '0') state.projector = projectorText === '1';
     else note('projector', `projector=${projectorText} is not 1 (on) or 0 (off); projector mode is off.`);
+  }
+  const practiceValue = pairs.find(([k]) => k === 'practice')?.[1];
+  if (practiceValue !== undefined) {
+    // Predict-then-reveal practice (web/src/practice): a view key, as `why`.
+    const read = readPractice(practiceValue, runKeysOf(state.mode, state.algorithms, state.scenario));
+    if ('error' in read) note('practice', read.error);
+    else state.practice = read;
   }
   const lessonText = pairs.find(([k]) => k === 'lesson')?.[1];
   if (lessonText !== undefined) {

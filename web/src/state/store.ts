@@ -204,6 +204,9 @@ const createExplainSlice = (set: Set, init: ShareState): ExplainSlice => ({
     })),
   setDivergence: (divergence) => set({ divergence }),
   setHelpOpen: (helpOpen) => set({ helpOpen }),
+  // Predict-then-reveal practice (web/src/practice).
+  practice: init.practice,
+  setPractice: (practice) => set({ practice }),
 });
 
 /** A fresh store (one per page; one per test). */

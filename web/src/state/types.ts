@@ -7,6 +7,7 @@ import type { Mode } from '../scenario/competition';
 import type { CdfScale, DecisionRef, Layout, Notice, PlotId, ThroughputColumn } from '../scenario/shareState';
 import type { DivergenceJson } from '../engine/protocol';
 import type { JsonValue } from '../lib/json';
+import type { PracticeLink } from '../practice/link';
 
 /** Scenario slice: the base scenario (t = 0 values plus the timeline of changes). */
 export interface ScenarioSlice {
@@ -220,6 +221,9 @@ export interface ExplainSlice {
   pickAt(t: number, tol: number, key: string | null): void;
   setDivergence(d: DivergenceState | null): void;
   setHelpOpen(open: boolean): void;
+  /** Predict-then-reveal practice (in the link as `practice`; web/src/practice), or null. */
+  practice: PracticeLink | null;
+  setPractice(practice: PracticeLink | null): void;
 }
 
 /** The whole store. */

@@ -27,6 +27,7 @@ export function shareStateOf(s: AppState): ShareState {
     cdfScale: s.cdfScale,
     hidden: s.hidden,
     why: s.selected,
+    practice: s.practice,
     projector: s.projector,
   };
 }
@@ -57,6 +58,7 @@ export function startUrlSync(store: AppStore, win: Window = window): () => void 
       s.throughputColumn !== prev.throughputColumn ||
       s.cdfScale !== prev.cdfScale ||
       s.selected !== prev.selected ||
+      s.practice !== prev.practice ||
       s.projector !== prev.projector;
     if (!changed || timer !== null) return;
     timer = setTimeout(write, THROTTLE_MS);

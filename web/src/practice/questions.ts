@@ -1,0 +1,274 @@
+// Predict-then-reveal: which decisions of a run are asked about, how each is named, and how
+// an answer is marked. Everything here reads the engine's vocabulary (rule kinds, rule
+// titles, inputs and outputs, the state machine's transitions and their labels) and the
+// engine's decisions; nothing about TCP is decided or worded here.
+import { U32_UNLIMITED, type DecisionJson } from '../engine/protocol';
+import type { RuleSpec } from '../engine/tables';
+import { NO_PHASE, type DecisionIndex } from '../explain/decisionIndex';
+import { RULES } from '../explain/vocabulary';
+import type { PracticeScope } from './link';
+
+/** Rule kinds whose every decision is a congestion event: loss detection and the ssthresh it
+ *  sets, the recover guard, the retransmission timer expiring and backing off (the engine's
+ *  kinds, `rules_json().kinds`). */
+const EVENT_KINDS: ReadonlySet<string> = new Set(['loss', 'timeout']);
+
+/** Whether a decision of this rule is a congestion event wherever it is made: a rule of an
+ *  event kind, a rule that sets ssthresh (HyStart++'s exit, a CWV decay, BBR's full pipe),
+ *  or a recovery rule that resends a segment (a partial ACK). Read from the engine's rule
+ *  table: its kind, its outputs and its inputs. */
+export function isEventRule(rule: RuleSpec | undefined): boolean {
+  if (!rule) return false;
+  if (EVENT_KINDS.has(rule.kind)) return true;
+  if (rule.outputs.some((o) => o.name === 'ssthresh')) return true;
+  return rule.kind === 'recovery' && rule.inputs.some((i) => i.name === 'segment');
+}
+
+/** The decision of `row` changed the flow's phase (the state machine moved to another
+ *  state: slow start → congestion avoidance, into or out of recovery, a timeout, BBR's
+ *  states), or moved the overlay (new CWV's validated / non-validated phases). */
+export function changesPhase(idx: DecisionIndex, row: number): boolean {
+  const from = idx.get('from', row);
+  const to = idx.get('to', row);
+  if (from !== NO_PHASE && to !== NO_PHASE && from !== to) return true;
+  return idx.get('overlay', row) >= 0;
+}
+
+/** A congestion event or a phase change: what the default practice asks about. */
+export function isEventRow(idx: DecisionIndex, row: number): boolean {
+  return changesPhase(idx, row) || isEventRule(RULES[idx.rule(row)]);
+}
+
+/** One question: an instant of the run and the decision that tells what happened there. */
+export interface Question {
+  /** Row of the telling decision in the run's decision index. */
+  row: number;
+  /** Its index among the run's decisions (what `why=` and the workers use). */
+  index: number;
+  t: number;
+  /** The rows of its instant (first, last). */
+  instant: [number, number];
+  /** The event, in the engine's words (see `eventLabel`). */
+  label: string;
+}
+
+/** The decision that tells what happened at an instant, among `rows`: the one that changed
+ *  the phase (the fast retransmit rather than the ssthresh it set, the expiry rather than
+ *  the backoff), else one that took a transition of the machine, else the one whose rule is
+ *  named after its kind (`loss.*`, `timeout.*`), else the first. */
+export function tellingRow(idx: DecisionIndex, rows: readonly number[]): number | undefined {
+  const named = (r: number) => {
+    const rule = RULES[idx.rule(r)];
+    return !!rule && rule.id.startsWith(`${rule.kind}.`);
+  };
+  return (
+    rows.find((r) => changesPhase(idx, r)) ??
+    rows.find((r) => idx.get('transition', r) >= 0 && named(r)) ??
+    rows.find((r) => idx.get('transition', r) >= 0) ??
+    rows.find(named) ??
+    rows[0]
+  );
+}
+
+/** The event a decision stands for, in the engine's words: the label of the transition of
+ *  the run's state machine it took ("3 duplicate ACKs: fast retransmit, enter fast
+ *  recovery", "cwnd reaches ssthresh"), else its rule's title. */
+export function eventLabel(idx: DecisionIndex, row: number): string {
+  const tr = idx.get('transition', row);
+  const label = tr >= 0 ? idx.machine?.transitions[tr]?.label : undefined;
+  return label ?? RULES[idx.rule(row)]?.title ?? 'decision';
+}
+
+/** The questions of a run, in order: one per instant with a decision the scope counts
+ *  (`events`: a congestion event or a phase change; `every`: any decision), asking about
+ *  the decision that tells what happened there. */
+export function questionsOf(idx: DecisionIndex, scope: PracticeScope): Question[] {
+  const out: Question[] = [];
+  let row = 0;
+  while (row < idx.length) {
+    const [a, b] = idx.instantOf(row);
+    const rows: number[] = [];
+    for (let r = a; r <= b; r += 1) if (scope === 'every' || isEventRow(idx, r)) rows.push(r);
+    const tell = tellingRow(idx, rows);
+    if (tell !== undefined) {
+      out.push({
+        row: tell,
+        index: idx.get('index', tell),
+        t: idx.t(tell),
+        instant: [a, b],
+        label: eventLabel(idx, tell),
+      });
+    }
+    row = b + 1;
+  }
+  return out;
+}
+
+/** The events a student chooses from: the labels of the run's machine transitions the scope
+ *  counts (a phase change, or one taken by an event rule; every transition for `every`),
+ *  then any other event of the questions (a decision that took no transition), each once, in
+ *  the machine's order. Plausible for the algorithm whatever this run does, so the list
+ *  gives nothing away. */
+export function eventChoices(idx: DecisionIndex, questions: readonly Question[], scope: PracticeScope): string[] {
+  const out: string[] = [];
+  const add = (label: string) => {
+    if (!out.includes(label)) out.push(label);
+  };
+  const byId = new Map(RULES.map((r) => [r.id, r]));
+  for (const tr of idx.machine?.transitions ?? []) {
+    const moves = tr.to !== null && tr.from.some((f) => f !== tr.to);
+    if (scope === 'every' || moves || tr.rules.some((id) => isEventRule(byId.get(id)))) add(tr.label);
+  }
+  for (const q of questions) add(q.label);
+  return out;
+}
+
+/** cwnd and ssthresh after an instant, bytes (U32_UNLIMITED: no ssthresh yet), and where
+ *  each was read: the output of a decision of the instant, else its input (unchanged by
+ *  the instant), else the run's trace at that time. */
+export interface Truth {
+  cwnd: number;
+  ssthresh: number;
+  cwndFrom: 'output' | 'input' | 'trace';
+  ssthreshFrom: 'output' | 'input' | 'trace';
+}
+
+/** A value of a decision in bytes (the engine writes windows in bytes, `B`, or in
+ *  segments). */
+function bytesOf(v: { unit: string; value: number | null }, mss: number): number | null {
+  if (v.value === null) return null;
+  return v.unit === 'B' || v.unit === 'bytes' || v.unit === '' ? v.value : v.value * mss;
+}
+
+/** The engine's cwnd and ssthresh after the decisions of one instant (in the order made):
+ *  the last output of each, else the first input (the value it kept), else `trace`. */
+export function truthOf(
+  decisions: readonly DecisionJson[],
+  trace: { cwnd: number; ssthresh: number },
+  mss: number,
+): Truth {
+  const pick = (name: string, fallback: number) => {
+    let out: number | null = null;
+    let inp: number | null = null;
+    for (const d of decisions) {
+      for (const o of d.outputs) if (o.name === name) out = bytesOf(o, mss) ?? out;
+      if (inp === null) for (const i of d.inputs) if (i.name === name) inp = bytesOf(i, mss) ?? inp;
+    }
+    if (out !== null) return { v: out, from: 'output' as const };
+    if (inp !== null) return { v: inp, from: 'input' as const };
+    return { v: fallback, from: 'trace' as const };
+  };
+  const c = pick('cwnd', trace.cwnd);
+  const s = pick('ssthresh', trace.ssthresh);
+  return { cwnd: c.v, ssthresh: s.v, cwndFrom: c.from, ssthreshFrom: s.from };
+}
+
+/** The unit answers are typed in. */
+export type AnswerUnit = 'bytes' | 'segments';
+
+/** Tolerance for a value that is not a whole number in the unit (three decimals, as shown). */
+export const FRACTION_TOLERANCE = 0.0005;
+
+/** No ssthresh yet (the engine's "unlimited"). */
+export function unlimited(bytes: number): boolean {
+  return !Number.isFinite(bytes) || bytes >= U32_UNLIMITED;
+}
+
+/** A value in the answer unit. */
+export function inUnit(bytes: number, unit: AnswerUnit, mss: number): number {
+  return unit === 'bytes' ? bytes : bytes / mss;
+}
+
+/** A value as the page shows it in the answer unit ("7000 B", "7 segments", "∞"). */
+export function valueText(bytes: number, unit: AnswerUnit, mss: number): string {
+  if (unlimited(bytes)) return '∞';
+  const v = inUnit(bytes, unit, mss);
+  const n = Number.isInteger(v) ? String(v) : String(Number(v.toFixed(3)));
+  return unit === 'bytes' ? `${n} B` : `${n} segment${v === 1 ? '' : 's'}`;
+}
+
+/** What the student typed, read: a number (spaces and a trailing unit allowed), ∞, or
+ *  nothing readable. */
+export function parseAnswer(text: string): number | null {
+  const t = text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s\u00a0\u202f_]/g, '')
+    .replace(/(bytes|byte|b|segments|segment|segs|seg)$/, '');
+  if (t === '∞' || t === 'inf' || t === 'infinity' || t === 'unlimited') return Infinity;
+  if (!/^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(t)) return null;
+  const v = Number(t);
+  return Number.isFinite(v) ? v : null;
+}
+
+/** Whether a typed value equals the engine's: exactly when the engine's value is a whole
+ *  number in the unit (tolerance 0), within FRACTION_TOLERANCE otherwise; ∞ only for ∞. */
+export function valueRight(given: number | null, bytes: number, unit: AnswerUnit, mss: number): boolean {
+  if (given === null) return false;
+  if (unlimited(bytes)) return given === Infinity;
+  if (given === Infinity) return false;
+  const v = inUnit(bytes, unit, mss);
+  return Number.isInteger(v) ? given === v : Math.abs(given - v) <= FRACTION_TOLERANCE;
+}
+
+/** A student's answer to one question. */
+export interface Given {
+  event: string;
+  cwnd: string;
+  ssthresh: string;
+}
+
+/** One answered question, marked. */
+export interface Marked {
+  question: Question;
+  given: Given;
+  truth: Truth;
+  /** The telling decision's rule id and title (the engine's). */
+  rule: string;
+  title: string;
+  unit: AnswerUnit;
+  mss: number;
+  right: { event: boolean; cwnd: boolean; ssthresh: boolean };
+}
+
+/** Marks an answer against the engine's decision. */
+export function mark(
+  question: Question,
+  given: Given,
+  truth: Truth,
+  rule: { id: string; title: string },
+  unit: AnswerUnit,
+  mss: number,
+): Marked {
+  return {
+    question,
+    given,
+    truth,
+    rule: rule.id,
+    title: rule.title,
+    unit,
+    mss,
+    right: {
+      event: given.event === question.label,
+      cwnd: valueRight(parseAnswer(given.cwnd), truth.cwnd, unit, mss),
+      ssthresh: valueRight(parseAnswer(given.ssthresh), truth.ssthresh, unit, mss),
+    },
+  };
+}
+
+/** The running score: right and asked, per field. */
+export interface Score {
+  asked: number;
+  event: number;
+  cwnd: number;
+  ssthresh: number;
+}
+
+export function scoreOf(answers: readonly Marked[]): Score {
+  return {
+    asked: answers.length,
+    event: answers.filter((a) => a.right.event).length,
+    cwnd: answers.filter((a) => a.right.cwnd).length,
+    ssthresh: answers.filter((a) => a.right.ssthresh).length,
+  };
+}
