@@ -21,6 +21,7 @@
 //! - [`capture`]: the packets passing one point (sender, receiver, bottleneck).
 //! - [`export`]: the run as files: the trace tables (CSV, JSON), pcap, qlog.
 //! - [`exercise`]: exercise sheets, each answer from the run's record with its rule.
+//! - [`theory`]: Mathis et al.'s and Padhye et al.'s throughput for a flow's path, inputs stated.
 //! - [`rounds`]: transmission rounds (cwnd and ssthresh per round, as textbooks draw them).
 //! - [`explain`]: why each decision was made, recorded by the rule that made it.
 #![forbid(unsafe_code)]
@@ -46,6 +47,7 @@ pub mod sim;
 pub mod spurious;
 pub mod summary;
 pub mod tcp;
+pub mod theory;
 pub mod thin;
 pub mod throughput;
 pub mod time;

@@ -298,7 +298,7 @@ fn is_forward(k: PktKind) -> bool {
 
 /// The round trip of a flow's path as built: propagation both ways plus one full data
 /// packet and one ACK serialised on every link (BR-TCP's RTT before any sample).
-fn path_rtt(s: &Scenario, f: &crate::scenario::FlowCfg) -> Ns {
+pub(crate) fn path_rtt(s: &Scenario, f: &crate::scenario::FlowCfg) -> Ns {
     use crate::time::tx_time;
     let b = &s.network.bottleneck;
     let links = [

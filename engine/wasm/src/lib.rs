@@ -511,6 +511,18 @@ pub fn exercise_json(
         .map_err(|e| JsError::new(&e))
 }
 
+/// The throughput Mathis et al.'s and Padhye et al.'s models give for flow `flow` of a
+/// scenario, with their inputs (`cwndlab_core::theory::theory_json`): `{"inputs": {p,
+/// p_from, rtt_s, mss, b, t0_s, w_max}, "mathis": {bps, formula, source}, "padhye": {…}}` or
+/// `{"unavailable": reason}` (no random loss, an invalid scenario).
+#[wasm_bindgen]
+pub fn theory_json(scenario_json: &str, flow: u32) -> String {
+    match Scenario::from_json_str(scenario_json) {
+        Ok(s) => cwndlab_core::theory::theory_json(&s, flow as usize).to_string(),
+        Err(p) => json!({"unavailable": format!("invalid scenario: {}", problems_json(&p))}).to_string(),
+    }
+}
+
 /// What the page may export: `{"tables": [{name, description}], "capture_points": [{name,
 /// description}], "snaplen": {default, min, max}, "page_limit_bytes": n, "qlog_events":
 /// [...]}` (the names a request uses; the page never retypes them).
