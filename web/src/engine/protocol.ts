@@ -199,7 +199,7 @@ export interface RoundJson {
   /** null = unlimited. */
   ssthresh: number | null;
   mss: number;
-  /** The sender's phase at the round's start: an engine phase name (`codes.phases`). */
+  /** The sender's phase just before the round ended (the engine's definition): an engine phase name (`codes.phases`). */
   phase: string;
   /** Segments sent in the round, and of those retransmitted. */
   sent: number;
