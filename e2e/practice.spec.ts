@@ -48,13 +48,15 @@ test('a link opens the practice; a whole pass with the keyboard, marked, scored 
   context,
 }) => {
   const link = await threeDropsLink(page);
-  await openApp(page, `${link}&practice=predict:reno`);
+  await openApp(page, `${link}&plots=window,seq,queue,rounds&practice=predict:reno`);
   await expect(panel(page)).toBeVisible();
   await expect(question(page).locator('h3')).toContainText('Question 1 of 5: what does Reno decide at t = 2.069200 s?');
   // The future is hidden: no summary table, no overview, no inspector, no exports.
   await expect(page.getByTestId('summary')).toHaveCount(0);
   await expect(page.locator('.explain-panel')).toHaveCount(0);
   await expect(page.locator('.overview')).toHaveCount(0);
+  // The rounds view draws every round (no time axis to stop at the cursor): hidden.
+  await expect(page.locator('.rounds-group')).toBeHidden();
   // The plots end just before the decision (their time axis stops before 2.0692 s).
   const ticks = await page.locator('figure[data-plot="window-reno"] svg text').allInnerTexts();
   const times = ticks.map(Number).filter((v) => Number.isFinite(v));
@@ -104,8 +106,11 @@ test('a link opens the practice; a whole pass with the keyboard, marked, scored 
   await expect(summary.locator('tbody tr')).toHaveCount(5);
   await expect(summary.locator('tbody tr').first()).toContainText('loss.fast_retransmit');
   await expect(summary.locator('tbody tr').nth(1)).toContainText('recovery.reno_exit');
+  await waitIdle(page);
+  await panel(page).screenshot({ path: join(ARTIFACTS, 'practice-summary-1280.png') });
   // The whole run is shown again.
   await expect(page.getByTestId('summary')).toBeVisible();
+  await expect(page.locator('.rounds-group')).toBeVisible();
   // Each row replays the run from its decision, explained.
   const href = await summary.locator('tbody tr').nth(1).getByRole('link').getAttribute('href');
   expect(href).toMatch(/why=reno:\d+/);

@@ -334,7 +334,7 @@ function Summary() {
                   <code>{m.rule}</code> {m.title}
                 </td>
                 <td>
-                  <a href={practice.replayLink(m)}>Replay from t = {m.question.t.toFixed(3)} s</a>
+                  <a href={practice.replayLink(m)}>Replay from {m.question.t.toFixed(3)} s</a>
                 </td>
               </tr>
             ))}
@@ -362,6 +362,12 @@ export function PracticePanel() {
   const mode = useAppState((s) => s.mode);
   const list = keys === '' ? [] : keys.split(',');
   usePracticeKeys(practice);
+  const hiding = usePracticeHiding();
+  useEffect(() => {
+    // The rounds view has no time axis to stop at the cursor: it is hidden meanwhile.
+    document.documentElement.classList.toggle('practising', hiding);
+    return () => document.documentElement.classList.remove('practising');
+  }, [hiding]);
   if (status === 'off') return null;
   return (
     <section className="panel practice-panel" aria-labelledby="practice-heading" data-status={status}>
