@@ -193,6 +193,20 @@ impl RoundTracker {
         out
     }
 
+    /// The rounds not yet taken out, without consuming them: one still open shows the
+    /// latest state (every series row fed so far) and no end.
+    pub fn snapshot(&self) -> Vec<Round> {
+        let latest = self.series.back().map_or(self.state, |r| r.1);
+        let mut out = self.rounds.clone();
+        if let Some((i, _)) = self.open {
+            let r = &mut out[i];
+            r.cwnd = latest.cwnd;
+            r.ssthresh = latest.ssthresh;
+            r.phase = latest.phase;
+        }
+        out
+    }
+
     /// Every round left (the end of the record): one still open gets the latest state and
     /// no end.
     pub fn finish(&mut self) -> Vec<Round> {
@@ -318,6 +332,27 @@ mod tests {
             got.extend(t.finish());
             assert_eq!(got, all, "slices of {slice} events");
         }
+    }
+
+    #[test]
+    fn asking_while_the_run_goes_gives_the_rounds_of_the_whole_record() {
+        let s = crate::scenario::Scenario::from_json_str(
+            r#"{"duration": 4, "flows": [{"algorithm": "reno", "drops": [{"segment": 40}, {"segment": 120}, {"segment": 121}]}]}"#,
+        )
+        .unwrap();
+        let mut sim = crate::sim::Simulation::new(&s);
+        let mut asked = 0;
+        while !sim.run_events(5) {
+            let so_far = sim.rounds(0).unwrap();
+            let fresh = rounds(&sim.events().rows, &sim.series(0).rows, 0);
+            assert_eq!(so_far, fresh);
+            asked += 1;
+        }
+        assert!(asked > 10, "asked {asked} times, {} events", sim.events_processed());
+        assert_eq!(
+            sim.rounds(0).unwrap(),
+            rounds(&sim.events().rows, &sim.series(0).rows, 0)
+        );
     }
 
     #[test]
