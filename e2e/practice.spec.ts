@@ -108,6 +108,8 @@ test('a link opens the practice; a whole pass with the keyboard, marked, scored 
   await expect(summary.locator('tbody tr').nth(1)).toContainText('recovery.reno_exit');
   await waitIdle(page);
   await panel(page).screenshot({ path: join(ARTIFACTS, 'practice-summary-1280.png') });
+  const axe = await new AxeBuilder({ page }).include('.practice-panel').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   // The whole run is shown again.
   await expect(page.getByTestId('summary')).toBeVisible();
   await expect(page.locator('.rounds-group')).toBeVisible();

@@ -253,15 +253,18 @@ function Reveal() {
   const practice = usePractice();
   const p = usePracticeState((s) => s);
   const nextRef = useRef<HTMLButtonElement>(null);
+  const topRef = useRef<HTMLDivElement>(null);
   const m = p.answers[p.k];
   useEffect(() => {
-    nextRef.current?.focus();
+    // The marks first in view (a phone scrolled down to the Reveal button), the focus on Next.
+    nextRef.current?.focus({ preventScroll: true });
+    topRef.current?.scrollIntoView({ block: 'start' });
   }, [p.k]);
   if (!m) return null;
   const [telling, ...others] = p.revealed;
   const last = p.k + 1 >= p.questions.length;
   return (
-    <div className="practice-reveal">
+    <div className="practice-reveal" ref={topRef}>
       <div aria-live="polite" aria-atomic="true">
         <h3>
           Question {p.k + 1}: at t = {m.question.t.toFixed(6)} s
