@@ -51,6 +51,9 @@ test('a link opens the practice; a whole pass with the keyboard, marked, scored 
   await openApp(page, `${link}&plots=window,seq,queue,rounds&practice=predict:reno`);
   await expect(panel(page)).toBeVisible();
   await expect(question(page).locator('h3')).toContainText('Question 1 of 5: what does Reno decide at t = 2.069200 s?');
+  // The plots' screen-reader summaries (of the whole run) are hidden too.
+  const label = await page.locator('.plot canvas, canvas[aria-label]').first().getAttribute('aria-label');
+  expect(label).toContain('hidden while you predict');
   // The future is hidden: no summary table, no overview, no inspector, no exports.
   await expect(page.getByTestId('summary')).toHaveCount(0);
   await expect(page.locator('.explain-panel')).toHaveCount(0);

@@ -13,6 +13,10 @@ import { plotLook } from './plotStyle';
 import { cancelDraw, requestDraw, type Drawable } from './scheduler';
 import type { ReadoutLine } from './types';
 
+/** A plot's screen-reader sentence during a practice. */
+export const PRACTICE_LABEL =
+  'Plot of the run up to the question’s instant; its summary is hidden while you predict what comes next.';
+
 /** The elements React renders for a plot. */
 export interface PlotElements {
   root: HTMLElement;
@@ -328,8 +332,11 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
     renderAxis(g, spec());
   }
 
-  /** The canvas's sentence for screen readers. */
-  protected setLabel(label: string): void {
+  /** The canvas's sentence for screen readers. While a predict-then-reveal practice runs,
+   *  the plots' descriptions (which summarise the whole run) would tell what comes next:
+   *  they give way to a sentence that says so. */
+  protected setLabel(description: string): void {
+    const label = this.store.getState().practice ? PRACTICE_LABEL : description;
     if (label === this.last.label || this.target) return;
     this.last.label = label;
     this.els.canvas.setAttribute('aria-label', label);
