@@ -19,6 +19,7 @@ import { Inspector } from '../explain/Inspector';
 import { ExplainKeys } from '../explain/Keyboard';
 import { HiddenWhilePractising, PracticeEntry, PracticePanel } from '../practice/PracticePanel';
 import { ProjectorMode } from './Projector';
+import { SheetPanel, SheetPrintAnswers, SheetPrintQuestions } from '../sheet/SheetPanel';
 
 /** The whole page. */
 export function App() {
@@ -36,6 +37,7 @@ export function App() {
         <Playback />
       </header>
       <PrintHeader />
+      <SheetPrintQuestions />
       <Notices />
       <main className="layout">
         <aside className="panel controls-panel" aria-label="Scenario">
@@ -59,6 +61,7 @@ export function App() {
           <SharePanel />
           <HiddenWhilePractising>
             <ExportPanel />
+            <SheetPanel />
           </HiddenWhilePractising>
           <PracticeEntry />
         </aside>
@@ -68,6 +71,7 @@ export function App() {
         </HiddenWhilePractising>
       </main>
       <PrintLesson />
+      <SheetPrintAnswers />
       <ExplainKeys />
       <ProjectorMode />
       <footer className="footer">

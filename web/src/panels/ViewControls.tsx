@@ -3,6 +3,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../app/AppContext';
 import { formatDuration } from '../lib/format';
+import { TheoryToggle } from '../theory/TheoryNote';
 import { THROUGHPUT_COLUMN_TEXT } from '../plots/throughputPlot';
 import { autoBinWidth, binChoices } from '../plots/throughputBins';
 import { durationOf, getAt } from '../scenario/paths';
@@ -82,6 +83,7 @@ function ThroughputOptions() {
           ))}
         </select>
       </label>
+      <TheoryToggle />
     </fieldset>
   );
 }

@@ -3,7 +3,7 @@
 // a competition the runs are the shown flows: the window, time–sequence and write plots
 // follow the layout (one plot per flow, or every flow in one), the plots of the shared
 // bottleneck (queue, throughput, share, fairness, retransmitted fraction) are one plot.
-import { useMemo } from 'react';
+import { Fragment, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
 import { formatDuration } from '../lib/format';
@@ -17,6 +17,7 @@ import { THROUGHPUT_COLUMN_SHORT, wantedBinWidth } from './throughputPlot';
 import { shownPlots, TIME_PLOTS as KINDS, type TimePlotId } from './registry';
 import { ThinPlots } from './ThinPlots';
 import { RoundsPlots } from './RoundsPlots';
+import { TheoryNote } from '../theory/TheoryNote';
 
 /** Plots of the shared bottleneck: in a competition one plot of every shown flow, whatever
  *  the layout. */
@@ -135,60 +136,64 @@ export function PlotStack() {
   const each = compete ? 'flow' : 'algorithm';
   return (
     <div className="plot-stack">
-      {shown.map((kind) =>
-        kind === 'thin' ? (
-          <ThinPlots key={kind} keys={keys} />
-        ) : kind === 'rounds' ? (
-          <RoundsPlots key={kind} keys={keys} overlay={layout === 'overlay'} />
-        ) : kind === 'bbr' && layout !== 'overlay' && keys.length > 1 && bbrOnly.length > 0 ? (
-          <section
-            key={kind}
-            className={bbrOnly.length > 1 ? 'plot-group multiples' : 'plot-group'}
-            aria-label={`${KINDS[kind].title}, one plot per BBR ${each}`}
-          >
-            {/* One BBR run: its plot across the page, where its lines have room. */}
-            {bbrOnly.map((a) => (
+      {shown.map((kind) => (
+        <Fragment key={kind}>
+          {kind === 'thin' ? (
+            <ThinPlots key={kind} keys={keys} />
+          ) : kind === 'rounds' ? (
+            <RoundsPlots key={kind} keys={keys} overlay={layout === 'overlay'} />
+          ) : kind === 'bbr' && layout !== 'overlay' && keys.length > 1 && bbrOnly.length > 0 ? (
+            <section
+              key={kind}
+              className={bbrOnly.length > 1 ? 'plot-group multiples' : 'plot-group'}
+              aria-label={`${KINDS[kind].title}, one plot per BBR ${each}`}
+            >
+              {/* One BBR run: its plot across the page, where its lines have room. */}
+              {bbrOnly.map((a) => (
+                <PlotFor
+                  key={a}
+                  kind={kind}
+                  keys={[a]}
+                  all={bbrOnly}
+                  id={`${kind}-${a}`}
+                  single={bbrOnly.length > 1}
+                  wide={bbrOnly.length === 1}
+                  compete={compete}
+                />
+              ))}
+              {bbrOnly.length < keys.length && (
+                <p className="plot-note">
+                  Not BBR, so no model to show:{' '}
+                  {keys.flatMap((k, i) => (bbrOnly.includes(k) ? [] : [labels[i] ?? k])).join(', ')}.
+                </p>
+              )}
+            </section>
+          ) : layout === 'overlay' || keys.length === 1 || (compete && RUN_WIDE.has(kind)) ? (
+            <section key={kind} className="plot-group" aria-label={KINDS[kind].title}>
               <PlotFor
-                key={a}
                 kind={kind}
-                keys={[a]}
-                all={bbrOnly}
-                id={`${kind}-${a}`}
-                single={bbrOnly.length > 1}
-                wide={bbrOnly.length === 1}
+                keys={keys}
+                all={keys}
+                id={compete ? `${kind}-all` : `${kind}-${keys.join('-')}`}
+                single={false}
                 compete={compete}
               />
-            ))}
-            {bbrOnly.length < keys.length && (
-              <p className="plot-note">
-                Not BBR, so no model to show:{' '}
-                {keys.flatMap((k, i) => (bbrOnly.includes(k) ? [] : [labels[i] ?? k])).join(', ')}.
-              </p>
-            )}
-          </section>
-        ) : layout === 'overlay' || keys.length === 1 || (compete && RUN_WIDE.has(kind)) ? (
-          <section key={kind} className="plot-group" aria-label={KINDS[kind].title}>
-            <PlotFor
-              kind={kind}
-              keys={keys}
-              all={keys}
-              id={compete ? `${kind}-all` : `${kind}-${keys.join('-')}`}
-              single={false}
-              compete={compete}
-            />
-          </section>
-        ) : (
-          <section
-            key={kind}
-            className="plot-group multiples"
-            aria-label={`${KINDS[kind].title}, one plot per ${each}`}
-          >
-            {keys.map((a) => (
-              <PlotFor key={a} kind={kind} keys={[a]} all={keys} id={`${kind}-${a}`} single compete={compete} />
-            ))}
-          </section>
-        ),
-      )}
+            </section>
+          ) : (
+            <section
+              key={kind}
+              className="plot-group multiples"
+              aria-label={`${KINDS[kind].title}, one plot per ${each}`}
+            >
+              {keys.map((a) => (
+                <PlotFor key={a} kind={kind} keys={[a]} all={keys} id={`${kind}-${a}`} single compete={compete} />
+              ))}
+            </section>
+          )}
+          {/* The Mathis and Padhye estimates' note (theory=1). */}
+          {kind === 'throughput' && <TheoryNote />}
+        </Fragment>
+      ))}
     </div>
   );
 }

@@ -13,6 +13,7 @@ import { crossStyle, OTHER_FLOW_STYLE, type ClassStyle } from '../lib/styles';
 import { formatDuration } from '../lib/format';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun, ReadoutLine } from './core/types';
 import { drawEndLabels, strokeStep, type StrokeLook } from './layers';
+import { drawTheoryLines, theoryExtent } from '../theory/theoryLines';
 import { autoBinWidth, binFactor, binnedThroughput, coveredUntil, type ThroughputBins } from './throughputBins';
 
 /** What each column is called in text. */
@@ -203,7 +204,7 @@ export const throughputPlot: PlotDef = {
           if (c.kind === 'cross' || shown.has(c.index)) hi = Math.max(hi, b.bins.rate(i, j, b.covered) || 0);
         });
       }
-      return [0, hi / MBIT];
+      return [0, Math.max(hi, theoryExtent(runs, context)) / MBIT];
     }
     for (const run of runs) {
       const b = runBins(run, context);
@@ -216,11 +217,13 @@ export const throughputPlot: PlotDef = {
         }
       }
     }
-    return [0, hi / MBIT];
+    return [0, Math.max(hi, theoryExtent(runs, context)) / MBIT];
   },
 
   draw(f) {
     const { ctx, runs, context } = f;
+    // The models' estimates under the data (theory=1).
+    drawTheoryLines(f);
     if (context.competition) {
       drawCompetition(f);
       return;

@@ -3,6 +3,7 @@ import { tables, type Scenario } from '../engine/tables';
 import { DEFAULT_SELECTION, type AlgorithmName } from './algorithms';
 import type { Mode } from './competition';
 import type { PracticeLink } from '../practice/link';
+import type { SheetLink } from '../sheet/link';
 
 /** The plots a page can show: time plots on the shared cursor (`share`, `fairness` and
  *  `retx` only in competition mode; `rtt`, the RTT samples with SRTT and RTO, in both), then
@@ -116,6 +117,10 @@ export interface ShareState {
   /** Projector mode (`projector=1`): large type, thick lines, high contrast. A view key: old
    *  links, which do not have it, open without it. */
   projector: boolean;
+  /** The exercise sheet shown (`sheet=N` or `sheet=N:C`; web/src/sheet), or null. */
+  sheet: SheetLink | null;
+  /** Mathis and Padhye reference lines on the throughput plot (`theory=1`; web/src/theory). */
+  theory: boolean;
 }
 
 /** A decision of a run: the run's key and the decision's index in the run. */
@@ -147,6 +152,8 @@ export function defaultShareState(): ShareState {
     why: null,
     practice: null,
     projector: false,
+    sheet: null,
+    theory: false,
   };
 }
 

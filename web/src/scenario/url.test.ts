@@ -133,6 +133,8 @@ describe('the scenario URL: round trip', () => {
       why: { key: 'newreno', index: 29 },
       practice: { scope: 'events', run: 'newreno' },
       projector: true,
+      sheet: { number: 3, count: 8 },
+      theory: true,
     };
     const { query, state: back, notices } = roundTrip(state);
     expect(notices).toEqual([]);

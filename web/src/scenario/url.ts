@@ -38,6 +38,7 @@ import {
 } from './shareState';
 import { upgrade, URL_VERSION, type QueryPairs } from './upgraders';
 import { practiceText, readPractice } from '../practice/link';
+import { readSheet, readTheory, sheetText } from '../sheet/link';
 import { flowAlgorithm, flowBaseline, MAX_FLOWS, MODES, runKeysOf, withFlowAlgorithm, type Mode } from './competition';
 
 /** The engine's validator (`validate_json`), parsed: resolves a partial scenario. */
@@ -62,6 +63,8 @@ const VIEW_KEYS = new Set([
   'why',
   'practice',
   'projector',
+  'sheet',
+  'theory',
 ]);
 
 /** Parameters that are not written as `key=value`: the version is `v`, the timeline `tl`. */
@@ -144,6 +147,9 @@ export function encodeShareState(state: ShareState): string {
   if (state.why) pairs.push(['why', `${state.why.key}:${state.why.index}`]);
   if (state.practice) pairs.push(['practice', practiceText(state.practice)]);
   if (state.projector) pairs.push(['projector', '1']);
+  // Exercise sheets and the theory lines (web/src/sheet, web/src/theory).
+  if (state.sheet) pairs.push(['sheet', sheetText(state.sheet)]);
+  if (state.theory) pairs.push(['theory', '1']);
   return pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
 }
 
@@ -417,6 +423,19 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
     const read = readPractice(practiceValue, runKeysOf(state.mode, state.algorithms, state.scenario));
     if ('error' in read) note('practice', read.error);
     else state.practice = read;
+  }
+  // Exercise sheets and the theory lines (web/src/sheet, web/src/theory): view keys.
+  const sheetValue = pairs.find(([k]) => k === 'sheet')?.[1];
+  if (sheetValue !== undefined) {
+    const read = readSheet(sheetValue);
+    if ('error' in read) note('sheet', read.error);
+    else state.sheet = read;
+  }
+  const theoryValue = pairs.find(([k]) => k === 'theory')?.[1];
+  if (theoryValue !== undefined) {
+    const read = readTheory(theoryValue);
+    if (typeof read === 'object') note('theory', read.error);
+    else state.theory = read;
   }
   const lessonText = pairs.find(([k]) => k === 'lesson')?.[1];
   if (lessonText !== undefined) {

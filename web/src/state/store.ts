@@ -133,6 +133,10 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
   setThroughputColumn: (throughputColumn) => set({ throughputColumn }),
   setCdfScale: (cdfScale) => set({ cdfScale }),
   setProjector: (projector) => set({ projector }),
+  sheet: init.sheet,
+  setSheet: (sheet) => set({ sheet }),
+  theory: init.theory,
+  setTheory: (theory) => set({ theory }),
   hidden: init.hidden,
   toggleHidden: (flow) =>
     set((s) => {

@@ -8,6 +8,7 @@ import type { CdfScale, DecisionRef, Layout, Notice, PlotId, ThroughputColumn } 
 import type { DivergenceJson } from '../engine/protocol';
 import type { JsonValue } from '../lib/json';
 import type { PracticeLink } from '../practice/link';
+import type { SheetLink } from '../sheet/link';
 
 /** Scenario slice: the base scenario (t = 0 values plus the timeline of changes). */
 export interface ScenarioSlice {
@@ -165,6 +166,12 @@ export interface ViewSlice {
   setThroughputColumn(column: ThroughputColumn): void;
   setCdfScale(scale: CdfScale): void;
   setProjector(on: boolean): void;
+  /** The exercise sheet shown (in the link, `sheet=N`; web/src/sheet), or null. */
+  sheet: SheetLink | null;
+  setSheet(sheet: SheetLink | null): void;
+  /** The Mathis and Padhye lines on the throughput plot (in the link, `theory=1`). */
+  theory: boolean;
+  setTheory(on: boolean): void;
   /** Hides or shows flow i (never the last one shown). */
   toggleHidden(flow: number): void;
   setHidden(list: readonly number[]): void;

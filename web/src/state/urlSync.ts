@@ -29,6 +29,8 @@ export function shareStateOf(s: AppState): ShareState {
     why: s.selected,
     practice: s.practice,
     projector: s.projector,
+    sheet: s.sheet,
+    theory: s.theory,
   };
 }
 
@@ -59,7 +61,9 @@ export function startUrlSync(store: AppStore, win: Window = window): () => void 
       s.cdfScale !== prev.cdfScale ||
       s.selected !== prev.selected ||
       s.practice !== prev.practice ||
-      s.projector !== prev.projector;
+      s.projector !== prev.projector ||
+      s.sheet !== prev.sheet ||
+      s.theory !== prev.theory;
     if (!changed || timer !== null) return;
     timer = setTimeout(write, THROTTLE_MS);
   });

@@ -109,7 +109,8 @@ export class PlotController extends Panel<PlotSpec> {
       s.series !== prev.series ||
       s.layout !== prev.layout ||
       s.throughputBin !== prev.throughputBin ||
-      s.throughputColumn !== prev.throughputColumn;
+      s.throughputColumn !== prev.throughputColumn ||
+      s.theory !== prev.theory;
     if (dataChanged) {
       this.invalidate();
     } else if (
@@ -156,6 +157,7 @@ export class PlotController extends Panel<PlotSpec> {
       pxTime,
       throughputBin: s.throughputBin,
       throughputColumn: s.throughputColumn,
+      theory: s.theory,
     };
   }
 
@@ -201,7 +203,7 @@ export class PlotController extends Panel<PlotSpec> {
     const context = this.context(s);
     const runs = this.runs(this.spec.keys);
     const extentRuns = this.runs(this.spec.extentKeys);
-    const memoKey = `${this.spec.name}|${this.spec.extentKeys.join()}|${s.drawn}|${dom.join()}|${JSON.stringify(s.series)}|${s.throughputBin}|${s.throughputColumn}|${extentRuns.map((r) => r.trace.version).join()}`;
+    const memoKey = `${this.spec.name}|${this.spec.extentKeys.join()}|${s.drawn}|${dom.join()}|${JSON.stringify(s.series)}|${s.throughputBin}|${s.throughputColumn}|${s.theory}|${extentRuns.map((r) => r.trace.version).join()}`;
     let memo = extentMemo.get(s.scenario);
     if (!memo) {
       memo = new Map();

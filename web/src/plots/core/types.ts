@@ -36,6 +36,8 @@ export interface PlotContext {
    *  bytes it counts. */
   throughputBin: number | null;
   throughputColumn: ThroughputColumn;
+  /** The throughput plot draws the Mathis and Padhye estimates (`theory=1`; theory/). */
+  theory?: boolean;
 }
 
 /** Everything a draw call gets; coordinates are CSS pixels inside the plot area. */

@@ -1,0 +1,214 @@
+// The "Exercise sheet" control beside Export and print: a sheet number and how many
+// questions; the engine makes the sheet in a worker (sheetClient.ts) from the view's run and
+// the link's `sheet=N`, the page shows it (questions, answer key) and prints it (the print
+// sections below: the questions before the plots, the answer key on a page of its own).
+import { useEffect, useId, useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useStore } from 'zustand';
+import { useApp, useAppState } from '../app/AppContext';
+import { encodeShareState } from '../scenario/url';
+import { shareStateOf } from '../state/urlSync';
+import { DEFAULT_SHEET_QUESTIONS, MAX_SHEET_QUESTIONS } from './link';
+import { asksAboutRounds, sheetInput } from './sheet';
+import { pageSheets } from './sheetClient';
+import { sheetResult } from './sheetResult';
+import { SheetAnswers, SheetQuestions } from './SheetView';
+import './sheet.css';
+
+/** Notices about sheets use this key. */
+export const SHEET_NOTICE = 'sheet';
+
+/** Wait after a change of the view before asking for a new sheet, ms. */
+const SETTLE_MS = 250;
+
+/** Makes the sheet the link names whenever it or the view's runs change. */
+function useSheetMaker() {
+  const { store } = useApp();
+  const link = useAppState((s) => s.sheet);
+  const inputText = useAppState((s) => JSON.stringify(sheetInput(s)));
+  useEffect(() => {
+    if (!link) {
+      sheetResult.setState({ status: 'idle', sheet: null, message: '' });
+      return;
+    }
+    let stale = false;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const ask = () => {
+      timer = null;
+      const client = pageSheets();
+      if (!client) {
+        // The engine is still loading.
+        timer = setTimeout(ask, 200);
+        return;
+      }
+      sheetResult.setState((r) => ({ ...r, status: 'making', message: 'Making the sheet…' }));
+      client.request(JSON.parse(inputText) as ReturnType<typeof sheetInput>, link.number, link.count).then(
+        (sheet) => {
+          if (stale || !sheet) return;
+          sheetResult.setState({
+            status: 'ready',
+            sheet,
+            message: `Sheet ${sheet.number}: ${sheet.questions.length} question${sheet.questions.length === 1 ? '' : 's'}.`,
+          });
+          if (asksAboutRounds(sheet)) store.getState().showPlot('rounds');
+        },
+        (e: unknown) => {
+          if (stale) return;
+          const reason = e instanceof Error ? e.message : String(e);
+          sheetResult.setState({ status: 'failed', sheet: null, message: `No sheet: ${reason}` });
+          store.getState().addNotices([{ key: SHEET_NOTICE, message: `Exercise sheet not made: ${reason}` }]);
+          store.getState().setSheet(null);
+        },
+      );
+    };
+    timer = setTimeout(ask, SETTLE_MS);
+    return () => {
+      stale = true;
+      if (timer !== null) clearTimeout(timer);
+    };
+  }, [link, inputText, store]);
+}
+
+/** Marks the page while a sheet is shown, so that printing prints the sheet. */
+function useSheetPrintMode(on: boolean) {
+  useEffect(() => {
+    if (!on) return;
+    document.documentElement.classList.add('sheet-open');
+    return () => document.documentElement.classList.remove('sheet-open');
+  }, [on]);
+}
+
+/** A whole number from an input's text, or null. */
+function wholeNumber(text: string): number | null {
+  const t = text.trim();
+  return /^\d{1,9}$/.test(t) ? Number(t) : null;
+}
+
+/** The Exercise sheet control and the sheet on screen. */
+export function SheetPanel() {
+  const { store } = useApp();
+  const id = useId();
+  const link = useAppState((s) => s.sheet);
+  const result = useStore(sheetResult);
+  const [numberText, setNumberText] = useState(String(link?.number ?? 1));
+  const [countText, setCountText] = useState(String(link?.count ?? DEFAULT_SHEET_QUESTIONS));
+  useSheetMaker();
+  useSheetPrintMode(result.status === 'ready' && link !== null);
+  useEffect(() => {
+    if (!link) return;
+    setNumberText(String(link.number));
+    setCountText(String(link.count));
+  }, [link]);
+
+  const make = () => {
+    const number = wholeNumber(numberText);
+    const count = wholeNumber(countText);
+    const s = store.getState();
+    if (number === null) {
+      s.addNotices([
+        { key: SHEET_NOTICE, message: `Exercise sheet: "${numberText}" is not a sheet number (a whole number).` },
+      ]);
+      return;
+    }
+    if (count === null) {
+      s.addNotices([
+        {
+          key: SHEET_NOTICE,
+          message: `Exercise sheet: "${countText}" is not a number of questions (a whole number from 1 to ${MAX_SHEET_QUESTIONS}).`,
+        },
+      ]);
+      return;
+    }
+    // The count's range is the engine's to check: its refusal comes back as a notice.
+    s.setSheet({ number, count });
+  };
+  const sheet = result.status === 'ready' && link ? result.sheet : null;
+  return (
+    <section className="sheet-panel" aria-label="Exercise sheet">
+      <details open={link !== null || undefined}>
+        <summary>Exercise sheet</summary>
+        <div className="export-row">
+          <label htmlFor={`${id}-n`}>Sheet number</label>
+          <input
+            id={`${id}-n`}
+            className="sheet-number"
+            type="number"
+            min={0}
+            step={1}
+            value={numberText}
+            onChange={(e) => setNumberText(e.target.value)}
+          />
+          <label htmlFor={`${id}-c`}>Questions</label>
+          <input
+            id={`${id}-c`}
+            className="sheet-count"
+            type="number"
+            min={1}
+            max={MAX_SHEET_QUESTIONS}
+            step={1}
+            value={countText}
+            onChange={(e) => setCountText(e.target.value)}
+          />
+        </div>
+        <div className="export-row">
+          <button type="button" onClick={make}>
+            Make sheet
+          </button>
+          <button type="button" disabled={!sheet} onClick={() => window.print()}>
+            Print sheet…
+          </button>
+          {link && (
+            <button type="button" onClick={() => store.getState().setSheet(null)}>
+              Close sheet
+            </button>
+          )}
+        </div>
+        <p className="export-note">
+          Questions about flow 0 of the {store.getState().mode === 'compete' ? 'competition' : 'first run'}, answered by
+          the engine from the run, with the rule behind each answer. The same number gives the same sheet (it is in the
+          link). Printing while a sheet is shown prints the sheet: questions and plots, then the answer key on a page of
+          its own.
+        </p>
+        <p className="sheet-status" role="status" aria-live="polite">
+          {link ? result.message : ''}
+        </p>
+        {sheet && (
+          <div className="sheet-screen">
+            <SheetQuestions sheet={sheet} onTime={(t) => store.getState().setCursor(t)} />
+            <details className="sheet-key">
+              <summary>Answer key</summary>
+              <SheetAnswers sheet={sheet} />
+            </details>
+          </div>
+        )}
+      </details>
+    </section>
+  );
+}
+
+/** The sheet's questions, printed before the plots (print only, while a sheet is shown). */
+export function SheetPrintQuestions() {
+  const result = useStore(sheetResult);
+  const link = useAppState((s) => s.sheet);
+  const share = useAppState(useShallow(shareStateOf));
+  const query = useMemo(() => encodeShareState(share), [share]);
+  if (result.status !== 'ready' || !result.sheet || !link) return null;
+  const url = `${window.location.origin}${window.location.pathname}?${query}`;
+  return (
+    <section className="print-only sheet-print sheet-print-questions" aria-label="Exercise sheet (print)">
+      <SheetQuestions sheet={result.sheet} link={url} />
+    </section>
+  );
+}
+
+/** The answer key, printed on a page of its own after the plots (print only). */
+export function SheetPrintAnswers() {
+  const result = useStore(sheetResult);
+  const link = useAppState((s) => s.sheet);
+  if (result.status !== 'ready' || !result.sheet || !link) return null;
+  return (
+    <section className="print-only sheet-print sheet-print-answers" aria-label="Answer key (print)">
+      <SheetAnswers sheet={result.sheet} />
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+// Messages between the page and its sheet worker: the engine makes an exercise sheet by
+// running the scenario to the end (`exercise_json`), so never on the page's thread.
+
+/** Page → worker. */
+export type ToSheetWorker =
+  | { type: 'init'; module: WebAssembly.Module }
+  | {
+      type: 'sheet';
+      id: number;
+      scenarioJson: string;
+      title: string;
+      number: number;
+      count: number;
+      compareJson: string;
+    };
+
+/** Worker → page: the engine's sheet JSON, or its reason for refusing. */
+export type FromSheetWorker =
+  { type: 'ready' } | { type: 'sheet'; id: number; json: string } | { type: 'failed'; id: number; message: string };

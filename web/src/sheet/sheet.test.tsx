@@ -1,0 +1,163 @@
+// @vitest-environment jsdom
+// Exercise sheets and the theory lines with the real engine: the link keys (`sheet`,
+// `theory`), the sheet request going to a worker (an in-process one running the real
+// `exercise_json`), the sheet view showing the engine's sheet as it is, and the theory note
+// showing the engine's inputs.
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppContext } from '../app/AppContext';
+import { tables } from '../engine/tables';
+import { defaultShareState } from '../scenario/shareState';
+import { decodeShareState, encodeShareState } from '../scenario/url';
+import { createHarness } from '../test/appHarness';
+import { InProcessSheetWorker } from '../test/sheetWorker';
+import { engineWasm, realValidator } from '../test/wasm';
+import { TheoryNote } from '../theory/TheoryNote';
+import { parseTheory, theoryOf } from '../theory/theory';
+import { parseSheet, sheetInput } from './sheet';
+import { SheetClient } from './sheetClient';
+import { SheetAnswers, SheetQuestions } from './SheetView';
+
+const decode = (q: string) => decodeShareState(q, realValidator());
+const preset = (name: string) => {
+  const p = tables.presets.find((x) => x.name === name);
+  if (!p) throw new Error(name);
+  return p;
+};
+/** A preset's link, as the page writes it (a comparison of the preset's algorithm). */
+function presetQuery(name: string, extra = ''): string {
+  const sc = preset(name).scenario;
+  const flows = Array.isArray(sc.flows) ? sc.flows : [];
+  const first = flows[0] as { algorithm?: string } | undefined;
+  return `?${encodeShareState({ ...defaultShareState(), scenario: sc, algorithms: [first?.algorithm ?? 'reno'] })}${extra}`;
+}
+
+const harnesses: ReturnType<typeof createHarness>[] = [];
+afterEach(() => {
+  cleanup();
+  harnesses.splice(0).forEach((h) => h.dispose());
+});
+
+describe('link keys of exercise sheets and the theory lines', () => {
+  it('writes sheet=N (and :C when not 6) and theory=1 only when set, and reads them back', () => {
+    const plain = encodeShareState(defaultShareState());
+    expect(plain).not.toMatch(/sheet=|theory=/);
+    const six = encodeShareState({ ...defaultShareState(), sheet: { number: 3, count: 6 }, theory: true });
+    expect(six).toContain('sheet=3');
+    expect(six).not.toContain('sheet=3:');
+    expect(six).toContain('theory=1');
+    const back = decode(`?${six}`);
+    expect(back.notices).toEqual([]);
+    expect(back.state.sheet).toEqual({ number: 3, count: 6 });
+    expect(back.state.theory).toBe(true);
+    const eight = encodeShareState({ ...defaultShareState(), sheet: { number: 12, count: 8 } });
+    expect(eight).toContain('sheet=12:8');
+    expect(decode(`?${eight}`).state.sheet).toEqual({ number: 12, count: 8 });
+  });
+
+  it('opens old links unchanged: no sheet, no theory, no notices', () => {
+    for (const q of ['?v=1&alg=reno,newreno', '?v=3&alg=reno', '?v=4&alg=reno&projector=1']) {
+      const d = decode(q);
+      expect(d.state.sheet).toBeNull();
+      expect(d.state.theory).toBe(false);
+      expect(d.notices.filter((n) => n.key === 'sheet' || n.key === 'theory')).toEqual([]);
+    }
+  });
+
+  it('names a bad sheet or theory value and leaves them off', () => {
+    const d = decode('?v=4&alg=reno&sheet=two&theory=yes');
+    expect(d.state.sheet).toBeNull();
+    expect(d.state.theory).toBe(false);
+    expect(d.notices.find((n) => n.key === 'sheet')?.message).toContain('sheet=two is not an exercise sheet');
+    expect(d.notices.find((n) => n.key === 'theory')?.message).toContain('theory=yes is not 1 (on) or 0 (off)');
+  });
+});
+
+describe('the sheet request', () => {
+  it('goes to the sheet worker, which answers with the engine’s sheet', async () => {
+    const worker = new InProcessSheetWorker();
+    const client = new SheetClient({} as WebAssembly.Module, () => worker);
+    const h = createHarness(presetQuery('textbook-reno'), 1);
+    harnesses.push(h);
+    const input = sheetInput(h.store.getState());
+    const sheet = await client.request(input, 1, 6);
+    expect(worker.received.map((m) => m.type)).toEqual(['init', 'sheet']);
+    const expected = parseSheet(engineWasm().exercise_json(input.scenarioJson, input.title, 1, 6, '[]'));
+    expect(sheet).toEqual(expected);
+    expect(sheet?.questions.map((q) => q.kind)).toContain('timeout');
+    expect(sheet?.questions.map((q) => q.kind)).toContain('fast_retransmit');
+    // The engine's refusal comes back as the reason.
+    await expect(client.request(input, 1, 30)).rejects.toThrow('questions: 30 is not from 1 to 20');
+    client.dispose();
+  });
+
+  it('sends every compared run for the comparison question', () => {
+    const h = createHarness('?v=4&alg=reno,newreno', 1);
+    harnesses.push(h);
+    const input = sheetInput(h.store.getState());
+    const list = JSON.parse(input.compareJson) as { algorithm: string }[];
+    expect(list.map((r) => r.algorithm)).toEqual(['reno', 'newreno']);
+  });
+});
+
+describe('the sheet view', () => {
+  it('shows the engine’s questions, the round definition, and the answers with their rules', () => {
+    const sc = preset('textbook-reno').scenario;
+    const sheet = parseSheet(engineWasm().exercise_json(JSON.stringify(sc), 'textbook-reno', 1, 6, '[]'));
+    const times: number[] = [];
+    const { container } = render(
+      <>
+        <SheetQuestions sheet={sheet} onTime={(t) => times.push(t)} />
+        <SheetAnswers sheet={sheet} />
+      </>,
+    );
+    expect(container.textContent).toContain(sheet.scenario);
+    expect(container.textContent).toContain(sheet.definition);
+    for (const q of sheet.questions) {
+      expect(container.textContent).toContain(q.text);
+      expect(container.textContent).toContain(q.answer);
+      for (const r of q.rules) expect(container.textContent).toContain(`${r.title} (${r.source})`);
+    }
+    const first = sheet.questions.find((q) => q.at_s !== null);
+    act(() => screen.getAllByRole('button', { name: /^Show at/ })[0]?.click());
+    expect(times).toEqual([first?.at_s]);
+  });
+});
+
+describe('the theory note', () => {
+  it('states the engine’s estimates and inputs for bbr-random-loss', () => {
+    const h = createHarness(presetQuery('bbr-random-loss', '&theory=1&plots=window,throughput'), 1);
+    harnesses.push(h);
+    const s = h.store.getState();
+    expect(s.theory).toBe(true);
+    const t = parseTheory(engineWasm().theory_json(sheetInput(s).scenarioJson, 0));
+    if ('unavailable' in t) throw new Error(t.unavailable);
+    expect(theoryOf(sheetInput(s).scenarioJson, 0)).toEqual(t);
+    render(
+      <AppContext.Provider value={{ store: h.store, controller: h.controller, traces: h.traces }}>
+        <TheoryNote />
+      </AppContext.Provider>,
+    );
+    const note = screen.getByRole('note', { name: 'Theory' });
+    expect(note.textContent).toContain('Mathis et al. 3.1 Mbit/s');
+    expect(note.textContent).toContain(t.mathis.formula);
+    expect(note.textContent).toContain(t.mathis.source);
+    expect(note.textContent).toContain(t.padhye.source);
+    expect(note.textContent).toContain(`p = 0.01 (${t.inputs.p_from})`);
+    expect(note.textContent).toContain('MSS = 1460 B');
+    expect(note.textContent).toContain('T0 = 1 s');
+  });
+
+  it('gives the engine’s reason when the models do not apply', () => {
+    const h = createHarness('?v=4&alg=reno&theory=1&plots=throughput', 1);
+    harnesses.push(h);
+    render(
+      <AppContext.Provider value={{ store: h.store, controller: h.controller, traces: h.traces }}>
+        <TheoryNote />
+      </AppContext.Provider>,
+    );
+    expect(screen.getByRole('note', { name: 'Theory' }).textContent).toContain(
+      'no estimate: no random loss on the bottleneck',
+    );
+  });
+});

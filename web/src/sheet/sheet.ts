@@ -1,0 +1,108 @@
+// An exercise sheet as the engine writes it (`exercise_json`, engine/wasm/src/lib.rs): the
+// questions about flow 0 of a run, each with its answer and the rules behind it. The page
+// shows and prints these strings as they are; it computes none of them.
+import { isJsonObject, type JsonObject, type JsonValue } from '../lib/json';
+import type { AppState } from '../state/types';
+import { exportRuns, scenarioName } from '../export/describe';
+
+/** A rule behind an answer. */
+export interface SheetRule {
+  id: string;
+  title: string;
+  source: string;
+  formula: string;
+}
+
+/** One question with its answer. */
+export interface SheetQuestion {
+  number: number;
+  kind: string;
+  text: string;
+  answer: string;
+  values: JsonValue;
+  rules: SheetRule[];
+  /** When it happened, s (time questions), or null. */
+  at_s: number | null;
+}
+
+/** A sheet. */
+export interface Sheet {
+  title: string;
+  scenario: string;
+  number: number;
+  definition: string;
+  questions: SheetQuestion[];
+}
+
+/** The question kinds about transmission rounds (the sheet then gives the round definition
+ *  and prints the rounds view). */
+export const ROUND_KINDS: ReadonlySet<string> = new Set([
+  'slow_start_rounds',
+  'ca_rounds',
+  'ssthresh_change',
+  'round_cwnd',
+]);
+
+/** True when a question of the sheet is about rounds. */
+export function asksAboutRounds(sheet: Sheet): boolean {
+  return sheet.questions.some((q) => ROUND_KINDS.has(q.kind));
+}
+
+const str = (o: JsonObject, k: string): string => (typeof o[k] === 'string' ? o[k] : '');
+const num = (o: JsonObject, k: string): number => (typeof o[k] === 'number' ? o[k] : NaN);
+
+/** Parses the engine's sheet JSON (throws when it is not a sheet). */
+export function parseSheet(json: string): Sheet {
+  const raw: unknown = JSON.parse(json);
+  if (!isJsonObject(raw as JsonValue) || !Array.isArray((raw as JsonObject).questions)) {
+    throw new Error('the engine returned no sheet');
+  }
+  const o = raw as JsonObject;
+  const questions = (o.questions as JsonValue[]).filter(isJsonObject).map((q) => ({
+    number: num(q, 'number'),
+    kind: str(q, 'kind'),
+    text: str(q, 'text'),
+    answer: str(q, 'answer'),
+    values: q.values ?? null,
+    rules: (Array.isArray(q.rules) ? q.rules : []).filter(isJsonObject).map((r) => ({
+      id: str(r, 'id'),
+      title: str(r, 'title'),
+      source: str(r, 'source'),
+      formula: str(r, 'formula'),
+    })),
+    at_s: typeof q.at_s === 'number' ? q.at_s : null,
+  }));
+  return {
+    title: str(o, 'title'),
+    scenario: str(o, 'scenario'),
+    number: num(o, 'number'),
+    definition: str(o, 'definition'),
+    questions,
+  };
+}
+
+/** What the engine needs to make a sheet of the view: the run asked about (flow 0 of the
+ *  first run: the first algorithm compared, or the competition), its title, and in a
+ *  comparison of several algorithms every run, for the comparison question. */
+export interface SheetInput {
+  scenarioJson: string;
+  title: string;
+  compareJson: string;
+}
+
+/** The sheet input of the page's view (each run's scenario as the export uses it). */
+export function sheetInput(
+  s: Pick<AppState, 'scenario' | 'mode' | 'algorithms' | 'presetName' | 'lesson'>,
+): SheetInput {
+  const runs = exportRuns(s);
+  const first = runs[0];
+  const compare =
+    s.mode === 'compare' && runs.length >= 2
+      ? runs.map((r) => ({ algorithm: r.key, scenario: JSON.parse(r.scenarioJson) as JsonValue }))
+      : [];
+  return {
+    scenarioJson: first?.scenarioJson ?? JSON.stringify(s.scenario),
+    title: scenarioName(s),
+    compareJson: JSON.stringify(compare),
+  };
+}

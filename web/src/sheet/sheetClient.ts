@@ -1,0 +1,109 @@
+// The page side of exercise sheets: one sheet worker (started on the first sheet, with the
+// page's compiled engine). A new request makes older answers stale: only the latest one is
+// delivered, the others resolve with null.
+import { compiledEngine } from '../engine/wasmMain';
+import type { FromSheetWorker, ToSheetWorker } from './protocol';
+import { parseSheet, type Sheet, type SheetInput } from './sheet';
+
+/** What the client needs of a Worker (tests pass an in-process stand-in). */
+export interface SheetWorkerLike {
+  postMessage(msg: ToSheetWorker): void;
+  onmessage: ((event: MessageEvent<FromSheetWorker>) => void) | null;
+  onerror: ((event: ErrorEvent) => void) | null;
+  terminate(): void;
+}
+
+interface Pending {
+  id: number;
+  resolve: (sheet: Sheet | null) => void;
+  reject: (e: Error) => void;
+}
+
+/** The sheet worker and the request in progress. */
+export class SheetClient {
+  private worker: SheetWorkerLike | null = null;
+  private nextId = 0;
+  private pending: Pending | null = null;
+
+  constructor(
+    private readonly module: WebAssembly.Module,
+    private readonly spawn: () => SheetWorkerLike,
+  ) {}
+
+  private ensureWorker(): SheetWorkerLike {
+    if (this.worker) return this.worker;
+    const worker = this.spawn();
+    worker.onmessage = (event) => this.receive(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      this.worker?.terminate();
+      this.worker = null;
+      const p = this.pending;
+      this.pending = null;
+      p?.reject(new Error(event.message || 'the sheet worker stopped'));
+    };
+    worker.postMessage({ type: 'init', module: this.module });
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Asks the engine for sheet `number` with `count` questions; null when a newer request
+   *  replaced it. Rejects with the engine's reason. */
+  request(input: SheetInput, number: number, count: number): Promise<Sheet | null> {
+    this.pending?.resolve(null);
+    this.nextId += 1;
+    const id = this.nextId;
+    const promise = new Promise<Sheet | null>((resolve, reject) => {
+      this.pending = { id, resolve, reject };
+    });
+    try {
+      this.ensureWorker().postMessage({ type: 'sheet', id, number, count, ...input });
+    } catch (e) {
+      this.pending = null;
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+    return promise;
+  }
+
+  private receive(msg: FromSheetWorker) {
+    if (msg.type === 'ready') return;
+    const p = this.pending;
+    if (!p || p.id !== msg.id) return;
+    this.pending = null;
+    if (msg.type === 'failed') {
+      p.reject(new Error(msg.message));
+      return;
+    }
+    try {
+      p.resolve(parseSheet(msg.json));
+    } catch (e) {
+      p.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+
+  /** Stops the worker. */
+  dispose(): void {
+    this.pending?.resolve(null);
+    this.pending = null;
+    this.worker?.terminate();
+    this.worker = null;
+  }
+}
+
+let client: SheetClient | null = null;
+
+/** Starts the sheet worker (Vite bundles it from this exact expression). */
+function spawnSheetWorker(): SheetWorkerLike {
+  return new Worker(new URL('./sheet.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'cwndlab-sheet',
+  }) as unknown as SheetWorkerLike;
+}
+
+/** The page's sheet client, or null before the engine has loaded. */
+export function pageSheets(): SheetClient | null {
+  const module = compiledEngine();
+  if (!module) return null;
+  client ??= new SheetClient(module, spawnSheetWorker);
+  return client;
+}

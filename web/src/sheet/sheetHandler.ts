@@ -1,0 +1,25 @@
+// The sheet worker's logic as a plain object (sheet.worker.ts binds it to the worker; Vitest
+// drives it in Node with the real wasm): each request is one `exercise_json` call.
+import { reasonOf } from '../export/exportHandler';
+import type { FromSheetWorker, ToSheetWorker } from './protocol';
+
+/** What the handler needs from the wasm module. */
+export interface SheetApi {
+  /** `exercise_json(scenario, title, number, count, compare)`; throws with the reason. */
+  exercise(scenarioJson: string, title: string, number: number, count: number, compareJson: string): string;
+}
+
+/** Creates the handler; `post` sends a message to the page. */
+export function createSheetHandler(api: SheetApi, post: (msg: FromSheetWorker) => void) {
+  return {
+    handle(msg: ToSheetWorker): void {
+      if (msg.type !== 'sheet') return;
+      try {
+        const json = api.exercise(msg.scenarioJson, msg.title, msg.number, msg.count, msg.compareJson);
+        post({ type: 'sheet', id: msg.id, json });
+      } catch (e) {
+        post({ type: 'failed', id: msg.id, message: reasonOf(e) });
+      }
+    },
+  };
+}
