@@ -227,14 +227,51 @@ impl RoundTracker {
     }
 }
 
+/// Reads one flow's rounds from rows that are stored and keep growing (a running
+/// simulation's), each call reading on from where the last stopped: a page asking while a
+/// run plays pays for the new rows only.
+#[derive(Clone, Debug)]
+pub struct RoundsReader {
+    tracker: RoundTracker,
+    /// Event and series rows read so far.
+    events: usize,
+    series: usize,
+    /// The rounds that ended.
+    ended: Vec<Round>,
+}
+
+impl RoundsReader {
+    /// A reader for flow `flow`.
+    pub fn new(flow: u32) -> RoundsReader {
+        RoundsReader {
+            tracker: RoundTracker::new(flow),
+            events: 0,
+            series: 0,
+            ended: Vec::new(),
+        }
+    }
+
+    /// The rounds of the rows so far (all of them, each time): the ended ones, then the
+    /// open one with the latest state and no end. If rows were taken out since the last
+    /// call, it starts again from what is stored.
+    pub fn read(&mut self, events: &[EventRow], series: &[(Ns, FlowState)]) -> Vec<Round> {
+        if self.events > events.len() || self.series > series.len() {
+            *self = RoundsReader::new(self.tracker.flow);
+        }
+        self.tracker.feed(&events[self.events..], &series[self.series..]);
+        (self.events, self.series) = (events.len(), series.len());
+        let ended = self.tracker.take_ended();
+        self.ended.extend(ended);
+        let mut out = self.ended.clone();
+        out.extend(self.tracker.snapshot());
+        out
+    }
+}
+
 /// The rounds of flow `flow` from its whole record: its event rows (which must include the
 /// sender's: data sends and ACK arrivals) and its window series, both in time order.
 pub fn rounds(events: &[EventRow], series: &[(Ns, FlowState)], flow: u32) -> Vec<Round> {
-    let mut t = RoundTracker::new(flow);
-    t.feed(events, series);
-    let mut out = t.take_ended();
-    out.extend(t.finish());
-    out
+    RoundsReader::new(flow).read(events, series)
 }
 
 #[cfg(test)]

@@ -366,18 +366,8 @@ pub struct Simulation {
     decision_order: Vec<crate::explain::Order>,
     /// Decisions stamped so far.
     decision_total: u32,
-    /// Per flow, the rounds read so far from the stored rows (see [`Simulation::rounds`]):
-    /// the tracker, how many event and series rows it has read, the rounds that ended.
-    rounds_cache: std::cell::RefCell<Vec<Option<RoundsCache>>>,
-}
-
-/// What [`Simulation::rounds`] has read of one flow's rows.
-#[derive(Debug)]
-struct RoundsCache {
-    tracker: crate::rounds::RoundTracker,
-    events: usize,
-    series: usize,
-    ended: Vec<crate::rounds::Round>,
+    /// Per flow, what [`Simulation::rounds`] has read of the stored rows so far.
+    rounds: std::cell::RefCell<Vec<crate::rounds::RoundsReader>>,
 }
 
 impl Simulation {
@@ -570,7 +560,7 @@ impl Simulation {
             explain: false,
             decision_order: Vec::new(),
             decision_total: 0,
-            rounds_cache: Default::default(),
+            rounds: std::cell::RefCell::new((0..n as u32).map(crate::rounds::RoundsReader::new).collect()),
         }
     }
 
@@ -1261,32 +1251,7 @@ impl Simulation {
         if self.world.log.stream.drop {
             return Err("rounds need the run's event log, which a summary-only run does not keep".into());
         }
-        // Read on from where the last call stopped: a page asking while a run plays pays for
-        // the new rows only.
-        let (events, series) = (&self.world.log.rows, &self.series[flow].rows);
-        let mut cache = self.rounds_cache.borrow_mut();
-        if cache.len() < self.series.len() {
-            cache.resize_with(self.series.len(), || None);
-        }
-        let fresh = || RoundsCache {
-            tracker: crate::rounds::RoundTracker::new(flow as u32),
-            events: 0,
-            series: 0,
-            ended: Vec::new(),
-        };
-        let c = cache[flow].get_or_insert_with(fresh);
-        if c.events > events.len() || c.series > series.len() {
-            // Rows were taken out (`take_rows`): start again from what is stored.
-            *c = fresh();
-        }
-        c.tracker.feed(&events[c.events..], &series[c.series..]);
-        c.events = events.len();
-        c.series = series.len();
-        let ended = c.tracker.take_ended();
-        c.ended.extend(ended);
-        let mut out = c.ended.clone();
-        out.extend(c.tracker.snapshot());
-        Ok(out)
+        Ok(self.rounds.borrow_mut()[flow].read(&self.world.log.rows, &self.series[flow].rows))
     }
 
     /// Captures the packets passing a point from now on (see `capture.rs`); None stops.

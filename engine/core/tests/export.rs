@@ -77,6 +77,15 @@ fn waiting_at_end(s: &Scenario, queue: &str) -> u64 {
     in_system.saturating_sub(1)
 }
 
+/// The records of a bottleneck capture (snap length 80) of `s`.
+fn bottleneck_capture(s: &Scenario) -> Vec<(u64, Vec<u8>, u32)> {
+    let req = Request::Pcap {
+        point: CapturePoint::Bottleneck,
+        snaplen: 80,
+    };
+    pcap_records(&export(s, &req, 50_000).1[0])
+}
+
 #[test]
 fn csv_and_json_tables_hold_the_same_rows() {
     let s = scenario("netsim-reno", &[("duration", "5")]);
@@ -251,15 +260,7 @@ fn the_receiver_and_bottleneck_captures_see_what_reaches_them() {
 #[test]
 fn cross_traffic_appears_at_the_bottleneck_as_udp() {
     let s = scenario("cubic-two-rtts", &[("duration", "2")]);
-    let (_, bn) = export(
-        &s,
-        &Request::Pcap {
-            point: CapturePoint::Bottleneck,
-            snaplen: 80,
-        },
-        50_000,
-    );
-    let recs = pcap_records(&bn[0]);
+    let recs = bottleneck_capture(&s);
     let udp = recs.iter().filter(|(_, b, _)| b[9] == 17).count();
     assert!(udp > 100, "{udp} cross-traffic datagrams");
     assert!(
@@ -416,15 +417,7 @@ fn the_page_refuses_an_export_too_big_to_hold_and_says_what_to_do() {
 fn a_capture_ends_with_the_run() {
     // A 1 000-packet queue still full at 3 s: what would start after the end is not captured.
     let s = scenario("cubic-bufferbloat", &[("duration", "3")]);
-    let (_, bn) = export(
-        &s,
-        &Request::Pcap {
-            point: CapturePoint::Bottleneck,
-            snaplen: 80,
-        },
-        50_000,
-    );
-    let recs = pcap_records(&bn[0]);
+    let recs = bottleneck_capture(&s);
     let last = recs.last().unwrap().0;
     assert!(
         last <= 3 * SEC && last > 3 * SEC - 10_000_000,

@@ -4,20 +4,13 @@ import { codes_json, first_divergence_json, initSync, Sim } from './pkg/cwndlab_
 import { failedMessage, type FromWorker, type ToWorker } from './protocol';
 import type { Codes } from './tables';
 import { createWorkerHandler } from './workerHandler';
+import { messageYielder } from './yieldToMessages';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (msg: FromWorker, transfer: Transferable[]) => scope.postMessage(msg, transfer);
 let handler: ReturnType<typeof createWorkerHandler> | null = null;
 
-// Yield with a message rather than setTimeout, which browsers clamp to 4 ms when nested.
-const channel = new MessageChannel();
-const waiting: (() => void)[] = [];
-channel.port1.onmessage = () => waiting.shift()?.();
-const yieldToMessages = () =>
-  new Promise<void>((resolve) => {
-    waiting.push(resolve);
-    channel.port2.postMessage(null);
-  });
+const yieldToMessages = messageYielder();
 
 scope.onmessage = (event: MessageEvent<ToWorker>) => {
   const msg = event.data;

@@ -1,6 +1,7 @@
 // Export worker entry: instantiates the wasm compiled by the page, then hands every message
 // to the handler (exportHandler.ts). No logic lives here.
 import { Exporter, initSync } from '../engine/pkg/cwndlab_wasm.js';
+import { messageYielder } from '../engine/yieldToMessages';
 import { createExportHandler } from './exportHandler';
 import type { FromExportWorker, ToExportWorker } from './protocol';
 
@@ -8,15 +9,7 @@ const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (msg: FromExportWorker, transfer: Transferable[]) => scope.postMessage(msg, transfer);
 let handler: ReturnType<typeof createExportHandler> | null = null;
 
-// Yield with a message rather than setTimeout, which browsers clamp to 4 ms when nested.
-const channel = new MessageChannel();
-const waiting: (() => void)[] = [];
-channel.port1.onmessage = () => waiting.shift()?.();
-const yieldToMessages = () =>
-  new Promise<void>((resolve) => {
-    waiting.push(resolve);
-    channel.port2.postMessage(null);
-  });
+const yieldToMessages = messageYielder();
 
 scope.onmessage = (event: MessageEvent<ToExportWorker>) => {
   const msg = event.data;
