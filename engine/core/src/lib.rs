@@ -27,6 +27,7 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod bounded;
 pub mod capture;
 pub mod catalogue;
 pub mod cross;

@@ -368,6 +368,8 @@ pub struct Simulation {
     decision_total: u32,
     /// Per flow, what [`Simulation::rounds`] has read of the stored rows so far.
     rounds: std::cell::RefCell<Vec<crate::rounds::RoundsReader>>,
+    /// Bounded recording, when asked for (see [`Simulation::set_bounded`]).
+    bounded: Option<Box<crate::bounded::Bounded>>,
 }
 
 impl Simulation {
@@ -561,6 +563,7 @@ impl Simulation {
             decision_order: Vec::new(),
             decision_total: 0,
             rounds: std::cell::RefCell::new((0..n as u32).map(crate::rounds::RoundsReader::new).collect()),
+            bounded: None,
         }
     }
 
@@ -1251,6 +1254,13 @@ impl Simulation {
         if self.world.log.stream.drop {
             return Err("rounds need the run's event log, which a summary-only run does not keep".into());
         }
+        if let Some(b) = self.bounded.as_deref().filter(|b| b.began.is_some()) {
+            // The rows were counted before they were reduced (see `reduce_rows`).
+            let (tracker, ended) = &b.rounds[flow];
+            let mut out = ended.clone();
+            out.extend(tracker.snapshot());
+            return Ok(out);
+        }
         Ok(self.rounds.borrow_mut()[flow].read(&self.world.log.rows, &self.series[flow].rows))
     }
 
@@ -1299,6 +1309,105 @@ impl Simulation {
                 .map(|v| v.as_mut().map(|v| std::mem::take(&mut v.rows)))
                 .collect(),
         }
+    }
+
+    /// Bounded recording (see `bounded.rs`): once the stored rows of the window series, the
+    /// event log and the queues exceed `budget_rows`, the rows produced from then on are
+    /// reduced to `buckets` buckets over the run's duration, by [`Simulation::reduce_rows`],
+    /// which the caller runs after each slice. Call before running. Summary, digest and
+    /// rounds stay those of a full run.
+    pub fn set_bounded(&mut self, budget_rows: u64, buckets: u64) {
+        let width = crate::bounded::width(self.world.end, buckets);
+        let queues = self.queues().len();
+        self.bounded = Some(Box::new(crate::bounded::Bounded::new(
+            budget_rows,
+            width,
+            self.series.len(),
+            queues,
+        )));
+    }
+
+    /// Where the reduction began (None: every row is stored so far, or no bounded recording).
+    pub fn reduction(&self) -> Option<&crate::bounded::Began> {
+        self.bounded.as_deref().and_then(|b| b.began.as_ref())
+    }
+
+    /// Rows stored per table: each flow's series, the event log, each traced queue.
+    fn stored_rows(&self) -> Vec<usize> {
+        let mut out: Vec<usize> = self.series.iter().map(|s| s.rows.len()).collect();
+        out.push(self.world.log.rows.len());
+        out.extend(self.queues().iter().map(|(_, q)| q.rows.len()));
+        out
+    }
+
+    /// Bounded recording's step, after each slice of the run (nothing without
+    /// [`Simulation::set_bounded`]): begins the reduction once the stored rows exceed the
+    /// budget (the rows stored until then stay), then reduces the rows produced since the
+    /// last call, hashing them first (the digest is unchanged) and counting their rounds.
+    /// Stored rows are only ever appended: a reader's cursors stay valid. The buckets that
+    /// ended by now are sealed (all of them once the run is finished).
+    pub fn reduce_rows(&mut self) {
+        let Some(mut b) = self.bounded.take() else {
+            return;
+        };
+        let stored = self.stored_rows();
+        if b.began.is_none() {
+            if stored.iter().sum::<usize>() as u64 > b.budget && !self.finished {
+                b.began = Some(crate::bounded::Began {
+                    at: self.world.now,
+                    width: b.width,
+                    full_rows: stored.clone(),
+                });
+                b.kept = stored;
+                // The rounds are counted from every row, the ones stored in full too.
+                for (f, (tracker, ended)) in b.rounds.iter_mut().enumerate() {
+                    tracker.feed(&self.world.log.rows, &self.series[f].rows);
+                    ended.extend(tracker.take_ended());
+                }
+            }
+            self.bounded = Some(b);
+            return;
+        }
+        self.digest();
+        let (now, finished) = (self.world.now, self.finished);
+        let n = self.series.len();
+        let mut tails: Vec<Vec<(Ns, crate::trace::FlowState)>> = Vec::with_capacity(n);
+        for (f, s) in self.series.iter_mut().enumerate() {
+            tails.push(s.rows.split_off(b.kept[f]));
+        }
+        let events = self.world.log.rows.split_off(b.kept[n]);
+        for (f, (tracker, ended)) in b.rounds.iter_mut().enumerate() {
+            tracker.feed(&events, &tails[f]);
+            ended.extend(tracker.take_ended());
+        }
+        fn step<R: crate::bounded::Reducible>(
+            r: &mut crate::bounded::Reducer<R>,
+            tail: &[R],
+            rows: &mut Vec<R>,
+            now: Ns,
+            finished: bool,
+        ) {
+            r.feed(tail, rows);
+            if finished {
+                r.finish(rows);
+            } else {
+                r.seal_before(now, rows);
+            }
+        }
+        for (f, s) in self.series.iter_mut().enumerate() {
+            step(&mut b.series[f], &tails[f], &mut s.rows, now, finished);
+        }
+        step(&mut b.events, &events, &mut self.world.log.rows, now, finished);
+        let queues = self.world.links.iter_mut().flat_map(|l| l.traced_mut());
+        for (q, (r, queue)) in b.queues.iter_mut().zip(queues).enumerate() {
+            let tail = queue.rows.split_off(b.kept[n + 1 + q]);
+            step(r, &tail, &mut queue.rows, now, finished);
+        }
+        // What is stored now was hashed (the rows reduced away too): the digest goes on
+        // from the rows appended after it.
+        b.kept = self.stored_rows();
+        self.digests.borrow_mut().mark_hashed(&b.kept);
+        self.bounded = Some(b);
     }
 
     /// Metrics so far (at the end of the run, the final summary).

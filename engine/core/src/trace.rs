@@ -740,6 +740,18 @@ impl SectionDigests {
         }
     }
 
+    /// Section `i` (for each length given) was hashed up to its first `lens[i]` rows:
+    /// bounded recording replaced the rows after those already hashed with rows it kept
+    /// of them (see `bounded.rs`), which are not hashed twice.
+    pub fn mark_hashed(&mut self, lens: &[usize]) {
+        if self.sections.len() < lens.len() {
+            self.sections.resize(lens.len(), (0, 0, Digest::default()));
+        }
+        for (s, &n) in self.sections.iter_mut().zip(lens) {
+            s.1 = n;
+        }
+    }
+
     /// Combines every section (its row count and digest) into one value.
     pub fn finish(&self) -> u64 {
         let mut d = Digest::default();

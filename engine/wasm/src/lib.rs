@@ -2,10 +2,18 @@
 //! come out as typed-array columns (copied, JS-owned, transferable), rows from a cursor.
 //!
 //! Times are seconds (f64); sizes bytes; no u64/BigInt crosses the boundary.
+//!
+//! Feature `tools` (default) adds what only setup, the export and sheet workers and the
+//! theory note call: the tables (schema, catalogue, presets, rules), `Exporter`,
+//! `exercise_json`, `theory_json`, `export_tables_json`. scripts/setup.mjs also builds the
+//! crate without it, a smaller wasm for the page's first view (docs/performance.md).
 
+#[cfg(feature = "tools")]
 use cwndlab_core::catalogue;
+#[cfg(feature = "tools")]
 use cwndlab_core::presets;
 use cwndlab_core::scenario::{Problem, Scenario};
+#[cfg(feature = "tools")]
 use cwndlab_core::schema;
 use cwndlab_core::sim::Simulation;
 use cwndlab_core::tcp::cc::Phase;
@@ -21,6 +29,7 @@ fn problems_json(problems: &[Problem]) -> String {
 }
 
 /// The parameter table (units, defaults, ranges) as JSON; see `cwndlab schema`.
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub fn schema_json() -> String {
     schema::schema_json().to_string()
@@ -34,6 +43,7 @@ pub fn default_scenario_json() -> String {
 
 /// The catalogue of named algorithms: `[{name, label, group, description, settings}]`,
 /// `settings` mapping a path inside a flow (e.g. `cc.idle_policy`) to its value.
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub fn catalogue_json() -> String {
     catalogue::catalogue_json().to_string()
@@ -43,6 +53,7 @@ pub fn catalogue_json() -> String {
 /// `lesson` is null or `{look, happens, source, question, compare}` (`compare`: catalogue
 /// names to select); `steps` where the explanation tools lead in it: `[{label, rules}]`
 /// (rule ids; offer a step when the run explains one of its rules).
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub fn presets_json() -> String {
     let list: Vec<_> = presets::all()
@@ -404,6 +415,7 @@ impl Sim {
 /// The rules every decision names, their kinds and the glossary: `{kinds: [{id,
 /// description}], rules: [{id, kind, title, source, formula, inputs: [{name, unit}],
 /// outputs}], glossary: [{term, label, definition}]}`.
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub fn rules_json() -> String {
     cwndlab_core::explain::rules_json().to_string()
@@ -484,6 +496,7 @@ pub fn rounds_value(sim: &Simulation, flow: usize) -> serde_json::Value {
 /// throws with the reason (an invalid scenario as a JSON problem list, nothing to ask, a
 /// count out of range). Runs the scenario (and each compared one) to the end: call it from
 /// a worker.
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub fn exercise_json(
     scenario_json: &str,
@@ -515,6 +528,7 @@ pub fn exercise_json(
 /// scenario, with their inputs (`cwndlab_core::theory::theory_json`): `{"inputs": {p,
 /// p_from, rtt_s, mss, b, t0_s, w_max}, "mathis": {bps, formula, source}, "padhye": {…}}` or
 /// `{"unavailable": reason}` (no random loss, an invalid scenario).
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub fn theory_json(scenario_json: &str, flow: u32) -> String {
     match Scenario::from_json_str(scenario_json) {
@@ -526,6 +540,7 @@ pub fn theory_json(scenario_json: &str, flow: u32) -> String {
 /// What the page may export: `{"tables": [{name, description}], "capture_points": [{name,
 /// description}], "snaplen": {default, min, max}, "page_limit_bytes": n, "qlog_events":
 /// [...]}` (the names a request uses; the page never retypes them).
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub fn export_tables_json() -> String {
     cwndlab_core::export::vocabulary_json().to_string()
@@ -533,11 +548,13 @@ pub fn export_tables_json() -> String {
 
 /// A running export: the scenario run again from the start with a writer attached (see
 /// `cwndlab_core::export`), its files' bytes taken slice by slice. Run it in a worker.
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub struct Exporter {
     ex: cwndlab_core::export::Exporter,
 }
 
+#[cfg(feature = "tools")]
 #[wasm_bindgen]
 impl Exporter {
     /// Starts an export of a scenario (the resolved JSON a `Sim` gives, or any valid one).
@@ -591,5 +608,43 @@ impl Exporter {
     /// Simulated time done, 0 to 1.
     pub fn progress(&self) -> f64 {
         self.ex.progress()
+    }
+}
+
+/// Bounded recording and windowed re-runs, for long, fast runs in the page (see
+/// `cwndlab_core::bounded`).
+#[wasm_bindgen]
+impl Sim {
+    /// Bounded recording: once the stored rows exceed `budget_rows`, the rows produced from
+    /// then on are reduced to `buckets` buckets over the run by `reduce_rows`, which the
+    /// caller runs after each slice (before reading). Call before running.
+    pub fn set_bounded(&mut self, budget_rows: f64, buckets: u32) {
+        self.sim.set_bounded(budget_rows.max(0.0) as u64, buckets as u64);
+    }
+
+    /// Bounded recording's step after a slice (see `set_bounded`); nothing without it.
+    pub fn reduce_rows(&mut self) {
+        self.sim.reduce_rows();
+    }
+
+    /// Where the reduction began: `{"at": s, "width": s}` (rows before `at` are stored in
+    /// full; later ones per bucket of `width`), or null.
+    pub fn reduction_json(&self) -> String {
+        match self.sim.reduction() {
+            Some(b) => json!({"at": ns_to_secs(b.at), "width": ns_to_secs(b.width)}).to_string(),
+            None => "null".into(),
+        }
+    }
+
+    /// Stores the rows produced from now on (true, the default) or drops them, hashed so the
+    /// digest stays available (false): a re-run of a window of a long run keeps only the
+    /// window's rows (false until its start, then true).
+    pub fn keep_rows(&mut self, on: bool) {
+        use cwndlab_core::sim::Recording;
+        self.sim.set_recording(if on {
+            Recording::Full
+        } else {
+            Recording::Summary { digest: true }
+        });
     }
 }

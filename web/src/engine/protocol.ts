@@ -81,8 +81,30 @@ export type TableName = keyof typeof TABLES;
 export type ColumnOf<T extends TableName> = (typeof TABLES)[T][number];
 /** One table's columns. */
 export type Table<T extends TableName> = Record<ColumnOf<T>, Float64Array>;
-/** New rows of every table since the previous chunk of the same run. */
-export type TraceChunk = { [T in TableName]: Table<T> };
+/** Where a long run's bounded recording began reducing its rows (the engine's
+ *  `reduction_json`, rule in engine/core/src/bounded.rs): rows before `at` (s) are every
+ *  row; from `at` on, each table keeps, per bucket of `width` seconds (buckets start at 0)
+ *  and per flow, routine event kind (send, ACK, RTT sample) or queue, the first and last row
+ *  and the rows holding each column's minimum and maximum; losses, retransmissions and the
+ *  other marks are all kept. Drawn at one bucket per device pixel or coarser, the min/max
+ *  envelope is the full run's; finer than that it is not (ask for a window: `ExplainQuery`
+ *  'window'). */
+export interface Reduction {
+  at: number;
+  width: number;
+}
+
+/** New rows of every table since the previous chunk of the same run; `reduced`: the run's
+ *  reduction once it began (absent or null: every row). */
+export type TraceChunk = { [T in TableName]: Table<T> } & { reduced?: Reduction | null };
+
+/** Stored rows of one run (window series, event log, queue) above which the worker reduces
+ *  the rows that follow (about 10 MB in the engine and as much in the page per run; four
+ *  runs of a comparison stay well under the page's 300 MB). */
+export const BOUNDED_BUDGET_ROWS = 100_000;
+/** Buckets over a run's duration once reduced (about 4 per device pixel of a 1 000-pixel
+ *  plot). */
+export const BOUNDED_BUCKETS = 4096;
 /** Every table name, in a fixed order. */
 export const TABLE_NAMES = Object.keys(TABLES) as TableName[];
 
@@ -307,7 +329,11 @@ export type ExplainQuery =
   /** Decisions of the key's run, by index. */
   | { what: 'detail'; key: string; indices: number[] }
   /** The first divergence of two complete scenarios. */
-  | { what: 'divergence'; a: string; b: string };
+  | { what: 'divergence'; a: string; b: string }
+  /** Every row of the key's run between `from` and `to` (s): the run replayed from its
+   *  start keeping only that window's rows (deterministic: the very rows the run made),
+   *  for zooming into a reduced run finer than its buckets. */
+  | { what: 'window'; key: string; from: number; to: number };
 
 /** The worker's answer. `epoch` numbers the replays of a run: a new one (after a live
  *  change) starts the index afresh. */
@@ -326,6 +352,10 @@ export type ExplainResult =
     }
   | { what: 'detail'; key: string; epoch: number; decisions: DecisionJson[] }
   | { what: 'divergence'; divergence: DivergenceJson | null }
+  /** Every row the run produced from `from` to `to` (the key's flow; its run's queue and
+   *  throughput): what a full recording holds between those times (the window series'
+   *  state in force at `from` is the last row before it, not in the window). */
+  | { what: 'window'; key: string; from: number; to: number; chunk: TraceChunk; computeMs: number }
   | { what: 'error'; message: string };
 
 /** full: run to the end at once (in time slices); live: wait for `advance` steps. */

@@ -6,6 +6,8 @@
 // advance in slices of ~SLICE_MS and yield between them, so a newer request or a cancel is
 // seen within one slice, whatever the scenario.
 import {
+  BOUNDED_BUCKETS,
+  BOUNDED_BUDGET_ROWS,
   DECISION_INDEX_COLUMNS,
   type DecisionIndexColumns,
   type DecisionJson,
@@ -23,6 +25,7 @@ import {
   type RunSpec,
   SUMMARY_EVERY_MS,
   type RunSummary,
+  type Reduction,
   type TableName,
   type ThroughputMeta,
   type ToWorker,
@@ -82,6 +85,16 @@ export interface SimLike {
   /** The flow's transmission rounds so far (`RoundsJson` as JSON; O(run so far)); absent
    *  in engines before the rounds view. */
   rounds_json?(flow: number): string;
+  /** Bounded recording (engine/core/src/bounded.rs): reduce the rows produced once the
+   *  stored ones exceed `budgetRows`, to `buckets` buckets over the run; absent in engines
+   *  before it (every row is then kept). */
+  set_bounded?(budgetRows: number, buckets: number): void;
+  /** Bounded recording's step, after each slice and before reading. */
+  reduce_rows?(): void;
+  /** `Reduction` as JSON, or null while every row is kept. */
+  reduction_json?(): string;
+  /** Stores the rows produced from now on (true) or drops them, hashed (false). */
+  keep_rows?(on: boolean): void;
   free(): void;
 }
 
@@ -108,6 +121,9 @@ export interface HandlerOptions {
   /** Wall clock shared with the page (ms since the epoch, sub-ms): timestamps messages so
    *  the page can tell transfer time apart from engine time. */
   epoch?: () => number;
+  /** Bounded recording's budget (rows stored per run before reducing) and buckets. */
+  boundedBudgetRows?: number;
+  boundedBuckets?: number;
 }
 
 type Post = (msg: FromWorker, transfer: Transferable[]) => void;
@@ -234,6 +250,20 @@ function roundsOf(sim: SimLike, flow: number): RoundsJson | null {
   }
 }
 
+/** Where a run's reduction began (null: every row is kept). */
+function reductionOf(sim: SimLike): Reduction | null {
+  try {
+    const parsed = JSON.parse(sim.reduction_json?.() ?? 'null') as Reduction | null;
+    return parsed && typeof parsed.at === 'number' && typeof parsed.width === 'number' ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Simulated time per `advance` call of a window re-run, s (short: the worker checks its
+ *  clock between calls). */
+const WINDOW_STEP_S = 0.01;
+
 function defaultYield(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
@@ -246,6 +276,8 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
   const yieldToMessages = opts.yieldToMessages ?? defaultYield;
   const clock = opts.now ?? (() => performance.now());
   const epoch = opts.epoch ?? epochNow;
+  const budgetRows = opts.boundedBudgetRows ?? BOUNDED_BUDGET_ROWS;
+  const buckets = opts.boundedBuckets ?? BOUNDED_BUCKETS;
   const masks = kindMasks(api.codes.events);
   const {
     series_columns: seriesColumns,
@@ -352,6 +384,8 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
   function postChunk(run: Run) {
     const t0 = clock();
     const chunks = readChunks(run);
+    const reduced = reductionOf(run.sim);
+    for (const { chunk } of chunks) chunk.reduced = reduced;
     const t1 = clock();
     const finished = run.sim.finished();
     const wantSummary = mode === 'full' || finished || t0 - run.lastSummary >= SUMMARY_EVERY_MS;
@@ -408,6 +442,8 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
           do {
             finished = run.sim.run_events(eventsPerCheck);
           } while (!finished && clock() - t0 < sliceMs);
+          // A long, fast run reduces what it stores after every slice (bounded recording).
+          run.sim.reduce_rows?.();
         } catch (e) {
           // A trap leaves the wasm instance unusable: the page replaces this worker.
           run.done = true;
@@ -433,6 +469,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     for (const spec of msg.runs as RunSpec[]) {
       try {
         const sim = api.createSim(spec.scenarioJson);
+        sim.set_bounded?.(budgetRows, buckets);
         created.push({
           key: spec.key,
           keys: spec.flowKeys && spec.flowKeys.length > 0 ? spec.flowKeys : [spec.key],
@@ -463,6 +500,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         const t0 = clock();
         try {
           run.sim.advance(dt);
+          run.sim.reduce_rows?.();
         } catch (e) {
           run.done = true;
           failRun(run, e, true);
@@ -513,16 +551,75 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     if (!run.replay) {
       const sim = api.createSim(run.scenarioJson);
       sim.set_explain(true);
+      // The replay is asked for decisions only: its rows are dropped (hashed) as they come.
+      sim.keep_rows?.(false);
       replays += 1;
       run.replay = { sim, changes: run.changes, epoch: replays };
     }
     const { sim } = run.replay;
-    if (run.sim.finished()) {
+    // A reduced run is explained up to where its reduction began (the part kept in full):
+    // every decision of a long, fast run would not fit in memory.
+    const reduced = reductionOf(run.sim);
+    if (reduced) {
+      if (reduced.at > sim.now()) sim.advance(reduced.at - sim.now());
+    } else if (run.sim.finished()) {
       while (!sim.run_events(1 << 20));
     } else if (run.sim.now() > sim.now()) {
       sim.advance(run.sim.now() - sim.now());
     }
     return run.replay;
+  }
+
+  /**
+   * Every row of `run` between `from` and `to` (s) for its flow `flow`: the run made again
+   * from its scenario (with its live changes), its rows dropped (hashed) until `from`, kept
+   * from then to `to`. The engine is deterministic, so these are the rows the run made. It
+   * advances in short steps and yields between slices; a newer request supersedes it.
+   */
+  async function windowRows(
+    run: Run,
+    flow: number,
+    from: number,
+    to: number,
+  ): Promise<{ chunk: TraceChunk; transfer: ArrayBuffer[]; computeMs: number }> {
+    const mine = gen;
+    const sim = api.createSim(run.scenarioJson);
+    let computeMs = 0;
+    try {
+      if (!sim.keep_rows) throw new Error('this engine cannot re-run a window');
+      sim.keep_rows(false);
+      const until = async (target: number) => {
+        while (sim.now() < target && !sim.finished()) {
+          const t0 = clock();
+          do sim.advance(Math.min(WINDOW_STEP_S, target - sim.now()));
+          while (sim.now() < target && !sim.finished() && clock() - t0 < sliceMs);
+          computeMs += clock() - t0;
+          await yieldToMessages();
+          if (gen !== mine) throw new Error('superseded');
+        }
+      };
+      await until(Math.max(0, from));
+      sim.keep_rows(true);
+      await until(Math.max(from, to));
+      const window: Run = {
+        ...run,
+        sim,
+        cursors: { events: 0, queue: 0, throughput: 0, flows: [] },
+      };
+      const chunks = readChunks(window);
+      const mineChunk = chunks[flow] ?? chunks[0];
+      if (!mineChunk) throw new Error('no rows');
+      // The run-wide tables travel with flow 0's chunk: a later flow's window gets them too.
+      if (flow > 0 && chunks[0]) {
+        mineChunk.chunk.queue = chunks[0].chunk.queue;
+        mineChunk.chunk.throughput = chunks[0].chunk.throughput;
+        mineChunk.transfer.push(...chunks[0].transfer);
+      }
+      mineChunk.chunk.reduced = null;
+      return { chunk: mineChunk.chunk, transfer: mineChunk.transfer, computeMs };
+    } finally {
+      sim.free();
+    }
   }
 
   /** The run and flow a page key names. */
@@ -546,6 +643,20 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       const found = find(query.key);
       if (!found) {
         answer({ what: 'error', message: `no run ${query.key} in this worker` });
+        return;
+      }
+      if (query.what === 'window') {
+        void windowRows(found.run, found.flow, query.from, query.to).then(
+          ({ chunk, transfer, computeMs }) =>
+            answer({ what: 'window', key: query.key, from: query.from, to: query.to, chunk, computeMs }, transfer),
+          (e: unknown) =>
+            answer({
+              what: 'error',
+              message: problemsOf(e)
+                .map((p) => p.text)
+                .join('; '),
+            }),
+        );
         return;
       }
       const { sim, epoch } = replayOf(found.run);
