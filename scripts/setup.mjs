@@ -2,13 +2,15 @@
 // Makes the engine's WebAssembly build available to the web app, installing what is missing:
 //   1. the wasm32-unknown-unknown Rust target (rust-toolchain.toml does not add it here),
 //   2. the wasm-bindgen CLI at exactly the version of the wasm-bindgen crate in Cargo.lock,
-//   3. the wasm build itself (cargo, incremental) and its JS bindings in web/src/engine/pkg,
+//   3. the wasm builds (cargo, incremental; profile `wasm`, tuned for size) and their JS
+//      bindings: the full engine in web/src/engine/pkg, the page's first-view engine in
+//      web/src/engine/pkg/lite (no export, sheet or theory functions),
 //   4. web/src/engine/pkg/tables.json: schema, defaults, presets, codes, catalogue (with each
 //      algorithm's state machine) and the explanation rules and glossary, read from that wasm.
 // Run by `npm start`, `npm run build` and `npm test`; never by `npm install`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -79,25 +81,42 @@ function ensureWasmBindgen() {
   run('cargo', ['install', 'wasm-bindgen-cli', '--version', want]);
 }
 
+/** The cargo profile of the wasm builds (engine/Cargo.toml: release, tuned for size). */
+const PROFILE = 'wasm';
+
+/**
+ * The two wasm builds, each with its JS bindings: the full engine (feature `tools`: the
+ * tables setup reads, the exporters, exercise sheets, theory) in web/src/engine/pkg, used by
+ * the export and sheet workers and the theory note; and the engine without those exports in
+ * web/src/engine/pkg/lite, which the page loads first (the engine worker and validation).
+ * wasm-ld keeps only what an export reaches, so the lite one is much smaller.
+ */
+export const WASM_BUILDS = [
+  { name: 'full', features: [], out: pkgDir },
+  { name: 'lite', features: ['--no-default-features'], out: join(pkgDir, 'lite') },
+];
+
 function buildWasm() {
-  say('Building the engine for wasm (cargo build --release, incremental)');
-  run('cargo', ['build', '--release', '--target', TARGET, '-p', 'cwndlab-wasm'], {
-    cwd: engineDir,
-  });
-  say('Generating JS bindings into web/src/engine/pkg (wasm-bindgen --target web)');
-  run(
-    'wasm-bindgen',
-    [
-      '--target',
-      'web',
-      '--remove-name-section',
-      '--remove-producers-section',
-      '--out-dir',
-      pkgDir,
-      join(engineDir, 'target', TARGET, 'release', 'cwndlab_wasm.wasm'),
-    ],
-    { cwd: engineDir },
-  );
+  for (const build of WASM_BUILDS) {
+    say(`Building the engine for wasm, ${build.name} (cargo build --profile ${PROFILE}, incremental)`);
+    run('cargo', ['build', '--profile', PROFILE, '--target', TARGET, '-p', 'cwndlab-wasm', ...build.features], {
+      cwd: engineDir,
+    });
+    say(`Generating JS bindings into ${relative(root, build.out)} (wasm-bindgen --target web)`);
+    run(
+      'wasm-bindgen',
+      [
+        '--target',
+        'web',
+        '--remove-name-section',
+        '--remove-producers-section',
+        '--out-dir',
+        build.out,
+        join(engineDir, 'target', TARGET, PROFILE, 'cwndlab_wasm.wasm'),
+      ],
+      { cwd: engineDir },
+    );
+  }
 }
 
 /**

@@ -9,7 +9,8 @@ import { ErrorBoundary } from './app/ErrorBoundary';
 import { EngineClient } from './engine/client';
 import { poolSize, spawnEngineWorker } from './engine/spawnWorker';
 import { TraceStore } from './engine/traceStore';
-import { loadEngine } from './engine/wasmMain';
+import { loadEngine, loadFullEngine } from './engine/wasmMain';
+import { loadDeferredNow } from './app/Deferred';
 import { lastFrameDuration, onAfterFrame, pendingDraws, requestDraw } from './plots/core/scheduler';
 import { ALGORITHM_NAMES } from './scenario/algorithms';
 import { decodeShareState } from './scenario/url';
@@ -76,8 +77,23 @@ async function start() {
     // A settled signal for screenshots and tests: nothing computing, nothing left to draw.
     const render = c.isIdle() && pendingDraws() === 0 ? 'idle' : 'busy';
     if (document.documentElement.dataset.render !== render) document.documentElement.dataset.render = render;
+    // The first view is drawn: load the parts it does not show (app/Deferred.tsx).
+    if (render === 'idle' && c.timings.length > 0) loadDeferredNow();
   });
   startUrlSync(store);
+  // The parts the default view does not show load once it is drawn (above), or now when the
+  // link opens one (an exercise sheet); the theory note needs the full engine (theory_json
+  // runs on the page): loaded when the note is first on, then the note and lines redrawn.
+  if (decoded.state.sheet) loadDeferredNow();
+  const theoryEngine = () =>
+    void loadFullEngine().then(() => {
+      store.setState({});
+      requestDraw();
+    });
+  if (store.getState().theory) theoryEngine();
+  store.subscribe((s, prev) => {
+    if (s.theory && !prev.theory) theoryEngine();
+  });
   const services: AppServices = { store, controller: c, traces };
   root.render(
     <StrictMode>

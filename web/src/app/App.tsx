@@ -10,8 +10,6 @@ import { Notices } from '../panels/Notices';
 import { Playback } from '../panels/Playback';
 import { PresetMenu } from '../panels/PresetMenu';
 import { SharePanel } from '../panels/SharePanel';
-import { ExportPanel } from '../panels/ExportPanel';
-import { PrintHeader, PrintLesson } from '../panels/PrintHandout';
 import { Status } from '../panels/Status';
 import { Summary } from '../panels/CompetitionSummary';
 import { ViewControls } from '../panels/ViewControls';
@@ -19,7 +17,21 @@ import { Inspector } from '../explain/Inspector';
 import { ExplainKeys } from '../explain/Keyboard';
 import { HiddenWhilePractising, PracticeEntry, PracticePanel } from '../practice/PracticePanel';
 import { ProjectorMode } from './Projector';
-import { SheetPanel, SheetPrintAnswers, SheetPrintQuestions } from '../sheet/SheetPanel';
+import { Suspense } from 'react';
+import { loadFullEngine } from '../engine/wasmMain';
+import { deferred, DeferredSummary } from './Deferred';
+
+// Loaded after the first view (Deferred.tsx); the export panel and the sheet also need the
+// full engine (wasmMain.ts), fetched with them.
+const ExportPanel = deferred(() =>
+  Promise.all([import('../panels/ExportPanel'), loadFullEngine()]).then(([m]) => m.ExportPanel),
+);
+const sheetModule = () => Promise.all([import('../sheet/SheetPanel'), loadFullEngine()]).then(([m]) => m);
+const SheetPanel = deferred(() => sheetModule().then((m) => m.SheetPanel));
+const SheetPrintQuestions = deferred(() => sheetModule().then((m) => m.SheetPrintQuestions));
+const SheetPrintAnswers = deferred(() => sheetModule().then((m) => m.SheetPrintAnswers));
+const PrintHeader = deferred(() => import('../panels/PrintHandout').then((m) => m.PrintHeader));
+const PrintLesson = deferred(() => import('../panels/PrintHandout').then((m) => m.PrintLesson));
 
 /** The whole page. */
 export function App() {
@@ -36,8 +48,10 @@ export function App() {
         <PresetMenu />
         <Playback />
       </header>
-      <PrintHeader />
-      <SheetPrintQuestions />
+      <Suspense fallback={null}>
+        <PrintHeader />
+        <SheetPrintQuestions />
+      </Suspense>
       <Notices />
       <main className="layout">
         <aside className="panel controls-panel" aria-label="Scenario">
@@ -60,8 +74,18 @@ export function App() {
           <Status />
           <SharePanel />
           <HiddenWhilePractising>
-            <ExportPanel />
-            <SheetPanel />
+            <Suspense fallback={<DeferredSummary name="export" className="export" summary="Export and print" />}>
+              <ExportPanel />
+            </Suspense>
+            <Suspense
+              fallback={
+                <section className="sheet-panel" aria-label="Exercise sheet">
+                  <DeferredSummary name="sheet" summary="Exercise sheet" />
+                </section>
+              }
+            >
+              <SheetPanel />
+            </Suspense>
           </HiddenWhilePractising>
           <PracticeEntry />
         </aside>
@@ -70,8 +94,10 @@ export function App() {
           <Inspector />
         </HiddenWhilePractising>
       </main>
-      <PrintLesson />
-      <SheetPrintAnswers />
+      <Suspense fallback={null}>
+        <PrintLesson />
+        <SheetPrintAnswers />
+      </Suspense>
       <ExplainKeys />
       <ProjectorMode />
       <footer className="footer">

@@ -1,6 +1,6 @@
 // Worker entry: instantiates the wasm compiled by the page, then hands every message to the
 // handler. No logic lives here (see workerHandler.ts).
-import { codes_json, first_divergence_json, initSync, Sim } from './pkg/cwndlab_wasm.js';
+import { codes_json, first_divergence_json, initSync, Sim } from './pkg/lite/cwndlab_wasm.js';
 import { failedMessage, type FromWorker, type ToWorker } from './protocol';
 import type { Codes } from './tables';
 import { createWorkerHandler } from './workerHandler';

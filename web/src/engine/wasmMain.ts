@@ -1,8 +1,11 @@
 // The page's own copy of the engine: compiled once, used here for validation (synchronous,
-// so a link or a control is checked before anything runs) and handed to the workers as a
-// compiled module so they only instantiate it.
-import init, { validate_json } from './pkg/cwndlab_wasm.js';
-import wasmUrl from './pkg/cwndlab_wasm_bg.wasm?url';
+// so a link or a control is checked before anything runs) and handed to the engine workers
+// as a compiled module so they only instantiate it. That first engine is the lite build
+// (pkg/lite: no exporters, sheets or theory; scripts/setup.mjs); the full one is fetched
+// only when an export, a sheet or the theory note first needs it (loadFullEngine).
+import init, { validate_json } from './pkg/lite/cwndlab_wasm.js';
+import wasmUrl from './pkg/lite/cwndlab_wasm_bg.wasm?url';
+import fullWasmUrl from './pkg/cwndlab_wasm_bg.wasm?url';
 import type { Validator } from '../scenario/url';
 import { parseValidation } from './validation';
 
@@ -12,20 +15,39 @@ export interface LoadedEngine {
   validate: Validator;
 }
 
-/** The engine compiled by loadEngine (null before): other workers (exports) start from it. */
+/** The full engine, compiled and instantiated on the page (null before loadFullEngine):
+ *  the export and sheet workers start from it. */
 let compiled: WebAssembly.Module | null = null;
+let fullLoad: Promise<WebAssembly.Module> | null = null;
 
-/** The page's compiled engine, once loaded. */
+/** The page's compiled full engine, once loaded (loadFullEngine). */
 export function compiledEngine(): WebAssembly.Module | null {
   return compiled;
 }
 
-/** Fetches and compiles the engine, then instantiates it on the page. */
-export async function loadEngine(): Promise<LoadedEngine> {
-  const response = await fetch(wasmUrl);
+async function compile(url: string): Promise<WebAssembly.Module> {
+  const response = await fetch(url);
   if (!response.ok) throw new Error(`could not load the engine (${response.status} ${response.statusText})`);
-  const module = await WebAssembly.compile(await response.arrayBuffer());
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+/** Fetches and compiles the full engine (once) and instantiates it on the page, for the
+ *  functions the page calls directly (theory_json, export_tables_json). */
+export function loadFullEngine(): Promise<WebAssembly.Module> {
+  fullLoad ??= (async () => {
+    const [module, glue] = await Promise.all([compile(fullWasmUrl), import('./pkg/cwndlab_wasm.js')]);
+    await glue.default({ module_or_path: module });
+    compiled = module;
+    return module;
+  })();
+  // A failed load (offline before the service worker has the file) may be tried again.
+  fullLoad.catch(() => (fullLoad = null));
+  return fullLoad;
+}
+
+/** Fetches and compiles the first-view engine, then instantiates it on the page. */
+export async function loadEngine(): Promise<LoadedEngine> {
+  const module = await compile(wasmUrl);
   await init({ module_or_path: module });
-  compiled = module;
   return { module, validate: (json) => parseValidation(validate_json(json)) };
 }

@@ -5,6 +5,7 @@
 // own draw code (export/figures.ts). A refused export shows the engine's reason as a notice.
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
+import { openedEarly } from '../app/Deferred';
 import { exportRuns, scenarioLine, scenarioName, slug } from '../export/describe';
 import { plotSvg, pngScale, svgToPng, viewSvg, visibleFigures, type SvgImage } from '../export/figures';
 import {
@@ -62,7 +63,7 @@ export function ExportPanel() {
   const plots = useAppState((s) => s.plots);
   const scenario = useAppState((s) => s.scenario);
   const algorithms = useAppState((s) => s.algorithms);
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(() => openedEarly('export'));
   const [format, setFormat] = useState<TableFormat>('csv');
   const [figure, setFigure] = useState('');
   const [point, setPoint] = useState(vocabulary.capture_points[0]?.name ?? 'sender');

@@ -6,6 +6,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from 'zustand';
 import { useApp, useAppState } from '../app/AppContext';
+import { openedEarly } from '../app/Deferred';
 import { encodeShareState } from '../scenario/url';
 import { shareStateOf } from '../state/urlSync';
 import { DEFAULT_SHEET_QUESTIONS, MAX_SHEET_QUESTIONS } from './link';
@@ -89,6 +90,7 @@ export function SheetPanel() {
   const { store } = useApp();
   const id = useId();
   const link = useAppState((s) => s.sheet);
+  const [early] = useState(() => openedEarly('sheet'));
   const result = useStore(sheetResult);
   const [numberText, setNumberText] = useState(String(link?.number ?? 1));
   const [countText, setCountText] = useState(String(link?.count ?? DEFAULT_SHEET_QUESTIONS));
@@ -125,7 +127,7 @@ export function SheetPanel() {
   const sheet = result.status === 'ready' && link ? result.sheet : null;
   return (
     <section className="sheet-panel" aria-label="Exercise sheet">
-      <details open={link !== null || undefined}>
+      <details open={link !== null || early || undefined}>
         <summary>Exercise sheet</summary>
         <div className="export-row">
           <label htmlFor={`${id}-n`}>Sheet number</label>

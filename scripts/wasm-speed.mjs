@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// The engine's speed in WebAssembly (Node's V8, the page's engine): times whole runs of the
+// default scenario and of the netsim-newreno preset at 200 s through a wasm-bindgen
+// package, to compare builds (opt-level, wasm-opt). Prints the median and minimum of each.
+// Measures only. Usage: node scripts/wasm-speed.mjs [PKG_DIR ...] [--reps N]
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+const args = process.argv.slice(2);
+const r = args.indexOf('--reps');
+const reps = r >= 0 ? Number(args.splice(r, 2)[1]) : 7;
+const dirs = args.length ? args : [join(root, 'web/src/engine/pkg')];
+const tables = JSON.parse(readFileSync(join(root, 'web/src/engine/pkg/tables.json'), 'utf8'));
+const netsim = structuredClone(tables.presets.find((p) => p.name === 'netsim-newreno').scenario);
+netsim.duration = 200;
+const cases = { default: tables.defaultScenario, 'netsim-newreno 200 s': netsim };
+
+for (const dir of dirs.map((d) => resolve(d))) {
+  const { initSync, Sim } = await import(join(dir, 'cwndlab_wasm.js') + `?${dir}`);
+  initSync({ module: readFileSync(join(dir, 'cwndlab_wasm_bg.wasm')) });
+  const cells = [];
+  for (const [name, scenario] of Object.entries(cases)) {
+    const json = JSON.stringify(scenario);
+    const times = [];
+    let digest = '';
+    for (let i = 0; i < reps + 1; i++) {
+      const t0 = performance.now();
+      const sim = new Sim(json);
+      sim.run_to_end();
+      digest = sim.digest();
+      sim.free();
+      if (i > 0) times.push(performance.now() - t0); // the first run warms up
+    }
+    times.sort((a, b) => a - b);
+    cells.push(`${name}: median ${times[times.length >> 1].toFixed(1)} ms, min ${times[0].toFixed(1)} ms (${digest})`);
+  }
+  console.log(`${dir}\n  ${cells.join('\n  ')}`);
+}
