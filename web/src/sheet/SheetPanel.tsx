@@ -26,7 +26,19 @@ const SETTLE_MS = 250;
 function useSheetMaker() {
   const { store } = useApp();
   const link = useAppState((s) => s.sheet);
-  const inputText = useAppState((s) => JSON.stringify(sheetInput(s)));
+  // The view's parts the sheet depends on, selected as they are (a selector runs on every
+  // store update: building the runs' scenarios there cost ~3 ms per slider step), and the
+  // sheet's input built only when a sheet is asked for.
+  const view = useAppState(
+    useShallow((s) => ({
+      scenario: s.scenario,
+      mode: s.mode,
+      algorithms: s.algorithms,
+      presetName: s.presetName,
+      lesson: s.lesson,
+    })),
+  );
+  const inputText = useMemo(() => (link ? JSON.stringify(sheetInput(view)) : ''), [link, view]);
   useEffect(() => {
     if (!link) {
       sheetResult.setState({ status: 'idle', sheet: null, message: '' });

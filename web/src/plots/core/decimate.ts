@@ -130,9 +130,12 @@ export class LineDecimator {
     this.skippedX = NaN;
     if (this.step && Number.isFinite(prev)) this.emit(colX, prev);
     this.emit(colX, first);
-    if (lo !== first && lo !== last) this.emit(colX, lo);
-    if (hi !== first && hi !== last && hi !== lo) this.emit(colX, hi);
-    if (last !== first) this.emit(colX, last);
+    // The column's extremes, then its last value: the path leaves the column where the
+    // data does (a step line stays axis-aligned; core/stepStroke.ts relies on it).
+    let at = first;
+    if (lo !== first && lo !== last) this.emit(colX, (at = lo));
+    if (hi !== first && hi !== last && hi !== lo) this.emit(colX, (at = hi));
+    if (last !== at) this.emit(colX, last);
     this.prev = last;
   }
 
