@@ -277,6 +277,10 @@ export interface RunSpec {
    *  to flowKeys[i], one chunk message per flow, the run-wide tables with flow 0's). Absent:
    *  flow 0 only, under `key`. */
   flowKeys?: string[];
+  /** Read the run's transmission rounds (`rounds_json`) with its chunks: the rounds view is
+   *  shown, or the run plays live. Absent or false: no rounds (they cost about a millisecond
+   *  per run, on the way from a slider step to its plots). */
+  rounds?: boolean;
 }
 
 /** One value of an explained decision: its name, unit, value (null = unlimited) and text. */

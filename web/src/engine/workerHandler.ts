@@ -149,6 +149,8 @@ interface Run {
   lastSummary: number;
   /** When the rounds were last read (throttled to ROUNDS_EVERY_MS before the end). */
   lastRounds: number;
+  /** Whether the page asked for the run's rounds (RunSpec.rounds). */
+  rounds: boolean;
   done: boolean;
   /** When the worker took the request (ms since the epoch). */
   receivedAt: number;
@@ -393,7 +395,8 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     if (wantSummary) run.lastSummary = t0;
     // Each flow's rounds: the engine reads the whole run so far, so not on every chunk of a
     // long or live run; always with the last one.
-    const wantRounds = run.sim.rounds_json !== undefined && (finished || t0 - run.lastRounds >= ROUNDS_EVERY_MS);
+    const wantRounds =
+      run.rounds && run.sim.rounds_json !== undefined && (finished || t0 - run.lastRounds >= ROUNDS_EVERY_MS);
     if (wantRounds) run.lastRounds = t0;
     const rounds = run.keys.map((_, flow) => (wantRounds ? roundsOf(run.sim, flow) : null));
     let throughput: ThroughputMeta | null = null;
@@ -480,6 +483,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
           lastPost: clock(),
           lastSummary: -Infinity,
           lastRounds: -Infinity,
+          rounds: spec.rounds === true,
           done: false,
           receivedAt,
           scenarioJson: spec.scenarioJson,

@@ -2,7 +2,7 @@
 // multiples, sharing the rounds shown and the y range), like the window plot in either mode;
 // under it the engine's definition of a round, in its own words, and the runs whose rounds
 // the engine could not give (and why).
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../app/AppContext';
 import type { AlgorithmName } from '../scenario/algorithms';
@@ -73,6 +73,10 @@ function useRoundsNotes(keys: readonly AlgorithmName[]): { definition: string; m
 /** The rounds view of the runs `keys`, in the page's layout. */
 export function RoundsPlots({ keys, overlay }: { keys: AlgorithmName[]; overlay: boolean }) {
   const { definition, missing } = useRoundsNotes(keys);
+  // Runs made while the view was hidden have no rounds (the worker reads them only for a
+  // shown rounds view): shown now, it asks for them.
+  const { controller } = useApp();
+  useEffect(() => controller.loadRounds(), [controller, keys]);
   const together = overlay || keys.length === 1;
   return (
     <section

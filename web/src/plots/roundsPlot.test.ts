@@ -214,13 +214,21 @@ describe('the worker carries the engine’s rounds', () => {
     const handler = createWorkerHandler(realEngineApi(), (msg) => posted.push(msg), {
       yieldToMessages: () => new Promise((r) => setTimeout(r, 0)),
     });
-    handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'reno', scenarioJson: json }] });
-    const t0 = Date.now();
-    while (!posted.some((m) => m.type === 'chunk' && m.finished)) {
-      if (Date.now() - t0 > 20_000) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 1));
+    const finish = async (rounds: boolean | undefined) => {
+      posted.length = 0;
+      handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'reno', scenarioJson: json, rounds }] });
+      const t0 = Date.now();
+      while (!posted.some((m) => m.type === 'chunk' && m.finished)) {
+        if (Date.now() - t0 > 20_000) throw new Error('timed out');
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      return posted.filter((m): m is Extract<FromWorker, { type: 'chunk' }> => m.type === 'chunk');
+    };
+    // Not asked for (the rounds view hidden): no rounds on the way to the plots.
+    for (const asked of [undefined, false]) {
+      expect((await finish(asked)).every((m) => (m.rounds ?? null) === null)).toBe(true);
     }
-    const last = posted.filter((m): m is Extract<FromWorker, { type: 'chunk' }> => m.type === 'chunk').pop();
+    const last = (await finish(true)).pop();
     const sim = new (engineWasm().Sim)(json);
     sim.run_to_end();
     const want = JSON.parse(sim.rounds_json(0)) as RoundsJson;

@@ -72,6 +72,26 @@ describe('the app controller', () => {
     expect(h.controller.isIdle()).toBe(true);
   });
 
+  it('reads rounds only for a shown rounds view; showing it later re-runs for them', async () => {
+    const h = make('?v=1&alg=reno,newreno');
+    h.controller.runFull();
+    await waitFor(h.allDone);
+    expect(h.traces.get('reno')?.rounds).toBeNull();
+    // Showing the view asks for the rounds (RoundsPlots calls loadRounds when it mounts).
+    const gen = h.store.getState().gen;
+    h.store.getState().showPlot('rounds');
+    h.controller.loadRounds();
+    expect(h.store.getState().gen).toBe(gen + 1);
+    await waitFor(h.allDone);
+    for (const a of ['reno', 'newreno']) expect(h.traces.get(a)?.rounds?.rounds.length).toBeGreaterThan(5);
+    // Every run has them now: nothing more to do; a change re-runs with them.
+    h.controller.loadRounds();
+    expect(h.store.getState().gen).toBe(gen + 1);
+    h.controller.setParam('network.bottleneck.queue_packets', 12);
+    await waitFor(h.allDone);
+    expect(h.traces.get('reno')?.rounds?.rounds.length).toBeGreaterThan(5);
+  });
+
   it('paused, a change re-runs to the end at once; the newest change wins', async () => {
     const h = make('?v=1&alg=reno');
     h.controller.runFull();

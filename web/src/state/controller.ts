@@ -181,12 +181,25 @@ export class AppController {
 
   /** One run per algorithm: the base scenario with that algorithm on flow 0; in a
    *  competition one run of the scenario as it is, read flow by flow. */
-  private runSpecs(mode: Mode, scenario: Scenario, algorithms: readonly AlgorithmName[]): RunSpec[] {
+  private runSpecs(mode: Mode, scenario: Scenario, algorithms: readonly AlgorithmName[], rounds: boolean): RunSpec[] {
     if (mode === 'compete') {
       const flowKeys = flowsOf(scenario).map((_, i) => flowKey(i));
-      return [{ key: 'compete', scenarioJson: JSON.stringify(scenario), flowKeys }];
+      return [{ key: 'compete', scenarioJson: JSON.stringify(scenario), flowKeys, rounds }];
     }
-    return algorithms.map((key) => ({ key, scenarioJson: JSON.stringify(runScenario(scenario, key)) }));
+    return algorithms.map((key) => ({ key, scenarioJson: JSON.stringify(runScenario(scenario, key)), rounds }));
+  }
+
+  /**
+   * The rounds view was shown after its runs were made without rounds (RunSpec.rounds):
+   * re-runs them with their rounds. Nothing when every shown run has its rounds or is still
+   * computing (a run started while the view is shown reads them).
+   */
+  loadRounds(): void {
+    const s = this.store.getState();
+    if (!s.plots.includes('rounds') || s.live) return;
+    const keys = runKeysOf(s.mode, s.algorithms, s.scenario);
+    const lacking = keys.some((k) => s.runs[k]?.status === 'done' && this.traces.get(k)?.rounds === null);
+    if (lacking) this.rerun();
   }
 
   /** False (with a notice) when the scenario is too large to run in a browser tab. `v` is
@@ -223,7 +236,10 @@ export class AppController {
     this.timing.start(this.env.now(), epochNow());
     this.pending.clear();
     this.env.mark?.('cwndlab:request');
-    const specs = this.runSpecs(runMode, scenario, algorithms);
+    // Rounds only where they are shown (or the run plays live, where the view may open any
+    // time): reading them is on the way from a slider step to its plots.
+    const rounds = mode === 'live' || (patch.plots ?? s.plots).includes('rounds');
+    const specs = this.runSpecs(runMode, scenario, algorithms, rounds);
     this.runCount = specs.length;
     const gen = this.engine.start(mode, specs);
     this.traces.reset(keys, oneRun);
