@@ -21,7 +21,7 @@ use crate::trace::{EventKind, EventRow, FlowState};
 pub const DEFAULT_BUCKETS: u64 = 4096;
 
 /// Stored rows of one run above which the page's recording is reduced.
-pub const DEFAULT_BUDGET_ROWS: u64 = 100_000;
+pub const DEFAULT_BUDGET_ROWS: u64 = 300_000;
 
 /// Event kinds produced per packet or per ACK, which the reduction thins out (every other
 /// kind is kept in full).

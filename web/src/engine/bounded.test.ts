@@ -155,6 +155,28 @@ describe('bounded recording in the worker', () => {
     handler.dispose();
   }, 120_000);
 
+  it('explains a long run up to its decision budget, and says how far', async () => {
+    const posted: { msg: FromWorker; transfer: Transferable[] }[] = [];
+    const handler = createWorkerHandler(realEngineApi(), (msg, transfer) => posted.push({ msg, transfer }), {
+      explainBudget: 3_000,
+    });
+    handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'newreno', scenarioJson: fast(10) }] });
+    await until(() => posted.some((p) => p.msg.type === 'chunk' && p.msg.finished));
+    handler.handle({ type: 'explain', gen: 1, id: 1, query: { what: 'index', key: 'newreno', from: 0 } });
+    const answer = posted
+      .map((p) => p.msg)
+      .find((m): m is Extract<FromWorker, { type: 'explained' }> => m.type === 'explained' && m.id === 1);
+    const result = answer?.result;
+    expect(result?.what).toBe('index');
+    if (result?.what !== 'index') return;
+    // Stopped at the first slice that reached the budget: well before the end of the run.
+    expect(result.end).toBeGreaterThanOrEqual(3_000);
+    expect(result.end).toBeLessThan(3_000 + 20_000);
+    expect(result.now).toBeGreaterThan(0);
+    expect(result.now).toBeLessThan(10);
+    handler.dispose();
+  });
+
   it('keeps every row of a run below its budget', async () => {
     const posted: { msg: FromWorker; transfer: Transferable[] }[] = [];
     const handler = createWorkerHandler(realEngineApi(), (msg, transfer) => posted.push({ msg, transfer }));

@@ -124,6 +124,8 @@ export interface HandlerOptions {
   /** Bounded recording's budget (rows stored per run before reducing) and buckets. */
   boundedBudgetRows?: number;
   boundedBuckets?: number;
+  /** Decisions an explained replay holds at most (EXPLAIN_BUDGET). */
+  explainBudget?: number;
 }
 
 type Post = (msg: FromWorker, transfer: Transferable[]) => void;
@@ -262,6 +264,14 @@ function reductionOf(sim: SimLike): Reduction | null {
   }
 }
 
+/** Decisions an explained replay holds at most (about 120 bytes each in the engine): every
+ *  preset but the longest competitions is explained to its end; a long, fast run up to
+ *  where its replay reached this many. */
+export const EXPLAIN_BUDGET = 250_000;
+
+/** Simulated time per `advance` call of a live run's replay catching up, s. */
+const EXPLAIN_STEP_S = 0.1;
+
 /** Simulated time per `advance` call of a window re-run, s (short: the worker checks its
  *  clock between calls). */
 const WINDOW_STEP_S = 0.01;
@@ -280,6 +290,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
   const epoch = opts.epoch ?? epochNow;
   const budgetRows = opts.boundedBudgetRows ?? BOUNDED_BUDGET_ROWS;
   const buckets = opts.boundedBuckets ?? BOUNDED_BUCKETS;
+  const explainBudget = opts.explainBudget ?? EXPLAIN_BUDGET;
   const masks = kindMasks(api.codes.events);
   const {
     series_columns: seriesColumns,
@@ -561,15 +572,14 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       run.replay = { sim, changes: run.changes, epoch: replays };
     }
     const { sim } = run.replay;
-    // A reduced run is explained up to where its reduction began (the part kept in full):
-    // every decision of a long, fast run would not fit in memory.
-    const reduced = reductionOf(run.sim);
-    if (reduced) {
-      if (reduced.at > sim.now()) sim.advance(reduced.at - sim.now());
-    } else if (run.sim.finished()) {
-      while (!sim.run_events(1 << 20));
-    } else if (run.sim.now() > sim.now()) {
-      sim.advance(run.sim.now() - sim.now());
+    // Bounded: a replay stops once it holds EXPLAIN_BUDGET decisions (every decision of a
+    // long, fast run would not fit in memory); the answers' `now` says how far it got.
+    const room = () => sim.decisions_len() < explainBudget;
+    if (run.sim.finished()) {
+      while (room() && !sim.run_events(1 << 14));
+    } else {
+      const target = run.sim.now();
+      while (room() && sim.now() < target) sim.advance(Math.min(EXPLAIN_STEP_S, target - sim.now()));
     }
     return run.replay;
   }

@@ -1,0 +1,376 @@
+#!/usr/bin/env node
+// Measures a long, fast run in the page (issue 24: "a 1 000 s run at 100 Mbit/s opens and
+// draws without freezing the page, within 300 MB"). Needs a build (`npm run build:site`, or
+// --dist DIR). Serves it with vite preview as scripts/bench.mjs does, opens the link for the
+// run in Debian's Chromium (Playwright, headless), waits until every run has finished and the
+// page has drawn it, and prints:
+//
+//   first chunk      navigation → the first trace chunk from a worker reaches the page
+//   first picture    navigation → the end of the first animation frame after it in which a
+//                    plot drew (plots redraw with a long run's progress)
+//   drawn            navigation → every run finished and the page idle (data-render=idle)
+//   longest task     the main thread's longest task while the page opened, computed and drew
+//                    (PerformanceObserver 'longtask': tasks over 50 ms; count over 200 ms)
+//   memory           the whole browser (every Chromium process of this one-page browser:
+//                    browser, renderer, GPU, utility; workers live in the renderer): the sum
+//                    of each process's PSS (/proc/PID/smaps_rollup, shared pages split
+//                    between the processes sharing them) and of RSS, sampled every 250 ms:
+//                    after the page loaded the default short run ("before"), the peak while the
+//                    long run computed and drew, and at the end.
+//
+// It measures; it asserts nothing.
+//
+// Options: --duration S (1000), --bandwidth BIT_S (100000000), --alg a,b (default: the
+//   page's default four), --mode compare|compete, --dist DIR (dist), --port P (4181),
+//   --timeout S (600), --json FILE (raw numbers), --query Q (extra link parameters).
+// (Functions passed to page.evaluate run in the browser.)
+/* global window, document, crossOriginIsolated */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { cpus, loadavg } from 'node:os';
+import { extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import { findChromium } from './ensure-chromium.mjs';
+
+const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : dflt;
+};
+const DURATION = Number(opt('duration', 1000));
+const BANDWIDTH = Number(opt('bandwidth', 100_000_000));
+const ALG = opt('alg', '');
+const MODE = opt('mode', '');
+const PORT = Number(opt('port', 4181));
+const DIST = resolve(root, opt('dist', 'dist'));
+const TIMEOUT_S = Number(opt('timeout', 600));
+const JSON_OUT = opt('json', '');
+const EXTRA = opt('query', '');
+
+if (!existsSync(join(DIST, 'index.html'))) {
+  console.error(`No ${DIST}/index.html: run \`npm run build:site\` first (or pass --dist).`);
+  process.exit(1);
+}
+const executablePath = findChromium();
+if (!executablePath) {
+  console.error('No Chromium: run `node scripts/ensure-chromium.mjs`.');
+  process.exit(1);
+}
+
+// --isolated: serve dist/ from here with cross-origin isolation (COOP + COEP), so that the
+// page may call performance.measureUserAgentSpecificMemory() (the memory of the page and of
+// each of its workers, as Chromium attributes it); else vite preview, as bench.mjs does.
+const ISOLATED = argv.includes('--isolated');
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+  '.md': 'text/markdown',
+  '.txt': 'text/plain',
+  '.webmanifest': 'application/manifest+json',
+};
+const server = ISOLATED
+  ? (() => {
+      const srv = createServer((req, res) => {
+        const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+        let file = join(DIST, path);
+        if (!file.startsWith(DIST) || !existsSync(file) || statSync(file).isDirectory())
+          file = join(DIST, 'index.html');
+        res.writeHead(200, {
+          'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+          'cross-origin-opener-policy': 'same-origin',
+          'cross-origin-embedder-policy': 'require-corp',
+        });
+        res.end(readFileSync(file));
+      }).listen(PORT, '127.0.0.1');
+      return { kill: () => srv.close() };
+    })()
+  : spawn(
+      join(root, 'node_modules', '.bin', 'vite'),
+      [
+        'preview',
+        '--config',
+        'web/vite.config.ts',
+        '--outDir',
+        DIST,
+        '--host',
+        '127.0.0.1',
+        '--strictPort',
+        '--port',
+        String(PORT),
+      ],
+      { cwd: root, stdio: 'ignore' },
+    );
+const base = `http://127.0.0.1:${PORT}/`;
+for (let i = 0; ; i += 1) {
+  try {
+    if ((await fetch(base)).ok) break;
+  } catch {
+    // not up yet
+  }
+  if (i > 100) throw new Error('vite preview did not start');
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+// A marker on the browser's command line: its process, then every descendant, is this
+// browser (and nothing else on the machine).
+const MARKER = `--cwndlab-long-run=${process.pid}`;
+const browser = await chromium.launch({
+  executablePath,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    // measureUserAgentSpecificMemory() answers at once instead of at the next GC.
+    '--enable-blink-features=ForceEagerMeasureMemory',
+    MARKER,
+  ],
+});
+
+/** Every process of this browser: the one whose command line has the marker, and its descendants. */
+function browserPids() {
+  const parent = new Map();
+  let top = null;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parent.set(Number(name), ppid);
+      if (top === null && readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes(MARKER))
+        top = Number(name);
+    } catch {
+      // gone
+    }
+  }
+  if (top === null) return [];
+  const out = [];
+  for (const pid of parent.keys()) {
+    for (let p = pid; p > 1; p = parent.get(p) ?? 0) {
+      if (p === top) {
+        out.push(pid);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Sum of PSS and RSS over the browser's processes, MB, and PSS by process type (the
+ *  renderer holds the page: its main thread, its workers and their wasm memories). */
+function memory() {
+  let pss = 0;
+  let rss = 0;
+  const byType = {};
+  const pids = browserPids();
+  for (const pid of pids) {
+    try {
+      const roll = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      const p = Number(/^Pss:\s+(\d+) kB/m.exec(roll)?.[1] ?? 0);
+      pss += p;
+      rss += Number(/^Rss:\s+(\d+) kB/m.exec(roll)?.[1] ?? 0);
+      // (Chromium's children rewrite their command line: spaces, not NULs.)
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const type = `${/--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser'}${/--utility-sub-type=([\w.]+)/.exec(cmd)?.[1]?.replace(/^.*\./, ':') ?? ''}`;
+      byType[type] = (byType[type] ?? 0) + p / 1024;
+    } catch {
+      // gone
+    }
+  }
+  return { pssMB: pss / 1024, rssMB: rss / 1024, processes: pids.length, byType };
+}
+const types = (m) =>
+  Object.entries(m.byType)
+    .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+    .join(', ');
+
+// In the page before the app loads: long tasks, the first chunk from a worker, and the end
+// of each animation frame in which a plot drew (data-draw-ms changes on a plot body).
+const INIT = () => {
+  const m = { longtasks: [], firstChunk: null, firstPicture: null, draws: 0 };
+  window.__longRun = m;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) m.longtasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  const NativeWorker = window.Worker;
+  window.Worker = class extends NativeWorker {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        if (m.firstChunk === null && e.data?.type === 'chunk') m.firstChunk = performance.now();
+      });
+    }
+  };
+  const raf = window.requestAnimationFrame.bind(window);
+  let seen = '';
+  window.requestAnimationFrame = (cb) =>
+    raf((ts) => {
+      cb(ts);
+      const now = [...document.querySelectorAll('.plot-body')].map((p) => p.dataset.drawMs ?? '').join(',');
+      if (now !== seen) {
+        seen = now;
+        m.draws += 1;
+        if (m.firstPicture === null && m.firstChunk !== null && now.replace(/,/g, '') !== '')
+          m.firstPicture = performance.now();
+      }
+    });
+};
+
+// (Isolated: no service worker, whose cached responses would lack the isolation headers.)
+const context = await browser.newContext({
+  viewport: { width: 1280, height: 900 },
+  ...(ISOLATED ? { serviceWorkers: 'block' } : {}),
+});
+const page = await context.newPage();
+await page.addInitScript(INIT);
+
+// "Before": the page with its default (short) comparison, drawn and idle.
+await page.goto(base);
+await page.waitForFunction(
+  () => window.__cwndlab?.timings.length > 0 && document.documentElement.dataset.render === 'idle',
+  null,
+  {
+    timeout: 120_000,
+  },
+);
+await page.waitForTimeout(1000);
+const before = memory();
+
+const params = new URLSearchParams();
+params.set('v', '4');
+if (ALG) params.set('alg', ALG);
+if (MODE) params.set('mode', MODE);
+params.set('duration', String(DURATION));
+params.set('network.bottleneck.bandwidth', String(BANDWIDTH));
+const query = `?${params.toString()}${EXTRA ? `&${EXTRA}` : ''}`;
+
+let peak = { pssMB: 0, rssMB: 0 };
+let sampling = true;
+const sampler = (async () => {
+  while (sampling) {
+    const m = memory();
+    if (m.pssMB > peak.pssMB) peak = { ...peak, pssMB: m.pssMB };
+    if (m.rssMB > peak.rssMB) peak = { ...peak, rssMB: m.rssMB };
+    if ((m.byType.renderer ?? 0) > (peak.rendererMB ?? 0)) peak = { ...peak, rendererMB: m.byType.renderer };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+})();
+
+const t0 = Date.now();
+let crashed = false;
+page.on('crash', () => {
+  crashed = true;
+});
+await page.goto(base + query);
+let drawnMs = NaN;
+let error = null;
+try {
+  await page.waitForFunction(
+    () => window.__cwndlab?.timings.length > 0 && document.documentElement.dataset.render === 'idle',
+    null,
+    { timeout: TIMEOUT_S * 1000, polling: 250 },
+  );
+  drawnMs = Date.now() - t0;
+} catch (e) {
+  error = crashed ? 'the page crashed' : String(e.message ?? e).split('\n')[0];
+}
+await new Promise((r) => setTimeout(r, 1000));
+sampling = false;
+await sampler;
+const after = memory();
+// The main thread's JavaScript heap (CDP), as left and after a garbage collection, and the
+// whole browser again after it.
+let heap = null;
+let afterGc = null;
+if (!crashed) {
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    const used = async () =>
+      ((await cdp.send('Performance.getMetrics')).metrics.find((x) => x.name === 'JSHeapUsedSize')?.value ?? NaN) /
+      2 ** 20;
+    await cdp.send('Performance.enable');
+    const left = await used();
+    await cdp.send('HeapProfiler.collectGarbage');
+    heap = { leftMB: left, afterGcMB: await used() };
+    await new Promise((r) => setTimeout(r, 500));
+    afterGc = memory();
+    if (ISOLATED) {
+      heap.uaMemory = await page.evaluate(async () => {
+        if (!crossOriginIsolated || !performance.measureUserAgentSpecificMemory) return { notIsolated: true };
+        const r = await performance.measureUserAgentSpecificMemory();
+        const by = {};
+        for (const b of r.breakdown) {
+          const scope = b.attribution.map((a) => a.scope).join('+') || 'shared';
+          const key = `${scope}:${b.types.join('+') || '—'}`;
+          by[key] = (by[key] ?? 0) + b.bytes / 2 ** 20;
+        }
+        return { totalMB: r.bytes / 2 ** 20, by };
+      });
+    }
+  } catch (e) {
+    heap = { error: String(e) };
+  }
+}
+const m = crashed ? null : await page.evaluate(() => window.__longRun).catch(() => null);
+const notice = crashed
+  ? null
+  : await page
+      .evaluate(() => document.querySelector('[data-reduced], .reduced-notice')?.textContent ?? null)
+      .catch(() => null);
+await browser.close();
+server.kill();
+
+const longest = m ? Math.max(0, ...m.longtasks.map((t) => t.duration)) : NaN;
+const over200 = m ? m.longtasks.filter((t) => t.duration > 200).length : NaN;
+const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '—');
+const version = (await import('node:child_process'))
+  .execFileSync(executablePath, ['--version'], { encoding: 'utf8' })
+  .trim();
+console.log(`long run: ${base}${query}`);
+console.log(
+  `  build ${DIST}; ${version}; ${cpus().length} CPUs, load ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}; ${new Date().toISOString()}`,
+);
+if (error) console.log(`  NOT DRAWN: ${error}`);
+console.log(`  first chunk     ${fmt(m?.firstChunk)} ms after navigation`);
+console.log(`  first picture   ${fmt(m?.firstPicture)} ms`);
+console.log(`  drawn           ${fmt(drawnMs)} ms (wall, from goto)`);
+console.log(
+  `  longest task    ${fmt(longest)} ms on the main thread (${m?.longtasks.length ?? '—'} over 50 ms, ${over200} over 200 ms)`,
+);
+console.log(
+  `  memory (sum over ${after.processes} Chromium processes): before ${fmt(before.pssMB)} MB PSS / ${fmt(before.rssMB)} MB RSS; peak ${fmt(peak.pssMB)} / ${fmt(peak.rssMB)}; after ${fmt(after.pssMB)} / ${fmt(after.rssMB)}`,
+);
+if (heap && afterGc)
+  console.log(
+    `  main thread JS heap ${fmt(heap.leftMB)} MB, ${fmt(heap.afterGcMB)} MB after a GC (then ${fmt(afterGc.pssMB)} MB PSS in all, renderer ${fmt(afterGc.byType.renderer)})`,
+  );
+if (heap?.uaMemory?.notIsolated) console.log('  measureUserAgentSpecificMemory: the page is not cross-origin isolated');
+else if (heap?.uaMemory)
+  console.log(
+    `  measureUserAgentSpecificMemory: ${fmt(heap.uaMemory.totalMB)} MB: ${Object.entries(heap.uaMemory.by)
+      .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+      .join(', ')}`,
+  );
+console.log(
+  `  PSS by process type, MB: before: ${types(before)}; after: ${types(after)}; renderer peak ${fmt(peak.rendererMB)}`,
+);
+if (notice) console.log(`  notice: ${notice}`);
+if (JSON_OUT) {
+  writeFileSync(
+    JSON_OUT,
+    JSON.stringify(
+      { query, dist: DIST, version, before, peak, after, heap, afterGc, drawnMs, error, measures: m },
+      null,
+      2,
+    ),
+  );
+}
