@@ -263,6 +263,14 @@ const sampler = (async () => {
   }
 })();
 
+// --trace FILE: a Chrome trace of the long run; its main-thread tasks over 200 ms are listed
+// with what took their time (the slowest events inside each).
+const TRACE = opt('trace', '');
+if (TRACE)
+  await browser.startTracing(page, {
+    path: TRACE,
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink.user_timing'],
+  });
 const t0 = Date.now();
 let crashed = false;
 page.on('crash', () => {
@@ -285,6 +293,28 @@ await new Promise((r) => setTimeout(r, 1000));
 sampling = false;
 await sampler;
 const after = memory();
+let slowTasks = [];
+if (TRACE) {
+  await browser.stopTracing();
+  const events = JSON.parse(readFileSync(TRACE, 'utf8')).traceEvents ?? [];
+  const main = new Set(
+    events
+      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const onMain = events.filter((e) => main.has(`${e.pid}:${e.tid}`) && e.ph === 'X');
+  for (const task of onMain.filter((e) => e.name === 'RunTask' && e.dur > 200_000)) {
+    const inside = onMain
+      .filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + task.dur && e.dur > 20_000)
+      .sort((a, b) => b.dur - a.dur)
+      .slice(0, 6)
+      .map((e) => {
+        const fn = e.args?.data?.functionName || e.args?.data?.url?.replace(/^.*\//, '') || e.args?.data?.type || '';
+        return `${e.name}${fn ? `(${fn})` : ''} ${(e.dur / 1000).toFixed(0)}`;
+      });
+    slowTasks.push({ durMs: task.dur / 1000, inside });
+  }
+}
 // The main thread's JavaScript heap (CDP), as left and after a garbage collection, and the
 // whole browser again after it.
 let heap = null;
@@ -349,6 +379,7 @@ console.log(
 console.log(
   `  memory (sum over ${after.processes} Chromium processes): before ${fmt(before.pssMB)} MB PSS / ${fmt(before.rssMB)} MB RSS; peak ${fmt(peak.pssMB)} / ${fmt(peak.rssMB)}; after ${fmt(after.pssMB)} / ${fmt(after.rssMB)}`,
 );
+for (const t of slowTasks) console.log(`  task ${t.durMs.toFixed(0)} ms: ${t.inside.join(', ')}`);
 if (heap && afterGc)
   console.log(
     `  main thread JS heap ${fmt(heap.leftMB)} MB, ${fmt(heap.afterGcMB)} MB after a GC (then ${fmt(afterGc.pssMB)} MB PSS in all, renderer ${fmt(afterGc.byType.renderer)})`,
@@ -368,7 +399,7 @@ if (JSON_OUT) {
   writeFileSync(
     JSON_OUT,
     JSON.stringify(
-      { query, dist: DIST, version, before, peak, after, heap, afterGc, drawnMs, error, measures: m },
+      { query, dist: DIST, version, before, peak, after, heap, afterGc, slowTasks, drawnMs, error, measures: m },
       null,
       2,
     ),

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { engineWasm, realEngineApi } from '../test/wasm';
 import { tables } from './tables';
 import type { ExplainResult, FromWorker, RunSummary, TraceChunk } from './protocol';
+import { TraceStore } from './traceStore';
 import { createWorkerHandler } from './workerHandler';
 
 type Chunk = Extract<FromWorker, { type: 'chunk' }>;
@@ -129,6 +130,14 @@ describe('bounded recording in the worker', () => {
     expect(want.retx.t.length).toBeGreaterThan(0);
     expect(col(trace, 'retx', 't')).toEqual(want.retx.t);
     expect(col(trace, 'retx', 'seq')).toEqual(want.retx.seq);
+
+    // The page's trace store keeps the reduction with the rows (what a notice reads).
+    const store = new TraceStore();
+    store.reset(['newreno']);
+    for (const c of got) store.append(c.key, c.chunk, c.now, c.throughput, c.rounds ?? null);
+    expect(store.get('newreno')?.reduced).toEqual(reduced);
+    expect(store.get('newreno')?.tables.series.length).toBe(st.length);
+    expect(Array.from(store.get('newreno')?.tables.sends.col('seq') ?? [])).toEqual(col(trace, 'sends', 'seq'));
 
     // A window, re-run: every row the full run has there.
     const from = 4.0;

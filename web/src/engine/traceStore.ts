@@ -5,6 +5,7 @@ import {
   TABLE_NAMES,
   TABLES,
   type ColumnOf,
+  type Reduction,
   type RoundsJson,
   type TableName,
   type ThroughputMeta,
@@ -71,6 +72,10 @@ export class RunTrace {
   /** The flow's transmission rounds as last read by the worker (replaced, not appended:
    *  the engine's list is of the run so far); null until a chunk brings them. */
   rounds: RoundsJson | null = null;
+  /** Where the run's bounded recording began reducing its rows (protocol.ts `Reduction`):
+   *  null while every row is kept. Rows after `reduced.at` are a per-bucket selection whose
+   *  min/max envelope is the full run's at `reduced.width` s per device pixel or coarser. */
+  reduced: Reduction | null = null;
 
   /** `shared`: another flow of the same run, whose run-wide tables (RUN_TABLES) this trace
    *  uses as its own. */
@@ -86,6 +91,7 @@ export class RunTrace {
   append(chunk: TraceChunk, now: number, meta: ThroughputMeta | null = null, rounds: RoundsJson | null = null): void {
     if (meta) this.throughput = meta;
     if (rounds) this.rounds = rounds;
+    if (chunk.reduced) this.reduced = chunk.reduced;
     for (const name of TABLE_NAMES) {
       (this.tables[name] as GrowTable<TableName>).append(chunk[name] as Record<string, Float64Array>);
     }
