@@ -1,18 +1,53 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { offlinePrecache } from './src/offline/vitePlugin.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
+
+/** Preloads the first-view engine (pkg/lite's wasm) from the page's head, so it downloads
+ *  alongside the scripts instead of after they have run (build only). */
+function preloadEngine(): Plugin {
+  return {
+    name: 'cwndlab:preload-engine',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const wasm = Object.values(ctx.bundle ?? {}).find(
+          (f) =>
+            f.type === 'asset' &&
+            f.fileName.endsWith('.wasm') &&
+            f.originalFileNames.some((n) => n.includes('pkg/lite/')),
+        );
+        if (!wasm) throw new Error('the build has no pkg/lite wasm to preload');
+        return [
+          {
+            tag: 'link',
+            attrs: {
+              rel: 'preload',
+              href: `./${wasm.fileName}`,
+              as: 'fetch',
+              type: 'application/wasm',
+              crossorigin: '',
+            },
+            injectTo: 'head',
+          },
+        ];
+      },
+    },
+  };
+}
 
 export default defineConfig({
   root: here,
   // Relative asset paths: the built site works from any folder of any static host.
   base: './',
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
-  // offlinePrecache: the service worker and its precache list (build only; docs/architecture.md).
-  plugins: [react(), offlinePrecache()],
+  // offlinePrecache: the service worker and its precache list (build only; docs/architecture.md);
+  // preloadEngine: the first-view wasm starts downloading with the page.
+  plugins: [react(), offlinePrecache(), preloadEngine()],
   build: {
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,

@@ -20,6 +20,8 @@ import { ProjectorMode } from './Projector';
 import { Suspense } from 'react';
 import { loadFullEngine } from '../engine/wasmMain';
 import { deferred, DeferredSummary } from './Deferred';
+// The sheet panel's styles with the page's, so its stand-in has the same size.
+import '../sheet/sheet.css';
 
 // Loaded after the first view (Deferred.tsx); the export panel and the sheet also need the
 // full engine (wasmMain.ts), fetched with them.

@@ -4,7 +4,7 @@
 // meanwhile, with the same markup, so nothing moves when the real one arrives; opening it
 // early loads it and the real one opens. The service worker precaches these chunks like
 // every other file of the build, so they load offline too.
-import { lazy, type ComponentType } from 'react';
+import { lazy, useLayoutEffect, type ComponentType, type RefObject } from 'react';
 
 let openGate: () => void = () => {};
 const gate = new Promise<void>((resolve) => (openGate = resolve));
@@ -21,25 +21,41 @@ export function deferred<P extends object>(load: () => Promise<ComponentType<P>>
 }
 
 const opened = new Set<string>();
+/** The stand-in whose summary last had the focus. */
+let lastFocused: string | null = null;
 
-/** Whether the stand-in of panel `name` was opened before the panel loaded (read once). */
-export function openedEarly(name: string): boolean {
-  return opened.delete(name);
+/**
+ * For a deferred panel, as it replaces its stand-in: opens it (`setOpen(true)`) when the
+ * stand-in was opened, and gives its summary the focus when the stand-in had it (the focus
+ * would otherwise be lost with the stand-in). A layout effect: in the same task as the swap,
+ * so a key pressed next reaches the panel. `root`: the panel's element holding its summary.
+ */
+export function useTakeOver(name: string, root: RefObject<HTMLElement | null>, setOpen: (open: boolean) => void) {
+  useLayoutEffect(() => {
+    if (opened.delete(name)) setOpen(true);
+    const active = document.activeElement;
+    if (lastFocused === name && (active === null || active === document.body)) {
+      root.current?.querySelector('summary')?.focus();
+    }
+  }, [name, root, setOpen]);
 }
 
 /** A closed panel's stand-in: its summary line in the panel's own markup; opening it loads
  *  the panel, which then opens. */
 export function DeferredSummary({ name, className, summary }: { name: string; className?: string; summary: string }) {
   return (
-    <details
-      className={className}
-      onToggle={(e) => {
-        if (!e.currentTarget.open) return;
-        opened.add(name);
-        loadDeferredNow();
-      }}
-    >
-      <summary>{summary}</summary>
+    <details className={className}>
+      {/* The click (mouse or keyboard) that opens it; synchronous, unlike the toggle event. */}
+      <summary
+        onFocus={() => (lastFocused = name)}
+        onClick={(e) => {
+          if ((e.currentTarget.parentElement as HTMLDetailsElement | null)?.open) return;
+          opened.add(name);
+          loadDeferredNow();
+        }}
+      >
+        {summary}
+      </summary>
       <p className="deferred-loading" role="status">
         Loading…
       </p>

@@ -2,6 +2,7 @@
 // engine groups them, generated from the schema. The settings the algorithm catalogue
 // controls (the variant, the idle policy, the growth gate, …) belong to the algorithm
 // picker: they are shown only while "custom" is compared, and then edit what custom runs.
+import { useState } from 'react';
 import { useAppState } from '../app/AppContext';
 import { algorithmLabel, CONTROLLED_PATHS, CUSTOM } from '../scenario/algorithms';
 import { PARAMS } from '../scenario/params';
@@ -57,9 +58,20 @@ export function AdvancedControls() {
     (p) => !ELSEWHERE.has(p.path) && (custom || !CONTROLLED_PATHS.has(p.path)) && !(compete && FLOW_LIST.has(p.path)),
   );
   const groups = [...new Set(rest.map((p) => p.group))];
+  // Its ~450 elements are made when it is first opened, not for the first view (a phone's
+  // main thread renders the page faster); once made they stay.
+  const [shown, setShown] = useState(false);
   return (
-    <details className="advanced">
+    <details className="advanced" onToggle={(e) => e.currentTarget.open && setShown(true)}>
       <summary>All settings ({rest.length} more)</summary>
+      {shown && <AllSettings rest={rest} groups={groups} compete={compete} />}
+    </details>
+  );
+}
+
+function AllSettings({ rest, groups, compete }: { rest: typeof PARAMS; groups: string[]; compete: boolean }) {
+  return (
+    <>
       <p className="control-help">
         Every parameter of the engine, with its unit and allowed range.{' '}
         {compete
@@ -86,6 +98,6 @@ export function AdvancedControls() {
             ))}
         </section>
       ))}
-    </details>
+    </>
   );
 }

@@ -5,7 +5,7 @@
 // own draw code (export/figures.ts). A refused export shows the engine's reason as a notice.
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
-import { openedEarly } from '../app/Deferred';
+import { useTakeOver } from '../app/Deferred';
 import { exportRuns, scenarioLine, scenarioName, slug } from '../export/describe';
 import { plotSvg, pngScale, svgToPng, viewSvg, visibleFigures, type SvgImage } from '../export/figures';
 import {
@@ -63,7 +63,10 @@ export function ExportPanel() {
   const plots = useAppState((s) => s.plots);
   const scenario = useAppState((s) => s.scenario);
   const algorithms = useAppState((s) => s.algorithms);
-  const [open, setOpen] = useState(() => openedEarly('export'));
+  const [open, setOpen] = useState(false);
+  // It replaces a stand-in (app/Deferred.tsx): opened or focused there, it is here.
+  const root = useRef<HTMLDetailsElement>(null);
+  useTakeOver('export', root, setOpen);
   const [format, setFormat] = useState<TableFormat>('csv');
   const [figure, setFigure] = useState('');
   const [point, setPoint] = useState(vocabulary.capture_points[0]?.name ?? 'sender');
@@ -172,7 +175,7 @@ export function ExportPanel() {
   const disabled = busy !== null;
   const point0 = vocabulary.capture_points.find((p) => p.name === point);
   return (
-    <details className="export" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details ref={root} className="export" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Export and print</summary>
       <div className="export-body">
         <div className="export-row" role="radiogroup" aria-label="Data format">

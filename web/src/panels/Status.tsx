@@ -47,7 +47,7 @@ export function Status() {
   const text = useAppState(statusText);
   if (progress !== null) {
     return (
-      <p className="status" data-testid="status">
+      <p className="status status-line" data-testid="status">
         {progress}{' '}
         <button type="button" onClick={() => controller.stop()}>
           Stop
@@ -56,7 +56,7 @@ export function Status() {
     );
   }
   return (
-    <p className="status" data-testid="status">
+    <p className="status status-line" data-testid="status">
       {text}
     </p>
   );

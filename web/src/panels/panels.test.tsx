@@ -294,6 +294,13 @@ describe('the competing-traffic controls', () => {
 describe('the advanced controls', () => {
   it('hide the settings the algorithm catalogue controls unless custom is compared', () => {
     const h = renderWith(<AdvancedControls />, '?v=2&alg=newreno,newreno_cwv');
+    // Made when first opened.
+    expect(document.querySelector('[data-path="flows[0].cc.nvp_limit"]')).toBeNull();
+    const details = document.querySelector('details.advanced') as HTMLDetailsElement;
+    act(() => {
+      details.open = true;
+      fireEvent(details, new Event('toggle'));
+    });
     for (const path of CONTROLLED_PATHS)
       expect(document.querySelector(`[data-path="${concretePath(path, 0)}"]`)).toBeNull();
     // Other congestion-control settings stay (they apply to every run).

@@ -2,11 +2,11 @@
 // questions; the engine makes the sheet in a worker (sheetClient.ts) from the view's run and
 // the link's `sheet=N`, the page shows it (questions, answer key) and prints it (the print
 // sections below: the questions before the plots, the answer key on a page of its own).
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from 'zustand';
 import { useApp, useAppState } from '../app/AppContext';
-import { openedEarly } from '../app/Deferred';
+import { useTakeOver } from '../app/Deferred';
 import { encodeShareState } from '../scenario/url';
 import { shareStateOf } from '../state/urlSync';
 import { DEFAULT_SHEET_QUESTIONS, MAX_SHEET_QUESTIONS } from './link';
@@ -102,7 +102,9 @@ export function SheetPanel() {
   const { store } = useApp();
   const id = useId();
   const link = useAppState((s) => s.sheet);
-  const [early] = useState(() => openedEarly('sheet'));
+  const [early, setEarly] = useState(false);
+  const root = useRef<HTMLElement>(null);
+  useTakeOver('sheet', root, setEarly);
   const result = useStore(sheetResult);
   const [numberText, setNumberText] = useState(String(link?.number ?? 1));
   const [countText, setCountText] = useState(String(link?.count ?? DEFAULT_SHEET_QUESTIONS));
@@ -138,7 +140,7 @@ export function SheetPanel() {
   };
   const sheet = result.status === 'ready' && link ? result.sheet : null;
   return (
-    <section className="sheet-panel" aria-label="Exercise sheet">
+    <section ref={root} className="sheet-panel" aria-label="Exercise sheet">
       <details open={link !== null || early || undefined}>
         <summary>Exercise sheet</summary>
         <div className="export-row">
