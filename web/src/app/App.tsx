@@ -1,4 +1,5 @@
-// The page grid: controls | plots | summary on wide screens, one column on phones.
+// The page grid: controls | plots | summary and tools on wide screens; on laptops the summary
+// above the plots and the tools below them; one column on phones.
 // No data logic here.
 import { Legend } from '../plots/Legend';
 import { Overview } from '../plots/Overview';
@@ -75,6 +76,10 @@ export function App() {
           </HiddenWhilePractising>
           <Status />
           <SharePanel />
+        </aside>
+        {/* What a class does with a run: take it elsewhere, a sheet, practice. After the plots
+            on laptops and phones (the plots come first), under the summary on wide screens. */}
+        <aside className="panel tools-panel" aria-label="Export, exercise sheet and practice">
           <HiddenWhilePractising>
             <Suspense fallback={<DeferredSummary name="export" className="export" summary="Export and print" />}>
               <ExportPanel />
