@@ -21,13 +21,14 @@ import { ProjectorMode } from './Projector';
 import { Suspense } from 'react';
 import { loadFullEngine } from '../engine/wasmMain';
 import { deferred, DeferredSummary } from './Deferred';
+import { ExportShell } from '../panels/ExportShell';
 // The sheet panel's styles with the page's, so its stand-in has the same size.
 import '../sheet/sheet.css';
 
 // Loaded after the first view (Deferred.tsx); the export panel and the sheet also need the
 // full engine (wasmMain.ts), fetched with them.
-const ExportPanel = deferred(() =>
-  Promise.all([import('../panels/ExportPanel'), loadFullEngine()]).then(([m]) => m.ExportPanel),
+const ExportBody = deferred(() =>
+  Promise.all([import('../panels/ExportPanel'), loadFullEngine()]).then(([m]) => m.ExportBody),
 );
 const sheetModule = () => Promise.all([import('../sheet/SheetPanel'), loadFullEngine()]).then(([m]) => m);
 const SheetPanel = deferred(() => sheetModule().then((m) => m.SheetPanel));
@@ -81,9 +82,7 @@ export function App() {
             on laptops and phones (the plots come first), under the summary on wide screens. */}
         <aside className="panel tools-panel" aria-label="Export, exercise sheet and practice">
           <HiddenWhilePractising>
-            <Suspense fallback={<DeferredSummary name="export" className="export" summary="Export and print" />}>
-              <ExportPanel />
-            </Suspense>
+            <ExportShell Body={ExportBody} />
             <Suspense
               fallback={
                 <section className="sheet-panel" aria-label="Exercise sheet">

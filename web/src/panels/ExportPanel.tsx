@@ -5,7 +5,7 @@
 // own draw code (export/figures.ts). A refused export shows the engine's reason as a notice.
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
-import { useTakeOver } from '../app/Deferred';
+import { ExportShell } from './ExportShell';
 import { exportRuns, scenarioLine, scenarioName, slug } from '../export/describe';
 import { plotSvg, pngScale, svgToPng, viewSvg, visibleFigures, type SvgImage } from '../export/figures';
 import {
@@ -55,18 +55,19 @@ function useFigures(open: boolean): { id: string; title: string }[] {
   return list;
 }
 
-/** The Export panel. */
+/** The Export panel, whole (its frame is ExportShell.tsx; the page loads this body later). */
 export function ExportPanel() {
+  return <ExportShell Body={ExportBody} />;
+}
+
+/** What the Export panel holds under its summary line; `open`: whether it is shown. */
+export function ExportBody({ open }: { open: boolean }) {
   const { store } = useApp();
   const vocabulary = exportVocabulary();
   const mode = useAppState((s) => s.mode);
   const plots = useAppState((s) => s.plots);
   const scenario = useAppState((s) => s.scenario);
   const algorithms = useAppState((s) => s.algorithms);
-  const [open, setOpen] = useState(false);
-  // It replaces a stand-in (app/Deferred.tsx): opened or focused there, it is here.
-  const root = useRef<HTMLDetailsElement>(null);
-  useTakeOver('export', root, setOpen);
   const [format, setFormat] = useState<TableFormat>('csv');
   const [figure, setFigure] = useState('');
   const [point, setPoint] = useState(vocabulary.capture_points[0]?.name ?? 'sender');
@@ -175,223 +176,220 @@ export function ExportPanel() {
   const disabled = busy !== null;
   const point0 = vocabulary.capture_points.find((p) => p.name === point);
   return (
-    <details ref={root} className="export" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>Export and print</summary>
-      <div className="export-body">
-        <div className="export-row" role="radiogroup" aria-label="Data format">
-          <span className="export-label">Data as</span>
-          {(['csv', 'json'] as const).map((f) => (
-            <label key={f}>
-              <input type="radio" name={name} checked={format === f} onChange={() => setFormat(f)} />
-              {f.toUpperCase()}
-            </label>
-          ))}
+    <div className="export-body">
+      <div className="export-row" role="radiogroup" aria-label="Data format">
+        <span className="export-label">Data as</span>
+        {(['csv', 'json'] as const).map((f) => (
+          <label key={f}>
+            <input type="radio" name={name} checked={format === f} onChange={() => setFormat(f)} />
+            {f.toUpperCase()}
+          </label>
+        ))}
+      </div>
+
+      <fieldset className="export-group">
+        <legend>One plot</legend>
+        <div className="export-row">
+          <label className="export-label" htmlFor={`${name}-plot`}>
+            Plot
+          </label>
+          <select
+            id={`${name}-plot`}
+            value={chosen?.id ?? ''}
+            onChange={(e) => setFigure(e.target.value)}
+            disabled={figures.length === 0}
+          >
+            {figures.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.title}
+              </option>
+            ))}
+          </select>
         </div>
+        <div className="export-row">
+          <button
+            type="button"
+            disabled={disabled || chosenTables.length === 0}
+            onClick={() => void runExport(`${chosenName} ${format}`, tablesRequest(format, chosenTables), chosen?.id)}
+          >
+            Data ({format.toUpperCase()})
+          </button>
+          <button type="button" disabled={!chosen} onClick={() => void imageExport('plot', 'png')}>
+            PNG
+          </button>
+          <button type="button" disabled={!chosen} onClick={() => void imageExport('plot', 'svg')}>
+            SVG
+          </button>
+        </div>
+        {chosenTables.length > 0 && <p className="export-note">Its data: {chosenTables.join(', ')}.</p>}
+      </fieldset>
 
-        <fieldset className="export-group">
-          <legend>One plot</legend>
-          <div className="export-row">
-            <label className="export-label" htmlFor={`${name}-plot`}>
-              Plot
-            </label>
-            <select
-              id={`${name}-plot`}
-              value={chosen?.id ?? ''}
-              onChange={(e) => setFigure(e.target.value)}
-              disabled={figures.length === 0}
-            >
-              {figures.map((f) => (
-                <option key={f.id} value={f.id}>
-                  {f.title}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="export-row">
-            <button
-              type="button"
-              disabled={disabled || chosenTables.length === 0}
-              onClick={() => void runExport(`${chosenName} ${format}`, tablesRequest(format, chosenTables), chosen?.id)}
-            >
-              Data ({format.toUpperCase()})
-            </button>
-            <button type="button" disabled={!chosen} onClick={() => void imageExport('plot', 'png')}>
-              PNG
-            </button>
-            <button type="button" disabled={!chosen} onClick={() => void imageExport('plot', 'svg')}>
-              SVG
-            </button>
-          </div>
-          {chosenTables.length > 0 && <p className="export-note">Its data: {chosenTables.join(', ')}.</p>}
-        </fieldset>
+      <fieldset className="export-group">
+        <legend>Every visible plot</legend>
+        <div className="export-row">
+          <button
+            type="button"
+            disabled={disabled || plotTablesNow.length === 0}
+            onClick={() => void runExport(`plots ${format}`, tablesRequest(format, plotTablesNow))}
+          >
+            Data ({format.toUpperCase()})
+          </button>
+          <button type="button" disabled={figures.length === 0} onClick={() => void imageExport('view', 'png')}>
+            PNG
+          </button>
+          <button type="button" disabled={figures.length === 0} onClick={() => void imageExport('view', 'svg')}>
+            SVG
+          </button>
+          <button
+            type="button"
+            disabled={disabled || vocabulary.tables.length === 0}
+            onClick={() => void runExport(`all ${format}`, tablesRequest(format, allTables(vocabulary)))}
+          >
+            All data
+          </button>
+        </div>
+        <p className="export-note">
+          {plotTablesNow.length > 0 ? `The visible plots draw from ${plotTablesNow.join(', ')}; ` : ''}
+          all data is every table. The files of <code>cwndlab run --out DIR</code>, byte for byte
+          {mode === 'compare' ? ', one folder per algorithm' : ''}. Images: the plots with their titles and the legend;
+          PNG at twice this screen’s pixel ratio, SVG as vectors drawn by the same code.
+        </p>
+        <details className="export-tables">
+          <summary>What each table holds</summary>
+          <ul>
+            {vocabulary.tables.map((t) => (
+              <li key={t.name}>
+                <b>{t.name}</b>: {t.description}
+              </li>
+            ))}
+          </ul>
+        </details>
+      </fieldset>
 
-        <fieldset className="export-group">
-          <legend>Every visible plot</legend>
-          <div className="export-row">
-            <button
-              type="button"
-              disabled={disabled || plotTablesNow.length === 0}
-              onClick={() => void runExport(`plots ${format}`, tablesRequest(format, plotTablesNow))}
-            >
-              Data ({format.toUpperCase()})
-            </button>
-            <button type="button" disabled={figures.length === 0} onClick={() => void imageExport('view', 'png')}>
-              PNG
-            </button>
-            <button type="button" disabled={figures.length === 0} onClick={() => void imageExport('view', 'svg')}>
-              SVG
-            </button>
-            <button
-              type="button"
-              disabled={disabled || vocabulary.tables.length === 0}
-              onClick={() => void runExport(`all ${format}`, tablesRequest(format, allTables(vocabulary)))}
-            >
-              All data
-            </button>
-          </div>
-          <p className="export-note">
-            {plotTablesNow.length > 0 ? `The visible plots draw from ${plotTablesNow.join(', ')}; ` : ''}
-            all data is every table. The files of <code>cwndlab run --out DIR</code>, byte for byte
-            {mode === 'compare' ? ', one folder per algorithm' : ''}. Images: the plots with their titles and the
-            legend; PNG at twice this screen’s pixel ratio, SVG as vectors drawn by the same code.
-          </p>
-          <details className="export-tables">
-            <summary>What each table holds</summary>
-            <ul>
-              {vocabulary.tables.map((t) => (
-                <li key={t.name}>
-                  <b>{t.name}</b>: {t.description}
-                </li>
-              ))}
-            </ul>
-          </details>
-        </fieldset>
+      <fieldset className="export-group">
+        <legend>Summary and scenario</legend>
+        <div className="export-row">
+          <span className="export-label">Summary table</span>
+          <button
+            type="button"
+            disabled={disabled}
+            onClick={() => void runExport('summary csv', tablesRequest('csv', ['summary']))}
+          >
+            CSV
+          </button>
+          <button
+            type="button"
+            disabled={disabled}
+            onClick={() => void runExport('summary json', tablesRequest('json', ['summary']))}
+          >
+            JSON
+          </button>
+        </div>
+        <div className="export-row">
+          <span className="export-label">Scenario</span>
+          <button
+            type="button"
+            disabled={disabled}
+            onClick={() => void runExport('scenario', tablesRequest('json', ['scenario']))}
+          >
+            JSON
+          </button>
+        </div>
+        <p className="export-note">
+          <code>cwndlab run scenario.json</code> runs it unchanged, to the same digest
+          {mode === 'compare' ? ' (one per algorithm)' : ''}.
+        </p>
+      </fieldset>
 
-        <fieldset className="export-group">
-          <legend>Summary and scenario</legend>
-          <div className="export-row">
-            <span className="export-label">Summary table</span>
-            <button
-              type="button"
-              disabled={disabled}
-              onClick={() => void runExport('summary csv', tablesRequest('csv', ['summary']))}
-            >
-              CSV
-            </button>
-            <button
-              type="button"
-              disabled={disabled}
-              onClick={() => void runExport('summary json', tablesRequest('json', ['summary']))}
-            >
-              JSON
-            </button>
-          </div>
-          <div className="export-row">
-            <span className="export-label">Scenario</span>
-            <button
-              type="button"
-              disabled={disabled}
-              onClick={() => void runExport('scenario', tablesRequest('json', ['scenario']))}
-            >
-              JSON
-            </button>
-          </div>
-          <p className="export-note">
-            <code>cwndlab run scenario.json</code> runs it unchanged, to the same digest
-            {mode === 'compare' ? ' (one per algorithm)' : ''}.
-          </p>
-        </fieldset>
-
-        <fieldset className="export-group">
-          <legend>Packets</legend>
-          <div className="export-row">
-            <label className="export-label" htmlFor={`${name}-point`}>
-              Capture at
-            </label>
-            <select id={`${name}-point`} value={point} onChange={(e) => setPoint(e.target.value)}>
-              {vocabulary.capture_points.map((p) => (
-                <option key={p.name} value={p.name}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-            <button
-              type="button"
-              disabled={disabled || vocabulary.capture_points.length === 0}
-              onClick={() => void runExport(`${point} pcap`, pcapRequest(point, vocabulary))}
-            >
-              pcap
-            </button>
-          </div>
-          {point0 && <p className="export-note">{point0.description}.</p>}
-          <p className="export-note">
-            pcap: the packets as tcpdump saves them (first {vocabulary.snaplen.default} bytes of each), for Wireshark.
-          </p>
-          <div className="export-row">
-            {mode === 'compete' && (
-              <>
-                <label className="export-label" htmlFor={`${name}-flow`}>
-                  Flow
-                </label>
-                <select
-                  id={`${name}-flow`}
-                  value={Math.min(qlogFlow, flows.length - 1)}
-                  onChange={(e) => setQlogFlow(Number(e.target.value))}
-                >
-                  {flows.map((_, i) => (
-                    <option key={i} value={i}>
-                      {flowLabel(scenario, i)}
-                    </option>
-                  ))}
-                </select>
-              </>
-            )}
-            <button
-              type="button"
-              disabled={disabled}
-              onClick={() => {
-                const flow = mode === 'compete' ? Math.min(qlogFlow, flows.length - 1) : 0;
-                void runExport(`flow ${flow} qlog`, qlogRequest(flow));
-              }}
-            >
-              qlog
-            </button>
-          </div>
-          <p className="export-note">
-            qlog: the sender’s congestion control as a qlog trace (events and metrics over time), for qvis.{' '}
-            <a href={docUrl} target="_blank" rel="noopener">
-              Formats and limits (docs/export.md)
-            </a>
-          </p>
-        </fieldset>
-
-        {busy && (
-          <div className="export-progress" role="group" aria-label="Export in progress">
-            <label>
-              Exporting {busy.label}…{' '}
-              <progress max={1} value={busy.progress}>
-                {Math.round(busy.progress * 100)}%
-              </progress>
-            </label>
-            <button type="button" onClick={busy.cancel}>
-              Cancel
-            </button>
-          </div>
-        )}
-        <p className="export-status" role="status" aria-live="polite">
-          {message}
+      <fieldset className="export-group">
+        <legend>Packets</legend>
+        <div className="export-row">
+          <label className="export-label" htmlFor={`${name}-point`}>
+            Capture at
+          </label>
+          <select id={`${name}-point`} value={point} onChange={(e) => setPoint(e.target.value)}>
+            {vocabulary.capture_points.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            disabled={disabled || vocabulary.capture_points.length === 0}
+            onClick={() => void runExport(`${point} pcap`, pcapRequest(point, vocabulary))}
+          >
+            pcap
+          </button>
+        </div>
+        {point0 && <p className="export-note">{point0.description}.</p>}
+        <p className="export-note">
+          pcap: the packets as tcpdump saves them (first {vocabulary.snaplen.default} bytes of each), for Wireshark.
         </p>
         <div className="export-row">
-          <button type="button" onClick={print}>
-            Print handout…
-          </button>
-          {limitMb > 0 && (
-            <span className="export-note">
-              Files up to {limitMb} MB per run are made here; larger runs are refused (use the command line).
-            </span>
+          {mode === 'compete' && (
+            <>
+              <label className="export-label" htmlFor={`${name}-flow`}>
+                Flow
+              </label>
+              <select
+                id={`${name}-flow`}
+                value={Math.min(qlogFlow, flows.length - 1)}
+                onChange={(e) => setQlogFlow(Number(e.target.value))}
+              >
+                {flows.map((_, i) => (
+                  <option key={i} value={i}>
+                    {flowLabel(scenario, i)}
+                  </option>
+                ))}
+              </select>
+            </>
           )}
+          <button
+            type="button"
+            disabled={disabled}
+            onClick={() => {
+              const flow = mode === 'compete' ? Math.min(qlogFlow, flows.length - 1) : 0;
+              void runExport(`flow ${flow} qlog`, qlogRequest(flow));
+            }}
+          >
+            qlog
+          </button>
         </div>
+        <p className="export-note">
+          qlog: the sender’s congestion control as a qlog trace (events and metrics over time), for qvis.{' '}
+          <a href={docUrl} target="_blank" rel="noopener">
+            Formats and limits (docs/export.md)
+          </a>
+        </p>
+      </fieldset>
+
+      {busy && (
+        <div className="export-progress" role="group" aria-label="Export in progress">
+          <label>
+            Exporting {busy.label}…{' '}
+            <progress max={1} value={busy.progress}>
+              {Math.round(busy.progress * 100)}%
+            </progress>
+          </label>
+          <button type="button" onClick={busy.cancel}>
+            Cancel
+          </button>
+        </div>
+      )}
+      <p className="export-status" role="status" aria-live="polite">
+        {message}
+      </p>
+      <div className="export-row">
+        <button type="button" onClick={print}>
+          Print handout…
+        </button>
+        {limitMb > 0 && (
+          <span className="export-note">
+            Files up to {limitMb} MB per run are made here; larger runs are refused (use the command line).
+          </span>
+        )}
       </div>
-    </details>
+    </div>
   );
 }
