@@ -9,7 +9,7 @@
 // app/Deferred.tsx) is listed apart. Measures only; asserts nothing.
 //
 // Usage: npm run weight [-- --dir dist] [--query '?preset=...'] [--json out.json]
-/* global window, document -- the functions given to page.evaluate run in the page */
+/* global window, document, MutationObserver -- the functions given to the page run there */
 import { chromium } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
