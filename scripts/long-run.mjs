@@ -298,11 +298,10 @@ if (TRACE) {
   await browser.stopTracing();
   const events = JSON.parse(readFileSync(TRACE, 'utf8')).traceEvents ?? [];
   const main = new Set(
-    events
-      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-      .map((e) => `${e.pid}:${e.tid}`),
+    events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
   );
   const onMain = events.filter((e) => main.has(`${e.pid}:${e.tid}`) && e.ph === 'X');
+  const start = Math.min(...onMain.map((e) => e.ts));
   for (const task of onMain.filter((e) => e.name === 'RunTask' && e.dur > 200_000)) {
     const inside = onMain
       .filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + task.dur && e.dur > 20_000)
@@ -312,7 +311,7 @@ if (TRACE) {
         const fn = e.args?.data?.functionName || e.args?.data?.url?.replace(/^.*\//, '') || e.args?.data?.type || '';
         return `${e.name}${fn ? `(${fn})` : ''} ${(e.dur / 1000).toFixed(0)}`;
       });
-    slowTasks.push({ durMs: task.dur / 1000, inside });
+    slowTasks.push({ atS: (task.ts - start) / 1e6, durMs: task.dur / 1000, inside });
   }
 }
 // The main thread's JavaScript heap (CDP), as left and after a garbage collection, and the
@@ -379,7 +378,8 @@ console.log(
 console.log(
   `  memory (sum over ${after.processes} Chromium processes): before ${fmt(before.pssMB)} MB PSS / ${fmt(before.rssMB)} MB RSS; peak ${fmt(peak.pssMB)} / ${fmt(peak.rssMB)}; after ${fmt(after.pssMB)} / ${fmt(after.rssMB)}`,
 );
-for (const t of slowTasks) console.log(`  task ${t.durMs.toFixed(0)} ms: ${t.inside.join(', ')}`);
+for (const t of slowTasks)
+  console.log(`  task at ${t.atS.toFixed(1)} s (trace time), ${t.durMs.toFixed(0)} ms: ${t.inside.join(', ')}`);
 if (heap && afterGc)
   console.log(
     `  main thread JS heap ${fmt(heap.leftMB)} MB, ${fmt(heap.afterGcMB)} MB after a GC (then ${fmt(afterGc.pssMB)} MB PSS in all, renderer ${fmt(afterGc.byType.renderer)})`,
