@@ -370,6 +370,8 @@ pub struct Simulation {
     rounds: std::cell::RefCell<Vec<crate::rounds::RoundsReader>>,
     /// Bounded recording, when asked for (see [`Simulation::set_bounded`]).
     bounded: Option<Box<crate::bounded::Bounded>>,
+    /// Packets estimated for the trace's up-front reserve, until it is made (`reserve_rows`).
+    reserve: usize,
 }
 
 impl Simulation {
@@ -474,16 +476,11 @@ impl Simulation {
             links[(flow_base(i) + 1) as usize].express_in = fifo;
             links[(flow_base(i) + 3) as usize].express_in = fifo;
         }
-        // Reserve trace space for the data packets the run can carry (capped: an estimate
-        // for a long run would otherwise hold memory it may never use, which matters in wasm).
+        // Trace space for the data packets the run can carry (capped: an estimate for a long
+        // run would otherwise hold memory it may never use, which matters in wasm). Reserved
+        // when the run starts (`reserve_rows`), once it is known what the run keeps.
         let est = ((s.estimated_packets() / 2) as usize).min(1 << 17);
-        for l in links.iter_mut() {
-            if let Some(q) = l.series.as_mut() {
-                q.rows.reserve(2 * est);
-            }
-        }
-        let mut log = EventLog::new(s.trace.events);
-        log.rows.reserve(5 * est);
+        let log = EventLog::new(s.trace.events);
         let mut world = World {
             now: 0,
             events: EventQueue::default(),
@@ -540,13 +537,7 @@ impl Simulation {
             receivers,
             apps,
             cross,
-            series: (0..n)
-                .map(|_| {
-                    let mut f = FlowSeries::default();
-                    f.rows.reserve(est / n + 16);
-                    f
-                })
-                .collect(),
+            series: (0..n).map(|_| FlowSeries::default()).collect(),
             validation,
             any_validation,
             starts,
@@ -564,6 +555,31 @@ impl Simulation {
             decision_total: 0,
             rounds: std::cell::RefCell::new((0..n as u32).map(crate::rounds::RoundsReader::new).collect()),
             bounded: None,
+            reserve: est,
+        }
+    }
+
+    /// Reserves the trace space estimated at creation, before the first event: none when
+    /// the run stores no rows, and at most about the budget's worth when its recording is
+    /// bounded (in wasm, memory once grown stays grown: a reserve sized for the whole of a
+    /// long run held tens of MB per simulation that a bounded run never fills).
+    fn reserve_rows(&mut self) {
+        let mut est = std::mem::take(&mut self.reserve);
+        if self.world.log.stream.drop {
+            return;
+        }
+        if let Some(b) = self.bounded.as_deref() {
+            est = est.min((b.budget / 8) as usize);
+        }
+        for l in self.world.links.iter_mut() {
+            if let Some(q) = l.series.as_mut() {
+                q.rows.reserve(2 * est);
+            }
+        }
+        self.world.log.rows.reserve(5 * est);
+        let n = self.series.len().max(1);
+        for f in self.series.iter_mut() {
+            f.rows.reserve(est / n + 16);
         }
     }
 
@@ -660,6 +676,9 @@ impl Simulation {
     }
 
     fn run_until(&mut self, target: Ns, budget: u64) -> u64 {
+        if self.reserve > 0 {
+            self.reserve_rows();
+        }
         let mut n = 0u64;
         while n < budget {
             match self.world.events.peek_time() {
