@@ -89,6 +89,39 @@ describe('the engine worker', () => {
     }
   });
 
+  it('frees a finished run’s simulation once its last chunk is posted, and still explains it', async () => {
+    const api = realEngineApi();
+    const freed: string[] = [];
+    const posted: Posted[] = [];
+    const handler = createWorkerHandler(
+      {
+        ...api,
+        createSim: (json) => {
+          const sim = api.createSim(json);
+          const free = sim.free.bind(sim);
+          sim.free = () => {
+            freed.push(json);
+            free();
+          };
+          return sim;
+        },
+      },
+      (msg, transfer) => posted.push({ msg, transfer }),
+      { yieldToMessages: () => new Promise((r) => setTimeout(r, 0)) },
+    );
+    const runs = ['reno', 'newreno'].map((key) => ({ key, scenarioJson: scenarioOf(key) }));
+    handler.handle({ type: 'run', gen: 1, mode: 'full', runs });
+    await until(() => chunksOf(posted, 'reno').some((c) => c.finished));
+    // The first run is freed when it finishes, before the second one is done.
+    expect(freed).toContain(runs[0]?.scenarioJson);
+    await until(() => chunksOf(posted, 'newreno').some((c) => c.finished));
+    expect(freed.length).toBe(2);
+    handler.handle({ type: 'explain', gen: 1, id: 3, query: { what: 'index', key: 'reno', from: 0 } });
+    await until(() => posted.some((p) => p.msg.type === 'explained'));
+    const answer = posted.find((p) => p.msg.type === 'explained')?.msg as Extract<FromWorker, { type: 'explained' }>;
+    expect(answer.result).toMatchObject({ what: 'index', now: 20 });
+  });
+
   it('keeps only the compared flow’s events when flows share the bottleneck', async () => {
     const { handler, posted } = harness();
     const json = scenarioOf('reno', (s) => {

@@ -313,6 +313,18 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     runs = [];
   }
 
+  /**
+   * A finished full run has posted every row, its summary and its rounds: its simulation is
+   * freed at once, so that the next run of this worker reuses its memory (wasm memory never
+   * shrinks: two long runs kept side by side each held their stored rows to the end). What
+   * is still asked of it later (finished, now: the explained replay's target) is kept.
+   */
+  function release(run: Run) {
+    const now = run.sim.now();
+    run.sim.free();
+    run.sim = { finished: () => true, now: () => now, free: () => undefined } as unknown as SimLike;
+  }
+
   function fail(key: string | null, error: unknown, fatal: boolean) {
     const problems = problemsOf(error);
     const message = problems.map((p) => p.text).join('; ');
@@ -467,6 +479,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         run.computeMs += clock() - t0;
         run.done = finished;
         if (finished || clock() - run.lastPost >= progressMs) postChunk(run);
+        if (finished) release(run);
         if (!finished) await yieldToMessages();
       }
     } finally {
