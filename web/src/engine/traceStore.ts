@@ -128,7 +128,12 @@ export class TraceStore {
     meta: ThroughputMeta | null = null,
     rounds: RoundsJson | null = null,
   ): void {
-    this.runs.get(key)?.append(chunk, now, meta, rounds);
+    const run = this.runs.get(key);
+    if (!run) return;
+    run.append(chunk, now, meta, rounds);
+    // The previous comparison's trace of this key is shown no more: let it go (a long run's
+    // columns are tens of MB).
+    this.previous.delete(key);
   }
 
   /** The trace of one run: the new one once it has data, else the previous one. */

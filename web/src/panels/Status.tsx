@@ -1,6 +1,7 @@
 // One line on what the engine is doing: progress of long runs, or how fast the last
 // comparison was computed and drawn.
 import { useApp, useAppState } from '../app/AppContext';
+import type { TraceStore } from '../engine/traceStore';
 import { formatNumber } from '../scenario/params';
 import { durationOf } from '../scenario/paths';
 import { reportsProgress } from '../state/selectors';
@@ -39,25 +40,59 @@ function statusText(s: AppState): string {
   return `${runs} computed in ${formatNumber(timing.computeMs, 2)} ms on ${workers}; on screen ${shown} ms ${after}.`;
 }
 
+/** A note when a shown run's rows were reduced (bounded recording, engine/core/src/bounded.rs),
+ *  with the engine's numbers: where the reduction began (the earliest of the runs shown)
+ *  and the bucket width. Null while every row is kept. */
+export function reducedText(s: AppState, traces: TraceStore): string | null {
+  let at = Infinity;
+  let width = 0;
+  for (const k of s.keys) {
+    const r = traces.get(k)?.reduced;
+    if (!r) continue;
+    at = Math.min(at, r.at);
+    width = Math.max(width, r.width);
+  }
+  if (!Number.isFinite(at)) return null;
+  return (
+    `Detail reduced from t = ${formatNumber(at, 4)} s: first, last, minimum and maximum per ` +
+    `${formatNumber(width, 3)} s; losses, retransmissions and marks all kept. ` +
+    `Zoomed in closer than that, the plots show ${formatNumber(width, 3)} s buckets.`
+  );
+}
+
 /** The status line. Its selectors return strings, so the line re-renders only when its
  *  text changes (not on every live frame). */
 export function Status() {
-  const { controller } = useApp();
+  const { controller, traces } = useApp();
   const progress = useAppState(progressText);
   const text = useAppState(statusText);
+  // The traces change with `drawn`, which changes the state: the selector is re-run then.
+  const reduced = useAppState((s) => reducedText(s, traces));
+  const note =
+    reduced === null ? null : (
+      <p className="status reduced-note" data-testid="reduced-note">
+        {reduced}
+      </p>
+    );
   if (progress !== null) {
     return (
-      <p className="status status-line" data-testid="status">
-        {progress}{' '}
-        <button type="button" onClick={() => controller.stop()}>
-          Stop
-        </button>
-      </p>
+      <>
+        <p className="status status-line" data-testid="status">
+          {progress}{' '}
+          <button type="button" onClick={() => controller.stop()}>
+            Stop
+          </button>
+        </p>
+        {note}
+      </>
     );
   }
   return (
-    <p className="status status-line" data-testid="status">
-      {text}
-    </p>
+    <>
+      <p className="status status-line" data-testid="status">
+        {text}
+      </p>
+      {note}
+    </>
   );
 }
