@@ -186,6 +186,31 @@ function memory() {
   }
   return { pssMB: pss / 1024, rssMB: rss / 1024, processes: pids.length, byType };
 }
+/** The renderer's largest memory mappings by resident size (top 8: a wasm memory is one
+ *  read-write mapping as large as its linear memory — the page's instance and each worker's —
+ *  of which only the pages the engine touched are resident; V8's heaps are other mappings),
+ *  MB, from /proc/PID/smaps. */
+function largestMappings() {
+  const out = [];
+  for (const pid of browserPids()) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      const text = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+      for (const block of text.split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/)) {
+        out.push({
+          sizeMB: Number(/^Size:\s+(\d+) kB/m.exec(block)?.[1] ?? 0) / 1024,
+          rssMB: Number(/^Rss:\s+(\d+) kB/m.exec(block)?.[1] ?? 0) / 1024,
+          perm: /^[0-9a-f]+-[0-9a-f]+ (\S+)/.exec(block)?.[1] ?? '',
+        });
+      }
+    } catch {
+      // gone
+    }
+  }
+  return out.sort((x, y) => y.rssMB - x.rssMB).slice(0, 8);
+}
+const mappingText = (list) => list.map((c) => `${c.rssMB.toFixed(0)} of ${c.sizeMB.toFixed(0)} (${c.perm})`).join(', ');
+
 const types = (m) =>
   Object.entries(m.byType)
     .map(([k, v]) => `${k} ${v.toFixed(0)}`)
@@ -242,6 +267,7 @@ await page.waitForFunction(
 );
 await page.waitForTimeout(1000);
 const before = memory();
+const mappingsBefore = largestMappings();
 
 const params = new URLSearchParams();
 params.set('v', '4');
@@ -293,6 +319,7 @@ await new Promise((r) => setTimeout(r, 1000));
 sampling = false;
 await sampler;
 const after = memory();
+const mappingsAfter = largestMappings();
 let slowTasks = [];
 if (TRACE) {
   await browser.stopTracing();
@@ -394,12 +421,30 @@ else if (heap?.uaMemory)
 console.log(
   `  PSS by process type, MB: before: ${types(before)}; after: ${types(after)}; renderer peak ${fmt(peak.rendererMB)}`,
 );
+console.log(
+  `  renderer's largest mappings, resident of size MB: before: ${mappingText(mappingsBefore)}; after: ${mappingText(mappingsAfter)}`,
+);
 if (notice) console.log(`  notice: ${notice}`);
 if (JSON_OUT) {
   writeFileSync(
     JSON_OUT,
     JSON.stringify(
-      { query, dist: DIST, version, before, peak, after, heap, afterGc, slowTasks, drawnMs, error, measures: m },
+      {
+        query,
+        dist: DIST,
+        version,
+        before,
+        peak,
+        after,
+        mappingsBefore,
+        mappingsAfter,
+        heap,
+        afterGc,
+        slowTasks,
+        drawnMs,
+        error,
+        measures: m,
+      },
       null,
       2,
     ),
