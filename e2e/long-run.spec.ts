@@ -57,6 +57,10 @@ test('a 200 s run at 100 Mbit/s opens, draws its plots reduced, zooms, and keeps
     'figure[data-plot^="window"] canvas, figure[data-plot^="seq"] canvas, figure[data-plot^="queue"] canvas';
   await expectCanvasesDrawn(page, plots);
   expect(await summaryText(page)).toContain(fullDigest(scenario()));
+  // The page says the detail is reduced, with the engine's bucket width (200 s / 4 096).
+  await expect(page.getByTestId('reduced-note')).toHaveText(
+    /^Detail reduced from t = \d+(\.\d+)? s: first, last, minimum and maximum per 0\.0488 s; losses, retransmissions and marks all kept\./,
+  );
   // Zoomed in (the reduced rows still draw), then back.
   const hit = page.locator('figure[data-plot^="window"] .plot-hit').first();
   await hit.focus();
