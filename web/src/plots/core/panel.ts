@@ -157,9 +157,18 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
   }
 
   measure(): void {
-    this.cssW = this.els.root.clientWidth;
-    this.cssH = this.els.root.clientHeight;
+    const { root } = this.els;
+    this.cssW = root.clientWidth;
+    this.cssH = root.clientHeight;
     this.dpr = Math.max(1, window.devicePixelRatio || 1);
+    // In view from the layout this frame reads anyway: before the IntersectionObserver first
+    // reports (the page's first frames), every plot would otherwise count as in view and the
+    // first frame would draw them all. A root without a box (not laid out) keeps what the
+    // observer said.
+    const r = root.getBoundingClientRect();
+    if (r.width > 0 || r.height > 0) {
+      this.visible = r.bottom > 0 && r.right > 0 && r.top < window.innerHeight && r.left < window.innerWidth;
+    }
   }
 
   draw(): void {

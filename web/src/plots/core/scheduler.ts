@@ -1,6 +1,7 @@
 // One animation-frame queue for every plot (d3fc's requestRedraw): requests are merged, and
-// each frame measures the plots it draws before drawing any, so many plots redrawing
-// together never force a layout between draws.
+// each frame measures the plots waiting before drawing any, so many plots redrawing
+// together never force a layout between draws. What is in view is decided from that
+// measurement (the page's first frames come before any IntersectionObserver report).
 //
 // Plots in view come first: a frame that has plots in view to draw draws only those (the
 // new run reaches the screen as soon as possible, and that frame's canvas uploads are only
@@ -37,6 +38,8 @@ export interface FrameReport {
 
 const dirty = new Set<Drawable>();
 const afterFrame = new Set<(report: FrameReport) => void>();
+/** Each plot's last draw, ms. */
+const cost = new WeakMap<Drawable, number>();
 let handle = 0;
 let burstMs = 0;
 let lastBurstMs = 0;
@@ -55,18 +58,28 @@ function frame() {
   handle = 0;
   const t0 = performance.now();
   const all = [...dirty];
+  // Every waiting plot is measured before any is drawn (one layout), and what is in view is
+  // decided from that layout.
+  for (const d of all) d.measure();
   const visible = all.filter(inView);
   const list = visible.length > 0 ? visible : all;
   const budget = visible.length > 0 ? FRAME_BUDGET_MS : OUT_OF_VIEW_BUDGET_MS;
-  for (const d of list) d.measure();
   let i = 0;
-  // At least one plot per frame, then as many as fit in the budget.
+  // At least one plot per frame, then as many as fit in the budget. Out of view, a plot is
+  // drawn after another only when its last draw (or, never drawn yet, the whole budget) fits
+  // in what is left: catching up (the page's start, where every plot below the fold is drawn
+  // for the first time) then takes one plot per frame, not a long task of several.
   for (; i < list.length; i += 1) {
-    if (i > 0 && performance.now() - t0 > budget) break;
     const d = list[i];
     if (!d) continue;
+    if (i > 0) {
+      const used = performance.now() - t0;
+      if (used > budget || (visible.length === 0 && used + (cost.get(d) ?? budget) >= budget)) break;
+    }
     dirty.delete(d);
+    const s = performance.now();
     d.draw();
+    cost.set(d, performance.now() - s);
   }
   const drawMs = performance.now() - t0;
   burstMs += drawMs;
@@ -109,7 +122,24 @@ export function onAfterFrame(cb: (report: FrameReport) => void): () => void {
   return () => afterFrame.delete(cb);
 }
 
-/** Plots waiting for a frame. */
+let holds = 0;
+
+/** Keeps the page from counting as drawn (pendingDraws > 0) until the returned function is
+ *  called (once; later calls do nothing): parts of the page that mount after the first paint
+ *  (app/AfterPaint.tsx) and then draw. */
+export function holdIdle(): () => void {
+  holds += 1;
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    holds -= 1;
+    // The frame after the release reports again (main.tsx's idle signal).
+    requestDraw();
+  };
+}
+
+/** Plots waiting for a frame (and parts of the page still to mount, holdIdle). */
 export function pendingDraws(): number {
-  return dirty.size + (handle ? 1 : 0);
+  return dirty.size + (handle ? 1 : 0) + holds;
 }
