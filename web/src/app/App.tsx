@@ -22,6 +22,7 @@ import { Suspense } from 'react';
 import { loadFullEngine } from '../engine/wasmMain';
 import { deferred, DeferredSummary } from './Deferred';
 import { ExportShell } from '../panels/ExportShell';
+import { AfterPaint } from './AfterPaint';
 // The sheet panel's styles with the page's, so its stand-in has the same size.
 import '../sheet/sheet.css';
 
@@ -59,16 +60,20 @@ export function App() {
       <Notices />
       <main className="layout">
         <aside className="panel controls-panel" aria-label="Scenario">
-          <ModePanel />
-          <Controls />
+          <AfterPaint>
+            <ModePanel />
+            <Controls />
+          </AfterPaint>
         </aside>
         <section className="panel plots-panel" id="plots" aria-label="Plots" tabIndex={-1}>
-          <ViewControls />
-          <Legend />
-          <HiddenWhilePractising>
-            <Overview />
-          </HiddenWhilePractising>
-          <PlotStack />
+          <AfterPaint>
+            <ViewControls />
+            <Legend />
+            <HiddenWhilePractising>
+              <Overview />
+            </HiddenWhilePractising>
+            <PlotStack />
+          </AfterPaint>
         </section>
         <aside className="panel summary-panel" aria-label="Results">
           <HiddenWhilePractising>

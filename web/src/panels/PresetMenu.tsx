@@ -14,14 +14,18 @@ interface Group {
 /** Groups presets by their scenario without the algorithm. */
 export function groupPresets(presets: readonly Preset[]): Group[] {
   const groups = new Map<string, Group>();
+  // The algorithms' names as name tokens, longest first, each compiled once (not once per
+  // group: this runs in the page's first render).
+  const tokens = CATALOGUE.map((e) => e.name.replace(/_/g, '-'))
+    .sort((a, b) => b.length - a.length)
+    .map((t) => new RegExp(`(^|-)${t}(-|$)`));
   for (const p of presets) {
     const key = JSON.stringify(withDefaultAlgorithm(p.scenario));
     let g = groups.get(key);
     if (!g) {
       // "fall-floyd-reno-3drops" → "fall-floyd-3drops": the name without the algorithm.
-      const tokens = CATALOGUE.map((e) => e.name.replace(/_/g, '-')).sort((a, b) => b.length - a.length);
       let label = p.name;
-      for (const t of tokens) label = label.replace(new RegExp(`(^|-)${t}(-|$)`), '$1').replace(/-$/, '');
+      for (const t of tokens) label = label.replace(t, '$1').replace(/-$/, '');
       g = { label, presets: [] };
       groups.set(key, g);
     }
