@@ -349,6 +349,14 @@ describe('the scenario URL: cross traffic, the bottleneck scheduler and the thro
 });
 
 describe('the scenario URL: bad input', () => {
+  it('reads t=-0 and x=-0:… as 0, so the link it writes back reads the same (found by url.fuzz.test.ts)', () => {
+    const { state, notices } = decode('?v=4&t=-0&x=-0:5');
+    expect(notices).toEqual([]);
+    expect(Object.is(state.cursor, 0)).toBe(true);
+    expect(Object.is(state.xDomain?.[0], 0)).toBe(true);
+    expect(decode(`?${encodeShareState(state)}`).state).toEqual(state);
+  });
+
   const def = defaultShareState().scenario;
 
   it('a value that is not a number: notice with name and range, that field alone falls back', () => {

@@ -314,14 +314,15 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
   const tText = pairs.find(([k]) => k === 't')?.[1];
   if (tText !== undefined) {
     const t = parseDecimal(tText);
-    if (t !== null && t >= 0 && t <= duration) state.cursor = t;
+    // `+ 0` reads -0 as 0 (the link it writes back says t=0).
+    if (t !== null && t >= 0 && t <= duration) state.cursor = t + 0;
     else note('t', `Cursor t=${tText} is not a time within the run (0 to ${duration} s); no cursor.`);
   }
   const xText = pairs.find(([k]) => k === 'x')?.[1];
   if (xText !== undefined) {
     const [a, b, ...rest] = xText.split(':').map(parseDecimal);
     if (a != null && b != null && rest.length === 0 && a >= 0 && a < b && b <= duration) {
-      state.xDomain = [a, b];
+      state.xDomain = [a + 0, b];
     } else {
       note(
         'x',
