@@ -27,21 +27,13 @@
 //   --gpu MODE: disabled (default: --disable-gpu, software raster and compositing),
 //               default (no GPU flag: on a machine without a GPU Chromium still composites
 //               in software), swiftshader (GPU raster and compositing emulated on the CPU).
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { findChromium } from './ensure-chromium.mjs';
+import { cliOptions, requireBuild, requireChromium, root, vitePreview } from './page-tools.mjs';
 
-const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : dflt;
-};
-const flag = (name) => argv.includes(`--${name}`);
+const { opt, flag } = cliOptions();
 const STEPS = Number(opt('steps', 40));
 const TRACE = flag('trace');
 const TRACE_STEPS = Number(opt('trace-steps', 20));
@@ -52,42 +44,10 @@ const CASES = opt('cases', 'default,overlay,two,long,live').split(',');
 const GPU = opt('gpu', 'disabled');
 const JSON_OUT = opt('json', '');
 
-if (!existsSync(join(DIST, 'index.html'))) {
-  console.error(`No ${DIST}/index.html: run \`npm run build\` first.`);
-  process.exit(1);
-}
-const executablePath = findChromium();
-if (!executablePath) {
-  console.error('No Chromium: run `node scripts/ensure-chromium.mjs`.');
-  process.exit(1);
-}
-
-const server = spawn(
-  join(root, 'node_modules', '.bin', 'vite'),
-  [
-    'preview',
-    '--config',
-    'web/vite.config.ts',
-    '--outDir',
-    DIST,
-    '--host',
-    '127.0.0.1',
-    '--strictPort',
-    '--port',
-    String(PORT),
-  ],
-  { cwd: root, stdio: 'ignore' },
-);
-const base = `http://127.0.0.1:${PORT}/`;
-for (let i = 0; ; i += 1) {
-  try {
-    if ((await fetch(base)).ok) break;
-  } catch {
-    // not up yet
-  }
-  if (i > 100) throw new Error('vite preview did not start');
-  await new Promise((r) => setTimeout(r, 100));
-}
+requireBuild(DIST);
+const executablePath = requireChromium();
+const server = await vitePreview(DIST, PORT);
+const base = server.url;
 
 const GPU_ARGS = {
   disabled: ['--disable-gpu'],
@@ -436,7 +396,7 @@ const long = CASES.includes('long') ? await longRun('1000-s run, 4 algorithms', 
 const play = CASES.includes('live') ? await live('live playback, 4 algorithms, 1×', '?v=1') : null;
 const loadAfter = loadavg();
 
-server.kill();
+server.close();
 await browser.close();
 
 const load = (l) => l.map((x) => x.toFixed(2)).join(' ');

@@ -9,27 +9,20 @@
 //                           [--only mobile|desktop]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { findChromium } from './ensure-chromium.mjs';
+import { cliOptions, requireChromium, root } from './page-tools.mjs';
 import { serveStatic } from './static-server.mjs';
 
-const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
+const { opt } = cliOptions();
 const dir = resolve(root, opt('dir', 'dist'));
 const runs = Number(opt('runs', '1'));
 const query = opt('query', '');
 const out = opt('out', null);
 const only = opt('only', null);
 
-const chromePath = findChromium();
-if (!chromePath) throw new Error('Chromium not found: run node scripts/ensure-chromium.mjs');
+const chromePath = requireChromium();
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const METRICS = {

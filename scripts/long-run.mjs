@@ -25,21 +25,14 @@
 //   --timeout S (600), --json FILE (raw numbers), --query Q (extra link parameters).
 // (Functions passed to page.evaluate run in the browser.)
 /* global window, document, crossOriginIsolated */
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { extname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { chromium } from '@playwright/test';
-import { findChromium } from './ensure-chromium.mjs';
+import { cliOptions, requireBuild, requireChromium, root, vitePreview } from './page-tools.mjs';
+import { serveStatic } from './static-server.mjs';
 
-const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : dflt;
-};
+const { argv, opt } = cliOptions();
 const DURATION = Number(opt('duration', 1000));
 const BANDWIDTH = Number(opt('bandwidth', 100_000_000));
 const ALG = opt('alg', '');
@@ -50,73 +43,20 @@ const TIMEOUT_S = Number(opt('timeout', 600));
 const JSON_OUT = opt('json', '');
 const EXTRA = opt('query', '');
 
-if (!existsSync(join(DIST, 'index.html'))) {
-  console.error(`No ${DIST}/index.html: run \`npm run build:site\` first (or pass --dist).`);
-  process.exit(1);
-}
-const executablePath = findChromium();
-if (!executablePath) {
-  console.error('No Chromium: run `node scripts/ensure-chromium.mjs`.');
-  process.exit(1);
-}
+requireBuild(DIST);
+const executablePath = requireChromium();
 
-// --isolated: serve dist/ from here with cross-origin isolation (COOP + COEP), so that the
-// page may call performance.measureUserAgentSpecificMemory() (the memory of the page and of
-// each of its workers, as Chromium attributes it); else vite preview, as bench.mjs does.
+// --isolated: serve the build from here with cross-origin isolation (COOP + COEP), so that
+// the page may call performance.measureUserAgentSpecificMemory() (the memory of the page and
+// of each of its workers, as Chromium attributes it); else vite preview, as bench.mjs does.
 const ISOLATED = argv.includes('--isolated');
-const TYPES = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.json': 'application/json',
-  '.md': 'text/markdown',
-  '.txt': 'text/plain',
-  '.webmanifest': 'application/manifest+json',
-};
 const server = ISOLATED
-  ? (() => {
-      const srv = createServer((req, res) => {
-        const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-        let file = join(DIST, path);
-        if (!file.startsWith(DIST) || !existsSync(file) || statSync(file).isDirectory())
-          file = join(DIST, 'index.html');
-        res.writeHead(200, {
-          'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-          'cross-origin-opener-policy': 'same-origin',
-          'cross-origin-embedder-policy': 'require-corp',
-        });
-        res.end(readFileSync(file));
-      }).listen(PORT, '127.0.0.1');
-      return { kill: () => srv.close() };
-    })()
-  : spawn(
-      join(root, 'node_modules', '.bin', 'vite'),
-      [
-        'preview',
-        '--config',
-        'web/vite.config.ts',
-        '--outDir',
-        DIST,
-        '--host',
-        '127.0.0.1',
-        '--strictPort',
-        '--port',
-        String(PORT),
-      ],
-      { cwd: root, stdio: 'ignore' },
-    );
-const base = `http://127.0.0.1:${PORT}/`;
-for (let i = 0; ; i += 1) {
-  try {
-    if ((await fetch(base)).ok) break;
-  } catch {
-    // not up yet
-  }
-  if (i > 100) throw new Error('vite preview did not start');
-  await new Promise((r) => setTimeout(r, 100));
-}
+  ? await serveStatic(DIST, {
+      compress: false,
+      headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' },
+    })
+  : await vitePreview(DIST, PORT);
+const base = server.url;
 
 // A marker on the browser's command line: its process, then every descendant, is this
 // browser (and nothing else on the machine).
@@ -381,7 +321,7 @@ const notice = crashed
       .evaluate(() => document.querySelector('[data-reduced], .reduced-notice')?.textContent ?? null)
       .catch(() => null);
 await browser.close();
-server.kill();
+await server.close();
 
 const longest = m ? Math.max(0, ...m.longtasks.map((t) => t.duration)) : NaN;
 const over200 = m ? m.longtasks.filter((t) => t.duration > 200).length : NaN;

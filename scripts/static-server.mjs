@@ -2,7 +2,7 @@
 // right MIME types (application/wasm included), a year's cache for hashed assets and
 // revalidation for the rest, and each file's gzip -9 or brotli (quality 11) encoding when
 // the browser accepts it (compressed once, at start, as a host serves precompressed files).
-// Used by scripts/weight.mjs and scripts/lighthouse.mjs; it logs every path it serves so a
+// Used by scripts/weight.mjs, scripts/lighthouse.mjs and long-run.mjs --isolated; it logs every path it serves so a
 // measurement sees what the page and its workers fetched.
 import { createServer } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -50,9 +50,10 @@ function listFiles(dir) {
 
 /**
  * Serves `dir` on 127.0.0.1 (a free port). `compress`: serve gzip/brotli encodings when
- * accepted. Returns {url, served (the log: [{path, encoding, bytes, at (Date.now())}]), close()}.
+ * accepted; `headers`: more headers on every response (long-run.mjs: cross-origin isolation).
+ * Returns {url, served (the log: [{path, encoding, bytes, at (Date.now())}]), close()}.
  */
-export async function serveStatic(dir, { compress = true } = {}) {
+export async function serveStatic(dir, { compress = true, headers: extra = {} } = {}) {
   const files = new Map();
   for (const path of listFiles(dir)) {
     const bytes = readFileSync(join(dir, path));
@@ -82,6 +83,7 @@ export async function serveStatic(dir, { compress = true } = {}) {
       // Hashed file names never change content: cache them for a year; the rest revalidate.
       'cache-control': path.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
       vary: 'accept-encoding',
+      ...extra,
     };
     let body = file.bytes;
     let encoding = 'identity';

@@ -13,22 +13,15 @@
 import { chromium } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { findChromium } from './ensure-chromium.mjs';
+import { cliOptions, requireChromium, root } from './page-tools.mjs';
 import { encodings, serveStatic } from './static-server.mjs';
 
-const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
+const { opt } = cliOptions();
 const dir = resolve(root, opt('dir', 'dist'));
 const query = opt('query', '');
 const jsonOut = opt('json', null);
 
-const executablePath = findChromium();
-if (!executablePath) throw new Error('Chromium not found: run node scripts/ensure-chromium.mjs');
+const executablePath = requireChromium();
 
 const server = await serveStatic(dir);
 const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
