@@ -46,7 +46,8 @@ function fatal(message: string) {
 async function start() {
   document.documentElement.dataset.render = 'busy';
   const engine = await loadEngine();
-  const decoded = decodeShareState(window.location.search, engine.validate);
+  // A long link (v=5) keeps part of itself after `#~` (scenario/longLink.ts).
+  const decoded = decodeShareState(window.location.search + window.location.hash, engine.validate);
   const store = createAppStore(decoded.state);
   store.getState().addNotices(decoded.notices);
   const traces = new TraceStore();

@@ -2,6 +2,7 @@
 import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
+import { PACK_MARK, QUERY_LIMIT } from '../scenario/longLink';
 import { encodeShareState } from '../scenario/url';
 import { shareStateOf } from '../state/urlSync';
 
@@ -33,6 +34,14 @@ export function SharePanel() {
           {copied ? 'Copied' : 'Copy'}
         </button>
       </div>
+      {query.includes(`#${PACK_MARK}`) && (
+        <p className="control-help" role="note" data-testid="share-long">
+          This link is long ({url.length.toLocaleString('en')} characters): what does not fit in the{' '}
+          {QUERY_LIMIT.toLocaleString('en')} bytes servers are sure to accept is after its #, which stays in the
+          browser. Some mail and chat programs cut long links: open the pasted link to check it (a link that was cut
+          says so).
+        </p>
+      )}
     </div>
   );
 }

@@ -2,8 +2,12 @@
 // key/value pairs of a version n−1 link into version n; reading a link runs every step
 // from its version up to URL_VERSION (docs/scenario-url.md, "Versioning").
 
-/** The query format this build writes. */
-export const URL_VERSION = 4;
+/** The newest query format this build reads (and writes for long links: v=5, longLink.ts). */
+export const URL_VERSION = 5;
+
+/** The version of a link that needs none of v=5's long-link forms: such a link is written
+ *  exactly as v=4 wrote it, so it keeps its text and opens on pages from before v=5. */
+export const PLAIN_VERSION = 4;
 
 /** Query pairs in order, as read from the link. */
 export type QueryPairs = [string, string][];
@@ -72,8 +76,17 @@ export function v3ToV4(pairs: QueryPairs): QueryPairs {
   return pairs;
 }
 
+/**
+ * v=4 → v=5. v=5 adds the long-link forms (packed lists, flow ranges, pairs after `#~`;
+ * longLink.ts), which the decoder expands into v=4 pairs before reading; a v=4 link uses
+ * none of them and carries over unchanged.
+ */
+export function v4ToV5(pairs: QueryPairs): QueryPairs {
+  return pairs;
+}
+
 /** UPGRADERS[n]: version n−1 → n. */
-export const UPGRADERS: Record<number, Upgrader> = { 2: v1ToV2, 3: v2ToV3, 4: v3ToV4 };
+export const UPGRADERS: Record<number, Upgrader> = { 2: v1ToV2, 3: v2ToV3, 4: v3ToV4, 5: v4ToV5 };
 
 // A missing step would silently misread old links: refuse to load instead.
 for (let v = 2; v <= URL_VERSION; v += 1) {

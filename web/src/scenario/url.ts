@@ -36,7 +36,8 @@ import {
   type ShareState,
   type ThroughputColumn,
 } from './shareState';
-import { upgrade, URL_VERSION, type QueryPairs } from './upgraders';
+import { PLAIN_VERSION, upgrade, URL_VERSION, type QueryPairs } from './upgraders';
+import { expandPairs, joinFragment, LONG_VERSION, longLinkText, splitLink } from './longLink';
 import { practiceText, readPractice } from '../practice/link';
 import { readSheet, readTheory, sheetText } from '../sheet/link';
 import { flowAlgorithm, flowBaseline, MAX_FLOWS, MODES, runKeysOf, withFlowAlgorithm, type Mode } from './competition';
@@ -73,11 +74,6 @@ const NOT_A_KEY = new Set(['version', 'timeline']);
 /** Flow indices beyond this are refused before the engine sees them (it allows far fewer). */
 const MAX_FLOW_INDEX = 999;
 
-/** Characters left unescaped so the query stays readable (allowed in a query by RFC 3986). */
-function enc(text: string): string {
-  return encodeURIComponent(text).replace(/%2C/g, ',').replace(/%3A/g, ':');
-}
-
 function flowsOf(s: Scenario): JsonObject[] {
   return Array.isArray(s.flows) ? s.flows.filter(isJsonObject) : [];
 }
@@ -86,17 +82,26 @@ function textOf(spec: ParamSpec, value: JsonValue): string {
   return spec.type === 'list' ? listText(spec.items ?? [], value) : valueText(value);
 }
 
-/** Scenario + selection + view → query string (without '?'). */
+/**
+ * Scenario + selection + view → the link's text after '?': a v=4 query, or, when that would
+ * pass QUERY_LIMIT bytes, the v=5 long form (compact lists, and the rest after `#~`; see
+ * longLink.ts). Append it to the page's path after `?`.
+ */
 export function encodeShareState(state: ShareState): string {
+  return longLinkText(sharePairs(state));
+}
+
+/** Scenario + selection + view → the pairs of its v=4 query, in order. */
+export function sharePairs(state: ShareState): QueryPairs {
   const compete = state.mode === 'compete';
   // A competition's flows name their own algorithms; `alg` belongs to comparisons.
   const pairs: QueryPairs = compete
     ? [
-        ['v', String(URL_VERSION)],
+        ['v', String(PLAIN_VERSION)],
         ['mode', 'compete'],
       ]
     : [
-        ['v', String(URL_VERSION)],
+        ['v', String(PLAIN_VERSION)],
         ['alg', orderAlgorithms(state.algorithms).join(',')],
       ];
   const flows = flowsOf(state.scenario);
@@ -150,7 +155,7 @@ export function encodeShareState(state: ShareState): string {
   // Exercise sheets and the theory lines (web/src/sheet, web/src/theory).
   if (state.sheet) pairs.push(['sheet', sheetText(state.sheet)]);
   if (state.theory) pairs.push(['theory', '1']);
-  return pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
+  return pairs;
 }
 
 /** A decoded link and everything in it that could not be used. */
@@ -167,14 +172,23 @@ function fallbackText(spec: ParamSpec): string {
   return `Using the default, ${formatValue(spec, spec.default)}.`;
 }
 
-/** Reads a query string; never throws. `validate` is the engine's own check (cross-field). */
+/**
+ * Reads a link's query string, with its fragment when it has one (`location.search +
+ * location.hash`); never throws. `validate` is the engine's own check (cross-field).
+ */
 export function decodeShareState(search: string, validate?: Validator): Decoded {
   const notices: Notice[] = [];
   const note = (key: string, message: string) => notices.push({ key, message });
   const state = defaultShareState();
 
-  // Pairs in order; the first of a repeated key wins.
-  const raw: QueryPairs = [...new URLSearchParams(search.replace(/^\?/, ''))];
+  // Pairs in order; the first of a repeated key wins. A long link (v=5) first joins the
+  // pairs after `#~` to the query's and expands its compact forms into v=4 pairs.
+  const link = splitLink(search);
+  let raw: QueryPairs = [...new URLSearchParams(link.query)];
+  const firstV = raw.find(([k]) => k === 'v')?.[1] ?? '';
+  if (/^\d+$/.test(firstV) && Number(firstV) >= LONG_VERSION) {
+    raw = expandPairs(joinFragment(raw, link.fragment, note), note);
+  }
   let pairs: QueryPairs = [];
   const seen = new Set<string>();
   for (const [k, v] of raw) {
@@ -190,9 +204,9 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
   // Version.
   const vText = pairs.find(([k]) => k === 'v')?.[1];
   if (vText === undefined) {
-    note('v', `This link has no format version (v=); reading it as v=${URL_VERSION}.`);
+    note('v', `This link has no format version (v=); reading it as v=${PLAIN_VERSION}.`);
   } else if (!/^\d+$/.test(vText) || Number(vText) < 1) {
-    note('v', `v=${vText} is not a link format version; reading the link as v=${URL_VERSION}.`);
+    note('v', `v=${vText} is not a link format version; reading the link as v=${PLAIN_VERSION}.`);
   } else if (Number(vText) > URL_VERSION) {
     note(
       'v',

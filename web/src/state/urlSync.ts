@@ -3,6 +3,7 @@
 // per THROTTLE_MS, because browsers rate-limit the History API (nuqs NUQS-429). The write
 // trails the change by THROTTLE_MS: it is never urgent, and right after a change the page's
 // main thread and the engine workers have a re-run to finish.
+import { PACK_MARK, splitLink } from '../scenario/longLink';
 import { encodeShareState } from '../scenario/url';
 import type { ShareState } from '../scenario/shareState';
 import type { AppState } from './types';
@@ -39,12 +40,25 @@ export function startUrlSync(store: AppStore, win: Window = window): () => void 
   let timer: ReturnType<typeof setTimeout> | null = null;
   const write = () => {
     timer = null;
-    const query = encodeShareState(shareStateOf(store.getState()));
-    const url = `${win.location.pathname}?${query}${win.location.hash}`;
-    if (url !== `${win.location.pathname}${win.location.search}${win.location.hash}`) {
-      win.history.replaceState(win.history.state, '', url);
+    // A long link (v=5) carries part of itself after `#~` (scenario/longLink.ts); any other
+    // fragment (`#plots`, the skip link's) is the page's own and is kept, unless the link
+    // needs the fragment.
+    const { query, fragment } = splitLink(encodeShareState(shareStateOf(store.getState())));
+    const current = win.location.hash;
+    const hash = fragment !== '' ? `#${fragment}` : current.startsWith(`#${PACK_MARK}`) ? '' : current;
+    const url = `${win.location.pathname}?${query}${hash}`;
+    if (url !== `${win.location.pathname}${win.location.search}${current}`) {
+      try {
+        win.history.replaceState(win.history.state, '', url);
+      } catch {
+        // A link past what the browser takes (Chromium: 2 MB) stays as it was; the link
+        // field still shows the whole link and says it is long.
+      }
     }
   };
+  // Following an in-page link (`#plots`) replaces the fragment: a long link gets its own back.
+  const onHash = () => write();
+  win.addEventListener('hashchange', onHash);
   const unsubscribe = store.subscribe((s, prev) => {
     const changed =
       s.scenario !== prev.scenario ||
@@ -70,6 +84,7 @@ export function startUrlSync(store: AppStore, win: Window = window): () => void 
   write();
   return () => {
     unsubscribe();
+    win.removeEventListener('hashchange', onHash);
     if (timer !== null) clearTimeout(timer);
   };
 }
