@@ -35,6 +35,26 @@ export function encodings(bytes) {
   };
 }
 
+/**
+ * The headers a site's `_headers` file gives every path (its `/*` block; the format Netlify
+ * and Cloudflare Pages read), e.g. the Content-Security-Policy the build writes there
+ * (web/src/csp). {} when there is no such file.
+ */
+export function siteHeaders(text) {
+  const headers = {};
+  let all = false;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    if (!/^\s/.test(line)) {
+      all = line.trim() === '/*';
+      continue;
+    }
+    const m = /^\s+([^:]+):\s*(.*)$/.exec(line);
+    if (all && m) headers[m[1].trim().toLowerCase()] = m[2].trim();
+  }
+  return headers;
+}
+
 function listFiles(dir) {
   const out = [];
   const walk = (d) => {
@@ -50,12 +70,20 @@ function listFiles(dir) {
 
 /**
  * Serves `dir` on 127.0.0.1 (a free port). `compress`: serve gzip/brotli encodings when
- * accepted; `headers`: more headers on every response (long-run.mjs: cross-origin isolation).
+ * accepted; `headers`: more headers on every response (long-run.mjs: cross-origin isolation),
+ * after those of the site's _headers file (its Content-Security-Policy).
  * Returns {url, served (the log: [{path, encoding, bytes, at (Date.now())}]), close()}.
  */
 export async function serveStatic(dir, { compress = true, headers: extra = {} } = {}) {
   const files = new Map();
+  // The site's own headers (dist/_headers: its Content-Security-Policy), as a host that
+  // reads that file sends them; the file itself is not served.
+  let site = {};
   for (const path of listFiles(dir)) {
+    if (path === '_headers') {
+      site = siteHeaders(readFileSync(join(dir, path), 'utf8'));
+      continue;
+    }
     const bytes = readFileSync(join(dir, path));
     const type = MIME[extname(path)] ?? 'application/octet-stream';
     const entry = { bytes, type };
@@ -83,6 +111,7 @@ export async function serveStatic(dir, { compress = true, headers: extra = {} } 
       // Hashed file names never change content: cache them for a year; the rest revalidate.
       'cache-control': path.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
       vary: 'accept-encoding',
+      ...site,
       ...extra,
     };
     let body = file.bytes;

@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { contentSecurityPolicy } from './src/csp/vitePlugin.ts';
 import { offlinePrecache } from './src/offline/vitePlugin.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -68,8 +69,9 @@ export default defineConfig({
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
   // offlinePrecache: the service worker and its precache list (build only; docs/architecture.md);
   // preloadEngine: the first-view wasm starts downloading with the page; inlineCss: the
-  // stylesheet is in the HTML.
-  plugins: [react(), offlinePrecache(), preloadEngine(), inlineCss()],
+  // stylesheet is in the HTML; contentSecurityPolicy (last: it hashes the final HTML): the
+  // policy as a <meta> in the page and in dist/_headers (web/src/csp/policy.ts).
+  plugins: [react(), offlinePrecache(), preloadEngine(), inlineCss(), contentSecurityPolicy()],
   build: {
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,

@@ -26,9 +26,10 @@ export const SW_FILE = 'sw.js';
 export const MANIFEST_GLOBAL = '__CWNDLAB_PRECACHE__';
 
 /** Files the page never loads: the service worker itself (the browser fetches it apart,
- *  and it must not serve itself) and source maps. */
+ *  and it must not serve itself), source maps, and the hosts' header file (_headers, made
+ *  by web/src/csp: hosts that read it do not serve it). */
 export function isPrecached(path: string): boolean {
-  return path !== SW_FILE && !path.endsWith('.map');
+  return path !== SW_FILE && path !== '_headers' && !path.endsWith('.map');
 }
 
 /** The SHA-256 of `bytes`, hex. */
