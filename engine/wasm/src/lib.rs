@@ -83,6 +83,15 @@ pub fn codes_json() -> String {
     .to_string()
 }
 
+/// Test-only fault switch: panics inside the engine, so that the page's handling of a wasm
+/// trap (a Rust panic becomes `RuntimeError: unreachable`, after which the instance must not
+/// be used again) can be tested end to end. Nothing calls it in normal use: the engine worker
+/// calls it only when a test armed a fault before the page loaded (web/src/engine/fault.ts).
+#[wasm_bindgen]
+pub fn debug_panic() {
+    panic!("cwndlab test fault: debug_panic() was called");
+}
+
 /// Validates a (possibly partial) scenario: `{"ok": true, "scenario": {...},
 /// "estimated_packets": n}` with every setting resolved and a rough upper bound on the
 /// packets the run will simulate (warn before very large runs), or

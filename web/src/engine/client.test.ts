@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessWorker, waitFor } from '../test/inProcessWorker';
-import { EngineClient, type WorkerLike } from './client';
+import { ENGINE_FAULT_TEXT, EngineClient, type WorkerLike } from './client';
 import type { FromWorker, ToWorker } from './protocol';
 import { tables } from './tables';
 
@@ -12,6 +12,40 @@ class UnloadableWorker implements WorkerLike {
     setTimeout(() => this.onerror?.({ message: 'script failed to load', preventDefault() {} } as ErrorEvent), 0);
   }
   terminate(): void {}
+}
+
+/** A worker whose wasm traps in its first run: every run it holds fails, fatally, with the
+ *  trap's message (what workerHandler.ts posts when the engine panics). */
+class TrappingWorker implements WorkerLike {
+  onmessage: ((event: MessageEvent<FromWorker>) => void) | null = null;
+  onerror: ((event: ErrorEvent) => void) | null = null;
+  terminated = false;
+  postMessage(msg: ToWorker): void {
+    const reply = (data: FromWorker) =>
+      setTimeout(() => {
+        if (!this.terminated) this.onmessage?.({ data } as MessageEvent<FromWorker>);
+      }, 0);
+    if (msg.type === 'init') reply({ type: 'ready' });
+    if (msg.type === 'run') {
+      for (const run of msg.runs) {
+        reply({ type: 'failed', gen: msg.gen, key: run.key, message: 'unreachable', problems: [], fatal: true });
+      }
+    }
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+}
+
+/** A worker that starts, then never answers again (a busy loop). */
+class SilentWorker implements WorkerLike {
+  onmessage: ((event: MessageEvent<FromWorker>) => void) | null = null;
+  onerror: ((event: ErrorEvent) => void) | null = null;
+  terminated = false;
+  postMessage(): void {}
+  terminate(): void {
+    this.terminated = true;
+  }
 }
 
 /** Records what the page sends to a real (in-process) worker. */
@@ -53,25 +87,97 @@ describe('the engine client', () => {
     client.dispose();
   });
 
-  it('gives up on workers that keep failing, with a message, instead of respawning forever', async () => {
+  it('a worker that cannot load: its runs fail in plain words, and it is retried only on the next comparison', async () => {
     let spawned = 0;
+    const terminated: number[] = [];
     const got: FromWorker[] = [];
     const client = new EngineClient(
       {} as WebAssembly.Module,
       () => {
         spawned += 1;
-        return new UnloadableWorker();
+        const n = spawned;
+        const w = new UnloadableWorker();
+        w.terminate = () => terminated.push(n);
+        return w;
       },
       2,
       (m) => got.push(m),
     );
-    await waitFor(() => spawned === 6);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(spawned).toBe(6);
-    client.start('full', runsOf(['reno']));
+    client.start('full', runsOf(['reno', 'tahoe']));
+    await waitFor(() => got.filter((m) => m.type === 'failed').length === 2);
     const failed = got.filter((m): m is Extract<FromWorker, { type: 'failed' }> => m.type === 'failed');
-    expect(failed.at(-1)?.message).toContain('could not start; reload the page');
-    expect(failed.at(-1)?.key).toBe('reno');
+    expect(failed.map((m) => m.key).sort()).toEqual(['reno', 'tahoe']);
+    for (const m of failed) {
+      expect(m.fatal).toBe(true);
+      expect(m.message).toBe(ENGINE_FAULT_TEXT.load);
+      expect(m.detail).toBe('script failed to load');
+    }
+    expect(terminated.sort()).toEqual([1, 2]);
+    // No respawning in a loop: nothing happens until the next comparison.
+    await new Promise((r) => setTimeout(r, 30));
+    expect(spawned).toBe(2);
+    client.start('full', runsOf(['reno']));
+    expect(spawned).toBe(4);
+    client.dispose();
+  });
+
+  it('a worker whose wasm trapped is terminated, its unfinished runs fail, and the next comparison runs on a fresh worker', async () => {
+    const workers: (InProcessWorker | TrappingWorker)[] = [];
+    const got: FromWorker[] = [];
+    const client = new EngineClient(
+      {} as WebAssembly.Module,
+      () => {
+        const w = workers.length === 0 ? new TrappingWorker() : new InProcessWorker();
+        workers.push(w);
+        return w;
+      },
+      1,
+      (m) => got.push(m),
+    );
+    const first = client.start('full', runsOf(['reno', 'newreno']));
+    await waitFor(() => got.filter((m) => m.type === 'failed').length === 2);
+    const failed = got.filter((m): m is Extract<FromWorker, { type: 'failed' }> => m.type === 'failed');
+    expect(failed.map((m) => [m.gen, m.key, m.message, m.detail])).toEqual([
+      [first, 'reno', ENGINE_FAULT_TEXT.crashed, 'unreachable'],
+      [first, 'newreno', ENGINE_FAULT_TEXT.crashed, 'unreachable'],
+    ]);
+    expect(ENGINE_FAULT_TEXT.crashed).not.toMatch(/unreachable|RuntimeError|panic/);
+    expect((workers[0] as TrappingWorker).terminated).toBe(true);
+    // The trapped worker's later messages are ignored.
+    expect(got.filter((m) => m.type === 'chunk')).toEqual([]);
+    got.length = 0;
+    const second = client.start('full', runsOf(['reno', 'newreno']));
+    expect(workers).toHaveLength(2);
+    await waitFor(() => got.filter((m) => m.type === 'chunk' && m.finished).length === 2);
+    expect(got.filter((m) => m.type === 'failed')).toEqual([]);
+    expect(new Set(got.map((m) => ('gen' in m ? m.gen : -1)))).toEqual(new Set([second]));
+    client.dispose();
+  });
+
+  it('a worker that stops answering a full comparison is taken as hung, stopped, and replaced on the next one', async () => {
+    const silent: SilentWorker[] = [];
+    const got: FromWorker[] = [];
+    const client = new EngineClient(
+      {} as WebAssembly.Module,
+      () => {
+        const w = new SilentWorker();
+        silent.push(w);
+        return w;
+      },
+      1,
+      (m) => got.push(m),
+      { hangMs: 40 },
+    );
+    client.start('full', runsOf(['reno']));
+    await waitFor(() => got.length === 1, 2_000);
+    expect(got[0]).toMatchObject({ type: 'failed', key: 'reno', fatal: true, message: ENGINE_FAULT_TEXT.hang });
+    expect(silent[0]?.terminated).toBe(true);
+    // A finished comparison is not watched: live runs and idle workers never time out.
+    client.start('live', runsOf(['reno']));
+    expect(silent).toHaveLength(2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toHaveLength(1);
+    expect(silent[1]?.terminated).toBe(false);
     client.dispose();
   });
 });

@@ -43,14 +43,53 @@ interface Slot {
   worker: WorkerLike | null;
   /** Keys of the current generation's runs on this worker. */
   keys: string[];
-  /** Workers that failed in this slot so far. */
-  crashes: number;
+  /** Those of `keys` not finished yet (lost if the worker fails). */
+  open: Set<string>;
+  /** True once the worker has said it is ready (an error before that: it could not start). */
+  ready: boolean;
+  /** When the worker last sent anything (the watchdog's clock). */
+  heardAt: number;
+  /** The watchdog of a full comparison: fires if the worker stops answering. */
+  watchdog: ReturnType<typeof setTimeout> | null;
 }
 
-/** A slot whose workers keep failing (e.g. the worker script cannot load) is given up. */
-const MAX_CRASHES = 3;
+/** Why an engine worker was given up. */
+export type EngineFault = 'crashed' | 'load' | 'hang';
 
-/** A pool of engine workers. */
+/** What the page says when an engine worker fails, in plain words: what happened, what it
+ *  means for what is on screen, and what to do. The technical cause goes in `detail`. */
+export const ENGINE_FAULT_TEXT: Record<EngineFault, string> = {
+  crashed:
+    'The simulation engine stopped unexpectedly, so some runs did not finish: the plots and the ' +
+    'summary may be incomplete. Change any setting to try again.',
+  load:
+    'The simulation engine could not start, so some runs did not finish: the plots and the summary ' +
+    'may be incomplete. Change any setting to try again; if this keeps happening, reload the page.',
+  hang:
+    'The simulation engine stopped answering, so it was stopped and some runs did not finish: the ' +
+    'plots and the summary may be incomplete. Change any setting to try again.',
+};
+
+/** How long a worker computing a full comparison may stay silent before it is taken as hung,
+ *  ms. Generous: a working worker reports progress about every 100 ms. */
+export const HANG_MS = 30_000;
+
+export interface EngineClientOptions {
+  /** The watchdog's limit (HANG_MS). */
+  hangMs?: number;
+  /** The clock, ms. */
+  now?: () => number;
+}
+
+/**
+ * A pool of engine workers.
+ *
+ * A worker that fails (its wasm trapped, e.g. a Rust panic; it could not start; it stopped
+ * answering a full comparison for HANG_MS) is terminated at once, never used again, and every
+ * run it had not finished is reported failed with a plain-words message (ENGINE_FAULT_TEXT).
+ * Its slot stays empty until the next comparison starts, which spawns a fresh worker: the next
+ * change retries, and a worker that cannot load is not respawned in a loop.
+ */
 export class EngineClient implements Engine {
   private slots: Slot[] = [];
   private gen = 0;
@@ -58,29 +97,52 @@ export class EngineClient implements Engine {
   private nextId = 0;
   /** Explain requests waiting for their answer, by id. */
   private waiting = new Map<number, (result: ExplainResult) => void>();
+  private readonly hangMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly module: WebAssembly.Module,
     private readonly spawn: () => WorkerLike,
     readonly size: number,
     private readonly listener: EngineListener,
+    options: EngineClientOptions = {},
   ) {
-    for (let i = 0; i < size; i += 1) this.slots.push({ worker: this.boot(i), keys: [], crashes: 0 });
+    this.hangMs = options.hangMs ?? HANG_MS;
+    this.now = options.now ?? (() => Date.now());
+    for (let i = 0; i < size; i += 1) {
+      const slot: Slot = { worker: null, keys: [], open: new Set(), ready: false, heardAt: 0, watchdog: null };
+      this.slots.push(slot);
+      this.boot(i);
+    }
   }
 
-  private boot(index: number): WorkerLike {
+  /** Starts a fresh worker in slot `index`. */
+  private boot(index: number): void {
+    const slot = this.slots[index];
+    if (!slot) return;
     const worker = this.spawn();
-    worker.onmessage = (event) => this.receive(index, event.data);
+    slot.worker = worker;
+    slot.ready = false;
+    slot.heardAt = this.now();
+    worker.onmessage = (event) => {
+      if (slot.worker === worker) this.receive(index, event.data);
+    };
     worker.onerror = (event) => {
       event.preventDefault?.();
-      this.crashed(index, event.message || 'the engine worker stopped');
+      if (slot.worker !== worker) return;
+      const detail = event.message || 'the engine worker stopped';
+      this.crashed(index, slot.ready ? 'crashed' : 'load', detail);
     };
     worker.postMessage({ type: 'init', module: this.module });
-    return worker;
   }
 
   private receive(index: number, msg: FromWorker) {
-    if (msg.type === 'ready') return;
+    const slot = this.slots[index];
+    if (slot) slot.heardAt = this.now();
+    if (msg.type === 'ready') {
+      if (slot) slot.ready = true;
+      return;
+    }
     if (msg.type === 'explained') {
       const done = this.waiting.get(msg.id);
       this.waiting.delete(msg.id);
@@ -89,21 +151,38 @@ export class EngineClient implements Engine {
     }
     if (msg.gen !== this.gen) return;
     if (msg.type === 'failed' && msg.fatal) {
-      // Every run on that worker is lost with it.
-      this.crashed(index, msg.message);
+      // Every unfinished run on that worker is lost with it.
+      this.crashed(index, 'crashed', msg.detail ?? msg.message);
       return;
+    }
+    if (slot && ((msg.type === 'chunk' && msg.finished) || msg.type === 'failed')) {
+      if (msg.key !== null) slot.open.delete(msg.key);
+      if (slot.open.size === 0) this.disarm(slot);
     }
     this.listener(msg);
   }
 
-  /** A worker whose wasm trapped cannot be trusted: replace it (up to MAX_CRASHES). */
-  private replace(index: number) {
+  /** Watches slot `index` until its open runs finish: silence for hangMs is a hang. */
+  private arm(index: number) {
     const slot = this.slots[index];
     if (!slot) return;
-    slot.worker?.terminate();
-    slot.crashes += 1;
-    slot.worker = slot.crashes < MAX_CRASHES ? this.boot(index) : null;
-    slot.keys = [];
+    this.disarm(slot);
+    const check = () => {
+      slot.watchdog = null;
+      if (slot.open.size === 0 || !slot.worker) return;
+      const quiet = this.now() - slot.heardAt;
+      if (quiet >= this.hangMs) {
+        this.crashed(index, 'hang', `no answer from the engine worker for ${Math.round(quiet / 1000)} s`);
+        return;
+      }
+      slot.watchdog = setTimeout(check, this.hangMs - quiet);
+    };
+    slot.watchdog = setTimeout(check, this.hangMs);
+  }
+
+  private disarm(slot: Slot) {
+    if (slot.watchdog !== null) clearTimeout(slot.watchdog);
+    slot.watchdog = null;
   }
 
   /** Answers every waiting explain request with an error (a new comparison, a lost worker). */
@@ -126,18 +205,22 @@ export class EngineClient implements Engine {
     });
   }
 
-  private crashed(index: number, message: string) {
-    this.dropWaiting(message);
-    const keys = this.slots[index]?.keys ?? [];
-    this.replace(index);
-    const gaveUp = this.slots[index]?.worker === null;
-    const text = gaveUp ? `${message} (the engine worker could not be restarted; reload the page)` : message;
-    const failed = (key: string | null) => this.listener(failedMessage(this.gen, key, text));
-    if (keys.length === 0 && gaveUp) failed(null);
-    for (const key of keys) failed(key);
+  /** Worker `index` failed: it is terminated and its slot left empty (the next comparison
+   *  starts a fresh one); its unfinished runs are reported failed, in plain words. */
+  private crashed(index: number, fault: EngineFault, detail: string) {
+    const slot = this.slots[index];
+    if (!slot) return;
+    this.dropWaiting(ENGINE_FAULT_TEXT[fault]);
+    this.disarm(slot);
+    slot.worker?.terminate();
+    slot.worker = null;
+    const lost = [...slot.open];
+    slot.keys = [];
+    slot.open = new Set();
+    for (const key of lost) this.listener(failedMessage(this.gen, key, ENGINE_FAULT_TEXT[fault], detail));
   }
 
-  /** Workers that are up (a slot is dropped after repeated failures). */
+  /** Workers that are up. */
   private live(): Slot[] {
     return this.slots.filter((s) => s.worker !== null);
   }
@@ -147,23 +230,23 @@ export class EngineClient implements Engine {
     this.gen += 1;
     this.dropWaiting('superseded');
     this.mode = mode;
-    const slots = this.live();
+    // A worker lost earlier is replaced now: the change after a failure retries.
+    this.slots.forEach((slot, i) => {
+      if (!slot.worker) this.boot(i);
+    });
+    const slots = this.slots;
     const per: RunSpec[][] = slots.map(() => []);
     runs.forEach((run, i) => per[i % Math.max(1, slots.length)]?.push(run));
     slots.forEach((slot, i) => {
       const mine = per[i] ?? [];
       // The keys the page tracks: each flow of a competition, else the run's.
       slot.keys = mine.flatMap((r) => (r.flowKeys && r.flowKeys.length > 0 ? r.flowKeys : [r.key]));
+      slot.open = new Set(slot.keys);
+      slot.heardAt = this.now();
       slot.worker?.postMessage({ type: 'run', gen: this.gen, mode, runs: mine });
+      if (mode === 'full' && slot.keys.length > 0) this.arm(i);
+      else this.disarm(slot);
     });
-    if (slots.length === 0) {
-      const message = 'the engine workers could not start; reload the page';
-      for (const run of runs) {
-        for (const key of run.flowKeys && run.flowKeys.length > 0 ? run.flowKeys : [run.key]) {
-          this.listener(failedMessage(this.gen, key, message));
-        }
-      }
-    }
     return this.gen;
   }
 
@@ -188,6 +271,8 @@ export class EngineClient implements Engine {
     this.dropWaiting('superseded');
     for (const slot of this.slots) {
       slot.keys = [];
+      slot.open = new Set();
+      this.disarm(slot);
       slot.worker?.postMessage({ type: 'cancel', gen: this.gen });
     }
     return this.gen;
@@ -195,7 +280,10 @@ export class EngineClient implements Engine {
 
   /** Stops every worker. */
   dispose(): void {
-    for (const slot of this.slots) slot.worker?.terminate();
+    for (const slot of this.slots) {
+      this.disarm(slot);
+      slot.worker?.terminate();
+    }
     this.slots = [];
   }
 }

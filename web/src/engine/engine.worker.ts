@@ -1,6 +1,7 @@
 // Worker entry: instantiates the wasm compiled by the page, then hands every message to the
 // handler. No logic lives here (see workerHandler.ts).
-import { codes_json, first_divergence_json, initSync, Sim } from './pkg/lite/cwndlab_wasm.js';
+import { codes_json, debug_panic, first_divergence_json, initSync, Sim } from './pkg/lite/cwndlab_wasm.js';
+import { hang, isFaultMessage, type FaultAt } from './fault';
 import { failedMessage, type FromWorker, type ToWorker } from './protocol';
 import type { Codes } from './tables';
 import { createWorkerHandler } from './workerHandler';
@@ -12,22 +13,44 @@ let handler: ReturnType<typeof createWorkerHandler> | null = null;
 
 const yieldToMessages = messageYielder();
 
-scope.onmessage = (event: MessageEvent<ToWorker>) => {
+/** TEST-ONLY (fault.ts): the fault this worker was told to have, if any. */
+let fault: FaultAt | null = null;
+
+/** A simulation; with a fault armed at 'run' or 'hang', the first one fails in its first step. */
+function createSim(json: string): Sim {
+  const sim = new Sim(json);
+  const at = fault;
+  if (at === 'run' || at === 'hang') {
+    fault = null;
+    const fail = () => (at === 'run' ? debug_panic() : hang());
+    const runEvents = sim.run_events.bind(sim);
+    const advance = sim.advance.bind(sim);
+    sim.run_events = (n: number) => (fail(), runEvents(n));
+    sim.advance = (dt: number) => (fail(), advance(dt));
+  }
+  return sim;
+}
+
+scope.onmessage = (event: MessageEvent<unknown>) => {
   const msg = event.data;
-  if (msg.type === 'init') {
-    initSync({ module: msg.module });
+  if (isFaultMessage(msg)) {
+    fault = msg.at;
+    return;
+  }
+  const request = msg as ToWorker;
+  if (request.type === 'init') {
+    if (fault === 'load') throw new Error('cwndlab test fault: the engine worker failed to start');
+    initSync({ module: request.module });
     const codes = JSON.parse(codes_json()) as Codes;
-    handler = createWorkerHandler(
-      { createSim: (json) => new Sim(json), firstDivergence: first_divergence_json, codes },
-      post,
-      { yieldToMessages },
-    );
+    handler = createWorkerHandler({ createSim, firstDivergence: first_divergence_json, codes }, post, {
+      yieldToMessages,
+    });
     post({ type: 'ready' }, []);
     return;
   }
   try {
-    handler?.handle(msg);
+    handler?.handle(request);
   } catch (e) {
-    post(failedMessage('gen' in msg ? msg.gen : -1, null, String(e)), []);
+    post(failedMessage('gen' in request ? request.gen : -1, null, String(e)), []);
   }
 };

@@ -255,13 +255,27 @@ export function plainProblem(message: string): Problem {
   return { path: '', message, text: message };
 }
 
-/** A fatal failure with no parameter to name: every run of that worker is lost. */
+/** The notices' key of an engine worker's failure (the banner says so; the next comparison
+ *  clears it). */
+export const ENGINE_NOTICE = 'engine-worker';
+
+/** A fatal failure with no parameter to name: every run of that worker is lost. `detail`:
+ *  the technical cause, for a collapsed part of the message (never its main text). */
 export function failedMessage(
   gen: number,
   key: string | null,
   message: string,
+  detail?: string,
 ): Extract<FromWorker, { type: 'failed' }> {
-  return { type: 'failed', gen, key, message, problems: [plainProblem(message)], fatal: true };
+  return {
+    type: 'failed',
+    gen,
+    key,
+    message,
+    problems: [plainProblem(message)],
+    fatal: true,
+    ...(detail ? { detail } : {}),
+  };
 }
 
 /** Now, in ms since the epoch: a clock the page and its workers share (performance.now()
@@ -409,7 +423,22 @@ export type FromWorker =
     }
   | { type: 'changed'; gen: number; key: string; timeline: JsonValue; now: number }
   | { type: 'explained'; gen: number; id: number; result: ExplainResult }
-  | { type: 'failed'; gen: number; key: string | null; message: string; problems: Problem[]; fatal: boolean };
+  | {
+      type: 'failed';
+      gen: number;
+      key: string | null;
+      message: string;
+      problems: Problem[];
+      fatal: boolean;
+      /** A fatal failure's technical cause (the page's message is plain words). */
+      detail?: string;
+    };
+
+/** True when `error` is a wasm trap (a Rust panic, an out-of-bounds access): the instance
+ *  that trapped must not be used again, so its worker is replaced. */
+export function isTrap(error: unknown): boolean {
+  return typeof WebAssembly !== 'undefined' && error instanceof WebAssembly.RuntimeError;
+}
 
 /** Reads the problem list an engine error carries in its message (JSON), or wraps the text. */
 export function problemsOf(error: unknown): Problem[] {

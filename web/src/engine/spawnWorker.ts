@@ -1,11 +1,16 @@
 import type { WorkerLike } from './client';
+import { takeFault } from './fault';
 
-/** Starts one engine worker (Vite bundles the worker from this exact expression). */
+/** Starts one engine worker (Vite bundles the worker from this exact expression). In a
+ *  fault test only (fault.ts), the first worker started is told to fail. */
 export function spawnEngineWorker(): WorkerLike {
-  return new Worker(new URL('./engine.worker.ts', import.meta.url), {
+  const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), {
     type: 'module',
     name: 'cwndlab-engine',
-  }) as unknown as WorkerLike;
+  });
+  const fault = takeFault('engine');
+  if (fault) worker.postMessage(fault);
+  return worker as unknown as WorkerLike;
 }
 
 /** Workers to start: one per core, at most one per algorithm, at least one. */

@@ -1,7 +1,7 @@
 // The page side of exports with the real engine in an in-process worker, from the app's own
 // state (a comparison run by the app harness): one folder per algorithm in a zip whose files
 // are the engine's bytes, a single file as itself, each exported scenario reproducing its
-// run's digest, cancel, refusal, and a worker that dies.
+// run's digest, cancel, refusal, a worker that dies, and an engine that traps.
 import { afterEach, describe, expect, it } from 'vitest';
 import { tables } from '../engine/tables';
 import { defaultShareState } from '../scenario/shareState';
@@ -11,8 +11,9 @@ import { InProcessExportWorker } from '../test/exportWorker';
 import { waitFor } from '../test/inProcessWorker';
 import { engineWasm } from '../test/wasm';
 import { exportRuns } from './describe';
-import { ExportClient, type ExportWorkerLike } from './exportClient';
-import type { ToExportWorker } from './protocol';
+import { EXPORT_WORKER_FAILED, ExportClient, type ExportWorkerLike } from './exportClient';
+import { EXPORT_TRAP_TEXT, failure } from './exportHandler';
+import type { FromExportWorker, ToExportWorker } from './protocol';
 
 const wasm = engineWasm();
 const cleanups: (() => void)[] = [];
@@ -155,9 +156,60 @@ describe('ExportClient', () => {
       };
       return dying;
     });
-    await expect(c.run({ format: 'csv' }, runs, { zipName: 'x' }).promise).rejects.toThrow('out of memory');
+    await expect(c.run({ format: 'csv' }, runs, { zipName: 'x' }).promise).rejects.toThrow(EXPORT_WORKER_FAILED);
     const ok = await c.run({ format: 'json', tables: ['summary'] }, runs, { zipName: 'x' }).promise;
     expect(ok?.name).toBe('x.zip');
     expect(spawned).toBe(2);
+  });
+
+  it('an engine that trapped (a fatal failure) fails the export in plain words; its worker is replaced', async () => {
+    const h = await comparison();
+    const runs = exportRuns(h.store.getState());
+    let spawned = 0;
+    let terminated = 0;
+    const c = client(() => {
+      spawned += 1;
+      if (spawned > 1) return new InProcessExportWorker({ sliceMs: 0 });
+      const trapping: ExportWorkerLike = {
+        onmessage: null,
+        onerror: null,
+        postMessage(msg: ToExportWorker) {
+          if (msg.type !== 'export') return;
+          const data: FromExportWorker = {
+            type: 'failed',
+            id: msg.id,
+            message: EXPORT_TRAP_TEXT,
+            fatal: true,
+            detail: 'RuntimeError: unreachable',
+          };
+          setTimeout(() => trapping.onmessage?.({ data } as MessageEvent<FromExportWorker>), 0);
+        },
+        terminate() {
+          terminated += 1;
+        },
+      };
+      return trapping;
+    });
+    await expect(c.run({ format: 'csv' }, runs, { zipName: 'x' }).promise).rejects.toThrow(EXPORT_TRAP_TEXT);
+    expect(terminated).toBe(1);
+    const ok = await c.run({ format: 'json', tables: ['summary'] }, runs, { zipName: 'x' }).promise;
+    expect(ok?.name).toBe('x.zip');
+    expect(spawned).toBe(2);
+  });
+
+  it('a trap in the engine is a fatal failure in plain words; an engine refusal is not', () => {
+    const trap = failure(3, new WebAssembly.RuntimeError('unreachable'));
+    expect(trap).toEqual({
+      type: 'failed',
+      id: 3,
+      message: EXPORT_TRAP_TEXT,
+      fatal: true,
+      detail: 'RuntimeError: unreachable',
+    });
+    expect(failure(4, new Error('too large'), 'The export stopped: ')).toEqual({
+      type: 'failed',
+      id: 4,
+      message: 'The export stopped: too large',
+    });
   });
 });

@@ -53,6 +53,9 @@ interface Active {
   reject: (e: Error) => void;
 }
 
+/** What an export says when its worker stopped or could not start (plain words). */
+export const EXPORT_WORKER_FAILED = 'its worker stopped unexpectedly. Try the export again.';
+
 /** The export worker and the export in progress. */
 export class ExportClient {
   private worker: ExportWorkerLike | null = null;
@@ -72,13 +75,18 @@ export class ExportClient {
       event.preventDefault?.();
       // A trap or a worker that could not load: the export fails; the next one starts a
       // fresh worker.
-      this.worker?.terminate();
-      this.worker = null;
-      this.fail(this.active?.id ?? -1, event.message || 'the export worker stopped');
+      this.dropWorker();
+      this.fail(this.active?.id ?? -1, EXPORT_WORKER_FAILED);
     };
     worker.postMessage({ type: 'init', module: this.module });
     this.worker = worker;
     return worker;
+  }
+
+  /** Stops the worker (it failed); the next export starts a fresh one. */
+  private dropWorker() {
+    this.worker?.terminate();
+    this.worker = null;
   }
 
   /** Starts an export of `request` (the engine's request object) over `jobs`. */
@@ -136,6 +144,9 @@ export class ExportClient {
           this.finish(a);
           return;
         case 'failed':
+          // A trap: this worker's engine must not be used again; the next export starts a
+          // fresh one.
+          if (msg.fatal) this.dropWorker();
           this.fail(a.id, msg.message);
           return;
       }

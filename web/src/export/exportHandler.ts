@@ -5,7 +5,7 @@
 // once, before anything runs. Then the jobs run one after another in slices of about
 // `sliceMs`, yielding between slices so a cancel is seen; each file's new bytes go to the
 // page every `postMs` (and at the end) with the file's running CRC-32.
-import { problemsOf } from '../engine/protocol';
+import { isTrap, problemsOf } from '../engine/protocol';
 import type { ExportChunk, ExportFileInfo, FromExportWorker, ToExportWorker } from './protocol';
 import { crc32 } from './zip';
 
@@ -53,6 +53,16 @@ export function reasonOf(e: unknown): string {
   return problemsOf(e)
     .map((p) => p.text)
     .join('; ');
+}
+
+/** What an export says when the engine trapped (a panic): plain words, then what to do. */
+export const EXPORT_TRAP_TEXT = 'the engine failed unexpectedly. Try the export again.';
+
+/** The failure message for `error`: a trap is fatal (the page replaces the worker) and said
+ *  in plain words, with the cause as `detail`; anything else is the engine's reason. */
+export function failure(id: number, error: unknown, prefix = ''): Extract<FromExportWorker, { type: 'failed' }> {
+  if (isTrap(error)) return { type: 'failed', id, message: EXPORT_TRAP_TEXT, fatal: true, detail: String(error) };
+  return { type: 'failed', id, message: `${prefix}${reasonOf(error)}` };
 }
 
 function defaultYield(): Promise<void> {
@@ -122,7 +132,7 @@ export function createExportHandler(api: ExportApi, post: Post, opts: ExportHand
             finished = job.exporter.step(eventsPerStep);
           } while (!finished && clock() - t0 < sliceMs);
         } catch (e) {
-          post({ type: 'failed', id: run.id, message: `The export stopped: ${reasonOf(e)}` }, []);
+          post(failure(run.id, e, 'The export stopped: '), []);
           drop();
           return;
         }
@@ -156,7 +166,7 @@ export function createExportHandler(api: ExportApi, post: Post, opts: ExportHand
       }
     } catch (e) {
       for (const j of jobs) j.exporter.free();
-      post({ type: 'failed', id: msg.id, message: reasonOf(e) }, []);
+      post(failure(msg.id, e), []);
       return;
     }
     const run: Running = { id: msg.id, jobs };

@@ -42,4 +42,11 @@ export type FromExportWorker =
   | { type: 'data'; id: number; job: number; chunks: ExportChunk[]; progress: number }
   | { type: 'done'; id: number }
   /** Refused (the engine's message: too large for the page, a bad request) or failed. */
-  | { type: 'failed'; id: number; message: string };
+  | {
+      type: 'failed';
+      id: number;
+      message: string;
+      /** The engine trapped (a panic): the page replaces the worker; `detail`: the cause. */
+      fatal?: boolean;
+      detail?: string;
+    };

@@ -119,6 +119,8 @@ export function ExportBody({ open }: { open: boolean }) {
       if (token.current !== mine) return;
       if (out) {
         saveBlob(out.blob, out.name);
+        // An export that failed before (e.g. its worker stopped) is no longer news.
+        store.getState().dismissNoticesAbout(EXPORT_NOTICE);
         const n = out.files.length;
         const saved = `Saved ${out.name}: ${n} file${n === 1 ? '' : 's'}, ${formatBytes(out.blob.size)}.`;
         setMessage([saved, ...out.notes.map((note) => `Note: ${note}.`)].join(' '));

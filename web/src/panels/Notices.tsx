@@ -1,13 +1,17 @@
 // What was not used and why: fields of a link that fell back to their defaults, values the
-// engine refused, runs that failed. Announced politely; each can be dismissed.
+// engine refused, runs that failed (an engine worker that stopped: in plain words, with its
+// technical cause folded). Announced politely; each can be dismissed.
 import { useApp, useAppState } from '../app/AppContext';
+import { ENGINE_NOTICE } from '../engine/protocol';
 import { EXPORT_NOTICE } from '../export/requests';
 
 /** The banner's heading: what the notices are about. */
 function heading(keys: readonly string[]): string {
   const exports = keys.filter((k) => k === EXPORT_NOTICE).length;
-  const settings = keys.length - exports;
+  const engine = keys.filter((k) => k === ENGINE_NOTICE).length;
+  const settings = keys.length - exports - engine;
   const parts: string[] = [];
+  if (engine > 0) parts.push('the simulation engine stopped');
   if (settings > 0) parts.push(settings === 1 ? 'One setting was not used' : `${settings} settings were not used`);
   if (exports > 0) parts.push(exports === 1 ? 'an export was not made' : `${exports} exports were not made`);
   const text = parts.join('; ');
@@ -26,7 +30,15 @@ export function Notices() {
           <ul>
             {notices.map((n) => (
               <li key={n.id} data-key={n.key}>
-                <span>{n.message}</span>
+                <span>
+                  {n.message}
+                  {n.detail && (
+                    <details className="notice-detail">
+                      <summary>Technical details</summary>
+                      <code>{n.detail}</code>
+                    </details>
+                  )}
+                </span>
                 <button
                   type="button"
                   onClick={() => store.getState().dismissNotice(n.id)}

@@ -30,6 +30,10 @@ function statusText(s: AppState): string {
   if (s.keys.some((a) => s.runs[a]?.status === 'stopped')) {
     return 'Stopped. Change a setting or press Play to run again.';
   }
+  // A failed run (e.g. an engine worker that stopped): no timing that reads as a success.
+  if (s.keys.some((a) => s.runs[a]?.status === 'error')) {
+    return 'Not every run finished (see the message above). Change a setting to try again.';
+  }
   const timing = s.timing;
   if (!timing) return 'Ready.';
   const runs = `${timing.runs} run${timing.runs === 1 ? '' : 's'}`;

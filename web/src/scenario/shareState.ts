@@ -162,4 +162,6 @@ export interface Notice {
   /** The URL key or parameter it is about ('' for the whole link). */
   key: string;
   message: string;
+  /** Technical details, shown folded under the message (an engine failure's cause). */
+  detail?: string;
 }

@@ -63,6 +63,8 @@ function useSheetMaker() {
             sheet,
             message: `Sheet ${sheet.number}: ${sheet.questions.length} question${sheet.questions.length === 1 ? '' : 's'}.`,
           });
+          // A sheet that failed before (e.g. its worker stopped) is no longer news.
+          store.getState().dismissNoticesAbout(SHEET_NOTICE);
           if (asksAboutRounds(sheet)) store.getState().showPlot('rounds');
         },
         (e: unknown) => {

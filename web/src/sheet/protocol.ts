@@ -16,4 +16,7 @@ export type ToSheetWorker =
 
 /** Worker → page: the engine's sheet JSON, or its reason for refusing. */
 export type FromSheetWorker =
-  { type: 'ready' } | { type: 'sheet'; id: number; json: string } | { type: 'failed'; id: number; message: string };
+  | { type: 'ready' }
+  | { type: 'sheet'; id: number; json: string }
+  /** fatal: the engine trapped (a panic), the page replaces the worker; `detail`: the cause. */
+  | { type: 'failed'; id: number; message: string; fatal?: boolean; detail?: string };

@@ -15,7 +15,9 @@ import { engineWasm, realValidator } from '../test/wasm';
 import { TheoryNote } from '../theory/TheoryNote';
 import { parseTheory, theoryOf } from '../theory/theory';
 import { parseSheet, sheetInput } from './sheet';
-import { SheetClient } from './sheetClient';
+import type { FromSheetWorker, ToSheetWorker } from './protocol';
+import { SheetClient, type SheetWorkerLike } from './sheetClient';
+import { createSheetHandler, SHEET_TRAP_TEXT } from './sheetHandler';
 import { SheetAnswers, SheetQuestions } from './SheetView';
 
 const decode = (q: string) => decodeShareState(q, realValidator());
@@ -88,6 +90,47 @@ describe('the sheet request', () => {
     expect(sheet?.questions.map((q) => q.kind)).toContain('fast_retransmit');
     // The engine's refusal comes back as the reason.
     await expect(client.request(input, 1, 30)).rejects.toThrow('questions: 30 is not from 1 to 20');
+    client.dispose();
+  });
+
+  it('an engine that traps fails the request in plain words; the next request runs on a fresh worker', async () => {
+    let terminated = 0;
+    let spawned = 0;
+    const replies: FromSheetWorker[] = [];
+    const trapping: SheetWorkerLike = {
+      onmessage: null,
+      onerror: null,
+      postMessage(msg: ToSheetWorker) {
+        if (msg.type !== 'sheet') return;
+        createSheetHandler(
+          {
+            exercise: () => {
+              throw new WebAssembly.RuntimeError('unreachable');
+            },
+          },
+          (reply) => {
+            replies.push(reply);
+            setTimeout(() => trapping.onmessage?.({ data: reply } as MessageEvent<FromSheetWorker>), 0);
+          },
+        ).handle(msg);
+      },
+      terminate() {
+        terminated += 1;
+      },
+    };
+    const client = new SheetClient({} as WebAssembly.Module, () => {
+      spawned += 1;
+      return spawned === 1 ? trapping : new InProcessSheetWorker();
+    });
+    const h = createHarness(presetQuery('textbook-reno'), 1);
+    harnesses.push(h);
+    const input = sheetInput(h.store.getState());
+    await expect(client.request(input, 1, 6)).rejects.toThrow(SHEET_TRAP_TEXT);
+    expect(replies[0]).toMatchObject({ type: 'failed', fatal: true, detail: 'RuntimeError: unreachable' });
+    expect(terminated).toBe(1);
+    const sheet = await client.request(input, 1, 6);
+    expect(sheet?.questions.length).toBe(6);
+    expect(spawned).toBe(2);
     client.dispose();
   });
 

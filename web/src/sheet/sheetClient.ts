@@ -1,6 +1,7 @@
 // The page side of exercise sheets: one sheet worker (started on the first sheet, with the
 // page's compiled engine). A new request makes older answers stale: only the latest one is
 // delivered, the others resolve with null.
+import { takeFault } from '../engine/fault';
 import { compiledEngine } from '../engine/wasmMain';
 import type { FromSheetWorker, ToSheetWorker } from './protocol';
 import { parseSheet, type Sheet, type SheetInput } from './sheet';
@@ -18,6 +19,9 @@ interface Pending {
   resolve: (sheet: Sheet | null) => void;
   reject: (e: Error) => void;
 }
+
+/** What a sheet request says when its worker stopped or could not start (plain words). */
+export const SHEET_WORKER_FAILED = 'its worker stopped unexpectedly; try again';
 
 /** The sheet worker and the request in progress. */
 export class SheetClient {
@@ -40,7 +44,7 @@ export class SheetClient {
       this.worker = null;
       const p = this.pending;
       this.pending = null;
-      p?.reject(new Error(event.message || 'the sheet worker stopped'));
+      p?.reject(new Error(SHEET_WORKER_FAILED));
     };
     worker.postMessage({ type: 'init', module: this.module });
     this.worker = worker;
@@ -71,6 +75,11 @@ export class SheetClient {
     if (!p || p.id !== msg.id) return;
     this.pending = null;
     if (msg.type === 'failed') {
+      // A trap: this worker's engine must not be used again; the next request starts afresh.
+      if (msg.fatal) {
+        this.worker?.terminate();
+        this.worker = null;
+      }
       p.reject(new Error(msg.message));
       return;
     }
@@ -92,12 +101,16 @@ export class SheetClient {
 
 let client: SheetClient | null = null;
 
-/** Starts the sheet worker (Vite bundles it from this exact expression). */
+/** Starts the sheet worker (Vite bundles it from this exact expression). In a fault test
+ *  only (engine/fault.ts), the first one started is told to fail. */
 function spawnSheetWorker(): SheetWorkerLike {
-  return new Worker(new URL('./sheet.worker.ts', import.meta.url), {
+  const worker = new Worker(new URL('./sheet.worker.ts', import.meta.url), {
     type: 'module',
     name: 'cwndlab-sheet',
-  }) as unknown as SheetWorkerLike;
+  });
+  const fault = takeFault('sheet');
+  if (fault) worker.postMessage(fault);
+  return worker as unknown as SheetWorkerLike;
 }
 
 /** The page's sheet client, or null before the engine has loaded. */

@@ -1,5 +1,6 @@
 // The sheet worker's logic as a plain object (sheet.worker.ts binds it to the worker; Vitest
 // drives it in Node with the real wasm): each request is one `exercise_json` call.
+import { isTrap } from '../engine/protocol';
 import { reasonOf } from '../export/exportHandler';
 import type { FromSheetWorker, ToSheetWorker } from './protocol';
 
@@ -8,6 +9,9 @@ export interface SheetApi {
   /** `exercise_json(scenario, title, number, count, compare)`; throws with the reason. */
   exercise(scenarioJson: string, title: string, number: number, count: number, compareJson: string): string;
 }
+
+/** What a sheet request says when the engine trapped (a panic). */
+export const SHEET_TRAP_TEXT = 'the engine failed unexpectedly; try again';
 
 /** Creates the handler; `post` sends a message to the page. */
 export function createSheetHandler(api: SheetApi, post: (msg: FromSheetWorker) => void) {
@@ -18,7 +22,12 @@ export function createSheetHandler(api: SheetApi, post: (msg: FromSheetWorker) =
         const json = api.exercise(msg.scenarioJson, msg.title, msg.number, msg.count, msg.compareJson);
         post({ type: 'sheet', id: msg.id, json });
       } catch (e) {
-        post({ type: 'failed', id: msg.id, message: reasonOf(e) });
+        // A trap (a panic): plain words, and the page replaces the worker.
+        post(
+          isTrap(e)
+            ? { type: 'failed', id: msg.id, message: SHEET_TRAP_TEXT, fatal: true, detail: String(e) }
+            : { type: 'failed', id: msg.id, message: reasonOf(e) },
+        );
       }
     },
   };

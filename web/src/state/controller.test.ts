@@ -1,5 +1,7 @@
 // The controller with the real engine (in-process workers): what a person does, what runs.
 import { afterEach, describe, expect, it } from 'vitest';
+import { ENGINE_FAULT_TEXT } from '../engine/client';
+import { ENGINE_NOTICE, failedMessage } from '../engine/protocol';
 import { tables } from '../engine/tables';
 import { CUSTOM, isCustomFlow, orderAlgorithms, presetBase, runScenario } from '../scenario/algorithms';
 import { getAt, setAt } from '../scenario/paths';
@@ -70,6 +72,23 @@ describe('the app controller', () => {
     h.controller.frameDrawn();
     expect(h.store.getState().timing).toMatchObject({ runs: 3, workers: 2 });
     expect(h.controller.isIdle()).toBe(true);
+  });
+
+  it('a lost engine worker is one plain notice with its cause folded; the next comparison clears it', async () => {
+    const h = make('?v=1&alg=reno,newreno');
+    h.controller.runFull();
+    const gen = h.store.getState().gen;
+    const text = ENGINE_FAULT_TEXT.crashed;
+    // What the engine client reports when a worker's wasm trapped: each lost run, fatally.
+    h.controller.onEngine(failedMessage(gen, 'reno', text, 'unreachable'));
+    h.controller.onEngine(failedMessage(gen, 'newreno', text, 'unreachable'));
+    const notices = h.store.getState().notices;
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ key: ENGINE_NOTICE, message: text, detail: 'unreachable' });
+    h.controller.runFull();
+    expect(h.store.getState().notices).toEqual([]);
+    await waitFor(h.allDone);
+    expect(h.store.getState().runs.reno?.status).toBe('done');
   });
 
   it('reads rounds only for a shown rounds view; showing it later re-runs for them', async () => {

@@ -7,7 +7,7 @@
 //   - playback advances the engine by a fixed step per animation frame (speed / 60 s).
 import type { Engine, EngineListener } from '../engine/client';
 import type { FrameReport } from '../plots/core/scheduler';
-import { epochNow, type RunSpec } from '../engine/protocol';
+import { ENGINE_NOTICE, epochNow, type RunSpec } from '../engine/protocol';
 import type { Validation } from '../engine/validation';
 import { tables, type Scenario } from '../engine/tables';
 import type { TraceStore } from '../engine/traceStore';
@@ -150,7 +150,13 @@ export class AppController {
       case 'failed': {
         if (msg.key) this.pending.set(msg.key, { ...this.pending.get(msg.key), status: 'error', error: msg.message });
         s.clearPendingLive();
-        this.notify([{ key: msg.problems[0]?.path ?? '', message: `The engine stopped: ${msg.message}` }]);
+        // A lost worker (client.ts) says what happened in plain words, with its cause folded;
+        // the notice goes when the next comparison starts (on a fresh worker).
+        if (msg.fatal) {
+          this.notify([{ key: ENGINE_NOTICE, message: msg.message, ...(msg.detail ? { detail: msg.detail } : {}) }]);
+        } else {
+          this.notify([{ key: msg.problems[0]?.path ?? '', message: `The engine stopped: ${msg.message}` }]);
+        }
         if (s.live) this.liveStepAnswered(s.time);
         else this.checkComplete();
         this.bump();
@@ -235,6 +241,7 @@ export class AppController {
     }
     this.timing.start(this.env.now(), epochNow());
     this.pending.clear();
+    s.dismissNoticesAbout(ENGINE_NOTICE);
     this.env.mark?.('cwndlab:request');
     // Rounds only where they are shown (or the run plays live, where the view may open any
     // time): reading them is on the way from a slider step to its plots.

@@ -180,6 +180,9 @@ const createNoticesSlice = (set: Set, get: Get): NoticesSlice => ({
     set((s) => ({ notices: [...s.notices, ...fresh(s).map((n) => ({ ...n, id: (noticeId += 1) }))] }));
   },
   dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+  dismissNoticesAbout: (key) => {
+    if (get().notices.some((n) => n.key === key)) set((s) => ({ notices: s.notices.filter((n) => n.key !== key) }));
+  },
   clearNotices: () => set({ notices: [] }),
 });
 

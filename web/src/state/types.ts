@@ -186,6 +186,8 @@ export interface NoticesSlice {
   notices: (Notice & { id: number })[];
   addNotices(list: readonly Notice[]): void;
   dismissNotice(id: number): void;
+  /** Drops every notice about `key` (e.g. an engine failure, when the next comparison starts). */
+  dismissNoticesAbout(key: string): void;
   clearNotices(): void;
 }
 
