@@ -11,10 +11,12 @@ const SITE = [
   { path: 'favicon.svg', bytes: '<svg/>' },
   { path: 'sw.js', bytes: 'the worker' },
   { path: 'assets/index-abc.js.map', bytes: '{}' },
+  // The hosts' header file (web/src/csp): hosts that read it do not serve it.
+  { path: '_headers', bytes: "/*\n  Content-Security-Policy: default-src 'self'\n" },
 ];
 
 describe('the precache list', () => {
-  it('lists every file of the site but the worker and source maps, sorted, with their SHA-256', () => {
+  it('lists every file of the site but the worker, source maps and _headers, sorted, with their SHA-256', () => {
     const m = buildManifest(SITE);
     expect(m.files.map((f) => f.url)).toEqual([
       'assets/cwndlab_wasm_bg-123.wasm',
