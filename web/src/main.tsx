@@ -1,7 +1,7 @@
 // Start-up: load the engine, read the link, build the store, the workers and the
 // controller, keep the address bar in sync, render. If the engine cannot load, say so on
 // the page (never a blank page).
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { AppContext, type AppServices } from './app/AppContext';
@@ -43,9 +43,14 @@ function fatal(message: string) {
   );
 }
 
+/** Ends the current task: start-up is several short tasks, not one long one (a phone stays
+ *  responsive while the page starts). */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 async function start() {
   document.documentElement.dataset.render = 'busy';
   const engine = await loadEngine();
+  await nextTask();
   // A long link (v=5) keeps part of itself after `#~` (scenario/longLink.ts).
   const decoded = decodeShareState(window.location.search + window.location.hash, engine.validate);
   const store = createAppStore(decoded.state);
@@ -69,6 +74,7 @@ async function start() {
   const client = new EngineClient(engine.module, spawnEngineWorker, poolSize(ALGORITHM_NAMES.length), (msg) =>
     controller?.onEngine(msg),
   );
+  await nextTask();
   controller = new AppController(store, client, traces, engine.validate, env);
   const c = controller;
   window.__cwndlab = { timings: c.timings, workers: client.size };
@@ -96,16 +102,21 @@ async function start() {
     if (s.theory && !prev.theory) theoryEngine();
   });
   const services: AppServices = { store, controller: c, traces };
-  root.render(
-    <StrictMode>
-      <ErrorBoundary>
-        <AppContext.Provider value={services}>
-          <App />
-        </AppContext.Provider>
-      </ErrorBoundary>
-    </StrictMode>,
-  );
+  // The run starts first (its workers compute while the page renders); the first render is a
+  // transition, so React builds it in slices of a few milliseconds with the page responsive
+  // in between instead of in one long task (on a slow phone, about 50 ms at full speed).
   c.runFull();
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <ErrorBoundary>
+          <AppContext.Provider value={services}>
+            <App />
+          </AppContext.Provider>
+        </ErrorBoundary>
+      </StrictMode>,
+    ),
+  );
 }
 
 start().catch((e: unknown) => fatal(e instanceof Error ? e.message : String(e)));

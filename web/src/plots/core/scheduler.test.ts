@@ -76,12 +76,28 @@ describe('scheduler', () => {
     expect(log.slice(3)).toEqual(['b1', 'b2', 'b3']);
   });
 
-  it('draws every plot in view in one frame (a slider step)', () => {
+  it('draws plots in view for the first time one per frame (the page’s start)', () => {
+    const log: string[] = [];
+    const shown = [1, 2, 3].map((i) => new Fake(`f${i}`, true, log));
+    for (const d of shown) requestDraw(d);
+    runFrame();
+    expect(log).toEqual(['f1']);
+    expect(reports.at(-1)?.pendingInView).toBe(2);
+    runFrame();
+    runFrame();
+    expect(log).toEqual(['f1', 'f2', 'f3']);
+    expect(pendingDraws()).toBe(0);
+  });
+
+  it('draws every plot in view in one frame once each has been drawn (a slider step)', () => {
     const log: string[] = [];
     const shown = [1, 2, 3, 4].map((i) => new Fake(`s${i}`, true, log));
     for (const d of shown) requestDraw(d);
-    runFrame();
+    for (let i = 0; i < 4; i += 1) runFrame();
     expect(log).toEqual(['s1', 's2', 's3', 's4']);
+    for (const d of shown) requestDraw(d);
+    runFrame();
+    expect(log.slice(4)).toEqual(['s1', 's2', 's3', 's4']);
   });
 
   it('holdIdle keeps pendingDraws above zero until released, once', () => {

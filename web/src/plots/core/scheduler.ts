@@ -5,7 +5,8 @@
 //
 // Plots in view come first: a frame that has plots in view to draw draws only those (the
 // new run reaches the screen as soon as possible, and that frame's canvas uploads are only
-// the visible ones); plots scrolled out of view are drawn in the following frames. A frame
+// the visible ones); plots scrolled out of view are drawn in the following frames. A plot's
+// first draw has a frame of its own. A frame
 // stops drawing once it has used its budget and leaves the rest to the next one, so a huge
 // run never blocks the page for longer than about one plot's draw. Nothing is skipped: the
 // page is idle only once every plot is drawn.
@@ -65,16 +66,18 @@ function frame() {
   const list = visible.length > 0 ? visible : all;
   const budget = visible.length > 0 ? FRAME_BUDGET_MS : OUT_OF_VIEW_BUDGET_MS;
   let i = 0;
-  // At least one plot per frame, then as many as fit in the budget. Out of view, a plot is
-  // drawn after another only when its last draw (or, never drawn yet, the whole budget) fits
-  // in what is left: catching up (the page's start, where every plot below the fold is drawn
-  // for the first time) then takes one plot per frame, not a long task of several.
+  // At least one plot per frame, then as many as fit in the budget. A plot never drawn
+  // before (its cost unknown: the page's start, a view just opened) is drawn only first in
+  // its frame, so the page's first frames take one plot each, never a long task of several
+  // (on a slow phone a first draw alone is a few tens of milliseconds). Out of view, a plot is
+  // drawn after another only when its last draw fits in what is left.
   for (; i < list.length; i += 1) {
     const d = list[i];
     if (!d) continue;
     if (i > 0) {
       const used = performance.now() - t0;
-      if (used > budget || (visible.length === 0 && used + (cost.get(d) ?? budget) >= budget)) break;
+      const last = cost.get(d);
+      if (used > budget || last === undefined || (visible.length === 0 && used + last >= budget)) break;
     }
     dirty.delete(d);
     const s = performance.now();
