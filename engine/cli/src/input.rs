@@ -67,25 +67,33 @@ impl ScenarioArgs {
         };
         // Resolve first so `--set` on a flow field applies to every flow the scenario has.
         let mut doc = resolve(&doc).map_err(|p| problems_error(&source, &p))?;
-        let mut changes: Vec<(String, Value)> = Vec::new();
+        // Each change with the option it came from, so a problem names that option.
+        let mut changes: Vec<(&str, String, Value)> = Vec::new();
         if let Some(s) = self.seed {
-            changes.push(("seed".into(), json!(s)));
+            changes.push(("--seed", "seed".into(), json!(s)));
         }
         if let Some(d) = self.duration {
-            changes.push(("duration".into(), json!(d)));
+            changes.push(("--duration", "duration".into(), json!(d)));
         }
         for s in &self.sets {
             let (path, value) = s
                 .split_once('=')
                 .ok_or_else(|| Fail::usage(format!("--set {s}: expected PATH=VALUE")))?;
-            changes.push((path.trim().to_string(), parse_set_value(value.trim())));
+            changes.push(("--set", path.trim().to_string(), parse_set_value(value.trim())));
         }
+        let mut options: Vec<&str> = Vec::new();
         let problems: Vec<Problem> = changes
             .into_iter()
-            .filter_map(|(p, v)| set_path(&mut doc, &p, v).err())
+            .filter_map(|(option, p, v)| {
+                let e = set_path(&mut doc, &p, v).err()?;
+                if !options.contains(&option) {
+                    options.push(option);
+                }
+                Some(e)
+            })
             .collect();
         if !problems.is_empty() {
-            return Err(problems_error("--set", &problems));
+            return Err(problems_error(&options.join(", "), &problems));
         }
         Ok((source, doc))
     }

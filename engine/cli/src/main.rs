@@ -3,11 +3,13 @@
 //! Exit codes: 0 success; 1 the scenario (or a file it needs) is invalid or unreadable, or
 //! an output cannot be written; 2 bad usage (an unknown command or option, a missing or
 //! malformed argument); 3 an internal error (a bug: reported without a backtrace, with
-//! what to send us).
+//! what to send us); 130 (143) `run` or `sweep` stopped by Ctrl-C (SIGTERM), nothing
+//! written.
 
 mod exercise;
 mod explain;
 mod input;
+mod interrupt;
 mod output;
 mod progress;
 mod run;
@@ -24,7 +26,8 @@ use std::process::ExitCode;
 
 const EXIT_CODES: &str = "\
 Exit codes: 0 success · 1 invalid scenario, unreadable input or unwritable output ·
-2 bad usage · 3 internal error (a bug in cwndlab: please report it).
+2 bad usage · 3 internal error (a bug in cwndlab: please report it) · 130 (143) interrupted
+by Ctrl-C (SIGTERM): no output written.
 
 Docs: docs/cli.md (every command, option and output column), docs/parameters.md (every
 scenario parameter).";
@@ -105,6 +108,7 @@ impl Fail {
 
 fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
+        output::remove_temps();
         eprintln!(
             "cwndlab: internal error: {info}\n\
              This is a bug in cwndlab {}, not a problem with your input. Please report it with the \
@@ -118,12 +122,18 @@ fn main() -> ExitCode {
         panic!("test panic requested by CWNDLAB_TEST_PANIC");
     }
     let cli = Cli::parse();
+    interrupt::catch_file_size_limit();
     match dispatch(&cli.command) {
         Ok(out) => {
             if !out.is_empty() {
                 use std::io::Write;
+                // Printed only now that everything is done, in one write: stdout never holds
+                // half an output.
                 let mut stdout = std::io::stdout().lock();
-                if let Err(e) = writeln!(stdout, "{out}").and_then(|_| stdout.flush()) {
+                if let Err(e) = stdout
+                    .write_all(format!("{out}\n").as_bytes())
+                    .and_then(|_| stdout.flush())
+                {
                     // A reader that stopped early (`cwndlab run … | head`) is not an error.
                     if e.kind() != std::io::ErrorKind::BrokenPipe {
                         eprintln!("error: writing the output: {e}");
@@ -132,6 +142,11 @@ fn main() -> ExitCode {
                 }
             }
             ExitCode::SUCCESS
+        }
+        // Ctrl-C or SIGTERM: the message says so itself.
+        Err(Fail(msg, code)) if code >= 128 => {
+            eprintln!("{msg}");
+            ExitCode::from(code)
         }
         Err(Fail(msg, code)) => {
             eprintln!("error: {msg}");

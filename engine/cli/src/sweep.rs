@@ -9,6 +9,8 @@
 //! exact decimal text, so merging never re-rounds anything.
 
 use crate::input::{problems_error, read_json_file, ScenarioArgs};
+use crate::interrupt;
+use crate::output::write_atomically;
 use crate::progress::Progress;
 use crate::{Fail, Format};
 use clap::Args;
@@ -19,10 +21,15 @@ use rayon::prelude::*;
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// Most runs one sweep may hold.
 const MAX_RUNS: usize = 1_000_000;
+
+/// Events per slice of a run: between slices a worker updates the progress and checks for
+/// Ctrl-C.
+const SLICE_EVENTS: u64 = 50_000;
 
 /// Options of `cwndlab sweep`.
 #[derive(Args, Debug)]
@@ -84,7 +91,7 @@ pub struct SweepArgs {
     /// Write the output to FILE (atomically, when the sweep is complete) instead of stdout
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// No progress bar on stderr
+    /// No progress on stderr (a bar on a terminal, else a line every 10 s)
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -98,7 +105,7 @@ pub struct MergeArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Csv)]
     pub format: Format,
-    /// Write the output to FILE instead of stdout
+    /// Write the output to FILE (atomically) instead of stdout
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 }
@@ -468,48 +475,90 @@ pub fn sweep(a: &SweepArgs) -> Result<String, Fail> {
         let first = scenarios.into_iter().find_map(Result::err).expect("an error");
         return Err(Fail(format!("the sweep was not started: {}", first.0), first.1));
     }
+    // Progress in simulated time over every run (a sweep of a few long runs moves too),
+    // with the runs done as its detail.
+    let total_ms: u64 = scenarios
+        .iter()
+        .map(|s| s.as_ref().map_or(0, |s| (s.duration * 1000.0) as u64))
+        .sum();
     drop(scenarios);
-    let progress = Mutex::new(Progress::new(mine.len() as u64, "runs", a.quiet));
-    let done = std::sync::atomic::AtomicU64::new(0);
-    let rows: Vec<Vec<Row>> = pool.install(|| {
+    interrupt::install();
+    let progress = Mutex::new(Progress::new(total_ms, "", a.quiet));
+    let done = AtomicU64::new(0);
+    let done_ms = AtomicU64::new(0);
+    let n_runs = mine.len();
+    let runs_done = |n: u64| format!("{n} of {n_runs} runs done");
+    let rows: Vec<Option<Vec<Row>>> = pool.install(|| {
         mine.par_iter()
             .map(|r| {
+                if interrupt::requested().is_some() {
+                    return None;
+                }
                 let s = plan.scenario(&base, r).expect("validated above");
                 let mut sim = Simulation::new(&s);
                 sim.set_recording(Recording::Summary { digest: false });
-                sim.run_to_end();
+                let mut last_ms = 0;
+                loop {
+                    let finished = sim.run_events(SLICE_EVENTS);
+                    let now_ms = sim.now() / 1_000_000;
+                    let ms = done_ms.fetch_add(now_ms - last_ms, Ordering::Relaxed) + now_ms - last_ms;
+                    last_ms = now_ms;
+                    if interrupt::requested().is_some() {
+                        return None;
+                    }
+                    if finished {
+                        break;
+                    }
+                    // Another worker drawing: this slice's progress shows with the next.
+                    if let Ok(mut p) = progress.try_lock() {
+                        p.set(ms, || runs_done(done.load(Ordering::Relaxed)));
+                    }
+                }
                 let summary = serde_json::to_value(sim.summary()).expect("json");
-                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if let Ok(mut p) = progress.lock() {
-                    p.set(n);
+                    p.set(done_ms.load(Ordering::Relaxed), || runs_done(n));
                 }
                 let flows = summary["flows"].as_array().cloned().unwrap_or_default();
-                flows
-                    .iter()
-                    .enumerate()
-                    .map(|(f, fv)| Row {
-                        run: r.index,
-                        values: r
-                            .values
-                            .iter()
-                            .zip(&plan.axes)
-                            .map(|(&i, ax)| ax.values[i].0.clone())
-                            .collect(),
-                        algorithm: r.algorithm.map_or_else(
-                            || fv["algorithm"].as_str().unwrap_or("").to_string(),
-                            |k| plan.algorithms[k].clone(),
-                        ),
-                        seed: r.seed,
-                        flow: f as u32,
-                        metrics: plan.metrics.iter().map(|m| metric(fv, m)).collect(),
-                    })
-                    .collect()
+                Some(
+                    flows
+                        .iter()
+                        .enumerate()
+                        .map(|(f, fv)| Row {
+                            run: r.index,
+                            values: r
+                                .values
+                                .iter()
+                                .zip(&plan.axes)
+                                .map(|(&i, ax)| ax.values[i].0.clone())
+                                .collect(),
+                            algorithm: r.algorithm.map_or_else(
+                                || fv["algorithm"].as_str().unwrap_or("").to_string(),
+                                |k| plan.algorithms[k].clone(),
+                            ),
+                            seed: r.seed,
+                            flow: f as u32,
+                            metrics: plan.metrics.iter().map(|m| metric(fv, m)).collect(),
+                        })
+                        .collect(),
+                )
             })
             .collect()
     });
-    if let Ok(p) = progress.lock() {
-        p.finish();
+    let progress = progress.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some((signal, code)) = interrupt::requested() {
+        drop(progress);
+        let mut msg = format!(
+            "cwndlab: {signal} after {} of {n_runs} runs: no output was written",
+            done.load(Ordering::Relaxed)
+        );
+        if let Some(out) = &a.out {
+            msg.push_str(&format!(" ({} as before)", out.display()));
+        }
+        return Err(Fail(msg, code));
     }
+    progress.finish(|| runs_done(n_runs as u64));
+    let rows: Vec<Vec<Row>> = rows.into_iter().map(|r| r.expect("every run done")).collect();
     let rows: Vec<Row> = rows.into_iter().flatten().collect();
     let text = match shard {
         Some((i, n)) => {
@@ -522,15 +571,15 @@ pub fn sweep(a: &SweepArgs) -> Result<String, Fail> {
     emit(text, &a.out)
 }
 
-/// Writes the output to stdout (returned) or atomically to a file.
+/// Writes the output to stdout (returned) or atomically to a file: a temporary file beside
+/// it, renamed into place once complete (an error leaves no partial file, and an existing
+/// file as it was).
 fn emit(text: String, out: &Option<PathBuf>) -> Result<String, Fail> {
     match out {
         None => Ok(text),
         Some(path) => {
-            let tmp = path.with_extension("partial");
-            std::fs::write(&tmp, format!("{text}\n"))
-                .and_then(|_| std::fs::rename(&tmp, path))
-                .map_err(|e| Fail::invalid(format!("cannot write {}: {e}", path.display())))?;
+            write_atomically(path, format!("{text}\n").as_bytes())
+                .map_err(|e| Fail::invalid(format!("--out: {}.\nNothing was written.", e.describe())))?;
             Ok(String::new())
         }
     }

@@ -206,7 +206,10 @@ fn bad_input_gets_a_specific_message() {
         (&["run", "--preset", P, "--seed", "-3"], &["-3"]),
         (
             &["run", "--preset", P, "--duration", "0"],
-            &["duration = 0 s is out of range; allowed 0.001 to 100000 s"],
+            &[
+                "--duration: 1 problem",
+                "duration = 0 s is out of range; allowed 0.001 to 100000 s",
+            ],
         ),
         (
             &["run", "--preset", P, "--format", "xml"],
