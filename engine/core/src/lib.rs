@@ -24,6 +24,7 @@
 //! - [`theory`]: Mathis et al.'s and Padhye et al.'s throughput for a flow's path, inputs stated.
 //! - [`rounds`]: transmission rounds (cwnd and ssthresh per round, as textbooks draw them).
 //! - [`explain`]: why each decision was made, recorded by the rule that made it.
+//! - [`invariants`]: what every run keeps (property tests and the fuzzing driver check it).
 #![forbid(unsafe_code)]
 
 pub mod app;
@@ -35,6 +36,7 @@ pub mod event;
 pub mod exercise;
 pub mod explain;
 pub mod export;
+pub mod invariants;
 pub mod machine;
 pub mod net;
 pub mod presets;

@@ -3,9 +3,9 @@
 
 mod common;
 
+use cwndlab_core::invariants;
 use cwndlab_core::scenario::Scenario;
 use cwndlab_core::sim::Simulation;
-use cwndlab_core::trace::EventKind;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -160,176 +160,10 @@ prop_compose! {
     }
 }
 
-/// Checks the invariants of a finished run.
+/// Checks the invariants of a run (`cwndlab_core::invariants`, shared with the fuzzing
+/// driver in engine/fuzz).
 fn check(s: &Scenario, sim: &Simulation) -> Result<(), TestCaseError> {
-    for (i, f) in s.flows.iter().enumerate() {
-        let mss = f.tcp.mss;
-        for &(t, r) in &sim.series(i).rows {
-            prop_assert!(r.cwnd >= mss, "flow {i} t={t}: cwnd {} < 1 SMSS", r.cwnd);
-            prop_assert!(r.inflated >= mss, "flow {i} t={t}: window {} < 1 SMSS", r.inflated);
-            // RFC 5681 eq. (4) floors ssthresh at 2 SMSS; RFC 7661 §4.4.1 sets ssthresh = cwnd
-            // after a loss in the non-validated phase, which may be one SMSS.
-            let floor = if f.cc.idle_policy == cwndlab_core::scenario::IdlePolicy::Rfc7661 {
-                mss
-            } else {
-                2 * mss
-            };
-            prop_assert!(
-                r.ssthresh == u64::MAX || r.ssthresh >= floor,
-                "flow {i} t={t}: ssthresh {}",
-                r.ssthresh
-            );
-            prop_assert!(r.flight <= f.tcp.rwnd, "flow {i} t={t}: flight {} above rwnd", r.flight);
-        }
-        let (snd, rcv) = (sim.sender(i), sim.receiver(i));
-        prop_assert_eq!(
-            rcv.delivered,
-            rcv.rcv_nxt,
-            "flow {}: delivered bytes counted once each",
-            i
-        );
-        prop_assert!(snd.snd_una <= rcv.rcv_nxt && rcv.rcv_nxt <= snd.snd_max && snd.snd_max <= snd.app_written);
-    }
-    // Rebuild each receiver's in-order prefix from the log (when it keeps receiver rows)
-    // and check every received segment was sent with that sequence and length.
-    if s.trace.events == cwndlab_core::scenario::EventFilter::All {
-        for i in 0..s.flows.len() {
-            let rows: Vec<_> = sim.events().rows.iter().filter(|r| r.flow as usize == i).collect();
-            let sent: std::collections::BTreeSet<(u64, u32)> = rows
-                .iter()
-                .filter(|r| r.kind == EventKind::DataSend as u8 || r.kind == EventKind::Retransmit as u8)
-                .map(|r| (r.seq, r.len))
-                .collect();
-            let mut got: Vec<(u64, u64)> = rows
-                .iter()
-                .filter(|r| r.kind == EventKind::DataReceived as u8)
-                .map(|r| {
-                    assert!(sent.contains(&(r.seq, r.len)), "received a segment that was never sent");
-                    (r.seq, r.seq + r.len as u64)
-                })
-                .collect();
-            got.sort_unstable();
-            let mut prefix = 0;
-            for (a, b) in got {
-                if a <= prefix {
-                    prefix = prefix.max(b);
-                }
-            }
-            prop_assert_eq!(prefix, sim.receiver(i).rcv_nxt, "flow {}: in-order prefix", i);
-        }
-    }
-    // Queue capacities: each bottleneck class (the whole link under FIFO) holds at most
-    // queue_packets; a scheduled link's total is the sum over its classes; access links
-    // their own.
-    let b = &s.network.bottleneck;
-    let classes = 1 + s.flows.iter().filter(|f| f.reserved_bandwidth > 0).count() as u64;
-    for (name, q) in sim.queues() {
-        let cap = if name.starts_with("bottleneck · ") {
-            b.queue_packets
-        } else if name.starts_with("bottleneck") {
-            match b.scheduler {
-                cwndlab_core::scenario::SchedulerKind::Fifo => b.queue_packets,
-                cwndlab_core::scenario::SchedulerKind::Reservation => b.queue_packets * classes,
-            }
-        } else {
-            let i: usize = name["flow ".len()..].split(' ').next().unwrap().parse().unwrap();
-            s.flows[i].access.queue_packets
-        };
-        prop_assert!(q.rows.iter().all(|r| r.1 as u64 <= cap), "{} above {}", name, cap);
-        prop_assert!(q.rows.windows(2).all(|w| w[0].0 <= w[1].0), "{} time order", name);
-    }
-    prop_assert!(
-        sim.events().rows.windows(2).all(|w| w[0].t <= w[1].t),
-        "event log time order"
-    );
-    // Window validation: a decay or restart never raises cwnd and never lowers ssthresh
-    // (RFC 2861 §2, RFC 5681 §4.1, RFC 7661 §4.4.3); events only for the policy that makes them.
-    for r in &sim.events().rows {
-        let f = &s.flows[r.flow as usize];
-        let kind = EventKind::ALL[r.kind as usize];
-        use cwndlab_core::scenario::IdlePolicy as P;
-        let allowed = match kind {
-            EventKind::IdleDecay | EventKind::AppLimitedDecay => f.cc.idle_policy == P::Rfc2861,
-            EventKind::IdleRestart => f.cc.idle_policy == P::Restart,
-            EventKind::NvpEnter | EventKind::NvpExit | EventKind::NvpExpiry | EventKind::NvpLossResponse => {
-                f.cc.idle_policy == P::Rfc7661
-            }
-            _ => continue,
-        };
-        prop_assert!(allowed, "{:?} under {:?}", kind, f.cc.idle_policy);
-        if matches!(
-            kind,
-            EventKind::IdleDecay | EventKind::AppLimitedDecay | EventKind::IdleRestart | EventKind::NvpExpiry
-        ) {
-            prop_assert!(r.len as u64 <= r.seq, "{:?} raised cwnd {} → {}", kind, r.seq, r.len);
-            prop_assert!(r.tx >= r.seg, "{:?} lowered ssthresh {} → {}", kind, r.seg, r.tx);
-            prop_assert!(r.len as u64 >= f.tcp.mss.min(r.seq), "{:?} below one segment", kind);
-        }
-    }
-    // Cross traffic: no packet is counted twice; the throughput table adds up to the
-    // summary (every bin is written by the end of the run).
-    let sum = sim.summary();
-    let total = |class: usize, delivered: bool| -> u64 {
-        sim.throughput()
-            .rows
-            .iter()
-            .filter(|r| r.1 as usize == class)
-            .map(|r| if delivered { r.3 } else { r.2 })
-            .sum()
-    };
-    for (k, c) in sum.cross.iter().enumerate() {
-        let st = c.stats;
-        prop_assert!(st.delivered_packets + st.queue_drops + st.error_drops <= st.sent_packets);
-        prop_assert_eq!(total(s.flows.len() + k, true), st.delivered_bytes);
-        if s.cross[k].reverse {
-            prop_assert_eq!(total(s.flows.len() + k, false), 0);
-        }
-    }
-    for (i, f) in sum.flows.iter().enumerate() {
-        prop_assert_eq!(total(i, true), f.delivered_bytes, "flow {} delivered", i);
-    }
-    // Writes: delivered in the order written, never delivered before they were sent.
-    for i in 0..s.flows.len() {
-        if let Some(log) = sim.writes(i) {
-            prop_assert!(log.rows.iter().all(|r| r.2 <= r.3), "flow {}: sojourn above latency", i);
-            prop_assert!(log.rows.windows(2).all(|w| w[0].0 <= w[1].0), "flow {}: write order", i);
-            prop_assert!(log.rows.len() as u64 <= log.writes);
-            prop_assert_eq!(log.latency.count(), log.rows.len() as u64);
-        }
-    }
-    prop_assert!(sim
-        .throughput()
-        .rows
-        .windows(2)
-        .all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1)));
-    for (i, f) in s.flows.iter().enumerate() {
-        let has = sim.validation_series(i).is_some();
-        prop_assert_eq!(has, f.cc.idle_policy != cwndlab_core::scenario::IdlePolicy::None);
-        let sum = sim.summary();
-        prop_assert!(sum.flows[i].max_burst_packets <= sum.flows[i].data_packets_sent);
-        // Spurious retransmissions: each is a retransmission logged at or after its send,
-        // counted once.
-        let rows: Vec<_> = sim.events().rows.iter().filter(|r| r.flow as usize == i).collect();
-        let spurious: Vec<_> = rows
-            .iter()
-            .filter(|r| r.kind == EventKind::SpuriousRetransmit as u8)
-            .collect();
-        prop_assert_eq!(spurious.len() as u64, sum.flows[i].spurious_retransmits);
-        prop_assert!(sum.flows[i].spurious_retransmits <= sum.flows[i].retransmits);
-        let mut seen = std::collections::HashSet::new();
-        for sp in &spurious {
-            prop_assert!(sp.tx >= 2 && seen.insert((sp.seg, sp.tx)), "spurious {:?}", sp);
-            prop_assert!(rows
-                .iter()
-                .any(|r| r.kind == EventKind::Retransmit as u8 && r.seg == sp.seg && r.tx == sp.tx && r.t <= sp.t));
-        }
-        // RTT samples are whole clock ticks, at least one.
-        let tick = (f.rto.clock_tick * 1e9).round() as u64;
-        for r in rows.iter().filter(|r| r.kind == EventKind::RttSample as u8) {
-            prop_assert!(r.seq >= tick && r.seq % tick == 0, "sample {} tick {}", r.seq, tick);
-        }
-    }
-    Ok(())
+    invariants::check(s, sim).map_err(TestCaseError::fail)
 }
 
 proptest! {
@@ -390,6 +224,9 @@ proptest! {
         // Explanations on in the sliced run only: its decisions must not depend on slicing
         // (compared with an explained whole run below), nor its trace on explanations.
         sliced.set_explain(true);
+        // Between slices, the invariants of a run stopped part-way, and sequence numbers
+        // that only move forward.
+        let mut progress = invariants::Progress::default();
         for (dt, steps) in cuts {
             sliced.advance(dt);
             for _ in 0..steps {
@@ -397,6 +234,8 @@ proptest! {
             }
             let _ = sliced.summary();
             sliced.run_events(7);
+            progress.observe(&sliced).map_err(TestCaseError::fail)?;
+            check(&s, &sliced)?;
         }
         sliced.run_to_end();
         prop_assert_eq!(whole.digest(), sliced.digest());
