@@ -92,7 +92,10 @@ impl CrossSource {
                 // The CBR clock runs only while on: on-time τ maps to whole periods plus the
                 // offset into the current on period.
                 let tau = self.clock(k);
-                self.start + (tau / self.on) * self.period + tau % self.on
+                // In u128, saturated: with short on periods and long off ones the time of a
+                // packet far ahead can lie beyond u64 nanoseconds (past any end of run).
+                let t = self.start as u128 + (tau / self.on) as u128 * self.period as u128 + (tau % self.on) as u128;
+                t.min(Ns::MAX as u128) as Ns
             }
             CrossKind::Poisson => {
                 let u = unit_open0(hash_words(&[self.seed, CROSS_STREAM, self.index as u64, k]));
@@ -162,6 +165,21 @@ mod tests {
         // 10 s at 7 Mbit/s = 70 Mbit = 5833.33 packets: 5834 start before the end.
         assert_eq!(t.len(), 5834);
         assert_eq!(t[5833], NS_PER_S + (5833u64 * 12_000 * NS_PER_S) / 7_000_000);
+    }
+
+    #[test]
+    fn an_on_off_source_whose_next_packet_lies_beyond_any_time_sends_no_more() {
+        // Found by the fuzzing driver (engine/fuzz): 65 535 B at 1 kbit/s is 524 s of
+        // on-time per packet; with 1 µs on periods and 100 000 s off ones, the second packet
+        // would leave 5.2e11 periods later (5e25 ns), beyond u64 nanoseconds. Its time
+        // overflowed (a panic with overflow checks, a wrapped time without): it is past
+        // the end, so the source sends its first packet only.
+        let mut c = cfg(CrossKind::OnOff, 1_000);
+        c.packet_size = 65_535;
+        c.on = 1e-6;
+        c.off = 100_000.0;
+        let mut s = CrossSource::new(&c, 0, 1, 100_000 * NS_PER_S);
+        assert_eq!(times(&mut s), vec![NS_PER_S]);
     }
 
     #[test]
