@@ -383,3 +383,30 @@ fn the_bottleneck_queue_holds_at_most_its_limit_including_the_packet_in_service(
         );
     }
 }
+
+/// Found by the fuzzing driver (engine/fuzz, seed 2 case 1582): with no multiplicative
+/// decrease (ssthresh rule `none`, before Jacobson 1988 §3) ssthresh keeps the scenario's
+/// initial value, which may be below one segment (tcp.initial_ssthresh = 1 B). Fast
+/// recovery's window is then min(cwnd, ssthresh) = 1 B, and cwnd fell below one SMSS, the
+/// least any sender holds (RFC 5681 §3.1's loss window). It is held at one SMSS.
+#[test]
+fn recovery_without_decrease_never_takes_cwnd_below_one_segment() {
+    for variant in ["reno", "newreno"] {
+        let s = scenario_from(
+            serde_json::json!({"duration": 3, "flows": [{"variant": variant,
+                "tcp": {"initial_ssthresh": 1, "initial_window": 10},
+                "cc": {"ssthresh_rule": "none"},
+                "drops": [{"segment": 2}]}]}),
+            &[],
+        );
+        let sim = run(&s);
+        assert!(!of(&sim, FastRetransmit).is_empty(), "{variant}: a fast retransmit");
+        let low: Vec<_> = sim.series(0).rows.iter().filter(|r| r.1.cwnd < 1460).collect();
+        assert!(
+            low.is_empty(),
+            "{variant}: cwnd below one SMSS: {:?}",
+            &low[..low.len().min(3)]
+        );
+        cwndlab_core::invariants::check(&s, &sim).unwrap();
+    }
+}

@@ -141,7 +141,9 @@ impl Cc {
     /// cwnd already equals it.
     fn recovery_target(&self) -> u64 {
         if self.cfg.ssthresh_rule == SsthreshRule::None && !self.own_decrease() {
-            self.cwnd.min(self.ssthresh)
+            // ssthresh is then the scenario's initial value, which may be below a segment:
+            // never less than one SMSS (RFC 5681 §3.1's loss window).
+            self.cwnd.min(self.ssthresh).max(self.smss)
         } else {
             self.ssthresh
         }
