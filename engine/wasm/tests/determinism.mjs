@@ -6,12 +6,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { loadWasm } from './load-wasm.mjs';
 
 const root = resolve(import.meta.dirname, '../../..');
 const pkg = resolve(process.argv[2] ?? join(root, 'web/src/engine/pkg'));
-const wasm = await import(join(pkg, 'cwndlab_wasm.js'));
-const { initSync, Sim, Exporter } = wasm;
-initSync({ module: readFileSync(join(pkg, 'cwndlab_wasm_bg.wasm')) });
+const wasm = await loadWasm(pkg);
+const { Sim, Exporter } = wasm;
 
 const golden = JSON.parse(readFileSync(join(root, 'engine/core/tests/golden/digests.json'), 'utf8'));
 const goldenValidation = JSON.parse(

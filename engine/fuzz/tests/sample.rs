@@ -1,0 +1,40 @@
+//! The fuzzing sample `npm test` runs (issue 25): 10 000 drawn cases through the driver
+//! (worker processes, a watchdog of 3 s a case), none failing. `npm run fuzz` runs the
+//! campaign of 1 000 000.
+
+use std::process::Command;
+
+#[test]
+fn ten_thousand_fuzzed_cases_keep_every_invariant() {
+    let dir = std::env::temp_dir().join(format!("cwndlab-fuzz-sample-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_cwndlab-fuzz"))
+        .args([
+            "--cases",
+            "10000",
+            "--seed",
+            "25",
+            "--threads",
+            "2",
+            "--hang",
+            "3",
+            "--quiet",
+        ])
+        .arg("--failures")
+        .arg(&dir)
+        .output()
+        .expect("the driver runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    println!("{text}");
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("10000 cases in"), "{text}");
+    // The draw reaches the engine: a fair share accepted, many flows, every catalogue entry.
+    let accepted: u64 = text
+        .split("accepted ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(accepted > 4000, "{accepted} of 10000 accepted");
+    assert!(text.contains("catalogue entries run: 23 of 23"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
