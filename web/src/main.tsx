@@ -1,7 +1,7 @@
 // Start-up: load the engine, read the link, build the store, the workers and the
 // controller, keep the address bar in sync, render. If the engine cannot load, say so on
 // the page (never a blank page).
-import { StrictMode, startTransition } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { AppContext, type AppServices } from './app/AppContext';
@@ -102,21 +102,19 @@ async function start() {
     if (s.theory && !prev.theory) theoryEngine();
   });
   const services: AppServices = { store, controller: c, traces };
-  // The run starts first (its workers compute while the page renders); the first render is a
-  // transition, so React builds it in slices of a few milliseconds with the page responsive
-  // in between instead of in one long task (on a slow phone, about 50 ms at full speed).
-  c.runFull();
-  startTransition(() =>
-    root.render(
-      <StrictMode>
-        <ErrorBoundary>
-          <AppContext.Provider value={services}>
-            <App />
-          </AppContext.Provider>
-        </ErrorBoundary>
-      </StrictMode>,
-    ),
+  // Not a transition: the run's progress updates the store while the page renders, and each
+  // update would restart a transition's render (measured: the first render came late and
+  // cost more in all).
+  root.render(
+    <StrictMode>
+      <ErrorBoundary>
+        <AppContext.Provider value={services}>
+          <App />
+        </AppContext.Provider>
+      </ErrorBoundary>
+    </StrictMode>,
   );
+  c.runFull();
 }
 
 start().catch((e: unknown) => fatal(e instanceof Error ? e.message : String(e)));

@@ -5,7 +5,7 @@
 // screen moves when they arrive. On wider screens (where they are in view), in tests and
 // without matchMedia, they mount at once. Until every part has mounted, the page does not
 // count as idle (scheduler.ts holdIdle), so "drawn" still means every plot is drawn.
-import { startTransition, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { holdIdle } from '../plots/core/scheduler';
 
 /** The one-column layout (styles.css), where these parts are below the fold. */
@@ -48,9 +48,8 @@ export function AfterPaint({ children }: { children: ReactNode }) {
     }
     let live = true;
     hold.current ??= holdIdle();
-    // A transition: React builds the part in slices of a few milliseconds.
     queue.push(() => {
-      if (live) startTransition(() => setShown(true));
+      if (live) setShown(true);
     });
     schedule();
     return () => {
