@@ -22,6 +22,7 @@
 //! - [`export`]: the run as files: the trace tables (CSV, JSON), pcap, qlog.
 //! - [`exercise`]: exercise sheets, each answer from the run's record with its rule.
 //! - [`theory`]: Mathis et al.'s and Padhye et al.'s throughput for a flow's path, inputs stated.
+//! - [`sweep`]: sweeps (axes, run list, per-run scenario, metrics, output), for the CLI and the page.
 //! - [`rounds`]: transmission rounds (cwnd and ssthresh per round, as textbooks draw them).
 //! - [`explain`]: why each decision was made, recorded by the rule that made it.
 //! - [`invariants`]: what every run keeps (property tests and the fuzzing driver check it).
@@ -49,6 +50,7 @@ pub mod schema;
 pub mod sim;
 pub mod spurious;
 pub mod summary;
+pub mod sweep;
 pub mod tcp;
 pub mod theory;
 pub mod thin;

@@ -657,3 +657,136 @@ impl Sim {
         });
     }
 }
+
+/// Sweeps (`cwndlab_core::sweep`, the same plan, runs and output as `cwndlab sweep`).
+/// `def_json`: `{"param": path, "values": [...] | "range": "FROM:TO:N[:log]", "algorithms":
+/// [...], "seeds": N | "seed_list": [...], "metrics": [...], "source": name}` (optionally
+/// `param2` with `values2`/`range2`; `source` names the base in the output, as the CLI names
+/// its file or preset); `base_json`: the scenario (partial or resolved), as `cwndlab sweep
+/// FILE.json` reads it.
+fn sweep_plan(
+    def_json: &str,
+    base_json: &str,
+) -> Result<(cwndlab_core::sweep::Plan, serde_json::Value), serde_json::Value> {
+    use cwndlab_core::sweep::{range_len, Definition, Plan, PAGE_MAX_RUNS};
+    let refuse =
+        |field: &str, message: String| json!({"ok": false, "field": field, "message": message, "problems": []});
+    let def: serde_json::Value =
+        serde_json::from_str(def_json).map_err(|e| refuse("definition", format!("definition: {e}")))?;
+    let def = Definition::from_json(&def).map_err(|e| refuse(e.field, e.message))?;
+    for (field, range) in [("range", &def.range), ("range2", &def.range2)] {
+        if let Some(n) = range.as_deref().and_then(range_len) {
+            if n > PAGE_MAX_RUNS {
+                return Err(refuse(
+                    field,
+                    format!("{field}: {n} points; at most {PAGE_MAX_RUNS} runs per sweep in the page"),
+                ));
+            }
+        }
+    }
+    let base: serde_json::Value =
+        serde_json::from_str(base_json).map_err(|e| refuse("scenario", format!("scenario: {e}")))?;
+    let base = cwndlab_core::scenario::resolve(&base)
+        .map_err(|p| json!({"ok": false, "field": "scenario", "message": "the scenario is invalid", "problems": p}))?;
+    let plan =
+        Plan::new(&def, def.source.as_deref().unwrap_or("page"), &base, "").map_err(|e| refuse(e.field, e.message))?;
+    Ok((plan, base))
+}
+
+/// A sweep's plan: `{"ok": true, "sweep": {source, params: [{path, values}], algorithms,
+/// seeds, metrics, runs_total}, "runs": [{index, values: [text], algorithm, seed}]}`, every
+/// run's scenario checked; or `{"ok": false, "field", "message", "problems": [{path, message,
+/// text}]}` (the field of the definition, or the first run whose scenario is refused, with its
+/// problems naming the parameter and the allowed values). At most `PAGE_MAX_RUNS` runs.
+#[wasm_bindgen]
+pub fn sweep_plan_json(def_json: &str, base_json: &str) -> String {
+    use cwndlab_core::sweep::PAGE_MAX_RUNS;
+    let (plan, base) = match sweep_plan(def_json, base_json) {
+        Ok(p) => p,
+        Err(v) => return v.to_string(),
+    };
+    let total = plan.runs_total();
+    if total > PAGE_MAX_RUNS {
+        return json!({"ok": false, "field": "runs", "problems": [],
+            "message": format!("this sweep has {total} runs; at most {PAGE_MAX_RUNS} per sweep in the page (use fewer points, seeds or algorithms, or `cwndlab sweep`)")})
+        .to_string();
+    }
+    let runs = plan.runs();
+    for r in &runs {
+        if let Err((run, problems)) = plan.scenario(&base, r) {
+            return json!({"ok": false, "field": "param", "message": run, "problems": problems}).to_string();
+        }
+    }
+    let list: Vec<_> = runs
+        .iter()
+        .map(|r| {
+            json!({
+                "index": r.index,
+                "values": r.values.iter().zip(&plan.axes).map(|(&i, a)| a.values[i].0.clone()).collect::<Vec<_>>(),
+                "algorithm": r.algorithm.map(|a| plan.algorithms[a].clone()),
+                "seed": r.seed,
+            })
+        })
+        .collect();
+    json!({"ok": true, "sweep": plan.to_json(total), "runs": list}).to_string()
+}
+
+/// Run `index` of a sweep's plan, to its end with a summary-only recording: `{"rows": [{run,
+/// params: {path: "text"}, algorithm, seed, flow, metrics: {name: "text"|null}}]}` (a row per
+/// flow, numbers as exact decimal text, as a shard file holds them), or `{"error": message}`.
+#[wasm_bindgen]
+pub fn sweep_run_json(def_json: &str, base_json: &str, index: u32) -> String {
+    let (plan, base) = match sweep_plan(def_json, base_json) {
+        Ok(p) => p,
+        Err(v) => return json!({"error": v["message"]}).to_string(),
+    };
+    if index as usize >= plan.runs_total() {
+        return json!({"error": format!("run {index}: the sweep has {} runs", plan.runs_total())}).to_string();
+    }
+    match plan.run_rows(&base, &plan.run(index as usize)) {
+        Ok(rows) => json!({"rows": rows.iter().map(|r| plan.row_json(r, true)).collect::<Vec<_>>()}).to_string(),
+        Err((run, problems)) => json!({"error": run, "problems": problems}).to_string(),
+    }
+}
+
+/// The sweep's output as `cwndlab sweep --format csv|json` prints it, from every run's rows
+/// (`rows_json`: the rows `sweep_run_json` gave, in any order); throws when a row is
+/// malformed or runs are missing.
+#[wasm_bindgen]
+pub fn sweep_output(def_json: &str, base_json: &str, rows_json: &str, format: &str) -> Result<String, JsError> {
+    use cwndlab_core::sweep::Format;
+    let (plan, _) = sweep_plan(def_json, base_json).map_err(|v| JsError::new(v["message"].as_str().unwrap_or("")))?;
+    let format = match format {
+        "csv" => Format::Csv,
+        "json" => Format::Json,
+        other => return Err(JsError::new(&format!("format {other}: allowed csv, json"))),
+    };
+    let list: Vec<serde_json::Value> =
+        serde_json::from_str(rows_json).map_err(|e| JsError::new(&format!("rows: {e}")))?;
+    let mut rows = list
+        .iter()
+        .map(|r| {
+            plan.row_from_json(r)
+                .ok_or_else(|| JsError::new(&format!("rows: malformed row {r}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    rows.sort_by_key(|r| (r.run, r.flow));
+    let total = plan.runs_total();
+    let mut runs: Vec<usize> = rows.iter().map(|r| r.run).collect();
+    runs.dedup();
+    if runs.len() != total || runs.iter().enumerate().any(|(i, &r)| i != r) {
+        return Err(JsError::new(&format!(
+            "rows: {} distinct runs of the sweep's {total}",
+            runs.len()
+        )));
+    }
+    Ok(plan.render(&rows, total, format))
+}
+
+/// The sweep vocabulary (`cwndlab_core::sweep::vocabulary_json`): the metrics with labels and
+/// units, the run limits, what the spread columns are.
+#[cfg(feature = "tools")]
+#[wasm_bindgen]
+pub fn sweep_vocabulary_json() -> String {
+    cwndlab_core::sweep::vocabulary_json().to_string()
+}
