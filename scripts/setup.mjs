@@ -146,6 +146,8 @@ async function writeTables() {
     // The rules every explained decision names, their kinds, and the glossary.
     rules: JSON.parse(wasm.rules_json()),
     limits: { max_flows: maxFlows(wasm) },
+    // Sweeps: the metrics a sweep reports (names, labels, units) and its run limits.
+    sweep: JSON.parse(wasm.sweep_vocabulary_json()),
   };
   mkdirSync(pkgDir, { recursive: true });
   writeFileSync(join(pkgDir, 'tables.json'), JSON.stringify(tables, null, 1) + '\n');
