@@ -23,6 +23,7 @@ import { loadFullEngine } from '../engine/wasmMain';
 import { deferred, DeferredSummary } from './Deferred';
 import { ExportShell } from '../panels/ExportShell';
 import { AfterPaint } from './AfterPaint';
+import { SweepShell } from '../sweep/SweepShell';
 // The sheet panel's styles with the page's, so its stand-in has the same size.
 import '../sheet/sheet.css';
 
@@ -35,6 +36,10 @@ const sheetModule = () => Promise.all([import('../sheet/SheetPanel'), loadFullEn
 const SheetPanel = deferred(() => sheetModule().then((m) => m.SheetPanel));
 const SheetPrintQuestions = deferred(() => sheetModule().then((m) => m.SheetPrintQuestions));
 const SheetPrintAnswers = deferred(() => sheetModule().then((m) => m.SheetPrintAnswers));
+// The sweep view (web/src/sweep): its worker and theory lines need the full engine.
+const SweepBody = deferred(() =>
+  Promise.all([import('../sweep/SweepPanel'), loadFullEngine()]).then(([m]) => m.SweepBody),
+);
 const PrintHeader = deferred(() => import('../panels/PrintHandout').then((m) => m.PrintHeader));
 const PrintLesson = deferred(() => import('../panels/PrintHandout').then((m) => m.PrintLesson));
 
@@ -68,6 +73,9 @@ export function App() {
         <section className="panel plots-panel" id="plots" aria-label="Plots" tabIndex={-1}>
           <AfterPaint>
             <ViewControls />
+            <HiddenWhilePractising>
+              <SweepShell Body={SweepBody} />
+            </HiddenWhilePractising>
             <Legend />
             <HiddenWhilePractising>
               <Overview />

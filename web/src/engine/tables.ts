@@ -176,6 +176,24 @@ export interface Limits {
   max_flows: number | null;
 }
 
+/** A metric a sweep reports (a per-flow summary field; `cwndlab_core::sweep`). */
+export interface SweepMetric {
+  name: string;
+  label: string;
+  /** "" for a count or a ratio. */
+  unit: string;
+}
+
+/** Sweeps (`sweep_vocabulary_json()`): the metrics, the run limits, what the spread is. */
+export interface SweepTables {
+  metrics: SweepMetric[];
+  max_runs: number;
+  /** Most runs of a sweep in the page. */
+  page_max_runs: number;
+  /** What the std, min and max of a point are over. */
+  spread: string;
+}
+
 /** Everything the UI reads from the engine at build time. */
 export interface EngineTables {
   schema: Schema;
@@ -187,6 +205,7 @@ export interface EngineTables {
   rules: RulesTable;
   /** Absent in tables written before it existed. */
   limits?: Limits;
+  sweep: SweepTables;
 }
 
 /** The tables of the engine this build runs. */

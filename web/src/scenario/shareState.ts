@@ -4,6 +4,7 @@ import { DEFAULT_SELECTION, type AlgorithmName } from './algorithms';
 import type { Mode } from './competition';
 import type { PracticeLink } from '../practice/link';
 import type { SheetLink } from '../sheet/link';
+import type { SweepLink } from '../sweep/link';
 
 /** The plots a page can show: time plots on the shared cursor (`share`, `fairness` and
  *  `retx` only in competition mode; `rtt`, the RTT samples with SRTT and RTO, in both), then
@@ -121,6 +122,9 @@ export interface ShareState {
   sheet: SheetLink | null;
   /** Mathis and Padhye reference lines on the throughput plot (`theory=1`; web/src/theory). */
   theory: boolean;
+  /** The sweep view (`sweep=PATH:FROM:TO:N[:log]`, `sweepseeds`, `sweepalg`, `sweepm`;
+   *  web/src/sweep/link.ts), or null when it is closed. */
+  sweep: SweepLink | null;
 }
 
 /** A decision of a run: the run's key and the decision's index in the run. */
@@ -154,6 +158,7 @@ export function defaultShareState(): ShareState {
     projector: false,
     sheet: null,
     theory: false,
+    sweep: null,
   };
 }
 

@@ -135,6 +135,16 @@ describe('the scenario URL: round trip', () => {
       projector: true,
       sheet: { number: 3, count: 8 },
       theory: true,
+      sweep: {
+        param: 'network.bottleneck.loss.ber',
+        from: '1e-7',
+        to: '1.5e-4',
+        points: 7,
+        log: true,
+        seeds: 4,
+        algorithms: ['reno', 'cubic'],
+        metric: 'retransmits',
+      },
     };
     const { query, state: back, notices } = roundTrip(state);
     expect(notices).toEqual([]);
@@ -345,6 +355,61 @@ describe('the scenario URL: cross traffic, the bottleneck scheduler and the thro
       expect(state.throughputBin).toBeNull();
       expect(encodeShareState(state)).toBe('v=4&alg=reno,newreno&duration=5');
     }
+  });
+});
+
+describe('the scenario URL: the sweep view (sweep, sweepseeds, sweepalg, sweepm)', () => {
+  const sweep = {
+    param: 'flows[].app.write_interval',
+    from: '0.01',
+    to: '0.2',
+    points: 5,
+    log: false,
+    seeds: 3,
+    algorithms: null,
+    metric: 'goodput_bps',
+  };
+
+  it('writes a sweep readably and reads it back; defaults are not written', () => {
+    const state: ShareState = { ...defaultShareState(), sweep };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    expect(back.sweep).toEqual(sweep);
+    expect(query).toContain('sweep=f.app.write_interval:0.01:0.2:5');
+    expect(query).not.toContain('sweepseeds');
+    expect(query).not.toContain('sweepm');
+    expect(query).not.toContain('sweepalg');
+    const log = roundTrip({
+      ...defaultShareState(),
+      sweep: { ...sweep, log: true, seeds: 2, metric: 'timeouts', algorithms: ['reno'] },
+    });
+    expect(log.query).toContain('sweep=f.app.write_interval:0.01:0.2:5:log&sweepseeds=2&sweepalg=reno&sweepm=timeouts');
+    expect(log.state.sweep?.log).toBe(true);
+  });
+
+  it('opens an old link (no sweep keys) without a sweep', () => {
+    expect(decode('?v=4&alg=reno').state.sweep).toBeNull();
+    expect(decode('?v=2').state.sweep).toBeNull();
+  });
+
+  it('names a sweep key it cannot use and what is allowed', () => {
+    const bad = decode('?v=4&sweep=network.bottleneck.scheduler:1:2:3');
+    expect(noticeFor(bad.notices, 'sweep')).toContain('PATH a numeric parameter');
+    expect(bad.state.sweep).toBeNull();
+    const parts = decode('?v=4&sweep=seed.x:1:2:3');
+    expect(parts.state.sweep).toBeNull();
+    const keys = decode('?v=4&sweep=network.bottleneck.delay:0.01:0.1:4&sweepseeds=0&sweepalg=vegas&sweepm=speed');
+    expect(keys.state.sweep).toMatchObject({
+      param: 'network.bottleneck.delay',
+      seeds: 3,
+      algorithms: null,
+      metric: 'goodput_bps',
+    });
+    expect(noticeFor(keys.notices, 'sweepseeds')).toContain('1 or more');
+    expect(noticeFor(keys.notices, 'sweepalg')).toContain('vegas');
+    expect(noticeFor(keys.notices, 'sweepm')).toContain('goodput_bps');
+    const alone = decode('?v=4&sweepseeds=2');
+    expect(noticeFor(alone.notices, 'sweepseeds')).toContain('needs sweep=');
   });
 });
 

@@ -40,6 +40,7 @@ import { PLAIN_VERSION, upgrade, URL_VERSION, type QueryPairs } from './upgrader
 import { expandPairs, joinFragment, LONG_VERSION, longLinkText, splitLink } from './longLink';
 import { practiceText, readPractice } from '../practice/link';
 import { readSheet, readTheory, sheetText } from '../sheet/link';
+import { readSweep, sweepPairs } from '../sweep/link';
 import { flowAlgorithm, flowBaseline, MAX_FLOWS, MODES, runKeysOf, withFlowAlgorithm, type Mode } from './competition';
 
 /** The engine's validator (`validate_json`), parsed: resolves a partial scenario. */
@@ -66,6 +67,10 @@ const VIEW_KEYS = new Set([
   'projector',
   'sheet',
   'theory',
+  'sweep',
+  'sweepseeds',
+  'sweepalg',
+  'sweepm',
 ]);
 
 /** Parameters that are not written as `key=value`: the version is `v`, the timeline `tl`. */
@@ -155,6 +160,8 @@ export function sharePairs(state: ShareState): QueryPairs {
   // Exercise sheets and the theory lines (web/src/sheet, web/src/theory).
   if (state.sheet) pairs.push(['sheet', sheetText(state.sheet)]);
   if (state.theory) pairs.push(['theory', '1']);
+  // The sweep view (web/src/sweep/link.ts).
+  pairs.push(...sweepPairs(state.sweep));
   return pairs;
 }
 
@@ -452,6 +459,10 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
     if (typeof read === 'object') note('theory', read.error);
     else state.theory = read;
   }
+  // The sweep view (web/src/sweep/link.ts): view keys.
+  const sweepRead = readSweep((key) => pairs.find(([k]) => k === key)?.[1]);
+  for (const [key, message] of sweepRead.notes) note(key, message);
+  state.sweep = sweepRead.sweep;
   const lessonText = pairs.find(([k]) => k === 'lesson')?.[1];
   if (lessonText !== undefined) {
     if (tables.presets.some((p) => p.name === lessonText && p.lesson)) state.lesson = lessonText;

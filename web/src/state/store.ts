@@ -137,6 +137,8 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
   setSheet: (sheet) => set({ sheet }),
   theory: init.theory,
   setTheory: (theory) => set({ theory }),
+  sweep: init.sweep,
+  setSweep: (sweep) => set({ sweep }),
   hidden: init.hidden,
   toggleHidden: (flow) =>
     set((s) => {

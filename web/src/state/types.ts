@@ -9,6 +9,7 @@ import type { DivergenceJson } from '../engine/protocol';
 import type { JsonValue } from '../lib/json';
 import type { PracticeLink } from '../practice/link';
 import type { SheetLink } from '../sheet/link';
+import type { SweepLink } from '../sweep/link';
 
 /** Scenario slice: the base scenario (t = 0 values plus the timeline of changes). */
 export interface ScenarioSlice {
@@ -172,6 +173,9 @@ export interface ViewSlice {
   /** The Mathis and Padhye lines on the throughput plot (in the link, `theory=1`). */
   theory: boolean;
   setTheory(on: boolean): void;
+  /** The sweep view's sweep (in the link, `sweep=PATH:FROM:TO:N`; web/src/sweep), or null. */
+  sweep: SweepLink | null;
+  setSweep(sweep: SweepLink | null): void;
   /** Hides or shows flow i (never the last one shown). */
   toggleHidden(flow: number): void;
   setHidden(list: readonly number[]): void;

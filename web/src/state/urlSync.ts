@@ -32,6 +32,7 @@ export function shareStateOf(s: AppState): ShareState {
     projector: s.projector,
     sheet: s.sheet,
     theory: s.theory,
+    sweep: s.sweep,
   };
 }
 
@@ -77,7 +78,8 @@ export function startUrlSync(store: AppStore, win: Window = window): () => void 
       s.practice !== prev.practice ||
       s.projector !== prev.projector ||
       s.sheet !== prev.sheet ||
-      s.theory !== prev.theory;
+      s.theory !== prev.theory ||
+      s.sweep !== prev.sweep;
     if (!changed || timer !== null) return;
     timer = setTimeout(write, THROTTLE_MS);
   });
