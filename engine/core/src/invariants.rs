@@ -268,13 +268,19 @@ pub fn check_series(i: usize, f: &FlowCfg, rows: &[(Ns, FlowState)]) -> Result<(
     // kept until the first loss response. BBR keeps no RFC 5681 ssthresh: as Linux's
     // bbr_check_drain it sets it to its estimate of the path's BDP on leaving Startup
     // (`bbr.rs`), which may be below a segment on a slow path, so it has no floor.
-    let floor = if f.cc.controller == Controller::Bbr {
+    let mut floor = if f.cc.controller == Controller::Bbr {
         0
     } else if f.cc.idle_policy == IdlePolicy::Rfc7661 {
         mss
     } else {
         2 * mss
     };
+    // RFC 2861 §3 (and RFC 7661's decay) only raise ssthresh (ssthresh = max(ssthresh,
+    // 3/4·cwnd)), with no floor: from an initial value below the floor they may leave it
+    // anywhere between the two.
+    if f.cc.idle_policy != IdlePolicy::None && f.tcp.initial_ssthresh > 0 {
+        floor = floor.min(f.tcp.initial_ssthresh);
+    }
     let top = cwnd_ceiling(f);
     let mut last_t = 0;
     for &(t, r) in rows {
@@ -732,9 +738,14 @@ mod tests {
         assert!(e.contains("above its bound 20000"), "{e}");
         let e = check_series(0, f, &[(0, row(4000, 1999, 0))]).unwrap_err();
         assert!(e.contains("ssthresh 1999 below its floor 2000"), "{e}");
-        // The scenario's own initial ssthresh may be below the floor.
+        // The scenario's own initial ssthresh may be below the floor, and RFC 2861's decay
+        // may raise it from there to anywhere.
         let s = scenario(json!({"flows": [{"tcp": {"mss": 1000, "initial_ssthresh": 1999}}]}));
         check_series(0, &s.flows[0], &[(0, row(4000, 1999, 0))]).unwrap();
+        assert!(check_series(0, &s.flows[0], &[(0, row(4000, 1998, 0))]).is_err());
+        let s = scenario(json!({"flows": [{"tcp": {"mss": 1000, "initial_ssthresh": 1},
+            "cc": {"idle_policy": "rfc2861"}}]}));
+        check_series(0, &s.flows[0], &[(0, row(4000, 1500, 0))]).unwrap();
         let e = check_series(0, f, &[(0, row(4000, 4000, 10001))]).unwrap_err();
         assert!(e.contains("flight 10001 above rwnd"), "{e}");
         let e = check_series(0, f, &[(5, row(4000, 4000, 0)), (4, row(4000, 4000, 0))]).unwrap_err();
