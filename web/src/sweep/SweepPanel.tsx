@@ -174,7 +174,14 @@ export function SweepBody({ open }: { open: boolean }) {
           <select
             value={form.param}
             aria-invalid={errorOf('param') ? true : undefined}
-            onChange={(e) => setForm(defaultForm(scenario, form.algorithms, e.target.value))}
+            onChange={(e) =>
+              setForm({
+                ...defaultForm(scenario, form.algorithms, e.target.value),
+                seeds: form.seeds,
+                metric: form.metric,
+                algorithms: form.algorithms,
+              })
+            }
           >
             {SWEEP_PARAMS.map((p) => (
               <option key={p.path} value={p.path}>

@@ -2,7 +2,7 @@
 // shows it at once and loads what it holds (SweepPanel.tsx's SweepBody, with the full engine)
 // after the first view is drawn (app/Deferred.tsx), or as soon as it is opened. A link with a
 // sweep (`sweep=`) opens it; closing it takes the sweep out of the link.
-import { Suspense, useState, type ComponentType } from 'react';
+import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import { loadDeferredNow } from '../app/Deferred';
 import { useApp, useAppState } from '../app/AppContext';
 import './sweep.css';
@@ -11,7 +11,10 @@ export function SweepShell({ Body }: { Body: ComponentType<{ open: boolean }> })
   const { store } = useApp();
   const fromLink = useAppState((s) => s.sweep !== null);
   const [open, setOpen] = useState(fromLink);
-  if (open) loadDeferredNow();
+  // A link that opens the view loads its chunk at once.
+  useEffect(() => {
+    if (open) loadDeferredNow();
+  }, [open]);
   return (
     <details
       className="sweep"
