@@ -71,14 +71,6 @@ describe('the sweep form', () => {
     expect(checkForm(form({ param: 'network.bottleneck.scheduler' }))[0]?.field).toBe('param');
   });
 
-  it('refuses more runs than the page runs, saying the limit', () => {
-    expect(PAGE_MAX_RUNS).toBe(tables.sweep.page_max_runs);
-    const errs = checkForm(form({ points: String(PAGE_MAX_RUNS), seeds: '1' }));
-    expect(errs).toHaveLength(1);
-    expect(errs[0]?.field).toBe('runs');
-    expect(errs[0]?.message).toContain(`at most ${PAGE_MAX_RUNS} in the page`);
-  });
-
   it('starts from a decade either side of the current value, on a log scale for a loss rate', () => {
     const f = defaultForm(JSON.parse(wasm.validate_json(base)).scenario, ['reno', 'custom']);
     expect(f).toMatchObject({ from: '1e-7', to: '0.00001', log: true, algorithms: ['reno'] });
@@ -106,6 +98,15 @@ describe('the engine plans and refuses by name', () => {
     const log0 = planSweep(definitionOf(linkOf(form({ from: '0' }), []), []), base);
     expect(log0).toMatchObject({ ok: false, error: { field: 'from' } });
     expect(!log0.ok && log0.error.message).toContain('a log range needs FROM and TO above 0');
+    // More runs than the page runs: the engine says the limit (tables.json's page_max_runs).
+    expect(PAGE_MAX_RUNS).toBe(tables.sweep.page_max_runs);
+    const many = planSweep(definitionOf(linkOf(form({ points: String(PAGE_MAX_RUNS), seeds: '1' }), []), []), base);
+    expect(many).toMatchObject({ ok: false, error: { field: 'runs' } });
+    expect(!many.ok && many.error.message).toContain(
+      `has ${2 * PAGE_MAX_RUNS} runs; at most ${PAGE_MAX_RUNS} per sweep in the page`,
+    );
+    const huge = planSweep(definitionOf(linkOf(form({ points: '99999999' }), []), []), base);
+    expect(!huge.ok && huge.error.message).toContain(`at most ${PAGE_MAX_RUNS} runs per sweep in the page`);
     const high = planSweep(definitionOf(linkOf(form({ to: '0.5' }), []), []), base);
     expect(!high.ok && high.error.field).toBe('param');
     expect(!high.ok && high.error.message).toMatch(/network\.bottleneck\.loss\.ber = 0\.5 .*allowed 0 to 0\.01/);

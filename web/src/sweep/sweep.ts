@@ -87,7 +87,8 @@ export function formOf(s: SweepLink, algorithms: readonly string[]): SweepForm {
   };
 }
 
-/** The form's own checks (numbers where numbers go); the engine checks the rest. */
+/** The form's own checks (numbers where numbers go); the engine checks the rest (the range,
+ *  each value against the parameter's range, the most runs: `planSweep`). */
 export function checkForm(f: SweepForm): FieldError[] {
   const errors: FieldError[] = [];
   const spec = specOf(f.param);
@@ -104,15 +105,6 @@ export function checkForm(f: SweepForm): FieldError[] {
     errors.push({ field: 'seeds', message: `Seeds per point: “${f.seeds}” is not a whole number, 1 or more.` });
   }
   if (f.algorithms.length === 0) errors.push({ field: 'algorithms', message: 'Algorithms: choose at least one.' });
-  if (errors.length === 0) {
-    const runs = points * seeds * f.algorithms.length;
-    if (runs > PAGE_MAX_RUNS) {
-      errors.push({
-        field: 'runs',
-        message: `This sweep has ${runs} runs (${points} points × ${f.algorithms.length} algorithms × ${seeds} seeds); at most ${PAGE_MAX_RUNS} in the page. Use fewer, or \`cwndlab sweep\`.`,
-      });
-    }
-  }
   return errors;
 }
 
