@@ -507,6 +507,133 @@ fn jacobson_timers() -> String {
     t
 }
 
+/// The 230.4 kbit/s link's data rate for 512-byte segments with 40-byte headers, bytes/s
+/// (as tests/jacobson.rs computes it).
+const JACOBSON_LINK_DATA: f64 = 230_400.0 / 8.0 * 512.0 / 552.0;
+
+/// A percentage: no decimals from 10 % up, one below.
+fn pct(x: f64) -> String {
+    if x >= 0.1 {
+        f(100.0 * x, 0)
+    } else {
+        f(100.0 * x, 1)
+    }
+}
+
+fn jacobson_startup() -> String {
+    let res = summaries(vec![
+        scenario("jacobson-startup", &sets(&[("flows[0].algorithm", "bsd_4_3")])),
+        scenario("jacobson-startup", &sets(&[("flows[0].algorithm", "bsd_4_3_ss")])),
+    ]);
+    let kbs = |x: &Summary| x.flows[0].goodput_bps / 8.0 / 1e3;
+    let share = |x: &Summary| f(100.0 * x.flows[0].goodput_bps / 8.0 / JACOBSON_LINK_DATA, 1);
+    let (old, ss) = (&res[0].flows[0], &res[1].flows[0]);
+    let mut t = String::from("| sender | paper | ours |\n|---|---|---|\n");
+    // The paper's column is a stored reference (source 003, figures 3 and 4).
+    t += &format!(
+        "| `bsd_4_3` (no slow start) | 35 % of the 20 KB/s available used (7 KB/s); almost everything resent at least once | {} KB/s = {} % of the link's data rate; {} of {} packets are retransmissions ({} %), {} of them spurious (go-back-N resends of data the receiver held); {} timeouts |\n",
+        f(kbs(&res[0]), 1),
+        f((100.0 * old.goodput_bps / 8.0 / JACOBSON_LINK_DATA).round(), 0),
+        old.retransmits,
+        old.data_packets_sent,
+        pct(old.retransmit_fraction),
+        old.spurious_retransmits,
+        old.timeouts
+    );
+    let retx = if ss.retransmits == 0 {
+        "no retransmissions".to_string()
+    } else {
+        format!("{} retransmissions", ss.retransmits)
+    };
+    t += &format!(
+        "| `bsd_4_3_ss` (slow start) | no retransmissions; 16 KB/s over the trace, slope 20 KB/s (the available rate) | {retx}; {} KB/s, {} % of the link's data rate |\n",
+        f(kbs(&res[1]), 1),
+        share(&res[1])
+    );
+    t
+}
+
+fn jacobson_four() -> String {
+    let res = summaries(vec![
+        scenario("jacobson-four-old", &[]),
+        scenario("jacobson-four-new", &[]),
+    ]);
+    struct Four {
+        sent: u64,
+        retx: u64,
+        spur: u64,
+        end: f64,
+        alone: f64,
+        used: f64,
+        per: String,
+        jain: f64,
+    }
+    let four = |s: &Summary| {
+        let fl = &s.flows;
+        let mut ends: Vec<f64> = fl
+            .iter()
+            .map(|x| x.completion_time_s.expect("every transfer completes"))
+            .collect();
+        ends.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let end = ends[ends.len() - 1];
+        let delivered: u64 = fl.iter().map(|x| x.delivered_bytes).sum();
+        Four {
+            sent: fl.iter().map(|x| x.data_packets_sent).sum(),
+            retx: fl.iter().map(|x| x.retransmits).sum(),
+            spur: fl.iter().map(|x| x.spurious_retransmits).sum(),
+            end,
+            alone: end - ends[ends.len() - 2],
+            used: delivered as f64 / end / JACOBSON_LINK_DATA,
+            per: fl
+                .iter()
+                .map(|x| f(x.transfer_goodput_bps / 8.0 / 1e3, 1))
+                .collect::<Vec<_>>()
+                .join(", "),
+            jain: s.jain_index.unwrap_or(f64::NAN),
+        }
+    };
+    let (o, w) = (four(&res[0]), four(&res[1]));
+    let mb = |x: &Summary| (x.flows.iter().map(|f| f.delivered_bytes).sum::<u64>() as f64 / 1_048_576.0).round();
+    // The paper's columns are stored references (source 003, figures 8, 9 and 11).
+    let mut t = String::from(
+        "| | paper, without CA (fig. 8) | ours, `bsd_4_3` ×4 | paper, with CA (fig. 9) | ours, `jacobson_88` ×4 |\n|---|---|---|---|---|\n",
+    );
+    t += &format!(
+        "| packets sent | 11 000 | {} | 8 281 | {} |\n",
+        n(o.sent as f64),
+        n(w.sent as f64)
+    );
+    t += &format!(
+        "| retransmitted | 4 000 (36 %) | {} ({} %; {} spurious) | 89 (1.1 %) | {} ({} %; {} spurious) |\n",
+        n(o.retx as f64),
+        pct(o.retx as f64 / o.sent as f64),
+        n(o.spur as f64),
+        n(w.retx as f64),
+        pct(w.retx as f64 / w.sent as f64),
+        n(w.spur as f64)
+    );
+    t += &format!(
+        "| delivered bandwidth (fig. 11) | 75 % of the link | {} % ({} MB by {} s) | ≈ 100 % | {} % ({} MB by {} s; the last {} s one flow alone) |\n",
+        f(100.0 * o.used, 0),
+        f(mb(&res[0]), 0),
+        f(o.end, 1),
+        f(100.0 * w.used, 0),
+        f(mb(&res[1]), 0),
+        f(w.end, 1),
+        f(w.alone, 1)
+    );
+    t += &format!(
+        "| per conversation (KB/s) | 8, 5, 5, 0.5 | {} (over each transfer) | 8, 8, 4.5, 4.5 | {} |\n",
+        o.per, w.per
+    );
+    t += &format!(
+        "| Jain's index (transfer goodputs) | 0.75 (from the shares above) | {} | 0.93 | {} |\n",
+        f(o.jain, 2),
+        f(w.jain, 2)
+    );
+    t
+}
+
 // ---------------------------------------------------------------------------------------
 // §3e CUBIC against ns-3 (the ns-3 rows are stored references: scripts/ns3/run.sh, ns-3 3.37)
 
@@ -723,14 +850,16 @@ fn theory_grid() -> String {
 
 // ---------------------------------------------------------------------------------------
 
-const BLOCKS: [&str; 11] = [
+const BLOCKS: [&str; 13] = [
     "netsim",
     "cwv-underutilized",
     "cwv-classroom",
     "br-tcp-figures",
     "thin-seed1",
     "thin-seeds",
+    "jacobson-startup",
     "jacobson-timers",
+    "jacobson-four",
     "cubic-bufferbloat",
     "sharing",
     "theory-runs",
@@ -770,7 +899,9 @@ fn main() {
                 let r = thin_res.get_or_insert_with(thin_runs);
                 thin(r, w == "thin-seed1")
             }
+            "jacobson-startup" => jacobson_startup(),
             "jacobson-timers" => jacobson_timers(),
+            "jacobson-four" => jacobson_four(),
             "cubic-bufferbloat" => cubic_bufferbloat(),
             "sharing" => sharing(),
             "theory-runs" => theory_runs(),
