@@ -350,7 +350,7 @@ function theoryLines(result: Result, metricName: string) {
   return { lines, inputs, unavailable };
 }
 
-const W_MIN = 300;
+const W_MIN = 260;
 
 function SweepResult(props: ResultProps) {
   const { result, points, metricName, metricLabel, metricUnit, current, onOpen, onDownload } = props;
@@ -374,7 +374,9 @@ function SweepResult(props: ResultProps) {
   const algs = [...new Set(points.map((p) => p.algorithm))];
 
   const height = Math.round(Math.min(420, Math.max(240, width * 0.5)));
-  const m = { top: 14, right: 24, bottom: 44, left: 64 };
+  // On a phone the x label takes two lines.
+  const narrow = width < 560;
+  const m = { top: 14, right: 24, bottom: narrow ? 58 : 44, left: 64 };
   const xs = points.map((p) => p.x);
   let xmin = Math.min(...xs);
   let xmax = Math.max(...xs);
@@ -474,9 +476,18 @@ function SweepResult(props: ResultProps) {
               </text>
             </g>
           ))}
-          <text x={(m.left + width - m.right) / 2} y={height - 6} textAnchor="middle" fontWeight={600}>
-            {xLabel}
-          </text>
+          {narrow ? (
+            <text x={(m.left + width - m.right) / 2} y={height - 22} textAnchor="middle" fontWeight={600}>
+              <tspan>{spec?.label ?? result.link.param}</tspan>
+              <tspan x={(m.left + width - m.right) / 2} dy="1.2em">
+                {`${xUnit ? `(${xUnit})` : ''}${result.link.log ? `${xUnit ? ', ' : ''}log scale` : ''}`}
+              </tspan>
+            </text>
+          ) : (
+            <text x={(m.left + width - m.right) / 2} y={height - 6} textAnchor="middle" fontWeight={600}>
+              {xLabel}
+            </text>
+          )}
           <text
             transform={`translate(14,${(m.top + height - m.bottom) / 2}) rotate(-90)`}
             textAnchor="middle"
