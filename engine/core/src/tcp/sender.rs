@@ -16,6 +16,11 @@ use crate::time::Ns;
 use crate::trace::{EventKind, FlowState};
 use std::collections::VecDeque;
 
+/// Most segments one pass of the send loop sends (see `Sender::send_loop`). Found by the
+/// fuzzing driver: with 1-byte segments and a 1 MiB receiver window, a sender without slow
+/// start sent a million segments in one event (and their rows), past any event budget.
+pub const MAX_PASS_SEGMENTS: u32 = 4096;
+
 /// Connection state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConnState {
@@ -387,7 +392,8 @@ impl Sender {
     // ---- sending ----
 
     /// Sends whatever the windows, Nagle and the application allow; returns how many
-    /// segments left.
+    /// segments left. A window of more than `MAX_PASS_SEGMENTS` segments leaves in passes of
+    /// that many, each the rest of the last at the same instant (an event of its own).
     pub fn send_loop(&mut self, w: &mut World) -> u32 {
         if self.state != ConnState::Established {
             return 0;
@@ -396,6 +402,13 @@ impl Sender {
         let mut sent = 0u32;
         let mut cwnd_stop = false;
         while let Some((len, resend)) = self.next_segment() {
+            if sent == MAX_PASS_SEGMENTS && !self.paced {
+                // The rest goes in the next pass, at this instant: an event's work stays
+                // bounded (a window of a million 1-byte segments is a million events' worth),
+                // so the run's event budget bounds a slice of a run.
+                w.schedule(w.now, Event::Pace { flow: self.flow });
+                break;
+            }
             // RFC 5681 §4.1 / RFC 7661 §4.4.3: the idle policy looks before data leaves
             // (once per pass: after the first send the sender is no longer idle).
             if !checked && self.cc.validation.is_active() {
