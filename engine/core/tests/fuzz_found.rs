@@ -1,0 +1,104 @@
+//! What the fuzzing driver (engine/fuzz, issue 25) found, pinned: one event's work is
+//! bounded whatever the window (a run advanced by an event budget returns after about that
+//! much work); an application stream that would pass 64-bit offsets is refused; a bandwidth
+//! decrease lets what is already on its way leave at the former rate (the invariant's
+//! allowance).
+
+use cwndlab_core::scenario::Scenario;
+use cwndlab_core::sim::Simulation;
+use cwndlab_core::tcp::sender::MAX_PASS_SEGMENTS;
+use cwndlab_core::trace::EventKind;
+use serde_json::json;
+
+fn sends(sim: &Simulation) -> usize {
+    sim.events()
+        .rows
+        .iter()
+        .filter(|r| r.kind == EventKind::DataSend as u8)
+        .count()
+}
+
+#[test]
+fn a_window_of_a_million_segments_leaves_in_passes_of_bounded_size() {
+    // 4.3BSD (no slow start: the whole window at once) with 1-byte segments and a 1 MiB
+    // receiver window: the first window is 1 048 576 segments.
+    let s = Scenario::from_value(&json!({
+        "duration": 2.0,
+        "flows": [{"algorithm": "bsd_4_3", "tcp": {"mss": 1, "rwnd": 1_048_576}}],
+    }))
+    .unwrap();
+    assert_eq!(MAX_PASS_SEGMENTS, 4096);
+    let mut sim = Simulation::new(&s);
+    // Event by event: each sends at most one pass of 4 096 segments, the passes follow one
+    // another at t = 0.
+    let mut per_event = Vec::new();
+    let mut before = 0;
+    for _ in 0..40 {
+        sim.run_events(1);
+        let now = sends(&sim);
+        per_event.push(now - before);
+        before = now;
+    }
+    assert!(
+        per_event.iter().all(|&n| n <= 4096),
+        "segments per event: {per_event:?}"
+    );
+    assert_eq!(per_event[..3], [4096, 4096, 4096], "the window leaves in full passes");
+    assert_eq!(sim.now(), 0, "all at the same instant");
+}
+
+#[test]
+fn windows_under_the_pass_size_are_sent_in_one_event_as_before() {
+    // IW 1000 segments, 4.3BSD: the first window (1000 segments) leaves in one event.
+    let s = Scenario::from_value(&json!({
+        "duration": 1.0,
+        "flows": [{"algorithm": "bsd_4_3", "tcp": {"initial_window": 1000, "rwnd": 1000 * 1460}}],
+    }))
+    .unwrap();
+    let mut sim = Simulation::new(&s);
+    let mut most = 0;
+    let mut before = 0;
+    for _ in 0..50 {
+        sim.run_events(1);
+        let now = sends(&sim);
+        most = most.max(now - before);
+        before = now;
+    }
+    assert_eq!(most, 1000, "the initial window in one event");
+}
+
+#[test]
+fn an_application_stream_past_64_bits_is_refused_naming_the_write_size() {
+    // 1 GB every microsecond for 43 060 s: 4.3·10^19 bytes (fuzzing driver, seed 1 case 858 276).
+    let doc = json!({"duration": 43060.0, "flows": [{"app": {"kind": "thin", "write_size": 1_000_000_000u64, "write_interval": 1e-6}}]});
+    let problems = Scenario::from_value(&doc).unwrap_err();
+    assert!(
+        problems.iter().any(|p| p.path == "flows[0].app.write_size"),
+        "{problems:?}"
+    );
+    // The same through the timeline: the shortest interval the run will have counts.
+    let doc = json!({"duration": 43060.0, "flows": [{"app": {"kind": "thin", "write_size": 1_000_000_000u64, "write_interval": 1.0}}],
+                     "timeline": [{"at": 1.0, "set": "flows[0].app.write_interval", "value": 1e-6}]});
+    assert!(Scenario::from_value(&doc).is_err());
+    // A realistic fast application is accepted.
+    let doc = json!({"duration": 100.0, "flows": [{"app": {"kind": "cbr", "write_size": 1_000_000u64, "write_interval": 1e-6}}]});
+    assert!(Scenario::from_value(&doc).is_ok());
+}
+
+#[test]
+fn a_bandwidth_decrease_lets_what_is_on_its_way_leave_at_the_former_rate() {
+    // Fuzzing driver, seed 1 case 884 981: 61 B above a full queue's allowance after the
+    // bottleneck drops from 2 Mbit/s to 36 470 bit/s, carried by packets already on their way.
+    let s = Scenario::from_value(&json!({
+        "duration": 0.7181966149576676,
+        "flows": [{"access": {"bandwidth": 2081679}, "algorithm": "bsd_4_3",
+                   "cc": {"controller": "window", "fast_retransmit_restarts_timer": false,
+                          "limited_transmit": false, "repeated_rto_ssthresh": "hold"},
+                   "rto": {"initial": 159.96227850823635, "rfc793_beta": 1.000003}}],
+        "timeline": [{"at": 0.06863383181676647, "set": "network.bottleneck.bandwidth", "value": 36470}],
+    }))
+    .unwrap();
+    let mut sim = Simulation::new(&s);
+    sim.run_to_end();
+    cwndlab_core::invariants::check(&s, &sim).unwrap();
+}
