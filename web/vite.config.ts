@@ -7,40 +7,6 @@ import { offlinePrecache } from './src/offline/vitePlugin.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
-/** Preloads the first-view engine (pkg/lite's wasm) from the page's head, so it downloads
- *  alongside the scripts instead of after they have run (build only). */
-function preloadEngine(): Plugin {
-  return {
-    name: 'cwndlab:preload-engine',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, ctx) {
-        const wasm = Object.values(ctx.bundle ?? {}).find(
-          (f) =>
-            f.type === 'asset' &&
-            f.fileName.endsWith('.wasm') &&
-            f.originalFileNames.some((n) => n.includes('pkg/lite/')),
-        );
-        if (!wasm) throw new Error('the build has no pkg/lite wasm to preload');
-        return [
-          {
-            tag: 'link',
-            attrs: {
-              rel: 'preload',
-              href: `./${wasm.fileName}`,
-              as: 'fetch',
-              type: 'application/wasm',
-              crossorigin: '',
-            },
-            injectTo: 'head',
-          },
-        ];
-      },
-    },
-  };
-}
-
 /** Puts the page's stylesheet (one file, ~8 KB gzip) into the HTML: the first paint waits
  *  for no second request (build only). */
 function inlineCss(): Plugin {
@@ -68,10 +34,11 @@ export default defineConfig({
   base: './',
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
   // offlinePrecache: the service worker and its precache list (build only; docs/architecture.md);
-  // preloadEngine: the first-view wasm starts downloading with the page; inlineCss: the
-  // stylesheet is in the HTML; contentSecurityPolicy (last: it hashes the final HTML): the
+  // inlineCss: the stylesheet is in the HTML (the engine's wasm is not preloaded: the page
+  // renders before it arrives, and on a slow link the scripts come first;
+  // docs/performance.md); contentSecurityPolicy (last: it hashes the final HTML): the
   // policy as a <meta> in the page and in dist/_headers (web/src/csp/policy.ts).
-  plugins: [react(), offlinePrecache(), preloadEngine(), inlineCss(), contentSecurityPolicy()],
+  plugins: [react(), offlinePrecache(), inlineCss(), contentSecurityPolicy()],
   build: {
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,

@@ -11,14 +11,15 @@ import { poolSize, spawnEngineWorker } from './engine/spawnWorker';
 import { TraceStore } from './engine/traceStore';
 import { loadEngine, loadFullEngine } from './engine/wasmMain';
 import { loadDeferredNow } from './app/Deferred';
-import { lastFrameDuration, onAfterFrame, pendingDraws, requestDraw } from './plots/core/scheduler';
+import { holdIdle, lastFrameDuration, onAfterFrame, pendingDraws, requestDraw } from './plots/core/scheduler';
 import { ALGORITHM_NAMES } from './scenario/algorithms';
-import { decodeShareState } from './scenario/url';
+import { decodeShareState, type Validator } from './scenario/url';
 import { AppController, type ControllerEnv } from './state/controller';
 import { createAppStore } from './state/store';
-import { startUrlSync } from './state/urlSync';
+import { shareStateOf, startUrlSync } from './state/urlSync';
 import { registerServiceWorker } from './offline/register';
-import type { Timing } from './state/types';
+import type { AppState, Timing } from './state/types';
+import type { Scenario } from './engine/tables';
 import './app/styles.css';
 
 declare global {
@@ -47,15 +48,29 @@ function fatal(message: string) {
  *  responsive while the page starts). */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** The data fields of a state (no actions): what replaces a store's state. */
+function dataOf(state: AppState): Partial<AppState> {
+  return Object.fromEntries(Object.entries(state).filter(([, v]) => typeof v !== 'function')) as Partial<AppState>;
+}
+
 async function start() {
   document.documentElement.dataset.render = 'busy';
-  const engine = await loadEngine();
-  await nextTask();
+  // The engine loads while the page renders: the first render needs only the link read with
+  // the engine's tables (part of the script). The engine's own check of the link (its
+  // cross-field rules) and the first run come when it is there; until then the page does
+  // not count as idle, and the engine workers hold what they are sent.
+  const engineLoad = loadEngine();
+  const releaseIdle = holdIdle();
   // A long link (v=5) keeps part of itself after `#~` (scenario/longLink.ts).
-  const decoded = decodeShareState(window.location.search + window.location.hash, engine.validate);
-  const store = createAppStore(decoded.state);
-  store.getState().addNotices(decoded.notices);
+  const search = window.location.search + window.location.hash;
+  const early = decodeShareState(search);
+  const store = createAppStore(early.state);
   const traces = new TraceStore();
+  /** The engine's validator once loaded; before that a change is taken as it is (the
+   *  engine's worker checks what it runs, and the link is checked again on arrival). */
+  let engineValidate: Validator | null = null;
+  const validate: Validator = (json) =>
+    engineValidate ? engineValidate(json) : { ok: true, scenario: JSON.parse(json) as Scenario };
   const env: ControllerEnv = {
     now: () => performance.now(),
     requestFrame: (cb) => requestAnimationFrame(cb),
@@ -71,11 +86,13 @@ async function start() {
     },
   };
   let controller: AppController | null = null;
-  const client = new EngineClient(engine.module, spawnEngineWorker, poolSize(ALGORITHM_NAMES.length), (msg) =>
-    controller?.onEngine(msg),
+  const client = new EngineClient(
+    engineLoad.then((e) => e.module),
+    spawnEngineWorker,
+    poolSize(ALGORITHM_NAMES.length),
+    (msg) => controller?.onEngine(msg),
   );
-  await nextTask();
-  controller = new AppController(store, client, traces, engine.validate, env);
+  controller = new AppController(store, client, traces, validate, env);
   const c = controller;
   window.__cwndlab = { timings: c.timings, workers: client.size };
   onAfterFrame((report) => {
@@ -87,11 +104,10 @@ async function start() {
     // The first view is drawn: load the parts it does not show (app/Deferred.tsx).
     if (render === 'idle' && c.timings.length > 0) loadDeferredNow();
   });
-  startUrlSync(store);
   // The parts the default view does not show load once it is drawn (above), or now when the
   // link opens one (an exercise sheet); the theory note needs the full engine (theory_json
   // runs on the page): loaded when the note is first on, then the note and lines redrawn.
-  if (decoded.state.sheet) loadDeferredNow();
+  if (early.state.sheet) loadDeferredNow();
   const theoryEngine = () =>
     void loadFullEngine().then(() => {
       store.setState({});
@@ -114,7 +130,23 @@ async function start() {
       </ErrorBoundary>
     </StrictMode>,
   );
+  const engine = await engineLoad;
+  engineValidate = engine.validate;
+  await nextTask();
+  // The link read again with the engine's check: where it changes something (a link whose
+  // settings break a cross-field rule), the checked state replaces the first one, unless the
+  // page was changed meanwhile; its notices are shown either way.
+  const decoded = decodeShareState(search, engine.validate);
+  const unchanged =
+    JSON.stringify(shareStateOf(store.getState())) ===
+    JSON.stringify(shareStateOf(createAppStore(early.state).getState()));
+  if (unchanged && JSON.stringify(decoded.state) !== JSON.stringify(early.state)) {
+    store.setState(dataOf(createAppStore(decoded.state).getState()));
+  }
+  store.getState().addNotices(decoded.notices);
+  startUrlSync(store);
   c.runFull();
+  releaseIdle();
 }
 
 start().catch((e: unknown) => fatal(e instanceof Error ? e.message : String(e)));

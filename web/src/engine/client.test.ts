@@ -87,6 +87,31 @@ describe('the engine client', () => {
     client.dispose();
   });
 
+  it('while the engine is still loading, what is posted waits, then follows init in order', async () => {
+    RecordingWorker.sent = [];
+    const got: FromWorker[] = [];
+    let arrive: (m: WebAssembly.Module) => void = () => {};
+    const module = new Promise<WebAssembly.Module>((resolve) => (arrive = resolve));
+    const client = new EngineClient(
+      module,
+      () => new RecordingWorker(),
+      1,
+      (m) => got.push(m),
+      { hangMs: 50 },
+    );
+    const gen = client.start('full', runsOf(['reno']));
+    // The page renders and the watchdog runs meanwhile: nothing is posted, nothing fails.
+    await new Promise((r) => setTimeout(r, 160));
+    expect(RecordingWorker.sent[0]).toEqual([]);
+    expect(got).toEqual([]);
+    arrive({} as WebAssembly.Module);
+    await waitFor(() => got.some((m) => m.type === 'chunk' && m.finished));
+    expect(RecordingWorker.sent[0]?.map((m) => m.type).slice(0, 2)).toEqual(['init', 'run']);
+    expect(got.every((m) => !('gen' in m) || m.gen === gen)).toBe(true);
+    expect(got.some((m) => m.type === 'failed')).toBe(false);
+    client.dispose();
+  });
+
   it('a worker that cannot load: its runs fail in plain words, and it is retried only on the next comparison', async () => {
     let spawned = 0;
     const terminated: number[] = [];
@@ -114,7 +139,7 @@ describe('the engine client', () => {
     }
     expect(terminated.sort()).toEqual([1, 2]);
     // No respawning in a loop: nothing happens until the next comparison.
-    await new Promise((r) => setTimeout(r, 30));
+    await new Promise((r) => setTimeout(r, 160));
     expect(spawned).toBe(2);
     client.start('full', runsOf(['reno']));
     expect(spawned).toBe(4);

@@ -51,6 +51,9 @@ interface Slot {
   heardAt: number;
   /** The watchdog of a full comparison: fires if the worker stops answering. */
   watchdog: ReturnType<typeof setTimeout> | null;
+  /** Messages held until the engine module is there and the worker has its 'init' (null
+   *  once it has). */
+  outbox: ToWorker[] | null;
 }
 
 /** Why an engine worker was given up. */
@@ -100,8 +103,14 @@ export class EngineClient implements Engine {
   private readonly hangMs: number;
   private readonly now: () => number;
 
+  /** The compiled engine the workers instantiate, once it is there. */
+  private module: WebAssembly.Module | null = null;
+  private readonly moduleLoad: Promise<WebAssembly.Module> | null = null;
+
+  /** `module` may still be on its way (the page renders before the engine has loaded):
+   *  the workers start at once, and what is posted to them waits for it. */
   constructor(
-    private readonly module: WebAssembly.Module,
+    module: WebAssembly.Module | Promise<WebAssembly.Module>,
     private readonly spawn: () => WorkerLike,
     readonly size: number,
     private readonly listener: EngineListener,
@@ -109,8 +118,23 @@ export class EngineClient implements Engine {
   ) {
     this.hangMs = options.hangMs ?? HANG_MS;
     this.now = options.now ?? (() => Date.now());
+    if (module instanceof Promise) {
+      this.moduleLoad = module.then((m) => (this.module = m));
+      // A failed load is the page's to report (main.tsx); the held messages stay held.
+      this.moduleLoad.catch(() => {});
+    } else {
+      this.module = module;
+    }
     for (let i = 0; i < size; i += 1) {
-      const slot: Slot = { worker: null, keys: [], open: new Set(), ready: false, heardAt: 0, watchdog: null };
+      const slot: Slot = {
+        worker: null,
+        keys: [],
+        open: new Set(),
+        ready: false,
+        heardAt: 0,
+        watchdog: null,
+        outbox: null,
+      };
       this.slots.push(slot);
       this.boot(i);
     }
@@ -133,7 +157,27 @@ export class EngineClient implements Engine {
       const detail = event.message || 'the engine worker stopped';
       this.crashed(index, slot.ready ? 'crashed' : 'load', detail);
     };
-    worker.postMessage({ type: 'init', module: this.module });
+    if (this.module) {
+      slot.outbox = null;
+      worker.postMessage({ type: 'init', module: this.module });
+      return;
+    }
+    slot.outbox = [];
+    void this.moduleLoad?.then((module) => {
+      if (slot.worker !== worker) return;
+      worker.postMessage({ type: 'init', module });
+      const held = slot.outbox ?? [];
+      slot.outbox = null;
+      slot.heardAt = this.now();
+      for (const msg of held) worker.postMessage(msg);
+    });
+  }
+
+  /** Posts to the slot's worker, or holds the message until the worker has its engine. */
+  private post(slot: Slot, msg: ToWorker): void {
+    if (!slot.worker) return;
+    if (slot.outbox) slot.outbox.push(msg);
+    else slot.worker.postMessage(msg);
   }
 
   private receive(index: number, msg: FromWorker) {
@@ -170,6 +214,11 @@ export class EngineClient implements Engine {
     const check = () => {
       slot.watchdog = null;
       if (slot.open.size === 0 || !slot.worker) return;
+      if (slot.outbox) {
+        // Still waiting for the engine to load: not the worker's silence.
+        slot.watchdog = setTimeout(check, this.hangMs);
+        return;
+      }
       const quiet = this.now() - slot.heardAt;
       if (quiet >= this.hangMs) {
         this.crashed(index, 'hang', `no answer from the engine worker for ${Math.round(quiet / 1000)} s`);
@@ -198,10 +247,9 @@ export class EngineClient implements Engine {
     if (!slot?.worker) return Promise.resolve({ what: 'error', message: 'no engine worker holds this run' });
     this.nextId += 1;
     const id = this.nextId;
-    const worker = slot.worker;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
-      worker.postMessage({ type: 'explain', gen: this.gen, id, query });
+      this.post(slot, { type: 'explain', gen: this.gen, id, query });
     });
   }
 
@@ -243,7 +291,7 @@ export class EngineClient implements Engine {
       slot.keys = mine.flatMap((r) => (r.flowKeys && r.flowKeys.length > 0 ? r.flowKeys : [r.key]));
       slot.open = new Set(slot.keys);
       slot.heardAt = this.now();
-      slot.worker?.postMessage({ type: 'run', gen: this.gen, mode, runs: mine });
+      this.post(slot, { type: 'run', gen: this.gen, mode, runs: mine });
       if (mode === 'full' && slot.keys.length > 0) this.arm(i);
       else this.disarm(slot);
     });
@@ -254,14 +302,14 @@ export class EngineClient implements Engine {
   advance(dt: number): void {
     if (this.mode !== 'live') return;
     for (const slot of this.slots) {
-      if (slot.keys.length > 0) slot.worker?.postMessage({ type: 'advance', gen: this.gen, dt });
+      if (slot.keys.length > 0) this.post(slot, { type: 'advance', gen: this.gen, dt });
     }
   }
 
   /** Live mode: a parameter changes now in every run (becomes a timeline entry). */
   change(path: string, valueJson: string): void {
     for (const slot of this.slots) {
-      if (slot.keys.length > 0) slot.worker?.postMessage({ type: 'change', gen: this.gen, path, valueJson });
+      if (slot.keys.length > 0) this.post(slot, { type: 'change', gen: this.gen, path, valueJson });
     }
   }
 
@@ -273,7 +321,7 @@ export class EngineClient implements Engine {
       slot.keys = [];
       slot.open = new Set();
       this.disarm(slot);
-      slot.worker?.postMessage({ type: 'cancel', gen: this.gen });
+      this.post(slot, { type: 'cancel', gen: this.gen });
     }
     return this.gen;
   }
