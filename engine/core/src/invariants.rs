@@ -537,7 +537,8 @@ pub fn capacity_bit_ns(s: &Scenario, t: Ns) -> u128 {
 /// the bottleneck one hop later (a packet that crosses hops without events of its own has
 /// its times set as it enters the access link): per decrease, what each sender's access
 /// link holds, its queue and what is on the wire (bandwidth × delay), and one packet more
-/// (found by the fuzzing driver: seed 1 case 884 981, 61 B over a queue's allowance).
+/// (found by the fuzzing driver: seed 1 case 884 981, 61 B over a queue's allowance; with
+/// only the wire and one packet it is still 2 709 B over, so the access queue counts).
 pub fn capacity_allowance(s: &Scenario, until: Ns) -> u128 {
     let b = &s.network.bottleneck;
     let rates = timeline_of(s, "network.bottleneck.bandwidth", b.bandwidth);
@@ -813,7 +814,11 @@ mod tests {
         assert_eq!(capacity_bit_ns(&s, 2 * NS_PER_S), 1_500_000 * NS_PER_S as u128);
         assert_eq!(capacity_allowance(&s, NS_PER_S), 0, "no decrease before 1 s");
         let allowance = capacity_allowance(&s, NS_PER_S + 1);
-        assert_eq!(allowance, 20 * 1500, "one full queue of the default 20 × 1500 B");
+        assert_eq!(
+            allowance,
+            20 * 1500 + 1001 * 1500 + 12_500,
+            "a full bottleneck queue (20 × 1500 B), and the access link's queue, packet and wire (1 000 + 1 packets, 100 Mbit/s × 1 ms)"
+        );
         let bin = NS_PER_S / 2;
         // 62 500 B per half second up to 1 s, then 31 250: exactly the capacity.
         let mut rows = vec![(0, 0, 62_500, 62_000), (bin, 0, 62_500, 62_000)];
