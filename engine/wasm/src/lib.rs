@@ -658,6 +658,7 @@ impl Sim {
     }
 }
 
+#[cfg(feature = "tools")]
 /// Sweeps (`cwndlab_core::sweep`, the same plan, runs and output as `cwndlab sweep`).
 /// `def_json`: `{"param": path, "values": [...] | "range": "FROM:TO:N[:log]", "algorithms":
 /// [...], "seeds": N | "seed_list": [...], "metrics": [...], "source": name}` (optionally
@@ -693,6 +694,7 @@ fn sweep_plan(
     Ok((plan, base))
 }
 
+#[cfg(feature = "tools")]
 /// A sweep's plan: `{"ok": true, "sweep": {source, params: [{path, values}], algorithms,
 /// seeds, metrics, runs_total}, "runs": [{index, values: [text], algorithm, seed}]}`, every
 /// run's scenario checked; or `{"ok": false, "field", "message", "problems": [{path, message,
@@ -731,6 +733,7 @@ pub fn sweep_plan_json(def_json: &str, base_json: &str) -> String {
     json!({"ok": true, "sweep": plan.to_json(total), "runs": list}).to_string()
 }
 
+#[cfg(feature = "tools")]
 /// Run `index` of a sweep's plan, to its end with a summary-only recording: `{"rows": [{run,
 /// params: {path: "text"}, algorithm, seed, flow, metrics: {name: "text"|null}}]}` (a row per
 /// flow, numbers as exact decimal text, as a shard file holds them), or `{"error": message}`.
@@ -749,6 +752,7 @@ pub fn sweep_run_json(def_json: &str, base_json: &str, index: u32) -> String {
     }
 }
 
+#[cfg(feature = "tools")]
 /// The sweep's output as `cwndlab sweep --format csv|json` prints it, from every run's rows
 /// (`rows_json`: the rows `sweep_run_json` gave, in any order); throws when a row is
 /// malformed or runs are missing.

@@ -2,7 +2,7 @@
 // runs every run alone in reverse order (sweep_run_json, as the page's workers do, each in
 // its own call) and renders the output (sweep_output); the CSV and the JSON must be the
 // bytes the CLI prints for the same settings. Usage: node engine/wasm/tests/sweep.mjs [PKG_DIR]
-// (default web/src/engine/pkg; the lite build in web/src/engine/pkg/lite has them too).
+// (default web/src/engine/pkg: the full build; the lite build has no sweep functions).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
