@@ -102,3 +102,16 @@ fn a_bandwidth_decrease_lets_what_is_on_its_way_leave_at_the_former_rate() {
     sim.run_to_end();
     cwndlab_core::invariants::check(&s, &sim).unwrap();
 }
+
+#[test]
+fn a_write_while_the_next_pass_waits_changes_nothing_but_the_bytes_written() {
+    // Fuzzing driver, seed 1 case 756 955: an application write came at the instant a pass
+    // of the send loop had left the rest of the window to the next one; the sender took the
+    // waiting segment as not held (a debug assertion in the held-writes path). The pending
+    // pass now holds it, as a paced sender's timer does.
+    let doc: serde_json::Value = serde_json::from_str(include_str!("data/fuzz-seed1-case756955.json")).unwrap();
+    let s = Scenario::from_value(&doc).unwrap();
+    let mut sim = Simulation::new(&s);
+    sim.run_events(2000);
+    cwndlab_core::invariants::check(&s, &sim).unwrap();
+}

@@ -405,8 +405,13 @@ impl Sender {
             if sent == MAX_PASS_SEGMENTS && !self.paced {
                 // The rest goes in the next pass, at this instant: an event's work stays
                 // bounded (a window of a million 1-byte segments is a million events' worth),
-                // so the run's event budget bounds a slice of a run.
-                w.schedule(w.now, Event::Pace { flow: self.flow });
+                // so the run's event budget bounds a slice of a run. Until that pass the
+                // waiting segment counts as held, as a paced sender's does (`next_is_held`:
+                // a write meanwhile changes nothing but the bytes written).
+                if self.pace_event.is_none() {
+                    self.pace_event = Some(w.now);
+                    w.schedule(w.now, Event::Pace { flow: self.flow });
+                }
                 break;
             }
             // RFC 5681 §4.1 / RFC 7661 §4.4.3: the idle policy looks before data leaves
