@@ -11,6 +11,8 @@
 //!
 //! `cargo run --release -p cwndlab-core --example validate -- [NAME ...]`
 
+#[path = "../tests/shared/theory_grid.rs"]
+mod theory_grid;
 use cwndlab_core::presets;
 use cwndlab_core::scenario::{parse_set_value, resolve, set_path, Scenario};
 use cwndlab_core::sim::{Recording, Simulation};
@@ -770,29 +772,9 @@ fn sci(p: f64) -> (String, String) {
     (mant, sup)
 }
 
-/// The theory grid's path: one NewReno flow, Bernoulli loss p on the data direction, every
-/// link 1 Gbit/s (no queueing: the receiver window, 1 000 segments, is below the smallest
-/// BDP), bottleneck delay RTT/2 − 2 ms (1 ms access links), no delayed ACKs, RTO min 1 s.
-/// The duration gives about 200 losses at Mathis's rate (at least 30 s).
+/// The theory grid's scenario (tests/shared/theory_grid.rs).
 pub fn grid_scenario(rtt_ms: f64, p: f64, seed: u64) -> Scenario {
-    let rate_pkts = 1.22 / p.sqrt() / (rtt_ms / 1e3);
-    let duration = (200.0 / (p * rate_pkts)).max(30.0).round();
-    scenario(
-        "bbr-random-loss",
-        &sets(&[
-            ("flows[0].algorithm", "newreno"),
-            ("network.bottleneck.bandwidth", "1000000000"),
-            ("network.bottleneck.queue_packets", "1000"),
-            ("network.bottleneck.delay", &format!("{}", (rtt_ms / 2.0 - 2.0) / 1e3)),
-            ("network.bottleneck.loss.probability", &format!("{p}")),
-            ("flows[0].access.bandwidth", "1000000000"),
-            ("flows[0].receiver_access.bandwidth", "1000000000"),
-            ("flows[0].tcp.rwnd", "1460000"),
-            ("flows[0].receiver.delayed_ack", "false"),
-            ("duration", &format!("{duration}")),
-            ("seed", &seed.to_string()),
-        ]),
-    )
+    scenario(theory_grid::GRID_PRESET, &theory_grid::grid_settings(rtt_ms, p, seed))
 }
 
 const GRID_RTT: [f64; 4] = [20.0, 50.0, 100.0, 200.0];

@@ -6,6 +6,8 @@
 
 mod common;
 
+#[path = "shared/theory_grid.rs"]
+mod theory_grid;
 use common::scenario;
 use cwndlab_core::scenario::Scenario;
 use cwndlab_core::sim::{Recording, Simulation};
@@ -194,29 +196,11 @@ fn br_tcp_gain_over_newreno_grows_with_rtt() {
     assert!(r[..14].iter().all(|f| f.timeouts <= 1), "{r:?}");
 }
 
-/// The theory grid's path (engine/core/examples/validate.rs, `grid_scenario`): one NewReno
-/// flow, Bernoulli loss p on the data direction, every link 1 Gbit/s and a receiver window
-/// of 1 000 segments (so nothing queues), bottleneck delay RTT/2 − 2 ms, no delayed ACKs,
-/// RTO minimum 1 s; long enough for about 200 losses at Mathis's rate.
+/// The theory grid's scenario (tests/shared/theory_grid.rs, as docs/validation.md's table).
 fn grid_scenario(rtt_ms: f64, p: f64, seed: u64) -> Scenario {
-    let rate_pkts = 1.22 / p.sqrt() / (rtt_ms / 1e3);
-    let duration = (200.0 / (p * rate_pkts)).max(30.0).round();
-    scenario(
-        "bbr-random-loss",
-        &[
-            ("flows[0].algorithm", "newreno"),
-            ("network.bottleneck.bandwidth", "1000000000"),
-            ("network.bottleneck.queue_packets", "1000"),
-            ("network.bottleneck.delay", &format!("{}", (rtt_ms / 2.0 - 2.0) / 1e3)),
-            ("network.bottleneck.loss.probability", &format!("{p}")),
-            ("flows[0].access.bandwidth", "1000000000"),
-            ("flows[0].receiver_access.bandwidth", "1000000000"),
-            ("flows[0].tcp.rwnd", "1460000"),
-            ("flows[0].receiver.delayed_ack", "false"),
-            ("duration", &format!("{duration}")),
-            ("seed", &seed.to_string()),
-        ],
-    )
+    let settings = theory_grid::grid_settings(rtt_ms, p, seed);
+    let pairs: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    scenario(theory_grid::GRID_PRESET, &pairs)
 }
 
 #[test]
