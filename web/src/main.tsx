@@ -1,154 +1,30 @@
-// Start-up: load the engine, read the link, build the store, the workers and the
-// controller, keep the address bar in sync, render. If the engine cannot load, say so on
-// the page (never a blank page).
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
-import { AppContext, type AppServices } from './app/AppContext';
-import { ErrorBoundary } from './app/ErrorBoundary';
-import { EngineClient } from './engine/client';
-import { poolSize, spawnEngineWorker } from './engine/spawnWorker';
-import { TraceStore } from './engine/traceStore';
-import { loadEngine, loadFullEngine } from './engine/wasmMain';
-import { loadDeferredNow } from './app/Deferred';
-import { holdIdle, lastFrameDuration, onAfterFrame, pendingDraws, requestDraw } from './plots/core/scheduler';
-import { ALGORITHM_NAMES } from './scenario/algorithms';
-import { decodeShareState, type Validator } from './scenario/url';
-import { AppController, type ControllerEnv } from './state/controller';
-import { createAppStore } from './state/store';
-import { shareStateOf, startUrlSync } from './state/urlSync';
-import { registerServiceWorker } from './offline/register';
-import type { AppState, Timing } from './state/types';
-import type { Scenario } from './engine/tables';
+// The page's entry. It holds the page's stylesheets (all of them: the build inlines them into
+// the HTML, so the first view is styled before any script runs) and starts the page in two
+// module graphs, each evaluated in a task of its own instead of one long one: React DOM,
+// then the app (start.tsx). The build preloads both from the HTML (vite.config.ts,
+// preloadStart), so splitting them costs no round trip.
+// In the cascade order they had when each component imported its own (the page's last).
+import './practice/practice.css';
+import './sweep/sweep.css';
+import './sheet/sheet.css';
+import './offline/updateNotice.css';
 import './app/styles.css';
 
-declare global {
-  interface Window {
-    /** For benchmarks and end-to-end tests: comparison timings (ms). */
-    __cwndlab?: { timings: Timing[]; workers: number };
-  }
-}
-
-const rootEl = document.getElementById('root');
-if (!rootEl) throw new Error('no #root element');
-const root = createRoot(rootEl);
-
-function fatal(message: string) {
-  document.documentElement.dataset.render = 'error';
-  root.render(
-    <main className="fatal" role="alert">
-      <h1>cwndlab could not start</h1>
-      <p>{message}</p>
-      <p>cwndlab needs a browser with WebAssembly and module workers (a current Chrome, Firefox, Safari or Edge).</p>
-    </main>,
-  );
-}
-
-/** Ends the current task: start-up is several short tasks, not one long one (a phone stays
- *  responsive while the page starts). */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/** The data fields of a state (no actions): what replaces a store's state. */
-function dataOf(state: AppState): Partial<AppState> {
-  return Object.fromEntries(Object.entries(state).filter(([, v]) => typeof v !== 'function')) as Partial<AppState>;
-}
-
-async function start() {
-  document.documentElement.dataset.render = 'busy';
-  // The engine loads while the page renders: the first render needs only the link read with
-  // the engine's tables (part of the script). The engine's own check of the link (its
-  // cross-field rules) and the first run come when it is there; until then the page does
-  // not count as idle, and the engine workers hold what they are sent.
-  const engineLoad = loadEngine();
-  const releaseIdle = holdIdle();
-  // A long link (v=5) keeps part of itself after `#~` (scenario/longLink.ts).
-  const search = window.location.search + window.location.hash;
-  const early = decodeShareState(search);
-  const store = createAppStore(early.state);
-  const traces = new TraceStore();
-  /** The engine's validator once loaded; before that a change is taken as it is (the
-   *  engine's worker checks what it runs, and the link is checked again on arrival). */
-  let engineValidate: Validator | null = null;
-  const validate: Validator = (json) =>
-    engineValidate ? engineValidate(json) : { ok: true, scenario: JSON.parse(json) as Scenario };
-  const env: ControllerEnv = {
-    now: () => performance.now(),
-    requestFrame: (cb) => requestAnimationFrame(cb),
-    cancelFrame: (id) => cancelAnimationFrame(id),
-    requestRedraw: () => requestDraw(),
-    lastFrameMs: lastFrameDuration,
-    reducedMotion: () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false,
-    // Instants for performance traces (the benchmark finds them by name); cleared at once
-    // so the page's performance timeline does not grow.
-    mark: (name) => {
-      performance.mark(name);
-      performance.clearMarks(name);
-    },
-  };
-  let controller: AppController | null = null;
-  const client = new EngineClient(
-    engineLoad.then((e) => e.module),
-    spawnEngineWorker,
-    poolSize(ALGORITHM_NAMES.length),
-    (msg) => controller?.onEngine(msg),
-  );
-  controller = new AppController(store, client, traces, validate, env);
-  const c = controller;
-  window.__cwndlab = { timings: c.timings, workers: client.size };
-  onAfterFrame((report) => {
-    // The plots in view, then every plot (a big redraw may take several frames).
-    c.frameDrawn(report);
-    // A settled signal for screenshots and tests: nothing computing, nothing left to draw.
-    const render = c.isIdle() && pendingDraws() === 0 ? 'idle' : 'busy';
-    if (document.documentElement.dataset.render !== render) document.documentElement.dataset.render = render;
-    // The first view is drawn: load the parts it does not show (app/Deferred.tsx).
-    if (render === 'idle' && c.timings.length > 0) loadDeferredNow();
+import('react-dom/client')
+  .then(() => import('./start'))
+  .catch((e: unknown) => {
+    // The page's scripts did not load (offline without a cached copy, a broken deploy):
+    // say so in plain DOM, as start.tsx would.
+    const root = document.getElementById('root');
+    document.documentElement.dataset.render = 'error';
+    if (!root) return;
+    const main = document.createElement('main');
+    main.className = 'fatal';
+    main.setAttribute('role', 'alert');
+    const title = document.createElement('h1');
+    title.textContent = 'cwndlab could not start';
+    const detail = document.createElement('p');
+    detail.textContent = `The page's scripts did not load (${e instanceof Error ? e.message : String(e)}). Reload the page to try again.`;
+    main.append(title, detail);
+    root.replaceChildren(main);
   });
-  // The parts the default view does not show load once it is drawn (above), or now when the
-  // link opens one (an exercise sheet); the theory note needs the full engine (theory_json
-  // runs on the page): loaded when the note is first on, then the note and lines redrawn.
-  if (early.state.sheet) loadDeferredNow();
-  const theoryEngine = () =>
-    void loadFullEngine().then(() => {
-      store.setState({});
-      requestDraw();
-    });
-  if (store.getState().theory) theoryEngine();
-  store.subscribe((s, prev) => {
-    if (s.theory && !prev.theory) theoryEngine();
-  });
-  const services: AppServices = { store, controller: c, traces };
-  // Not a transition: the run's progress updates the store while the page renders, and each
-  // update would restart a transition's render (measured: the first render came late and
-  // cost more in all).
-  root.render(
-    <StrictMode>
-      <ErrorBoundary>
-        <AppContext.Provider value={services}>
-          <App />
-        </AppContext.Provider>
-      </ErrorBoundary>
-    </StrictMode>,
-  );
-  const engine = await engineLoad;
-  engineValidate = engine.validate;
-  await nextTask();
-  // The link read again with the engine's check: where it changes something (a link whose
-  // settings break a cross-field rule), the checked state replaces the first one, unless the
-  // page was changed meanwhile; its notices are shown either way.
-  const decoded = decodeShareState(search, engine.validate);
-  const unchanged =
-    JSON.stringify(shareStateOf(store.getState())) ===
-    JSON.stringify(shareStateOf(createAppStore(early.state).getState()));
-  if (unchanged && JSON.stringify(decoded.state) !== JSON.stringify(early.state)) {
-    store.setState(dataOf(createAppStore(decoded.state).getState()));
-  }
-  store.getState().addNotices(decoded.notices);
-  startUrlSync(store);
-  c.runFull();
-  releaseIdle();
-}
-
-start().catch((e: unknown) => fatal(e instanceof Error ? e.message : String(e)));
-// Offline: a service worker keeps the built site (production builds only).
-registerServiceWorker();

@@ -7,9 +7,7 @@
 // count as idle (scheduler.ts holdIdle), so "drawn" still means every plot is drawn.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { holdIdle } from '../plots/core/scheduler';
-
-/** The one-column layout (styles.css), where these parts are below the fold. */
-const PHONE = '(max-width: 999px)';
+import { narrowLayout } from './layout';
 
 /** Mounts waiting to run, in page order; one per task. */
 const queue: (() => void)[] = [];
@@ -30,13 +28,9 @@ function schedule() {
   requestAnimationFrame(() => setTimeout(runNext, 0));
 }
 
-function laterAtFirstRender(): boolean {
-  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(PHONE).matches;
-}
-
 /** Renders `children` after the first paint on a phone, at once elsewhere. */
 export function AfterPaint({ children }: { children: ReactNode }) {
-  const [shown, setShown] = useState(() => !laterAtFirstRender());
+  const [shown, setShown] = useState(() => !narrowLayout());
   /** Holds the page's idle signal from the first render until the children have mounted. */
   const hold = useRef<(() => void) | null>(null);
   useEffect(() => {

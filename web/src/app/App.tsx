@@ -20,12 +20,12 @@ import { HiddenWhilePractising, PracticeEntry, PracticePanel } from '../practice
 import { ProjectorMode } from './Projector';
 import { Suspense } from 'react';
 import { loadFullEngine } from '../engine/wasmMain';
-import { deferred, DeferredSummary } from './Deferred';
+import { deferred, DeferredPart, DeferredSummary } from './Deferred';
 import { ExportShell } from '../panels/ExportShell';
 import { AfterPaint } from './AfterPaint';
 import { SweepShell } from '../sweep/SweepShell';
-// The sheet panel's styles with the page's, so its stand-in has the same size.
-import '../sheet/sheet.css';
+// Stylesheets: main.tsx imports every one with the page's (one stylesheet, inlined into the
+// HTML), the sheet panel's too, so its stand-in has the same size.
 
 // Loaded after the first view (Deferred.tsx); the export panel and the sheet also need the
 // full engine (wasmMain.ts), fetched with them.
@@ -43,6 +43,13 @@ const SweepBody = deferred(() =>
 const PrintHeader = deferred(() => import('../panels/PrintHandout').then((m) => m.PrintHeader));
 const PrintLesson = deferred(() => import('../panels/PrintHandout').then((m) => m.PrintLesson));
 
+/** The exercise sheet's stand-in until it has loaded. */
+const sheetStandIn = (
+  <section className="sheet-panel" aria-label="Exercise sheet">
+    <DeferredSummary name="sheet" summary="Exercise sheet" />
+  </section>
+);
+
 /** The whole page. */
 export function App() {
   return (
@@ -59,8 +66,10 @@ export function App() {
         <Playback />
       </header>
       <Suspense fallback={null}>
-        <PrintHeader />
-        <SheetPrintQuestions />
+        <DeferredPart fallback={null}>
+          <PrintHeader />
+          <SheetPrintQuestions />
+        </DeferredPart>
       </Suspense>
       <Notices />
       <main className="layout">
@@ -96,14 +105,10 @@ export function App() {
         <aside className="panel tools-panel" aria-label="Export, exercise sheet and practice">
           <HiddenWhilePractising>
             <ExportShell Body={ExportBody} />
-            <Suspense
-              fallback={
-                <section className="sheet-panel" aria-label="Exercise sheet">
-                  <DeferredSummary name="sheet" summary="Exercise sheet" />
-                </section>
-              }
-            >
-              <SheetPanel />
+            <Suspense fallback={sheetStandIn}>
+              <DeferredPart fallback={sheetStandIn}>
+                <SheetPanel />
+              </DeferredPart>
             </Suspense>
           </HiddenWhilePractising>
           <PracticeEntry />
@@ -114,8 +119,10 @@ export function App() {
         </HiddenWhilePractising>
       </main>
       <Suspense fallback={null}>
-        <PrintLesson />
-        <SheetPrintAnswers />
+        <DeferredPart fallback={null}>
+          <PrintLesson />
+          <SheetPrintAnswers />
+        </DeferredPart>
       </Suspense>
       <ExplainKeys />
       <ProjectorMode />

@@ -4,18 +4,41 @@
 // meanwhile, with the same markup, so nothing moves when the real one arrives; opening it
 // early loads it and the real one opens. The service worker precaches these chunks like
 // every other file of the build, so they load offline too.
-import { lazy, useLayoutEffect, type ComponentType, type RefObject } from 'react';
+import { lazy, useLayoutEffect, useSyncExternalStore, type ComponentType, type ReactNode, type RefObject } from 'react';
 
 let openGate: () => void = () => {};
+let gateOpen = false;
 const gate = new Promise<void>((resolve) => (openGate = resolve));
 
-/** Loads the deferred parts now: the first view is drawn (main.tsx), a link opens one, or
+/** Loads the deferred parts now: the first view is drawn (start.tsx), a link opens one, or
  *  the user opened a stand-in. */
 export function loadDeferredNow(): void {
+  gateOpen = true;
   openGate();
 }
 
-/** A component loaded once the gate opens (render it inside a Suspense). */
+const subscribeGate = (changed: () => void) => {
+  void gate.then(changed);
+  return () => {};
+};
+
+/**
+ * `children` (deferred components) once the gate is open, `fallback` (what their Suspense
+ * shows while they load) until then. In the first view prerendered at build time and while
+ * the page hydrates it (src/prerender, start.tsx) the gate counts as closed: the server
+ * renderer cannot wait for a lazy component, and hydration must meet the same stand-in.
+ */
+export function DeferredPart({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
+  const open = useSyncExternalStore(
+    subscribeGate,
+    () => gateOpen,
+    () => false,
+  );
+  return open ? children : fallback;
+}
+
+/** A component loaded once the gate opens (render it inside a Suspense, inside a
+ *  DeferredPart with the same fallback). */
 export function deferred<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
   return lazy(() => gate.then(load).then((component) => ({ default: component })));
 }

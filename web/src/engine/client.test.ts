@@ -112,6 +112,36 @@ describe('the engine client', () => {
     client.dispose();
   });
 
+  it('started() settles when a worker says it is ready, or when one cannot start, and not before', async () => {
+    /** A client of one kind of worker, and whether its started() has settled. */
+    const clientOf = (module: WebAssembly.Module | Promise<WebAssembly.Module>, spawn: () => WorkerLike) => {
+      const client = new EngineClient(module, spawn, 1, () => {});
+      let done = false;
+      void client.started().then(() => (done = true));
+      return { client, settled: () => done };
+    };
+    const notYet = async (settled: () => boolean) => {
+      await new Promise((r) => setTimeout(r, 20));
+      expect(settled()).toBe(false);
+    };
+    // Ready: not before the worker has its engine (the module arrives later), then at once.
+    let give: (m: WebAssembly.Module) => void = () => {};
+    const ready = clientOf(new Promise((resolve) => (give = resolve)), () => new TrappingWorker());
+    await notYet(ready.settled);
+    give({} as WebAssembly.Module);
+    await waitFor(ready.settled);
+    ready.client.dispose();
+    // A worker that never answers: never settled by the client (start.tsx bounds the wait).
+    const silent = clientOf({} as WebAssembly.Module, () => new SilentWorker());
+    await notYet(silent.settled);
+    silent.client.dispose();
+    // A worker that cannot load: settled once the failure is seen.
+    const unloadable = clientOf({} as WebAssembly.Module, () => new UnloadableWorker());
+    unloadable.client.start('full', runsOf(['reno']));
+    await waitFor(unloadable.settled);
+    unloadable.client.dispose();
+  });
+
   it('a worker that cannot load: its runs fail in plain words, and it is retried only on the next comparison', async () => {
     let spawned = 0;
     const terminated: number[] = [];

@@ -103,6 +103,11 @@ export class EngineClient implements Engine {
   private readonly hangMs: number;
   private readonly now: () => number;
 
+  /** Settles when the first worker has its engine and has said so ('ready'), or when a
+   *  worker could not start. */
+  private readonly firstReady: Promise<void>;
+  private markReady: () => void = () => {};
+
   /** The compiled engine the workers instantiate, once it is there. */
   private module: WebAssembly.Module | null = null;
   private readonly moduleLoad: Promise<WebAssembly.Module> | null = null;
@@ -116,11 +121,12 @@ export class EngineClient implements Engine {
     private readonly listener: EngineListener,
     options: EngineClientOptions = {},
   ) {
+    this.firstReady = new Promise<void>((resolve) => (this.markReady = resolve));
     this.hangMs = options.hangMs ?? HANG_MS;
     this.now = options.now ?? (() => Date.now());
     if (module instanceof Promise) {
       this.moduleLoad = module.then((m) => (this.module = m));
-      // A failed load is the page's to report (main.tsx); the held messages stay held.
+      // A failed load is the page's to report (start.tsx); the held messages stay held.
       this.moduleLoad.catch(() => {});
     } else {
       this.module = module;
@@ -185,6 +191,7 @@ export class EngineClient implements Engine {
     if (slot) slot.heardAt = this.now();
     if (msg.type === 'ready') {
       if (slot) slot.ready = true;
+      this.markReady();
       return;
     }
     if (msg.type === 'explained') {
@@ -258,6 +265,7 @@ export class EngineClient implements Engine {
   private crashed(index: number, fault: EngineFault, detail: string) {
     const slot = this.slots[index];
     if (!slot) return;
+    this.markReady();
     this.dropWaiting(ENGINE_FAULT_TEXT[fault]);
     this.disarm(slot);
     slot.worker?.terminate();
@@ -266,6 +274,12 @@ export class EngineClient implements Engine {
     slot.keys = [];
     slot.open = new Set();
     for (const key of lost) this.listener(failedMessage(this.gen, key, ENGINE_FAULT_TEXT[fault], detail));
+  }
+
+  /** Settles once a worker has started (its engine instantiated and warmed), or failed to:
+   *  the page's first use of its own engine waits for it (start.tsx). */
+  started(): Promise<void> {
+    return this.firstReady;
   }
 
   /** Workers that are up. */

@@ -5,6 +5,12 @@ import { plainProblem, type Problem } from './protocol';
 export type Validation =
   { ok: true; scenario: Scenario; estimatedPackets?: number } | { ok: false; problems: Problem[] };
 
+/** A scenario taken as it is, before the engine is there to check it (the page's start-up,
+ *  the prerendered first view): the engine's worker checks what it runs. */
+export function acceptedAsIs(scenarioJson: string): Validation {
+  return { ok: true, scenario: JSON.parse(scenarioJson) as Scenario };
+}
+
 /** Parses `validate_json()` output into a typed result. */
 export function parseValidation(text: string): Validation {
   const v = JSON.parse(text) as {

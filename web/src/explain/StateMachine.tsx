@@ -3,6 +3,7 @@
 // the transition that fired last is drawn heavier and tagged, and a state is a button that
 // moves the cursor to the next time the run enters it. Numbers tie the arrows to the list of
 // transitions below, so the diagram never relies on colour alone.
+import { narrowLayout } from '../app/layout';
 import { useApp, useAppState } from '../app/AppContext';
 import type { Machine } from '../engine/tables';
 import { runLabel } from '../scenario/competition';
@@ -12,7 +13,7 @@ import { phaseName } from './vocabulary';
 
 /** Below this width (one column: phones) the diagrams start folded. */
 export function wide(): boolean {
-  return typeof window === 'undefined' || !window.matchMedia?.('(max-width: 999px)').matches;
+  return !narrowLayout();
 }
 
 const BOX_W = 140;

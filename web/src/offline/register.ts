@@ -1,7 +1,7 @@
 // The page's side of the offline service worker (sw.ts): registers it in production builds
 // only (never under `vite dev` or in Vitest), tells it which version this page is, and says
 // discreetly when a new version is ready, with a button that takes it.
-import './updateNotice.css';
+// Its styles (updateNotice.css) are imported by main.tsx with the page's.
 
 /** The page's entry script: the worker finds in its caches which version this page is. */
 const ENTRY = import.meta.url;

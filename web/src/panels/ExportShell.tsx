@@ -3,23 +3,22 @@
 // view is drawn (app/Deferred.tsx), or as soon as it is opened; the same element throughout,
 // so nothing moves and the focus stays.
 import { Suspense, useState, type ComponentType } from 'react';
-import { loadDeferredNow } from '../app/Deferred';
+import { DeferredPart, loadDeferredNow } from '../app/Deferred';
 
 export function ExportShell({ Body }: { Body: ComponentType<{ open: boolean }> }) {
   const [open, setOpen] = useState(false);
+  const loading = open ? (
+    <p className="deferred-loading" role="status">
+      Loading…
+    </p>
+  ) : null;
   return (
     <details className="export" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary onClick={() => loadDeferredNow()}>Export and print</summary>
-      <Suspense
-        fallback={
-          open ? (
-            <p className="deferred-loading" role="status">
-              Loading…
-            </p>
-          ) : null
-        }
-      >
-        <Body open={open} />
+      <Suspense fallback={loading}>
+        <DeferredPart fallback={loading}>
+          <Body open={open} />
+        </DeferredPart>
       </Suspense>
     </details>
   );

@@ -1,6 +1,7 @@
 // The lesson of the preset the scenario came from (the engine's presets carry them): what to
 // look at and the question for the class up front; what happens and the source one click
 // further. Collapsed at first on narrow screens, where the summary and plots come first.
+import { narrowLayout } from '../app/layout';
 import { useState } from 'react';
 import { useAppState } from '../app/AppContext';
 import { tables } from '../engine/tables';
@@ -9,10 +10,9 @@ import { presetBase } from '../scenario/algorithms';
 import { flowsOf } from '../scenario/competition';
 
 /** Below this width the lesson starts collapsed (the one-column layout). */
-const NARROW = '(max-width: 999px)';
 
 function startsOpen(): boolean {
-  return typeof window === 'undefined' || !window.matchMedia?.(NARROW).matches;
+  return !narrowLayout();
 }
 
 /** The lesson panel; nothing when the scenario has no lesson. */

@@ -1,7 +1,6 @@
 // The engine's presets, grouped: presets whose scenarios differ only in the algorithm (the
 // named algorithm and the settings the catalogue controls) form a group (the same experiment
 // run with each algorithm).
-import { useMemo } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
 import { tables, type Preset } from '../engine/tables';
 import { CATALOGUE, withDefaultAlgorithm } from '../scenario/algorithms';
@@ -34,11 +33,19 @@ export function groupPresets(presets: readonly Preset[]): Group[] {
   return [...groups.values()];
 }
 
+let grouped: Group[] | null = null;
+/** The engine's presets, grouped once (they never change; a render that is restarted, as a
+ *  hydration in slices can be, would otherwise group them again). */
+function presetGroups(): Group[] {
+  grouped ??= groupPresets(tables.presets);
+  return grouped;
+}
+
 /** The presets menu. */
 export function PresetMenu() {
   const { controller } = useApp();
   const presetName = useAppState((s) => s.presetName);
-  const groups = useMemo(() => groupPresets(tables.presets), []);
+  const groups = presetGroups();
   const description = tables.presets.find((p) => p.name === presetName)?.description;
   return (
     <div className="presets">

@@ -1,10 +1,14 @@
 // The link to this exact view: scenario, algorithms, timeline, zoom and cursor.
-import { useMemo, useState } from 'react';
+import { useMemo, useState, useSyncExternalStore } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
 import { PACK_MARK, QUERY_LIMIT } from '../scenario/longLink';
 import { encodeShareState } from '../scenario/url';
 import { shareStateOf } from '../state/urlSync';
+
+/** The page's address without its query (it does not change while the page is open). */
+const pageAddress = () => `${window.location.origin}${window.location.pathname}`;
+const noUpdates = () => () => {};
 
 /** A read-only field with the link and a copy button. */
 export function SharePanel() {
@@ -13,7 +17,10 @@ export function SharePanel() {
   const share = useAppState(useShallow(shareStateOf));
   const query = useMemo(() => encodeShareState(share), [share]);
   const [copied, setCopied] = useState(false);
-  const url = `${window.location.origin}${window.location.pathname}?${query}`;
+  // Prerendered at build time (src/prerender) there is no page address: the field is empty
+  // there, and while the page hydrates that HTML (start.tsx), so that both agree.
+  const page = useSyncExternalStore(noUpdates, pageAddress, () => null);
+  const url = page === null ? '' : `${page}?${query}`;
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url);

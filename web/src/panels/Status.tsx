@@ -35,7 +35,8 @@ function statusText(s: AppState): string {
     return 'Not every run finished (see the message above). Change a setting to try again.';
   }
   const timing = s.timing;
-  if (!timing) return 'Ready.';
+  // Nothing computed yet: the page is drawn before the engine has loaded (start.tsx).
+  if (!timing) return s.keys.some((a) => s.runs[a]?.status === 'done') ? 'Ready.' : 'Starting the simulation engine…';
   const runs = `${timing.runs} run${timing.runs === 1 ? '' : 's'}`;
   const workers = `${timing.workers} worker${timing.workers === 1 ? '' : 's'}`;
   const shown = formatNumber(timing.drawnMs ?? timing.resultsMs, 3);

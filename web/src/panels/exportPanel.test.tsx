@@ -6,6 +6,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppContext } from '../app/AppContext';
+import { loadDeferredNow } from '../app/Deferred';
 import { parseVocabulary } from '../export/vocabulary';
 import { createHarness } from '../test/appHarness';
 import { engineWasm } from '../test/wasm';
@@ -20,6 +21,9 @@ afterEach(() => {
 });
 
 function renderPanel(query = '?v=4&alg=reno,newreno') {
+  // The page opens the deferred parts' gate once its first view is drawn (start.tsx); the
+  // panel's frame shows nothing of its body until then.
+  loadDeferredNow();
   const h = createHarness(query, 1);
   harnesses.push(h);
   render(

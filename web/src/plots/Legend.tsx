@@ -1,5 +1,6 @@
 // What the lines, patterns and marks mean. Every algorithm is shown with its colour, dash and
 // marker; phases with colour, pattern and short name; events with their glyph.
+import { narrowLayout } from '../app/layout';
 import { Term } from '../explain/Term';
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -120,7 +121,6 @@ function FlowLegend() {
 }
 
 /** Below this width the legend starts collapsed (the one-column layout). */
-const NARROW = '(max-width: 999px)';
 
 /** The legend above the plots. */
 export function Legend() {
@@ -133,7 +133,7 @@ export function Legend() {
   const bbr = useAppState(selectBbr);
   const bbrPlot = useAppState((s) => s.plots.includes('bbr'));
   // Open where there is room; a phone starts with the plots (one tap opens it).
-  const [open, setOpen] = useState(() => typeof window === 'undefined' || !window.matchMedia?.(NARROW).matches);
+  const [open, setOpen] = useState(() => !narrowLayout());
   const newCwv = useAppState(selectNewCwv);
   const strip = Object.values(WINDOW_EVENT_MARKS).filter((look) => look.onStrip);
   const series = Object.entries(SERIES_STYLES).filter(

@@ -11,7 +11,7 @@ import { runLabel } from '../scenario/competition';
 import type { PracticeScope } from './link';
 import { Practice, type PracticeState } from './practice';
 import { FRACTION_TOLERANCE, valueText, type AnswerUnit, type Marked } from './questions';
-import './practice.css';
+// Its styles (practice.css) are imported by main.tsx with the page's.
 
 /** The page's practice: one per store (one per page; one per test), made when first used. */
 const PRACTICES = new WeakMap<object, Practice>();

@@ -14,7 +14,7 @@ import { asksAboutRounds, sheetInput } from './sheet';
 import { pageSheets } from './sheetClient';
 import { sheetResult } from './sheetResult';
 import { SheetAnswers, SheetQuestions } from './SheetView';
-import './sheet.css';
+// Its styles (sheet.css) are imported by main.tsx with the page's.
 
 /** Notices about sheets use this key. */
 export const SHEET_NOTICE = 'sheet';

@@ -5,7 +5,7 @@
 import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import { loadDeferredNow } from '../app/Deferred';
 import { useApp, useAppState } from '../app/AppContext';
-import './sweep.css';
+// Its styles (sweep.css) are imported by main.tsx with the page's.
 
 export function SweepShell({ Body }: { Body: ComponentType<{ open: boolean }> }) {
   const { store } = useApp();

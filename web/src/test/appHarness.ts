@@ -8,7 +8,7 @@ import { createAppStore } from '../state/store';
 import { InProcessWorker } from './inProcessWorker';
 import { realValidator } from './wasm';
 
-/** Builds the app as main.tsx does, from a query string. */
+/** Builds the app as start.tsx does, from a query string. */
 export function createHarness(query = '', workers = 2, reducedMotion = false) {
   // Time advances one 60 Hz frame per flushed frame: timings in tests never depend on the
   // machine's speed.

@@ -137,7 +137,7 @@ export function holdIdle(): () => void {
     if (!held) return;
     held = false;
     holds -= 1;
-    // The frame after the release reports again (main.tsx's idle signal).
+    // The frame after the release reports again (start.tsx's idle signal).
     requestDraw();
   };
 }
