@@ -42,6 +42,49 @@ function inlineCss(): Plugin {
   };
 }
 
+/** The modules the start-up script (src/start.tsx) shares with the plot kinds loaded when
+ *  first shown (the dynamic imports of plots/registry.ts and plots/PlotStack.tsx; see
+ *  plots/core/lazyModule.ts), in one chunk loaded with the page. Left to itself the bundler
+ *  makes a chunk per set of importers: nine small files more on the first load, for which
+ *  Lighthouse's phone model took 5–10 points (docs/performance.md). What the entry itself
+ *  imports and the packages stay where the bundler puts them (React's in the chunk main.tsx
+ *  loads first, evaluated in a task of its own). */
+/** What the bundler's chunking tells of a module (rolldown's ChunkingContext, in part). */
+interface ChunkingContext {
+  getModuleInfo(id: string): { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[] } | null;
+}
+
+function sharedWithLazyPlots(): (id: string, ctx: ChunkingContext) => string | null {
+  const entry = `${here}src/main.tsx`;
+  const start = `${here}src/start.tsx`;
+  const lazyImporters = [`${here}src/plots/registry.ts`, `${here}src/plots/PlotStack.tsx`];
+  let cache: { ctx: ChunkingContext; shared: Set<string> } | null = null;
+  /** The modules `roots` reach by static imports. */
+  const reach = (ctx: ChunkingContext, roots: readonly string[]) => {
+    const seen = new Set<string>();
+    const todo = [...roots];
+    for (let id = todo.pop(); id !== undefined; id = todo.pop()) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      todo.push(...(ctx.getModuleInfo(id)?.importedIds ?? []));
+    }
+    return seen;
+  };
+  const sharedSet = (ctx: ChunkingContext) => {
+    const lazyRoots = lazyImporters.flatMap((m) => ctx.getModuleInfo(m)?.dynamicallyImportedIds ?? []);
+    if (lazyRoots.length === 0) throw new Error('no plot is loaded when first shown: check sharedWithLazyPlots');
+    const lazy = reach(ctx, lazyRoots);
+    const entryOwn = reach(ctx, [entry]);
+    return new Set(
+      [...reach(ctx, [start])].filter((m) => lazy.has(m) && !entryOwn.has(m) && !m.includes('/node_modules/')),
+    );
+  };
+  return (id, ctx) => {
+    if (cache?.ctx !== ctx) cache = { ctx, shared: sharedSet(ctx) };
+    return cache.shared.has(id) ? 'page-shared' : null;
+  };
+}
+
 /** Preloads the start-up chunk (src/start.tsx, which the entry imports dynamically so that
  *  its evaluation is a task of its own) and every chunk it imports, from the HTML: the
  *  browser fetches them with the entry, not one round trip after it (build only). */
@@ -100,7 +143,14 @@ export default defineConfig({
     // stylesheet, which is inlined into the HTML and not a file (inlineCss).
     rolldownOptions: {
       output: {
-        codeSplitting: { groups: [{ name: 'runtime', test: /rolldown[\\/]runtime|vite[\\/]preload-helper/ }] },
+        codeSplitting: {
+          groups: [
+            { name: 'runtime', test: /rolldown[\\/]runtime|vite[\\/]preload-helper/ },
+            // React in the chunk main.tsx loads first (its own task), whatever else shares it.
+            { name: 'client', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: sharedWithLazyPlots() },
+          ],
+        },
       },
     },
   },

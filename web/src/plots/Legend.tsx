@@ -21,9 +21,8 @@ import {
   type WindowEventLook,
 } from '../lib/styles';
 import { selectBbr, selectNewCwv, selectWindowValidation } from '../state/selectors';
-import { NETWORK_WIDTH, SOJOURN_WIDTH } from './writesPlot';
 import { RTO_DASH } from './rttPlot';
-import { BOTTLENECK_DASH } from './bbrPlot';
+import { BOTTLENECK_DASH, NETWORK_WIDTH, SOJOURN_WIDTH } from './core/plotStyle';
 
 function Line({ color, dash, width = 2.5 }: { color: string; dash: readonly number[]; width?: number }) {
   return (

@@ -14,10 +14,13 @@ import { bbrKeys } from '../scenario/bbr';
 import type { PlotSpec } from './core/PlotController';
 import { TimePlot } from './core/TimePlot';
 import { THROUGHPUT_COLUMN_SHORT, wantedBinWidth } from './throughputPlot';
-import { shownPlots, TIME_PLOTS as KINDS, type TimePlotId } from './registry';
-import { ThinPlots } from './ThinPlots';
-import { RoundsPlots } from './RoundsPlots';
+import { ROUNDS_KIND, shownPlots, THIN_PLOTS_KIND, TIME_PLOTS as KINDS, type TimePlotId } from './registry';
+import { lazyModule, useLazyModule } from './core/lazyModule';
 import { TheoryNote } from '../theory/TheoryNote';
+
+// The thin-stream CDFs and the rounds view: loaded when first shown (core/lazyModule.ts).
+const thinPlots = lazyModule(() => import('./ThinPlots').then((m) => m.ThinPlots));
+const roundsPlots = lazyModule(() => import('./RoundsPlots').then((m) => m.RoundsPlots));
 
 /** Plots of the shared bottleneck: in a competition one plot of every shown flow, whatever
  *  the layout. */
@@ -68,6 +71,43 @@ function useDetail(kind: TimePlotId): string {
   }
 }
 
+/** A plot's place while its code loads (the same title and height, so nothing moves when
+ *  it arrives), or why it could not load. */
+function PlotLoading({
+  title,
+  size,
+  error,
+}: {
+  title: string;
+  size: 'tall' | 'medium' | 'short';
+  error: string | null;
+}) {
+  return (
+    <figure className="plot plot-loading">
+      <figcaption className="plot-head">
+        <h3 className="plot-title">{title}</h3>
+      </figcaption>
+      <div className={`plot-body plot-${size}`}>
+        <p className={error ? 'plot-note' : 'deferred-loading'} role="status">
+          {error ? `This plot could not be loaded (${error}). Reload the page to try again.` : 'Loading the plot…'}
+        </p>
+      </div>
+    </figure>
+  );
+}
+
+function ThinPlotsWhenLoaded({ keys }: { keys: AlgorithmName[] }) {
+  const { value: ThinPlots, error } = useLazyModule(thinPlots);
+  if (ThinPlots) return <ThinPlots keys={keys} />;
+  return <PlotLoading title={THIN_PLOTS_KIND.title} size="medium" error={error} />;
+}
+
+function RoundsPlotsWhenLoaded({ keys, overlay }: { keys: AlgorithmName[]; overlay: boolean }) {
+  const { value: RoundsPlots, error } = useLazyModule(roundsPlots);
+  if (RoundsPlots) return <RoundsPlots keys={keys} overlay={overlay} />;
+  return <PlotLoading title={ROUNDS_KIND.title} size="medium" error={error} />;
+}
+
 function PlotFor({
   kind,
   keys,
@@ -88,30 +128,28 @@ function PlotFor({
   wide?: boolean;
 }) {
   const k = KINDS[kind];
+  const { value: def, error } = useLazyModule(k.plot);
   const keysText = keys.join(',');
   const allText = all.join(',');
-  const spec = useMemo<PlotSpec>(
-    () => ({
-      def: k.def,
-      keys: keysText.split(','),
-      extentKeys: allText.split(','),
-      name: k.name,
-    }),
-    [k, keysText, allText],
+  const spec = useMemo<PlotSpec | null>(
+    () =>
+      def && {
+        def,
+        keys: keysText.split(','),
+        extentKeys: allText.split(','),
+        name: k.name,
+      },
+    [k, def, keysText, allText],
   );
   const label = useAppState((s) => (keys.length === 1 ? runLabel(s.scenario, keys[0] ?? '') : ''));
   // A plot of one run says whose it is and is smaller (a competition's plots of the shared
   // bottleneck are about every flow, even when one is shown).
   const one = single || (keys.length === 1 && !(compete && RUN_WIDE.has(kind)));
   const detail = useDetail(kind);
-  return (
-    <TimePlot
-      id={id}
-      title={`${k.title}${one ? ` — ${label}` : ''} (${k.def.yLabel}${detail})`}
-      spec={spec}
-      size={!one || wide ? k.size : k.size === 'tall' ? 'medium' : 'short'}
-    />
-  );
+  const title = `${k.title}${one ? ` — ${label}` : ''} (${k.unit}${detail})`;
+  const size = !one || wide ? k.size : k.size === 'tall' ? 'medium' : 'short';
+  if (!spec) return <PlotLoading title={title} size={size} error={error} />;
+  return <TimePlot id={id} title={title} spec={spec} size={size} />;
 }
 
 /** Every visible plot. */
@@ -139,9 +177,9 @@ export function PlotStack() {
       {shown.map((kind) => (
         <Fragment key={kind}>
           {kind === 'thin' ? (
-            <ThinPlots key={kind} keys={keys} />
+            <ThinPlotsWhenLoaded key={kind} keys={keys} />
           ) : kind === 'rounds' ? (
-            <RoundsPlots key={kind} keys={keys} overlay={layout === 'overlay'} />
+            <RoundsPlotsWhenLoaded key={kind} keys={keys} overlay={layout === 'overlay'} />
           ) : kind === 'bbr' && layout !== 'overlay' && keys.length > 1 && bbrOnly.length > 0 ? (
             <section
               key={kind}

@@ -15,10 +15,7 @@ import { cachedLine } from './core/lineCache';
 import { mapLinear } from './core/decimate';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
 import { drawEndLabels, referenceRule, strokePolyline } from './layers';
-import { canvasFont, lw } from './core/plotStyle';
-
-/** The bottleneck's reference line (dash). */
-export const BOTTLENECK_DASH = [2, 4];
+import { BOTTLENECK_DASH, canvasFont, lw } from './core/plotStyle';
 
 /** The bottleneck's rate at t = 0, bit/s (0 when unknown). */
 export function bottleneckBps(context: PlotContext): number {
@@ -127,7 +124,6 @@ function drawRun(f: DrawFrame, run: PlotRun): { y: number; what: 'BtlBw' | 'paci
 
 /** The BBR model plot definition. */
 export const bbrPlot: PlotDef = {
-  yLabel: 'Mbit/s',
   yTick: (v) => formatNumber(v, 4),
 
   yExtent(runs, t0, t1, context) {

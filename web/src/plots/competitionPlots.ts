@@ -120,7 +120,6 @@ function shareTable(runs: readonly PlotRun[], context: PlotContext): Table | nul
 
 /** Each flow's share of the bottleneck's capacity per bin, stacked. */
 export const sharePlot: PlotDef = {
-  yLabel: '% of link',
   yTick: (v) => formatNumber(v, 4),
 
   yExtent(runs, t0, t1, context) {
@@ -306,7 +305,6 @@ function jainSeries(t: Table, context: PlotContext) {
 
 /** Jain's fairness index over time and for the whole run. */
 export const fairnessPlot: PlotDef = {
-  yLabel: '1 = equal shares',
   yTick: (v) => formatNumber(v, 3),
 
   yExtent() {
@@ -391,7 +389,6 @@ function sumAt(list: { b: PacketBins }[], j: number): { retx: number; sent: numb
 
 /** The shown flows' retransmitted fraction, per bin and together. */
 export const retxPlot: PlotDef = {
-  yLabel: '% of data packets',
   yTick: (v) => formatNumber(v, 4),
 
   yExtent(runs, t0, t1, context) {

@@ -26,7 +26,6 @@ function fullBufferMs(context: PlotContext): number {
 
 /** The queueing-delay plot definition. */
 export const queueDelayPlot: PlotDef = {
-  yLabel: 'ms',
   yTick: (v) => formatNumber(v, 4),
 
   yExtent(runs, t0, t1, context) {

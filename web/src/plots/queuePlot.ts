@@ -42,7 +42,6 @@ function perClass(context: PlotContext): boolean {
 
 /** The queue plot definition. */
 export const queuePlot: PlotDef = {
-  yLabel: 'packets',
   yTick: (v) => formatNumber(v, 4),
 
   yExtent(runs, t0, t1, context) {

@@ -5,24 +5,29 @@
 // engine writes the files, named and with the columns of `cwndlab run --out DIR`).
 import type { Mode } from '../scenario/competition';
 import { COMPETITION_PLOTS, type PlotId } from '../scenario/shareState';
-import { fairnessPlot, retxPlot, sharePlot } from './competitionPlots';
-import { bbrPlot } from './bbrPlot';
 import type { PlotDef } from './core/types';
+import { lazyModule, loadedModule, type LazyModule } from './core/lazyModule';
 import { queuePlot } from './queuePlot';
 import { queueDelayPlot } from './queueDelayPlot';
 import { rttPlot } from './rttPlot';
 import { seqPlot } from './seqPlot';
 import { throughputPlot } from './throughputPlot';
 import { windowPlot } from './windowPlot';
-import { writesPlot } from './writesPlot';
+
+// The plots the default view does not show are chunks of their own, loaded when first shown
+// (core/lazyModule.ts); the three competition plots share one.
+const competitionPlots = () => import('./competitionPlots');
 
 /** The plots on the shared time axis. */
 export type TimePlotId = Exclude<PlotId, 'thin' | 'rounds'>;
 
 /** A time plot kind. */
 export interface TimePlotKind {
-  def: PlotDef;
+  /** How it draws: part of the page's script, or loaded when first shown. */
+  plot: LazyModule<PlotDef>;
   title: string;
+  /** The y axis's unit, in the plot's title ("Congestion window (segments)"). */
+  unit: string;
   /** Short name for the keyboard help ("congestion window"). */
   name: string;
   size: 'tall' | 'medium' | 'short';
@@ -35,56 +40,91 @@ export const TIME_PLOTS: Record<TimePlotId, TimePlotKind> = {
   // The window lines, and W_used / pipeACK for runs with an idle policy (its marks are rows
   // of the event log, which the time–sequence plot's data and "All data" hold).
   window: {
-    def: windowPlot,
+    plot: loadedModule(windowPlot),
     title: 'Congestion window',
+    unit: 'segments',
     name: 'congestion window',
     size: 'tall',
     tables: ['series', 'validation'],
   },
-  seq: { def: seqPlot, title: 'Time–sequence', name: 'time–sequence', size: 'tall', tables: ['events'] },
-  queue: { def: queuePlot, title: 'Bottleneck queue', name: 'queue', size: 'short', tables: ['queues'] },
+  seq: {
+    plot: loadedModule(seqPlot),
+    title: 'Time–sequence',
+    unit: 'segments',
+    name: 'time–sequence',
+    size: 'tall',
+    tables: ['events'],
+  },
+  queue: {
+    plot: loadedModule(queuePlot),
+    title: 'Bottleneck queue',
+    unit: 'packets',
+    name: 'queue',
+    size: 'short',
+    tables: ['queues'],
+  },
   qdelay: {
-    def: queueDelayPlot,
+    plot: loadedModule(queueDelayPlot),
     title: 'Queueing delay at the bottleneck',
+    unit: 'ms',
     name: 'queueing delay',
     size: 'short',
     tables: ['queues'],
   },
-  throughput: { def: throughputPlot, title: 'Throughput', name: 'throughput', size: 'medium', tables: ['throughput'] },
+  throughput: {
+    plot: loadedModule(throughputPlot),
+    title: 'Throughput',
+    unit: 'Mbit/s',
+    name: 'throughput',
+    size: 'medium',
+    tables: ['throughput'],
+  },
   share: {
-    def: sharePlot,
+    plot: lazyModule(() => competitionPlots().then((m) => m.sharePlot)),
     title: 'Share of the bottleneck',
+    unit: '% of link',
     name: 'share of the bottleneck',
     size: 'medium',
     tables: ['throughput'],
   },
   fairness: {
-    def: fairnessPlot,
+    plot: lazyModule(() => competitionPlots().then((m) => m.fairnessPlot)),
     title: 'Jain’s fairness index',
+    unit: '1 = equal shares',
     name: 'fairness index',
     size: 'short',
     tables: ['throughput'],
   },
   // Data packets and retransmissions per bin: the event log's sends and retransmissions.
   retx: {
-    def: retxPlot,
+    plot: lazyModule(() => competitionPlots().then((m) => m.retxPlot)),
     title: 'Retransmitted fraction',
+    unit: '% of data packets',
     name: 'retransmitted fraction',
     size: 'short',
     tables: ['events'],
   },
   // RTT samples from the event log; SRTT and RTO from the window series.
   rtt: {
-    def: rttPlot,
+    plot: loadedModule(rttPlot),
     title: 'Round-trip time: samples, SRTT and RTO',
+    unit: 'ms',
     name: 'round-trip time',
     size: 'medium',
     tables: ['events', 'series'],
   },
-  writes: { def: writesPlot, title: 'Writes', name: 'write timeline', size: 'medium', tables: ['writes'] },
+  writes: {
+    plot: lazyModule(() => import('./writesPlot').then((m) => m.writesPlot)),
+    title: 'Writes',
+    unit: 'latency ms',
+    name: 'write timeline',
+    size: 'medium',
+    tables: ['writes'],
+  },
   bbr: {
-    def: bbrPlot,
+    plot: lazyModule(() => import('./bbrPlot').then((m) => m.bbrPlot)),
     title: 'BBR’s model: bandwidth estimate and pacing rate',
+    unit: 'Mbit/s',
     name: 'BBR’s model',
     size: 'medium',
     tables: ['events'],

@@ -132,7 +132,6 @@ function ranges(runs: readonly PlotRun[], t0: number, t1: number): { rtt: number
 
 /** The RTT plot definition. */
 export const rttPlot: PlotDef = {
-  yLabel: 'ms',
   yTick: (v) => formatNumber(v, 4),
 
   yExtent(runs, t0, t1) {

@@ -93,7 +93,6 @@ function drawDrops(f: DrawFrame, run: PlotRun, mss: number) {
 
 /** The time–sequence plot definition. */
 export const seqPlot: PlotDef = {
-  yLabel: 'segments',
   yTick: (v) => formatNumber(v, 6),
 
   yExtent(runs, t0, t1, context) {

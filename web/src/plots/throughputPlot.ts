@@ -188,7 +188,6 @@ function drawCompetition(f: DrawFrame) {
 
 /** The throughput plot definition. */
 export const throughputPlot: PlotDef = {
-  yLabel: 'Mbit/s',
   yTick: (v) => formatNumber(v, 4),
 
   yExtent(runs, t0, t1, context) {

@@ -443,7 +443,6 @@ function drawBbrBdp(f: DrawFrame, run: PlotRun, mss: number) {
 
 /** The window plot definition. */
 export const windowPlot: PlotDef = {
-  yLabel: 'segments',
   yTick: (v) => formatNumber(v, 4),
 
   yExtent(runs, t0, t1, context) {

@@ -27,13 +27,9 @@ import { formatNumber } from '../scenario/params';
 import { mapLinear, type Linear } from './core/decimate';
 import type { DrawFrame, PlotDef, PlotRun } from './core/types';
 import { meanOf, nearestRank, thinSamples } from './thinSamples';
-import { lw } from './core/plotStyle';
+import { lw, NETWORK_WIDTH, SOJOURN_WIDTH } from './core/plotStyle';
 
 const MS = 1e3;
-
-/** Height of the sojourn bar and width of the delivery line, CSS px. */
-export const SOJOURN_WIDTH = 5;
-export const NETWORK_WIDTH = 1.5;
 
 const maxCache = new WeakMap<RunTrace, { upTo: number; max: number }>();
 
@@ -252,7 +248,6 @@ function drawRun(f: DrawFrame, run: PlotRun, markers: boolean) {
 
 /** The write timeline's definition. */
 export const writesPlot: PlotDef = {
-  yLabel: 'latency ms',
   yTick: (v) => formatNumber(v, 4),
 
   yExtent(runs, t0, t1) {

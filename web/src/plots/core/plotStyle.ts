@@ -93,3 +93,12 @@ export function textPx(px: number): number {
 export function plotMargin(): PlotLook['margin'] {
   return current.margin;
 }
+
+// Marks the legend draws too (Legend.tsx), here so that the legend does not pull in the plots
+// that are loaded when first shown (core/lazyModule.ts).
+
+/** The bottleneck's reference line on BBR's model plot (dash). */
+export const BOTTLENECK_DASH = [2, 4];
+/** Height of the write timeline's sojourn bar and width of its delivery line, CSS px. */
+export const SOJOURN_WIDTH = 5;
+export const NETWORK_WIDTH = 1.5;

@@ -67,8 +67,6 @@ export interface ReadoutLine {
 
 /** A plot kind: what it draws and how it reads at the cursor. */
 export interface PlotDef {
-  /** y-axis title, with unit. */
-  yLabel: string;
   /** Tick text of a y value. */
   yTick(v: number): string;
   /** The y range of the runs' data between t0 and t1 (before nice()). */
