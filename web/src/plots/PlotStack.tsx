@@ -3,7 +3,7 @@
 // a competition the runs are the shown flows: the window, time–sequence and write plots
 // follow the layout (one plot per flow, or every flow in one), the plots of the shared
 // bottleneck (queue, throughput, share, fairness, retransmitted fraction) are one plot.
-import { Fragment, useMemo } from 'react';
+import { Fragment, useMemo, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
 import { formatDuration } from '../lib/format';
@@ -15,7 +15,7 @@ import type { PlotSpec } from './core/PlotController';
 import { TimePlot } from './core/TimePlot';
 import { THROUGHPUT_COLUMN_SHORT, wantedBinWidth } from './throughputPlot';
 import { ROUNDS_KIND, shownPlots, THIN_PLOTS_KIND, TIME_PLOTS as KINDS, type TimePlotId } from './registry';
-import { lazyModule, useLazyModule } from './core/lazyModule';
+import { lazyModule, useLazyModule, type LazyModule } from './core/lazyModule';
 import { TheoryNote } from '../theory/TheoryNote';
 
 // The thin-stream CDFs and the rounds view: loaded when first shown (core/lazyModule.ts).
@@ -96,16 +96,18 @@ function PlotLoading({
   );
 }
 
-function ThinPlotsWhenLoaded({ keys }: { keys: AlgorithmName[] }) {
-  const { value: ThinPlots, error } = useLazyModule(thinPlots);
-  if (ThinPlots) return <ThinPlots keys={keys} />;
-  return <PlotLoading title={THIN_PLOTS_KIND.title} size="medium" error={error} />;
-}
-
-function RoundsPlotsWhenLoaded({ keys, overlay }: { keys: AlgorithmName[]; overlay: boolean }) {
-  const { value: RoundsPlots, error } = useLazyModule(roundsPlots);
-  if (RoundsPlots) return <RoundsPlots keys={keys} overlay={overlay} />;
-  return <PlotLoading title={ROUNDS_KIND.title} size="medium" error={error} />;
+/** `show(value)` once the lazily loaded `module` is there, its stand-in until then. */
+function WhenLoaded<T>({
+  module,
+  title,
+  show,
+}: {
+  module: LazyModule<T>;
+  title: string;
+  show: (value: T) => ReactNode;
+}) {
+  const { value, error } = useLazyModule(module);
+  return value ? show(value) : <PlotLoading title={title} size="medium" error={error} />;
 }
 
 function PlotFor({
@@ -177,9 +179,19 @@ export function PlotStack() {
       {shown.map((kind) => (
         <Fragment key={kind}>
           {kind === 'thin' ? (
-            <ThinPlotsWhenLoaded key={kind} keys={keys} />
+            <WhenLoaded
+              key={kind}
+              module={thinPlots}
+              title={THIN_PLOTS_KIND.title}
+              show={(ThinPlots) => <ThinPlots keys={keys} />}
+            />
           ) : kind === 'rounds' ? (
-            <RoundsPlotsWhenLoaded key={kind} keys={keys} overlay={layout === 'overlay'} />
+            <WhenLoaded
+              key={kind}
+              module={roundsPlots}
+              title={ROUNDS_KIND.title}
+              show={(RoundsPlots) => <RoundsPlots keys={keys} overlay={layout === 'overlay'} />}
+            />
           ) : kind === 'bbr' && layout !== 'overlay' && keys.length > 1 && bbrOnly.length > 0 ? (
             <section
               key={kind}
