@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
 
+pub(crate) mod read;
+use read::Read;
+
 /// One thing wrong with a scenario: where, and what. Serialised as `{path, message, text}`,
 /// `text` being the one-line form every front end shows (see `Display`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,10 +70,10 @@ pub enum LossModel {
     /// Each packet lost with a fixed probability.
     Bernoulli,
 }
+read::read_enums!(LossModel);
 
 /// Random-loss settings of one link direction.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LossCfg {
     /// Which model applies.
     pub model: LossModel,
@@ -79,10 +82,14 @@ pub struct LossCfg {
     /// Per-packet probability (model `bernoulli`).
     pub probability: f64,
 }
+read::read_struct!(LossCfg {
+    model,
+    ber,
+    probability
+});
 
 /// The shared bottleneck (one link per direction, same rate, delay and buffer).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BottleneckCfg {
     /// bit/s.
     pub bandwidth: u64,
@@ -101,6 +108,16 @@ pub struct BottleneckCfg {
     /// Reservation scheduler: whether a class may use capacity the others leave idle.
     pub borrow: bool,
 }
+read::read_struct!(BottleneckCfg {
+    bandwidth,
+    delay,
+    queue_packets,
+    queue_bytes,
+    loss,
+    reverse_loss,
+    scheduler,
+    borrow
+});
 
 /// How a bottleneck direction chooses the next packet to send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,6 +129,7 @@ pub enum SchedulerKind {
     /// for everything else; each class is guaranteed its rate (see [`crate::sched`]).
     Reservation,
 }
+read::read_enums!(SchedulerKind);
 
 /// What a cross-traffic source sends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,61 +142,49 @@ pub enum CrossKind {
     /// CBR at `rate` during on periods, silent during off periods.
     OnOff,
 }
-
-fn cross_kind() -> CrossKind {
-    CrossKind::Cbr
-}
-fn cross_rate() -> u64 {
-    10_000_000
-}
-fn cross_size() -> u64 {
-    1500
-}
-fn cross_on() -> f64 {
-    1.0
-}
+read::read_enums!(CrossKind);
 
 /// A non-reactive (UDP-like) traffic source that sends across the bottleneck only.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CrossCfg {
     /// cbr, poisson or on_off.
-    #[serde(default = "cross_kind")]
     pub kind: CrossKind,
     /// Sending rate, bit/s (the mean rate for poisson; the rate while on for on_off).
-    #[serde(default = "cross_rate")]
     pub rate: u64,
     /// Bytes per packet on the wire.
-    #[serde(default = "cross_size")]
     pub packet_size: u64,
     /// First packet, s.
-    #[serde(default)]
     pub start: f64,
     /// No packet at or after this time, s; 0 = until the end.
-    #[serde(default)]
     pub stop: f64,
     /// On period, s (on_off).
-    #[serde(default = "cross_on")]
     pub on: f64,
     /// Off period, s (on_off).
-    #[serde(default = "cross_on")]
     pub off: f64,
     /// Send in the ACK direction instead of the data direction.
-    #[serde(default)]
     pub reverse: bool,
 }
+read::read_struct!(CrossCfg {
+    kind,
+    rate,
+    packet_size,
+    start,
+    stop,
+    on,
+    off,
+    reverse
+});
 
 /// Network part of the scenario.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NetworkCfg {
     /// The shared bottleneck.
     pub bottleneck: BottleneckCfg,
 }
+read::read_struct!(NetworkCfg { bottleneck });
 
 /// An access link (both directions).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AccessCfg {
     /// bit/s.
     pub bandwidth: u64,
@@ -187,6 +193,11 @@ pub struct AccessCfg {
     /// Queue capacity in packets (counting the one in service).
     pub queue_packets: u64,
 }
+read::read_struct!(AccessCfg {
+    bandwidth,
+    delay,
+    queue_packets
+});
 
 /// Loss-recovery variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -203,6 +214,7 @@ pub enum Variant {
     /// BR-TCP (source 002): ssthresh from the reserved rate's bandwidth-delay product.
     BrTcp,
 }
+read::read_enums!(Variant);
 
 impl Variant {
     /// Name as used in JSON and preset names.
@@ -218,8 +230,7 @@ impl Variant {
 }
 
 /// TCP options of a flow.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TcpCfg {
     /// SMSS, bytes of payload.
     pub mss: u64,
@@ -238,6 +249,16 @@ pub struct TcpCfg {
     /// SYN exchange before data.
     pub syn: bool,
 }
+read::read_struct!(TcpCfg {
+    mss,
+    header,
+    rwnd,
+    initial_window,
+    initial_ssthresh,
+    dupack_threshold,
+    nagle,
+    syn
+});
 
 /// cwnd accounting unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -248,6 +269,7 @@ pub enum Units {
     /// cwnd limits packets in flight.
     Segments,
 }
+read::read_enums!(Units);
 
 /// Slow-start increase rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -267,6 +289,7 @@ pub enum SlowStartRule {
     /// risen for CSS_ROUNDS rounds.
     HystartPp,
 }
+read::read_enums!(SlowStartRule);
 
 /// Congestion-avoidance increase rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -282,6 +305,7 @@ pub enum CongAvoidRule {
     /// CUBIC (RFC 9438 §4.2–4.5): toward W_cubic(t + RTT), at least Reno's W_est.
     Cubic,
 }
+read::read_enums!(CongAvoidRule);
 
 /// ssthresh rule on loss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -297,6 +321,7 @@ pub enum SsthreshRule {
     /// convergence).
     Cubic,
 }
+read::read_enums!(SsthreshRule);
 
 /// When a NewReno partial ACK restarts the RTO timer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -307,6 +332,7 @@ pub enum NewRenoTimer {
     /// Every partial ACK ("Slow-but-steady").
     EveryPartial,
 }
+read::read_enums!(NewRenoTimer);
 
 /// cwnd on a NewReno full ACK.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -317,6 +343,7 @@ pub enum NewRenoFullAck {
     /// ssthresh.
     Ssthresh,
 }
+read::read_enums!(NewRenoFullAck);
 
 /// What a NewReno partial ACK does to the inflated window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -327,6 +354,7 @@ pub enum PartialWindow {
     /// Fall back to cwnd (ns-2 without partial_window_deflation_).
     Reset,
 }
+read::read_enums!(PartialWindow);
 
 /// ssthresh on a timeout of an already timer-retransmitted segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -337,6 +365,7 @@ pub enum RepeatedRto {
     /// Recompute it (ns-2, BSD).
     HalveAgain,
 }
+read::read_enums!(RepeatedRto);
 
 /// What happens to cwnd while the sender is idle or application-limited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -351,6 +380,7 @@ pub enum IdlePolicy {
     /// RFC 7661 (new CWV): keep cwnd while rate-limited, for up to a time limit.
     Rfc7661,
 }
+read::read_enums!(IdlePolicy);
 
 impl IdlePolicy {
     /// Name as used in JSON.
@@ -383,6 +413,7 @@ pub enum GrowthGate {
     #[serde(rename = "linux_3_16")]
     Linux316,
 }
+read::read_enums!(GrowthGate);
 
 impl GrowthGate {
     /// Name in scenarios.
@@ -405,6 +436,7 @@ pub enum FullWindowSlack {
     /// Full only when the flight reaches the window exactly (the literal test).
     None,
 }
+read::read_enums!(FullWindowSlack);
 
 /// The RTT of BR-TCP's ssthresh formula.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -415,6 +447,7 @@ pub enum BrRtt {
     /// The smoothed RTT.
     Srtt,
 }
+read::read_enums!(BrRtt);
 
 // BBR's setting lives beside its rules.
 pub use crate::tcp::cc::bbr::Controller;
@@ -431,6 +464,7 @@ pub enum BrPacketSize {
     /// SMSS alone.
     Mss,
 }
+read::read_enums!(BrPacketSize);
 
 /// What BR-TCP does between the third duplicate ACK and the end of the loss episode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -441,10 +475,10 @@ pub enum BrRecovery {
     /// RFC 6582 fast recovery (inflation, partial ACKs) around the same ssthresh.
     Newreno,
 }
+read::read_enums!(BrRecovery);
 
 /// Congestion-control axes of a flow.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CcCfg {
     /// cwnd unit.
     pub units: Units,
@@ -515,6 +549,42 @@ pub struct CcCfg {
     /// BR-TCP: the loss-episode behaviour.
     pub br_recovery: BrRecovery,
 }
+read::read_struct!(CcCfg {
+    units,
+    slow_start,
+    abc_limit,
+    congestion_avoidance,
+    ssthresh_rule,
+    limited_transmit,
+    recover_guard,
+    fast_retransmit_restarts_timer,
+    newreno_timer,
+    newreno_full_ack,
+    newreno_partial_window,
+    repeated_rto_ssthresh,
+    idle_policy,
+    growth_gate,
+    full_window_slack,
+    nvp_limit,
+    header_in_window,
+    max_cwnd,
+    binomial,
+    binomial_k,
+    binomial_l,
+    binomial_alpha,
+    binomial_beta,
+    cubic_c,
+    cubic_beta,
+    cubic_fast_convergence,
+    cubic_reno_friendly,
+    cubic_ssthresh_from,
+    cubic_rtt,
+    cubic_growth,
+    controller,
+    br_rtt,
+    br_packet_size,
+    br_recovery
+});
 
 /// RTO estimator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -527,10 +597,10 @@ pub enum Estimator {
     /// RFC 793 §3.7.
     Rfc793,
 }
+read::read_enums!(Estimator);
 
 /// Retransmission timer settings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RtoCfg {
     /// Estimator.
     pub estimator: Estimator,
@@ -547,16 +617,28 @@ pub struct RtoCfg {
     /// RFC 793 β.
     pub rfc793_beta: f64,
 }
+read::read_struct!(RtoCfg {
+    estimator,
+    clock_tick,
+    initial,
+    min,
+    max,
+    rfc793_alpha,
+    rfc793_beta
+});
 
 /// Receiver settings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ReceiverCfg {
     /// Delayed ACKs.
     pub delayed_ack: bool,
     /// Delayed-ACK timeout, s.
     pub delack_timeout: f64,
 }
+read::read_struct!(ReceiverCfg {
+    delayed_ack,
+    delack_timeout
+});
 
 /// Application kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -575,20 +657,20 @@ pub enum AppKind {
     /// Writes with exponentially distributed gaps (a remote-shell user typing).
     Poisson,
 }
+read::read_enums!(AppKind);
 
 /// One scripted application write.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ScriptedWrite {
     /// When, s.
     pub at: f64,
     /// How many bytes.
     pub bytes: u64,
 }
+read::read_struct!(ScriptedWrite { at, bytes });
 
 /// Application settings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AppCfg {
     /// Kind.
     pub kind: AppKind,
@@ -605,25 +687,28 @@ pub struct AppCfg {
     /// Scripted writes.
     pub writes: Vec<ScriptedWrite>,
 }
-
-fn one() -> u64 {
-    1
-}
+read::read_struct!(AppCfg {
+    kind,
+    bytes,
+    write_size,
+    write_interval,
+    on,
+    off,
+    writes
+});
 
 /// A scripted drop of one transmission of one data segment, at the bottleneck.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ScriptedDrop {
     /// Segment number (SYN = 0, first data segment = 1).
     pub segment: u64,
     /// Transmission attempt (1 = original).
-    #[serde(default = "one")]
     pub attempt: u64,
 }
+read::read_struct!(ScriptedDrop { segment, attempt });
 
 /// One flow: a sender, a receiver, their access links and an application.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FlowCfg {
     /// The catalogue entry these settings match (see [`crate::catalogue`]), or "custom".
     /// On input it expands to its settings before any explicit key is applied; on output
@@ -652,10 +737,23 @@ pub struct FlowCfg {
     /// Scripted drops.
     pub drops: Vec<ScriptedDrop>,
 }
+read::read_struct!(FlowCfg {
+    algorithm,
+    variant,
+    start,
+    reserved_bandwidth,
+    access,
+    receiver_access,
+    tcp,
+    cc,
+    rto,
+    receiver,
+    app,
+    drops
+});
 
 /// A parameter change at a given time.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TimelineEntry {
     /// When, s.
     pub at: f64,
@@ -664,6 +762,7 @@ pub struct TimelineEntry {
     /// New value.
     pub value: Value,
 }
+read::read_struct!(TimelineEntry { at, set, value });
 
 /// Which events the event log keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -676,20 +775,20 @@ pub enum EventFilter {
     /// Drops, retransmissions and congestion events only.
     Congestion,
 }
+read::read_enums!(EventFilter);
 
 /// Trace options.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TraceCfg {
     /// Event-log filter.
     pub events: EventFilter,
     /// Width of the throughput table's bins, s.
     pub throughput_bin: f64,
 }
+read::read_struct!(TraceCfg { events, throughput_bin });
 
 /// Every parameter of a run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scenario {
     /// Format version (1).
     pub version: u64,
@@ -708,6 +807,16 @@ pub struct Scenario {
     /// Parameter changes during the run.
     pub timeline: Vec<TimelineEntry>,
 }
+read::read_struct!(Scenario {
+    version,
+    seed,
+    duration,
+    trace,
+    network,
+    flows,
+    cross,
+    timeline
+});
 
 /// Most flows a scenario may hold.
 pub const MAX_FLOWS: usize = 64;
@@ -746,8 +855,17 @@ impl Scenario {
             .map_or(Vec::new(), |flows| {
                 flows.iter().map(crate::catalogue::identify).collect()
             });
-        let mut scenario: Scenario =
-            serde_json::from_value(merged).map_err(|e| vec![Problem::new("", format!("cannot read scenario: {e}"))])?;
+        let mut merged = merged;
+        complete_items(&mut merged);
+        let mut scenario = Scenario::read(&merged).map_err(|e| {
+            vec![Problem::new(
+                e.path(),
+                format!(
+                    "cannot be read: expected {} (a checked scenario should always read; please report this)",
+                    e.expected_text()
+                ),
+            )]
+        })?;
         for (f, name) in scenario.flows.iter_mut().zip(names) {
             f.algorithm = name.to_string();
         }
@@ -1125,7 +1243,7 @@ fn check_item(path: &str, item: &Value, fields: &[ItemField], out: &mut Vec<Prob
     for f in fields {
         let p = format!("{path}.{}", f.name);
         let Some(v) = obj.get(f.name) else {
-            if f.default.is_none() && f.kind.own_default().is_none() {
+            if f.default_value().is_none() {
                 out.push(Problem::new(p, "is missing"));
             }
             continue;
@@ -1215,6 +1333,40 @@ fn check_values(merged: &Value) -> Vec<Problem> {
         }
     }
     out
+}
+
+/// Gives every item of every list parameter (cross traffic, the timeline, a flow's scripted
+/// drops and writes) the table's default for each field it leaves out, so that reading
+/// finds every field.
+fn complete_items(merged: &mut Value) {
+    let complete = |list: Option<&mut Value>, items: &[ItemField]| {
+        for item in list.and_then(Value::as_array_mut).into_iter().flatten() {
+            let Some(obj) = item.as_object_mut() else { continue };
+            for f in items {
+                if !obj.contains_key(f.name) {
+                    if let Some(d) = f.default_value() {
+                        obj.insert(f.name.to_string(), d);
+                    }
+                }
+            }
+        }
+    };
+    for def in schema::params() {
+        let Kind::List { items } = def.kind else { continue };
+        if let Some(rest) = def.path.strip_prefix("flows[].") {
+            let flows = merged.get_mut("flows").and_then(Value::as_array_mut);
+            for f in flows.into_iter().flatten() {
+                complete(get_path_mut(f, rest), items);
+            }
+        } else {
+            complete(get_path_mut(merged, def.path), items);
+        }
+    }
+}
+
+/// Reads a dotted path inside a JSON value, for writing.
+fn get_path_mut<'a>(v: &'a mut Value, path: &str) -> Option<&'a mut Value> {
+    path.split('.').try_fold(v, |cur, key| cur.get_mut(key))
 }
 
 /// Reads a dotted path inside a JSON value.

@@ -33,6 +33,17 @@ pub struct ItemField {
     pub help: &'static str,
 }
 
+impl ItemField {
+    /// The value an item gets when the field is left out; `None` when it is required.
+    pub fn default_value(&self) -> Option<Value> {
+        match (self.default, &self.kind) {
+            (Some(d), ItemKind::Int { .. }) => Some(json!(d as u64)),
+            (Some(d), _) => Some(json!(d)),
+            (None, kind) => kind.own_default(),
+        }
+    }
+}
+
 /// Value type of a list-item field.
 #[derive(Debug)]
 pub enum ItemKind {
@@ -835,9 +846,7 @@ fn kind_json(k: &Kind) -> Map<String, Value> {
                                 o["min"] = min;
                                 o["max"] = max;
                             }
-                            if let Some(d) = f.default {
-                                o["default"] = json!(d);
-                            } else if let Some(d) = f.kind.own_default() {
+                            if let Some(d) = f.default_value() {
                                 o["default"] = d;
                             }
                             o

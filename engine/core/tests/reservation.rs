@@ -100,16 +100,15 @@ fn borrowing_lends_capacity_the_udp_source_leaves_idle() {
 fn cross_traffic_packets_are_all_accounted_for() {
     // Sources stop before the end, so nothing is left in flight: every packet sent was
     // delivered, dropped at the tail, or lost on the wire.
-    let mut s = shared("fifo", false, json!([]));
-    s.cross = serde_json::from_value(json!([
+    let mut doc = shared("fifo", false, json!([])).to_value();
+    doc["cross"] = json!([
         {"kind": "cbr", "rate": 70_000_000u64, "stop": 20.0},
         {"kind": "poisson", "rate": 30_000_000u64, "packet_size": 500, "stop": 20.0},
         {"kind": "on_off", "rate": 50_000_000u64, "on": 0.5, "off": 0.5, "stop": 20.0},
         {"kind": "cbr", "rate": 5_000_000u64, "reverse": true, "stop": 20.0}
-    ]))
-    .unwrap();
-    s.network.bottleneck.loss =
-        serde_json::from_value(json!({"model": "bernoulli", "ber": 0.0, "probability": 0.01})).unwrap();
+    ]);
+    doc["network"]["bottleneck"]["loss"] = json!({"model": "bernoulli", "ber": 0.0, "probability": 0.01});
+    let s = Scenario::from_value(&doc).unwrap();
     let sim = run(&s);
     let sum = sim.summary();
     for c in &sum.cross {

@@ -32,6 +32,7 @@ pub enum Controller {
     /// still decides what is resent.
     Bbr,
 }
+crate::scenario::read::read_enums!(Controller);
 
 /// Why `flow` cannot run under BBR, if it cannot: BBR sets cwnd itself on every ACK, so
 /// the window rules that would also set it are refused rather than silently overridden.

@@ -27,6 +27,7 @@ pub enum CubicSsthreshFrom {
     /// cwnd (Linux's tcp_cubic.c and ns-3).
     Cwnd,
 }
+crate::scenario::read::read_enums!(CubicSsthreshFrom);
 
 /// How CUBIC's increase combines the cubic and the Reno-friendly W_est.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,6 +40,7 @@ pub enum CubicGrowth {
     /// counters), and at least 5 % growth per RTT while no W_max is known.
     Linux,
 }
+crate::scenario::read::read_enums!(CubicGrowth);
 
 /// How far ahead CUBIC's target reads the cubic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,6 +51,7 @@ pub enum CubicRtt {
     /// One minimum RTT (Linux's delay_min, ns-3).
     MinRtt,
 }
+crate::scenario::read::read_enums!(CubicRtt);
 
 /// 10¹⁸: µs³ per s³.
 const US3_PER_S3: i128 = 1_000_000_000_000_000_000;
