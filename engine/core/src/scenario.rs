@@ -4,12 +4,12 @@
 //! range. A scenario that loads is one the engine can run without panicking.
 
 use crate::schema::{self, ItemField, ItemKind, Kind, ParamDef};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;
 
-pub(crate) mod read;
-use read::Read;
+pub(crate) mod json;
+use json::{Read, Write};
 
 /// One thing wrong with a scenario: where, and what. Serialised as `{path, message, text}`,
 /// `text` being the one-line form every front end shows (see `Display`).
@@ -60,8 +60,7 @@ impl Serialize for Problem {
 }
 
 /// Loss model of one direction of the bottleneck.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LossModel {
     /// No random loss.
     None,
@@ -70,10 +69,10 @@ pub enum LossModel {
     /// Each packet lost with a fixed probability.
     Bernoulli,
 }
-read::read_enums!(LossModel);
+json::names!(LossModel { None = "none", Ber = "ber", Bernoulli = "bernoulli" });
 
 /// Random-loss settings of one link direction.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LossCfg {
     /// Which model applies.
     pub model: LossModel,
@@ -82,14 +81,14 @@ pub struct LossCfg {
     /// Per-packet probability (model `bernoulli`).
     pub probability: f64,
 }
-read::read_struct!(LossCfg {
+json::json_struct!(LossCfg {
     model,
     ber,
     probability
 });
 
 /// The shared bottleneck (one link per direction, same rate, delay and buffer).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BottleneckCfg {
     /// bit/s.
     pub bandwidth: u64,
@@ -108,7 +107,7 @@ pub struct BottleneckCfg {
     /// Reservation scheduler: whether a class may use capacity the others leave idle.
     pub borrow: bool,
 }
-read::read_struct!(BottleneckCfg {
+json::json_struct!(BottleneckCfg {
     bandwidth,
     delay,
     queue_packets,
@@ -120,8 +119,7 @@ read::read_struct!(BottleneckCfg {
 });
 
 /// How a bottleneck direction chooses the next packet to send.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SchedulerKind {
     /// One drop-tail queue, first come first served.
     Fifo,
@@ -129,11 +127,10 @@ pub enum SchedulerKind {
     /// for everything else; each class is guaranteed its rate (see [`crate::sched`]).
     Reservation,
 }
-read::read_enums!(SchedulerKind);
+json::names!(SchedulerKind { Fifo = "fifo", Reservation = "reservation" });
 
 /// What a cross-traffic source sends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CrossKind {
     /// A packet every packet_size·8/rate seconds.
     Cbr,
@@ -142,10 +139,10 @@ pub enum CrossKind {
     /// CBR at `rate` during on periods, silent during off periods.
     OnOff,
 }
-read::read_enums!(CrossKind);
+json::names!(CrossKind { Cbr = "cbr", Poisson = "poisson", OnOff = "on_off" });
 
 /// A non-reactive (UDP-like) traffic source that sends across the bottleneck only.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CrossCfg {
     /// cbr, poisson or on_off.
     pub kind: CrossKind,
@@ -164,7 +161,7 @@ pub struct CrossCfg {
     /// Send in the ACK direction instead of the data direction.
     pub reverse: bool,
 }
-read::read_struct!(CrossCfg {
+json::json_struct!(CrossCfg {
     kind,
     rate,
     packet_size,
@@ -176,15 +173,15 @@ read::read_struct!(CrossCfg {
 });
 
 /// Network part of the scenario.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct NetworkCfg {
     /// The shared bottleneck.
     pub bottleneck: BottleneckCfg,
 }
-read::read_struct!(NetworkCfg { bottleneck });
+json::json_struct!(NetworkCfg { bottleneck });
 
 /// An access link (both directions).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct AccessCfg {
     /// bit/s.
     pub bandwidth: u64,
@@ -193,15 +190,14 @@ pub struct AccessCfg {
     /// Queue capacity in packets (counting the one in service).
     pub queue_packets: u64,
 }
-read::read_struct!(AccessCfg {
+json::json_struct!(AccessCfg {
     bandwidth,
     delay,
     queue_packets
 });
 
 /// Loss-recovery variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
     /// Timeout is the only loss signal.
     OldTahoe,
@@ -214,23 +210,10 @@ pub enum Variant {
     /// BR-TCP (source 002): ssthresh from the reserved rate's bandwidth-delay product.
     BrTcp,
 }
-read::read_enums!(Variant);
-
-impl Variant {
-    /// Name as used in JSON and preset names.
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::OldTahoe => "old_tahoe",
-            Variant::Tahoe => "tahoe",
-            Variant::Reno => "reno",
-            Variant::Newreno => "newreno",
-            Variant::BrTcp => "br_tcp",
-        }
-    }
-}
+json::names!(Variant { OldTahoe = "old_tahoe", Tahoe = "tahoe", Reno = "reno", Newreno = "newreno", BrTcp = "br_tcp" });
 
 /// TCP options of a flow.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TcpCfg {
     /// SMSS, bytes of payload.
     pub mss: u64,
@@ -249,7 +232,7 @@ pub struct TcpCfg {
     /// SYN exchange before data.
     pub syn: bool,
 }
-read::read_struct!(TcpCfg {
+json::json_struct!(TcpCfg {
     mss,
     header,
     rwnd,
@@ -261,19 +244,17 @@ read::read_struct!(TcpCfg {
 });
 
 /// cwnd accounting unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Units {
     /// cwnd limits bytes in flight.
     Bytes,
     /// cwnd limits packets in flight.
     Segments,
 }
-read::read_enums!(Units);
+json::names!(Units { Bytes = "bytes", Segments = "segments" });
 
 /// Slow-start increase rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SlowStartRule {
     /// +1 SMSS per new ACK.
     AckCounting,
@@ -289,11 +270,10 @@ pub enum SlowStartRule {
     /// risen for CSS_ROUNDS rounds.
     HystartPp,
 }
-read::read_enums!(SlowStartRule);
+json::names!(SlowStartRule { AckCounting = "ack_counting", Abc = "abc", Linux = "linux", None = "none", HystartPp = "hystart_pp" });
 
 /// Congestion-avoidance increase rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CongAvoidRule {
     /// + max(1, SMSS²/cwnd) per new ACK.
     PerAck,
@@ -305,11 +285,10 @@ pub enum CongAvoidRule {
     /// CUBIC (RFC 9438 §4.2–4.5): toward W_cubic(t + RTT), at least Reno's W_est.
     Cubic,
 }
-read::read_enums!(CongAvoidRule);
+json::names!(CongAvoidRule { PerAck = "per_ack", ByteCounting = "byte_counting", LinuxCounter = "linux_counter", Cubic = "cubic" });
 
 /// ssthresh rule on loss.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SsthreshRule {
     /// max(FlightSize/2, 2·SMSS).
     HalfFlight,
@@ -321,55 +300,50 @@ pub enum SsthreshRule {
     /// convergence).
     Cubic,
 }
-read::read_enums!(SsthreshRule);
+json::names!(SsthreshRule { HalfFlight = "half_flight", HalfCwnd = "half_cwnd", None = "none", Cubic = "cubic" });
 
 /// When a NewReno partial ACK restarts the RTO timer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NewRenoTimer {
     /// Only the first partial ACK of an episode ("Impatient").
     FirstPartial,
     /// Every partial ACK ("Slow-but-steady").
     EveryPartial,
 }
-read::read_enums!(NewRenoTimer);
+json::names!(NewRenoTimer { FirstPartial = "first_partial", EveryPartial = "every_partial" });
 
 /// cwnd on a NewReno full ACK.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NewRenoFullAck {
     /// min(ssthresh, max(FlightSize, SMSS) + SMSS).
     MinFlight,
     /// ssthresh.
     Ssthresh,
 }
-read::read_enums!(NewRenoFullAck);
+json::names!(NewRenoFullAck { MinFlight = "min_flight", Ssthresh = "ssthresh" });
 
 /// What a NewReno partial ACK does to the inflated window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PartialWindow {
     /// Subtract the acknowledged bytes, add back one SMSS (RFC 6582).
     Deflate,
     /// Fall back to cwnd (ns-2 without partial_window_deflation_).
     Reset,
 }
-read::read_enums!(PartialWindow);
+json::names!(PartialWindow { Deflate = "deflate", Reset = "reset" });
 
 /// ssthresh on a timeout of an already timer-retransmitted segment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RepeatedRto {
     /// Keep it (RFC 5681 §3.1).
     Hold,
     /// Recompute it (ns-2, BSD).
     HalveAgain,
 }
-read::read_enums!(RepeatedRto);
+json::names!(RepeatedRto { Hold = "hold", HalveAgain = "halve_again" });
 
 /// What happens to cwnd while the sender is idle or application-limited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IdlePolicy {
     /// cwnd survives any idle period.
     None,
@@ -380,23 +354,10 @@ pub enum IdlePolicy {
     /// RFC 7661 (new CWV): keep cwnd while rate-limited, for up to a time limit.
     Rfc7661,
 }
-read::read_enums!(IdlePolicy);
-
-impl IdlePolicy {
-    /// Name as used in JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            IdlePolicy::None => "none",
-            IdlePolicy::Restart => "restart",
-            IdlePolicy::Rfc2861 => "rfc2861",
-            IdlePolicy::Rfc7661 => "rfc7661",
-        }
-    }
-}
+json::names!(IdlePolicy { None = "none", Restart = "restart", Rfc2861 = "rfc2861", Rfc7661 = "rfc7661" });
 
 /// When an ACK may grow cwnd.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GrowthGate {
     /// Every new ACK (outside recovery) may grow cwnd.
     Always,
@@ -405,49 +366,33 @@ pub enum GrowthGate {
     /// Linux up to 3.15 (`tcp_is_cwnd_limited(sk, in_flight)`): the packets in flight when
     /// the ACK arrived reach cwnd, or leave at most 3 of it unused (or less than a third,
     /// with GSO).
-    #[serde(rename = "linux_3_15")]
     Linux315,
     /// Linux 3.16 (commit ca8a22634381): the largest flight of the current window and
     /// whether the sender was cwnd-limited when it sent it; slow start while cwnd < 2 × that
     /// flight, congestion avoidance only when cwnd-limited.
-    #[serde(rename = "linux_3_16")]
     Linux316,
 }
-read::read_enums!(GrowthGate);
-
-impl GrowthGate {
-    /// Name in scenarios.
-    pub fn name(self) -> &'static str {
-        match self {
-            GrowthGate::Always => "always",
-            GrowthGate::WindowFull => "window_full",
-            GrowthGate::Linux315 => "linux_3_15",
-            GrowthGate::Linux316 => "linux_3_16",
-        }
-    }
-}
+json::names!(GrowthGate { Always = "always", WindowFull = "window_full", Linux315 = "linux_3_15", Linux316 = "linux_3_16" });
 
 /// How full "a full window" must be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FullWindowSlack {
     /// Full when less than one SMSS of the window is unused (the paper's §5 Nagle fix).
     OneMss,
     /// Full only when the flight reaches the window exactly (the literal test).
     None,
 }
-read::read_enums!(FullWindowSlack);
+json::names!(FullWindowSlack { OneMss = "one_mss", None = "none" });
 
 /// The RTT of BR-TCP's ssthresh formula.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BrRtt {
     /// The smallest RTT sample so far (source 002's simulations).
     MinRtt,
     /// The smoothed RTT.
     Srtt,
 }
-read::read_enums!(BrRtt);
+json::names!(BrRtt { MinRtt = "min_rtt", Srtt = "srtt" });
 
 // BBR's setting lives beside its rules.
 pub use crate::tcp::cc::bbr::Controller;
@@ -456,29 +401,27 @@ pub use crate::tcp::cc::bbr::Controller;
 pub use crate::tcp::cc::cubic::{CubicGrowth, CubicRtt, CubicSsthreshFrom};
 
 /// The packet size of BR-TCP's ssthresh formula.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BrPacketSize {
     /// SMSS plus headers: the whole packet on the wire.
     Wire,
     /// SMSS alone.
     Mss,
 }
-read::read_enums!(BrPacketSize);
+json::names!(BrPacketSize { Wire = "wire", Mss = "mss" });
 
 /// What BR-TCP does between the third duplicate ACK and the end of the loss episode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BrRecovery {
     /// cwnd = ssthresh, resend the lost segment, continue in congestion avoidance.
     SetCwnd,
     /// RFC 6582 fast recovery (inflation, partial ACKs) around the same ssthresh.
     Newreno,
 }
-read::read_enums!(BrRecovery);
+json::names!(BrRecovery { SetCwnd = "set_cwnd", Newreno = "newreno" });
 
 /// Congestion-control axes of a flow.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CcCfg {
     /// cwnd unit.
     pub units: Units,
@@ -549,7 +492,7 @@ pub struct CcCfg {
     /// BR-TCP: the loss-episode behaviour.
     pub br_recovery: BrRecovery,
 }
-read::read_struct!(CcCfg {
+json::json_struct!(CcCfg {
     units,
     slow_start,
     abc_limit,
@@ -587,8 +530,7 @@ read::read_struct!(CcCfg {
 });
 
 /// RTO estimator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Estimator {
     /// RFC 6298.
     Rfc6298,
@@ -597,10 +539,10 @@ pub enum Estimator {
     /// RFC 793 §3.7.
     Rfc793,
 }
-read::read_enums!(Estimator);
+json::names!(Estimator { Rfc6298 = "rfc6298", Jacobson88 = "jacobson88", Rfc793 = "rfc793" });
 
 /// Retransmission timer settings.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RtoCfg {
     /// Estimator.
     pub estimator: Estimator,
@@ -617,7 +559,7 @@ pub struct RtoCfg {
     /// RFC 793 β.
     pub rfc793_beta: f64,
 }
-read::read_struct!(RtoCfg {
+json::json_struct!(RtoCfg {
     estimator,
     clock_tick,
     initial,
@@ -628,21 +570,20 @@ read::read_struct!(RtoCfg {
 });
 
 /// Receiver settings.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ReceiverCfg {
     /// Delayed ACKs.
     pub delayed_ack: bool,
     /// Delayed-ACK timeout, s.
     pub delack_timeout: f64,
 }
-read::read_struct!(ReceiverCfg {
+json::json_struct!(ReceiverCfg {
     delayed_ack,
     delack_timeout
 });
 
 /// Application kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AppKind {
     /// Greedy (or fixed size).
     Bulk,
@@ -657,20 +598,20 @@ pub enum AppKind {
     /// Writes with exponentially distributed gaps (a remote-shell user typing).
     Poisson,
 }
-read::read_enums!(AppKind);
+json::names!(AppKind { Bulk = "bulk", Cbr = "cbr", Thin = "thin", OnOff = "on_off", Scripted = "scripted", Poisson = "poisson" });
 
 /// One scripted application write.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ScriptedWrite {
     /// When, s.
     pub at: f64,
     /// How many bytes.
     pub bytes: u64,
 }
-read::read_struct!(ScriptedWrite { at, bytes });
+json::json_struct!(ScriptedWrite { at, bytes });
 
 /// Application settings.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct AppCfg {
     /// Kind.
     pub kind: AppKind,
@@ -687,7 +628,7 @@ pub struct AppCfg {
     /// Scripted writes.
     pub writes: Vec<ScriptedWrite>,
 }
-read::read_struct!(AppCfg {
+json::json_struct!(AppCfg {
     kind,
     bytes,
     write_size,
@@ -698,17 +639,17 @@ read::read_struct!(AppCfg {
 });
 
 /// A scripted drop of one transmission of one data segment, at the bottleneck.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScriptedDrop {
     /// Segment number (SYN = 0, first data segment = 1).
     pub segment: u64,
     /// Transmission attempt (1 = original).
     pub attempt: u64,
 }
-read::read_struct!(ScriptedDrop { segment, attempt });
+json::json_struct!(ScriptedDrop { segment, attempt });
 
 /// One flow: a sender, a receiver, their access links and an application.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FlowCfg {
     /// The catalogue entry these settings match (see [`crate::catalogue`]), or "custom".
     /// On input it expands to its settings before any explicit key is applied; on output
@@ -737,7 +678,7 @@ pub struct FlowCfg {
     /// Scripted drops.
     pub drops: Vec<ScriptedDrop>,
 }
-read::read_struct!(FlowCfg {
+json::json_struct!(FlowCfg {
     algorithm,
     variant,
     start,
@@ -753,7 +694,7 @@ read::read_struct!(FlowCfg {
 });
 
 /// A parameter change at a given time.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TimelineEntry {
     /// When, s.
     pub at: f64,
@@ -762,11 +703,10 @@ pub struct TimelineEntry {
     /// New value.
     pub value: Value,
 }
-read::read_struct!(TimelineEntry { at, set, value });
+json::json_struct!(TimelineEntry { at, set, value });
 
 /// Which events the event log keeps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventFilter {
     /// Everything.
     All,
@@ -775,20 +715,20 @@ pub enum EventFilter {
     /// Drops, retransmissions and congestion events only.
     Congestion,
 }
-read::read_enums!(EventFilter);
+json::names!(EventFilter { All = "all", Sender = "sender", Congestion = "congestion" });
 
 /// Trace options.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TraceCfg {
     /// Event-log filter.
     pub events: EventFilter,
     /// Width of the throughput table's bins, s.
     pub throughput_bin: f64,
 }
-read::read_struct!(TraceCfg { events, throughput_bin });
+json::json_struct!(TraceCfg { events, throughput_bin });
 
 /// Every parameter of a run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
     /// Format version (1).
     pub version: u64,
@@ -807,7 +747,7 @@ pub struct Scenario {
     /// Parameter changes during the run.
     pub timeline: Vec<TimelineEntry>,
 }
-read::read_struct!(Scenario {
+json::json_struct!(Scenario {
     version,
     seed,
     duration,
@@ -916,7 +856,7 @@ impl Scenario {
 
     /// The scenario as a complete JSON object (every setting, defaults included).
     pub fn to_value(&self) -> Value {
-        serde_json::to_value(self).expect("a scenario always serialises")
+        self.write()
     }
 
     fn cross_checks(&self) -> Vec<Problem> {

@@ -18,12 +18,10 @@
 use super::{why, Cc, Flight, Phase};
 use crate::explain::Rule;
 use crate::time::Ns;
-use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// What sets the window and the sending rate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Controller {
     /// The window rules (slow start, congestion avoidance, ssthresh, recovery): the sender
     /// sends as the window allows, unpaced.
@@ -32,7 +30,7 @@ pub enum Controller {
     /// still decides what is resent.
     Bbr,
 }
-crate::scenario::read::read_enums!(Controller);
+crate::scenario::json::names!(Controller { Window = "window", Bbr = "bbr" });
 
 /// Why `flow` cannot run under BBR, if it cannot: BBR sets cwnd itself on every ACK, so
 /// the window rules that would also set it are refused rather than silently overridden.

@@ -13,25 +13,22 @@ use super::{why, Cc};
 use crate::explain::Rule;
 use crate::scenario::Units;
 use crate::time::Ns;
-use serde::{Deserialize, Serialize};
 
 // The settings (`cc.cubic_ssthresh_from`, `cc.cubic_rtt`, `cc.cubic_growth`; C, β and the
 // two switches are plain numbers and flags in `CcCfg`).
 
 /// What CUBIC multiplies by β_cubic on a loss.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CubicSsthreshFrom {
     /// The flight size (RFC 9438 §4.6).
     Flight,
     /// cwnd (Linux's tcp_cubic.c and ns-3).
     Cwnd,
 }
-crate::scenario::read::read_enums!(CubicSsthreshFrom);
+crate::scenario::json::names!(CubicSsthreshFrom { Flight = "flight", Cwnd = "cwnd" });
 
 /// How CUBIC's increase combines the cubic and the Reno-friendly W_est.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CubicGrowth {
     /// RFC 9438 §4.2–4.3: in the Reno-friendly region (W_cubic(t) < W_est) cwnd = W_est,
     /// else the step toward the cubic's target.
@@ -40,18 +37,17 @@ pub enum CubicGrowth {
     /// counters), and at least 5 % growth per RTT while no W_max is known.
     Linux,
 }
-crate::scenario::read::read_enums!(CubicGrowth);
+crate::scenario::json::names!(CubicGrowth { Rfc = "rfc", Linux = "linux" });
 
 /// How far ahead CUBIC's target reads the cubic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CubicRtt {
     /// One smoothed RTT (RFC 9438 §4.2).
     Srtt,
     /// One minimum RTT (Linux's delay_min, ns-3).
     MinRtt,
 }
-crate::scenario::read::read_enums!(CubicRtt);
+crate::scenario::json::names!(CubicRtt { Srtt = "srtt", MinRtt = "min_rtt" });
 
 /// 10¹⁸: µs³ per s³.
 const US3_PER_S3: i128 = 1_000_000_000_000_000_000;
