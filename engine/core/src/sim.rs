@@ -1269,11 +1269,8 @@ impl Simulation {
 fn apply_live(links: &mut [Link], apps: &mut [App], table_path: &str, flows: &[u32], v: &Value) -> bool {
     let f = v.as_f64().unwrap_or(0.0);
     let u = v.as_u64().unwrap_or(f as u64);
-    let model = match v.as_str() {
-        Some("ber") => LossModel::Ber,
-        Some("bernoulli") => LossModel::Bernoulli,
-        _ => LossModel::None,
-    };
+    // The value was checked against the table before it came here.
+    let model = v.as_str().and_then(LossModel::from_name).unwrap_or(LossModel::None);
     let bottleneck = |links: &mut [Link], apply: &dyn Fn(&mut Link)| {
         apply(&mut links[0]);
         apply(&mut links[1]);

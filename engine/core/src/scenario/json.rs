@@ -8,7 +8,7 @@
 //! and both directions come from those lists.
 //!
 //! This replaced serde's derived `Deserialize` and `Serialize`, whose generic code,
-//! instantiated for every setting type and `serde_json::Value`, was ~130 KiB of the page's
+//! instantiated for every setting type and `serde_json::Value`, was ~135 KiB of the page's
 //! engine (docs/performance.md, "What the lite engine is made of"). The values are the
 //! same: `as_u64` and `as_f64` are what serde's visitors do with a JSON number, numbers are
 //! written as serde_json writes them, and an object's keys are sorted either way (serde_json's
