@@ -2,23 +2,23 @@
 // controls): a title naming the scenario, the scenario in one line and the link that
 // reproduces the view, above the plots; the lesson's text, whole, after the summary. It
 // also installs the print support that prints the plots as vectors (export/print.ts).
-import { useEffect, useMemo } from 'react';
+import { useDeferredValue, useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
 import { tables } from '../engine/tables';
 import { scenarioLine, scenarioName } from '../export/describe';
 import { installPrintSupport } from '../export/print';
-import { encodeShareState } from '../scenario/url';
-import { shareStateOf } from '../state/urlSync';
+import { shareQuery, shareStateOf } from '../state/urlSync';
 
 /** Title, scenario line and link (print only). */
 export function PrintHeader() {
-  const name = useAppState(scenarioName);
-  const line = useAppState(useShallow((s) => [s.scenario, s.mode, s.algorithms] as const));
-  const share = useAppState(useShallow(shareStateOf));
-  const query = useMemo(() => encodeShareState(share), [share]);
+  // Shown only in print: it follows the page at low priority (useDeferredValue), so a
+  // slider step's own render does not wait for it.
+  const name = useDeferredValue(useAppState(scenarioName));
+  const line = useDeferredValue(useAppState(useShallow((s) => [s.scenario, s.mode, s.algorithms] as const)));
+  const query = shareQuery(useDeferredValue(useAppState(useShallow(shareStateOf))));
   useEffect(() => installPrintSupport(), []);
-  const text = scenarioLine({ scenario: line[0], mode: line[1], algorithms: line[2] });
+  const text = useMemo(() => scenarioLine({ scenario: line[0], mode: line[1], algorithms: line[2] }), [line]);
   return (
     <header className="print-only print-header">
       <h1>cwndlab — {name}</h1>

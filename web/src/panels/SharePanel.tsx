@@ -1,10 +1,9 @@
 // The link to this exact view: scenario, algorithms, timeline, zoom and cursor.
-import { useMemo, useState, useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
 import { PACK_MARK, QUERY_LIMIT } from '../scenario/longLink';
-import { encodeShareState } from '../scenario/url';
-import { shareStateOf } from '../state/urlSync';
+import { shareQuery, shareStateOf } from '../state/urlSync';
 
 /** The page's address without its query (it does not change while the page is open). */
 const pageAddress = () => `${window.location.origin}${window.location.pathname}`;
@@ -12,10 +11,11 @@ const noUpdates = () => () => {};
 
 /** A read-only field with the link and a copy button. */
 export function SharePanel() {
-  // Select the parts (references, compared shallowly) and encode only when one changes:
-  // a selector that encoded would run on every store update.
+  // Select the parts (references, compared shallowly) and encode only when one changes
+  // (shareQuery keeps the last encoding, which the address bar and print share): a selector
+  // that encoded would run on every store update.
   const share = useAppState(useShallow(shareStateOf));
-  const query = useMemo(() => encodeShareState(share), [share]);
+  const query = shareQuery(share);
   const [copied, setCopied] = useState(false);
   // Prerendered at build time (src/prerender) there is no page address: the field is empty
   // there, and while the page hydrates that HTML (start.tsx), so that both agree.

@@ -7,8 +7,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from 'zustand';
 import { useApp, useAppState } from '../app/AppContext';
 import { useTakeOver } from '../app/Deferred';
-import { encodeShareState } from '../scenario/url';
-import { shareStateOf } from '../state/urlSync';
+import { shareQuery, shareStateOf } from '../state/urlSync';
 import { DEFAULT_SHEET_QUESTIONS, MAX_SHEET_QUESTIONS } from './link';
 import { asksAboutRounds, sheetInput } from './sheet';
 import { pageSheets } from './sheetClient';
@@ -209,7 +208,7 @@ export function SheetPrintQuestions() {
   const result = useStore(sheetResult);
   const link = useAppState((s) => s.sheet);
   const share = useAppState(useShallow(shareStateOf));
-  const query = useMemo(() => encodeShareState(share), [share]);
+  const query = shareQuery(share);
   if (result.status !== 'ready' || !result.sheet || !link) return null;
   const url = `${window.location.origin}${window.location.pathname}?${query}`;
   return (

@@ -36,6 +36,26 @@ export function shareStateOf(s: AppState): ShareState {
   };
 }
 
+let lastShare: ShareState | null = null;
+let lastQuery = '';
+
+/** The link's query for `share` (`encodeShareState`), encoded once per state however many
+ *  parts of the page ask for it: the address bar, the share panel, the printed header and
+ *  the sheet's printed questions each asked on every change (~0.7 ms each per slider step). */
+export function shareQuery(share: ShareState): string {
+  if (lastShare === null || !sameShare(lastShare, share)) {
+    lastQuery = encodeShareState(share);
+    lastShare = share;
+  }
+  return lastQuery;
+}
+
+/** The two hold the very same values (the store's state is never changed in place). */
+function sameShare(a: ShareState, b: ShareState): boolean {
+  const keys = Object.keys(b) as (keyof ShareState)[];
+  return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]);
+}
+
 /** Subscribes the address bar to the store; returns the unsubscribe function. */
 export function startUrlSync(store: AppStore, win: Window = window): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -44,7 +64,7 @@ export function startUrlSync(store: AppStore, win: Window = window): () => void 
     // A long link (v=5) carries part of itself after `#~` (scenario/longLink.ts); any other
     // fragment (`#plots`, the skip link's) is the page's own and is kept, unless the link
     // needs the fragment.
-    const { query, fragment } = splitLink(encodeShareState(shareStateOf(store.getState())));
+    const { query, fragment } = splitLink(shareQuery(shareStateOf(store.getState())));
     const current = win.location.hash;
     const hash = fragment !== '' ? `#${fragment}` : current.startsWith(`#${PACK_MARK}`) ? '' : current;
     const url = `${win.location.pathname}?${query}${hash}`;
