@@ -282,6 +282,32 @@ test('printing gives a handout: title, scenario, plots as vectors, legend, summa
   expect(pages.length).toBeLessThan(6);
 });
 
+test('the printed header follows a change: its scenario line and link are the page’s after a slider step', async ({
+  page,
+}) => {
+  await openApp(page, '?v=4&alg=reno,newreno');
+  // Print-only, but in the page (hidden on screen) once the deferred parts have loaded.
+  const line = page.locator('header.print-header .print-line');
+  await expect(line).toHaveCount(1);
+  const lineBefore = await line.textContent();
+  const before = await comparisons(page);
+  const slider = page.getByRole('slider', { name: 'Bottleneck bandwidth' });
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  await waitNewComparison(page, before);
+  // The address bar trails the change by 150 ms; the header is the page's link.
+  await expect(page).toHaveURL(/network\.bottleneck\.bandwidth=/);
+  const query = new URL(page.url()).search;
+  await expect(line).not.toHaveText(lineBefore ?? '');
+  await page.emulateMedia({ media: 'print' });
+  const header = page.locator('header.print-header');
+  await expect(header).toBeVisible();
+  await expect(header.locator('.print-link')).toHaveText(
+    new URL(page.url()).origin + new URL(page.url()).pathname + query,
+  );
+  await page.emulateMedia({ media: 'screen' });
+});
+
 for (const width of [1920, 1280, 390]) {
   test(`the export menu at ${width} px: fits, keyboard-operable, accessible`, async ({ page }) => {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 1000 });
