@@ -81,11 +81,7 @@ pub struct LossCfg {
     /// Per-packet probability (model `bernoulli`).
     pub probability: f64,
 }
-json::json_struct!(LossCfg {
-    model,
-    ber,
-    probability
-});
+json::json_struct!(LossCfg: model, ber, probability);
 
 /// The shared bottleneck (one link per direction, same rate, delay and buffer).
 #[derive(Clone, Debug, PartialEq)]
@@ -107,16 +103,8 @@ pub struct BottleneckCfg {
     /// Reservation scheduler: whether a class may use capacity the others leave idle.
     pub borrow: bool,
 }
-json::json_struct!(BottleneckCfg {
-    bandwidth,
-    delay,
-    queue_packets,
-    queue_bytes,
-    loss,
-    reverse_loss,
-    scheduler,
-    borrow
-});
+json::json_struct!(BottleneckCfg:
+    bandwidth, delay, queue_packets, queue_bytes, loss, reverse_loss, scheduler, borrow);
 
 /// How a bottleneck direction chooses the next packet to send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,16 +149,7 @@ pub struct CrossCfg {
     /// Send in the ACK direction instead of the data direction.
     pub reverse: bool,
 }
-json::json_struct!(CrossCfg {
-    kind,
-    rate,
-    packet_size,
-    start,
-    stop,
-    on,
-    off,
-    reverse
-});
+json::json_struct!(CrossCfg: kind, rate, packet_size, start, stop, on, off, reverse);
 
 /// Network part of the scenario.
 #[derive(Clone, Debug, PartialEq)]
@@ -178,7 +157,7 @@ pub struct NetworkCfg {
     /// The shared bottleneck.
     pub bottleneck: BottleneckCfg,
 }
-json::json_struct!(NetworkCfg { bottleneck });
+json::json_struct!(NetworkCfg: bottleneck);
 
 /// An access link (both directions).
 #[derive(Clone, Debug, PartialEq)]
@@ -190,11 +169,7 @@ pub struct AccessCfg {
     /// Queue capacity in packets (counting the one in service).
     pub queue_packets: u64,
 }
-json::json_struct!(AccessCfg {
-    bandwidth,
-    delay,
-    queue_packets
-});
+json::json_struct!(AccessCfg: bandwidth, delay, queue_packets);
 
 /// Loss-recovery variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,16 +207,7 @@ pub struct TcpCfg {
     /// SYN exchange before data.
     pub syn: bool,
 }
-json::json_struct!(TcpCfg {
-    mss,
-    header,
-    rwnd,
-    initial_window,
-    initial_ssthresh,
-    dupack_threshold,
-    nagle,
-    syn
-});
+json::json_struct!(TcpCfg: mss, header, rwnd, initial_window, initial_ssthresh, dupack_threshold, nagle, syn);
 
 /// cwnd accounting unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -492,42 +458,13 @@ pub struct CcCfg {
     /// BR-TCP: the loss-episode behaviour.
     pub br_recovery: BrRecovery,
 }
-json::json_struct!(CcCfg {
-    units,
-    slow_start,
-    abc_limit,
-    congestion_avoidance,
-    ssthresh_rule,
-    limited_transmit,
-    recover_guard,
-    fast_retransmit_restarts_timer,
-    newreno_timer,
-    newreno_full_ack,
-    newreno_partial_window,
-    repeated_rto_ssthresh,
-    idle_policy,
-    growth_gate,
-    full_window_slack,
-    nvp_limit,
-    header_in_window,
-    max_cwnd,
-    binomial,
-    binomial_k,
-    binomial_l,
-    binomial_alpha,
-    binomial_beta,
-    cubic_c,
-    cubic_beta,
-    cubic_fast_convergence,
-    cubic_reno_friendly,
-    cubic_ssthresh_from,
-    cubic_rtt,
-    cubic_growth,
-    controller,
-    br_rtt,
-    br_packet_size,
-    br_recovery
-});
+json::json_struct!(CcCfg:
+    units, slow_start, abc_limit, congestion_avoidance, ssthresh_rule, limited_transmit, recover_guard,
+    fast_retransmit_restarts_timer, newreno_timer, newreno_full_ack, newreno_partial_window,
+    repeated_rto_ssthresh, idle_policy, growth_gate, full_window_slack, nvp_limit, header_in_window, max_cwnd,
+    binomial, binomial_k, binomial_l, binomial_alpha, binomial_beta, cubic_c, cubic_beta,
+    cubic_fast_convergence, cubic_reno_friendly, cubic_ssthresh_from, cubic_rtt, cubic_growth, controller,
+    br_rtt, br_packet_size, br_recovery);
 
 /// RTO estimator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -559,15 +496,7 @@ pub struct RtoCfg {
     /// RFC 793 β.
     pub rfc793_beta: f64,
 }
-json::json_struct!(RtoCfg {
-    estimator,
-    clock_tick,
-    initial,
-    min,
-    max,
-    rfc793_alpha,
-    rfc793_beta
-});
+json::json_struct!(RtoCfg: estimator, clock_tick, initial, min, max, rfc793_alpha, rfc793_beta);
 
 /// Receiver settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -577,10 +506,7 @@ pub struct ReceiverCfg {
     /// Delayed-ACK timeout, s.
     pub delack_timeout: f64,
 }
-json::json_struct!(ReceiverCfg {
-    delayed_ack,
-    delack_timeout
-});
+json::json_struct!(ReceiverCfg: delayed_ack, delack_timeout);
 
 /// Application kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -608,7 +534,7 @@ pub struct ScriptedWrite {
     /// How many bytes.
     pub bytes: u64,
 }
-json::json_struct!(ScriptedWrite { at, bytes });
+json::json_struct!(ScriptedWrite: at, bytes);
 
 /// Application settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -628,15 +554,7 @@ pub struct AppCfg {
     /// Scripted writes.
     pub writes: Vec<ScriptedWrite>,
 }
-json::json_struct!(AppCfg {
-    kind,
-    bytes,
-    write_size,
-    write_interval,
-    on,
-    off,
-    writes
-});
+json::json_struct!(AppCfg: kind, bytes, write_size, write_interval, on, off, writes);
 
 /// A scripted drop of one transmission of one data segment, at the bottleneck.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -646,7 +564,7 @@ pub struct ScriptedDrop {
     /// Transmission attempt (1 = original).
     pub attempt: u64,
 }
-json::json_struct!(ScriptedDrop { segment, attempt });
+json::json_struct!(ScriptedDrop: segment, attempt);
 
 /// One flow: a sender, a receiver, their access links and an application.
 #[derive(Clone, Debug, PartialEq)]
@@ -678,20 +596,9 @@ pub struct FlowCfg {
     /// Scripted drops.
     pub drops: Vec<ScriptedDrop>,
 }
-json::json_struct!(FlowCfg {
-    algorithm,
-    variant,
-    start,
-    reserved_bandwidth,
-    access,
-    receiver_access,
-    tcp,
-    cc,
-    rto,
-    receiver,
-    app,
-    drops
-});
+json::json_struct!(FlowCfg:
+    algorithm, variant, start, reserved_bandwidth, access, receiver_access, tcp, cc, rto, receiver, app,
+    drops);
 
 /// A parameter change at a given time.
 #[derive(Clone, Debug, PartialEq)]
@@ -703,7 +610,7 @@ pub struct TimelineEntry {
     /// New value.
     pub value: Value,
 }
-json::json_struct!(TimelineEntry { at, set, value });
+json::json_struct!(TimelineEntry: at, set, value);
 
 /// Which events the event log keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -725,7 +632,7 @@ pub struct TraceCfg {
     /// Width of the throughput table's bins, s.
     pub throughput_bin: f64,
 }
-json::json_struct!(TraceCfg { events, throughput_bin });
+json::json_struct!(TraceCfg: events, throughput_bin);
 
 /// Every parameter of a run.
 #[derive(Clone, Debug, PartialEq)]
@@ -747,16 +654,7 @@ pub struct Scenario {
     /// Parameter changes during the run.
     pub timeline: Vec<TimelineEntry>,
 }
-json::json_struct!(Scenario {
-    version,
-    seed,
-    duration,
-    trace,
-    network,
-    flows,
-    cross,
-    timeline
-});
+json::json_struct!(Scenario: version, seed, duration, trace, network, flows, cross, timeline);
 
 /// Most flows a scenario may hold.
 pub const MAX_FLOWS: usize = 64;
@@ -783,7 +681,7 @@ impl Scenario {
     /// problem is reported at once: unknown keys, wrong types and out-of-range values
     /// together; rules that relate several parameters once each value is valid.
     pub fn from_value(user: &Value) -> Result<Scenario, Vec<Problem>> {
-        let (merged, mut problems) = merge_over_defaults(user)?;
+        let (mut merged, mut problems) = merge_over_defaults(user)?;
         problems.extend(check_values(&merged));
         if !problems.is_empty() {
             return Err(problems);
@@ -795,8 +693,7 @@ impl Scenario {
             .map_or(Vec::new(), |flows| {
                 flows.iter().map(crate::catalogue::identify).collect()
             });
-        let mut merged = merged;
-        complete_items(&mut merged);
+        json::complete_items(&mut merged);
         let mut scenario = Scenario::read(&merged).map_err(|e| {
             vec![Problem::new(
                 e.path(),
@@ -1275,37 +1172,8 @@ fn check_values(merged: &Value) -> Vec<Problem> {
     out
 }
 
-/// Gives every item of every list parameter (cross traffic, the timeline, a flow's scripted
-/// drops and writes) the table's default for each field it leaves out, so that reading
-/// finds every field.
-fn complete_items(merged: &mut Value) {
-    let complete = |list: Option<&mut Value>, items: &[ItemField]| {
-        for item in list.and_then(Value::as_array_mut).into_iter().flatten() {
-            let Some(obj) = item.as_object_mut() else { continue };
-            for f in items {
-                if !obj.contains_key(f.name) {
-                    if let Some(d) = f.default_value() {
-                        obj.insert(f.name.to_string(), d);
-                    }
-                }
-            }
-        }
-    };
-    for def in schema::params() {
-        let Kind::List { items } = def.kind else { continue };
-        if let Some(rest) = def.path.strip_prefix("flows[].") {
-            let flows = merged.get_mut("flows").and_then(Value::as_array_mut);
-            for f in flows.into_iter().flatten() {
-                complete(get_path_mut(f, rest), items);
-            }
-        } else {
-            complete(get_path_mut(merged, def.path), items);
-        }
-    }
-}
-
 /// Reads a dotted path inside a JSON value, for writing.
-fn get_path_mut<'a>(v: &'a mut Value, path: &str) -> Option<&'a mut Value> {
+pub(crate) fn get_path_mut<'a>(v: &'a mut Value, path: &str) -> Option<&'a mut Value> {
     path.split('.').try_fold(v, |cur, key| cur.get_mut(key))
 }
 

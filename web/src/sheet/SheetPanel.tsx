@@ -208,9 +208,8 @@ export function SheetPrintQuestions() {
   const result = useStore(sheetResult);
   const link = useAppState((s) => s.sheet);
   const share = useAppState(useShallow(shareStateOf));
-  const query = shareQuery(share);
   if (result.status !== 'ready' || !result.sheet || !link) return null;
-  const url = `${window.location.origin}${window.location.pathname}?${query}`;
+  const url = `${window.location.origin}${window.location.pathname}?${shareQuery(share)}`;
   return (
     <section className="print-only sheet-print sheet-print-questions" aria-label="Exercise sheet (print)">
       <SheetQuestions sheet={result.sheet} link={url} />

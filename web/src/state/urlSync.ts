@@ -3,6 +3,7 @@
 // per THROTTLE_MS, because browsers rate-limit the History API (nuqs NUQS-429). The write
 // trails the change by THROTTLE_MS: it is never urgent, and right after a change the page's
 // main thread and the engine workers have a re-run to finish.
+import { shallow } from 'zustand/vanilla/shallow';
 import { PACK_MARK, splitLink } from '../scenario/longLink';
 import { encodeShareState } from '../scenario/url';
 import type { ShareState } from '../scenario/shareState';
@@ -43,17 +44,12 @@ let lastQuery = '';
  *  parts of the page ask for it: the address bar, the share panel, the printed header and
  *  the sheet's printed questions each asked on every change (~0.7 ms each per slider step). */
 export function shareQuery(share: ShareState): string {
-  if (lastShare === null || !sameShare(lastShare, share)) {
+  // Compared part by part (the store's state is never changed in place).
+  if (lastShare === null || !shallow(lastShare, share)) {
     lastQuery = encodeShareState(share);
     lastShare = share;
   }
   return lastQuery;
-}
-
-/** The two hold the very same values (the store's state is never changed in place). */
-function sameShare(a: ShareState, b: ShareState): boolean {
-  const keys = Object.keys(b) as (keyof ShareState)[];
-  return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]);
 }
 
 /** Subscribes the address bar to the store; returns the unsubscribe function. */

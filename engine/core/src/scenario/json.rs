@@ -17,6 +17,7 @@
 //! written scenario was compared with serde's, byte for byte, when this replaced it, and
 //! the tests below read back what is written.
 
+use crate::schema::{self, ItemField, Kind};
 use serde_json::Value;
 
 /// What was expected where reading failed; the path is built on the way out, so a read
@@ -56,6 +57,35 @@ impl ReadError {
     /// What the value should have been.
     pub(crate) fn expected_text(&self) -> &'static str {
         self.expected
+    }
+}
+
+/// Gives every item of every list parameter (cross traffic, the timeline, a flow's scripted
+/// drops and writes) the table's default for each field it leaves out, so that reading
+/// finds every field.
+pub(super) fn complete_items(merged: &mut Value) {
+    let complete = |list: Option<&mut Value>, items: &[ItemField]| {
+        for item in list.and_then(Value::as_array_mut).into_iter().flatten() {
+            let Some(obj) = item.as_object_mut() else { continue };
+            for f in items {
+                if !obj.contains_key(f.name) {
+                    if let Some(d) = f.default_value() {
+                        obj.insert(f.name.to_string(), d);
+                    }
+                }
+            }
+        }
+    };
+    for def in schema::params() {
+        let Kind::List { items } = def.kind else { continue };
+        if let Some(rest) = def.path.strip_prefix("flows[].") {
+            let flows = merged.get_mut("flows").and_then(Value::as_array_mut);
+            for f in flows.into_iter().flatten() {
+                complete(super::get_path_mut(f, rest), items);
+            }
+        } else {
+            complete(super::get_path_mut(merged, def.path), items);
+        }
     }
 }
 
@@ -197,7 +227,8 @@ pub(crate) fn not_a_name() -> ReadError {
 /// one (and serde's `Serialize` through it). List every field (the compiler refuses a
 /// missing or unknown one when reading).
 macro_rules! json_struct {
-    ($t:ident { $($f:ident),* $(,)? }) => {
+    // `Type: field, field, …` (not `Type { … }`, which rustfmt would spread one field a line).
+    ($t:ident: $($f:ident),* $(,)?) => {
         impl $crate::scenario::json::Read for $t {
             fn read(v: &serde_json::Value) -> Result<$t, $crate::scenario::json::ReadError> {
                 $crate::scenario::json::object(v)?;
@@ -322,14 +353,10 @@ mod tests {
             if def.path == "flows[].algorithm" {
                 continue; // a catalogue name (a string), not an enum
             }
-            let path = def.path.replace("flows[].", "flows.0.");
+            let path = def.path.replace("flows[]", "flows[0]");
             for c in options {
                 let mut doc = base.clone();
-                let slot = path.split('.').try_fold(&mut doc, |cur, k| match k.parse::<usize>() {
-                    Ok(i) => cur.get_mut(i),
-                    Err(_) => cur.get_mut(k),
-                });
-                *slot.unwrap_or_else(|| panic!("{path} not in the scenario")) = json!(c.value);
+                crate::scenario::set_path(&mut doc, &path, json!(c.value)).unwrap();
                 let read = Scenario::read(&doc).unwrap_or_else(|e| panic!("{path} = {}: {}", c.value, e.path()));
                 assert_eq!(read.to_value(), doc, "{path} = {}", c.value);
                 checked += 1;
