@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test as plainTest, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import { ARTIFACTS, comparisons, expect, openApp, test, waitIdle, waitNewComparison } from './fixtures';
+import { ARTIFACTS, comparisons, expect, openApp, openSheetPanel, test, waitIdle, waitNewComparison } from './fixtures';
 
 const DIST = join(import.meta.dirname, '..', 'dist');
 
@@ -111,10 +111,7 @@ async function mainFlows(page: Page): Promise<void> {
   expect(await download(page, one.getByRole('button', { name: 'PNG' }))).toBeGreaterThan(100);
 
   // The exercise sheet (the full engine in the sheet worker).
-  const sheet = page.getByRole('region', { name: 'Exercise sheet', exact: true });
-  if (!(await sheet.locator('details').evaluate((d) => (d as HTMLDetailsElement).open))) {
-    await sheet.getByText('Exercise sheet', { exact: true }).click();
-  }
+  const sheet = await openSheetPanel(page);
   await sheet.getByRole('button', { name: 'Make sheet' }).click();
   await expect(sheet.locator('.sheet-screen .sheet-question').first()).toBeVisible({ timeout: 30_000 });
 
@@ -204,8 +201,7 @@ test('served with the header file (frame-ancestors; the workers get the policy t
     const one = panel.getByRole('group', { name: 'One plot' });
     await one.getByLabel('Plot', { exact: true }).selectOption({ index: 0 });
     expect(await download(page, one.getByRole('button', { name: 'PNG' }))).toBeGreaterThan(100);
-    const sheet = page.getByRole('region', { name: 'Exercise sheet', exact: true });
-    await sheet.getByText('Exercise sheet', { exact: true }).click();
+    const sheet = await openSheetPanel(page);
     await sheet.getByRole('button', { name: 'Make sheet' }).click();
     await expect(sheet.locator('.sheet-screen .sheet-question').first()).toBeVisible({ timeout: 30_000 });
     expect(w.foreign, 'requests to other origins').toEqual([]);

@@ -2,7 +2,7 @@
 // console error, and helpers that wait for the app to settle.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 /** Where the specs write their screenshots. */
 export const ARTIFACTS = join(import.meta.dirname, 'artifacts');
@@ -46,6 +46,21 @@ export { expect };
 /** Waits until nothing is computing, playing or waiting to be drawn. */
 export async function waitIdle(page: Page, timeout = 30_000): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.render === 'idle', null, { timeout });
+}
+
+/**
+ * The Exercise sheet panel, opened. It waits for the real panel (its status line is the
+ * panel's own): before that a closed stand-in holds its place (web/src/app/Deferred.tsx),
+ * and a click whose press and release straddle the swap reaches neither, so the panel would
+ * stay closed. deferred.spec.ts clicks the stand-in on purpose.
+ */
+export async function openSheetPanel(page: Page): Promise<Locator> {
+  const sheet = page.getByRole('region', { name: 'Exercise sheet', exact: true });
+  await expect(sheet.locator('.sheet-status')).toBeAttached({ timeout: 30_000 });
+  if (!(await sheet.locator('> details').evaluate((d) => (d as HTMLDetailsElement).open))) {
+    await sheet.getByText('Exercise sheet', { exact: true }).click();
+  }
+  return sheet;
 }
 
 /** Opens the app (query optional) and waits for the first comparison to be drawn. */

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { ARTIFACTS, comparisons, expect, openApp, test, waitIdle, waitNewComparison } from './fixtures';
+import { ARTIFACTS, comparisons, expect, openApp, openSheetPanel, test, waitIdle, waitNewComparison } from './fixtures';
 
 async function openPreset(page: Page, name: string): Promise<void> {
   await openApp(page, '?v=4&alg=newreno');
@@ -21,10 +21,7 @@ const sheetPanel = (page: Page) => page.getByRole('region', { name: 'Exercise sh
 
 /** Opens the Exercise sheet control and makes sheet `number` with `count` questions. */
 async function makeSheet(page: Page, number: number, count: number): Promise<void> {
-  const panel = sheetPanel(page);
-  if (!(await panel.locator('details').evaluate((d) => (d as HTMLDetailsElement).open))) {
-    await panel.getByText('Exercise sheet', { exact: true }).click();
-  }
+  const panel = await openSheetPanel(page);
   await panel.getByLabel('Sheet number').fill(String(number));
   await panel.getByLabel('Questions').fill(String(count));
   await panel.getByRole('button', { name: 'Make sheet' }).click();

@@ -11,6 +11,7 @@ import {
   comparisons,
   expect,
   expectCanvasesDrawn,
+  openSheetPanel,
   summaryText,
   test,
   waitIdle,
@@ -128,18 +129,16 @@ test('a sheet whose engine panics says so, and Make sheet again makes it', async
   });
   await page.goto('./?v=4&alg=reno,newreno');
   await waitIdle(page);
-  const sheet = page.getByRole('region', { name: 'Exercise sheet', exact: true });
   /** Opens the sheet control (a sheet that failed closes it) and asks for a sheet. */
   const makeSheet = async () => {
-    if (!(await sheet.locator('details').evaluate((d) => (d as HTMLDetailsElement).open))) {
-      await sheet.getByText('Exercise sheet', { exact: true }).click();
-    }
+    const sheet = await openSheetPanel(page);
     await sheet.getByRole('button', { name: 'Make sheet' }).click();
+    return sheet;
   };
   await makeSheet();
   const sheetNotice = page.locator('.notice-box li[data-key="sheet"]');
   await expect(sheetNotice).toContainText('Exercise sheet not made: the engine failed unexpectedly; try again');
-  await makeSheet();
+  const sheet = await makeSheet();
   await expect(sheet.locator('.sheet-screen .sheet-question').first()).toBeVisible({ timeout: 30_000 });
   await expect(sheetNotice).toHaveCount(0);
 });
