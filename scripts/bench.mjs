@@ -26,12 +26,19 @@
 //   --cases a,b (default, overlay, two, long, live), --port P, --json FILE (raw numbers),
 //   --gpu MODE: disabled (default: --disable-gpu, software raster and compositing),
 //               default (no GPU flag: on a machine without a GPU Chromium still composites
-//               in software), swiftshader (GPU raster and compositing emulated on the CPU).
+//               in software), swiftshader (GPU raster and compositing emulated on the CPU),
+//               vulkan or egl (a real GPU through ANGLE's Vulkan or EGL back end, the
+//               blocklist ignored; on a machine with a GPU and its driver).
+//   --server vite|static: serve with vite preview (default) or scripts/static-server.mjs
+//               (no vite needed, e.g. on a machine that has only Node and Playwright).
+// The report names the renderer Chromium used (WebGL's) and its graphics feature status
+// (SystemInfo.getInfo, what chrome://gpu shows), so a run that asked for a GPU and fell back to software says so.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { cliOptions, requireBuild, requireChromium, root, vitePreview } from './page-tools.mjs';
+import { serveStatic } from './static-server.mjs';
 
 const { opt, flag } = cliOptions();
 const STEPS = Number(opt('steps', 40));
@@ -43,10 +50,12 @@ const DIST = resolve(root, opt('dist', 'dist'));
 const CASES = opt('cases', 'default,overlay,two,long,live').split(',');
 const GPU = opt('gpu', 'disabled');
 const JSON_OUT = opt('json', '');
+const SERVER = opt('server', 'vite');
+if (SERVER !== 'vite' && SERVER !== 'static') throw new Error('--server must be vite or static');
 
 requireBuild(DIST);
 const executablePath = requireChromium();
-const server = await vitePreview(DIST, PORT);
+const server = SERVER === 'vite' ? await vitePreview(DIST, PORT) : await serveStatic(DIST);
 const base = server.url;
 
 const GPU_ARGS = {
@@ -58,6 +67,13 @@ const GPU_ARGS = {
     '--ignore-gpu-blocklist',
     '--enable-gpu-rasterization',
   ],
+  vulkan: [
+    '--use-angle=vulkan',
+    '--enable-features=Vulkan,VulkanFromANGLE,DefaultANGLEVulkan',
+    '--ignore-gpu-blocklist',
+    '--enable-gpu-rasterization',
+  ],
+  egl: ['--use-gl=angle', '--use-angle=gl-egl', '--ignore-gpu-blocklist', '--enable-gpu-rasterization'],
 };
 if (!GPU_ARGS[GPU]) throw new Error(`--gpu must be one of ${Object.keys(GPU_ARGS).join(', ')}`);
 const browser = await chromium.launch({
@@ -148,6 +164,20 @@ function analyseTrace(events) {
   const layerUpdates = events.filter(
     (e) => e.pid === pid && e.name === 'LayerTreeHost::DoUpdateLayers' && e.ph === 'X',
   );
+  // The main thread's rendering work, by kind, for splitting a frame's time after its JavaScript.
+  const RENDER = { UpdateLayoutTree: 'style', Layout: 'layout', PrePaint: 'paint', Paint: 'paint', Layerize: 'paint' };
+  const renderEvents = events.filter((e) => e.pid === pid && e.ph === 'X' && RENDER[e.name]);
+  /** Time in style, layout and paint inside `frame` (a BeginMainFrame event), nested events once. */
+  const renderSplit = (frame) => {
+    const out = { style: 0, layout: 0, paint: 0 };
+    let end = -Infinity;
+    for (const e of renderEvents) {
+      if (e.tid !== frame.tid || e.ts < frame.ts || e.ts > frame.ts + frame.dur || e.ts < end) continue;
+      out[RENDER[e.name]] += e.dur / 1000;
+      end = e.ts + e.dur;
+    }
+    return out;
+  };
   // Pipeline reporters of the page's compositor: one per frame, stages nested by id.
   const open = new Map();
   const reporters = [];
@@ -213,6 +243,7 @@ function analyseTrace(events) {
     const inputFrame = mainFrames.find((f) => f.ts > k.ts);
     const drawFrame = mainFrames.find((f) => f.ts <= inView && inView <= f.ts + f.dur);
     const flush = drawFrame && layerUpdates.find((u) => u.ts >= drawFrame.ts && u.ts <= drawFrame.ts + drawFrame.dur);
+    const split = drawFrame ? renderSplit(drawFrame) : { style: NaN, layout: NaN, paint: NaN };
     rows.push({
       inputToRequest: ms(k.ts, req),
       requestToResults: ms(req, res),
@@ -223,6 +254,11 @@ function analyseTrace(events) {
       // the canvases' recorded drawing is rasterised (software) and handed to the compositor.
       drawFrame: drawFrame ? drawFrame.dur / 1000 : NaN,
       canvasFlush: flush ? flush.dur / 1000 : NaN,
+      // Of the frame's time after its JavaScript: style recalculation, layout, and pre-paint
+      // with paint and layerisation (the display lists, not yet the pixels).
+      style: split.style,
+      layout: split.layout,
+      paint: split.paint,
       // After the frame's JavaScript: style, layout, paint and commit on the main thread.
       afterDraw: r ? ms(raf ? raf.ts + raf.dur : inView, r.stages.SendBeginMainFrameToCommit?.[1]) : NaN,
       // Raster of what changed, then activation of the new layer tree.
@@ -384,7 +420,36 @@ async function live(name, query) {
   return { name, frames: gaps.length, medianGap: quantile(gaps, 0.5), p95Gap: quantile(gaps, 0.95), simTime };
 }
 
+/** What Chromium drew with: WebGL's renderer string and the browser's GPU report (chrome://gpu's). */
+async function graphics() {
+  const page = await browser.newPage();
+  await page.goto(base);
+  const renderer = await page.evaluate(() => {
+    const gl = document.createElement('canvas').getContext('webgl');
+    if (!gl) return 'no WebGL';
+    const ext = gl.getExtension('WEBGL_debug_renderer_info');
+    return String(gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  });
+  let status;
+  try {
+    // The browser's own report (what chrome://gpu shows): each feature's status and the device.
+    const cdp = await browser.newBrowserCDPSession();
+    const { gpu } = await cdp.send('SystemInfo.getInfo');
+    const features = Object.entries(gpu.featureStatus ?? {})
+      .filter(([k]) => /^(2d_canvas|gpu_compositing|rasterization|webgl|opengl|vulkan|skia_graphite)$/.test(k))
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ');
+    const device = (gpu.devices ?? []).map((d) => `${d.vendorString || d.vendorId} ${d.deviceString || d.deviceId}`);
+    status = `Devices: ${device.join('; ') || 'none'}. Features: ${features}.`;
+  } catch (e) {
+    status = `No GPU report (${e instanceof Error ? e.message : e}).`;
+  }
+  await page.close();
+  return { renderer, status };
+}
+
 const version = await browser.version();
+const gfx = await graphics();
 const loadBefore = loadavg();
 const results = [];
 const ALL = '?v=1&alg=old_tahoe,tahoe,reno,newreno';
@@ -405,12 +470,15 @@ const gpuNote = {
   disabled: '--disable-gpu (software raster and compositing)',
   default: 'no GPU flag (this machine has no GPU: still software compositing)',
   swiftshader: 'SwiftShader: GPU raster and compositing emulated on the CPU',
+  vulkan: 'GPU through ANGLE on Vulkan, blocklist ignored',
+  egl: 'GPU through ANGLE on EGL, blocklist ignored',
 }[GPU];
 console.log(`\ncwndlab ${pkg.version} web benchmark — ${new Date().toISOString()} — ${DIST}`);
 console.log(
   `${cpus().length} cores (${cpus()[0]?.model ?? '?'}), load average before ${load(loadBefore)}, after ${load(loadAfter)}; ` +
-    `Chromium ${version} headless, ${gpuNote}; 1280 × 900, ${STEPS} re-runs per case after ${WARMUP} warm-up ones\n`,
+    `Chromium ${version} headless, ${gpuNote}; 1280 × 900, ${STEPS} re-runs per case after ${WARMUP} warm-up ones`,
 );
+console.log(`Renderer: ${gfx.renderer}. ${gfx.status}\n`);
 console.log('Per re-run, median (minimum) in ms:\n');
 console.log(
   '| case | plots (in view) | input → request | start | engine | read | summary | transfer | results | frame | draw (in view) | input → drawn | input → all drawn |',
@@ -431,9 +499,9 @@ console.log(
 if (TRACE) {
   console.log(`\nFrom a Chrome trace (${TRACE_STEPS} more re-runs per case), median (minimum) in ms:\n`);
   console.log(
-    '| case | input frame | input → request | request → results | results → frame | draw frame | frame JS | after draw (style, layout, paint, commit) | canvas flush | raster + activation | display | input → presented | input → all presented | presented in frame k after input |',
+    '| case | input frame | input → request | request → results | results → frame | draw frame | frame JS | after draw (style, layout, paint, commit) | of which style / layout / paint | canvas flush | raster + activation | display | input → presented | input → all presented | presented in frame k after input |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const s = r.traceStats;
     if (!s.inputToPresented) continue;
@@ -442,7 +510,8 @@ if (TRACE) {
       .join(', ');
     console.log(
       `| ${r.name} | ${cell(s.inputFrame)} | ${cell(s.inputToRequest)} | ${cell(s.requestToResults)} | ${cell(s.resultsToFrame)} | ` +
-        `${cell(s.drawFrame)} | ${cell(s.frameJs)} | ${cell(s.afterDraw)} | ${cell(s.canvasFlush)} | ${cell(s.raster)} | ${cell(s.display)} | ` +
+        `${cell(s.drawFrame)} | ${cell(s.frameJs)} | ${cell(s.afterDraw)} | ` +
+        `${fmt(s.style.median)} / ${fmt(s.layout.median)} / ${fmt(s.paint.median)} | ${cell(s.canvasFlush)} | ${cell(s.raster)} | ${cell(s.display)} | ` +
         `${cell(s.inputToPresented)} (p90 ${fmt(s.inputToPresented.p90)}) | ` +
         `${cell(s.inputToAllPresented)} | ${hist} |`,
     );
@@ -465,6 +534,10 @@ if (play) {
 if (JSON_OUT) {
   writeFileSync(
     JSON_OUT,
-    JSON.stringify({ version, gpu: GPU, dist: DIST, loadBefore, loadAfter, results, long, play }, null, 1),
+    JSON.stringify(
+      { version, gpu: GPU, graphics: gfx, dist: DIST, loadBefore, loadAfter, results, long, play },
+      null,
+      1,
+    ),
   );
 }
