@@ -114,8 +114,24 @@ function preloadStart(): Plugin {
   };
 }
 
+// The page is written against React's API and runs on Preact's implementation of it
+// (preact/compat): about 10 KiB gzip of runtime in place of React DOM's ~66, the first load's
+// largest piece after the engine (docs/performance.md, issue 24). Everything that imports
+// React — the app, zustand — gets Preact; the types stay React's.
+const uiRuntime = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
+  { find: /^react\/jsx-(dev-)?runtime$/, replacement: 'preact/jsx-runtime' },
+];
+
 export default defineConfig({
   root: here,
+  resolve: { alias: uiRuntime },
+  // The build's prerender renders through Vite's SSR loader: zustand must be bundled there too,
+  // or Node would load it with the real React.
+  ssr: { noExternal: ['zustand'] },
   // Relative asset paths: the built site works from any folder of any static host.
   base: './',
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
@@ -146,8 +162,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'runtime', test: /rolldown[\\/]runtime|vite[\\/]preload-helper/ },
-            // React in the chunk main.tsx loads first (its own task), whatever else shares it.
-            { name: 'client', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            // The UI runtime in the chunk main.tsx loads first (its own task), whatever else shares it.
+            { name: 'client', test: /node_modules[\\/]preact[\\/]/ },
             { name: sharedWithLazyPlots() },
           ],
         },
@@ -162,5 +178,7 @@ export default defineConfig({
     root: here,
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
+    // Through Vite's resolver (the aliases above), not Node's: they import React.
+    server: { deps: { inline: ['zustand', 'preact', '@testing-library/preact'] } },
   },
 });

@@ -1,8 +1,8 @@
 // The page's entry. It holds the page's stylesheets (all of them: the build inlines them into
 // the HTML, so the first view is styled before any script runs) and starts the page in two
-// module graphs, each evaluated in a task of its own instead of one long one: React DOM,
-// then the app (start.tsx). The build preloads both from the HTML (vite.config.ts,
-// preloadStart), so splitting them costs no round trip.
+// module graphs, each evaluated in a task of its own instead of one long one: the UI
+// runtime (Preact, imported as react-dom), then the app (start.tsx). The build preloads both
+// from the HTML (vite.config.ts, preloadStart), so splitting them costs no round trip.
 // In the cascade order they had when each component imported its own (the page's last).
 import './practice/practice.css';
 import './sweep/sweep.css';

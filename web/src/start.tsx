@@ -1,6 +1,7 @@
-// Start-up (imported by main.tsx once React DOM is evaluated): load the engine, read the
+// Start-up (imported by main.tsx once the UI runtime is evaluated): load the engine, read the
 // link, build the store, the workers and the controller, keep the address bar in sync,
 // render. If the engine cannot load, say so on the page (never a blank page).
+import './app/svgFocus';
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import type { AppServices } from './app/AppContext';

@@ -3,7 +3,7 @@
 // plot's export is drawn by the very calls its canvas is drawn with (the canvas here is a
 // recorder too, so both are compared call for call), its axes come from the page's SVG, and
 // the real legend is laid out as SVG text and swatches without its hover definitions.
-import { act, cleanup, render } from '@testing-library/react';
+import { act, cleanup, render } from '../test/render';
 import { execFileSync } from 'node:child_process';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -3,7 +3,7 @@
 // (tables with their descriptions, capture points, the page's limit), names the tables of
 // the visible plots, works from the keyboard (native controls), and an export the page
 // cannot make yet lands in the notices under its own heading.
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '../test/render';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppContext } from '../app/AppContext';
 import { loadDeferredNow } from '../app/Deferred';

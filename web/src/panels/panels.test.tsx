@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The panels in jsdom with the real store, controller and engine: labels come from the
 // engine's schema, controls change the scenario, bad input is named.
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '../test/render';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppContext } from '../app/AppContext';
@@ -67,7 +67,7 @@ describe('the controls', () => {
     const slider = screen.getByRole('slider', { name: 'Bottleneck bandwidth' }) as HTMLInputElement;
     const gen = h.store.getState().gen;
     act(() => {
-      fireEvent.change(slider, { target: { value: String(Number(slider.value) + 1) } });
+      fireEvent.input(slider, { target: { value: String(Number(slider.value) + 1) } });
     });
     expect(value(h, 'network.bottleneck.bandwidth')).toBe(2500000);
     expect(h.store.getState().gen).toBeGreaterThan(gen);
@@ -77,15 +77,11 @@ describe('the controls', () => {
   it('the number box takes an exact value in the display unit, and names what is allowed', () => {
     const h = renderWith(<Controls />);
     const box = screen.getByRole('textbox', { name: 'Bottleneck delay in ms, exact value' });
-    act(() => {
-      fireEvent.change(box, { target: { value: '12.5' } });
-      fireEvent.keyDown(box, { key: 'Enter' });
-    });
+    fireEvent.input(box, { target: { value: '12.5' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
     expect(value(h, 'network.bottleneck.delay')).toBe(0.0125);
-    act(() => {
-      fireEvent.change(box, { target: { value: 'soon' } });
-      fireEvent.keyDown(box, { key: 'Enter' });
-    });
+    fireEvent.input(box, { target: { value: 'soon' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
     expect(screen.getByRole('alert').textContent).toContain(
       'Bottleneck delay: not a number; allowed 0 to 10 s (0 to 10000 ms)',
     );
@@ -100,10 +96,8 @@ describe('the controls', () => {
       'only BR-TCP changes with this value, using it for its ssthresh',
     );
     const box = within(control()).getByRole('textbox');
-    act(() => {
-      fireEvent.change(box, { target: { value: '1' } });
-      fireEvent.blur(box);
-    });
+    fireEvent.input(box, { target: { value: '1' } });
+    fireEvent.focusOut(box); // what a browser fires with blur, and what the page listens to
     expect(value(h, 'flows[0].reserved_bandwidth')).toBe(1000000);
     act(() => {
       fireEvent.change(screen.getByRole('combobox', { name: 'Bottleneck scheduler' }), {
@@ -153,16 +147,12 @@ describe('the controls', () => {
       expect(group.textContent).toContain('Application write frequency');
       // The frequency follows the interval (and the schema's range and messages apply).
       const box = within(group).getByRole('textbox', { name: 'Write interval in ms, exact value' });
-      act(() => {
-        fireEvent.change(box, { target: { value: '50' } });
-        fireEvent.keyDown(box, { key: 'Enter' });
-      });
+      fireEvent.input(box, { target: { value: '50' } });
+      fireEvent.keyDown(box, { key: 'Enter' });
       expect(value(h, 'flows[0].app.write_interval')).toBe(0.05);
       expect(group.textContent).toContain('20 writes/s');
-      act(() => {
-        fireEvent.change(box, { target: { value: '0' } });
-        fireEvent.keyDown(box, { key: 'Enter' });
-      });
+      fireEvent.input(box, { target: { value: '0' } });
+      fireEvent.keyDown(box, { key: 'Enter' });
       expect(within(group).getByRole('alert').textContent).toContain('Write interval: out of range; allowed');
       expect(interval.disabled).toBe(false);
     }
@@ -210,23 +200,17 @@ describe('the competing-traffic controls', () => {
     });
     expect((h.store.getState().scenario.cross as Record<string, unknown>[])[0]?.kind).toBe('on_off');
     const on = within(source).getByRole('textbox', { name: 'On' });
-    act(() => {
-      fireEvent.change(on, { target: { value: '0.5' } });
-      fireEvent.keyDown(on, { key: 'Enter' });
-    });
+    fireEvent.input(on, { target: { value: '0.5' } });
+    fireEvent.keyDown(on, { key: 'Enter' });
     expect((h.store.getState().scenario.cross as Record<string, unknown>[])[0]?.on).toBe(0.5);
     // The rate in the display unit, exact.
     const box = within(source).getByRole('textbox', { name: 'Rate in Mbit/s, exact value' });
-    act(() => {
-      fireEvent.change(box, { target: { value: '1.25' } });
-      fireEvent.keyDown(box, { key: 'Enter' });
-    });
+    fireEvent.input(box, { target: { value: '1.25' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
     expect((h.store.getState().scenario.cross as Record<string, unknown>[])[0]?.rate).toBe(1250000);
     // Out of range: the item field's own range, in base and display units.
-    act(() => {
-      fireEvent.change(box, { target: { value: '0.0001' } });
-      fireEvent.keyDown(box, { key: 'Enter' });
-    });
+    fireEvent.input(box, { target: { value: '0.0001' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
     expect(within(source).getByRole('alert').textContent).toContain(
       `Rate: out of range; allowed whole numbers ${field('rate')?.min} to ${field('rate')?.max} bit/s`,
     );
@@ -270,10 +254,8 @@ describe('the competing-traffic controls', () => {
     const borrow = control('network.bottleneck.borrow').querySelector('input') as HTMLInputElement;
     expect(borrow.disabled).toBe(false);
     const reserved = control('flows[0].reserved_bandwidth').querySelector('input.num') as HTMLInputElement;
-    act(() => {
-      fireEvent.change(reserved, { target: { value: '50' } });
-      fireEvent.keyDown(reserved, { key: 'Enter' });
-    });
+    fireEvent.input(reserved, { target: { value: '50' } });
+    fireEvent.keyDown(reserved, { key: 'Enter' });
     expect(document.querySelector('.notice-box')?.textContent).toContain('reservations add up to 50000000 bit/s');
     expect(value(h, 'flows[0].reserved_bandwidth')).toBe(0);
     // Still working: a valid change applies.

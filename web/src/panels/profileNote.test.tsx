@@ -2,7 +2,7 @@
 // The note under the algorithm picker: which controls a compared sender profile's run does
 // not use, and what it uses instead, in the schema's labels and units, with the real store,
 // controller and engine.
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, within } from '../test/render';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppContext } from '../app/AppContext';
 import { createHarness } from '../test/appHarness';

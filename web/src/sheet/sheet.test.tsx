@@ -3,7 +3,7 @@
 // `theory`), the sheet request going to a worker (an in-process one running the real
 // `exercise_json`), the sheet view showing the engine's sheet as it is, and the theory note
 // showing the engine's inputs.
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '../test/render';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppContext } from '../app/AppContext';
 import { tables } from '../engine/tables';

@@ -2,7 +2,7 @@
 // A plot kind loaded when first shown: loaded once, a failure said and retried on the next
 // load, and the page held busy (pendingDraws) from the first render until the commit that
 // shows the loaded part, so a test or a screenshot never takes the stand-in for the plot.
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '../../test/render';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lazyModule, loadedModule, useLazyModule, type LazyModule } from './lazyModule';
 import { pendingDraws } from './scheduler';
