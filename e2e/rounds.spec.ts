@@ -33,9 +33,11 @@ test('the rounds view draws the engine’s rounds of a preset, with its definiti
   await openRounds(page);
   const fig = roundsOf(page, 'reno');
   await expect(fig.locator('.plot-title')).toContainText('Rounds');
-  const label = (await fig.locator('canvas').getAttribute('aria-label')) ?? '';
-  expect(label).toMatch(/Reno: \d+ rounds, largest cwnd/);
-  expect(label).toContain('fast retransmit in round');
+  // The canvas's description follows the rounds, which come from the worker on request
+  // (until then it is the plot's title): waited for, not read once.
+  const canvas = fig.locator('canvas');
+  await expect(canvas).toHaveAttribute('aria-label', /Reno: \d+ rounds, largest cwnd/);
+  await expect(canvas).toHaveAttribute('aria-label', /fast retransmit in round/);
   // The engine's definition, once, under the view.
   await expect(page.locator('.rounds-definition')).toHaveCount(1);
   await expect(page.locator('.rounds-definition')).toContainText('A round starts with the first segment');
