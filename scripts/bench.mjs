@@ -422,8 +422,7 @@ async function live(name, query) {
 
 /** What Chromium drew with: WebGL's renderer string and the browser's GPU report (chrome://gpu's). */
 async function graphics() {
-  const page = await browser.newPage();
-  await page.goto(base);
+  const page = await browser.newPage(); // about:blank: WebGL needs no page of ours
   const renderer = await page.evaluate(() => {
     const gl = document.createElement('canvas').getContext('webgl');
     if (!gl) return 'no WebGL';
