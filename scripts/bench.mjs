@@ -467,7 +467,7 @@ const load = (l) => l.map((x) => x.toFixed(2)).join(' ');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const gpuNote = {
   disabled: '--disable-gpu (software raster and compositing)',
-  default: 'no GPU flag (this machine has no GPU: still software compositing)',
+  default: "no GPU flag (Chromium's own choice; the feature status below says what it used)",
   swiftshader: 'SwiftShader: GPU raster and compositing emulated on the CPU',
   vulkan: 'GPU through ANGLE on Vulkan, blocklist ignored',
   egl: 'GPU through ANGLE on EGL, blocklist ignored',
