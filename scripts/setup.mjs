@@ -5,8 +5,10 @@
 //   3. the wasm builds (cargo, incremental; profile `wasm`, tuned for size) and their JS
 //      bindings: the full engine in web/src/engine/pkg, the page's first-view engine in
 //      web/src/engine/pkg/lite (no export, sheet or theory functions),
-//   4. web/src/engine/pkg/tables.json: schema, defaults, presets, codes, catalogue (with each
-//      algorithm's state machine) and the explanation rules and glossary, read from that wasm.
+//   4. web/src/engine/pkg/tables.json (schema, defaults, presets, codes, catalogue, glossary:
+//      what the first view needs) and web/src/engine/pkg/teaching.json (the lessons' texts,
+//      the presets' steps, the explanation rules and their kinds: loaded by the page after its
+//      first view, or when a lesson or a decision needs them), read from that wasm.
 // Run by `npm start`, `npm run build` and `npm test`; never by `npm install`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -132,12 +134,68 @@ export function maxFlows(wasm) {
   return m ? Number(m[1]) : null;
 }
 
+/**
+ * The engine's vocabulary, in two files. tables.json is bundled with the page's first script;
+ * teaching.json is a chunk of its own (web/src/engine/teaching.ts), since the first view
+ * shows no lesson text, step or rule. The engine's answers are only regrouped here, never
+ * reworded: a preset keeps its lesson's `compare` list (loading a preset selects those
+ * algorithms) and `mode`; the lesson's texts and the preset's steps go to teaching.json by
+ * preset name. The catalogue's state machines are left out: the page reads a run's machine
+ * from the engine that runs it (`Sim.machine_json`).
+ */
+export function splitTables({ schema, defaultScenario, presets, codes, catalogue, rules, limits, sweep }) {
+  // Every field the engine writes has a place: a new one stops the build until it has one.
+  const placed = (what, entry, fields) => {
+    for (const f of Object.keys(entry ?? {})) {
+      if (!fields.includes(f)) throw new Error(`setup: ${what} has a field "${f}" that splitTables does not place`);
+    }
+  };
+  const lessons = {};
+  const steps = {};
+  for (const p of presets) {
+    placed('a preset', p, ['name', 'description', 'scenario', 'lesson', 'steps']);
+    placed('a lesson', p.lesson, ['look', 'happens', 'source', 'question', 'compare', 'mode']);
+    if (p.lesson) {
+      const { look, happens, source, question } = p.lesson;
+      lessons[p.name] = { look, happens, source, question };
+    }
+    if (p.steps?.length) steps[p.name] = p.steps;
+  }
+  for (const e of catalogue)
+    placed('a catalogue entry', e, ['name', 'label', 'group', 'description', 'settings', 'machine']);
+  placed('the rules table', rules, ['rules', 'kinds', 'glossary']);
+  return {
+    tables: {
+      schema,
+      defaultScenario,
+      presets: presets.map(({ name, description, scenario, lesson }) => ({
+        name,
+        description,
+        scenario,
+        lesson: lesson ? { compare: lesson.compare, mode: lesson.mode } : null,
+      })),
+      codes,
+      catalogue: catalogue.map(({ name, label, group, description, settings }) => ({
+        name,
+        label,
+        group,
+        description,
+        settings,
+      })),
+      glossary: rules.glossary,
+      limits,
+      sweep,
+    },
+    teaching: { lessons, steps, rules: rules.rules, kinds: rules.kinds },
+  };
+}
+
 async function writeTables() {
-  // The UI never retypes parameter names, units, defaults or ranges: it reads this file,
+  // The UI never retypes parameter names, units, defaults or ranges: it reads these files,
   // produced by the very wasm it will run.
   const wasm = await import(join(pkgDir, 'cwndlab_wasm.js'));
   wasm.initSync({ module: readFileSync(join(pkgDir, 'cwndlab_wasm_bg.wasm')) });
-  const tables = {
+  const { tables, teaching } = splitTables({
     schema: JSON.parse(wasm.schema_json()),
     defaultScenario: JSON.parse(wasm.default_scenario_json()),
     presets: JSON.parse(wasm.presets_json()),
@@ -148,12 +206,14 @@ async function writeTables() {
     limits: { max_flows: maxFlows(wasm) },
     // Sweeps: the metrics a sweep reports (names, labels, units) and its run limits.
     sweep: JSON.parse(wasm.sweep_vocabulary_json()),
-  };
+  });
   mkdirSync(pkgDir, { recursive: true });
   writeFileSync(join(pkgDir, 'tables.json'), JSON.stringify(tables, null, 1) + '\n');
+  writeFileSync(join(pkgDir, 'teaching.json'), JSON.stringify(teaching, null, 1) + '\n');
   say(
     `Wrote web/src/engine/pkg/tables.json (${tables.schema.params.length} parameters, ` +
-      `${tables.presets.length} presets, ${tables.catalogue.length} algorithms)`,
+      `${tables.presets.length} presets, ${tables.catalogue.length} algorithms) and teaching.json ` +
+      `(${Object.keys(teaching.lessons).length} lessons, ${teaching.rules.length} rules)`,
   );
 }
 

@@ -12,6 +12,7 @@ import { poolSize, spawnEngineWorker } from './engine/spawnWorker';
 import { TraceStore } from './engine/traceStore';
 import { acceptedAsIs } from './engine/validation';
 import { loadEngine, loadFullEngine } from './engine/wasmMain';
+import { loadTeaching } from './engine/teaching';
 import { loadDeferredNow } from './app/Deferred';
 import { holdIdle, lastFrameDuration, onAfterFrame, pendingDraws, requestDraw } from './plots/core/scheduler';
 import { ALGORITHM_NAMES } from './scenario/algorithms';
@@ -81,6 +82,9 @@ async function start() {
   const search = window.location.search + window.location.hash;
   const early = decodeShareState(search);
   const store = createAppStore(early.state);
+  // A link that opens a lesson: its text (the teaching chunk) loads with the engine and is
+  // there at the first render, so the lesson panel does not push the page down later.
+  const lessonTexts = early.state.lesson !== null ? loadTeaching() : null;
   const traces = new TraceStore();
   /** The engine's validator once loaded; before that a change is taken as it is (the
    *  engine's worker checks what it runs, and the link is checked again on arrival). */
@@ -116,8 +120,12 @@ async function start() {
     // A settled signal for screenshots and tests: nothing computing, nothing left to draw.
     const render = c.isIdle() && pendingDraws() === 0 ? 'idle' : 'busy';
     if (document.documentElement.dataset.render !== render) document.documentElement.dataset.render = render;
-    // The first view is drawn: load the parts it does not show (app/Deferred.tsx).
-    if (render === 'idle' && c.timings.length > 0) loadDeferredNow();
+    // The first view is drawn: load the parts it does not show (app/Deferred.tsx) and the
+    // teaching texts (lessons, steps, rules: engine/teaching.ts).
+    if (render === 'idle' && c.timings.length > 0) {
+      loadDeferredNow();
+      void loadTeaching();
+    }
   });
   // The parts the default view does not show load once it is drawn (above), or now when the
   // link opens one (an exercise sheet); the theory note needs the full engine (theory_json
@@ -156,6 +164,7 @@ async function start() {
     // the page renders, and each update would restart a transition's render (measured: the
     // first render came late and cost more in all).
     if (prerendered) await paintedOnce();
+    if (lessonTexts) await lessonTexts;
     root = createRoot(rootEl);
     root.render(<AppRoot services={services} />);
   }

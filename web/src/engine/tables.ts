@@ -1,6 +1,8 @@
 // Typed access to the tables the engine publishes through wasm (schema, defaults, presets,
 // event and phase codes). scripts/setup.mjs writes pkg/tables.json from the very wasm the
-// worker runs, so names, units, defaults and ranges are never retyped in the UI.
+// worker runs, so names, units, defaults and ranges are never retyped in the UI. What the
+// first view never shows (the lessons' texts, the presets' steps, the explanation rules) is
+// in pkg/teaching.json, loaded later (./teaching.ts).
 import raw from './pkg/tables.json';
 import type { JsonObject, JsonValue } from '../lib/json';
 
@@ -58,7 +60,7 @@ export interface Schema {
 /** A complete scenario as the engine resolves it (every setting present). */
 export type Scenario = JsonObject;
 
-/** What a preset teaches: shown in the app beside the summary. */
+/** What a preset teaches, shown in the app beside the summary (its text, in teaching.json). */
 export interface Lesson {
   /** What to look at. */
   look: string;
@@ -68,8 +70,15 @@ export interface Lesson {
   source: string;
   /** One question for the class. */
   question: string;
-  /** Catalogue names to compare on it. */
+}
+
+/** What the first view knows of a preset's lesson: that it has one, and what it compares. */
+export interface LessonHead {
+  /** Catalogue names to compare on it (loading the preset selects them); empty in
+   *  competition mode. */
   compare: string[];
+  /** `compare`: run once per algorithm of `compare`; `compete`: run once, the flows competing. */
+  mode: 'compare' | 'compete';
 }
 
 /** Where the explanation tools lead in a preset: a label and the rules whose first
@@ -80,14 +89,13 @@ export interface LessonStep {
   rules: string[];
 }
 
-/** An engine preset: a named, complete scenario, and its lesson if it has one. */
+/** An engine preset: a named, complete scenario, and its lesson if it has one (the lesson's
+ *  text and the preset's steps are in teaching.json, by the preset's name). */
 export interface Preset {
   name: string;
   description: string;
   scenario: Scenario;
-  lesson: Lesson | null;
-  /** Absent in tables written before explanations. */
-  steps?: LessonStep[];
+  lesson: LessonHead | null;
 }
 
 /** One named algorithm of the engine's catalogue (`catalogue_json()`). */
@@ -101,8 +109,6 @@ export interface CatalogueEntry {
   description: string;
   /** Flow settings it implies: path inside a flow (`cc.idle_policy`) → value. */
   settings: Record<string, JsonValue>;
-  /** Its states and transitions (absent in tables written before explanations). */
-  machine?: Machine | null;
 }
 
 /** Event kinds and congestion-control phases by numeric code, and each table's columns in
@@ -162,11 +168,17 @@ export interface RuleSpec {
   outputs: { name: string; unit: string }[];
 }
 
-/** The explanation vocabulary: rule kinds, rules, and the glossary of terms. */
-export interface RulesTable {
-  kinds: { id: string; description: string }[];
-  rules: RuleSpec[];
-  glossary: { term: string; label: string; definition: string }[];
+/** A kind of explanation rule (`rules_json().kinds`). */
+export interface RuleKind {
+  id: string;
+  description: string;
+}
+
+/** A term of the glossary (`rules_json().glossary`). */
+export interface GlossaryEntry {
+  term: string;
+  label: string;
+  definition: string;
 }
 
 /** Limits the engine enforces that no schema entry states (read by scripts/setup.mjs). */
@@ -201,8 +213,8 @@ export interface EngineTables {
   presets: Preset[];
   codes: Codes;
   catalogue: CatalogueEntry[];
-  /** The explanation rules and the glossary. */
-  rules: RulesTable;
+  /** The glossary of the terms on screen (the rules themselves are in teaching.json). */
+  glossary: GlossaryEntry[];
   /** Absent in tables written before it existed. */
   limits?: Limits;
   sweep: SweepTables;

@@ -1,14 +1,14 @@
 // The preset's steps (engine presets carry where the explanation tools lead in them): a
 // button per step that some run here takes, selecting that decision.
 import { useApp, useAppState } from '../app/AppContext';
-import { tables } from '../engine/tables';
+import { useTeaching } from '../engine/teaching';
 
 /** Where the explanation tools lead in the preset loaded (its family's steps, from the engine): a button per step
  *  some run here takes (it selects that decision). */
 export function LessonSteps() {
   const { controller, store } = useApp();
   const name = useAppState((s) => s.presetName ?? s.lesson);
-  const steps = tables.presets.find((p) => p.name === name)?.steps ?? [];
+  const steps = useTeaching(name !== null)?.steps[name ?? ''] ?? [];
   useAppState((s) => s.decisionsVersion);
   useAppState((s) => s.keys.join());
   if (steps.length === 0) return null;

@@ -11,7 +11,8 @@ import type { DecisionRef } from '../scenario/shareState';
 import type { AppStore } from '../state/store';
 import type { AppState } from '../state/types';
 import { DecisionIndex } from './decisionIndex';
-import { RULES } from './vocabulary';
+import { loadTeaching, teaching } from '../engine/teaching';
+import { ruleSpecs } from './vocabulary';
 
 /** What a step looks for. */
 export type StepTarget =
@@ -39,10 +40,12 @@ const TELLING = ['loss', 'timeout', 'recovery', 'idle', 'gate'];
  *  expiry, not the backoff), else the one the kind is named after, else the first. */
 function telling(idx: DecisionIndex, row: number, kind: string): number | undefined {
   const [a, b] = idx.instantOf(row);
-  const rows = Array.from({ length: b - a + 1 }, (_, k) => a + k).filter((r) => RULES[idx.rule(r)]?.kind === kind);
+  const rows = Array.from({ length: b - a + 1 }, (_, k) => a + k).filter(
+    (r) => ruleSpecs()[idx.rule(r)]?.kind === kind,
+  );
   return (
     rows.find((r) => idx.get('transition', r) >= 0 && idx.get('from', r) !== idx.get('to', r)) ??
-    rows.find((r) => RULES[idx.rule(r)]?.id.startsWith(`${kind}.`)) ??
+    rows.find((r) => ruleSpecs()[idx.rule(r)]?.id.startsWith(`${kind}.`)) ??
     rows[0]
   );
 }
@@ -58,6 +61,8 @@ export class Explainer {
   private gen: number;
   /** A selection from the link, applied once its run's index has it. */
   private pendingWhy: DecisionRef | null;
+  /** The teaching chunk was asked for (refresh). */
+  private teachingAsked = false;
   /** A step asked for before the index. */
   private pendingStep: { dir: 1 | -1; target: StepTarget } | null = null;
   /** A click that came before the index. */
@@ -131,6 +136,14 @@ export class Explainer {
 
   /** Asks every run's worker for the decisions made since the last answer. */
   refresh(): void {
+    // The rules come with the teaching chunk (engine/teaching.ts): the first question waits
+    // for it, so every index has its rules (vocabulary.ts). Where the chunk cannot be
+    // fetched, the decisions are taken without their titles.
+    if (teaching() === null && !this.teachingAsked) {
+      this.teachingAsked = true;
+      void loadTeaching().then(() => this.refresh());
+      return;
+    }
     const s = this.store.getState();
     for (const key of s.keys) {
       if (this.inFlight.has(key)) {
@@ -324,20 +337,20 @@ export class Explainer {
     if (target.kind === 'any') {
       found = row + dir >= 0 && row + dir < idx.length ? row + dir : -1;
     } else if (target.kind === 'sameKind') {
-      const kind = RULES[idx.rule(row)]?.kind;
+      const kind = ruleSpecs()[idx.rule(row)]?.kind;
       what = kind ? `${kind} decision` : 'decision';
-      if (kind) found = idx.find(row, dir, (r) => RULES[idx.rule(r)]?.kind === kind);
+      if (kind) found = idx.find(row, dir, (r) => ruleSpecs()[idx.rule(r)]?.kind === kind);
     } else if (target.kind === 'rules') {
       const wanted = new Set(target.rules);
       what = 'such decision';
-      found = idx.find(row, dir, (r) => wanted.has(RULES[idx.rule(r)]?.id ?? ''));
+      found = idx.find(row, dir, (r) => wanted.has(ruleSpecs()[idx.rule(r)]?.id ?? ''));
     } else {
       // Instants: the next instant with a decision of this kind, at its first such decision.
       what = RULE_KIND_NAMES[target.ruleKind] ?? `${target.ruleKind} decision`;
       const t0 = row < 0 ? -Infinity : idx.t(row);
       // An instant counts when a rule named after the kind fired in it (loss.*: a loss
       // detected; the ssthresh a timeout sets is of kind loss too, but that is a timeout).
-      const of = (r: number) => RULES[idx.rule(r)]?.id.startsWith(`${target.ruleKind}.`) ?? false;
+      const of = (r: number) => ruleSpecs()[idx.rule(r)]?.id.startsWith(`${target.ruleKind}.`) ?? false;
       found = idx.find(row, dir, (r) => of(r) && (dir > 0 ? idx.t(r) > t0 : idx.t(r) < t0));
       if (found >= 0) {
         // Within the instant, the decision the kind is named after (loss.*: the fast
@@ -363,7 +376,7 @@ export class Explainer {
     const keys = focus ? [focus, ...s.keys.filter((k) => k !== focus)] : s.keys;
     return keys.filter((k) => {
       const idx = this.indexes.get(k);
-      return !!idx && idx.find(-1, 1, (r) => wanted.has(RULES[idx.rule(r)]?.id ?? '')) >= 0;
+      return !!idx && idx.find(-1, 1, (r) => wanted.has(ruleSpecs()[idx.rule(r)]?.id ?? '')) >= 0;
     });
   }
 
@@ -375,7 +388,7 @@ export class Explainer {
     for (const key of this.runsWith(rules)) {
       const idx = this.indexes.get(key);
       if (!idx) continue;
-      const test = (r: number) => wanted.has(RULES[idx.rule(r)]?.id ?? '');
+      const test = (r: number) => wanted.has(ruleSpecs()[idx.rule(r)]?.id ?? '');
       let row = key === focus ? idx.find(this.currentRow(idx, key), 1, test) : -1;
       if (row < 0) row = idx.find(-1, 1, test);
       if (row >= 0) {

@@ -1,18 +1,25 @@
-// The explanation vocabulary the engine publishes (tables.json `rules`): rule kinds, rules
-// with their titles, sources and formulas, and the glossary. Nothing here is retyped: the
-// page only looks up what the engine wrote.
-import { tables, type RuleSpec } from '../engine/tables';
+// The explanation vocabulary the engine publishes: rule kinds and rules with their titles,
+// sources and formulas (teaching.json), and the glossary (tables.json). Nothing here is
+// retyped: the page only looks up what the engine wrote.
+import { tables, type GlossaryEntry, type RuleKind, type RuleSpec } from '../engine/tables';
+import { teaching } from '../engine/teaching';
 
-/** Every rule, by its index (the `rule` column of a decision index). */
-export const RULES: readonly RuleSpec[] = tables.rules?.rules ?? [];
+const NONE: readonly never[] = [];
 
-/** Every rule kind, with its description. */
-export const RULE_KINDS = tables.rules?.kinds ?? [];
+/** Every rule, by its index (the `rule` column of a decision index). Empty until the
+ *  teaching texts are loaded: the explainer loads them before it takes a run's first
+ *  decisions, so wherever there is a decision index, its rules are here. */
+export function ruleSpecs(): readonly RuleSpec[] {
+  return teaching()?.rules ?? NONE;
+}
+
+/** Every rule kind, with its description (empty until loaded, as `ruleSpecs`). */
+export function ruleKinds(): readonly RuleKind[] {
+  return teaching()?.kinds ?? NONE;
+}
 
 /** The glossary, by term id. */
-export const GLOSSARY: ReadonlyMap<string, { term: string; label: string; definition: string }> = new Map(
-  (tables.rules?.glossary ?? []).map((g) => [g.term, g]),
-);
+export const GLOSSARY: ReadonlyMap<string, GlossaryEntry> = new Map(tables.glossary.map((g) => [g.term, g]));
 
 /** A phase code's name (`codes.phases`), e.g. "fast_recovery" → shown as "fast recovery". */
 export function phaseName(code: number): string {
@@ -26,7 +33,7 @@ function norm(text: string): string {
 }
 
 const BY_NAME = new Map<string, string>();
-for (const g of tables.rules?.glossary ?? []) {
+for (const g of tables.glossary) {
   BY_NAME.set(norm(g.term), g.term);
   BY_NAME.set(norm(g.label), g.term);
 }

@@ -1,10 +1,13 @@
 // The lesson of the preset the scenario came from (the engine's presets carry them): what to
 // look at and the question for the class up front; what happens and the source one click
-// further. Collapsed at first on narrow screens, where the summary and plots come first.
+// further. Collapsed at first on narrow screens, where the summary and plots come first. The
+// texts are in the teaching chunk (engine/teaching.ts), which start-up loads before it
+// renders a link that opens a lesson.
 import { narrowLayout } from '../app/layout';
 import { useState } from 'react';
 import { useAppState } from '../app/AppContext';
 import { tables } from '../engine/tables';
+import { useTeaching } from '../engine/teaching';
 import { jsonEqual } from '../lib/json';
 import { presetBase } from '../scenario/algorithms';
 import { flowsOf } from '../scenario/competition';
@@ -28,7 +31,8 @@ export function LessonPanel() {
       !jsonEqual(s.scenario, flowsOf(preset.scenario).length > 1 ? preset.scenario : presetBase(preset.scenario).base),
   );
   const [open, setOpen] = useState(startsOpen);
-  const lesson = preset?.lesson;
+  const texts = useTeaching(!!preset?.lesson);
+  const lesson = preset?.lesson ? texts?.lessons[preset.name] : undefined;
   if (!preset || !lesson) return null;
   return (
     <details className="lesson" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>

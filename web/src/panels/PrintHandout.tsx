@@ -5,7 +5,7 @@
 import { useDeferredValue, useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
-import { tables } from '../engine/tables';
+import { useTeaching } from '../engine/teaching';
 import { scenarioLine, scenarioName } from '../export/describe';
 import { installPrintSupport } from '../export/print';
 import { shareQuery, shareStateOf } from '../state/urlSync';
@@ -34,7 +34,7 @@ export function PrintHeader() {
 /** The open preset's lesson, every part of it (print only). */
 export function PrintLesson() {
   const name = useAppState((s) => s.lesson);
-  const lesson = name === null ? undefined : tables.presets.find((p) => p.name === name)?.lesson;
+  const lesson = useTeaching(name !== null)?.lessons[name ?? ''];
   if (!lesson) return null;
   return (
     <section className="print-only print-lesson" aria-label="Lesson">

@@ -13,6 +13,7 @@ import { realValidator } from '../test/wasm';
 import { decodeShareState } from '../scenario/url';
 import { waitFor } from '../test/inProcessWorker';
 import { tables } from '../engine/tables';
+import { loadTeaching } from '../engine/teaching';
 import { ALGORITHM_NAMES, CONTROLLED_PATHS, CUSTOM, GROUPS, presetBase } from '../scenario/algorithms';
 import { concretePath } from '../scenario/paths';
 import { AdvancedControls } from './AdvancedControls';
@@ -369,9 +370,13 @@ describe('the lesson panel', () => {
     const h = renderWith(<LessonPanel />, '?v=2&alg=newreno');
     expect(screen.queryByText('Question for the class')).toBeNull();
     act(() => h.controller.loadPreset(preset.name));
-    expect(screen.getByText(preset.lesson.look)).toBeTruthy();
-    expect(screen.getByText(preset.lesson.question)).toBeTruthy();
-    expect(screen.getByText(preset.lesson.happens)).toBeTruthy();
+    // The texts come with the teaching chunk, which the panel asks for when it has a lesson.
+    const text = (await loadTeaching())?.lessons[preset.name];
+    expect(text, 'the lesson text in teaching.json').toBeDefined();
+    if (!text) return;
+    expect(await screen.findByText(text.look)).toBeTruthy();
+    expect(screen.getByText(text.question)).toBeTruthy();
+    expect(screen.getByText(text.happens)).toBeTruthy();
     expect(screen.queryByText(/has changed since/)).toBeNull();
     expect(h.store.getState().algorithms).toEqual(
       ALGORITHM_NAMES.filter((n) => [...(preset.lesson?.compare ?? []), presetBase(preset.scenario).own].includes(n)),

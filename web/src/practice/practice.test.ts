@@ -4,7 +4,7 @@
 // while a practice is under way (the plots only up to the cursor).
 import { afterEach, describe, expect, it } from 'vitest';
 import { tables } from '../engine/tables';
-import { RULES } from '../explain/vocabulary';
+import { ruleSpecs } from '../explain/vocabulary';
 import { presetBase } from '../scenario/algorithms';
 import { defaultShareState } from '../scenario/shareState';
 import { encodeShareState } from '../scenario/url';
@@ -42,7 +42,7 @@ async function practising(extra = '') {
   return { h, practice };
 }
 
-const idOf = (q: Question, idx: { rule(row: number): number }) => RULES[idx.rule(q.row)]?.id;
+const idOf = (q: Question, idx: { rule(row: number): number }) => ruleSpecs()[idx.rule(q.row)]?.id;
 
 describe('predict-then-reveal: the questions', () => {
   it('asks about congestion events and phase changes only, one per instant, named in the engine’s words', async () => {
@@ -77,7 +77,7 @@ describe('predict-then-reveal: the questions', () => {
     const choices = practice.get().choices;
     for (const q of qs) expect(choices).toContain(q.label);
     // Every choice is the engine's wording: a transition label of the run's machine or a rule title.
-    const words = new Set([...(machine?.transitions.map((t) => t.label) ?? []), ...RULES.map((r) => r.title)]);
+    const words = new Set([...(machine?.transitions.map((t) => t.label) ?? []), ...ruleSpecs().map((r) => r.title)]);
     for (const c of choices) expect(words.has(c)).toBe(true);
     // Per-ACK growth is not a choice of the default scope.
     expect(choices).not.toContain(

@@ -1,0 +1,13 @@
+// Types for what the web tests import from setup.mjs (web/src/engine/teaching.test.ts).
+
+/** The engine's answers, split into tables.json (`tables`) and teaching.json (`teaching`). */
+export function splitTables(answers: {
+  schema: unknown;
+  defaultScenario: unknown;
+  presets: unknown[];
+  codes: unknown;
+  catalogue: unknown[];
+  rules: unknown;
+  limits: unknown;
+  sweep: unknown;
+}): { tables: unknown; teaching: unknown };
