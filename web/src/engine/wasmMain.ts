@@ -20,6 +20,23 @@ export interface LoadedEngine {
 let compiled: WebAssembly.Module | null = null;
 let fullLoad: Promise<WebAssembly.Module> | null = null;
 
+/** The full engine's functions the page calls itself (the theory note's `theory_json`). */
+export type FullEngine = Pick<typeof import('./pkg/cwndlab_wasm.js'), 'theory_json'>;
+
+/** The full engine's bindings, once instantiated (loadFullEngine); imported with it, so that
+ *  they are not part of the first view's script. */
+let full: FullEngine | null = null;
+
+/** The full engine's functions, or null before loadFullEngine has instantiated it. */
+export function fullEngine(): FullEngine | null {
+  return full;
+}
+
+/** The full engine instantiated another way (the tests' initSync in Node, test/wasm.ts). */
+export function provideFullEngine(engine: FullEngine): void {
+  full = engine;
+}
+
 /** The page's compiled full engine, once loaded (loadFullEngine). */
 export function compiledEngine(): WebAssembly.Module | null {
   return compiled;
@@ -38,6 +55,7 @@ export function loadFullEngine(): Promise<WebAssembly.Module> {
     const [module, glue] = await Promise.all([compile(fullWasmUrl), import('./pkg/cwndlab_wasm.js')]);
     await glue.default({ module_or_path: module });
     compiled = module;
+    full = glue;
     return module;
   })();
   // A failed load (offline before the service worker has the file) may be tried again.

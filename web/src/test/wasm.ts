@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as wasm from '../engine/pkg/cwndlab_wasm.js';
 import type { Codes } from '../engine/tables';
+import { provideFullEngine } from '../engine/wasmMain';
 import { parseValidation } from '../engine/validation';
 import type { EngineApi } from '../engine/workerHandler';
 import type { Validator } from '../scenario/url';
@@ -14,6 +15,8 @@ let ready = false;
 export function engineWasm(): typeof wasm {
   if (!ready) {
     wasm.initSync({ module: readFileSync(join(import.meta.dirname, '..', 'engine', 'pkg', 'cwndlab_wasm_bg.wasm')) });
+    // The page's theory note reads the full engine from wasmMain, which loads it by fetch.
+    provideFullEngine(wasm);
     ready = true;
   }
   return wasm;

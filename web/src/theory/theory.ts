@@ -2,7 +2,7 @@
 // flow, with their inputs, as the engine states them (`theory_json`, engine/wasm/src/lib.rs;
 // no simulation, so it is called on the page's own engine instance). The page formats the
 // engine's numbers and shows its strings; it never computes a formula.
-import { theory_json } from '../engine/pkg/cwndlab_wasm.js';
+import { fullEngine } from '../engine/wasmMain';
 import type { Scenario } from '../engine/tables';
 import { formatDuration } from '../lib/format';
 import { isJsonObject, type JsonObject, type JsonValue } from '../lib/json';
@@ -70,8 +70,10 @@ export function theoryOf(scenarioJson: string, flow: number): Theory {
   const key = `${flow}|${scenarioJson}`;
   let t = cache.get(key);
   if (!t) {
+    const engine = fullEngine();
+    if (!engine) return { unavailable: 'the engine is not ready (the full engine is still loading)' };
     try {
-      t = parseTheory(theory_json(scenarioJson, flow));
+      t = parseTheory(engine.theory_json(scenarioJson, flow));
     } catch (e) {
       return { unavailable: `the engine is not ready (${e instanceof Error ? e.message : String(e)})` };
     }
