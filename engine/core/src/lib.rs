@@ -28,6 +28,24 @@
 //! - [`invariants`]: what every run keeps (property tests and the fuzzing driver check it).
 #![forbid(unsafe_code)]
 
+/// A help text of the schema or the catalogue (a parameter's or choice's help, an algorithm's
+/// description): the text itself with the `help-text` feature (the default: the CLI, the
+/// docs, `schema_json`), an empty string without it. The page's first engine (engine/wasm
+/// without `tools`) never shows them (the page reads them from tables.json), so they are not
+/// in its download.
+#[cfg(feature = "help-text")]
+macro_rules! help {
+    ($text:expr) => {
+        $text
+    };
+}
+#[cfg(not(feature = "help-text"))]
+macro_rules! help {
+    ($text:expr) => {
+        ""
+    };
+}
+
 pub mod app;
 pub mod bounded;
 pub mod capture;
