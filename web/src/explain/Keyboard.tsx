@@ -1,6 +1,6 @@
 // Page-wide keys for the explanation tools, and their help overlay on `?`. Keys typed into a
 // field, a select or the plots' own keyboard area are left alone.
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
 import { STEPS, stepAndSay } from './Inspector';
 import { PRACTICE_KEYS } from '../practice/PracticePanel';
@@ -57,7 +57,9 @@ export function ExplainKeys() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [controller, store]);
-  useEffect(() => {
+  // The focus moves before the browser takes the next key (Preact runs a plain effect after
+  // the next paint).
+  useLayoutEffect(() => {
     if (open) closeRef.current?.focus();
   }, [open]);
   if (!open) return null;

@@ -2,7 +2,7 @@
 // cwnd and ssthresh after it), the reveal (the engine's decision, in the inspector's words,
 // and the marks), the running score and the summary at the end; its keys; and what the page
 // hides while a practice is under way (everything that would give the future away).
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { useApp, useAppState } from '../app/AppContext';
 import { DecisionCard } from '../explain/Inspector';
@@ -120,7 +120,10 @@ function Question() {
   const [bad, setBad] = useState('');
   const headRef = useRef<HTMLHeadingElement>(null);
   const q = p.questions[p.k];
-  useEffect(() => {
+  // A new question starts empty, before the browser takes the next key: a layout effect.
+  // (Preact runs a plain effect after the next paint, so a key pressed as the new question
+  // appeared chose an event that the reset then cleared.)
+  useLayoutEffect(() => {
     setEvent('');
     setCwnd('');
     setSsthresh('');
@@ -293,7 +296,7 @@ function Summary() {
   const practice = usePractice();
   const p = usePracticeState((s) => s);
   const headRef = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     headRef.current?.focus();
   }, []);
   if (p.questions.length === 0) {
