@@ -14,6 +14,10 @@
 # a size limit), which run.sh joins. On the target: copy OUT anywhere, then
 #   bash run.sh            (MODES="vulkan egl default disabled" CASES=default,live by default)
 # It writes bench-MODE.txt and .json next to itself, or under $OUT when that is set.
+# With LIGHTHOUSE=1, OUT also receives lighthouse.tar.xz (Lighthouse and chrome-launcher with
+# every module they load) and lighthouse.sh, which runs scripts/lighthouse.mjs there on the
+# bundled site, alternated with older builds put beside it as old-*.tar.xz (each a tar of one
+# built site folder): bash lighthouse.sh (RUNS=3 by default).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: scripts/portable-bench.sh OUT [PART_MIB]}
@@ -118,6 +122,58 @@ for g in ${MODES:-vulkan egl default disabled}; do
 done
 RUN
 chmod +x "$out/run.sh"
+
+if [ -n "${LIGHTHOUSE:-}" ]; then
+  # The modules Lighthouse and chrome-launcher load, found by walking their dependencies.
+  (cd "$here" && node -e '
+    const path = require("path"), fs = require("fs"), seen = new Set();
+    const find = (name, from) => {
+      for (let d = from; ; d = path.dirname(d)) {
+        const p = path.join(d, "node_modules", name, "package.json");
+        if (fs.existsSync(p)) return path.dirname(p);
+        if (path.dirname(d) === d) return null;
+      }
+    };
+    const walk = (dir) => {
+      if (!dir || seen.has(dir)) return;
+      seen.add(dir);
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+      for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) walk(find(dep, dir));
+    };
+    for (const n of ["lighthouse", "chrome-launcher"]) walk(find(n, process.cwd()));
+    console.log([...seen].map((d) => path.relative(process.cwd(), d)).join("\n"));
+  ' > "$work/lighthouse-modules.txt" && tar cf - -T "$work/lighthouse-modules.txt") | xz -T0 -6 > "$out/lighthouse.tar.xz"
+  cat > "$out/lighthouse.sh" <<'LH'
+#!/usr/bin/env bash
+# Lighthouse on this machine (scripts/portable-bench.sh LIGHTHOUSE=1): run.sh puts the bundle
+# together (its benchmark cut short), then scripts/lighthouse.mjs measures each older build
+# beside this file (old-*.tar.xz) and the bundled one, alternated twice.
+set -u
+src=$(cd "$(dirname "$0")" && pwd)
+S=${STAGE:-/tmp/cwndlab-bench}
+STAGE=$S MODES=disabled PER=2 bash "$src/run.sh" > /dev/null 2>&1
+cd "$S" && tar xJf "$src/lighthouse.tar.xz"
+dists=()
+for t in "$src"/old-*.tar.xz; do
+  [ -e "$t" ] || continue
+  d=$(tar tJf "$t" | head -1 | cut -d/ -f1)
+  tar xJf "$t" && dists+=("$S/$d")
+done
+dists+=("$S/dist")
+export PATH="$S:$PATH" LD_LIBRARY_PATH="$S/libs" FONTCONFIG_FILE="$S/fonts/fonts.conf"
+export CHROMIUM_PATH="$S/chromium/chromium-headless-shell"
+cd repo
+echo "node $(node --version); $(nproc) cores; $(uptime)"
+for round in 1 2; do
+  for d in "${dists[@]}"; do
+    echo "== $d (round $round)"
+    timeout "${PER:-200}" node scripts/lighthouse.mjs --dir "$d" --runs "${RUNS:-3}" 2>&1 |
+      grep -E "mobile|desktop|performance|FCP|rror"
+  done
+done
+LH
+  chmod +x "$out/lighthouse.sh"
+fi
 
 if [ -n "$part" ]; then
   for f in bundle.tar.xz node.xz chromium.deb; do
