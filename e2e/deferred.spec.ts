@@ -2,7 +2,7 @@
 // exercise sheet, with the full engine; the first view runs the lite one): offline, once the
 // service worker has the site, they open and work from its cache.
 import type { Page } from '@playwright/test';
-import { comparisons, expect, openApp, test, waitIdle, waitNewComparison } from './fixtures';
+import { comparisons, expect, openApp, sheetPanel, test, waitIdle, waitNewComparison } from './fixtures';
 
 async function waitControlled(page: Page): Promise<void> {
   await page.evaluate(async () => {
@@ -25,7 +25,7 @@ test('offline, the export panel and the exercise sheet load from the cache and w
   await page.getByText('What each table holds').click();
   await expect(page.locator('.export-tables li').first()).toBeVisible();
   // The exercise sheet: made by the full engine in its worker.
-  const sheet = page.getByRole('region', { name: 'Exercise sheet', exact: true });
+  const sheet = sheetPanel(page);
   await sheet.getByText('Exercise sheet', { exact: true }).click();
   await sheet.getByRole('button', { name: 'Make sheet' }).click();
   await expect(sheet.locator('.sheet-screen .sheet-question').first()).toBeVisible({ timeout: 30_000 });

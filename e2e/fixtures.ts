@@ -48,6 +48,9 @@ export async function waitIdle(page: Page, timeout = 30_000): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.render === 'idle', null, { timeout });
 }
 
+/** The Exercise sheet panel (its stand-in until the real one has loaded). */
+export const sheetPanel = (page: Page): Locator => page.getByRole('region', { name: 'Exercise sheet', exact: true });
+
 /**
  * The Exercise sheet panel, opened. It waits for the real panel (its status line is the
  * panel's own): before that a closed stand-in holds its place (web/src/app/Deferred.tsx),
@@ -55,7 +58,7 @@ export async function waitIdle(page: Page, timeout = 30_000): Promise<void> {
  * stay closed. deferred.spec.ts clicks the stand-in on purpose.
  */
 export async function openSheetPanel(page: Page): Promise<Locator> {
-  const sheet = page.getByRole('region', { name: 'Exercise sheet', exact: true });
+  const sheet = sheetPanel(page);
   await expect(sheet.locator('.sheet-status')).toBeAttached({ timeout: 30_000 });
   if (!(await sheet.locator('> details').evaluate((d) => (d as HTMLDetailsElement).open))) {
     await sheet.getByText('Exercise sheet', { exact: true }).click();

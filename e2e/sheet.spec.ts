@@ -8,7 +8,17 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { ARTIFACTS, comparisons, expect, openApp, openSheetPanel, test, waitIdle, waitNewComparison } from './fixtures';
+import {
+  ARTIFACTS,
+  comparisons,
+  expect,
+  openApp,
+  openSheetPanel,
+  sheetPanel,
+  test,
+  waitIdle,
+  waitNewComparison,
+} from './fixtures';
 
 async function openPreset(page: Page, name: string): Promise<void> {
   await openApp(page, '?v=4&alg=newreno');
@@ -16,8 +26,6 @@ async function openPreset(page: Page, name: string): Promise<void> {
   await page.getByLabel('Preset').selectOption(name);
   await waitNewComparison(page, n);
 }
-
-const sheetPanel = (page: Page) => page.getByRole('region', { name: 'Exercise sheet', exact: true });
 
 /** Opens the Exercise sheet control and makes sheet `number` with `count` questions. */
 async function makeSheet(page: Page, number: number, count: number): Promise<void> {

@@ -102,12 +102,19 @@ fi
 mkdir -p fontcache
 printf '<?xml version="1.0"?>\n<fontconfig><dir>%s/fonts</dir><cachedir>%s/fontcache</cachedir></fontconfig>\n' "$S" "$S" > fonts/fonts.conf
 ln -sfn "$S/node_modules" repo/node_modules
-export PATH="$S:$PATH" LD_LIBRARY_PATH="$S/libs" FONTCONFIG_FILE="$S/fonts/fonts.conf"
-export CHROMIUM_PATH="$S/chromium/chromium-headless-shell"
-# NVIDIA's Vulkan and EGL vendor files, where a driver mounted under /usr/local/nvidia has them.
-nv=/usr/local/nvidia/share
-[ -e "$nv/vulkan/icd.d/nvidia_icd.json" ] && export VK_DRIVER_FILES="$nv/vulkan/icd.d/nvidia_icd.json"
-[ -e "$nv/glvnd/egl_vendor.d/10_nvidia.json" ] && export __EGL_VENDOR_LIBRARY_FILENAMES="$nv/glvnd/egl_vendor.d/10_nvidia.json"
+# The environment the bundle runs in, also for lighthouse.sh (which sources it).
+{
+  echo "export PATH=\"$S:\$PATH\" LD_LIBRARY_PATH=\"$S/libs\" FONTCONFIG_FILE=\"$S/fonts/fonts.conf\""
+  echo "export CHROMIUM_PATH=\"$S/chromium/chromium-headless-shell\""
+  # NVIDIA's Vulkan and EGL vendor files, where a driver mounted under /usr/local/nvidia has them.
+  nv=/usr/local/nvidia/share
+  [ -e "$nv/vulkan/icd.d/nvidia_icd.json" ] && echo "export VK_DRIVER_FILES=$nv/vulkan/icd.d/nvidia_icd.json"
+  [ -e "$nv/glvnd/egl_vendor.d/10_nvidia.json" ] &&
+    echo "export __EGL_VENDOR_LIBRARY_FILENAMES=$nv/glvnd/egl_vendor.d/10_nvidia.json"
+} > "$S/env.sh"
+. "$S/env.sh"
+# MODES=none: put together only (lighthouse.sh).
+[ "${MODES:-}" = none ] && exit 0
 results=${OUT:-$src}
 mkdir -p "$results"
 echo "node $(node --version); $(nproc) cores; libraries missing: $(ldd "$CHROMIUM_PATH" | grep -c 'not found')"
@@ -146,12 +153,12 @@ if [ -n "${LIGHTHOUSE:-}" ]; then
   cat > "$out/lighthouse.sh" <<'LH'
 #!/usr/bin/env bash
 # Lighthouse on this machine (scripts/portable-bench.sh LIGHTHOUSE=1): run.sh puts the bundle
-# together (its benchmark cut short), then scripts/lighthouse.mjs measures each older build
+# together (MODES=none: no benchmark), then scripts/lighthouse.mjs measures each older build
 # beside this file (old-*.tar.xz) and the bundled one, alternated twice.
 set -u
 src=$(cd "$(dirname "$0")" && pwd)
 S=${STAGE:-/tmp/cwndlab-bench}
-STAGE=$S MODES=disabled PER=2 bash "$src/run.sh" > /dev/null 2>&1
+STAGE=$S MODES=none bash "$src/run.sh"
 cd "$S" && tar xJf "$src/lighthouse.tar.xz"
 dists=()
 for t in "$src"/old-*.tar.xz; do
@@ -160,8 +167,7 @@ for t in "$src"/old-*.tar.xz; do
   tar xJf "$t" && dists+=("$S/$d")
 done
 dists+=("$S/dist")
-export PATH="$S:$PATH" LD_LIBRARY_PATH="$S/libs" FONTCONFIG_FILE="$S/fonts/fonts.conf"
-export CHROMIUM_PATH="$S/chromium/chromium-headless-shell"
+. "$S/env.sh"
 cd repo
 echo "node $(node --version); $(nproc) cores; $(uptime)"
 for round in 1 2; do

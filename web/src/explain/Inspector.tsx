@@ -8,7 +8,7 @@ import type { DecisionJson, DecisionValue } from '../engine/protocol';
 import { runLabel } from '../scenario/competition';
 import { durationOf } from '../scenario/paths';
 import type { Explainer, StepTarget } from './explainer';
-import { ruleKinds, ruleSpecs } from './vocabulary';
+import { ruleKinds, ruleOf } from './vocabulary';
 import { Term } from './Term';
 import { StateMachines } from './StateMachine';
 import { DivergencePanel } from './Divergence';
@@ -98,11 +98,11 @@ function Around({ explainer, keyName, index }: { explainer: Explainer; keyName: 
   const [a, b] = idx.instantOf(row);
   const same = [];
   for (let r = a; r <= b; r += 1) if (r !== row) same.push(r);
-  const kind = ruleSpecs()[idx.rule(row)]?.kind;
-  const prev = idx.find(row, -1, (r) => ruleSpecs()[idx.rule(r)]?.kind === kind);
-  const next = idx.find(row, 1, (r) => ruleSpecs()[idx.rule(r)]?.kind === kind);
+  const kind = ruleOf(idx, row)?.kind;
+  const prev = idx.find(row, -1, (r) => ruleOf(idx, r)?.kind === kind);
+  const next = idx.find(row, 1, (r) => ruleOf(idx, r)?.kind === kind);
   const go = (r: number) => explainer.goTo({ key: keyName, index: idx.get('index', r) });
-  const label = (r: number) => `${ruleSpecs()[idx.rule(r)]?.title ?? 'decision'} at ${idx.t(r).toFixed(6)} s`;
+  const label = (r: number) => `${ruleOf(idx, r)?.title ?? 'decision'} at ${idx.t(r).toFixed(6)} s`;
   return (
     <nav className="why-around" aria-label="Related decisions">
       {same.length > 0 && (
@@ -112,7 +112,7 @@ function Around({ explainer, keyName, index }: { explainer: Explainer; keyName: 
             {same.map((r) => (
               <li key={r}>
                 <button type="button" className="link" onClick={() => go(r)}>
-                  {ruleSpecs()[idx.rule(r)]?.title ?? 'decision'}
+                  {ruleOf(idx, r)?.title ?? 'decision'}
                 </button>
               </li>
             ))}

@@ -12,7 +12,7 @@ import type { AppStore } from '../state/store';
 import type { AppState } from '../state/types';
 import { DecisionIndex } from './decisionIndex';
 import { loadTeaching, teaching } from '../engine/teaching';
-import { ruleSpecs } from './vocabulary';
+import { ruleOf } from './vocabulary';
 
 /** What a step looks for. */
 export type StepTarget =
@@ -40,12 +40,10 @@ const TELLING = ['loss', 'timeout', 'recovery', 'idle', 'gate'];
  *  expiry, not the backoff), else the one the kind is named after, else the first. */
 function telling(idx: DecisionIndex, row: number, kind: string): number | undefined {
   const [a, b] = idx.instantOf(row);
-  const rows = Array.from({ length: b - a + 1 }, (_, k) => a + k).filter(
-    (r) => ruleSpecs()[idx.rule(r)]?.kind === kind,
-  );
+  const rows = Array.from({ length: b - a + 1 }, (_, k) => a + k).filter((r) => ruleOf(idx, r)?.kind === kind);
   return (
     rows.find((r) => idx.get('transition', r) >= 0 && idx.get('from', r) !== idx.get('to', r)) ??
-    rows.find((r) => ruleSpecs()[idx.rule(r)]?.id.startsWith(`${kind}.`)) ??
+    rows.find((r) => ruleOf(idx, r)?.id.startsWith(`${kind}.`)) ??
     rows[0]
   );
 }
@@ -337,20 +335,20 @@ export class Explainer {
     if (target.kind === 'any') {
       found = row + dir >= 0 && row + dir < idx.length ? row + dir : -1;
     } else if (target.kind === 'sameKind') {
-      const kind = ruleSpecs()[idx.rule(row)]?.kind;
+      const kind = ruleOf(idx, row)?.kind;
       what = kind ? `${kind} decision` : 'decision';
-      if (kind) found = idx.find(row, dir, (r) => ruleSpecs()[idx.rule(r)]?.kind === kind);
+      if (kind) found = idx.find(row, dir, (r) => ruleOf(idx, r)?.kind === kind);
     } else if (target.kind === 'rules') {
       const wanted = new Set(target.rules);
       what = 'such decision';
-      found = idx.find(row, dir, (r) => wanted.has(ruleSpecs()[idx.rule(r)]?.id ?? ''));
+      found = idx.find(row, dir, (r) => wanted.has(ruleOf(idx, r)?.id ?? ''));
     } else {
       // Instants: the next instant with a decision of this kind, at its first such decision.
       what = RULE_KIND_NAMES[target.ruleKind] ?? `${target.ruleKind} decision`;
       const t0 = row < 0 ? -Infinity : idx.t(row);
       // An instant counts when a rule named after the kind fired in it (loss.*: a loss
       // detected; the ssthresh a timeout sets is of kind loss too, but that is a timeout).
-      const of = (r: number) => ruleSpecs()[idx.rule(r)]?.id.startsWith(`${target.ruleKind}.`) ?? false;
+      const of = (r: number) => ruleOf(idx, r)?.id.startsWith(`${target.ruleKind}.`) ?? false;
       found = idx.find(row, dir, (r) => of(r) && (dir > 0 ? idx.t(r) > t0 : idx.t(r) < t0));
       if (found >= 0) {
         // Within the instant, the decision the kind is named after (loss.*: the fast
@@ -376,7 +374,7 @@ export class Explainer {
     const keys = focus ? [focus, ...s.keys.filter((k) => k !== focus)] : s.keys;
     return keys.filter((k) => {
       const idx = this.indexes.get(k);
-      return !!idx && idx.find(-1, 1, (r) => wanted.has(ruleSpecs()[idx.rule(r)]?.id ?? '')) >= 0;
+      return !!idx && idx.find(-1, 1, (r) => wanted.has(ruleOf(idx, r)?.id ?? '')) >= 0;
     });
   }
 
@@ -388,7 +386,7 @@ export class Explainer {
     for (const key of this.runsWith(rules)) {
       const idx = this.indexes.get(key);
       if (!idx) continue;
-      const test = (r: number) => wanted.has(ruleSpecs()[idx.rule(r)]?.id ?? '');
+      const test = (r: number) => wanted.has(ruleOf(idx, r)?.id ?? '');
       let row = key === focus ? idx.find(this.currentRow(idx, key), 1, test) : -1;
       if (row < 0) row = idx.find(-1, 1, test);
       if (row >= 0) {

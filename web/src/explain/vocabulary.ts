@@ -13,6 +13,11 @@ export function ruleSpecs(): readonly RuleSpec[] {
   return teaching()?.rules ?? NONE;
 }
 
+/** The rule of row `row` of a decision index (undefined before the rules are loaded). */
+export function ruleOf(idx: { rule(row: number): number }, row: number): RuleSpec | undefined {
+  return teaching()?.rules[idx.rule(row)];
+}
+
 /** Every rule kind, with its description (empty until loaded, as `ruleSpecs`). */
 export function ruleKinds(): readonly RuleKind[] {
   return teaching()?.kinds ?? NONE;

@@ -4,7 +4,7 @@
 // while a practice is under way (the plots only up to the cursor).
 import { afterEach, describe, expect, it } from 'vitest';
 import { tables } from '../engine/tables';
-import { ruleSpecs } from '../explain/vocabulary';
+import { ruleOf, ruleSpecs } from '../explain/vocabulary';
 import { presetBase } from '../scenario/algorithms';
 import { defaultShareState } from '../scenario/shareState';
 import { encodeShareState } from '../scenario/url';
@@ -42,7 +42,7 @@ async function practising(extra = '') {
   return { h, practice };
 }
 
-const idOf = (q: Question, idx: { rule(row: number): number }) => ruleSpecs()[idx.rule(q.row)]?.id;
+const idOf = (q: Question, idx: { rule(row: number): number }) => ruleOf(idx, q.row)?.id;
 
 describe('predict-then-reveal: the questions', () => {
   it('asks about congestion events and phase changes only, one per instant, named in the engine’s words', async () => {

@@ -5,7 +5,7 @@
 import { U32_UNLIMITED, type DecisionJson } from '../engine/protocol';
 import type { RuleSpec } from '../engine/tables';
 import { NO_PHASE, type DecisionIndex } from '../explain/decisionIndex';
-import { ruleSpecs } from '../explain/vocabulary';
+import { ruleOf, ruleSpecs } from '../explain/vocabulary';
 import type { PracticeScope } from './link';
 
 /** Rule kinds whose every decision is a congestion event: loss detection and the ssthresh it
@@ -36,7 +36,7 @@ export function changesPhase(idx: DecisionIndex, row: number): boolean {
 
 /** A congestion event or a phase change: what the default practice asks about. */
 export function isEventRow(idx: DecisionIndex, row: number): boolean {
-  return changesPhase(idx, row) || isEventRule(ruleSpecs()[idx.rule(row)]);
+  return changesPhase(idx, row) || isEventRule(ruleOf(idx, row));
 }
 
 /** One question: an instant of the run and the decision that tells what happened there. */
@@ -58,7 +58,7 @@ export interface Question {
  *  named after its kind (`loss.*`, `timeout.*`), else the first. */
 export function tellingRow(idx: DecisionIndex, rows: readonly number[]): number | undefined {
   const named = (r: number) => {
-    const rule = ruleSpecs()[idx.rule(r)];
+    const rule = ruleOf(idx, r);
     return !!rule && rule.id.startsWith(`${rule.kind}.`);
   };
   return (
@@ -76,7 +76,7 @@ export function tellingRow(idx: DecisionIndex, rows: readonly number[]): number 
 export function eventLabel(idx: DecisionIndex, row: number): string {
   const tr = idx.get('transition', row);
   const label = tr >= 0 ? idx.machine?.transitions[tr]?.label : undefined;
-  return label ?? ruleSpecs()[idx.rule(row)]?.title ?? 'decision';
+  return label ?? ruleOf(idx, row)?.title ?? 'decision';
 }
 
 /** The questions of a run, in order: one per instant with a decision the scope counts
