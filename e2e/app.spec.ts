@@ -170,6 +170,29 @@ test('moving a slider re-runs the comparison and changes the summary and the lin
   await expect(page.getByRole('textbox', { name: 'Bottleneck bandwidth in Mbit/s, exact value' })).toHaveValue('2.5');
 });
 
+test('a focused slider’s next values are computed ahead: a step is answered from them, digests as a fresh page', async ({
+  page,
+  context,
+}) => {
+  await openApp(page, '?v=1&alg=reno,newreno');
+  const slider = page.getByRole('slider', { name: 'Bottleneck bandwidth' });
+  await slider.focus();
+  // Both neighbours (2.5 and 1.5 Mbit/s) for both algorithms.
+  await expect.poll(() => page.evaluate(() => window.__cwndlab?.aheadReady())).toBe(4);
+  const n = await comparisons(page);
+  await page.keyboard.press('ArrowRight');
+  await waitNewComparison(page, n);
+  await expect(page.getByTestId('status')).toContainText(
+    /^2 runs computed in [\d.]+ ms on 2 workers, ahead of the key press;/,
+  );
+  await expect.poll(() => page.url()).toContain('network.bottleneck.bandwidth=2500000');
+  const want = await summaryText(page);
+  await expectLinkReproduces(context, page.url(), want);
+  // Focus gone: nothing is held.
+  await slider.blur();
+  await expect.poll(() => page.evaluate(() => window.__cwndlab?.aheadReady())).toBe(0);
+});
+
 test('a copied link opened in a new page reproduces the same summary, digests included', async ({ page, context }) => {
   await openApp(page, '?v=1&alg=reno,newreno');
   let n = await comparisons(page);

@@ -149,6 +149,6 @@ export async function expectCanvasesDrawn(
 
 declare global {
   interface Window {
-    __cwndlab?: { timings: { drawnMs: number | null }[]; workers: number };
+    __cwndlab?: { timings: { drawnMs: number | null }[]; workers: number; aheadReady: () => number };
   }
 }

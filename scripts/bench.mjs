@@ -325,6 +325,8 @@ async function rerun(name, query, viewport = { width: 1280, height: 900 }) {
       allDrawMs: t.allDrawMs ?? t.drawMs,
     };
   });
+  // Re-runs answered from runs computed ahead (builds from the look-ahead on record it).
+  const ahead = got.timings.filter((t) => (t.aheadRuns ?? 0) >= t.runs).length;
   const col = (list, k) => list.map((r) => r[k]);
   const stats = {};
   for (const k of Object.keys(rows[0] ?? {})) stats[k] = stat(col(rows, k));
@@ -339,6 +341,7 @@ async function rerun(name, query, viewport = { width: 1280, height: 900 }) {
     plots: got.plots,
     workers: got.workers,
     n: rows.length,
+    ahead,
     stats,
     rows,
     trace,
@@ -480,20 +483,21 @@ console.log(
 console.log(`Renderer: ${gfx.renderer}. ${gfx.status}\n`);
 console.log('Per re-run, median (minimum) in ms:\n');
 console.log(
-  '| case | plots (in view) | input → request | start | engine | read | summary | transfer | results | frame | draw (in view) | input → drawn | input → all drawn |',
+  '| case | plots (in view) | answered ahead | input → request | start | engine | read | summary | transfer | results | frame | draw (in view) | input → drawn | input → all drawn |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   const s = r.stats;
   console.log(
-    `| ${r.name} | ${r.plots} (${fmt(s.plotsInView?.median, 0)}) | ${cell(s.inputToRequest)} | ${cell(s.startMs)} | ${cell(s.computeMs)} | ` +
+    `| ${r.name} | ${r.plots} (${fmt(s.plotsInView?.median, 0)}) | ${r.ahead} of ${r.n} | ${cell(s.inputToRequest)} | ${cell(s.startMs)} | ${cell(s.computeMs)} | ` +
       `${cell(s.readMs)} | ${cell(s.summaryMs)} | ${cell(s.transferMs)} | ${cell(s.resultsMs)} | ${cell(s.frameMs)} | ` +
       `${cell(s.drawMs)} | ${cell(s.inputToDrawn)} (p90 ${fmt(s.inputToDrawn.p90)}) | ${cell(s.inputToAll)} |`,
   );
 }
 console.log(
   '\n(start, engine … frame are measured from the request; "input →" from the keydown event. ' +
-    '"drawn" = the plots in view drawn; older builds draw every plot in that frame.)',
+    '"drawn" = the plots in view drawn; older builds draw every plot in that frame. "answered ahead": re-runs whose ' +
+    'results were computed while the slider had the focus, before the key press (engine = that time).)',
 );
 if (TRACE) {
   console.log(`\nFrom a Chrome trace (${TRACE_STEPS} more re-runs per case), median (minimum) in ms:\n`);
@@ -515,6 +519,10 @@ if (TRACE) {
         `${cell(s.inputToAllPresented)} | ${hist} |`,
     );
   }
+  console.log(
+    '\n(frame k: 0 = the frame under way when the key went down (begun before it, its main-thread part after it: ' +
+      'the earliest that can show the change), 1 = the next one, and so on.)',
+  );
 }
 if (long) {
   console.log(

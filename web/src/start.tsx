@@ -25,8 +25,9 @@ import type { AppState, Timing } from './state/types';
 
 declare global {
   interface Window {
-    /** For benchmarks and end-to-end tests: comparison timings (ms). */
-    __cwndlab?: { timings: Timing[]; workers: number };
+    /** For benchmarks and end-to-end tests: comparison timings (ms), and how many runs
+     *  computed ahead the page holds. */
+    __cwndlab?: { timings: Timing[]; workers: number; aheadReady: () => number };
   }
 }
 
@@ -113,7 +114,7 @@ async function start() {
   );
   controller = new AppController(store, client, traces, validate, env);
   const c = controller;
-  window.__cwndlab = { timings: c.timings, workers: client.size };
+  window.__cwndlab = { timings: c.timings, workers: client.size, aheadReady: () => client.aheadReady() };
   onAfterFrame((report) => {
     // The plots in view, then every plot (a big redraw may take several frames).
     c.frameDrawn(report);

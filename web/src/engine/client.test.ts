@@ -62,6 +62,22 @@ class RecordingWorker extends InProcessWorker {
   }
 }
 
+/** A real (in-process) worker whose messages reach the page `delayMs` late (a busy page). */
+class SlowChannel implements WorkerLike {
+  onmessage: ((event: MessageEvent<FromWorker>) => void) | null = null;
+  onerror: ((event: ErrorEvent) => void) | null = null;
+  private inner = new InProcessWorker();
+  constructor(delayMs: number) {
+    this.inner.onmessage = (event) => setTimeout(() => this.onmessage?.(event), delayMs);
+  }
+  postMessage(msg: ToWorker): void {
+    this.inner.postMessage(msg);
+  }
+  terminate(): void {
+    this.inner.terminate();
+  }
+}
+
 const runsOf = (keys: string[]) =>
   keys.map((key) => ({ key, scenarioJson: JSON.stringify({ ...tables.defaultScenario, duration: 2 }) }));
 
@@ -84,6 +100,90 @@ describe('the engine client', () => {
       ['old_tahoe', 'reno'],
       ['tahoe', 'newreno'],
     ]);
+    client.dispose();
+  });
+
+  it('computed ahead: a comparison asked for later is answered at once, once, under its generation', async () => {
+    RecordingWorker.sent = [];
+    const got: FromWorker[] = [];
+    const client = new EngineClient(
+      {} as WebAssembly.Module,
+      () => new RecordingWorker(),
+      2,
+      (m) => got.push(m),
+      { hangMs: 100 },
+    );
+    const fast = runsOf(['tahoe', 'reno', 'newreno']);
+    const other = runsOf(['tahoe']).map((r) => ({
+      ...r,
+      scenarioJson: r.scenarioJson.replace('"duration":2', '"duration":3'),
+    }));
+    client.ahead([fast, other]);
+    // Each worker gets its share of both comparisons, spread as `start` spreads them.
+    await waitFor(() => RecordingWorker.sent.every((log) => log.some((m) => m.type === 'ahead')));
+    const aheadKeys = RecordingWorker.sent.map((log) => {
+      const m = log.find((x) => x.type === 'ahead');
+      return m?.type === 'ahead' ? m.runs.map((r) => r.key) : [];
+    });
+    expect(aheadKeys).toEqual([['tahoe', 'newreno', 'tahoe'], ['reno']]);
+    // Nothing reaches the page before it asks; then the three results come in one go.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(got.filter((m) => m.type === 'chunk')).toEqual([]);
+    const gen = client.start('full', fast);
+    await Promise.resolve();
+    const chunks = got.filter((m): m is Extract<FromWorker, { type: 'chunk' }> => m.type === 'chunk');
+    expect(chunks.map((m) => [m.key, m.gen, m.finished, m.ahead])).toEqual([
+      ['tahoe', gen, true, true],
+      ['newreno', gen, true, true],
+      ['reno', gen, true, true],
+    ]);
+    // No watchdog waits for them, and nothing else arrives for them.
+    await new Promise((r) => setTimeout(r, 250));
+    expect(got.filter((m) => m.type === 'chunk')).toHaveLength(3);
+    expect(got.some((m) => m.type === 'failed')).toBe(false);
+    client.dispose();
+  });
+
+  it('computed ahead: a run asked for while still computing finishes as the request’s run, once', async () => {
+    const got: FromWorker[] = [];
+    const client = new EngineClient(
+      {} as WebAssembly.Module,
+      () => new InProcessWorker(),
+      1,
+      (m) => got.push(m),
+    );
+    const runs = runsOf(['reno']);
+    client.ahead([runs]);
+    const gen = client.start('full', runs);
+    await waitFor(() => got.some((m) => m.type === 'chunk' && m.finished));
+    await new Promise((r) => setTimeout(r, 100));
+    const finished = got.filter((m) => m.type === 'chunk' && m.finished);
+    expect(finished).toHaveLength(1);
+    expect(finished[0]).toMatchObject({ gen, key: 'reno', ahead: true });
+    client.dispose();
+  });
+
+  it('computed ahead: a result on its way when the run is asked for is that request’s, once', async () => {
+    const got: FromWorker[] = [];
+    const client = new EngineClient(
+      {} as WebAssembly.Module,
+      () => new SlowChannel(600),
+      1,
+      (m) => got.push(m),
+    );
+    const runs = runsOf(['reno']);
+    client.ahead([runs]);
+    // The worker finishes the run ahead and posts it; the page asks before it arrives. The
+    // worker adopts the finished run and posts nothing more; what arrives is the request's.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(got.filter((m) => m.type === 'chunk')).toEqual([]);
+    const gen = client.start('full', runs);
+    await waitFor(() => got.some((m) => m.type === 'chunk' && m.finished));
+    await new Promise((r) => setTimeout(r, 400));
+    const chunks = got.filter((m) => m.type === 'chunk');
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]).toMatchObject({ gen, key: 'reno', ahead: true, finished: true });
+    expect(got.some((m) => m.type === 'failed')).toBe(false);
     client.dispose();
   });
 

@@ -11,8 +11,16 @@ import {
   type FromWorker,
   type RunMode,
   type RunSpec,
+  specSignature,
   type ToWorker,
 } from './protocol';
+
+type ChunkMessage = Extract<FromWorker, { type: 'chunk' }>;
+
+/** The page keys of a run: each flow of a competition, else the run's. */
+function keysOf(run: RunSpec): string[] {
+  return run.flowKeys && run.flowKeys.length > 0 ? run.flowKeys : [run.key];
+}
 
 /** What the client needs of a Worker (tests pass an in-process stand-in). */
 export interface WorkerLike {
@@ -32,6 +40,10 @@ export interface Engine {
   change(path: string, valueJson: string): void;
   /** Drops the current comparison; returns the new (empty) generation. */
   cancel(): number;
+  /** Comparisons to compute ahead while the workers are idle (each the specs `start` would
+   *  be given; an empty list frees what was computed ahead). A later `start` with the same
+   *  specs in the same order gets those results at once. */
+  ahead(comparisons: RunSpec[][]): void;
   /** Asks the worker that holds the run (any worker, for a divergence) to explain; an
    *  answer of an older comparison, or none (the worker was lost), is an error result. */
   explain(query: ExplainQuery): Promise<ExplainResult>;
@@ -102,6 +114,13 @@ export class EngineClient implements Engine {
   private waiting = new Map<number, (result: ExplainResult) => void>();
   private readonly hangMs: number;
   private readonly now: () => number;
+  /** Specs of the last `ahead` list, by signature. */
+  private aheadListed = new Set<string>();
+  /** Results of runs computed ahead (every flow's last chunk), by signature. */
+  private aheadResults = new Map<string, ChunkMessage[]>();
+  /** Runs of the current generation that a worker may have finished ahead before the
+   *  request reached it: their results come with `aheadOf` and are this generation's. */
+  private awaitingAhead = new Set<string>();
 
   /** Settles when the first worker has its engine and has said so ('ready'), or when a
    *  worker could not start. */
@@ -200,6 +219,18 @@ export class EngineClient implements Engine {
       done?.(msg.gen === this.gen ? msg.result : { what: 'error', message: 'superseded' });
       return;
     }
+    if (msg.type === 'chunk' && msg.aheadOf !== undefined) {
+      // A run computed ahead. Already asked for (it finished before the request reached
+      // its worker): this generation's result. Otherwise kept until asked for.
+      if (this.awaitingAhead.has(msg.aheadOf)) {
+        msg = { ...msg, gen: this.gen };
+      } else {
+        if (this.aheadListed.has(msg.aheadOf)) {
+          this.aheadResults.set(msg.aheadOf, [...(this.aheadResults.get(msg.aheadOf) ?? []), msg]);
+        }
+        return;
+      }
+    }
     if (msg.gen !== this.gen) return;
     if (msg.type === 'failed' && msg.fatal) {
       // Every unfinished run on that worker is lost with it.
@@ -297,19 +328,70 @@ export class EngineClient implements Engine {
       if (!slot.worker) this.boot(i);
     });
     const slots = this.slots;
-    const per: RunSpec[][] = slots.map(() => []);
-    runs.forEach((run, i) => per[i % Math.max(1, slots.length)]?.push(run));
+    const per = this.spread(runs);
+    // Runs computed ahead: finished ones are answered from here; one a worker may just
+    // have finished is awaited under its signature (its worker adopts the run either way).
+    const ready: ChunkMessage[] = [];
+    this.awaitingAhead = new Set();
     slots.forEach((slot, i) => {
       const mine = per[i] ?? [];
       // The keys the page tracks: each flow of a competition, else the run's.
-      slot.keys = mine.flatMap((r) => (r.flowKeys && r.flowKeys.length > 0 ? r.flowKeys : [r.key]));
-      slot.open = new Set(slot.keys);
+      slot.keys = mine.flatMap(keysOf);
+      slot.open = new Set();
+      for (const run of mine) {
+        const signature = specSignature(run);
+        const done = mode === 'full' ? this.aheadResults.get(signature) : undefined;
+        if (done && done.length === keysOf(run).length) {
+          ready.push(...done);
+          continue;
+        }
+        for (const key of keysOf(run)) slot.open.add(key);
+        if (mode === 'full' && this.aheadListed.has(signature)) this.awaitingAhead.add(signature);
+      }
       slot.heardAt = this.now();
       this.post(slot, { type: 'run', gen: this.gen, mode, runs: mine });
-      if (mode === 'full' && slot.keys.length > 0) this.arm(i);
+      if (mode === 'full' && slot.open.size > 0) this.arm(i);
       else this.disarm(slot);
     });
+    // The workers drop what they computed ahead for other specs; so does the page.
+    this.aheadResults = new Map();
+    this.aheadListed = new Set();
+    if (ready.length > 0) {
+      // After the caller has taken the generation (the controller starts its comparison
+      // with it), before the next task: the results are there for the next frame.
+      const gen = this.gen;
+      queueMicrotask(() => {
+        if (this.gen !== gen) return;
+        for (const msg of ready) this.listener({ ...msg, gen });
+      });
+    }
     return this.gen;
+  }
+
+  /** Each worker's share of a comparison's runs: run i on worker i mod size (`ahead`
+   *  relies on it: a run computed ahead is on the worker its request goes to). */
+  private spread(runs: readonly RunSpec[]): RunSpec[][] {
+    const per: RunSpec[][] = this.slots.map(() => []);
+    runs.forEach((run, i) => per[i % Math.max(1, this.slots.length)]?.push(run));
+    return per;
+  }
+
+  ahead(comparisons: RunSpec[][]): void {
+    const per: RunSpec[][] = this.slots.map(() => []);
+    for (const runs of comparisons) this.spread(runs).forEach((mine, i) => per[i]?.push(...mine));
+    this.aheadListed = new Set(comparisons.flat().map(specSignature));
+    for (const signature of this.aheadResults.keys()) {
+      if (!this.aheadListed.has(signature)) this.aheadResults.delete(signature);
+    }
+    this.slots.forEach((slot, i) => {
+      // A lost worker's slot stays empty until the next comparison (nothing to compute for).
+      if (slot.worker) this.post(slot, { type: 'ahead', runs: per[i] ?? [] });
+    });
+  }
+
+  /** Runs computed ahead whose results the page holds (tests). */
+  aheadReady(): number {
+    return this.aheadResults.size;
   }
 
   /** Live mode: every run advances by dt seconds of simulated time. */
@@ -331,6 +413,10 @@ export class EngineClient implements Engine {
   cancel(): number {
     this.gen += 1;
     this.dropWaiting('superseded');
+    // The workers drop what they computed ahead (a cancel frees everything).
+    this.aheadListed = new Set();
+    this.aheadResults = new Map();
+    this.awaitingAhead = new Set();
     for (const slot of this.slots) {
       slot.keys = [];
       slot.open = new Set();

@@ -285,6 +285,14 @@ export function epochNow(): number {
 }
 
 /** One run of a comparison: a key (the algorithm) and its complete scenario. */
+/** What makes two run specs the same run (a run computed ahead is adopted only by an
+ *  identical spec): its key, flow keys, rounds and scenario. */
+export function specSignature(spec: RunSpec): string {
+  return [spec.key, (spec.flowKeys ?? []).join(','), spec.rounds === true ? 'rounds' : '', spec.scenarioJson].join(
+    '\n',
+  );
+}
+
 export interface RunSpec {
   key: string;
   scenarioJson: string;
@@ -387,7 +395,17 @@ export type ToWorker =
   | { type: 'advance'; gen: number; dt: number }
   | { type: 'change'; gen: number; path: string; valueJson: string }
   | { type: 'cancel'; gen: number }
-  | { type: 'explain'; gen: number; id: number; query: ExplainQuery };
+  | { type: 'explain'; gen: number; id: number; query: ExplainQuery }
+  /** Runs to compute ahead, while the worker has nothing else to do: the comparisons a
+   *  slider's next key press may ask for (its neighbouring stops). Replaces the previous
+   *  list (runs already computed for a spec still listed are kept); an empty list frees
+   *  them. A finished run computed ahead posts its chunks once, with `aheadOf` (its spec's
+   *  signature, `specSignature`) and no generation. A later full `run` of an identical spec
+   *  adopts it instead of starting it again: finished, nothing more is posted (the page
+   *  has its results, or they are on their way); unfinished, it goes on computing and
+   *  posts as any run. The engine is deterministic: they are the very results a fresh run
+   *  would give. */
+  | { type: 'ahead'; runs: RunSpec[] };
 
 /** Worker → page. */
 export type FromWorker =
@@ -420,6 +438,12 @@ export type FromWorker =
       receivedAt: number;
       /** When the worker posted this message, ms since the epoch. */
       postedAt: number;
+      /** The run was begun before it was asked for (a spec computed ahead, `ahead`);
+       *  `computeMs` is then engine time spent ahead of the request. */
+      ahead?: boolean;
+      /** A run computed ahead, finished before any request adopted it: its spec's
+       *  signature (`gen` is then -1). */
+      aheadOf?: string;
     }
   | { type: 'changed'; gen: number; key: string; timeline: JsonValue; now: number }
   | { type: 'explained'; gen: number; id: number; result: ExplainResult }

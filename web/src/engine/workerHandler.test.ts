@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { engineWasm, realEngineApi } from '../test/wasm';
 import { tables } from './tables';
-import { TABLE_NAMES, type FromWorker, type RunSummary, type TraceChunk } from './protocol';
+import { specSignature, TABLE_NAMES, type FromWorker, type RunSummary, type TraceChunk } from './protocol';
 import { createWorkerHandler, type HandlerOptions } from './workerHandler';
 
 type Posted = { msg: FromWorker; transfer: Transferable[] };
@@ -434,5 +434,98 @@ describe('the engine worker', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(posted).toHaveLength(0);
     expect(handler.busy()).toBe(false);
+  });
+
+  describe('computing ahead', () => {
+    const chunkMsgs = (posted: Posted[]) =>
+      posted.map((p) => p.msg).filter((m): m is Extract<FromWorker, { type: 'chunk' }> => m.type === 'chunk');
+    const spec = (key: string, bandwidth: number) => ({
+      key,
+      scenarioJson: scenarioOf(
+        key,
+        (s) => ((s.network as { bottleneck: { bandwidth: number } }).bottleneck.bandwidth = bandwidth),
+      ),
+    });
+
+    it('computes the listed runs while idle and posts each once, finished, under its signature', async () => {
+      const { handler, posted } = harness({ progressMs: 0 });
+      const a = spec('reno', 1_500_000);
+      const b = spec('newreno', 2_500_000);
+      handler.handle({ type: 'ahead', runs: [a, b] });
+      await until(() => chunkMsgs(posted).filter((m) => m.finished).length === 2);
+      const msgs = chunkMsgs(posted);
+      // No progress chunks (progressMs 0 would give one per slice): one message per run.
+      expect(msgs).toHaveLength(2);
+      for (const [m, s] of [
+        [msgs[0], a],
+        [msgs[1], b],
+      ] as const) {
+        expect(m).toMatchObject({ gen: -1, aheadOf: specSignature(s), ahead: true, finished: true, key: s.key });
+        expect(m?.summary).toEqual(direct(s.scenarioJson).summary);
+        expect(concat([m!.chunk], 'series', 'cwnd')).toEqual(direct(s.scenarioJson).cwnd);
+      }
+      expect(handler.aheadCount()).toBe(2);
+    });
+
+    it('a request for a finished run adopts it: nothing is posted again, and it can still be explained', async () => {
+      const { handler, posted } = harness();
+      const a = spec('reno', 1_500_000);
+      handler.handle({ type: 'ahead', runs: [a] });
+      await until(() => chunkMsgs(posted).some((m) => m.finished));
+      const before = posted.length;
+      handler.handle({ type: 'run', gen: 4, mode: 'full', runs: [a] });
+      await new Promise((r) => setTimeout(r, 30));
+      expect(posted.length).toBe(before);
+      expect(handler.aheadCount()).toBe(0);
+      handler.handle({ type: 'explain', gen: 4, id: 1, query: { what: 'index', key: 'reno', from: 0 } });
+      await until(() => posted.some((p) => p.msg.type === 'explained'));
+      const answer = posted.at(-1)?.msg as Extract<FromWorker, { type: 'explained' }>;
+      expect(answer.result).toMatchObject({ what: 'index', key: 'reno', now: 20 });
+    });
+
+    it('a request while the run is still computing ahead adopts it: it finishes as the request’s run', async () => {
+      const { handler, posted } = harness({ sliceMs: 0, eventsPerCheck: 200, progressMs: 1e9 });
+      const a = spec('newreno', 1_500_000);
+      handler.handle({ type: 'ahead', runs: [a] });
+      // A few slices ahead, then the request.
+      await new Promise((r) => setTimeout(r, 5));
+      expect(chunkMsgs(posted)).toHaveLength(0);
+      handler.handle({ type: 'run', gen: 7, mode: 'full', runs: [a] });
+      await until(() => chunkMsgs(posted).some((m) => m.finished));
+      const msgs = chunkMsgs(posted);
+      expect(msgs.every((m) => m.gen === 7 && m.aheadOf === undefined && m.ahead === true)).toBe(true);
+      expect(msgs.at(-1)?.summary).toEqual(direct(a.scenarioJson).summary);
+      expect(
+        concat(
+          msgs.map((m) => m.chunk),
+          'series',
+          'cwnd',
+        ),
+      ).toEqual(direct(a.scenarioJson).cwnd);
+    });
+
+    it('another spec runs afresh; a new list frees what it no longer holds; a live session computes nothing ahead', async () => {
+      const { handler, posted } = harness();
+      const a = spec('reno', 1_500_000);
+      const b = spec('reno', 2_500_000);
+      handler.handle({ type: 'ahead', runs: [a] });
+      await until(() => chunkMsgs(posted).some((m) => m.finished));
+      // Same key, another scenario: not adopted (it is computed and posted under gen 2).
+      handler.handle({ type: 'run', gen: 2, mode: 'full', runs: [b] });
+      await until(() => chunkMsgs(posted).some((m) => m.gen === 2 && m.finished));
+      const fresh = chunkMsgs(posted).filter((m) => m.gen === 2);
+      expect(fresh.every((m) => m.ahead === undefined)).toBe(true);
+      expect(fresh.at(-1)?.summary).toEqual(direct(b.scenarioJson).summary);
+      expect(handler.aheadCount()).toBe(0);
+      handler.handle({ type: 'ahead', runs: [a, b] });
+      expect(handler.aheadCount()).toBe(2);
+      handler.handle({ type: 'ahead', runs: [b] });
+      expect(handler.aheadCount()).toBe(1);
+      handler.handle({ type: 'ahead', runs: [] });
+      expect(handler.aheadCount()).toBe(0);
+      handler.handle({ type: 'run', gen: 3, mode: 'live', runs: [a] });
+      handler.handle({ type: 'ahead', runs: [b] });
+      expect(handler.aheadCount()).toBe(0);
+    });
   });
 });

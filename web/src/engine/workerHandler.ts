@@ -24,6 +24,7 @@ import {
   type RunMode,
   type RunSpec,
   SUMMARY_EVERY_MS,
+  specSignature,
   type RunSummary,
   type Reduction,
   type TableName,
@@ -111,6 +112,9 @@ export interface EngineApi {
 export interface HandlerOptions {
   /** Engine time per slice before yielding, ms. */
   sliceMs?: number;
+  /** The same for a run computed ahead: short, so that a request arriving meanwhile waits
+   *  at most this long, ms. */
+  aheadSliceMs?: number;
   /** Minimum time between progress chunks of an unfinished full run, ms. */
   progressMs?: number;
   /** Events between clock checks inside a slice. */
@@ -162,6 +166,12 @@ interface Run {
   changes: number;
   /** The explained replay of this run, made when the page first asks (null until then). */
   replay: { sim: SimLike; changes: number; epoch: number } | null;
+  /** Begun before the page asked for it (an `ahead` spec). */
+  ahead: boolean;
+  /** While the run is computed ahead and no request has adopted it: its spec's signature
+   *  (its results are posted once, when it finishes, under this signature); null once
+   *  adopted (it then posts as any run) or for a run begun on request. */
+  aheadOf: string | null;
 }
 
 /** Replays made in this worker (numbers each one). */
@@ -283,6 +293,7 @@ function defaultYield(): Promise<void> {
 /** Creates the handler; `post` sends a message with its transfer list. */
 export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOptions = {}) {
   const sliceMs = opts.sliceMs ?? 12;
+  const aheadSliceMs = Math.min(sliceMs, opts.aheadSliceMs ?? 2);
   const progressMs = opts.progressMs ?? 100;
   const eventsPerCheck = opts.eventsPerCheck ?? 2000;
   const yieldToMessages = opts.yieldToMessages ?? defaultYield;
@@ -303,14 +314,60 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
   let gen = -1;
   let mode: RunMode = 'full';
   let runs: Run[] = [];
+  /** Runs computed ahead (`ahead`), by spec signature, in the order the page listed them. */
+  let aheads = new Map<string, Run>();
   let pumping = false;
 
-  function dispose() {
-    for (const r of runs) {
+  function free(list: Iterable<Run>) {
+    for (const r of list) {
       r.sim.free();
       r.replay?.sim.free();
     }
+  }
+
+  function dispose() {
+    free(runs);
     runs = [];
+  }
+
+  function disposeAhead() {
+    free(aheads.values());
+    aheads = new Map();
+  }
+
+  /** A new run of `spec`, or null when the engine refuses its scenario (`onError`). */
+  function createRun(
+    spec: RunSpec,
+    receivedAt: number,
+    aheadOf: string | null,
+    onError: (e: unknown) => void,
+  ): Run | null {
+    try {
+      const sim = api.createSim(spec.scenarioJson);
+      sim.set_bounded?.(budgetRows, buckets);
+      return {
+        key: spec.key,
+        keys: spec.flowKeys && spec.flowKeys.length > 0 ? spec.flowKeys : [spec.key],
+        sim,
+        cursors: { events: 0, queue: 0, throughput: 0, flows: [] },
+        sentMeta: false,
+        computeMs: 0,
+        lastPost: clock(),
+        lastSummary: -Infinity,
+        lastRounds: -Infinity,
+        rounds: spec.rounds === true,
+        done: false,
+        receivedAt,
+        scenarioJson: spec.scenarioJson,
+        changes: 0,
+        replay: null,
+        ahead: aheadOf !== null,
+        aheadOf,
+      };
+    } catch (e) {
+      onError(e);
+      return null;
+    }
   }
 
   /**
@@ -430,26 +487,35 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     run.lastPost = clock();
     const now = run.sim.now();
     chunks.forEach(({ chunk, transfer }, i) => {
-      post(
-        {
-          type: 'chunk',
-          gen,
-          key: run.keys[i] ?? run.key,
-          chunk,
-          throughput,
-          now,
-          finished,
-          summary,
-          rounds: rounds[i] ?? null,
-          computeMs: run.computeMs,
-          readMs: t1 - t0,
-          summaryMs: run.lastPost - t1,
-          receivedAt: run.receivedAt,
-          postedAt: epoch(),
-        },
-        transfer,
-      );
+      const msg = {
+        type: 'chunk' as const,
+        key: run.keys[i] ?? run.key,
+        chunk,
+        throughput,
+        now,
+        finished,
+        summary,
+        rounds: rounds[i] ?? null,
+        computeMs: run.computeMs,
+        readMs: t1 - t0,
+        summaryMs: run.lastPost - t1,
+        receivedAt: run.receivedAt,
+        postedAt: epoch(),
+        ...(run.ahead ? { ahead: true } : {}),
+      };
+      // Computed ahead and not yet asked for: the page keeps it by its signature (the
+      // generation is not known yet).
+      if (run.aheadOf !== null) post({ ...msg, gen: -1, aheadOf: run.aheadOf }, transfer);
+      else post({ ...msg, gen }, transfer);
     });
+  }
+
+  /** A run computed ahead is now the request's. Finished, its results were posted when it
+   *  finished (under its signature) and are not posted again; unfinished, it goes on
+   *  computing and posts as any run. */
+  function adopt(run: Run, receivedAt: number) {
+    run.receivedAt = receivedAt;
+    run.aheadOf = null;
   }
 
   /** Runs every unfinished full run to its end, one slice at a time. */
@@ -460,25 +526,36 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       // Let requests already queued arrive first: only the newest one runs.
       await yieldToMessages();
       for (;;) {
-        const run = mode === 'full' ? runs.find((r) => !r.done) : undefined;
+        // The page's runs first; with none left, the runs asked for ahead (never while a
+        // live session holds the worker: its steps come every frame).
+        const run =
+          mode === 'full' ? (runs.find((r) => !r.done) ?? [...aheads.values()].find((r) => !r.done)) : undefined;
         if (!run) break;
         const t0 = clock();
+        const slice = run.aheadOf !== null ? aheadSliceMs : sliceMs;
         let finished = false;
         try {
           do {
             finished = run.sim.run_events(eventsPerCheck);
-          } while (!finished && clock() - t0 < sliceMs);
+          } while (!finished && clock() - t0 < slice);
           // A long, fast run reduces what it stores after every slice (bounded recording).
           run.sim.reduce_rows?.();
         } catch (e) {
           // A trap leaves the wasm instance unusable: the page replaces this worker.
           run.done = true;
+          if (run.aheadOf !== null) {
+            // Ahead of any request: nobody waits for it (the page's next run finds the
+            // instance unusable and reports it). Nothing more is computed ahead.
+            aheads = new Map();
+            break;
+          }
           failRun(run, e, true);
           break;
         }
         run.computeMs += clock() - t0;
         run.done = finished;
-        if (finished || clock() - run.lastPost >= progressMs) postChunk(run);
+        // A run computed ahead posts nothing until it has finished (it is small).
+        if (finished || (run.aheadOf === null && clock() - run.lastPost >= progressMs)) postChunk(run);
         if (finished) release(run);
         if (!finished) await yieldToMessages();
       }
@@ -493,33 +570,49 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     mode = msg.mode;
     const receivedAt = epoch();
     const created: Run[] = [];
+    const adopted: Run[] = [];
     for (const spec of msg.runs as RunSpec[]) {
-      try {
-        const sim = api.createSim(spec.scenarioJson);
-        sim.set_bounded?.(budgetRows, buckets);
-        created.push({
-          key: spec.key,
-          keys: spec.flowKeys && spec.flowKeys.length > 0 ? spec.flowKeys : [spec.key],
-          sim,
-          cursors: { events: 0, queue: 0, throughput: 0, flows: [] },
-          sentMeta: false,
-          computeMs: 0,
-          lastPost: clock(),
-          lastSummary: -Infinity,
-          lastRounds: -Infinity,
-          rounds: spec.rounds === true,
-          done: false,
-          receivedAt,
-          scenarioJson: spec.scenarioJson,
-          changes: 0,
-          replay: null,
-        });
-      } catch (e) {
+      const signature = specSignature(spec);
+      const ahead = mode === 'full' ? aheads.get(signature) : undefined;
+      if (ahead) {
+        aheads.delete(signature);
+        created.push(ahead);
+        adopted.push(ahead);
+        continue;
+      }
+      const run = createRun(spec, receivedAt, null, (e) => {
         for (const key of spec.flowKeys && spec.flowKeys.length > 0 ? spec.flowKeys : [spec.key]) fail(key, e, false);
+      });
+      if (run) created.push(run);
+    }
+    // What was computed ahead for other values is of no use now (the page lists new ones
+    // once this comparison is drawn).
+    disposeAhead();
+    runs = created;
+    for (const run of adopted) adopt(run, receivedAt);
+    if (mode === 'full') void pump();
+  }
+
+  /** The page's list of runs to compute ahead (see ToWorker 'ahead'). */
+  function setAhead(specs: RunSpec[]) {
+    const next = new Map<string, Run>();
+    if (mode === 'full') {
+      for (const spec of specs) {
+        const signature = specSignature(spec);
+        if (next.has(signature)) continue;
+        const kept = aheads.get(signature);
+        if (kept) {
+          aheads.delete(signature);
+          next.set(signature, kept);
+          continue;
+        }
+        const run = createRun(spec, epoch(), signature, () => {});
+        if (run) next.set(signature, run);
       }
     }
-    runs = created;
-    if (mode === 'full') void pump();
+    disposeAhead();
+    aheads = next;
+    if (aheads.size > 0) void pump();
   }
 
   function advance(dt: number) {
@@ -738,7 +831,11 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
           if (msg.gen >= gen) {
             gen = msg.gen;
             dispose();
+            disposeAhead();
           }
+          return;
+        case 'ahead':
+          setAhead(msg.runs);
           return;
         default: {
           const never: never = msg;
@@ -751,6 +848,13 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       return pumping;
     },
     /** Frees every simulation. */
-    dispose,
+    dispose(): void {
+      dispose();
+      disposeAhead();
+    },
+    /** Runs held computed ahead (tests). */
+    aheadCount(): number {
+      return aheads.size;
+    },
   };
 }

@@ -3,7 +3,7 @@
 // when the range spans decades) and a number box for exact values. SpecControl is the same
 // control for any spec and value (the fields of a list item, such as a cross-traffic
 // source, use it with a spec made from the schema's item field).
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
 import type { ParamSpec } from '../engine/tables';
 import type { JsonValue } from '../lib/json';
@@ -126,6 +126,7 @@ export function ParamControl({ path, variant = 'slider', disabled = false, note,
       spec={spec}
       value={value}
       onChange={(v) => (allFlows ? controller.setParamAllFlows(spec.path, v) : controller.setParam(path, v))}
+      onLookAhead={(values) => controller.lookAhead(values && { path: allFlows ? spec.path : path, allFlows, values })}
       dataPath={path}
       variant={variant}
       disabled={disabled}
@@ -144,6 +145,9 @@ interface SpecProps extends Omit<Props, 'path'> {
   dataPath: string;
   /** Timeline changes of this setting (a badge says how many). */
   changes?: number;
+  /** While the slider has the keyboard focus, the values its next arrow key gives (the
+   *  neighbouring stops; null once it loses the focus), to be computed ahead. */
+  onLookAhead?: (values: number[] | null) => void;
 }
 
 /** A labelled control for any spec and value. */
@@ -157,12 +161,29 @@ export function SpecControl({
   note,
   extra,
   changes = 0,
+  onLookAhead,
 }: SpecProps) {
   const id = useId();
+  const [focused, setFocused] = useState(false);
   const helpId = `${id}-help`;
   const unit = displayUnit(spec);
   const set = onChange;
   const stops = useMemo(() => (spec.type === 'int' || spec.type === 'float' ? ladderFor(spec) : []), [spec]);
+  const numeric = typeof value === 'number' ? value : Number(spec.default);
+  const at = stops.length > 0 ? nearestStop(stops, numeric) : -1;
+  const lookingAhead = focused && !disabled && variant === 'slider' && at >= 0 && onLookAhead !== undefined;
+  // The neighbouring stops of the value shown, again after every step (what ArrowRight and
+  // ArrowLeft choose next); nothing once the focus leaves.
+  useEffect(() => {
+    if (lookingAhead) onLookAhead?.([stops[at + 1], stops[at - 1]].filter((x): x is number => x !== undefined));
+    // onLookAhead is a new function every render; what it asks depends only on these.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [lookingAhead, at, stops]);
+  useEffect(() => {
+    if (!lookingAhead) return;
+    return () => onLookAhead?.(null);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [lookingAhead]);
 
   let input: ReactNode;
   switch (spec.type) {
@@ -198,6 +219,8 @@ export function SpecControl({
               disabled={disabled}
               aria-valuetext={formatValue(spec, v)}
               aria-describedby={helpId}
+              onFocus={() => setFocused(true)}
+              onBlur={() => setFocused(false)}
               onChange={(e) => {
                 const next = stops[Number(e.target.value)];
                 if (next !== undefined) set(next);

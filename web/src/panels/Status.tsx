@@ -42,7 +42,14 @@ function statusText(s: AppState): string {
   const shown = formatNumber(timing.drawnMs ?? timing.resultsMs, 3);
   // The first comparison also waits for the workers to start.
   const after = timing.gen === 1 ? 'after the engine started' : 'after the change';
-  return `${runs} computed in ${formatNumber(timing.computeMs, 2)} ms on ${workers}; on screen ${shown} ms ${after}.`;
+  // Results computed while the slider had the focus, before the key press asked for them.
+  const ahead =
+    timing.aheadRuns <= 0
+      ? ''
+      : timing.aheadRuns >= timing.runs
+        ? ', ahead of the key press'
+        : `, ${timing.aheadRuns} of them ahead of the key press`;
+  return `${runs} computed in ${formatNumber(timing.computeMs, 2)} ms on ${workers}${ahead}; on screen ${shown} ms ${after}.`;
 }
 
 /** A note when a shown run's rows were reduced (bounded recording, engine/core/src/bounded.rs),

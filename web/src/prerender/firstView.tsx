@@ -38,6 +38,7 @@ export function renderFirstView(): string {
     advance: refuse('advance a run'),
     change: refuse('change a run'),
     cancel: refuse('cancel a run'),
+    ahead: refuse('compute ahead'),
     explain: refuse('ask for an explanation'),
     size: 1,
   };

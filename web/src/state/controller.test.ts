@@ -1,7 +1,7 @@
 // The controller with the real engine (in-process workers): what a person does, what runs.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENGINE_FAULT_TEXT } from '../engine/client';
-import { ENGINE_NOTICE, failedMessage } from '../engine/protocol';
+import { ENGINE_NOTICE, failedMessage, type RunSpec } from '../engine/protocol';
 import { tables } from '../engine/tables';
 import { CUSTOM, isCustomFlow, orderAlgorithms, presetBase, runScenario } from '../scenario/algorithms';
 import { getAt, setAt } from '../scenario/paths';
@@ -430,6 +430,66 @@ describe('the app controller', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(h.store.getState().runs.reno?.now).toBe(now);
     expect(h.controller.isIdle()).toBe(true);
+  });
+
+  it('computes a focused slider’s neighbouring values ahead; the key press gets them at once, not validated again', async () => {
+    const h = make('?v=1&alg=reno,newreno');
+    h.controller.runFull();
+    await waitFor(h.allDone);
+    h.controller.frameDrawn();
+    const asked: RunSpec[][][] = [];
+    const ahead = h.client.ahead.bind(h.client);
+    h.client.ahead = (comparisons) => {
+      asked.push(comparisons);
+      ahead(comparisons);
+    };
+    const path = 'network.bottleneck.bandwidth';
+    // The neighbours are computed; 0 bit/s is out of the parameter's range: skipped.
+    h.controller.lookAhead({ path, allFlows: false, values: [2_500_000, 1_500_000, 0] });
+    await waitFor(() => asked.length === 1);
+    const scenarios = (asked[0] ?? []).map((c) => c.map((r) => JSON.parse(r.scenarioJson) as object));
+    expect((asked[0] ?? []).map((c) => c.map((r) => r.key))).toEqual([
+      ['reno', 'newreno'],
+      ['reno', 'newreno'],
+    ]);
+    expect(scenarios.map((c) => c.map((x) => getAt(x as never, path)))).toEqual([
+      [2_500_000, 2_500_000],
+      [1_500_000, 1_500_000],
+    ]);
+    await waitFor(() => h.client.aheadReady() === 4);
+    const validated = h.validations();
+    h.controller.setParam(path, 2_500_000);
+    expect(h.validations()).toBe(validated);
+    // The results are there before the next task: a microtask after the request.
+    await Promise.resolve();
+    expect(h.allDone()).toBe(true);
+    h.controller.frameDrawn();
+    const s = h.store.getState();
+    expect(s.timing).toMatchObject({ runs: 2, aheadRuns: 2 });
+    for (const a of ['reno', 'newreno']) expect(s.runs[a]?.summary?.digest).toBe(directDigest(s.scenario, a));
+    expect(directDigest(s.scenario, 'reno')).not.toBe(directDigest(setAt(s.scenario, path, 1_500_000), 'reno'));
+    // Focus gone: what was computed ahead is freed.
+    h.controller.lookAhead(null);
+    expect(asked.at(-1)).toEqual([]);
+  });
+
+  it('computes nothing ahead while playing live or for runs above the limit', async () => {
+    const h = make('?v=1&alg=reno');
+    h.controller.runFull();
+    await waitFor(h.allDone);
+    h.controller.frameDrawn();
+    const asked: RunSpec[][][] = [];
+    h.client.ahead = (comparisons) => void asked.push(comparisons);
+    // 20 s at 100 Gbit/s: millions of packets, above AHEAD_MAX_PACKETS.
+    h.controller.lookAhead({ path: 'network.bottleneck.bandwidth', allFlows: false, values: [100e9] });
+    await waitFor(() => asked.length === 1);
+    expect(asked[0]).toEqual([]);
+    h.controller.lookAhead(null);
+    h.controller.startLive();
+    const before = asked.length;
+    h.controller.lookAhead({ path: 'network.bottleneck.bandwidth', allFlows: false, values: [1_500_000] });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(asked.length).toBe(before);
   });
 
   it('keeps at least one algorithm selected', () => {

@@ -81,6 +81,30 @@ export const PROGRESS_DRAW_MS = 100;
 /** Timings kept for the benchmark page (window.__cwndlab.timings). */
 export const TIMINGS_KEPT = 200;
 
+/** A focused slider's neighbouring values are computed ahead only for scenarios of at most
+ *  this many simulated packets per run (the engine's estimate): about 10 ms of engine time
+ *  per run in a browser, so the two neighbours of a four-algorithm comparison cost a
+ *  worker ~40 ms after each step, while nothing else runs. Larger runs are not computed
+ *  ahead (the default comparison simulates ~6 000 packets per run). */
+export const AHEAD_MAX_PACKETS = 50_000;
+
+/** A slider that has the keyboard focus: its setting (`allFlows`: a schema path set on every
+ *  flow of a competition, as `setParamAllFlows`) and the values its next key press may
+ *  choose (the neighbouring stops). */
+export interface LookAhead {
+  path: string;
+  allFlows: boolean;
+  values: readonly number[];
+}
+
+/** How a parameter change is applied: the paths it sets, whether the engine's reading of
+ *  the scenario is stored, and the view change that goes with it. */
+interface ParamChange {
+  paths: readonly string[];
+  engineReading: boolean;
+  viewOf: (before: Scenario, next: Scenario) => Partial<AppState>;
+}
+
 export class AppController {
   /** The current request's phases, for its Timing. */
   private readonly timing = new RequestTiming();
@@ -101,6 +125,13 @@ export class AppController {
   readonly timings: Timing[] = [];
   /** Explanations: asks the workers for decisions once the tools are used. */
   readonly explainer: Explainer;
+  /** The focused slider's next values (`lookAhead`), or null. */
+  private aheadTarget: LookAhead | null = null;
+  /** A computation ahead is scheduled (a timer) or waits for the comparison to be drawn. */
+  private aheadTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The engine's validation of each scenario computed ahead, by its JSON: the key press
+   *  that asks for one of them does not validate it again (a pure function of the JSON). */
+  private aheadValidated = new Map<string, Validation>();
 
   constructor(
     readonly store: AppStore,
@@ -308,6 +339,8 @@ export class AppController {
     this.timings.push(timing);
     if (this.timings.length > TIMINGS_KEPT) this.timings.shift();
     s.setTiming(timing);
+    // Drawn: a focused slider's next values may be computed now.
+    this.scheduleAhead();
   }
 
   /** True when nothing is running, playing or waiting to be drawn. */
@@ -404,7 +437,8 @@ export class AppController {
 
   /** The engine's validation of a changed scenario, or null (with a notice) if refused. */
   private accept(next: Scenario): Validation | null {
-    const result = this.validate(JSON.stringify(next));
+    const json = JSON.stringify(next);
+    const result = this.aheadValidated.get(json) ?? this.validate(json);
     if (result.ok) return result;
     this.notify(result.problems.map((p) => ({ key: p.path, message: `Not applied: ${p.text}` })));
     return null;
@@ -435,26 +469,48 @@ export class AppController {
    * notice says why).
    */
   setParam(path: string, value: JsonValue, view: Partial<AppState> = {}): boolean {
+    return this.applyParams(this.paramChange(path, false, view), value);
+  }
+
+  /** How `setParam` (or, with `allFlows`, `setParamAllFlows`) applies a change of `path`. */
+  private paramChange(path: string, allFlows: boolean, view: Partial<AppState> = {}): ParamChange {
     const s = this.store.getState();
+    if (allFlows) {
+      return {
+        paths: flowsOf(s.scenario).map((_, i) => concretePath(path, i)),
+        engineReading: true,
+        viewOf: () => ({}),
+      };
+    }
     // A competition keeps the engine's reading of its flows, so a flow whose settings no
     // longer match its entry is named custom, as the engine names it.
-    return this.applyParams([path], value, s.mode === 'compete', (before, next) => ({
-      ...this.viewForApp(before, next),
-      ...view,
-    }));
+    return {
+      paths: [path],
+      engineReading: s.mode === 'compete',
+      viewOf: (before, next) => ({ ...this.viewForApp(before, next), ...view }),
+    };
+  }
+
+  /** The scenario `value` makes of the current one (at every path of the change). */
+  private changed({ paths }: ParamChange, value: JsonValue): Scenario {
+    let next = this.store.getState().scenario;
+    for (const p of paths) next = setAt(next, p, value);
+    return next;
+  }
+
+  /** The state a change leads to: the patch a re-run applies. */
+  private patchOf(change: ParamChange, next: Scenario, validation: Validation): Partial<AppState> {
+    const s = this.store.getState();
+    const stored = change.engineReading && validation.ok ? validation.scenario : next;
+    return { ...change.viewOf(s.scenario, next), scenario: stored, presetName: null };
   }
 
   /**
-   * Sets `value` at every path of `paths` (checked against the first) and re-runs; playing,
-   * live parameters queue as timeline changes. `engineReading`: store the engine's resolved
-   * scenario rather than the edited one. `viewOf` gives the view change that goes with it.
+   * Sets `value` at every path of the change (checked against the first) and re-runs;
+   * playing, live parameters queue as timeline changes.
    */
-  private applyParams(
-    paths: readonly string[],
-    value: JsonValue,
-    engineReading: boolean,
-    viewOf: (before: Scenario, next: Scenario) => Partial<AppState> = () => ({}),
-  ): boolean {
+  private applyParams(change: ParamChange, value: JsonValue): boolean {
+    const { paths } = change;
     const first = paths[0];
     if (first === undefined) return false;
     const checked = checkParam(first, value);
@@ -470,13 +526,67 @@ export class AppController {
       }
       return true;
     }
-    let next = s.scenario;
-    for (const p of paths) next = setAt(next, p, value);
+    const next = this.changed(change, value);
     const validation = this.accept(next);
     if (!validation) return false;
-    const stored = engineReading && validation.ok ? validation.scenario : next;
-    this.rerun({ ...viewOf(s.scenario, next), scenario: stored, presetName: null }, validation);
+    this.rerun(this.patchOf(change, next, validation), validation);
     return true;
+  }
+
+  // ---- computing ahead ----
+
+  /**
+   * A slider has the keyboard focus (null: none has): its neighbouring values are computed
+   * in the workers while nothing else runs, so that the key press that chooses one finds
+   * its results ready (the workers adopt an identical run; the results are the engine's
+   * own, only earlier). Only while paused or finished, for runs of at most
+   * AHEAD_MAX_PACKETS packets, and never for a value the engine refuses.
+   */
+  lookAhead(target: LookAhead | null): void {
+    this.aheadTarget = target;
+    if (target === null) {
+      if (this.aheadTimer !== null) clearTimeout(this.aheadTimer);
+      this.aheadTimer = null;
+      if (this.aheadValidated.size > 0) this.engine.ahead([]);
+      this.aheadValidated = new Map();
+      return;
+    }
+    this.scheduleAhead();
+  }
+
+  /** Computes ahead on a later task (not inside the frame that drew), once idle. */
+  private scheduleAhead() {
+    if (this.aheadTarget === null || this.aheadTimer !== null || !this.isIdle()) return;
+    this.aheadTimer = setTimeout(() => {
+      this.aheadTimer = null;
+      this.computeAhead();
+    }, 0);
+  }
+
+  private computeAhead() {
+    const target = this.aheadTarget;
+    const s = this.store.getState();
+    if (target === null || s.live || !this.isIdle()) return;
+    const change = this.paramChange(target.path, target.allFlows);
+    const first = change.paths[0];
+    const validated = new Map<string, Validation>();
+    const comparisons: RunSpec[][] = [];
+    for (const value of target.values) {
+      if (first === undefined || !checkParam(first, value).ok) continue;
+      const next = this.changed(change, value);
+      const json = JSON.stringify(next);
+      const validation = this.aheadValidated.get(json) ?? this.validate(json);
+      if (!validation.ok) continue;
+      validated.set(json, validation);
+      const estimated = validation.estimatedPackets;
+      if (estimated === undefined || estimated > AHEAD_MAX_PACKETS) continue;
+      // The very specs `begin` would post for this value (same mode, selection, rounds).
+      const patch = this.patchOf(change, next, validation);
+      const rounds = (patch.plots ?? s.plots).includes('rounds');
+      comparisons.push(this.runSpecs(s.mode, patch.scenario ?? s.scenario, s.algorithms, rounds));
+    }
+    this.aheadValidated = validated;
+    this.engine.ahead(comparisons);
   }
 
   /** Choosing an application that writes a stream (thin, CBR, Poisson, on/off) in place of
@@ -492,8 +602,7 @@ export class AppController {
    * flows differ only in what the flow table edits). Returns false when refused.
    */
   setParamAllFlows(schemaPath: string, value: JsonValue): boolean {
-    const paths = flowsOf(this.store.getState().scenario).map((_, i) => concretePath(schemaPath, i));
-    return this.applyParams(paths, value, true);
+    return this.applyParams(this.paramChange(schemaPath, true), value);
   }
 
   // ---- modes and competing flows ----
@@ -679,6 +788,7 @@ export class AppController {
 
   /** Stops everything (page unload, tests). */
   dispose(): void {
+    this.lookAhead(null);
     this.explainer.dispose();
     this.stopLoop();
     this.engine.cancel();

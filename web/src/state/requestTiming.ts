@@ -12,6 +12,10 @@ export interface ChunkPhases {
   summaryMs: number;
   receivedAt: number;
   postedAt: number;
+  /** The run was computed ahead of the request (its engine time was spent before it). */
+  ahead?: boolean;
+  /** Finished ahead of the request (posted before it; start and transfer do not apply). */
+  aheadOf?: string;
 }
 
 /** The run-level facts a finished Timing carries. */
@@ -28,6 +32,7 @@ export class RequestTiming {
   at = 0;
   private epoch = 0;
   private computeMs = new Map<string, number>();
+  private ahead = new Set<string>();
   private readMs = new Map<string, number>();
   private summaryMs = 0;
   private startMs = 0;
@@ -50,8 +55,10 @@ export class RequestTiming {
   /** A chunk of results arrived at `arrived` (epoch clock). */
   chunk(c: ChunkPhases, arrived: number): void {
     this.computeMs.set(c.key, c.computeMs);
+    if (c.ahead) this.ahead.add(c.key);
     this.readMs.set(c.key, (this.readMs.get(c.key) ?? 0) + c.readMs);
     this.summaryMs = Math.max(this.summaryMs, c.summaryMs);
+    if (c.aheadOf !== undefined) return;
     this.startMs = Math.max(this.startMs, c.receivedAt - this.epoch);
     this.transferMs = Math.max(this.transferMs, arrived - c.postedAt);
   }
@@ -84,6 +91,7 @@ export class RequestTiming {
       runs: meta.runs,
       workers: meta.workers,
       computeMs: max(this.computeMs),
+      aheadRuns: this.ahead.size,
       readMs: max(this.readMs),
       summaryMs: this.summaryMs,
       startMs: this.startMs,

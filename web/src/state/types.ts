@@ -62,6 +62,9 @@ export interface Timing {
   workers: number;
   /** Slowest run's engine time. */
   computeMs: number;
+  /** Runs (keys) whose results were computed ahead of the request (a focused slider's
+   *  neighbouring value): their engine time was spent before it. */
+  aheadRuns: number;
   /** Slowest run's time reading columns out of the engine. */
   readMs: number;
   /** Slowest run's time computing and parsing its summary. */

@@ -13,7 +13,13 @@ export function createHarness(query = '', workers = 2, reducedMotion = false) {
   // Time advances one 60 Hz frame per flushed frame: timings in tests never depend on the
   // machine's speed.
   let frameClock = 0;
-  const validate = realValidator();
+  const engineValidate = realValidator();
+  // Counts the engine validations the page asks for (computing ahead spares some).
+  let validations = 0;
+  const validate: typeof engineValidate = (json) => {
+    validations += 1;
+    return engineValidate(json);
+  };
   const decoded = decodeShareState(query, validate);
   const store = createAppStore(decoded.state);
   store.getState().addNotices(decoded.notices);
@@ -55,6 +61,8 @@ export function createHarness(query = '', workers = 2, reducedMotion = false) {
       list.forEach((cb) => cb());
       return list.length;
     },
+    /** Engine validations asked for so far. */
+    validations: () => validations,
     /** True when every run of the current comparison has finished. */
     allDone() {
       const s = store.getState();
