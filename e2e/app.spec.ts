@@ -191,6 +191,20 @@ test('a focused slider’s next values are computed ahead: a step is answered fr
   // Focus gone: nothing is held.
   await slider.blur();
   await expect.poll(() => page.evaluate(() => window.__cwndlab?.aheadReady())).toBe(0);
+  // A pointer that focuses a slider drags it to values nobody can foresee: nothing ahead,
+  // until a key is pressed on it.
+  const buffer = page.getByRole('slider', { name: 'Bottleneck buffer' });
+  const box = await buffer.boundingBox();
+  if (!box) throw new Error('no buffer slider');
+  let m = await comparisons(page);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await waitNewComparison(page, m);
+  await page.waitForTimeout(500);
+  expect(await page.evaluate(() => window.__cwndlab?.aheadReady())).toBe(0);
+  m = await comparisons(page);
+  await page.keyboard.press('ArrowLeft');
+  await waitNewComparison(page, m);
+  await expect.poll(() => page.evaluate(() => window.__cwndlab?.aheadReady())).toBe(4);
 });
 
 test('a copied link opened in a new page reproduces the same summary, digests included', async ({ page, context }) => {

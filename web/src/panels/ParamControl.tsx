@@ -145,9 +145,20 @@ interface SpecProps extends Omit<Props, 'path'> {
   dataPath: string;
   /** Timeline changes of this setting (a badge says how many). */
   changes?: number;
-  /** While the slider has the keyboard focus, the values its next arrow key gives (the
-   *  neighbouring stops; null once it loses the focus), to be computed ahead. */
+  /** While the slider has the keyboard focus (focused from the keyboard, or a key pressed
+   *  on it), the values its next arrow key gives (the neighbouring stops; null once it
+   *  loses the focus), to be computed ahead. */
   onLookAhead?: (values: number[] | null) => void;
+}
+
+/** Whether an element's focus came from the keyboard (`:focus-visible`; true where the
+ *  browser cannot tell). */
+function keyboardFocus(el: Element): boolean {
+  try {
+    return el.matches(':focus-visible');
+  } catch {
+    return true;
+  }
 }
 
 /** A labelled control for any spec and value. */
@@ -164,6 +175,9 @@ export function SpecControl({
   onLookAhead,
 }: SpecProps) {
   const id = useId();
+  // Focused from the keyboard (or used with it): then its arrow keys are likely next, and
+  // their values are computed ahead. A pointer or a finger that focused it drags to values
+  // nobody can foresee, so nothing is computed for them.
   const [focused, setFocused] = useState(false);
   const helpId = `${id}-help`;
   const unit = displayUnit(spec);
@@ -219,7 +233,8 @@ export function SpecControl({
               disabled={disabled}
               aria-valuetext={formatValue(spec, v)}
               aria-describedby={helpId}
-              onFocus={() => setFocused(true)}
+              onFocus={(e) => setFocused(keyboardFocus(e.currentTarget))}
+              onKeyDown={() => setFocused(true)}
               onBlur={() => setFocused(false)}
               onChange={(e) => {
                 const next = stops[Number(e.target.value)];
