@@ -473,6 +473,26 @@ describe('the app controller', () => {
     expect(asked.at(-1)).toEqual([]);
   });
 
+  it('computes ahead in a competition too: one run of every flow, as the step would start it', async () => {
+    const h = make('?v=4&mode=compete&flows=2&duration=2');
+    h.controller.runFull();
+    await waitFor(h.allDone);
+    h.controller.frameDrawn();
+    const path = 'network.bottleneck.bandwidth';
+    h.controller.lookAhead({ path, allFlows: false, values: [2_500_000, 1_500_000] });
+    await waitFor(() => h.client.aheadReady() === 2);
+    h.controller.setParam(path, 1_500_000);
+    await Promise.resolve();
+    expect(h.allDone()).toBe(true);
+    h.controller.frameDrawn();
+    const s = h.store.getState();
+    expect(s.timing).toMatchObject({ runs: 1, aheadRuns: 2 });
+    // The engine's reading of the scenario is stored, as a step without computing ahead does.
+    expect(getAt(s.scenario as never, path)).toBe(1_500_000);
+    expect(s.runs.flow0?.summary?.digest).toBe(directDigestOf(s.scenario));
+    expect(s.runs.flow1?.summary?.digest).toBe(directDigestOf(s.scenario));
+  });
+
   it('computes nothing ahead while playing live or for runs above the limit', async () => {
     const h = make('?v=1&alg=reno');
     h.controller.runFull();
