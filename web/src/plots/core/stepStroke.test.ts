@@ -157,6 +157,58 @@ describe('step lines drawn as rectangles', () => {
     }
   });
 
+  it('on a canvas that scales and translates, the rectangles lie on whole device pixels, evenly thick', () => {
+    const transform = { a: 2, b: 0, c: 0, d: 2, e: 10.3, f: 5 };
+    const over = {
+      getTransform: () => ({ ...transform }),
+      setTransform(a: number, b: number, c: number, d: number, e: number, f: number) {
+        transform.a = a;
+        transform.b = b;
+        transform.c = c;
+        transform.d = d;
+        transform.e = e;
+        transform.f = f;
+      },
+    };
+    const { ctx, calls, raw } = fakeContext(over);
+    const p = line([
+      [0, 0],
+      [10, 0],
+      [10, 5],
+    ]);
+    expect(fillStepStroke(ctx, p, true)).toBe(true);
+    // 2 CSS px at scale 2: 4 device pixels; the corner's pieces meet.
+    expect(calls).toEqual(['beginPath', 'rect 10 3 22 4', 'rect 28 3 4 12', 'fill #0072b2']);
+    expect(transform).toEqual({ a: 2, b: 0, c: 0, d: 2, e: 10.3, f: 5 });
+    expect(raw.fillStyle).toBe('#ffffff');
+    // Random step lines at fractional positions, widths and scales: every edge on a pixel,
+    // every piece as thick as the line in device pixels, rounded.
+    const rnd = lcg(7);
+    for (let trial = 0; trial < 40; trial += 1) {
+      const scale = [1, 1.25, 1.5, 2, 3][trial % 5] ?? 1;
+      Object.assign(transform, { a: scale, b: 0, c: 0, d: scale, e: rnd() * 40, f: rnd() * 40 });
+      const width = [1, 1.5, 2, 2.5][trial % 4] ?? 2;
+      const pts: [number, number][] = [];
+      let x = rnd() * 10;
+      let y = rnd() * 100;
+      for (let k = 0; k < 30; k += 1) {
+        pts.push([x, y]);
+        if (rnd() < 0.5) x += 0.3 + rnd() * 20;
+        else y += (rnd() - 0.5) * 40;
+      }
+      const got = fakeContext({ ...over, lineWidth: width });
+      expect(fillStepStroke(got.ctx, line(pts), true)).toBe(true);
+      const thick = Math.max(1, Math.round(width * scale));
+      const rects = got.calls.filter((c) => c.startsWith('rect ')).map((c) => c.split(' ').slice(1).map(Number));
+      expect(rects.length).toBeGreaterThan(0);
+      for (const r of rects) {
+        expect(r.every(Number.isInteger)).toBe(true);
+        expect(Math.min(r[2] ?? 0, r[3] ?? 0)).toBeLessThanOrEqual(thick);
+        expect(r[2] === thick || r[3] === thick).toBe(true);
+      }
+    }
+  });
+
   it('bars: one path of rectangles, filled once in the stroke colour', () => {
     const { ctx, calls, raw } = fakeContext({ lineWidth: 1.5 });
     expect(fillBars(ctx, [5, 6], [10, 30], [20, 25], 2, true)).toBe(true);

@@ -111,21 +111,65 @@ export function stepRects(p: Polyline, h: number, rect: (x: number, y: number, w
   if (open) close(false);
 }
 
+/** The target's transform when it only scales (the same in x and y) and translates, else
+ *  null: then its device pixels are known and the rectangles can be put on them. */
+function pixelGrid(target: CanvasRenderingContext2D): { s: number; e: number; f: number } | null {
+  const t = typeof target.getTransform === 'function' ? target.getTransform() : null;
+  if (!t || t.b !== 0 || t.c !== 0 || t.a !== t.d || !(t.a > 0)) return null;
+  return { s: t.a, e: t.e, f: t.f };
+}
+
+/**
+ * Adds rectangles given in the target's units to its path on whole device pixels: the path
+ * is built and filled with the identity transform (put back after `fill`), every edge
+ * rounded to a pixel boundary. A rectangle's thickness is whole pixels because its two
+ * edges are the same centre ± the same whole half-thickness (the caller passes it so), and
+ * a corner's pieces round the same vertex the same way, so the line is joined and evenly
+ * thick. A software rasteriser fills such a path ~2.5 times faster than one with fractional
+ * edges (no partial coverage to compute), and the numbers passed are small integers, which
+ * the canvas call does not box (docs/performance.md, "pixel-aligned rectangles").
+ */
+function onPixels(
+  target: CanvasRenderingContext2D,
+  grid: { s: number; e: number; f: number },
+  draw: (rect: (x: number, y: number, w: number, h: number) => void) => void,
+) {
+  const { s, e, f } = grid;
+  target.setTransform(1, 0, 0, 1, 0, 0);
+  target.beginPath();
+  draw((x, y, w, h) => {
+    const x0 = Math.round(x * s + e);
+    const y0 = Math.round(y * s + f);
+    target.rect(x0, y0, Math.round((x + w) * s + e) - x0, Math.round((y + h) * s + f) - y0);
+  });
+  target.fill();
+  target.setTransform(s, 0, 0, s, e, f);
+}
+
 /**
  * Draws p with the target's stroke style, alpha and line width as the rectangles of
  * stepRects, one path filled once (their union painted once, so a translucent line looks as
- * its stroke). Returns false, drawing nothing, when the target is not a raster canvas, the
- * line is dashed or not butt-ended, or a segment is not axis-aligned: the caller then
- * strokes the path. (`raster` is for tests, which have no canvas.)
+ * its stroke). Where the target's device pixels are known (it only scales and translates)
+ * the rectangles lie on them, the line a whole number of pixels thick (the line width in
+ * device pixels, rounded, at least one). Returns false, drawing nothing, when the target is
+ * not a raster canvas, the line is dashed or not butt-ended, or a segment is not
+ * axis-aligned: the caller then strokes the path. (`raster` is for tests, which have no
+ * canvas.)
  */
 export function fillStepStroke(target: CanvasRenderingContext2D, p: Polyline, raster = isRaster(target)): boolean {
   if (!raster || target.getLineDash().length > 0 || target.lineCap !== 'butt') return false;
   if (!axisAligned(p)) return false;
   const fill = target.fillStyle;
   target.fillStyle = target.strokeStyle;
-  target.beginPath();
-  stepRects(p, target.lineWidth / 2, (x, y, w, h) => target.rect(x, y, w, h));
-  target.fill();
+  const grid = pixelGrid(target);
+  if (grid) {
+    const thick = Math.max(1, Math.round(target.lineWidth * grid.s));
+    onPixels(target, grid, (rect) => stepRects(p, thick / (2 * grid.s), rect));
+  } else {
+    target.beginPath();
+    stepRects(p, target.lineWidth / 2, (x, y, w, h) => target.rect(x, y, w, h));
+    target.fill();
+  }
   target.fillStyle = fill;
   return true;
 }
@@ -133,7 +177,8 @@ export function fillStepStroke(target: CanvasRenderingContext2D, p: Polyline, ra
 /**
  * Vertical bars x = xs[k] from y0[k] to y1[k] (k < n), stroked with the target's stroke
  * style and line width and butt ends, drawn on a raster canvas as one path of rectangles
- * filled once (the union painted once, so a translucent style is as a stroke's). Returns
+ * filled once (the union painted once, so a translucent style is as a stroke's), on whole
+ * device pixels where the target's are known (as fillStepStroke). Returns
  * false, drawing nothing, when the target is not a raster canvas or the style is dashed.
  * (`raster` is for tests.)
  */
@@ -146,16 +191,24 @@ export function fillBars(
   raster = isRaster(target),
 ): boolean {
   if (!raster || target.getLineDash().length > 0 || target.lineCap !== 'butt') return false;
-  const w = target.lineWidth;
   const fill = target.fillStyle;
   target.fillStyle = target.strokeStyle;
-  target.beginPath();
-  for (let k = 0; k < n; k += 1) {
-    const a = y0[k] ?? 0;
-    const b = y1[k] ?? 0;
-    target.rect((xs[k] ?? 0) - w / 2, Math.min(a, b), w, Math.abs(b - a));
+  const grid = pixelGrid(target);
+  const bars = (w: number, rect: (x: number, y: number, w: number, h: number) => void) => {
+    for (let k = 0; k < n; k += 1) {
+      const a = y0[k] ?? 0;
+      const b = y1[k] ?? 0;
+      rect((xs[k] ?? 0) - w / 2, Math.min(a, b), w, Math.abs(b - a));
+    }
+  };
+  if (grid) {
+    const thick = Math.max(1, Math.round(target.lineWidth * grid.s));
+    onPixels(target, grid, (rect) => bars(thick / grid.s, rect));
+  } else {
+    target.beginPath();
+    bars(target.lineWidth, (x, y, w, h) => target.rect(x, y, w, h));
+    target.fill();
   }
-  target.fill();
   target.fillStyle = fill;
   return true;
 }
