@@ -84,7 +84,7 @@ profile.samples.forEach((id, i) => {
   }
 });
 console.log('--- inclusive');
-for (const [k, v] of [...incl.entries()].sort((a, b) => b[1] - a[1]).slice(0, 60))
+for (const [k, v] of [...incl.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 60)))
   console.log((v / N).toFixed(2).padStart(7), 'ms/step', k);
 await browser.close();
 server.close?.();
