@@ -3,7 +3,7 @@
 // when the range spans decades) and a number box for exact values. SpecControl is the same
 // control for any spec and value (the fields of a list item, such as a cross-traffic
 // source, use it with a spec made from the schema's item field).
-import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
 import type { ParamSpec } from '../engine/tables';
 import type { JsonValue } from '../lib/json';
@@ -187,9 +187,15 @@ export function SpecControl({
   const at = stops.length > 0 ? nearestStop(stops, numeric) : -1;
   const lookingAhead = focused && !disabled && variant === 'slider' && at >= 0 && onLookAhead !== undefined;
   // The neighbouring stops of the value shown, again after every step (what ArrowRight and
-  // ArrowLeft choose next); nothing once the focus leaves.
+  // ArrowLeft choose next), the one in the direction of the last step first (it is computed
+  // first: a key held down keeps going that way); nothing once the focus leaves.
+  const lastAt = useRef<number | null>(null);
   useEffect(() => {
-    if (lookingAhead) onLookAhead?.([stops[at + 1], stops[at - 1]].filter((x): x is number => x !== undefined));
+    const down = lastAt.current !== null && at < lastAt.current;
+    lastAt.current = at;
+    if (!lookingAhead) return;
+    const next = [stops[at + 1], stops[at - 1]];
+    onLookAhead?.((down ? next.reverse() : next).filter((x): x is number => x !== undefined));
     // onLookAhead is a new function every render; what it asks depends only on these.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [lookingAhead, at, stops]);

@@ -75,6 +75,32 @@ describe('the controls', () => {
     expect(slider.getAttribute('aria-valuetext')).toBe('2.5 Mbit/s');
   });
 
+  it('a keyboard-focused slider asks for its neighbouring stops, the last step’s direction first; none once blurred', () => {
+    const h = renderWith(<Controls />);
+    const asked: (readonly number[] | null)[] = [];
+    h.controller.lookAhead = (target) => void asked.push(target ? target.values : null);
+    const slider = screen.getByRole('slider', { name: 'Bottleneck bandwidth' }) as HTMLInputElement;
+    // Focused, then a key pressed on it (jsdom has no keyboard focus to tell apart).
+    act(() => {
+      slider.focus();
+      fireEvent.keyDown(slider, { key: 'Shift' });
+    });
+    expect(asked.at(-1)).toEqual([2_500_000, 1_500_000]);
+    act(() => {
+      fireEvent.input(slider, { target: { value: String(Number(slider.value) - 1) } });
+    });
+    // Down to 1.5 Mbit/s: 1.2 first, then 2.
+    expect(asked.at(-1)).toEqual([1_200_000, 2_000_000]);
+    act(() => {
+      fireEvent.input(slider, { target: { value: String(Number(slider.value) + 1) } });
+    });
+    expect(asked.at(-1)).toEqual([2_500_000, 1_500_000]);
+    act(() => {
+      fireEvent.focusOut(slider);
+    });
+    expect(asked.at(-1)).toBeNull();
+  });
+
   it('the number box takes an exact value in the display unit, and names what is allowed', () => {
     const h = renderWith(<Controls />);
     const box = screen.getByRole('textbox', { name: 'Bottleneck delay in ms, exact value' });

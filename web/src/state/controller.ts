@@ -90,7 +90,8 @@ export const AHEAD_MAX_PACKETS = 50_000;
 
 /** A slider that has the keyboard focus: its setting (`allFlows`: a schema path set on every
  *  flow of a competition, as `setParamAllFlows`) and the values its next key press may
- *  choose (the neighbouring stops). */
+ *  choose (the neighbouring stops), the likeliest first (the workers compute them in this
+ *  order). */
 export interface LookAhead {
   path: string;
   allFlows: boolean;
