@@ -29,7 +29,7 @@ export default tseslint.config(
   },
   {
     // The benchmark passes functions to page.evaluate: they run in the browser.
-    files: ['scripts/bench.mjs', 'scripts/profile-step.mjs'],
+    files: ['scripts/bench.mjs', 'scripts/profile-step.mjs', 'scripts/key-repeat.mjs'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
 );

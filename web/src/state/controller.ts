@@ -111,6 +111,8 @@ export class AppController {
   private readonly timing = new RequestTiming();
   private resultsAt: number | null = null;
   private awaitingDraw = false;
+  /** The current comparison's plots in view are drawn (false from its request until then). */
+  private viewDrawn = true;
   /** Run progress received but not yet in the store: applied in one update per redraw. */
   private pending = new Map<string, Partial<RunInfo>>();
   private outstanding = 0;
@@ -284,6 +286,7 @@ export class AppController {
     this.traces.reset(keys, oneRun);
     this.resultsAt = null;
     this.awaitingDraw = false;
+    this.viewDrawn = false;
     this.outstanding = 0;
     this.lastBump = this.timing.at;
     s.comparisonStarted(gen, keys, patch);
@@ -332,7 +335,14 @@ export class AppController {
     if (!this.awaitingDraw || this.resultsAt === null) return;
     const now = this.env.now();
     const r = report ?? { start: now, pendingInView: 0, pending: 0, drawn: 0, drawMs: 0, burstMs: 0 };
-    if (!this.timing.frame(r, now, () => this.env.mark?.('cwndlab:drawn'))) return;
+    const inView = () => {
+      this.env.mark?.('cwndlab:drawn');
+      // The plots in view show the results: a focused slider's next values may be computed
+      // now, while the plots out of view are drawn.
+      this.viewDrawn = true;
+      this.scheduleAhead();
+    };
+    if (!this.timing.frame(r, now, inView)) return;
     this.awaitingDraw = false;
     const s = this.store.getState();
     const meta = { gen: s.gen, runs: this.runCount, workers: this.engine.size, resultsAt: this.resultsAt };
@@ -340,7 +350,6 @@ export class AppController {
     this.timings.push(timing);
     if (this.timings.length > TIMINGS_KEPT) this.timings.shift();
     s.setTiming(timing);
-    // Drawn: a focused slider's next values may be computed now.
     this.scheduleAhead();
   }
 
@@ -555,9 +564,16 @@ export class AppController {
     this.scheduleAhead();
   }
 
-  /** Computes ahead on a later task (not inside the frame that drew), once idle. */
+  /** Paused or finished, every run in, and the plots in view drawn: what runs next is
+   *  computed ahead only then (never competing with the frame that shows results). */
+  private settled(): boolean {
+    const s = this.store.getState();
+    return !s.live && !s.playing && this.viewDrawn && s.keys.every((a) => this.statusOf(a) !== 'running');
+  }
+
+  /** Computes ahead on a later task (not inside the frame that drew), once settled. */
   private scheduleAhead() {
-    if (this.aheadTarget === null || this.aheadTimer !== null || !this.isIdle()) return;
+    if (this.aheadTarget === null || this.aheadTimer !== null || !this.settled()) return;
     this.aheadTimer = setTimeout(() => {
       this.aheadTimer = null;
       this.computeAhead();
@@ -567,7 +583,7 @@ export class AppController {
   private computeAhead() {
     const target = this.aheadTarget;
     const s = this.store.getState();
-    if (target === null || s.live || !this.isIdle()) return;
+    if (target === null || !this.settled()) return;
     const change = this.paramChange(target.path, target.allFlows);
     const first = change.paths[0];
     const validated = new Map<string, Validation>();
