@@ -207,6 +207,55 @@ test('a focused slider’s next values are computed ahead: a step is answered fr
   await expect.poll(() => page.evaluate(() => window.__cwndlab?.aheadReady())).toBe(4);
 });
 
+test('with the pointer: Ctrl+wheel zooms a plot, a drag pans it, and a drag across the overview chooses the window', async ({
+  page,
+}) => {
+  await openApp(page, '?v=1&alg=reno,newreno');
+  const windowOf = () => {
+    const x = new URL(page.url()).searchParams.get('x');
+    return x ? x.split(':').map(Number) : null;
+  };
+  // The interactions come as a chunk after the first view: d3-zoom's state on the hit area,
+  // the brush's overlay in the strip.
+  const hit = page.locator('figure[data-plot="window-reno"] .plot-hit');
+  await expect.poll(() => hit.evaluate((el) => '__zoom' in el)).toBe(true);
+  await expect(page.locator('.overview-brush .overlay')).toHaveCount(1);
+  await hit.scrollIntoViewIfNeeded();
+  const box = await hit.boundingBox();
+  if (!box) throw new Error('no plot');
+  const mid = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  await page.mouse.move(mid.x, mid.y);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -300);
+  await page.keyboard.up('Control');
+  await expect.poll(windowOf).not.toBeNull();
+  const [a = 0, b = 20] = windowOf() ?? [];
+  expect(b - a).toBeLessThan(20);
+  // Dragging to the left shows later times; the window keeps its width.
+  await page.mouse.move(mid.x, mid.y);
+  await page.mouse.down();
+  await page.mouse.move(mid.x - box.width / 4, mid.y, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(() => windowOf()?.[0] ?? 0).toBeGreaterThan(a + 0.01);
+  const [c = 0, d = 0] = windowOf() ?? [];
+  expect(d - c).toBeCloseTo(b - a, 3);
+  // The overview: a drag across its first quarter shows about 0–5 s of the 20 s run.
+  const strip = page.locator('.overview-brush');
+  await strip.scrollIntoViewIfNeeded();
+  const sb = await strip.boundingBox();
+  if (!sb) throw new Error('no overview');
+  const x0 = sb.x + 50;
+  const quarter = (sb.width - 50 - 14) / 4;
+  await page.mouse.move(x0 + 1, sb.y + sb.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(x0 + quarter, sb.y + sb.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(() => windowOf()?.[1] ?? 0).toBeLessThan(5.5);
+  const [e = 1, f = 0] = windowOf() ?? [];
+  expect(e).toBeLessThan(0.5);
+  expect(f).toBeGreaterThan(4.5);
+});
+
 test('a copied link opened in a new page reproduces the same summary, digests included', async ({ page, context }) => {
   await openApp(page, '?v=1&alg=reno,newreno');
   let n = await comparisons(page);

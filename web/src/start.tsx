@@ -15,6 +15,7 @@ import { loadEngine, loadFullEngine } from './engine/wasmMain';
 import { loadTeaching } from './engine/teaching';
 import { loadDeferredNow } from './app/Deferred';
 import { holdIdle, lastFrameDuration, onAfterFrame, pendingDraws, requestDraw } from './plots/core/scheduler';
+import { loadInteraction } from './plots/core/loadInteraction';
 import { ALGORITHM_NAMES } from './scenario/algorithms';
 import { decodeShareState, type Validator } from './scenario/url';
 import { AppController, type ControllerEnv } from './state/controller';
@@ -121,11 +122,15 @@ async function start() {
     // A settled signal for screenshots and tests: nothing computing, nothing left to draw.
     const render = c.isIdle() && pendingDraws() === 0 ? 'idle' : 'busy';
     if (document.documentElement.dataset.render !== render) document.documentElement.dataset.render = render;
-    // The first view is drawn: load the parts it does not show (app/Deferred.tsx) and the
-    // teaching texts (lessons, steps, rules: engine/teaching.ts).
+    // The first view is drawn: load the parts it does not show (app/Deferred.tsx), the
+    // teaching texts (lessons, steps, rules: engine/teaching.ts) and the plots' pointer
+    // interactions (plots/core/loadInteraction.ts).
     if (render === 'idle' && c.timings.length > 0) {
       loadDeferredNow();
       void loadTeaching();
+      // The plots' wheel, drag and pinch zoom and the overview's brush (their keyboard
+      // zoom works from the start).
+      loadInteraction().catch(() => {});
     }
   });
   // The parts the default view does not show load once it is drawn (above), or now when the

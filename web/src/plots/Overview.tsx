@@ -2,7 +2,7 @@
 // window, drag the window to pan, click outside it to show the whole run again (focus +
 // context). The brush and the plots' zoom share the store's xDomain.
 import { useEffect, useRef } from 'react';
-import { brushX, scaleLinear, select, type D3BrushEvent } from 'd3';
+import { scaleLinear, type BrushBehavior, type D3BrushEvent } from 'd3';
 import { useApp } from '../app/AppContext';
 import { visibleRange } from '../engine/lookup';
 import type { TraceStore } from '../engine/traceStore';
@@ -12,6 +12,7 @@ import { durationOf, mssOf } from '../scenario/paths';
 import type { AppStore } from '../state/store';
 import { linearOf, mapLinear } from './core/decimate';
 import { cachedLine } from './core/lineCache';
+import { withInteraction, type Interaction } from './core/loadInteraction';
 import { cancelDraw, requestDraw, type Drawable } from './core/scheduler';
 import { strokePolyline } from './layers';
 
@@ -22,7 +23,10 @@ class OverviewController implements Drawable {
   private w = 0;
   private h = 0;
   private dpr = 1;
-  private brush = brushX<unknown>();
+  /** d3-brush, once the interactions are loaded (core/loadInteraction.ts). */
+  private brush: BrushBehavior<unknown> | null = null;
+  private d3i: Interaction | null = null;
+  private disposed = false;
   private unsubscribe: () => void;
   private resize: ResizeObserver | null = null;
 
@@ -33,17 +37,10 @@ class OverviewController implements Drawable {
     private store: AppStore,
     private traces: TraceStore,
   ) {
-    this.brush.on('brush end', (event: D3BrushEvent<unknown>) => {
-      if (!event.sourceEvent) return; // moved by code, not by a person
-      const s = this.store.getState();
-      const sel = event.selection as [number, number] | null;
-      if (!sel || sel[1] - sel[0] < 2) {
-        if (event.type === 'end') s.setXDomain(null);
-        return;
-      }
-      const x = this.scale();
-      s.setXDomain([Math.max(0, x.invert(sel[0])), Math.min(this.duration(), x.invert(sel[1]))]);
-    });
+    withInteraction(
+      (d3i) => this.installBrush(d3i),
+      () => !this.disposed,
+    );
     this.unsubscribe = store.subscribe((s, prev) => {
       if (s.xDomain !== prev.xDomain || s.drawn !== prev.drawn || s.hidden !== prev.hidden) {
         requestDraw(this);
@@ -58,6 +55,25 @@ class OverviewController implements Drawable {
 
   private duration(): number {
     return durationOf(this.store.getState().scenario, 1);
+  }
+
+  /** The brush, once loaded: set up at the next draw (its extent, then the window shown). */
+  private installBrush(d3i: Interaction) {
+    this.d3i = d3i;
+    this.brush = d3i.brushX<unknown>().on('brush end', (event: D3BrushEvent<unknown>) => {
+      if (!event.sourceEvent) return; // moved by code, not by a person
+      const s = this.store.getState();
+      const sel = event.selection as [number, number] | null;
+      if (!sel || sel[1] - sel[0] < 2) {
+        if (event.type === 'end') s.setXDomain(null);
+        return;
+      }
+      const x = this.scale();
+      s.setXDomain([Math.max(0, x.invert(sel[0])), Math.min(this.duration(), x.invert(sel[1]))]);
+    });
+    this.brushSized = '';
+    this.brushKey = '';
+    requestDraw(this);
   }
 
   private scale() {
@@ -76,6 +92,8 @@ class OverviewController implements Drawable {
   private sizeKey = '';
   private dataKey = '';
   private brushKey = '';
+  /** The size the brush's extent was last set for. */
+  private brushSized = '';
 
   draw(): void {
     const { w, h, dpr } = this;
@@ -93,11 +111,15 @@ class OverviewController implements Drawable {
       this.canvas.height = bh;
       this.canvas.style.width = `${w}px`;
       this.canvas.style.height = `${h}px`;
-      this.brush.extent([
+    }
+    const { brush, d3i } = this;
+    if (brush && d3i && sizeKey !== this.brushSized) {
+      this.brushSized = sizeKey;
+      brush.extent([
         [0, 0],
         [pw, h],
       ]);
-      select(this.g).attr('transform', `translate(${PAD_X},0)`).call(this.brush);
+      d3i.select(this.g).attr('transform', `translate(${PAD_X},0)`).call(brush);
     }
     const mss = mssOf(s.scenario);
     const dataKey = `${s.drawn}|${s.keys.join()}|${s.hidden.join()}|${this.duration()}|${mss}`;
@@ -139,10 +161,10 @@ class OverviewController implements Drawable {
     const dom = s.xDomain;
     const selection: [number, number] | null = dom ? [x(dom[0]), x(dom[1])] : null;
     const brushKey = `${sizeKey}|${selection?.join() ?? ''}`;
-    if (brushKey !== this.brushKey) {
+    if (brush && d3i && brushKey !== this.brushKey) {
       this.brushKey = brushKey;
       // A programmatic move: no sourceEvent, so the handler above ignores it.
-      this.brush.move(select(this.g), selection);
+      brush.move(d3i.select(this.g), selection);
     }
   }
 
@@ -150,7 +172,8 @@ class OverviewController implements Drawable {
     cancelDraw(this);
     this.unsubscribe();
     this.resize?.disconnect();
-    select(this.g).on('.brush', null);
+    this.disposed = true;
+    this.d3i?.select(this.g).on('.brush', null);
   }
 }
 

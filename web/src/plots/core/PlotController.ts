@@ -13,21 +13,12 @@
 // The store's xDomain is the one truth for the time window: gestures write it, and every
 // plot (this one included) redraws from it. Zoom events the code itself causes carry no
 // sourceEvent and are ignored, so linked plots never echo each other (d3/d3-zoom#40).
-import {
-  scaleLinear,
-  select,
-  zoom,
-  zoomIdentity,
-  zoomTransform,
-  type D3ZoomEvent,
-  type ScaleLinear,
-  type Selection,
-  type ZoomBehavior,
-} from 'd3';
+import { scaleLinear, type D3ZoomEvent, type ScaleLinear, type Selection, type ZoomBehavior } from 'd3';
 import type { AlgorithmName } from '../../scenario/algorithms';
 import { flowIndexOf, runLabel, runStyle } from '../../scenario/competition';
 import { durationOf } from '../../scenario/paths';
 import { sameDomain, zoomWindow } from '../../lib/timeWindow';
+import { withInteraction, type Interaction } from './loadInteraction';
 import type { TraceStore } from '../../engine/traceStore';
 import { summaryShown } from '../../state/selectors';
 import type { AppStore } from '../../state/store';
@@ -67,30 +58,24 @@ type ZoomEvent = D3ZoomEvent<HTMLElement, unknown>;
 /** Controls one plot. */
 export class PlotController extends Panel<PlotSpec> {
   private xFull: ScaleLinear<number, number> = scaleLinear();
-  private zoomer: ZoomBehavior<HTMLElement, unknown>;
-  private hitSel: Selection<HTMLElement, unknown, null, undefined>;
+  /** d3-zoom on the hit area, once the interactions are loaded (core/loadInteraction.ts). */
+  private zoomer: ZoomBehavior<HTMLElement, unknown> | null = null;
+  private hitSel: Selection<HTMLElement, unknown, null, undefined> | null = null;
+  private d3i: Interaction | null = null;
   /** The first divergence of the compared runs this plot shows (a labelled dashed line). */
   private marker: HTMLElement;
 
   constructor(els: PlotElements, spec: PlotSpec, store: AppStore, traces: TraceStore) {
     super(els, spec, store, traces);
-    this.hitSel = select(els.hit);
     this.marker = document.createElement('div');
     this.marker.className = 'divergence-line';
     this.marker.innerHTML = '<span>first divergence</span>';
     this.marker.style.display = 'none';
     els.hit.appendChild(this.marker);
-    this.zoomer = zoom<HTMLElement, unknown>()
-      // Plain wheel scrolls the page (a lab page is a long stack of plots); Ctrl/⌘+wheel
-      // zooms. Mouse drag pans. On touch screens only a two-finger pinch is taken, so one
-      // finger still scrolls the page.
-      .filter((event: Event) => {
-        if (event.type === 'wheel') return (event as WheelEvent).ctrlKey || (event as WheelEvent).metaKey;
-        if (event.type.startsWith('touch')) return (event as TouchEvent).touches.length >= 2;
-        return (event as MouseEvent).button === 0;
-      })
-      .on('zoom', (event: ZoomEvent) => this.zoomed(event));
-    this.hitSel.call(this.zoomer).on('dblclick.zoom', null);
+    withInteraction(
+      (d3i) => this.installZoom(d3i),
+      () => !this.isDisposed,
+    );
     this.listen({
       pointermove: this.onPointerMove,
       pointerleave: this.onPointerLeave,
@@ -259,8 +244,30 @@ export class PlotController extends Panel<PlotSpec> {
     this.setLabel(def.describe(runs, context));
   }
 
+  /** Wheel, drag and pinch through d3-zoom, once it is loaded; then lined up with the window
+   *  the plot shows. */
+  private installZoom(d3i: Interaction) {
+    this.d3i = d3i;
+    this.hitSel = d3i.select(this.els.hit);
+    this.zoomer = d3i
+      .zoom<HTMLElement, unknown>()
+      // Plain wheel scrolls the page (a lab page is a long stack of plots); Ctrl/⌘+wheel
+      // zooms. Mouse drag pans. On touch screens only a two-finger pinch is taken, so one
+      // finger still scrolls the page.
+      .filter((event: Event) => {
+        if (event.type === 'wheel') return (event as WheelEvent).ctrlKey || (event as WheelEvent).metaKey;
+        if (event.type.startsWith('touch')) return (event as TouchEvent).touches.length >= 2;
+        return (event as MouseEvent).button === 0;
+      })
+      .on('zoom', (event: ZoomEvent) => this.zoomed(event));
+    this.hitSel.call(this.zoomer).on('dblclick.zoom', null);
+    if (this.plotW > 0) this.syncZoom(this.plotW, this.plotH, this.duration(this.store.getState()));
+  }
+
   /** Puts d3-zoom's stored transform in line with the store's window (no events). */
   private syncZoom(pw: number, ph: number, duration: number) {
+    const d3i = this.d3i;
+    if (!this.zoomer || !d3i) return;
     this.zoomer
       .extent([
         [0, 0],
@@ -272,12 +279,12 @@ export class PlotController extends Panel<PlotSpec> {
       ])
       .scaleExtent([1, Math.max(1, duration / MIN_SPAN_S)]);
     const dom = this.x.domain();
-    const current = zoomTransform(this.els.hit).rescaleX(this.xFull).domain();
+    const current = d3i.zoomTransform(this.els.hit).rescaleX(this.xFull).domain();
     // Within a billionth of the window: rescaleX's rounding is not a change.
     const tol = 1e-9 * (Math.abs((dom[1] ?? 0) - (dom[0] ?? 0)) || 1);
     if (sameDomain(current, dom, tol)) return;
     const k = duration / Math.max(1e-12, (dom[1] ?? duration) - (dom[0] ?? 0));
-    const t = zoomIdentity.translate(-k * this.xFull(dom[0] ?? 0), 0).scale(k);
+    const t = d3i.zoomIdentity.translate(-k * this.xFull(dom[0] ?? 0), 0).scale(k);
     // Assigning the transform the way d3-zoom stores it avoids emitting zoom events.
     (this.els.hit as HTMLElement & { __zoom: typeof t }).__zoom = t;
   }
@@ -407,6 +414,6 @@ export class PlotController extends Panel<PlotSpec> {
   /** Removes listeners, observers and the zoom behaviour. */
   override dispose(): void {
     super.dispose();
-    this.hitSel.on('.zoom', null);
+    this.hitSel?.on('.zoom', null);
   }
 }

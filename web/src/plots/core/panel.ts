@@ -74,6 +74,8 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
   protected dpr = 1;
   /** Width of the plot area at the last data draw (0 before the panel has a size). */
   protected plotW = 0;
+  /** Plot area height, CSS px (with plotW: what the last draw laid out). */
+  protected plotH = 0;
   private dataDirty = true;
   protected x: ScaleLinear<number, number> = scaleLinear();
   private unsubscribe: () => void;
@@ -81,6 +83,11 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
   private visibility: IntersectionObserver | null = null;
   private listeners: HitListeners = {};
   private disposed = false;
+
+  /** True once disposed (what a late callback checks). */
+  protected get isDisposed(): boolean {
+    return this.disposed;
+  }
   /** Whether any of the plot is in the viewport (unknown counts as in view). */
   private visible = true;
   private ctx: CanvasRenderingContext2D | null = null;
@@ -192,7 +199,7 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
   renderTo(ctx: CanvasRenderingContext2D, dpr: number): PanelSize | null {
     if (this.disposed) return null;
     if (this.cssW <= 0 || this.cssH <= 0) this.measure();
-    const saved = { dpr: this.dpr, x: this.x, plotW: this.plotW };
+    const saved = { dpr: this.dpr, x: this.x, plotW: this.plotW, plotH: this.plotH };
     this.target = { ctx, dpr, size: null };
     this.dpr = dpr;
     try {
@@ -203,6 +210,7 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
       this.dpr = saved.dpr;
       this.x = saved.x;
       this.plotW = saved.plotW;
+      this.plotH = saved.plotH;
     }
   }
 
@@ -216,6 +224,7 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
     const pw = Math.max(10, W - margin.left - margin.right);
     const ph = Math.max(10, H - margin.top - margin.bottom);
     this.plotW = pw;
+    this.plotH = ph;
     if (this.target) {
       this.target.size = { W, H, pw, ph };
       return this.target.size;
