@@ -468,6 +468,12 @@ describe('the app controller', () => {
     expect(s.timing).toMatchObject({ runs: 2, aheadRuns: 2 });
     for (const a of ['reno', 'newreno']) expect(s.runs[a]?.summary?.digest).toBe(directDigest(s.scenario, a));
     expect(directDigest(s.scenario, 'reno')).not.toBe(directDigest(setAt(s.scenario, path, 1_500_000), 'reno'));
+    // The next look-ahead (3 and 2 Mbit/s) validates only the new value: 2 Mbit/s was the
+    // value before, and its validation is kept.
+    const before = h.validations();
+    h.controller.lookAhead({ path, allFlows: false, values: [3_000_000, 2_000_000] });
+    await waitFor(() => asked.length === 2);
+    expect(h.validations()).toBe(before + 1);
     // Focus gone: what was computed ahead is freed.
     h.controller.lookAhead(null);
     expect(asked.at(-1)).toEqual([]);

@@ -88,6 +88,9 @@ export const TIMINGS_KEPT = 200;
  *  ahead (the default comparison simulates ~6 000 packets per run). */
 export const AHEAD_MAX_PACKETS = 50_000;
 
+/** Validations the controller keeps (a slider's value, its neighbours and a few before). */
+export const VALIDATIONS_KEPT = 8;
+
 /** A slider that has the keyboard focus: its setting (`allFlows`: a schema path set on every
  *  flow of a competition, as `setParamAllFlows`) and the values its next key press may
  *  choose (the neighbouring stops), the likeliest first (the workers compute them in this
@@ -132,9 +135,12 @@ export class AppController {
   private aheadTarget: LookAhead | null = null;
   /** A computation ahead is scheduled (a timer) or waits for the comparison to be drawn. */
   private aheadTimer: ReturnType<typeof setTimeout> | null = null;
-  /** The engine's validation of each scenario computed ahead, by its JSON: the key press
-   *  that asks for one of them does not validate it again (a pure function of the JSON). */
-  private aheadValidated = new Map<string, Validation>();
+  /** The engine's last validations, by the scenario's JSON (a pure function of it): the key
+   *  press that asks for a value computed ahead, and the look-ahead back to the value before,
+   *  do not validate again. At most VALIDATIONS_KEPT, the oldest dropped first. */
+  private validated = new Map<string, Validation>();
+  /** Runs computed ahead were asked for (an empty list frees them when the focus leaves). */
+  private aheadAsked = false;
 
   constructor(
     readonly store: AppStore,
@@ -244,7 +250,7 @@ export class AppController {
 
   /** False (with a notice) when the scenario is too large to run in a browser tab. `v` is
    *  the scenario's validation when the caller already has it. */
-  private sizeAllowed(scenario: Scenario, v: Validation = this.validate(JSON.stringify(scenario))): boolean {
+  private sizeAllowed(scenario: Scenario, v: Validation = this.validation(JSON.stringify(scenario))): boolean {
     const { allowed, notice } = runSizeCheck(v.ok ? v.estimatedPackets : undefined);
     if (notice) this.notify([notice]);
     return allowed;
@@ -447,11 +453,23 @@ export class AppController {
 
   /** The engine's validation of a changed scenario, or null (with a notice) if refused. */
   private accept(next: Scenario): Validation | null {
-    const json = JSON.stringify(next);
-    const result = this.aheadValidated.get(json) ?? this.validate(json);
+    const result = this.validation(JSON.stringify(next));
     if (result.ok) return result;
     this.notify(result.problems.map((p) => ({ key: p.path, message: `Not applied: ${p.text}` })));
     return null;
+  }
+
+  /** The engine's validation of a scenario's JSON, kept for the next VALIDATIONS_KEPT. */
+  private validation(json: string): Validation {
+    const kept = this.validated.get(json);
+    const result = kept ?? this.validate(json);
+    this.validated.delete(json);
+    this.validated.set(json, result);
+    for (const old of this.validated.keys()) {
+      if (this.validated.size <= VALIDATIONS_KEPT) break;
+      this.validated.delete(old);
+    }
+    return result;
   }
 
   /** Re-runs with `patch` applied: to the end when paused, from t = 0 when playing. */
@@ -557,8 +575,8 @@ export class AppController {
     if (target === null) {
       if (this.aheadTimer !== null) clearTimeout(this.aheadTimer);
       this.aheadTimer = null;
-      if (this.aheadValidated.size > 0) this.engine.ahead([]);
-      this.aheadValidated = new Map();
+      if (this.aheadAsked) this.engine.ahead([]);
+      this.aheadAsked = false;
       return;
     }
     this.scheduleAhead();
@@ -586,15 +604,12 @@ export class AppController {
     if (target === null || !this.settled()) return;
     const change = this.paramChange(target.path, target.allFlows);
     const first = change.paths[0];
-    const validated = new Map<string, Validation>();
     const comparisons: RunSpec[][] = [];
     for (const value of target.values) {
       if (first === undefined || !checkParam(first, value).ok) continue;
       const next = this.changed(change, value);
-      const json = JSON.stringify(next);
-      const validation = this.aheadValidated.get(json) ?? this.validate(json);
+      const validation = this.validation(JSON.stringify(next));
       if (!validation.ok) continue;
-      validated.set(json, validation);
       const estimated = validation.estimatedPackets;
       if (estimated === undefined || estimated > AHEAD_MAX_PACKETS) continue;
       // The very specs `begin` would post for this value (same mode, selection, rounds).
@@ -602,7 +617,7 @@ export class AppController {
       const rounds = (patch.plots ?? s.plots).includes('rounds');
       comparisons.push(this.runSpecs(s.mode, patch.scenario ?? s.scenario, s.algorithms, rounds));
     }
-    this.aheadValidated = validated;
+    this.aheadAsked = comparisons.length > 0;
     this.engine.ahead(comparisons);
   }
 
