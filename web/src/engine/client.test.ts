@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessWorker, waitFor } from '../test/inProcessWorker';
-import { ENGINE_FAULT_TEXT, EngineClient, type WorkerLike } from './client';
+import { ENGINE_FAULT_TEXT, EngineClient, type EngineClientOptions, type WorkerLike } from './client';
 import type { FromWorker, ToWorker } from './protocol';
 import { tables } from './tables';
 
@@ -78,19 +78,26 @@ class SlowChannel implements WorkerLike {
   }
 }
 
+/** Two recording workers (their logs start empty) and what the page is passed. */
+function recordingPool(options: EngineClientOptions = {}) {
+  RecordingWorker.sent = [];
+  const got: FromWorker[] = [];
+  const client = new EngineClient(
+    {} as WebAssembly.Module,
+    () => new RecordingWorker(),
+    2,
+    (m) => got.push(m),
+    options,
+  );
+  return { client, got };
+}
+
 const runsOf = (keys: string[]) =>
   keys.map((key) => ({ key, scenarioJson: JSON.stringify({ ...tables.defaultScenario, duration: 2 }) }));
 
 describe('the engine client', () => {
   it('spreads a comparison over its workers and passes on only the current generation', async () => {
-    RecordingWorker.sent = [];
-    const got: FromWorker[] = [];
-    const client = new EngineClient(
-      {} as WebAssembly.Module,
-      () => new RecordingWorker(),
-      2,
-      (m) => got.push(m),
-    );
+    const { client, got } = recordingPool();
     client.start('full', runsOf(['a', 'b']));
     const gen = client.start('full', runsOf(['old_tahoe', 'tahoe', 'reno', 'newreno']));
     await waitFor(() => got.filter((m) => m.type === 'chunk' && m.finished).length === 4);
@@ -104,15 +111,7 @@ describe('the engine client', () => {
   });
 
   it('computed ahead: a comparison asked for later is answered at once, once, under its generation', async () => {
-    RecordingWorker.sent = [];
-    const got: FromWorker[] = [];
-    const client = new EngineClient(
-      {} as WebAssembly.Module,
-      () => new RecordingWorker(),
-      2,
-      (m) => got.push(m),
-      { hangMs: 100 },
-    );
+    const { client, got } = recordingPool({ hangMs: 100 });
     const fast = runsOf(['tahoe', 'reno', 'newreno']);
     const other = runsOf(['tahoe']).map((r) => ({
       ...r,

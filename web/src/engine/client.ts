@@ -11,16 +11,12 @@ import {
   type FromWorker,
   type RunMode,
   type RunSpec,
+  runKeys,
   specSignature,
   type ToWorker,
 } from './protocol';
 
 type ChunkMessage = Extract<FromWorker, { type: 'chunk' }>;
-
-/** The page keys of a run: each flow of a competition, else the run's. */
-function keysOf(run: RunSpec): string[] {
-  return run.flowKeys && run.flowKeys.length > 0 ? run.flowKeys : [run.key];
-}
 
 /** What the client needs of a Worker (tests pass an in-process stand-in). */
 export interface WorkerLike {
@@ -336,16 +332,16 @@ export class EngineClient implements Engine {
     slots.forEach((slot, i) => {
       const mine = per[i] ?? [];
       // The keys the page tracks: each flow of a competition, else the run's.
-      slot.keys = mine.flatMap(keysOf);
+      slot.keys = mine.flatMap(runKeys);
       slot.open = new Set();
       for (const run of mine) {
         const signature = specSignature(run);
         const done = mode === 'full' ? this.aheadResults.get(signature) : undefined;
-        if (done && done.length === keysOf(run).length) {
+        if (done && done.length === runKeys(run).length) {
           ready.push(...done);
           continue;
         }
-        for (const key of keysOf(run)) slot.open.add(key);
+        for (const key of runKeys(run)) slot.open.add(key);
         if (mode === 'full' && this.aheadListed.has(signature)) this.awaitingAhead.add(signature);
       }
       slot.heardAt = this.now();

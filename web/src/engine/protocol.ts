@@ -285,6 +285,11 @@ export function epochNow(): number {
 }
 
 /** One run of a comparison: a key (the algorithm) and its complete scenario. */
+/** The page keys of a run: each flow's in a competition (`flowKeys`), else the run's. */
+export function runKeys(spec: RunSpec): string[] {
+  return spec.flowKeys && spec.flowKeys.length > 0 ? spec.flowKeys : [spec.key];
+}
+
 /** What makes two run specs the same run (a run computed ahead is adopted only by an
  *  identical spec): its key, flow keys, rounds and scenario. */
 export function specSignature(spec: RunSpec): string {

@@ -24,6 +24,7 @@ import {
   type RunMode,
   type RunSpec,
   SUMMARY_EVERY_MS,
+  runKeys,
   specSignature,
   type RunSummary,
   type Reduction,
@@ -347,7 +348,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       sim.set_bounded?.(budgetRows, buckets);
       return {
         key: spec.key,
-        keys: spec.flowKeys && spec.flowKeys.length > 0 ? spec.flowKeys : [spec.key],
+        keys: runKeys(spec),
         sim,
         cursors: { events: 0, queue: 0, throughput: 0, flows: [] },
         sentMeta: false,
@@ -581,7 +582,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         continue;
       }
       const run = createRun(spec, receivedAt, null, (e) => {
-        for (const key of spec.flowKeys && spec.flowKeys.length > 0 ? spec.flowKeys : [spec.key]) fail(key, e, false);
+        for (const key of runKeys(spec)) fail(key, e, false);
       });
       if (run) created.push(run);
     }

@@ -20,6 +20,15 @@ const make = (query = '', workers = 2, reducedMotion = false) => {
 };
 afterEach(() => harnesses.splice(0).forEach((h) => h.dispose()));
 
+/** A comparison run to its end and drawn: the page settled, as computing ahead needs it. */
+async function settledHarness(query: string) {
+  const h = make(query);
+  h.controller.runFull();
+  await waitFor(h.allDone);
+  h.controller.frameDrawn();
+  return h;
+}
+
 function directDigest(scenario: object, variant: string): string {
   const sim = new wasm.Sim(JSON.stringify(setAt(scenario as never, 'flows[0].variant', variant)));
   sim.run_to_end();
@@ -433,10 +442,7 @@ describe('the app controller', () => {
   });
 
   it('computes a focused slider’s neighbouring values ahead; the key press gets them at once, not validated again', async () => {
-    const h = make('?v=1&alg=reno,newreno');
-    h.controller.runFull();
-    await waitFor(h.allDone);
-    h.controller.frameDrawn();
+    const h = await settledHarness('?v=1&alg=reno,newreno');
     const asked: RunSpec[][][] = [];
     const ahead = h.client.ahead.bind(h.client);
     h.client.ahead = (comparisons) => {
@@ -480,10 +486,7 @@ describe('the app controller', () => {
   });
 
   it('computes ahead in a competition too: one run of every flow, as the step would start it', async () => {
-    const h = make('?v=4&mode=compete&flows=2&duration=2');
-    h.controller.runFull();
-    await waitFor(h.allDone);
-    h.controller.frameDrawn();
+    const h = await settledHarness('?v=4&mode=compete&flows=2&duration=2');
     const path = 'network.bottleneck.bandwidth';
     h.controller.lookAhead({ path, allFlows: false, values: [2_500_000, 1_500_000] });
     await waitFor(() => h.client.aheadReady() === 2);
@@ -500,10 +503,7 @@ describe('the app controller', () => {
   });
 
   it('computes nothing ahead while playing live or for runs above the limit', async () => {
-    const h = make('?v=1&alg=reno');
-    h.controller.runFull();
-    await waitFor(h.allDone);
-    h.controller.frameDrawn();
+    const h = await settledHarness('?v=1&alg=reno');
     const asked: RunSpec[][][] = [];
     h.client.ahead = (comparisons) => void asked.push(comparisons);
     // 20 s at 100 Gbit/s: millions of packets, above AHEAD_MAX_PACKETS.

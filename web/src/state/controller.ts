@@ -261,6 +261,15 @@ export class AppController {
    * playback, view): the runs are posted to the workers first, then the store is updated
    * once, so the engine starts while the page renders the change.
    */
+  /** The runs a comparison of `patch` applied to the state posts, in `mode`. Rounds only
+   *  where they are shown (or the run plays live, where the view may open any time): reading
+   *  them is on the way from a slider step to its plots. */
+  private specsFor(mode: 'full' | 'live', patch: Partial<AppState>): RunSpec[] {
+    const s = this.store.getState();
+    const rounds = mode === 'live' || (patch.plots ?? s.plots).includes('rounds');
+    return this.runSpecs(patch.mode ?? s.mode, patch.scenario ?? s.scenario, patch.algorithms ?? s.algorithms, rounds);
+  }
+
   private begin(mode: 'full' | 'live', patch: Partial<AppState> = {}, validation?: Validation) {
     const s = this.store.getState();
     const scenario = patch.scenario ?? s.scenario;
@@ -283,10 +292,7 @@ export class AppController {
     this.pending.clear();
     s.dismissNoticesAbout(ENGINE_NOTICE);
     this.env.mark?.('cwndlab:request');
-    // Rounds only where they are shown (or the run plays live, where the view may open any
-    // time): reading them is on the way from a slider step to its plots.
-    const rounds = mode === 'live' || (patch.plots ?? s.plots).includes('rounds');
-    const specs = this.runSpecs(runMode, scenario, algorithms, rounds);
+    const specs = this.specsFor(mode, patch);
     this.runCount = specs.length;
     const gen = this.engine.start(mode, specs);
     this.traces.reset(keys, oneRun);
@@ -600,22 +606,20 @@ export class AppController {
 
   private computeAhead() {
     const target = this.aheadTarget;
-    const s = this.store.getState();
     if (target === null || !this.settled()) return;
     const change = this.paramChange(target.path, target.allFlows);
     const first = change.paths[0];
+    if (first === undefined) return;
     const comparisons: RunSpec[][] = [];
     for (const value of target.values) {
-      if (first === undefined || !checkParam(first, value).ok) continue;
+      if (!checkParam(first, value).ok) continue;
       const next = this.changed(change, value);
       const validation = this.validation(JSON.stringify(next));
       if (!validation.ok) continue;
       const estimated = validation.estimatedPackets;
       if (estimated === undefined || estimated > AHEAD_MAX_PACKETS) continue;
-      // The very specs `begin` would post for this value (same mode, selection, rounds).
-      const patch = this.patchOf(change, next, validation);
-      const rounds = (patch.plots ?? s.plots).includes('rounds');
-      comparisons.push(this.runSpecs(s.mode, patch.scenario ?? s.scenario, s.algorithms, rounds));
+      // The very specs the step would post (a paused or finished page re-runs in full).
+      comparisons.push(this.specsFor('full', this.patchOf(change, next, validation)));
     }
     this.aheadAsked = comparisons.length > 0;
     this.engine.ahead(comparisons);

@@ -12,6 +12,9 @@
 // completeness test scans the plot code's `ctx.` calls; these never reach the recorder).
 import type { Polyline } from './decimate';
 
+/** Adds a rectangle (x, y, width, height) in a target's units. */
+type Rect = (x: number, y: number, w: number, h: number) => void;
+
 /** True when `target` rasterises (an on-screen or offscreen canvas's 2D context). */
 function isRaster(target: unknown): target is CanvasRenderingContext2D {
   return (
@@ -47,7 +50,7 @@ export function axisAligned(p: Polyline): boolean {
  * bevel) and at the ends of a pen-down run. NaN y values lift the pen; zero-length segments
  * are ignored. p must be axis-aligned (see axisAligned).
  */
-export function stepRects(p: Polyline, h: number, rect: (x: number, y: number, w: number, h: number) => void): void {
+export function stepRects(p: Polyline, h: number, rect: Rect): void {
   const { xs, ys, n } = p;
   // The open group: segments on one line (horizontal at y = at, or vertical at x = at) from
   // `start` to `end` along it, spanning lo … hi, and whether a corner precedes it.
@@ -120,30 +123,39 @@ function pixelGrid(target: CanvasRenderingContext2D): { s: number; e: number; f:
 }
 
 /**
- * Adds rectangles given in the target's units to its path on whole device pixels: the path
- * is built and filled with the identity transform (put back after `fill`), every edge
- * rounded to a pixel boundary. A rectangle's thickness is whole pixels because its two
- * edges are the same centre ± the same whole half-thickness (the caller passes it so), and
- * a corner's pieces round the same vertex the same way, so the line is joined and evenly
+ * Fills, in the target's stroke colour, the rectangles `draw` makes for a line `w` wide (in
+ * the target's units), as one path filled once, and puts the fill style back. Where the
+ * target's device pixels are known the path is built and filled with the identity transform
+ * (put back after `fill`), every edge rounded to a pixel boundary, and the line as thick as
+ * its width in device pixels, rounded, at least one. A rectangle's thickness is then whole
+ * pixels because its two edges are the same centre ± the same whole half-thickness, and a
+ * corner's pieces round the same vertex the same way, so the line is joined and evenly
  * thick. A software rasteriser fills such a path ~2.5 times faster than one with fractional
  * edges (no partial coverage to compute), and the numbers passed are small integers, which
  * the canvas call does not box (docs/performance.md, "pixel-aligned rectangles").
  */
-function onPixels(
-  target: CanvasRenderingContext2D,
-  grid: { s: number; e: number; f: number },
-  draw: (rect: (x: number, y: number, w: number, h: number) => void) => void,
-) {
-  const { s, e, f } = grid;
-  target.setTransform(1, 0, 0, 1, 0, 0);
-  target.beginPath();
-  draw((x, y, w, h) => {
-    const x0 = Math.round(x * s + e);
-    const y0 = Math.round(y * s + f);
-    target.rect(x0, y0, Math.round((x + w) * s + e) - x0, Math.round((y + h) * s + f) - y0);
-  });
-  target.fill();
-  target.setTransform(s, 0, 0, s, e, f);
+function fillLine(target: CanvasRenderingContext2D, draw: (w: number, rect: Rect) => void) {
+  const fill = target.fillStyle;
+  target.fillStyle = target.strokeStyle;
+  const grid = pixelGrid(target);
+  if (grid) {
+    const { s, e, f } = grid;
+    const thick = Math.max(1, Math.round(target.lineWidth * s));
+    target.setTransform(1, 0, 0, 1, 0, 0);
+    target.beginPath();
+    draw(thick / s, (x, y, w, h) => {
+      const x0 = Math.round(x * s + e);
+      const y0 = Math.round(y * s + f);
+      target.rect(x0, y0, Math.round((x + w) * s + e) - x0, Math.round((y + h) * s + f) - y0);
+    });
+    target.fill();
+    target.setTransform(s, 0, 0, s, e, f);
+  } else {
+    target.beginPath();
+    draw(target.lineWidth, (x, y, w, h) => target.rect(x, y, w, h));
+    target.fill();
+  }
+  target.fillStyle = fill;
 }
 
 /**
@@ -159,18 +171,7 @@ function onPixels(
 export function fillStepStroke(target: CanvasRenderingContext2D, p: Polyline, raster = isRaster(target)): boolean {
   if (!raster || target.getLineDash().length > 0 || target.lineCap !== 'butt') return false;
   if (!axisAligned(p)) return false;
-  const fill = target.fillStyle;
-  target.fillStyle = target.strokeStyle;
-  const grid = pixelGrid(target);
-  if (grid) {
-    const thick = Math.max(1, Math.round(target.lineWidth * grid.s));
-    onPixels(target, grid, (rect) => stepRects(p, thick / (2 * grid.s), rect));
-  } else {
-    target.beginPath();
-    stepRects(p, target.lineWidth / 2, (x, y, w, h) => target.rect(x, y, w, h));
-    target.fill();
-  }
-  target.fillStyle = fill;
+  fillLine(target, (w, rect) => stepRects(p, w / 2, rect));
   return true;
 }
 
@@ -191,24 +192,12 @@ export function fillBars(
   raster = isRaster(target),
 ): boolean {
   if (!raster || target.getLineDash().length > 0 || target.lineCap !== 'butt') return false;
-  const fill = target.fillStyle;
-  target.fillStyle = target.strokeStyle;
-  const grid = pixelGrid(target);
-  const bars = (w: number, rect: (x: number, y: number, w: number, h: number) => void) => {
+  fillLine(target, (w, rect) => {
     for (let k = 0; k < n; k += 1) {
       const a = y0[k] ?? 0;
       const b = y1[k] ?? 0;
       rect((xs[k] ?? 0) - w / 2, Math.min(a, b), w, Math.abs(b - a));
     }
-  };
-  if (grid) {
-    const thick = Math.max(1, Math.round(target.lineWidth * grid.s));
-    onPixels(target, grid, (rect) => bars(thick / grid.s, rect));
-  } else {
-    target.beginPath();
-    bars(target.lineWidth, (x, y, w, h) => target.rect(x, y, w, h));
-    target.fill();
-  }
-  target.fillStyle = fill;
+  });
   return true;
 }
