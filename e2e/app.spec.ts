@@ -207,6 +207,86 @@ test('a focused slider’s next values are computed ahead: a step is answered fr
   await expect.poll(() => page.evaluate(() => window.__cwndlab?.aheadReady())).toBe(4);
 });
 
+/** Each plot's canvas as a PNG data URL, and whether its last draw copied a bitmap drawn ahead. */
+function plotPixels(page: Page) {
+  return page.$$eval('.plot-body', (roots) =>
+    roots.map((r) => ({
+      ahead: (r as HTMLElement).dataset.drawnAhead === 'true',
+      pixels: r.querySelector('canvas')?.toDataURL() ?? '',
+    })),
+  );
+}
+
+test('a focused slider’s next plots are drawn ahead: the step copies them, pixel for pixel what a fresh page draws', async ({
+  page,
+  context,
+}) => {
+  await openApp(page, '?v=1&alg=reno,newreno');
+  const slider = page.getByRole('slider', { name: 'Bottleneck bandwidth' });
+  await slider.focus();
+  const stats = () => page.evaluate(() => window.__cwndlab?.prerender());
+  const drawnAhead = async () => {
+    const s = await stats();
+    return s && !s.pending ? s.ahead : 0;
+  };
+  /** A step by `key` whose plots on screen are copied from those drawn ahead, each the same
+   *  pixels as the page draws for the same state (after a resize there and back) and as the
+   *  step's link draws in a fresh page. */
+  const stepCopies = async (key: string) => {
+    const used = (await stats())?.used ?? 0;
+    const n = await comparisons(page);
+    const before = page.url();
+    await page.keyboard.press(key);
+    await waitNewComparison(page, n);
+    const shown = await plotPixels(page);
+    const copied = shown.filter((c) => c.ahead).length;
+    expect(copied).toBeGreaterThan(2);
+    expect((await stats())?.used).toBe(used + copied);
+    // Once the next values are computed and drawn ahead (none of them this state), the page
+    // draws this state again the ordinary way after a resize there and back.
+    await expect.poll(() => page.evaluate(() => window.__cwndlab?.aheadReady())).toBe(4);
+    await expect.poll(drawnAhead).toBeGreaterThan(2);
+    const size = page.viewportSize() ?? { width: 1280, height: 900 };
+    await page.setViewportSize({ ...size, width: size.width + 1 });
+    await waitIdle(page);
+    await page.setViewportSize(size);
+    await waitIdle(page);
+    const redrawn = await plotPixels(page);
+    expect(redrawn.some((c) => c.ahead)).toBe(false);
+    expect(redrawn.map((c) => c.pixels)).toEqual(shown.map((c) => c.pixels));
+    // The address bar follows the change a moment later.
+    await expect.poll(() => page.url()).not.toBe(before);
+    const other = await context.newPage();
+    await other.setViewportSize(page.viewportSize() ?? { width: 1280, height: 900 });
+    const url = page.url();
+    await openApp(other, url.slice(url.indexOf('?')));
+    const fresh = await plotPixels(other);
+    await other.close();
+    expect(fresh.some((c) => c.ahead)).toBe(false);
+    expect(fresh.map((c) => c.pixels)).toEqual(shown.map((c) => c.pixels));
+  };
+  // Both neighbours' plots on screen, drawn while the page is idle.
+  await expect.poll(drawnAhead).toBeGreaterThan(2);
+  await stepCopies('ArrowRight');
+  // A zoom (the slider keeps the focus) is a view the bitmaps were not drawn for: they are
+  // drawn again for it, and the next step copies those.
+  const hit = page.locator('figure[data-plot="window-reno"] .plot-hit');
+  await expect.poll(() => hit.evaluate((el) => '__zoom' in el)).toBe(true);
+  await hit.scrollIntoViewIfNeeded();
+  const box = await hit.boundingBox();
+  if (!box) throw new Error('no plot');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -300);
+  await page.keyboard.up('Control');
+  await expect.poll(() => new URL(page.url()).searchParams.get('x')).not.toBeNull();
+  await waitIdle(page);
+  expect((await plotPixels(page)).some((c) => c.ahead)).toBe(false);
+  await expect(slider).toBeFocused();
+  await expect.poll(drawnAhead).toBeGreaterThan(2);
+  await stepCopies('ArrowLeft');
+});
+
 test('with the pointer: Ctrl+wheel zooms a plot, a drag pans it, and a drag across the overview chooses the window', async ({
   page,
 }) => {

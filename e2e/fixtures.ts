@@ -149,6 +149,11 @@ export async function expectCanvasesDrawn(
 
 declare global {
   interface Window {
-    __cwndlab?: { timings: { drawnMs: number | null }[]; workers: number; aheadReady: () => number };
+    __cwndlab?: {
+      timings: { drawnMs: number | null }[];
+      workers: number;
+      aheadReady: () => number;
+      prerender: () => { ahead: number; used: number; pending: boolean };
+    };
   }
 }

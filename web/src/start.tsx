@@ -15,6 +15,7 @@ import { loadEngine, loadFullEngine } from './engine/wasmMain';
 import { loadTeaching } from './engine/teaching';
 import { loadDeferredNow } from './app/Deferred';
 import { holdIdle, lastFrameDuration, onAfterFrame, pendingDraws, requestDraw } from './plots/core/scheduler';
+import { prerenderStats, setWorlds } from './plots/core/prerender';
 import { loadInteraction } from './plots/core/loadInteraction';
 import { ALGORITHM_NAMES } from './scenario/algorithms';
 import { decodeShareState, type Validator } from './scenario/url';
@@ -28,7 +29,12 @@ declare global {
   interface Window {
     /** For benchmarks and end-to-end tests: comparison timings (ms), and how many runs
      *  computed ahead the page holds. */
-    __cwndlab?: { timings: Timing[]; workers: number; aheadReady: () => number };
+    __cwndlab?: {
+      timings: Timing[];
+      workers: number;
+      aheadReady: () => number;
+      prerender: () => { ahead: number; used: number; pending: boolean };
+    };
   }
 }
 
@@ -105,6 +111,7 @@ async function start() {
       performance.mark(name);
       performance.clearMarks(name);
     },
+    prerender: setWorlds,
   };
   let controller: AppController | null = null;
   const client = new EngineClient(
@@ -115,7 +122,12 @@ async function start() {
   );
   controller = new AppController(store, client, traces, validate, env);
   const c = controller;
-  window.__cwndlab = { timings: c.timings, workers: client.size, aheadReady: () => client.aheadReady() };
+  window.__cwndlab = {
+    timings: c.timings,
+    workers: client.size,
+    aheadReady: () => client.aheadReady(),
+    prerender: prerenderStats,
+  };
   onAfterFrame((report) => {
     // The plots in view, then every plot (a big redraw may take several frames).
     c.frameDrawn(report);

@@ -143,6 +143,44 @@ describe('the engine client', () => {
     client.dispose();
   });
 
+  it('computed ahead: each comparison is reported held once, with the very messages a step is answered with', async () => {
+    const { client, got } = recordingPool({ hangMs: 1000 });
+    const first = runsOf(['tahoe', 'reno']);
+    const second = runsOf(['newreno']).map((r) => ({
+      ...r,
+      scenarioJson: r.scenarioJson.replace('"duration":2', '"duration":3'),
+    }));
+    const held: [number, string[]][] = [];
+    const results: Extract<FromWorker, { type: 'chunk' }>[][] = [];
+    client.ahead([first, second], (i, msgs) => {
+      held.push([i, msgs.map((m) => m.key)]);
+      results[i] = [...msgs];
+    });
+    await waitFor(() => held.length === 2);
+    await new Promise((r) => setTimeout(r, 100));
+    // Once each, whatever order the workers finish in, each with all its runs.
+    expect(held.map(([i]) => i).sort()).toEqual([0, 1]);
+    expect(held.find(([i]) => i === 0)?.[1].sort()).toEqual(['reno', 'tahoe']);
+    expect(held.find(([i]) => i === 1)?.[1]).toEqual(['newreno']);
+    // Listing them again reports what is already held (in a microtask), not twice.
+    const again: number[] = [];
+    client.ahead([first], (i) => again.push(i));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(again).toEqual([0]);
+    // The step is answered with the same chunks (the page matches drawings by them).
+    client.start('full', first);
+    await Promise.resolve();
+    const chunks = got.filter((m): m is Extract<FromWorker, { type: 'chunk' }> => m.type === 'chunk');
+    expect(chunks).toHaveLength(2);
+    for (const c of chunks) {
+      const same = results[0]?.find((m) => m.key === c.key);
+      expect(c.chunk).toBe(same?.chunk);
+      expect(c.summary).toBe(same?.summary);
+    }
+    client.dispose();
+  });
+
   it('computed ahead: a run asked for while still computing finishes as the request’s run, once', async () => {
     const got: FromWorker[] = [];
     const client = new EngineClient(

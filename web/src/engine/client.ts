@@ -16,7 +16,7 @@ import {
   type ToWorker,
 } from './protocol';
 
-type ChunkMessage = Extract<FromWorker, { type: 'chunk' }>;
+export type ChunkMessage = Extract<FromWorker, { type: 'chunk' }>;
 
 /** What the client needs of a Worker (tests pass an in-process stand-in). */
 export interface WorkerLike {
@@ -25,6 +25,9 @@ export interface WorkerLike {
   onerror: ((event: ErrorEvent) => void) | null;
   terminate(): void;
 }
+
+/** Told that comparison `index` of an `ahead` list has all its results on the page. */
+export type AheadHeld = (index: number, results: readonly ChunkMessage[]) => void;
 
 /** Messages the client passes on: only those of the current generation. */
 export type EngineListener = (msg: Exclude<FromWorker, { type: 'ready' | 'explained' }>) => void;
@@ -38,8 +41,10 @@ export interface Engine {
   cancel(): number;
   /** Comparisons to compute ahead while the workers are idle (each the specs `start` would
    *  be given; an empty list frees what was computed ahead). A later `start` with the same
-   *  specs in the same order gets those results at once. */
-  ahead(comparisons: RunSpec[][]): void;
+   *  specs in the same order gets those results at once. `held(i, results)`: comparison i's
+   *  results are all on the page (every run's chunks, the messages `start` will pass on),
+   *  called once per comparison until the next `ahead`, `start` or `cancel`. */
+  ahead(comparisons: RunSpec[][], held?: AheadHeld): void;
   /** Asks the worker that holds the run (any worker, for a divergence) to explain; an
    *  answer of an older comparison, or none (the worker was lost), is an error result. */
   explain(query: ExplainQuery): Promise<ExplainResult>;
@@ -117,6 +122,8 @@ export class EngineClient implements Engine {
   /** Runs of the current generation that a worker may have finished ahead before the
    *  request reached it: their results come with `aheadOf` and are this generation's. */
   private awaitingAhead = new Set<string>();
+  /** The `ahead` list's comparisons not yet reported held, and whom to tell. */
+  private aheadWatch: { comparisons: RunSpec[][]; unreported: Set<number>; held: AheadHeld } | null = null;
 
   /** Settles when the first worker has its engine and has said so ('ready'), or when a
    *  worker could not start. */
@@ -223,6 +230,7 @@ export class EngineClient implements Engine {
       } else {
         if (this.aheadListed.has(msg.aheadOf)) {
           this.aheadResults.set(msg.aheadOf, [...(this.aheadResults.get(msg.aheadOf) ?? []), msg]);
+          this.reportHeld();
         }
         return;
       }
@@ -352,6 +360,7 @@ export class EngineClient implements Engine {
     // The workers drop what they computed ahead for other specs; so does the page.
     this.aheadResults = new Map();
     this.aheadListed = new Set();
+    this.aheadWatch = null;
     if (ready.length > 0) {
       // After the caller has taken the generation (the controller starts its comparison
       // with it), before the next task: the results are there for the next frame.
@@ -372,17 +381,40 @@ export class EngineClient implements Engine {
     return per;
   }
 
-  ahead(comparisons: RunSpec[][]): void {
+  ahead(comparisons: RunSpec[][], held?: AheadHeld): void {
     const per: RunSpec[][] = this.slots.map(() => []);
     for (const runs of comparisons) this.spread(runs).forEach((mine, i) => per[i]?.push(...mine));
     this.aheadListed = new Set(comparisons.flat().map(specSignature));
     for (const signature of this.aheadResults.keys()) {
       if (!this.aheadListed.has(signature)) this.aheadResults.delete(signature);
     }
+    this.aheadWatch = held ? { comparisons, unreported: new Set(comparisons.keys()), held } : null;
+    // Results kept from the list before may complete a comparison at once.
+    if (this.aheadWatch && this.aheadResults.size > 0) queueMicrotask(() => this.reportHeld());
     this.slots.forEach((slot, i) => {
       // A lost worker's slot stays empty until the next comparison (nothing to compute for).
       if (slot.worker) this.post(slot, { type: 'ahead', runs: per[i] ?? [] });
     });
+  }
+
+  /** Tells the `ahead` list's watcher of each comparison whose runs are now all held. */
+  private reportHeld() {
+    const watch = this.aheadWatch;
+    if (!watch) return;
+    for (const i of [...watch.unreported]) {
+      const results: ChunkMessage[] = [];
+      const complete = (watch.comparisons[i] ?? []).every((run) => {
+        const done = this.aheadResults.get(specSignature(run));
+        if (!done || done.length !== runKeys(run).length) return false;
+        results.push(...done);
+        return true;
+      });
+      if (!complete) continue;
+      watch.unreported.delete(i);
+      watch.held(i, results);
+      // The watcher may have started a comparison or listed others.
+      if (this.aheadWatch !== watch) return;
+    }
   }
 
   /** Runs computed ahead whose results the page holds (tests). */
@@ -413,6 +445,7 @@ export class EngineClient implements Engine {
     this.aheadListed = new Set();
     this.aheadResults = new Map();
     this.awaitingAhead = new Set();
+    this.aheadWatch = null;
     for (const slot of this.slots) {
       slot.keys = [];
       slot.open = new Set();

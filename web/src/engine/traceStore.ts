@@ -76,6 +76,10 @@ export class RunTrace {
    *  null while every row is kept. Rows after `reduced.at` are a per-bucket selection whose
    *  min/max envelope is the full run's at `reduced.width` s per device pixel or coarser. */
   reduced: Reduction | null = null;
+  /** The chunk this trace holds when it holds exactly one (a finished run's single answer,
+   *  e.g. a run computed ahead), else null: two traces with the same source have the same
+   *  rows, column arrays included (plots/core/prerender.ts matches drawings by it). */
+  source: TraceChunk | null = null;
 
   /** `shared`: another flow of the same run, whose run-wide tables (RUN_TABLES) this trace
    *  uses as its own. */
@@ -92,6 +96,7 @@ export class RunTrace {
     if (meta) this.throughput = meta;
     if (rounds) this.rounds = rounds;
     if (chunk.reduced) this.reduced = chunk.reduced;
+    this.source = this.version === 0 ? chunk : null;
     for (const name of TABLE_NAMES) {
       (this.tables[name] as GrowTable<TableName>).append(chunk[name] as Record<string, Float64Array>);
     }

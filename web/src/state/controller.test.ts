@@ -485,6 +485,46 @@ describe('the app controller', () => {
     expect(asked.at(-1)).toEqual([]);
   });
 
+  it('hands the plots each comparison computed ahead as the step will show it, the same chunks and summaries', async () => {
+    const h = await settledHarness('?v=1&alg=reno,newreno');
+    const path = 'network.bottleneck.bandwidth';
+    h.controller.lookAhead({ path, allFlows: false, values: [2_500_000, 1_500_000] });
+    await waitFor(() => (h.worlds.at(-1) ?? []).length === 2);
+    const worlds = h.worlds.at(-1) ?? [];
+    // The likeliest first, whatever order the workers finished in.
+    expect(worlds.map((w) => getAt(w.patch.scenario as never, path))).toEqual([2_500_000, 1_500_000]);
+    const [up] = worlds;
+    if (!up) throw new Error('no world');
+    expect(up.patch).toMatchObject({ live: false, playing: false, time: 0, keys: ['reno', 'newreno'] });
+    for (const k of ['reno', 'newreno']) {
+      expect(up.patch.runs?.[k]?.status).toBe('done');
+      expect(up.traces.get(k)?.source).not.toBeNull();
+    }
+    // The step shows exactly those: its traces hold the same chunk, its runs the same summary
+    // objects (what a plot drawn ahead is matched by). Nothing more is drawn ahead until
+    // its frame, and what was drawn is kept for it.
+    const suspends = h.suspends();
+    const calls = h.worlds.length;
+    h.controller.setParam(path, 2_500_000);
+    expect(h.suspends()).toBe(suspends + 1);
+    expect(h.worlds.length).toBe(calls);
+    await Promise.resolve();
+    expect(h.allDone()).toBe(true);
+    const s = h.store.getState();
+    for (const k of ['reno', 'newreno']) {
+      expect(h.traces.get(k)?.source).toBe(up.traces.get(k)?.source);
+      expect(s.runs[k]?.summary).toBe(up.patch.runs?.[k]?.summary);
+    }
+    expect(s.scenario).toEqual(up.patch.scenario);
+    // The next look-ahead first lets go of these; the focus leaving, of everything.
+    h.controller.frameDrawn();
+    h.controller.lookAhead({ path, allFlows: false, values: [3_000_000] });
+    await waitFor(() => h.worlds.length > calls);
+    expect(h.worlds[calls]).toEqual([]);
+    h.controller.lookAhead(null);
+    expect(h.worlds.at(-1)).toEqual([]);
+  });
+
   it('computes ahead in a competition too: one run of every flow, as the step would start it', async () => {
     const h = await settledHarness('?v=4&mode=compete&flows=2&duration=2');
     const path = 'network.bottleneck.bandwidth';

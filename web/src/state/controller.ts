@@ -5,12 +5,13 @@
 //     (Sim.apply_change), so the run stays reproducible; any other change restarts playback
 //     from t = 0 with the new value;
 //   - playback advances the engine by a fixed step per animation frame (speed / 60 s).
-import type { Engine, EngineListener } from '../engine/client';
+import type { ChunkMessage, Engine, EngineListener } from '../engine/client';
 import type { FrameReport } from '../plots/core/scheduler';
 import { ENGINE_NOTICE, epochNow, type RunSpec } from '../engine/protocol';
 import type { Validation } from '../engine/validation';
 import { tables, type Scenario } from '../engine/tables';
-import type { TraceStore } from '../engine/traceStore';
+import { TraceStore } from '../engine/traceStore';
+import type { World } from '../plots/core/prerender';
 import { isJsonObject, type JsonValue } from '../lib/json';
 import {
   CUSTOM,
@@ -65,6 +66,10 @@ export interface ControllerEnv {
   reducedMotion(): boolean;
   /** Marks an instant for performance traces (performance.mark); optional. */
   mark?(name: string): void;
+  /** The comparisons computed ahead whose results are in, as the page would show them, the
+   *  likeliest first: their plots are drawn ahead (plots/core/prerender.ts); an empty list
+   *  lets go of them, or with `keepBitmaps` only stops drawing ahead. Optional. */
+  prerender?(worlds: readonly World[], keepBitmaps?: boolean): void;
 }
 
 /** During playback, changes to one setting are sent to the engine at most once per this
@@ -294,6 +299,8 @@ export class AppController {
     this.env.mark?.('cwndlab:request');
     const specs = this.specsFor(mode, patch);
     this.runCount = specs.length;
+    // Nothing is drawn ahead until this comparison is drawn (its frame may copy what was).
+    this.env.prerender?.([], true);
     const gen = this.engine.start(mode, specs);
     this.traces.reset(keys, oneRun);
     this.resultsAt = null;
@@ -583,6 +590,7 @@ export class AppController {
       this.aheadTimer = null;
       if (this.aheadAsked) this.engine.ahead([]);
       this.aheadAsked = false;
+      this.env.prerender?.([]);
       return;
     }
     this.scheduleAhead();
@@ -611,6 +619,7 @@ export class AppController {
     const first = change.paths[0];
     if (first === undefined) return;
     const comparisons: RunSpec[][] = [];
+    const patches: Partial<AppState>[] = [];
     for (const value of target.values) {
       if (!checkParam(first, value).ok) continue;
       const next = this.changed(change, value);
@@ -619,10 +628,44 @@ export class AppController {
       const estimated = validation.estimatedPackets;
       if (estimated === undefined || estimated > AHEAD_MAX_PACKETS) continue;
       // The very specs the step would post (a paused or finished page re-runs in full).
-      comparisons.push(this.specsFor('full', this.patchOf(change, next, validation)));
+      const patch = this.patchOf(change, next, validation);
+      comparisons.push(this.specsFor('full', patch));
+      patches.push(patch);
     }
     this.aheadAsked = comparisons.length > 0;
-    this.engine.ahead(comparisons);
+    // The plots drawn ahead for the values before are of no use now.
+    this.env.prerender?.([]);
+    const worlds: (World | undefined)[] = [];
+    this.engine.ahead(comparisons, (i, results) => {
+      const patch = patches[i];
+      if (!patch || !this.env.prerender) return;
+      worlds[i] = this.worldOf(patch, results);
+      this.env.prerender(worlds.filter((w): w is World => w !== undefined));
+    });
+  }
+
+  /** What the page would hold after the step to `patch` answered with `results` (rerun's
+   *  view and runFull's playback, the runs finished with their summaries and traces). */
+  private worldOf(patch: Partial<AppState>, results: readonly ChunkMessage[]): World {
+    const s = this.store.getState();
+    const scenario = patch.scenario ?? s.scenario;
+    const mode = patch.mode ?? s.mode;
+    const keys = runKeysOf(mode, patch.algorithms ?? s.algorithms, scenario);
+    const traces = new TraceStore();
+    traces.reset(keys, mode === 'compete');
+    const runs: Record<string, RunInfo> = {};
+    for (const msg of results) {
+      traces.append(msg.key, msg.chunk, msg.now, msg.throughput, msg.rounds ?? null);
+      runs[msg.key] = {
+        status: msg.finished ? 'done' : 'running',
+        now: msg.now,
+        summary: msg.summary ?? null,
+        previous: null,
+        error: null,
+      };
+    }
+    const view = { ...this.clampView(scenario), ...patch, live: false, playing: false, time: 0 };
+    return { patch: { ...view, keys, runs }, traces };
   }
 
   /** Choosing an application that writes a stream (thin, CBR, Poisson, on/off) in place of

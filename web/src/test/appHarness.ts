@@ -5,6 +5,7 @@ import { TraceStore } from '../engine/traceStore';
 import { decodeShareState } from '../scenario/url';
 import { AppController, type ControllerEnv } from '../state/controller';
 import { createAppStore } from '../state/store';
+import type { World } from '../plots/core/prerender';
 import { InProcessWorker } from './inProcessWorker';
 import { realValidator } from './wasm';
 
@@ -26,6 +27,10 @@ export function createHarness(query = '', workers = 2, reducedMotion = false) {
   const traces = new TraceStore();
   const frames: (() => void)[] = [];
   let frameId = 0;
+  /** What the controller asked the plots to draw ahead, call by call. */
+  const worlds: (readonly World[])[] = [];
+  /** Times it stopped drawing ahead, keeping the bitmaps (a comparison began). */
+  let suspends = 0;
   const env: ControllerEnv = {
     now: () => frameClock,
     requestFrame: (cb) => {
@@ -39,6 +44,10 @@ export function createHarness(query = '', workers = 2, reducedMotion = false) {
     requestRedraw: () => {},
     lastFrameMs: () => 0,
     reducedMotion: () => reducedMotion,
+    prerender: (list, keepBitmaps) => {
+      if (keepBitmaps) suspends += 1;
+      else worlds.push(list);
+    },
   };
   let controller: AppController | null = null;
   // The module is unused by the in-process worker (it shares the test's wasm instance).
@@ -61,6 +70,10 @@ export function createHarness(query = '', workers = 2, reducedMotion = false) {
       list.forEach((cb) => cb());
       return list.length;
     },
+    /** The worlds the controller asked the plots to draw ahead, call by call. */
+    worlds,
+    /** Times the controller stopped drawing ahead keeping what was drawn (a step began). */
+    suspends: () => suspends,
     /** Engine validations asked for so far. */
     validations: () => validations,
     /** True when every run of the current comparison has finished. */

@@ -24,8 +24,16 @@ import { summaryShown } from '../../state/selectors';
 import type { AppStore } from '../../state/store';
 import type { AppState } from '../../state/types';
 import { linearOf } from './decimate';
-import { Panel, type PlotElements } from './panel';
+import { Panel, type PanelSize, type PlotElements } from './panel';
 import { NORMAL_LOOK, plotLook, plotMargin } from './plotStyle';
+import {
+  prerenderStale,
+  prerenderUsed,
+  registerPrerender,
+  unregisterPrerender,
+  type Prerenderable,
+  type World,
+} from './prerender';
 import { requestDraw } from './scheduler';
 import type { PlotContext, PlotDef, PlotRun } from './types';
 
@@ -55,8 +63,52 @@ const extentMemo = new WeakMap<object, Map<string, [number, number]>>();
 
 type ZoomEvent = D3ZoomEvent<HTMLElement, unknown>;
 
+/** Everything a data draw reads, besides what `DrawKey.key` spells: the plot's spec, and each
+ *  run's trace (its single chunk) and summary, by identity. */
+interface DrawKey {
+  key: string;
+  spec: PlotSpec;
+  sources: readonly unknown[];
+}
+
+/** A world's plot drawn ahead (prerender.ts): its bitmap, what it was drawn from, and what
+ *  the draw computed besides pixels (the y range and the sentence). */
+interface DrawnAhead {
+  drawKey: DrawKey;
+  bitmap: ImageBitmap;
+  extent: [number, number];
+  description: string;
+}
+
+/** What a draw made ahead computed besides pixels. */
+interface AheadOut {
+  extent: [number, number];
+  description: string;
+  drawKey: DrawKey | null;
+}
+
+function sameDrawKey(a: DrawKey, b: DrawKey): boolean {
+  return (
+    a.key === b.key &&
+    a.spec === b.spec &&
+    a.sources.length === b.sources.length &&
+    a.sources.every((v, i) => v === b.sources[i])
+  );
+}
+
+/** The scenario's JSON, once per scenario object (it is part of every draw key). */
+const scenarioJson = new WeakMap<object, string>();
+function jsonOf(scenario: object): string {
+  let json = scenarioJson.get(scenario);
+  if (json === undefined) {
+    json = JSON.stringify(scenario);
+    scenarioJson.set(scenario, json);
+  }
+  return json;
+}
+
 /** Controls one plot. */
-export class PlotController extends Panel<PlotSpec> {
+export class PlotController extends Panel<PlotSpec> implements Prerenderable {
   private xFull: ScaleLinear<number, number> = scaleLinear();
   /** d3-zoom on the hit area, once the interactions are loaded (core/loadInteraction.ts). */
   private zoomer: ZoomBehavior<HTMLElement, unknown> | null = null;
@@ -64,6 +116,10 @@ export class PlotController extends Panel<PlotSpec> {
   private d3i: Interaction | null = null;
   /** The first divergence of the compared runs this plot shows (a labelled dashed line). */
   private marker: HTMLElement;
+  /** Plots of comparisons computed ahead, drawn while the page was idle (prerender.ts). */
+  private ahead = new Map<World, DrawnAhead>();
+  /** What the draw being made ahead computed besides pixels. */
+  private aheadOut: AheadOut | null = null;
 
   constructor(els: PlotElements, spec: PlotSpec, store: AppStore, traces: TraceStore) {
     super(els, spec, store, traces);
@@ -76,6 +132,7 @@ export class PlotController extends Panel<PlotSpec> {
       (d3i) => this.installZoom(d3i),
       () => !this.isDisposed,
     );
+    registerPrerender(this);
     this.listen({
       pointermove: this.onPointerMove,
       pointerleave: this.onPointerLeave,
@@ -109,11 +166,10 @@ export class PlotController extends Panel<PlotSpec> {
     }
   }
 
-  private runs(keys: AlgorithmName[]): PlotRun[] {
-    const s = this.store.getState();
+  private runs(keys: AlgorithmName[], s = this.drawState(), traces = this.drawTraces()): PlotRun[] {
     const out: PlotRun[] = [];
     for (const key of keys) {
-      const trace = this.traces.get(key);
+      const trace = traces.get(key);
       // While a run computes, its previous result stays on screen (trace and summary alike).
       const summary = summaryShown(s.runs[key]);
       const flow = flowIndexOf(key);
@@ -171,7 +227,7 @@ export class PlotController extends Panel<PlotSpec> {
   }
 
   private drawPlot() {
-    const s = this.store.getState();
+    const s = this.drawState();
     const margin = plotMargin();
     const { yTickPx, xTickPx } = plotLook();
     const size = this.layout(margin);
@@ -180,9 +236,12 @@ export class PlotController extends Panel<PlotSpec> {
 
     const duration = this.duration(s);
     const dom = s.xDomain ?? [0, duration];
-    this.xFull = scaleLinear().domain([0, duration]).range([0, pw]);
     this.x = scaleLinear().domain(dom).range([0, pw]);
-    this.syncZoom(pw, ph, duration);
+    // (A draw made ahead leaves the gestures' scales alone: the page still shows its own.)
+    if (!this.drawingAhead) {
+      this.xFull = scaleLinear().domain([0, duration]).range([0, pw]);
+      this.syncZoom(pw, ph, duration);
+    }
 
     const def = this.spec.def;
     const context = this.context(s);
@@ -194,7 +253,13 @@ export class PlotController extends Panel<PlotSpec> {
       memo = new Map();
       extentMemo.set(s.scenario, memo);
     }
-    let extent = memo.get(memoKey);
+    // A plot drawn ahead for exactly what this draw reads is copied, not drawn again.
+    const drawKey = this.ahead.size > 0 || this.drawingAhead ? this.drawKey(s, size, dom, runs, extentRuns) : null;
+    let drawn: DrawnAhead | undefined;
+    if (drawKey && !this.drawingAhead && !this.exporting) {
+      for (const d of this.ahead.values()) if (sameDrawKey(d.drawKey, drawKey)) drawn = d;
+    }
+    let extent = drawn?.extent ?? memo.get(memoKey);
     if (!extent) {
       extent = def.yExtent(extentRuns, dom[0] ?? 0, dom[1] ?? duration, context);
       if (memo.size > 64) memo.clear();
@@ -207,32 +272,43 @@ export class PlotController extends Panel<PlotSpec> {
       .range([ph, 0])
       .nice(Math.max(2, Math.round(ph / yTickPx)));
 
-    const ctx = this.background(size);
-    if (!ctx) return;
     const yTicks = y.ticks(Math.max(2, Math.round(ph / yTickPx)));
-    this.plotArea(
-      ctx,
-      margin,
-      size,
-      yTicks.map((v) => y(v)),
-      [],
-      () =>
-        def.draw({
-          ctx,
-          x: this.x,
-          y,
-          xl: linearOf(this.x),
-          yl: linearOf(y),
-          width: pw,
-          height: ph,
-          dpr: this.dpr,
-          t0: dom[0] ?? 0,
-          t1: dom[1] ?? duration,
-          runs,
-          context,
-        }),
-    );
-
+    if (drawn && this.blit(drawn.bitmap)) {
+      prerenderUsed();
+      if (!this.exporting) this.els.root.dataset.drawnAhead = 'true';
+    } else {
+      const ctx = this.background(size);
+      if (!ctx) return;
+      drawn = undefined;
+      if (!this.exporting) delete this.els.root.dataset.drawnAhead;
+      this.plotArea(
+        ctx,
+        margin,
+        size,
+        yTicks.map((v) => y(v)),
+        [],
+        () =>
+          def.draw({
+            ctx,
+            x: this.x,
+            y,
+            xl: linearOf(this.x),
+            yl: linearOf(y),
+            width: pw,
+            height: ph,
+            dpr: this.dpr,
+            t0: dom[0] ?? 0,
+            t1: dom[1] ?? duration,
+            runs,
+            context,
+          }),
+      );
+    }
+    const description = drawn?.description ?? def.describe(runs, context);
+    if (this.drawingAhead) {
+      this.aheadOut = { extent, description, drawKey };
+      return;
+    }
     // Time ticks, about one per 80 px (130 in projector mode).
     this.drawXAxis(margin, size, () => this.x.ticks(Math.max(2, Math.floor(pw / xTickPx))), 's');
     this.drawYAxis(`${y.domain().join()}|${ph}|${yTicks.join()}`, margin, {
@@ -241,7 +317,80 @@ export class PlotController extends Panel<PlotSpec> {
       values: yTicks,
       format: (v) => def.yTick(v),
     });
-    this.setLabel(def.describe(runs, context));
+    this.setLabel(description);
+    // The view may have changed (a zoom, a resize): what was drawn ahead is looked at again.
+    if (!this.exporting) prerenderStale();
+  }
+
+  /** What a data draw of `s` reads, spelled out (null: not drawn ahead, e.g. a run still
+   *  arriving in several chunks, or the theory lines, which wait for the full engine). */
+  private drawKey(s: AppState, size: PanelSize, dom: number[], runs: PlotRun[], extentRuns: PlotRun[]): DrawKey | null {
+    if (s.theory) return null;
+    const sources: unknown[] = [];
+    for (const r of [...runs, ...extentRuns]) {
+      if (!r.trace.source) return null;
+      sources.push(r.trace.source, r.summary);
+    }
+    const key = [
+      `${size.W}x${size.H}/${size.pw}x${size.ph}@${this.dpr}`,
+      s.projector,
+      dom.join(),
+      JSON.stringify(s.series),
+      s.throughputBin,
+      s.throughputColumn,
+      s.mode,
+      runs.map((r) => r.key).join(),
+      extentRuns.map((r) => r.key).join(),
+      jsonOf(s.scenario),
+    ].join('|');
+    return { key, spec: this.spec, sources };
+  }
+
+  get prerenderedCount(): number {
+    return this.ahead.size;
+  }
+
+  get prerenderedBytes(): number {
+    let bytes = 0;
+    for (const d of this.ahead.values()) bytes += d.bitmap.width * d.bitmap.height * 4;
+    return bytes;
+  }
+
+  prerender(world: World): number | null {
+    const state = { ...this.store.getState(), ...world.patch };
+    const size = this.sizeOf(plotMargin());
+    if (!size) return null;
+    const dom = state.xDomain ?? [0, this.duration(state)];
+    const want = this.drawKey(
+      state,
+      size,
+      dom,
+      this.runs(this.spec.keys, state, world.traces),
+      this.runs(this.spec.extentKeys, state, world.traces),
+    );
+    if (!want) return null;
+    const had = this.ahead.get(world);
+    if (had && sameDrawKey(had.drawKey, want)) return 0;
+    this.aheadOut = null;
+    const bitmap = this.drawAhead(state, world.traces);
+    const out = this.aheadOut as AheadOut | null;
+    this.aheadOut = null;
+    if (!bitmap || !out?.drawKey || !sameDrawKey(out.drawKey, want)) {
+      bitmap?.close();
+      return null;
+    }
+    had?.bitmap.close();
+    this.ahead.set(world, { drawKey: want, bitmap, extent: out.extent, description: out.description });
+    return bitmap.width * bitmap.height * 4;
+  }
+
+  dropPrerendered(keep: ReadonlySet<World>): void {
+    for (const [world, d] of [...this.ahead]) {
+      if (keep.has(world)) continue;
+      // (A canvas that copied it keeps its own reference to the pixels.)
+      d.bitmap.close();
+      this.ahead.delete(world);
+    }
   }
 
   /** Wheel, drag and pinch through d3-zoom, once it is loaded; then lined up with the window
@@ -414,6 +563,8 @@ export class PlotController extends Panel<PlotSpec> {
   /** Removes listeners, observers and the zoom behaviour. */
   override dispose(): void {
     super.dispose();
+    unregisterPrerender(this);
+    this.dropPrerendered(new Set());
     this.hitSel?.on('.zoom', null);
   }
 }

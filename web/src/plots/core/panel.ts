@@ -64,6 +64,19 @@ export function panelOf(root: Element): ExportablePanel | undefined {
   return panels.get(root);
 }
 
+/** The canvas plots are drawn ahead into (prerender.ts): one for every panel, sized per
+ *  draw; its bitmap is taken after each. Null where OffscreenCanvas is not available. */
+let aheadCanvas: OffscreenCanvas | null | undefined;
+
+function offscreen(width: number, height: number): OffscreenCanvas | null {
+  if (aheadCanvas === undefined) aheadCanvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(1, 1) : null;
+  if (aheadCanvas && (aheadCanvas.width !== width || aheadCanvas.height !== height)) {
+    aheadCanvas.width = width;
+    aheadCanvas.height = height;
+  }
+  return aheadCanvas;
+}
+
 /** The readout without a cursor. */
 const HINT = 'Hover, click or use the arrow keys for values';
 
@@ -93,6 +106,9 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
   private ctx: CanvasRenderingContext2D | null = null;
   /** While an export draws (renderTo): its context and pixel ratio; the page is not touched. */
   private target: { ctx: CanvasRenderingContext2D; dpr: number; size: PanelSize | null } | null = null;
+  /** While a draw is made ahead (drawAhead): the state and runs it draws instead of the
+   *  page's. */
+  private world: { state: AppState; traces: TraceStore } | null = null;
   /** What the SVG axes and element styles were last set to (unchanged → untouched, so the
    *  browser has no layout or paint to redo for them). */
   protected last = { size: '', xAxis: '', yAxis: '', label: '', readout: '' };
@@ -191,6 +207,63 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
     return this.els.svg;
   }
 
+  /** Whether any of the plot is in the viewport, as last measured or observed. */
+  get onScreen(): boolean {
+    return this.visible;
+  }
+
+  /** The state a data draw reads: the page's, or while drawing ahead the world's. */
+  protected drawState(): AppState {
+    return this.world?.state ?? this.store.getState();
+  }
+
+  /** The runs a data draw reads: the page's, or while drawing ahead the world's. */
+  protected drawTraces(): TraceStore {
+    return this.world?.traces ?? this.traces;
+  }
+
+  /** True while a draw is made ahead (drawAhead). */
+  protected get drawingAhead(): boolean {
+    return this.world !== null;
+  }
+
+  /**
+   * Draws the data layers of `state` and `traces` (not the page's) into a bitmap of the
+   * canvas's size, exactly as drawData would draw them on the canvas, without touching the
+   * page; null without a size or without OffscreenCanvas.
+   */
+  protected drawAhead(state: AppState, traces: TraceStore): ImageBitmap | null {
+    if (this.disposed || this.cssW <= 0 || this.cssH <= 0) return null;
+    const canvas = offscreen(Math.round(this.cssW * this.dpr), Math.round(this.cssH * this.dpr));
+    const ctx = canvas?.getContext('2d', { alpha: false });
+    if (!canvas || !ctx) return null;
+    const saved = { x: this.x, plotW: this.plotW, plotH: this.plotH };
+    // The 2D contexts of a canvas and of an OffscreenCanvas draw alike (the plots use only
+    // what both have).
+    this.target = { ctx: ctx as unknown as CanvasRenderingContext2D, dpr: this.dpr, size: null };
+    this.world = { state, traces };
+    try {
+      this.drawData();
+      return this.target.size ? canvas.transferToImageBitmap() : null;
+    } finally {
+      this.target = null;
+      this.world = null;
+      this.x = saved.x;
+      this.plotW = saved.plotW;
+      this.plotH = saved.plotH;
+    }
+  }
+
+  /** The canvas shows `bitmap` (drawn ahead at its size); false without a context. */
+  protected blit(bitmap: ImageBitmap): boolean {
+    this.ctx ??= this.els.canvas.getContext('2d', { alpha: false });
+    const ctx = this.ctx;
+    if (!ctx) return false;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(bitmap, 0, 0);
+    return true;
+  }
+
   /** True while an export draws the panel (renderTo): a draw must then leave the page alone. */
   protected get exporting(): boolean {
     return this.target !== null;
@@ -214,15 +287,21 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
     }
   }
 
+  /** The sizes a draw would have now (nothing set); null while the root has no size. */
+  protected sizeOf(margin: Margin): PanelSize | null {
+    const W = this.cssW;
+    const H = this.cssH;
+    if (W <= 0 || H <= 0) return null;
+    return { W, H, pw: Math.max(10, W - margin.left - margin.right), ph: Math.max(10, H - margin.top - margin.bottom) };
+  }
+
   /** The sizes of this draw, the canvas (device pixels), hit area and SVG set to them when
    *  they changed; null while the root has no size. */
   protected layout(margin: Margin): PanelSize | null {
     const { canvas, svg, hit } = this.els;
-    const W = this.cssW;
-    const H = this.cssH;
-    if (W <= 0 || H <= 0) return null;
-    const pw = Math.max(10, W - margin.left - margin.right);
-    const ph = Math.max(10, H - margin.top - margin.bottom);
+    const sized = this.sizeOf(margin);
+    if (!sized) return null;
+    const { W, H, pw, ph } = sized;
     this.plotW = pw;
     this.plotH = ph;
     if (this.target) {
