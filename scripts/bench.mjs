@@ -29,6 +29,8 @@
 //               in software), swiftshader (GPU raster and compositing emulated on the CPU),
 //               vulkan or egl (a real GPU through ANGLE's Vulkan or EGL back end, the
 //               blocklist ignored; on a machine with a GPU and its driver).
+//   --pause MS: the pause after each step's plots are drawn before the next key press
+//               (default 40; a person's presses are ~150–300 ms apart).
 //   --server vite|static: serve with vite preview (default) or scripts/static-server.mjs
 //               (no vite needed, e.g. on a machine that has only Node and Playwright).
 // The report names the renderer Chromium used (WebGL's) and its graphics feature status
@@ -51,6 +53,7 @@ const CASES = opt('cases', 'default,overlay,two,long,live').split(',');
 const GPU = opt('gpu', 'disabled');
 const JSON_OUT = opt('json', '');
 const SERVER = opt('server', 'vite');
+const PAUSE = Number(opt('pause', 40));
 if (SERVER !== 'vite' && SERVER !== 'static') throw new Error('--server must be vite or static');
 
 requireBuild(DIST);
@@ -121,18 +124,27 @@ async function idle(page, timeout = 120_000) {
   await page.waitForFunction(() => document.documentElement.dataset.render === 'idle', null, { timeout });
 }
 
-/** Presses the slider's arrow keys `steps` times, each after the page is idle. */
+/** Per traced case, the steps whose plots were drawn ahead. */
+const traceDrawnAhead = [];
+
+/** Presses the slider's arrow keys `steps` times, each after the page is idle; returns how
+ *  many steps' plots were copied from ones drawn ahead (builds that draw ahead). */
 async function steps(page, n) {
   const slider = page.getByRole('slider', { name: 'Bottleneck bandwidth' });
   await slider.focus();
+  const used = () => page.evaluate(() => window.__cwndlab.prerender?.().used ?? 0);
+  let drawnAhead = 0;
   for (let i = 0; i < n; i += 1) {
     const before = await page.evaluate(() => window.__cwndlab.timings.length);
+    const usedBefore = await used();
     await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
     await page.waitForFunction((k) => window.__cwndlab.timings.length > k, before);
     await idle(page);
+    if ((await used()) > usedBefore) drawnAhead += 1;
     // A pause between inputs, as between a person's key presses.
-    await page.waitForTimeout(40);
+    await page.waitForTimeout(PAUSE);
   }
+  return drawnAhead;
 }
 
 // ---- trace analysis ----
@@ -278,7 +290,8 @@ async function traced(page, n) {
   await browser.startTracing(page, {
     categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing', 'benchmark'],
   });
-  await steps(page, n);
+  const drawnAhead = await steps(page, n);
+  traceDrawnAhead.push(drawnAhead);
   const buffer = await browser.stopTracing();
   const parsed = JSON.parse(buffer.toString());
   return analyseTrace(parsed.traceEvents ?? parsed);
@@ -292,7 +305,7 @@ async function rerun(name, query, viewport = { width: 1280, height: 900 }) {
   await idle(page);
   await steps(page, WARMUP); // warm-up, not counted
   const skip = await page.evaluate(() => ({ t: window.__cwndlab.timings.length, k: window.__bench.keys.length }));
-  await steps(page, STEPS);
+  const drawnAhead = await steps(page, STEPS);
   const got = await page.evaluate(
     (skip) => ({
       timings: window.__cwndlab.timings.slice(skip.t),
@@ -342,6 +355,8 @@ async function rerun(name, query, viewport = { width: 1280, height: 900 }) {
     workers: got.workers,
     n: rows.length,
     ahead,
+    drawnAhead,
+    traceDrawnAhead: traceDrawnAhead.at(-1) ?? null,
     stats,
     rows,
     trace,
@@ -483,13 +498,13 @@ console.log(
 console.log(`Renderer: ${gfx.renderer}. ${gfx.status}\n`);
 console.log('Per re-run, median (minimum) in ms:\n');
 console.log(
-  '| case | plots (in view) | answered ahead | input → request | start | engine | read | summary | transfer | results | frame | draw (in view) | input → drawn | input → all drawn |',
+  '| case | plots (in view) | answered ahead | drawn ahead | input → request | start | engine | read | summary | transfer | results | frame | draw (in view) | input → drawn | input → all drawn |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   const s = r.stats;
   console.log(
-    `| ${r.name} | ${r.plots} (${fmt(s.plotsInView?.median, 0)}) | ${r.ahead} of ${r.n} | ${cell(s.inputToRequest)} | ${cell(s.startMs)} | ${cell(s.computeMs)} | ` +
+    `| ${r.name} | ${r.plots} (${fmt(s.plotsInView?.median, 0)}) | ${r.ahead} of ${r.n} | ${r.drawnAhead} of ${r.n} | ${cell(s.inputToRequest)} | ${cell(s.startMs)} | ${cell(s.computeMs)} | ` +
       `${cell(s.readMs)} | ${cell(s.summaryMs)} | ${cell(s.transferMs)} | ${cell(s.resultsMs)} | ${cell(s.frameMs)} | ` +
       `${cell(s.drawMs)} | ${cell(s.inputToDrawn)} (p90 ${fmt(s.inputToDrawn.p90)}) | ${cell(s.inputToAll)} |`,
   );
@@ -497,7 +512,9 @@ for (const r of results) {
 console.log(
   '\n(start, engine … frame are measured from the request; "input →" from the keydown event. ' +
     '"drawn" = the plots in view drawn; older builds draw every plot in that frame. "answered ahead": re-runs whose ' +
-    'results were computed while the slider had the focus, before the key press (engine = that time).)',
+    'results were computed while the slider had the focus, before the key press (engine = that time); "drawn ahead": ' +
+    're-runs whose plots in view were copied from bitmaps drawn before the key press. Pause between steps: ' +
+    `${PAUSE} ms after the page is idle.)`,
 );
 if (TRACE) {
   console.log(`\nFrom a Chrome trace (${TRACE_STEPS} more re-runs per case), median (minimum) in ms:\n`);
@@ -516,7 +533,7 @@ if (TRACE) {
         `${cell(s.drawFrame)} | ${cell(s.frameJs)} | ${cell(s.afterDraw)} | ` +
         `${fmt(s.style.median)} / ${fmt(s.layout.median)} / ${fmt(s.paint.median)} | ${cell(s.canvasFlush)} | ${cell(s.raster)} | ${cell(s.display)} | ` +
         `${cell(s.inputToPresented)} (p90 ${fmt(s.inputToPresented.p90)}) | ` +
-        `${cell(s.inputToAllPresented)} | ${hist} |`,
+        `${cell(s.inputToAllPresented)} | ${hist}${r.traceDrawnAhead === null ? '' : `; drawn ahead in ${r.traceDrawnAhead} of ${TRACE_STEPS}`} |`,
     );
   }
   console.log(
