@@ -24,6 +24,7 @@ import { summaryShown } from '../../state/selectors';
 import type { AppStore } from '../../state/store';
 import type { AppState } from '../../state/types';
 import { linearOf } from './decimate';
+import { DrawnAheadCache, jsonOf, sameDrawKey, type DrawKey } from './drawnAhead';
 import { Panel, type PanelSize, type PlotElements } from './panel';
 import { NORMAL_LOOK, plotLook, plotMargin } from './plotStyle';
 import {
@@ -63,48 +64,11 @@ const extentMemo = new WeakMap<object, Map<string, [number, number]>>();
 
 type ZoomEvent = D3ZoomEvent<HTMLElement, unknown>;
 
-/** Everything a data draw reads, besides what `DrawKey.key` spells: the plot's spec, and each
- *  run's trace (its single chunk) and summary, by identity. */
-interface DrawKey {
-  key: string;
-  spec: PlotSpec;
-  sources: readonly unknown[];
-}
-
-/** A world's plot drawn ahead (prerender.ts): its bitmap, what it was drawn from, and what
- *  the draw computed besides pixels (the y range and the sentence). */
-interface DrawnAhead {
-  drawKey: DrawKey;
-  bitmap: ImageBitmap;
-  extent: [number, number];
-  description: string;
-}
-
 /** What a draw made ahead computed besides pixels. */
 interface AheadOut {
   extent: [number, number];
   description: string;
   drawKey: DrawKey | null;
-}
-
-function sameDrawKey(a: DrawKey, b: DrawKey): boolean {
-  return (
-    a.key === b.key &&
-    a.spec === b.spec &&
-    a.sources.length === b.sources.length &&
-    a.sources.every((v, i) => v === b.sources[i])
-  );
-}
-
-/** The scenario's JSON, once per scenario object (it is part of every draw key). */
-const scenarioJson = new WeakMap<object, string>();
-function jsonOf(scenario: object): string {
-  let json = scenarioJson.get(scenario);
-  if (json === undefined) {
-    json = JSON.stringify(scenario);
-    scenarioJson.set(scenario, json);
-  }
-  return json;
 }
 
 /** Controls one plot. */
@@ -117,7 +81,7 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
   /** The first divergence of the compared runs this plot shows (a labelled dashed line). */
   private marker: HTMLElement;
   /** Plots of comparisons computed ahead, drawn while the page was idle (prerender.ts). */
-  private ahead = new Map<World, DrawnAhead>();
+  private ahead = new DrawnAheadCache();
   /** What the draw being made ahead computed besides pixels. */
   private aheadOut: AheadOut | null = null;
 
@@ -254,11 +218,8 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
       extentMemo.set(s.scenario, memo);
     }
     // A plot drawn ahead for exactly what this draw reads is copied, not drawn again.
-    const drawKey = this.ahead.size > 0 || this.drawingAhead ? this.drawKey(s, size, dom, runs, extentRuns) : null;
-    let drawn: DrawnAhead | undefined;
-    if (drawKey && !this.drawingAhead && !this.exporting) {
-      for (const d of this.ahead.values()) if (sameDrawKey(d.drawKey, drawKey)) drawn = d;
-    }
+    const drawKey = this.ahead.count > 0 || this.drawingAhead ? this.drawKey(s, size, dom, runs, extentRuns) : null;
+    let drawn = drawKey && !this.drawingAhead && !this.exporting ? this.ahead.match(drawKey) : undefined;
     let extent = drawn?.extent ?? memo.get(memoKey);
     if (!extent) {
       extent = def.yExtent(extentRuns, dom[0] ?? 0, dom[1] ?? duration, context);
@@ -347,13 +308,11 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
   }
 
   get prerenderedCount(): number {
-    return this.ahead.size;
+    return this.ahead.count;
   }
 
   get prerenderedBytes(): number {
-    let bytes = 0;
-    for (const d of this.ahead.values()) bytes += d.bitmap.width * d.bitmap.height * 4;
-    return bytes;
+    return this.ahead.bytes;
   }
 
   prerender(world: World): number | null {
@@ -369,8 +328,7 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
       this.runs(this.spec.extentKeys, state, world.traces),
     );
     if (!want) return null;
-    const had = this.ahead.get(world);
-    if (had && sameDrawKey(had.drawKey, want)) return 0;
+    if (this.ahead.holds(world, want)) return 0;
     this.aheadOut = null;
     const bitmap = this.drawAhead(state, world.traces);
     const out = this.aheadOut as AheadOut | null;
@@ -379,18 +337,12 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
       bitmap?.close();
       return null;
     }
-    had?.bitmap.close();
     this.ahead.set(world, { drawKey: want, bitmap, extent: out.extent, description: out.description });
     return bitmap.width * bitmap.height * 4;
   }
 
   dropPrerendered(keep: ReadonlySet<World>): void {
-    for (const [world, d] of [...this.ahead]) {
-      if (keep.has(world)) continue;
-      // (A canvas that copied it keeps its own reference to the pixels.)
-      d.bitmap.close();
-      this.ahead.delete(world);
-    }
+    this.ahead.drop(keep);
   }
 
   /** Wheel, drag and pinch through d3-zoom, once it is loaded; then lined up with the window
