@@ -80,7 +80,7 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
   private d3i: Interaction | null = null;
   /** The first divergence of the compared runs this plot shows (a labelled dashed line). */
   private marker: HTMLElement;
-  /** Plots of comparisons computed ahead, drawn while the page was idle (prerender.ts). */
+  /** Plots of comparisons computed ahead, drawn in background tasks (prerender.ts). */
   private ahead = new DrawnAheadCache();
   /** What the draw being made ahead computed besides pixels. */
   private aheadOut: AheadOut | null = null;

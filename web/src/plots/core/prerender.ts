@@ -40,7 +40,7 @@ export const PRERENDER_MAX_BYTES = 64 * 1024 * 1024;
 
 const panels = new Set<Prerenderable>();
 let worlds: readonly World[] = [];
-/** An idle task is scheduled. */
+/** A background task is scheduled. */
 let scheduled = false;
 /** Data draws that copied a bitmap drawn ahead (benchmarks and tests read it). */
 let used = 0;
@@ -62,12 +62,13 @@ export function setWorlds(next: readonly World[], keepBitmaps = false): void {
     const keep = new Set(next);
     for (const p of panels) p.dropPrerendered(keep);
   }
-  scheduleIdle();
+  scheduleTask();
 }
 
-/** A panel drew its data (the view may have changed): worlds are looked at again when idle. */
+/** A panel drew its data (the view may have changed): the worlds are looked at again in a
+ *  background task. */
 export function prerenderStale(): void {
-  if (worlds.length > 0) scheduleIdle();
+  if (worlds.length > 0) scheduleTask();
 }
 
 /** A data draw used a bitmap drawn ahead. */
@@ -94,7 +95,7 @@ const later: (cb: () => void) => void = (() => {
   return postTask ? (cb) => void postTask(cb, { priority: 'background' }) : (cb) => void setTimeout(cb, 0);
 })();
 
-function scheduleIdle() {
+function scheduleTask() {
   if (scheduled || worlds.length === 0) return;
   scheduled = true;
   later(run);
@@ -104,7 +105,7 @@ function scheduleIdle() {
  *  that long), the likeliest world's plots first. */
 function run() {
   scheduled = false;
-  if (drawOne()) scheduleIdle();
+  if (drawOne()) scheduleTask();
 }
 
 /** Draws the next plot that waits — every world's plots on screen, the likeliest world's
