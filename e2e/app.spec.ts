@@ -265,7 +265,7 @@ test('a focused slider’s next plots are drawn ahead: the step copies them, pix
     expect(fresh.some((c) => c.ahead)).toBe(false);
     expect(fresh.map((c) => c.pixels)).toEqual(shown.map((c) => c.pixels));
   };
-  // Both neighbours' plots on screen, drawn while the page is idle.
+  // Both neighbours' plots on screen, drawn in background tasks.
   await expect.poll(drawnAhead).toBeGreaterThan(2);
   await stepCopies('ArrowRight');
   // A zoom (the slider keeps the focus) is a view the bitmaps were not drawn for: they are
