@@ -221,7 +221,8 @@ test('a focused slider’s next plots are drawn ahead: the step copies them, pix
   page,
   context,
 }) => {
-  await openApp(page, '?v=1&alg=reno,newreno');
+  // The default comparison: four algorithms, twelve plots, some out of view.
+  await openApp(page);
   const slider = page.getByRole('slider', { name: 'Bottleneck bandwidth' });
   await slider.focus();
   const stats = () => page.evaluate(() => window.__cwndlab?.prerender());
@@ -239,12 +240,14 @@ test('a focused slider’s next plots are drawn ahead: the step copies them, pix
     await page.keyboard.press(key);
     await waitNewComparison(page, n);
     const shown = await plotPixels(page);
+    // Every plot, those out of view included (drawn in the frames after the step's: they
+    // keep their bitmaps until then).
     const copied = shown.filter((c) => c.ahead).length;
-    expect(copied).toBeGreaterThan(2);
+    expect(copied).toBe(shown.length);
     expect((await stats())?.used).toBe(used + copied);
     // Once the next values are computed and drawn ahead (none of them this state), the page
     // draws this state again the ordinary way after a resize there and back.
-    await expect.poll(() => page.evaluate(() => window.__cwndlab?.aheadReady())).toBe(4);
+    await expect.poll(() => page.evaluate(() => window.__cwndlab?.aheadReady())).toBe(8);
     await expect.poll(drawnAhead).toBeGreaterThan(2);
     const size = page.viewportSize() ?? { width: 1280, height: 900 };
     await page.setViewportSize({ ...size, width: size.width + 1 });
@@ -265,7 +268,8 @@ test('a focused slider’s next plots are drawn ahead: the step copies them, pix
     expect(fresh.some((c) => c.ahead)).toBe(false);
     expect(fresh.map((c) => c.pixels)).toEqual(shown.map((c) => c.pixels));
   };
-  // Both neighbours' plots on screen, drawn in background tasks.
+  // Both neighbours' plots, drawn in background tasks.
+  await expect.poll(() => page.evaluate(() => window.__cwndlab?.aheadReady())).toBe(8);
   await expect.poll(drawnAhead).toBeGreaterThan(2);
   await stepCopies('ArrowRight');
   // A zoom (the slider keeps the focus) is a view the bitmaps were not drawn for: they are
@@ -285,6 +289,23 @@ test('a focused slider’s next plots are drawn ahead: the step copies them, pix
   await expect(slider).toBeFocused();
   await expect.poll(drawnAhead).toBeGreaterThan(2);
   await stepCopies('ArrowLeft');
+});
+
+test('a competition’s plots out of view are copied too, in the frames after the step’s', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openApp(page, '?v=4&mode=compete&flows=2&duration=5');
+  await page.getByRole('slider', { name: 'Bottleneck bandwidth' }).focus();
+  // One run of both flows per neighbour; each plot drawn ahead for both.
+  await expect.poll(() => page.evaluate(() => window.__cwndlab?.aheadReady())).toBe(2);
+  await expect
+    .poll(() => page.evaluate(() => (window.__cwndlab?.prerender().pending ? 0 : window.__cwndlab?.prerender().ahead)))
+    .toBe(2 * (await page.locator('.plot-body').count()));
+  const n = await comparisons(page);
+  await page.keyboard.press('ArrowRight');
+  await waitNewComparison(page, n);
+  const shown = await plotPixels(page);
+  expect(shown.length).toBeGreaterThan(3);
+  expect(shown.filter((c) => !c.ahead)).toEqual([]);
 });
 
 test('with the pointer: Ctrl+wheel zooms a plot, a drag pans it, and a drag across the overview chooses the window', async ({

@@ -28,6 +28,7 @@ import { DrawnAheadCache, jsonOf, sameDrawKey, type DrawKey } from './drawnAhead
 import { Panel, type PanelSize, type PlotElements } from './panel';
 import { NORMAL_LOOK, plotLook, plotMargin } from './plotStyle';
 import {
+  currentWorlds,
   prerenderStale,
   prerenderUsed,
   registerPrerender,
@@ -279,8 +280,12 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
       format: (v) => def.yTick(v),
     });
     this.setLabel(description);
-    // The view may have changed (a zoom, a resize): what was drawn ahead is looked at again.
-    if (!this.exporting) prerenderStale();
+    if (!this.exporting) {
+      // Bitmaps of worlds no longer drawn ahead served their step (or none), and the view
+      // may have changed (a zoom, a resize): what is drawn ahead is looked at again.
+      this.ahead.drop(currentWorlds());
+      prerenderStale();
+    }
   }
 
   /** What a data draw of `s` reads, spelled out (null: not drawn ahead, e.g. a run still
@@ -342,7 +347,8 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
   }
 
   dropPrerendered(keep: ReadonlySet<World>): void {
-    this.ahead.drop(keep);
+    // A data draw still to come may copy one (it lets go of the rest when it has drawn).
+    if (!this.dataPending) this.ahead.drop(keep);
   }
 
   /** Wheel, drag and pinch through d3-zoom, once it is loaded; then lined up with the window
@@ -516,7 +522,7 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
   override dispose(): void {
     super.dispose();
     unregisterPrerender(this);
-    this.dropPrerendered(new Set());
+    this.ahead.drop(new Set());
     this.hitSel?.on('.zoom', null);
   }
 }

@@ -207,6 +207,11 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
     return this.els.svg;
   }
 
+  /** A data draw is waiting for a frame. */
+  protected get dataPending(): boolean {
+    return this.dataDirty;
+  }
+
   /** Whether any of the plot is in the viewport, as last measured or observed. */
   get onScreen(): boolean {
     return this.visible;

@@ -26,7 +26,9 @@ export interface Prerenderable {
   /** Draws `world` into a bitmap unless it holds a current one; returns the bitmap's bytes
    *  when it drew, 0 when it had nothing to do, null when it cannot (no size, no runs). */
   prerender(world: World): number | null;
-  /** Lets go of bitmaps of worlds not in `keep`. */
+  /** Lets go of bitmaps of worlds not in `keep` (a panel whose data draw is still to come
+   *  keeps them until it has drawn: the step's own frame draws the plots in view first, and
+   *  the others, which may copy one, in the frames after it). */
   dropPrerendered(keep: ReadonlySet<World>): void;
   /** Bytes of the bitmaps it holds. */
   readonly prerenderedBytes: number;
@@ -63,6 +65,11 @@ export function setWorlds(next: readonly World[], keepBitmaps = false): void {
     for (const p of panels) p.dropPrerendered(keep);
   }
   scheduleTask();
+}
+
+/** The worlds drawn ahead now (a panel that drew its data lets go of bitmaps of others). */
+export function currentWorlds(): ReadonlySet<World> {
+  return new Set(worlds);
 }
 
 /** A panel drew its data (the view may have changed): the worlds are looked at again in a
