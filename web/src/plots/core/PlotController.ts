@@ -281,9 +281,10 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
     });
     this.setLabel(description);
     if (!this.exporting) {
-      // Bitmaps of worlds no longer drawn ahead served their step (or none), and the view
-      // may have changed (a zoom, a resize): what is drawn ahead is looked at again.
-      this.ahead.drop(currentWorlds());
+      // Bitmaps of worlds no longer drawn ahead served their step (or none): let go of after
+      // this frame (freeing them is not the frame's work). The view may have changed (a
+      // zoom, a resize): what is drawn ahead is looked at again.
+      if (this.ahead.count > 0) setTimeout(() => this.ahead.drop(currentWorlds()), 0);
       prerenderStale();
     }
   }
