@@ -83,6 +83,10 @@ export const REDUCED_MOTION_DRAW_MS = 500;
 /** While a long run computes, the plots redraw with its progress at most this often, ms. */
 export const PROGRESS_DRAW_MS = 100;
 
+/** What a comparison run to the end sets of the playback (runFull; a step computed ahead
+ *  is drawn as it). */
+const FULL_RUN = { live: false, playing: false, time: 0 } as const;
+
 /** Timings kept for the benchmark page (window.__cwndlab.timings). */
 export const TIMINGS_KEPT = 200;
 
@@ -248,7 +252,7 @@ export class AppController {
   loadRounds(): void {
     const s = this.store.getState();
     if (!s.plots.includes('rounds') || s.live) return;
-    const keys = runKeysOf(s.mode, s.algorithms, s.scenario);
+    const { keys } = this.runKeysFor({});
     const lacking = keys.some((k) => s.runs[k]?.status === 'done' && this.traces.get(k)?.rounds === null);
     if (lacking) this.rerun();
   }
@@ -278,10 +282,7 @@ export class AppController {
   private begin(mode: 'full' | 'live', patch: Partial<AppState> = {}, validation?: Validation) {
     const s = this.store.getState();
     const scenario = patch.scenario ?? s.scenario;
-    const algorithms = patch.algorithms ?? s.algorithms;
-    const runMode = patch.mode ?? s.mode;
-    const keys = runKeysOf(runMode, algorithms, scenario);
-    const oneRun = runMode === 'compete';
+    const { keys, oneRun } = this.runKeysFor(patch);
     if (!this.sizeAllowed(scenario, validation)) {
       this.pending.clear();
       this.stopLoop();
@@ -315,7 +316,7 @@ export class AppController {
   /** Runs every selected algorithm to the end at once. */
   runFull(patch: Partial<AppState> = {}, validation?: Validation): void {
     this.stopLoop();
-    this.begin('full', { ...patch, live: false, playing: false, time: 0 }, validation);
+    this.begin('full', { ...patch, ...FULL_RUN }, validation);
   }
 
   /** Starts live playback from t = 0. */
@@ -488,9 +489,24 @@ export class AppController {
   /** Re-runs with `patch` applied: to the end when paused, from t = 0 when playing. */
   private rerun(patch: Partial<AppState> = {}, validation?: Validation) {
     const s = this.store.getState();
-    const view = this.clampView(patch.scenario ?? s.scenario);
-    if (s.live && s.playing) this.startLive({ ...view, ...patch }, validation);
-    else this.runFull({ ...view, ...patch }, validation);
+    if (s.live && s.playing) this.startLive(this.clamped(patch), validation);
+    else this.runFull(this.clamped(patch), validation);
+  }
+
+  /** `patch` with the view clamped to its scenario's end (clampView). */
+  private clamped(patch: Partial<AppState>): Partial<AppState> {
+    return { ...this.clampView(patch.scenario ?? this.store.getState().scenario), ...patch };
+  }
+
+  /** The runs' page keys of a comparison of `patch` applied to the state, and whether they
+   *  are the flows of one run (a competition). */
+  private runKeysFor(patch: Partial<AppState>): { keys: string[]; oneRun: boolean } {
+    const s = this.store.getState();
+    const mode = patch.mode ?? s.mode;
+    return {
+      keys: runKeysOf(mode, patch.algorithms ?? s.algorithms, patch.scenario ?? s.scenario),
+      oneRun: mode === 'compete',
+    };
   }
 
   /** Drops a zoom window or cursor beyond the scenario's end. */
@@ -647,12 +663,9 @@ export class AppController {
   /** What the page would hold after the step to `patch` answered with `results` (rerun's
    *  view and runFull's playback, the runs finished with their summaries and traces). */
   private worldOf(patch: Partial<AppState>, results: readonly ChunkMessage[]): World {
-    const s = this.store.getState();
-    const scenario = patch.scenario ?? s.scenario;
-    const mode = patch.mode ?? s.mode;
-    const keys = runKeysOf(mode, patch.algorithms ?? s.algorithms, scenario);
+    const { keys, oneRun } = this.runKeysFor(patch);
     const traces = new TraceStore();
-    traces.reset(keys, mode === 'compete');
+    traces.reset(keys, oneRun);
     const runs: Record<string, RunInfo> = {};
     for (const msg of results) {
       traces.append(msg.key, msg.chunk, msg.now, msg.throughput, msg.rounds ?? null);
@@ -664,8 +677,7 @@ export class AppController {
         error: null,
       };
     }
-    const view = { ...this.clampView(scenario), ...patch, live: false, playing: false, time: 0 };
-    return { patch: { ...view, keys, runs }, traces };
+    return { patch: { ...this.clamped(patch), ...FULL_RUN, keys, runs }, traces };
   }
 
   /** Choosing an application that writes a stream (thin, CBR, Poisson, on/off) in place of

@@ -24,7 +24,7 @@ import { summaryShown } from '../../state/selectors';
 import type { AppStore } from '../../state/store';
 import type { AppState } from '../../state/types';
 import { linearOf } from './decimate';
-import { DrawnAheadCache, jsonOf, sameDrawKey, type DrawKey } from './drawnAhead';
+import { DrawnAheadCache, jsonOf, type DrawKey } from './drawnAhead';
 import { Panel, type PanelSize, type PlotElements } from './panel';
 import { NORMAL_LOOK, plotLook, plotMargin } from './plotStyle';
 import {
@@ -69,7 +69,6 @@ type ZoomEvent = D3ZoomEvent<HTMLElement, unknown>;
 interface AheadOut {
   extent: [number, number];
   description: string;
-  drawKey: DrawKey | null;
 }
 
 /** Controls one plot. */
@@ -219,8 +218,10 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
       extentMemo.set(s.scenario, memo);
     }
     // A plot drawn ahead for exactly what this draw reads is copied, not drawn again.
-    const drawKey = this.ahead.count > 0 || this.drawingAhead ? this.drawKey(s, size, dom, runs, extentRuns) : null;
-    let drawn = drawKey && !this.drawingAhead && !this.exporting ? this.ahead.match(drawKey) : undefined;
+    // (A draw made ahead has its key from `prerender`, which computed it before drawing.)
+    const live = !this.drawingAhead && !this.exporting;
+    const drawKey = live && this.ahead.count > 0 ? this.drawKey(s, size, dom, runs, extentRuns) : null;
+    let drawn = drawKey ? this.ahead.match(drawKey) : undefined;
     let extent = drawn?.extent ?? memo.get(memoKey);
     if (!extent) {
       extent = def.yExtent(extentRuns, dom[0] ?? 0, dom[1] ?? duration, context);
@@ -237,7 +238,7 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
     const yTicks = y.ticks(Math.max(2, Math.round(ph / yTickPx)));
     if (drawn && this.blit(drawn.bitmap)) {
       prerenderUsed();
-      if (!this.exporting) this.els.root.dataset.drawnAhead = 'true';
+      this.els.root.dataset.drawnAhead = 'true';
     } else {
       const ctx = this.background(size);
       if (!ctx) return;
@@ -268,7 +269,7 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
     }
     const description = drawn?.description ?? def.describe(runs, context);
     if (this.drawingAhead) {
-      this.aheadOut = { extent, description, drawKey };
+      this.aheadOut = { extent, description };
       return;
     }
     // Time ticks, about one per 80 px (130 in projector mode).
@@ -339,7 +340,7 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
     const bitmap = this.drawAhead(state, world.traces);
     const out = this.aheadOut as AheadOut | null;
     this.aheadOut = null;
-    if (!bitmap || !out?.drawKey || !sameDrawKey(out.drawKey, want)) {
+    if (!bitmap || !out) {
       bitmap?.close();
       return null;
     }

@@ -242,17 +242,31 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
     const canvas = offscreen(Math.round(this.cssW * this.dpr), Math.round(this.cssH * this.dpr));
     const ctx = canvas?.getContext('2d', { alpha: false });
     if (!canvas || !ctx) return null;
-    const saved = { x: this.x, plotW: this.plotW, plotH: this.plotH };
     // The 2D contexts of a canvas and of an OffscreenCanvas draw alike (the plots use only
     // what both have).
-    this.target = { ctx: ctx as unknown as CanvasRenderingContext2D, dpr: this.dpr, size: null };
-    this.world = { state, traces };
+    const size = this.drawOff(ctx as unknown as CanvasRenderingContext2D, this.dpr, { state, traces });
+    return size ? canvas.transferToImageBitmap() : null;
+  }
+
+  /** drawData into `ctx` at `dpr` (reading `world` instead of the page's state and runs, if
+   *  given), leaving the page and the panel's own scales as they were; returns the draw's
+   *  size, or null when it had none. */
+  private drawOff(
+    ctx: CanvasRenderingContext2D,
+    dpr: number,
+    world: { state: AppState; traces: TraceStore } | null,
+  ): PanelSize | null {
+    const saved = { dpr: this.dpr, x: this.x, plotW: this.plotW, plotH: this.plotH };
+    this.target = { ctx, dpr, size: null };
+    this.world = world;
+    this.dpr = dpr;
     try {
       this.drawData();
-      return this.target.size ? canvas.transferToImageBitmap() : null;
+      return this.target.size;
     } finally {
       this.target = null;
       this.world = null;
+      this.dpr = saved.dpr;
       this.x = saved.x;
       this.plotW = saved.plotW;
       this.plotH = saved.plotH;
@@ -277,19 +291,7 @@ export abstract class Panel<Spec> implements Drawable, ExportablePanel {
   renderTo(ctx: CanvasRenderingContext2D, dpr: number): PanelSize | null {
     if (this.disposed) return null;
     if (this.cssW <= 0 || this.cssH <= 0) this.measure();
-    const saved = { dpr: this.dpr, x: this.x, plotW: this.plotW, plotH: this.plotH };
-    this.target = { ctx, dpr, size: null };
-    this.dpr = dpr;
-    try {
-      this.drawData();
-      return this.target.size;
-    } finally {
-      this.target = null;
-      this.dpr = saved.dpr;
-      this.x = saved.x;
-      this.plotW = saved.plotW;
-      this.plotH = saved.plotH;
-    }
+    return this.drawOff(ctx, dpr, null);
   }
 
   /** The sizes a draw would have now (nothing set); null while the root has no size. */
