@@ -21,6 +21,8 @@ import {
   runSettings,
   withDefaultAlgorithm,
 } from './algorithms';
+import { jsonEqual } from '../lib/json';
+import type { Scenario } from '../engine/tables';
 import { requireSpec } from './params';
 import { getAt, setAt } from './paths';
 
@@ -162,4 +164,54 @@ describe('the algorithm model', () => {
       for (const a of preset.lesson?.compare ?? []) expect(isAlgorithm(a), a).toBe(true);
     },
   );
+
+  it('makes a run’s scenario as the chain of setAt it stands for: same values, same key order, input untouched', () => {
+    // The rule as it was written before the writer (algorithms.ts, Flow0Writer): one setAt
+    // per setting, each copying the path to it.
+    const defaultOf = (k: string) => requireSpec(`flows[].${k}`).default;
+    const common = Object.keys(CATALOGUE[0]?.settings ?? {}).filter((k) => CATALOGUE.every((e) => k in e.settings));
+    const byChain = (scenario: Scenario): Scenario => {
+      const named = getAt(scenario, 'flows[0].algorithm');
+      const old =
+        typeof named === 'string' && named !== requireSpec('flows[].algorithm').default
+          ? CATALOGUE.find((e) => e.name === named)
+          : undefined;
+      let s = setAt(scenario, 'flows[0].algorithm', requireSpec('flows[].algorithm').default);
+      for (const k of common) s = setAt(s, `flows[0].${k}`, defaultOf(k));
+      if (old && Object.entries(old.settings).every(([k, v]) => jsonEqual(getAt(s, `flows[0].${k}`) ?? null, v))) {
+        for (const k of Object.keys(old.settings)) s = setAt(s, `flows[0].${k}`, defaultOf(k));
+      }
+      for (const k of CONTROLLED_KEYS) s = setAt(s, `flows[0].${k}`, defaultOf(k));
+      return s;
+    };
+    const runByChain = (scenario: Scenario, name: string): Scenario => {
+      const entry = CATALOGUE.find((e) => e.name === name);
+      if (!entry) return scenario;
+      let s = byChain(scenario);
+      for (const [k, v] of Object.entries(entry.settings)) s = setAt(s, `flows[0].${k}`, v);
+      return setAt(s, 'flows[0].algorithm', name);
+    };
+    const cubic = CATALOGUE.find((e) => e.name === 'cubic');
+    const odd: Scenario[] = [
+      {},
+      { flows: [] },
+      { flows: [5] },
+      { duration: 3, flows: [{ variant: 'reno' }, { variant: 'tahoe' }] },
+      // Named after an entry whose settings it keeps, then one whose settings it changed.
+      runScenario(base, 'cubic'),
+      setAt(runScenario(base, 'cubic'), `flows[0].${Object.keys(cubic?.settings ?? {}).at(-1) ?? 'variant'}`, 'x'),
+    ];
+    const scenarios = [tables.defaultScenario, base, ...tables.presets.map((p) => p.scenario), ...odd];
+    let compared = 0;
+    for (const scenario of scenarios) {
+      const before = JSON.stringify(scenario);
+      expect(JSON.stringify(withDefaultAlgorithm(scenario))).toBe(JSON.stringify(byChain(scenario)));
+      for (const name of ALGORITHM_NAMES) {
+        expect(JSON.stringify(runScenario(scenario, name))).toBe(JSON.stringify(runByChain(scenario, name)));
+        compared++;
+      }
+      expect(JSON.stringify(scenario)).toBe(before);
+    }
+    expect(compared).toBeGreaterThan(500);
+  });
 });

@@ -9,9 +9,9 @@
 // scenario's flow 0 runs exactly as it is. The base scenario keeps those settings at their
 // defaults unless a preset or a link made flow 0 custom.
 import { tables, type CatalogueEntry, type Scenario } from '../engine/tables';
-import { jsonEqual, type JsonValue } from '../lib/json';
+import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../lib/json';
 import { PARAMS, requireSpec } from './params';
-import { getAt, setAt } from './paths';
+import { getAt } from './paths';
 
 /** A catalogue name (`newreno`, `newreno_cwv`, …) or CUSTOM. */
 export type AlgorithmName = string;
@@ -119,8 +119,63 @@ export const CONTROLLED_PATHS: ReadonlySet<string> = new Set([
   ...CONTROLLED_KEYS.map((k) => `flows[].${k}`),
 ]);
 
+const DEFAULTS = new Map<string, JsonValue>();
 function defaultOf(key: string): JsonValue {
-  return requireSpec(`flows[].${key}`).default;
+  let v = DEFAULTS.get(key);
+  if (v === undefined) {
+    v = requireSpec(`flows[].${key}`).default;
+    DEFAULTS.set(key, v);
+  }
+  return v;
+}
+
+/**
+ * A copy of a scenario whose flow 0 is written key by key (`put('cc.idle_policy', …)`): what
+ * a chain of `setAt(s, 'flows[0].…', …)` gives (the same values, the same key order: a key
+ * written anew comes last, an existing one keeps its place), with each object on a written
+ * path copied once rather than once per write. The page's first render groups the presets
+ * with it (PresetMenu) and every run's scenario is made with it, so it is kept cheap;
+ * algorithms.test.ts compares it with the chain of `setAt`s.
+ */
+class Flow0Writer {
+  readonly scenario: Scenario;
+  private readonly flow: JsonObject;
+  /** The objects this copy made (written in place); any other is copied before a write. */
+  private readonly own = new Set<JsonObject>();
+
+  constructor(base: Scenario) {
+    const flows = Array.isArray(base.flows) ? [...base.flows] : [];
+    const first = flows[0];
+    this.flow = isJsonObject(first) ? { ...first } : {};
+    this.own.add(this.flow);
+    flows[0] = this.flow;
+    this.scenario = { ...base, flows };
+  }
+
+  /** The value at a path inside flow 0 (`cc.idle_policy`). */
+  get(key: string): JsonValue | undefined {
+    let cur: JsonValue | undefined = this.flow;
+    for (const k of key.split('.')) cur = isJsonObject(cur) ? cur[k] : undefined;
+    return cur;
+  }
+
+  put(key: string, value: JsonValue): void {
+    const keys = key.split('.');
+    const last = keys.pop() as string;
+    let obj = this.flow;
+    for (const k of keys) {
+      const child = obj[k];
+      if (isJsonObject(child) && this.own.has(child)) {
+        obj = child;
+        continue;
+      }
+      const copy: JsonObject = isJsonObject(child) ? { ...child } : {};
+      this.own.add(copy);
+      obj[k] = copy;
+      obj = copy;
+    }
+    obj[last] = value;
+  }
 }
 
 /** True when flow 0's catalogue-controlled settings are not all at their defaults: the
@@ -140,15 +195,21 @@ export function isCustomFlow(scenario: Scenario): boolean {
  *  entries' settings (a Linux profile's initial window in a thin-stream preset) stay scenario
  *  settings. */
 export function withDefaultAlgorithm(scenario: Scenario): Scenario {
+  return defaulted(scenario).scenario;
+}
+
+/** `withDefaultAlgorithm(scenario)` as a writer on its flow 0 (for `runScenario`). */
+function defaulted(scenario: Scenario): Flow0Writer {
   const named = getAt(scenario, 'flows[0].algorithm');
   const old = typeof named === 'string' && named !== algorithmSpec.default ? BY_NAME.get(named) : undefined;
-  let s = setAt(scenario, 'flows[0].algorithm', algorithmSpec.default);
-  for (const k of COMMON_KEYS) s = setAt(s, `flows[0].${k}`, defaultOf(k));
-  if (old && Object.entries(old.settings).every(([k, v]) => jsonEqual(getAt(s, `flows[0].${k}`) ?? null, v))) {
-    for (const k of Object.keys(old.settings)) s = setAt(s, `flows[0].${k}`, defaultOf(k));
+  const w = new Flow0Writer(scenario);
+  w.put('algorithm', algorithmSpec.default);
+  for (const k of COMMON_KEYS) w.put(k, defaultOf(k));
+  if (old && Object.entries(old.settings).every(([k, v]) => jsonEqual(w.get(k) ?? null, v))) {
+    for (const k of Object.keys(old.settings)) w.put(k, defaultOf(k));
   }
-  for (const k of CONTROLLED_KEYS) s = setAt(s, `flows[0].${k}`, defaultOf(k));
-  return s;
+  for (const k of CONTROLLED_KEYS) w.put(k, defaultOf(k));
+  return w;
 }
 
 /** The scenario one run of a comparison simulates: `base` with `name`'s settings on flow 0
@@ -156,9 +217,10 @@ export function withDefaultAlgorithm(scenario: Scenario): Scenario {
 export function runScenario(base: Scenario, name: AlgorithmName): Scenario {
   const entry = BY_NAME.get(name);
   if (!entry) return base;
-  let s = withDefaultAlgorithm(base);
-  for (const [k, v] of Object.entries(entry.settings)) s = setAt(s, `flows[0].${k}`, v);
-  return setAt(s, 'flows[0].algorithm', name);
+  const w = defaulted(base);
+  for (const [k, v] of Object.entries(entry.settings)) w.put(k, v);
+  w.put('algorithm', name);
+  return w.scenario;
 }
 
 /** The catalogue-controlled settings a run of `name` on `base` uses (path inside a flow →
