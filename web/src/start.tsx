@@ -2,10 +2,10 @@
 // link, build the store, the workers and the controller, keep the address bar in sync,
 // render. If the engine cannot load, say so on the page (never a blank page).
 import './app/svgFocus';
-import { startTransition } from 'react';
-import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
+import { createRoot, type Root } from 'react-dom/client';
 import type { AppServices } from './app/AppContext';
 import { AppRoot } from './app/AppRoot';
+import { hydrateInParts } from './app/HydratedLater';
 import { narrowLayout } from './app/layout';
 import { EngineClient } from './engine/client';
 import { poolSize, spawnEngineWorker } from './engine/spawnWorker';
@@ -165,15 +165,15 @@ async function start() {
   const prerendered = rootEl.querySelector('.layout') !== null;
   if (prerendered && narrowLayout()) {
     // A phone: the app hydrates the HTML (it renders the same tree from the same state), in
-    // slices between which the page stays responsive, and nothing on screen is replaced. The
-    // engine's part below starts once it is done, so no store update meets a half-hydrated
-    // page.
-    await new Promise<void>((committed) => {
-      // A transition: hydration in slices (a plain hydration is one long task).
-      startTransition(() => {
-        root = hydrateRoot(rootEl, <AppRoot services={services} onCommitted={committed} />);
-      });
-    });
+    // parts between which the page stays responsive (app/HydratedLater.tsx), and nothing on
+    // screen is replaced. The engine's part below starts once every part is done, so no
+    // engine result meets a half-hydrated page.
+    root = await hydrateInParts(
+      rootEl,
+      (committed) => <AppRoot services={services} onCommitted={committed} />,
+      (changed) => store.subscribe(changed),
+      () => <AppRoot key="rendered-anew" services={services} />,
+    );
   } else {
     // Elsewhere the first render differs (the parts a phone mounts later are in it): let the
     // prerendered view be painted first, so the first paint never waits for the scripts to

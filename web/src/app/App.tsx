@@ -23,6 +23,7 @@ import { loadFullEngine } from '../engine/wasmMain';
 import { deferred, DeferredPart, DeferredSummary } from './Deferred';
 import { ExportShell } from '../panels/ExportShell';
 import { AfterPaint } from './AfterPaint';
+import { HydratedLater } from './HydratedLater';
 import { SweepShell } from '../sweep/SweepShell';
 // Stylesheets: main.tsx imports every one with the page's (one stylesheet, inlined into the
 // HTML), the sheet panel's too, so its stand-in has the same size.
@@ -62,8 +63,12 @@ export function App() {
           <h1>cwndlab</h1>
           <p>TCP congestion control, side by side</p>
         </div>
-        <PresetMenu />
-        <Playback />
+        <HydratedLater>
+          <PresetMenu />
+        </HydratedLater>
+        <HydratedLater>
+          <Playback />
+        </HydratedLater>
       </header>
       <Suspense fallback={null}>
         <DeferredPart fallback={null}>
@@ -92,14 +97,16 @@ export function App() {
             <PlotStack />
           </AfterPaint>
         </section>
-        <aside className="panel summary-panel" aria-label="Results">
-          <HiddenWhilePractising>
-            <Summary />
-            <LessonPanel />
-          </HiddenWhilePractising>
-          <Status />
-          <SharePanel />
-        </aside>
+        <HydratedLater>
+          <aside className="panel summary-panel" aria-label="Results">
+            <HiddenWhilePractising>
+              <Summary />
+              <LessonPanel />
+            </HiddenWhilePractising>
+            <Status />
+            <SharePanel />
+          </aside>
+        </HydratedLater>
         {/* What a class does with a run: take it elsewhere, a sheet, practice. After the plots
             on laptops and phones (the plots come first), under the summary on wide screens. */}
         <aside className="panel tools-panel" aria-label="Export, exercise sheet and practice">
@@ -114,9 +121,11 @@ export function App() {
           <PracticeEntry />
         </aside>
         <PracticePanel />
-        <HiddenWhilePractising>
-          <Inspector />
-        </HiddenWhilePractising>
+        <HydratedLater>
+          <HiddenWhilePractising>
+            <Inspector />
+          </HiddenWhilePractising>
+        </HydratedLater>
       </main>
       <Suspense fallback={null}>
         <DeferredPart fallback={null}>
