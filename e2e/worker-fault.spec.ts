@@ -88,8 +88,9 @@ test('an engine worker that fails as it starts, before any run, is replaced by t
   page,
 }) => {
   // The page's first run waits until a worker has started or failed (start.tsx,
-  // EngineClient.started); the failed one held no run, so nothing is lost and the first
-  // comparison starts a fresh worker: results, no message. A worker that fails with runs
+  // EngineClient.started), at most a second; either the failed one held no run and the
+  // first comparison starts a fresh worker, or it held runs it never began and a fresh
+  // worker takes them (EngineClient's crashed): results, no message either way. A worker that fails with runs
   // (every start failing, or a failure later) is reported: client.test.ts ('a worker that
   // cannot load'), and the 'run' fault above.
   await page.addInitScript(() => {

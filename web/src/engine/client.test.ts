@@ -279,7 +279,7 @@ describe('the engine client', () => {
     unloadable.client.dispose();
   });
 
-  it('a worker that cannot load: its runs fail in plain words, and it is retried only on the next comparison', async () => {
+  it('a worker that cannot load: its runs go to one fresh worker, then fail in plain words; retried only on the next comparison', async () => {
     let spawned = 0;
     const terminated: number[] = [];
     const got: FromWorker[] = [];
@@ -304,12 +304,35 @@ describe('the engine client', () => {
       expect(m.message).toBe(ENGINE_FAULT_TEXT.load);
       expect(m.detail).toBe('script failed to load');
     }
-    expect(terminated.sort()).toEqual([1, 2]);
+    // Each slot's worker failed as it started, then the one that took its runs failed too.
+    expect(terminated.sort()).toEqual([1, 2, 3, 4]);
     // No respawning in a loop: nothing happens until the next comparison.
     await new Promise((r) => setTimeout(r, 160));
-    expect(spawned).toBe(2);
-    client.start('full', runsOf(['reno']));
     expect(spawned).toBe(4);
+    client.start('full', runsOf(['reno']));
+    expect(spawned).toBe(6);
+    client.dispose();
+  });
+
+  it('a worker that fails as it starts, holding runs it never began: a fresh worker takes them, and nothing fails', async () => {
+    const spawnedKinds: string[] = [];
+    const got: FromWorker[] = [];
+    const client = new EngineClient(
+      {} as WebAssembly.Module,
+      () => {
+        const first = spawnedKinds.length === 0;
+        spawnedKinds.push(first ? 'unloadable' : 'real');
+        return first ? new UnloadableWorker() : new InProcessWorker();
+      },
+      1,
+      (m) => got.push(m),
+    );
+    // The comparison reaches the worker before its start has failed.
+    const gen = client.start('full', runsOf(['reno', 'newreno']));
+    await waitFor(() => got.filter((m) => m.type === 'chunk' && m.finished).length === 2);
+    expect(spawnedKinds).toEqual(['unloadable', 'real']);
+    expect(got.filter((m) => m.type === 'failed')).toEqual([]);
+    expect(new Set(got.map((m) => ('gen' in m ? m.gen : -1)))).toEqual(new Set([gen]));
     client.dispose();
   });
 

@@ -67,6 +67,11 @@ interface Slot {
   /** Messages held until the engine module is there and the worker has its 'init' (null
    *  once it has). */
   outbox: ToWorker[] | null;
+  /** The current generation's runs as posted to this slot (a worker that fails as it
+   *  starts has begun none of them: they go to the one that replaces it). */
+  posted: { gen: number; mode: RunMode; runs: RunSpec[] } | null;
+  /** The generation whose runs were last handed to a replacement worker (once each). */
+  movedGen: number;
 }
 
 /** Why an engine worker was given up. */
@@ -162,6 +167,8 @@ export class EngineClient implements Engine {
         heardAt: 0,
         watchdog: null,
         outbox: null,
+        posted: null,
+        movedGen: 0,
       };
       this.slots.push(slot);
       this.boot(i);
@@ -296,15 +303,28 @@ export class EngineClient implements Engine {
   }
 
   /** Worker `index` failed: it is terminated and its slot left empty (the next comparison
-   *  starts a fresh one); its unfinished runs are reported failed, in plain words. */
+   *  starts a fresh one); its unfinished runs are reported failed, in plain words. A worker
+   *  that failed as it started (before it said ready) began none of its runs: the first time
+   *  in a comparison, a fresh worker takes its place and its runs, and nothing is reported
+   *  (the page's first comparison can reach a worker before its start fails: start.tsx waits
+   *  for the first worker to start, at most a second). */
   private crashed(index: number, fault: EngineFault, detail: string) {
     const slot = this.slots[index];
     if (!slot) return;
     this.markReady();
-    this.dropWaiting(ENGINE_FAULT_TEXT[fault]);
     this.disarm(slot);
     slot.worker?.terminate();
     slot.worker = null;
+    const posted = slot.posted;
+    if (fault === 'load' && posted && posted.gen === this.gen && slot.movedGen !== this.gen && slot.open.size > 0) {
+      slot.movedGen = this.gen;
+      this.boot(index);
+      slot.heardAt = this.now();
+      this.post(slot, { type: 'run', gen: posted.gen, mode: posted.mode, runs: posted.runs });
+      if (posted.mode === 'full') this.arm(index);
+      return;
+    }
+    this.dropWaiting(ENGINE_FAULT_TEXT[fault]);
     const lost = [...slot.open];
     slot.keys = [];
     slot.open = new Set();
@@ -353,6 +373,7 @@ export class EngineClient implements Engine {
         if (mode === 'full' && this.aheadListed.has(signature)) this.awaitingAhead.add(signature);
       }
       slot.heardAt = this.now();
+      slot.posted = { gen: this.gen, mode, runs: mine };
       this.post(slot, { type: 'run', gen: this.gen, mode, runs: mine });
       if (mode === 'full' && slot.open.size > 0) this.arm(i);
       else this.disarm(slot);
