@@ -320,7 +320,9 @@ export class EngineClient implements Engine {
       slot.movedGen = this.gen;
       this.boot(index);
       slot.heardAt = this.now();
-      this.post(slot, { type: 'run', gen: posted.gen, mode: posted.mode, runs: posted.runs });
+      // Only runs still open: one answered from results computed ahead is not run again.
+      const runs = posted.runs.filter((run) => runKeys(run).some((key) => slot.open.has(key)));
+      this.post(slot, { type: 'run', gen: posted.gen, mode: posted.mode, runs });
       if (posted.mode === 'full') this.arm(index);
       return;
     }
