@@ -97,13 +97,12 @@ export async function hydrateInParts(
   let changed = false;
   const unwatch = watch(() => (changed = true));
   hydrating = true;
-  let root: Root | null = null;
+  let root!: Root;
   await new Promise<void>((committed) => {
     root = hydrateRoot(container, app(committed));
   });
   await partsHydrated();
   unwatch();
-  const hydrated = root as unknown as Root;
-  if (changed) hydrated.render(anew());
-  return hydrated;
+  if (changed) root.render(anew());
+  return root;
 }

@@ -69,7 +69,7 @@ interface Slot {
   outbox: ToWorker[] | null;
   /** The current generation's runs as posted to this slot (a worker that fails as it
    *  starts has begun none of them: they go to the one that replaces it). */
-  posted: { gen: number; mode: RunMode; runs: RunSpec[] } | null;
+  posted: { mode: RunMode; runs: RunSpec[] } | null;
   /** The generation whose runs were last handed to a replacement worker (once each). */
   movedGen: number;
 }
@@ -316,13 +316,13 @@ export class EngineClient implements Engine {
     slot.worker?.terminate();
     slot.worker = null;
     const posted = slot.posted;
-    if (fault === 'load' && posted && posted.gen === this.gen && slot.movedGen !== this.gen && slot.open.size > 0) {
+    if (fault === 'load' && posted && slot.movedGen !== this.gen && slot.open.size > 0) {
       slot.movedGen = this.gen;
       this.boot(index);
       slot.heardAt = this.now();
       // Only runs still open: one answered from results computed ahead is not run again.
       const runs = posted.runs.filter((run) => runKeys(run).some((key) => slot.open.has(key)));
-      this.post(slot, { type: 'run', gen: posted.gen, mode: posted.mode, runs });
+      this.post(slot, { type: 'run', gen: this.gen, mode: posted.mode, runs });
       if (posted.mode === 'full') this.arm(index);
       return;
     }
@@ -375,7 +375,7 @@ export class EngineClient implements Engine {
         if (mode === 'full' && this.aheadListed.has(signature)) this.awaitingAhead.add(signature);
       }
       slot.heardAt = this.now();
-      slot.posted = { gen: this.gen, mode, runs: mine };
+      slot.posted = { mode, runs: mine };
       this.post(slot, { type: 'run', gen: this.gen, mode, runs: mine });
       if (mode === 'full' && slot.open.size > 0) this.arm(i);
       else this.disarm(slot);
