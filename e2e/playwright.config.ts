@@ -3,7 +3,9 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = 4173;
+// E2E_PORT and E2E_DIST let several checkouts (git worktrees) test at once on one machine.
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+const OUT_DIR = process.env.E2E_DIST ?? 'dist';
 // The wrapper script /usr/bin/chromium prints a harmless shell warning; the binary does not.
 const executablePath =
   process.env.CHROMIUM_PATH ??
@@ -38,7 +40,7 @@ export default defineConfig({
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 900 } } }],
   webServer: {
     // The binary directly: an npx wrapper can leave vite running when killed.
-    command: `./node_modules/.bin/vite preview --config web/vite.config.ts --host 127.0.0.1 --strictPort --port ${PORT}`,
+    command: `./node_modules/.bin/vite preview --config web/vite.config.ts --host 127.0.0.1 --strictPort --port ${PORT} --outDir ${OUT_DIR}`,
     cwd: '..',
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
