@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { test as plainTest, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { ARTIFACTS, comparisons, expect, openApp, openSheetPanel, test, waitIdle, waitNewComparison } from './fixtures';
 
-const DIST = join(import.meta.dirname, '..', 'dist');
+const DIST = join(import.meta.dirname, '..', process.env.E2E_DIST ?? 'dist');
 
 /** What the spec saw go wrong: requests to other origins and policy violations. */
 interface Watch {

@@ -22,7 +22,7 @@ import {
   waitNewComparison,
 } from './fixtures';
 
-const DIST = join(import.meta.dirname, '..', 'dist');
+const DIST = join(import.meta.dirname, '..', process.env.E2E_DIST ?? 'dist');
 
 /** Waits until a service worker is active and controls `page`. */
 async function waitControlled(page: Page): Promise<void> {

@@ -3,9 +3,8 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
-// E2E_PORT and E2E_DIST let several checkouts (git worktrees) test at once on one machine.
+// E2E_PORT (and E2E_DIST, read by vite.config.ts: the build folder) let several checkouts (git worktrees) test at once on one machine.
 const PORT = Number(process.env.E2E_PORT ?? 4173);
-const OUT_DIR = process.env.E2E_DIST ?? 'dist';
 // The wrapper script /usr/bin/chromium prints a harmless shell warning; the binary does not.
 const executablePath =
   process.env.CHROMIUM_PATH ??
@@ -40,7 +39,7 @@ export default defineConfig({
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 900 } } }],
   webServer: {
     // The binary directly: an npx wrapper can leave vite running when killed.
-    command: `./node_modules/.bin/vite preview --config web/vite.config.ts --host 127.0.0.1 --strictPort --port ${PORT} --outDir ${OUT_DIR}`,
+    command: `./node_modules/.bin/vite preview --config web/vite.config.ts --host 127.0.0.1 --strictPort --port ${PORT}`,
     cwd: '..',
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,

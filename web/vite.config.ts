@@ -151,7 +151,8 @@ export default defineConfig({
     contentSecurityPolicy(),
   ],
   build: {
-    outDir: fileURLToPath(new URL('../dist', import.meta.url)),
+    // E2E_DIST: another folder of the repository (several worktrees building at once).
+    outDir: fileURLToPath(new URL(`../${process.env.E2E_DIST ?? 'dist'}`, import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
     // The bundler's runtime and the preload helper in a chunk of their own: in the entry
