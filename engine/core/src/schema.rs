@@ -366,7 +366,7 @@ macro_rules! loss_params {
                 },
                 true,
                 NONE,
-                "Bit error rate, used when the loss model is \"ber\"."
+                "Bit error rate: each bit is corrupted with this probability, used when the loss model is “Bit error rate”. A packet of n bytes (headers included) is lost with probability 1 − (1 − BER)^(8n): 10⁻⁵ loses about 11 % of 1 500-byte packets."
             ),
             p!(
                 concat!($prefix, ".probability"),
@@ -381,7 +381,7 @@ macro_rules! loss_params {
                 },
                 true,
                 NONE,
-                "Per-packet loss probability, used when the loss model is \"bernoulli\"."
+                "Per-packet loss probability, used when the loss model is “Per-packet”."
             ),
         ]
     };

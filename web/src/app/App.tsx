@@ -9,6 +9,7 @@ import { Controls } from '../panels/Controls';
 import { LessonPanel } from '../panels/LessonPanel';
 import { Notices } from '../panels/Notices';
 import { Playback } from '../panels/Playback';
+import { PathDock } from '../panels/PathDock';
 import { PresetMenu } from '../panels/PresetMenu';
 import { SharePanel } from '../panels/SharePanel';
 import { Status } from '../panels/Status';
@@ -95,6 +96,7 @@ export function App() {
               <Overview />
             </HiddenWhilePractising>
             <PlotStack />
+            <PathDock />
           </AfterPaint>
         </section>
         <HydratedLater>

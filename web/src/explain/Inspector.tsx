@@ -2,12 +2,15 @@
 // (rule, source, formula, inputs before, outputs after), the other decisions of the same
 // instant, the previous and next decision of the same kind, and the step controls. Read by
 // screen readers as it changes (aria-live).
-import { useState, type FormEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useNarrow } from '../app/layout';
 import { useApp, useAppState } from '../app/AppContext';
 import type { DecisionJson, DecisionValue } from '../engine/protocol';
 import { runLabel } from '../scenario/competition';
-import { durationOf } from '../scenario/paths';
-import type { Explainer, StepTarget } from './explainer';
+import { durationOf, mssOfFlow } from '../scenario/paths';
+import type { Scenario } from '../engine/tables';
+import { tellingOfInstant, type Explainer, type StepTarget } from './explainer';
+import { decisionTime, valueText, windowChange } from './headline';
 import { ruleKinds, ruleOf } from './vocabulary';
 import { Term } from './Term';
 import { StateMachines } from './StateMachine';
@@ -39,7 +42,7 @@ export function stepAndSay(explainer: Explainer, setMessage: (m: string) => void
   setMessage(r.ok ? '' : r.message);
 }
 
-function Values({ title, values }: { title: string; values: DecisionValue[] }) {
+function Values({ title, values, mss }: { title: string; values: DecisionValue[]; mss: number }) {
   if (values.length === 0) return null;
   return (
     <div className="why-values">
@@ -50,7 +53,7 @@ function Values({ title, values }: { title: string; values: DecisionValue[] }) {
             <dt>
               <Term name={v.name} />
             </dt>
-            <dd>{v.text}</dd>
+            <dd>{valueText(v, mss)}</dd>
           </div>
         ))}
       </dl>
@@ -58,26 +61,79 @@ function Values({ title, values }: { title: string; values: DecisionValue[] }) {
   );
 }
 
-/** One decision, in full. */
-export function DecisionCard({ d, heading = 'h3' }: { d: Omit<DecisionJson, 'index'>; heading?: 'h3' | 'h4' }) {
+/** The segment size a decision's byte counts are shown in: its own SMSS input, else the
+ *  flow's. */
+function mssFor(d: Omit<DecisionJson, 'index'>, scenario: Scenario): number {
+  const own = d.inputs.find((v) => v.name === 'SMSS')?.value;
+  return typeof own === 'number' && own > 0 ? own : mssOfFlow(scenario, d.flow);
+}
+
+/** One decision, in full: what it did in the engine's words, its arithmetic (byte counts in
+ *  segments, the plots' unit, with the bytes beside them), its source; when and whose, and
+ *  the rule's id last, for those who look it up. */
+export function DecisionCard({
+  d,
+  heading = 'h3',
+  who,
+}: {
+  d: Omit<DecisionJson, 'index'>;
+  heading?: 'h3' | 'h4';
+  /** The run's name ("Reno", "flow 1"); without it, the flow number. */
+  who?: string;
+}) {
   const H = heading;
+  const scenario = useAppState((s) => s.scenario);
+  const mss = mssFor(d, scenario);
   return (
     <article className="decision" data-rule={d.rule}>
       <H className="decision-title">{d.title}</H>
-      <p className="decision-meta">
-        t = {d.t.toFixed(6)} s · flow {d.flow} · <code>{d.rule}</code>
-      </p>
       <p className="decision-text">{d.text}</p>
       <p className="decision-formula">
         <span className="visually-hidden">Formula: </span>
         <code>{d.formula}</code>
       </p>
       <div className="why-io">
-        <Values title="Inputs (before)" values={d.inputs} />
-        <Values title="Outputs (after)" values={d.outputs} />
+        <Values title="Inputs (before)" values={d.inputs} mss={mss} />
+        <Values title="Outputs (after)" values={d.outputs} mss={mss} />
       </div>
       <p className="decision-source">Source: {d.source}</p>
+      <p className="decision-meta">
+        <span title={`t = ${d.t} s`}>t = {decisionTime(d.t)}</span> · {who ?? `flow ${d.flow}`} · rule{' '}
+        <code>{d.rule}</code>
+      </p>
     </article>
+  );
+}
+
+/** What the card leads with at the selected decision's instant: the change of cwnd there and
+ *  the decision that caused it, when the instant changed cwnd; else nothing (the decision's
+ *  own title leads). */
+function Headline({ explainer, keyName, index }: { explainer: Explainer; keyName: string; index: number }) {
+  const scenario = useAppState((s) => s.scenario);
+  const idx = explainer.index(keyName);
+  const row = idx ? idx.rowOf(index) : -1;
+  if (!idx || row < 0) return null;
+  const [a, b] = idx.instantOf(row);
+  const instant = [];
+  for (let r = a; r <= b; r += 1) {
+    const d = explainer.detail(keyName, idx.get('index', r));
+    if (!d) return null;
+    instant.push(d);
+  }
+  const cause = explainer.detail(keyName, idx.get('index', tellingOfInstant(idx, row)));
+  const first = instant[0];
+  if (!cause || !first) return null;
+  const change = windowChange(instant, mssFor(first, scenario));
+  if (!change) return null;
+  return (
+    <header className="why-headline" data-rule={cause.rule}>
+      <p className="why-change">
+        <strong>{change.text}</strong>: {cause.title}
+      </p>
+      <p className="why-cause">
+        {cause.source} · t = {decisionTime(cause.t)} · {runLabel(scenario, keyName)}
+      </p>
+    </header>
   );
 }
 
@@ -102,7 +158,7 @@ function Around({ explainer, keyName, index }: { explainer: Explainer; keyName: 
   const prev = idx.find(row, -1, (r) => ruleOf(idx, r)?.kind === kind);
   const next = idx.find(row, 1, (r) => ruleOf(idx, r)?.kind === kind);
   const go = (r: number) => explainer.goTo({ key: keyName, index: idx.get('index', r) });
-  const label = (r: number) => `${ruleOf(idx, r)?.title ?? 'decision'} at ${idx.t(r).toFixed(6)} s`;
+  const label = (r: number) => `${ruleOf(idx, r)?.title ?? 'decision'} at ${decisionTime(idx.t(r))}`;
   return (
     <nav className="why-around" aria-label="Related decisions">
       {same.length > 0 && (
@@ -219,6 +275,47 @@ export function StepControls() {
   );
 }
 
+/**
+ * Phones: a click on a plot opens the Why card as a sheet at the bottom of the screen, and
+ * the page scrolls, if it must, so that the point clicked stays in view above it (the card
+ * in its place in the page would be far above the plot). Closing the sheet puts the card
+ * back in its place. Wider screens never open it: the card has a column of its own there.
+ */
+function useSheet() {
+  const narrow = useNarrow();
+  const pick = useAppState((s) => s.pick);
+  const [closedAt, setClosedAt] = useState<number | null>(null);
+  const ref = useRef<HTMLElement>(null);
+  const open = narrow && pick !== null && closedAt !== pick.n;
+  const y = pick?.y;
+  const n = pick?.n;
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!open || !el || y === undefined) return;
+    const top = window.innerHeight - el.offsetHeight;
+    // The clicked point within the upper part of what the sheet leaves, not under it.
+    if (y > top - 24) window.scrollBy({ top: y - top / 2, behavior: 'instant' });
+  }, [open, n, y]);
+  // Wider screens: the panel scrolls inside its column; after a click, its card comes into
+  // the panel's view if it was below it (the page itself does not move: the plot stays).
+  const headline = useAppState((s) => (s.selected ? `${s.selected.key}:${s.selected.index}` : ''));
+  const version = useAppState((s) => s.decisionsVersion);
+  const shownFor = useRef<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    // Once per click, when its card is there (its decision is fetched after the click).
+    if (narrow || n === undefined || shownFor.current === n || !el) return;
+    const card = el.querySelector('.why-current');
+    if (!(card instanceof HTMLElement) || !card.querySelector('.decision')) return;
+    shownFor.current = n;
+    if (el.scrollHeight <= el.clientHeight) return;
+    const r = card.getBoundingClientRect();
+    const p = el.getBoundingClientRect();
+    if (r.top < p.top || r.top + Math.min(r.height, 160) > p.bottom) el.scrollTop += r.top - p.top - 8;
+  }, [narrow, n, headline, version]);
+  return { open, ref, close: () => setClosedAt(pick?.n ?? null) };
+}
+
 /** The inspector panel. */
 export function Inspector() {
   const { controller, store } = useApp();
@@ -230,9 +327,23 @@ export function Inspector() {
   const { selected, key, idx } = useDecisions(explainer);
   const d = selected ? explainer.detail(selected.key, selected.index) : null;
   const list = keys === '' ? [] : keys.split(',');
+  const sheet = useSheet();
   return (
-    <section className="panel explain-panel" aria-labelledby="why-heading" data-explaining={explaining}>
-      <h2 id="why-heading">Why? Step through the decisions</h2>
+    <section
+      ref={sheet.ref}
+      className="panel explain-panel"
+      aria-labelledby="why-heading"
+      data-explaining={explaining}
+      data-sheet={sheet.open}
+    >
+      <div className="why-head">
+        <h2 id="why-heading">Why? Step through the decisions</h2>
+        {sheet.open && (
+          <button type="button" className="why-close" onClick={sheet.close} aria-label="Close the Why card">
+            ✕ Close
+          </button>
+        )}
+      </div>
       {!explaining ? (
         <div className="why-intro">
           <p>
@@ -273,7 +384,10 @@ export function Inspector() {
                     : 'No decision before the cursor: step forward, or click a plot.'}
                 </p>
               ) : d ? (
-                <DecisionCard d={d} />
+                <>
+                  <Headline explainer={explainer} keyName={selected.key} index={selected.index} />
+                  <DecisionCard d={d} who={runLabel(scenario, selected.key)} />
+                </>
               ) : (
                 <p className="muted">Reading the decision…</p>
               )}

@@ -127,6 +127,22 @@ describe('explanations in the page', () => {
     expect(h.store.getState().cursor).toBe(9.5);
   });
 
+  it('a click on the drop at a timeout explains the timeout, not the ssthresh it set', async () => {
+    const want = engineDecisions('reno');
+    const expire = want.find((d) => d.rule === 'timeout.expire');
+    expect(expire).toBeDefined();
+    const t = expire?.t ?? 0;
+    // The ssthresh rule of the same instant is a loss response too (kind loss, listed first).
+    expect(want.filter((d) => d.t === t).map((d) => d.rule)).toContain('ssthresh.half_cwnd');
+    const h = make(query());
+    await explained(h);
+    h.store.getState().pickAt(t + 0.0005, 0.002, 'reno');
+    await waitFor(() => h.store.getState().selected !== null);
+    const sel = h.store.getState().selected;
+    await waitFor(() => sel !== null && h.controller.explainer.detail(sel.key, sel.index) !== null);
+    expect(h.controller.explainer.detail(sel?.key ?? '', sel?.index ?? -1)?.rule).toBe('timeout.expire');
+  });
+
   it('the link’s why selects that decision and moves the cursor to it', async () => {
     const want = engineDecisions('newreno');
     const i = want.findIndex((d) => d.rule === 'recovery.partial_ack_reset');

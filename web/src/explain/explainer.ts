@@ -48,6 +48,24 @@ function telling(idx: DecisionIndex, row: number, kind: string): number | undefi
   );
 }
 
+/** The decision that tells what happened at the instant of `row`, the one a click there
+ *  explains: the first of the telling kinds (in `TELLING` order) that took a transition of
+ *  the machine (the timeout's expiry, not the ssthresh it set, although both are loss
+ *  responses: the ssthresh rule is of kind loss and comes first in the list); else the
+ *  telling decision of the first telling kind present; else the instant's last decision. */
+export function tellingOfInstant(idx: DecisionIndex, row: number): number {
+  const [a, b] = idx.instantOf(row);
+  const moved = (r: number) => idx.get('transition', r) >= 0 && idx.get('from', r) !== idx.get('to', r);
+  for (const kind of TELLING) {
+    for (let r = a; r <= b; r += 1) if (ruleOf(idx, r)?.kind === kind && moved(r)) return r;
+  }
+  for (const kind of TELLING) {
+    const r = telling(idx, row, kind);
+    if (r !== undefined) return r;
+  }
+  return b;
+}
+
 /** How a step moved: the decision, or why it did not. */
 export type StepResult = { ok: true; ref: DecisionRef } | { ok: false; message: string };
 
@@ -296,15 +314,7 @@ export class Explainer {
       this.followCursor(pick.t);
       return;
     }
-    let chosen = idx.instantOf(best)[1];
-    for (const kind of TELLING) {
-      const r = telling(idx, best, kind);
-      if (r !== undefined) {
-        chosen = r;
-        break;
-      }
-    }
-    this.goTo({ key, index: idx.get('index', chosen) });
+    this.goTo({ key, index: idx.get('index', tellingOfInstant(idx, best)) });
   }
 
   /** The focused run's current row: the selected decision, else the one in force at the

@@ -4,7 +4,8 @@
 // Poisson; on and off periods for on/off; a byte count for bulk; scripted writes for
 // scripted). For the applications that leave the sender idle or application-limited (thin,
 // on/off, Poisson), the writes come first, with the application write frequency.
-import { useAppState } from '../app/AppContext';
+import { useApp, useAppState } from '../app/AppContext';
+import { useNarrow } from '../app/layout';
 import { formatDuration } from '../lib/format';
 import { getAt, mssOf } from '../scenario/paths';
 import { formatNumber } from '../scenario/params';
@@ -34,23 +35,122 @@ function num(v: unknown): number {
   return typeof v === 'number' ? v : 0;
 }
 
-/** Propagation RTT and bandwidth–delay product, from the current values. */
-function PathFacts() {
-  const rtt = useAppState(
+/** The propagation RTT of flow 0's path: twice the one-way delays of its access links and
+ *  the bottleneck (the path as built; queueing adds to it). */
+function usePropagationRtt(): number {
+  return useAppState(
     (s) =>
       2 *
       (num(effectiveValue(s, 'network.bottleneck.delay')) +
         num(effectiveValue(s, 'flows[0].access.delay')) +
         num(effectiveValue(s, 'flows[0].receiver_access.delay'))),
   );
+}
+
+/** A data packet's size on the wire (flow 0: MSS + headers), bytes. */
+function usePacketBytes(): number {
+  return useAppState((s) => mssOf(s.scenario) + num(getAt(s.scenario, 'flows[0].tcp.header')));
+}
+
+/** Propagation RTT and bandwidth–delay product, from the current values. */
+function PathFacts() {
+  const rtt = usePropagationRtt();
   const bw = useAppState((s) => num(effectiveValue(s, 'network.bottleneck.bandwidth')));
-  const pkt = useAppState((s) => mssOf(s.scenario) + num(getAt(s.scenario, 'flows[0].tcp.header')));
+  const pkt = usePacketBytes();
   const bdp = pkt > 0 ? (bw * rtt) / 8 / pkt : 0;
   return (
     <p className="path-facts">
       Propagation RTT ≈ <strong>{formatDuration(rtt)}</strong> · bandwidth × delay ≈{' '}
       <strong>{formatNumber(bdp, 3)}</strong> packets
     </p>
+  );
+}
+
+/** What the one-way delay gives: the round-trip time a student thinks in. */
+function RttOfDelay() {
+  const rtt = usePropagationRtt();
+  return (
+    <span className="rtt-of-delay">
+      <strong>RTT ≈ {formatDuration(rtt)}</strong> (twice this delay plus the access links’)
+    </span>
+  );
+}
+
+/** A bit error rate per packet: the engine's loss model loses a packet of n bytes with
+ *  probability 1 − (1 − BER)^(8n) (the schema's help for the "ber" model says so; the
+ *  engine's ber_packet_loss, which a test compares this with). For display only. */
+export function perPacketLoss(ber: number, bytes: number): number {
+  return ber <= 0 || bytes <= 0 ? 0 : -Math.expm1(8 * bytes * Math.log1p(-ber));
+}
+
+/** "≈ 11 % of 1 500 B packets (1 in 9)". */
+export function perPacketText(ber: number, bytes: number): string {
+  const p = perPacketLoss(ber, bytes);
+  if (p <= 0) return `no ${bytes} B packet is lost`;
+  const pct = p * 100;
+  const share = pct >= 1 ? `${formatNumber(pct, 2)} %` : `${formatNumber(pct, 2)} %`;
+  const oneIn = p >= 1 ? '' : ` (1 in ${formatNumber(1 / p, 2)})`;
+  return `≈ ${share} of ${bytes} B packets lost${oneIn}`;
+}
+
+/** The bit error rate per packet, with the loss model in force. */
+function BerPerPacket({ active }: { active: boolean }) {
+  const ber = useAppState((s) => num(effectiveValue(s, BER)));
+  const bytes = usePacketBytes();
+  return (
+    <span className="ber-per-packet">
+      Per packet: <strong>{perPacketText(ber, bytes)}</strong>
+      {active ? '' : ' once the loss model is “Bit error rate” (choosing a value here sets it).'}
+    </span>
+  );
+}
+
+const LOSS_MODEL = 'network.bottleneck.loss.model';
+const BER = 'network.bottleneck.loss.ber';
+
+/** The loss model and its value. The bit error rate stays editable whatever the model: a
+ *  value chosen there also makes "Bit error rate" the model (a student told to set a BER of
+ *  10⁻⁵ need not find the model first). */
+function LossControls() {
+  const { controller } = useApp();
+  const lossModel = useAppState((s) => String(effectiveValue(s, LOSS_MODEL)));
+  const ber = lossModel === 'ber';
+  return (
+    <>
+      <ParamControl path={LOSS_MODEL} />
+      {lossModel === 'bernoulli' ? (
+        <ParamControl path="network.bottleneck.loss.probability" />
+      ) : (
+        <ParamControl
+          path={BER}
+          extra={<BerPerPacket active={ber} />}
+          onChange={
+            ber
+              ? undefined
+              : (v) =>
+                  controller.setParams([
+                    [LOSS_MODEL, 'ber'],
+                    [BER, v],
+                  ])
+          }
+        />
+      )}
+    </>
+  );
+}
+
+/** The path: bandwidth, delay (with the RTT it gives), buffer and loss. In the scenario
+ *  panel on wide screens; by the plots on phones (PathDock). */
+export function PathGroup({ headingId = 'grp-path' }: { headingId?: string }) {
+  return (
+    <section className="control-group" aria-labelledby={headingId}>
+      <h2 id={headingId}>Path</h2>
+      <ParamControl path="network.bottleneck.bandwidth" />
+      <ParamControl path="network.bottleneck.delay" extra={<RttOfDelay />} />
+      <PathFacts />
+      <ParamControl path="network.bottleneck.queue_packets" />
+      <LossControls />
+    </section>
   );
 }
 
@@ -97,7 +197,8 @@ function ReservedNote() {
 
 /** The main controls. */
 export function Controls() {
-  const lossModel = useAppState((s) => String(effectiveValue(s, 'network.bottleneck.loss.model')));
+  // On phones the path's controls are by the plots (PathDock), not down here.
+  const narrow = useNarrow();
   const appKind = useAppState((s) => String(effectiveValue(s, 'flows[0].app.kind')));
   // In a competition each flow's application and reservation are in the flow list.
   const compete = useAppState((s) => s.mode === 'compete');
@@ -108,20 +209,7 @@ export function Controls() {
   const others = appFields.filter((p) => !writes.includes(p));
   return (
     <div className="controls">
-      <section className="control-group" aria-labelledby="grp-path">
-        <h2 id="grp-path">Path</h2>
-        <ParamControl path="network.bottleneck.bandwidth" />
-        <ParamControl path="network.bottleneck.delay" />
-        <PathFacts />
-        <ParamControl path="network.bottleneck.queue_packets" />
-        <ParamControl path="network.bottleneck.loss.model" />
-        <ParamControl
-          path="network.bottleneck.loss.ber"
-          disabled={lossModel !== 'ber'}
-          note={lossModel !== 'ber' ? 'Used when the loss model is “Bit error rate”.' : undefined}
-        />
-        {lossModel === 'bernoulli' && <ParamControl path="network.bottleneck.loss.probability" />}
-      </section>
+      {!narrow && <PathGroup />}
       {!compete && (
         <section className="control-group" aria-labelledby="grp-sender">
           <h2 id="grp-sender">Sender</h2>

@@ -34,6 +34,9 @@ interface Props {
   extra?: ReactNode;
   /** A flow setting (`flows[0].x`) that sets every flow at once (a competition). */
   allFlows?: boolean;
+  /** Instead of setting the parameter alone: what a new value does (it sets the parameter
+   *  too, with whatever goes with it). */
+  onChange?: (v: JsonValue) => void;
 }
 
 /**
@@ -116,7 +119,15 @@ export function NumberBox({
 }
 
 /** A labelled control for one parameter. */
-export function ParamControl({ path, variant = 'slider', disabled = false, note, extra, allFlows = false }: Props) {
+export function ParamControl({
+  path,
+  variant = 'slider',
+  disabled = false,
+  note,
+  extra,
+  allFlows = false,
+  onChange,
+}: Props) {
   const { controller } = useApp();
   const spec = useMemo(() => requireSpec(path), [path]);
   const value = useAppState((s) => effectiveValue(s, path));
@@ -125,7 +136,9 @@ export function ParamControl({ path, variant = 'slider', disabled = false, note,
     <SpecControl
       spec={spec}
       value={value}
-      onChange={(v) => (allFlows ? controller.setParamAllFlows(spec.path, v) : controller.setParam(path, v))}
+      onChange={
+        onChange ?? ((v) => (allFlows ? controller.setParamAllFlows(spec.path, v) : controller.setParam(path, v)))
+      }
       onLookAhead={(values) => controller.lookAhead(values && { path: allFlows ? spec.path : path, allFlows, values })}
       dataPath={path}
       variant={variant}

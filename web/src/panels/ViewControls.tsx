@@ -2,6 +2,7 @@
 // plot bins and what it counts.
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../app/AppContext';
+import { useNarrow } from '../app/layout';
 import { formatDuration } from '../lib/format';
 import { TheoryToggle } from '../theory/TheoryNote';
 import { THROUGHPUT_COLUMN_TEXT } from '../plots/throughputPlot';
@@ -95,6 +96,7 @@ export function ViewControls() {
   const plots = useAppState(useShallow((s) => s.plots));
   const compete = useAppState((s) => s.mode === 'compete');
   const series = useAppState((s) => s.series);
+  const narrow = useNarrow();
   // W_used only exists for runs with an idle policy, pipeACK for new CWV runs.
   const validation = useAppState(selectWindowValidation);
   const newCwv = useAppState(selectNewCwv);
@@ -104,7 +106,7 @@ export function ViewControls() {
       (newCwv || !(NEW_CWV_SERIES as readonly string[]).includes(k)),
   );
   const st = store.getState();
-  return (
+  const body = (
     <div className="view-controls">
       <fieldset>
         <legend>Layout</legend>
@@ -136,5 +138,16 @@ export function ViewControls() {
       {(plots.includes('throughput') ||
         (compete && plots.some((p) => COMPETITION_PLOTS.includes(p) && p !== 'fairness'))) && <ThroughputOptions />}
     </div>
+  );
+  if (!narrow) return body;
+  // Phones: folded into one line, so the first plot is on the first screen.
+  const shown = plots.length === 0 ? 'no plot' : `${plots.length} plot${plots.length === 1 ? '' : 's'}`;
+  return (
+    <details className="view-fold">
+      <summary>
+        View: {(compete ? COMPETE_LAYOUT_LABEL : LAYOUT_LABEL)[layout]} · {shown}
+      </summary>
+      {body}
+    </details>
   );
 }

@@ -9,7 +9,7 @@ import { ErrorBoundary } from '../app/ErrorBoundary';
 import { getAt } from '../scenario/paths';
 import { requireSpec } from '../scenario/params';
 import { createHarness } from '../test/appHarness';
-import { realValidator } from '../test/wasm';
+import { engineWasm, realValidator } from '../test/wasm';
 import { decodeShareState } from '../scenario/url';
 import { waitFor } from '../test/inProcessWorker';
 import { tables } from '../engine/tables';
@@ -18,7 +18,7 @@ import { ALGORITHM_NAMES, CONTROLLED_PATHS, CUSTOM, GROUPS, presetBase } from '.
 import { concretePath } from '../scenario/paths';
 import { AdvancedControls } from './AdvancedControls';
 import { AlgorithmPicker } from './AlgorithmPicker';
-import { Controls } from './Controls';
+import { Controls, perPacketLoss } from './Controls';
 import { LessonPanel } from './LessonPanel';
 import { Notices } from './Notices';
 import { SummaryTable } from './SummaryTable';
@@ -43,6 +43,22 @@ function renderWith(ui: ReactNode, query = '?v=1&alg=reno') {
 const value = (h: ReturnType<typeof createHarness>, path: string) => getAt(h.store.getState().scenario, path);
 
 describe('the controls', () => {
+  it('says what a bit error rate means per packet as the engine’s loss model computes it', () => {
+    const wasm = engineWasm();
+    for (const [ber, mss] of [
+      [1e-5, 1460],
+      [1e-7, 1460],
+      [3e-4, 100],
+    ] as const) {
+      const scenario = {
+        network: { bottleneck: { loss: { model: 'ber', ber } } },
+        flows: [{ tcp: { mss, header: 40 } }],
+      };
+      const theory = JSON.parse(wasm.theory_json(JSON.stringify(scenario), 0)) as { inputs: { p: number } };
+      expect(perPacketLoss(ber, mss + 40)).toBeCloseTo(theory.inputs.p, 10);
+    }
+  });
+
   it('label every main control from the schema, with its unit', () => {
     renderWith(<Controls />);
     for (const path of [
@@ -137,19 +153,28 @@ describe('the controls', () => {
     expect(note).toContain('BR-TCP also uses it for its ssthresh');
   });
 
-  it('enables the bit error rate with the BER loss model, and shows the application’s own fields', () => {
+  it('keeps the bit error rate editable: a value chosen there makes it the loss model; per packet too', () => {
     const h = renderWith(<Controls />);
+    expect(value(h, 'network.bottleneck.loss.model')).toBe('none');
     const ber = screen.getByRole('slider', { name: 'Data-direction bit error rate' }) as HTMLInputElement;
-    expect(ber.disabled).toBe(true);
+    expect(ber.disabled).toBe(false);
+    const perPacket = () => document.querySelector('.ber-per-packet')?.textContent ?? '';
+    expect(perPacket()).toContain('once the loss model is “Bit error rate”');
+    const box = screen.getByRole('textbox', { name: /Data-direction bit error rate.*exact value/ });
+    fireEvent.input(box, { target: { value: '0.00001' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(value(h, 'network.bottleneck.loss.model')).toBe('ber');
+    expect(value(h, 'network.bottleneck.loss.ber')).toBe(1e-5);
+    // 1 460 B of data + 40 B of headers: 1 − (1 − 10⁻⁵)^12 000 ≈ 11.3 %.
+    expect(perPacket()).toBe('Per packet: ≈ 11 % of 1500 B packets lost (1 in 8.8)');
+    // The per-packet model shows its own field instead.
     act(() => {
       fireEvent.change(screen.getByRole('combobox', { name: 'Data-direction loss model' }), {
-        target: { value: 'ber' },
+        target: { value: 'bernoulli' },
       });
     });
-    expect(value(h, 'network.bottleneck.loss.model')).toBe('ber');
-    expect((screen.getByRole('slider', { name: 'Data-direction bit error rate' }) as HTMLInputElement).disabled).toBe(
-      false,
-    );
+    expect(screen.queryByRole('slider', { name: 'Data-direction bit error rate' })).toBeNull();
+    expect(screen.getByRole('slider', { name: 'Data-direction loss probability' })).toBeTruthy();
 
     expect(screen.queryByRole('slider', { name: 'Write interval' })).toBeNull();
     act(() => {

@@ -86,6 +86,13 @@ export function mssOf(scenario: JsonObject): number {
   return typeof mss === 'number' && mss > 0 ? mss : 1460;
 }
 
+/** Flow i's segment size (flows[i].tcp.mss), else flow 0's: a comparison runs flow 0 with
+ *  each algorithm, a competition names each flow. */
+export function mssOfFlow(scenario: JsonObject, i: number): number {
+  const mss = getAt(scenario, `flows[${i}].tcp.mss`);
+  return typeof mss === 'number' && mss > 0 ? mss : mssOf(scenario);
+}
+
 /** The timeline's changes ({at, set, value} objects). */
 export function timelineOf(scenario: JsonObject): JsonObject[] {
   return Array.isArray(scenario.timeline) ? scenario.timeline.filter(isJsonObject) : [];

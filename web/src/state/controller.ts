@@ -529,6 +529,38 @@ export class AppController {
     return this.applyParams(this.paramChange(path, false, view), value);
   }
 
+  /**
+   * Several parameters at once, in one re-run: a control whose value implies another's (a
+   * bit error rate chosen while another loss model is in force makes "ber" the model). Each
+   * value is checked as setParam checks it; while playing, live ones queue as timeline
+   * changes together.
+   */
+  setParams(changes: readonly (readonly [string, JsonValue])[]): boolean {
+    const first = changes[0];
+    if (first === undefined) return false;
+    for (const [path, value] of changes) {
+      const checked = checkParam(path, value);
+      if (!checked.ok) {
+        this.notify([{ key: path, message: `Not applied: ${checked.message}.` }]);
+        return false;
+      }
+    }
+    const s = this.store.getState();
+    if (s.live && s.playing && changes.every(([p]) => specOf(p)?.live)) {
+      for (const [p, v] of changes) {
+        s.setPendingLive(p, v);
+        this.liveQueue.set(p, v);
+      }
+      return true;
+    }
+    let next = s.scenario;
+    for (const [p, v] of changes) next = setAt(next, p, v);
+    const validation = this.accept(next);
+    if (!validation) return false;
+    this.rerun(this.patchOf(this.paramChange(first[0], false), next, validation), validation);
+    return true;
+  }
+
   /** How `setParam` (or, with `allFlows`, `setParamAllFlows`) applies a change of `path`. */
   private paramChange(path: string, allFlows: boolean, view: Partial<AppState> = {}): ParamChange {
     const s = this.store.getState();

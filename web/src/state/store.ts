@@ -204,12 +204,12 @@ const createExplainSlice = (set: Set, init: ShareState): ExplainSlice => ({
   select: (selected) =>
     set((s) => (selected ? { selected, focus: selected.key, explaining: true } : { selected: null, focus: s.focus })),
   bumpDecisions: () => set((s) => ({ decisionsVersion: s.decisionsVersion + 1 })),
-  pickAt: (t, tol, key) =>
+  pickAt: (t, tol, key, y) =>
     set((s) => ({
       cursor: t,
       explaining: true,
       focus: key ?? s.focus,
-      pick: { t, tol, key, n: (pickCount += 1) },
+      pick: { t, tol, key, n: (pickCount += 1), ...(y === undefined ? {} : { y }) },
     })),
   setDivergence: (divergence) => set({ divergence }),
   setHelpOpen: (helpOpen) => set({ helpOpen }),
