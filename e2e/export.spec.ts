@@ -243,8 +243,10 @@ test('a refused export shows the engine’s reason; a long one can be cancelled;
     page,
     panel.getByRole('group', { name: 'Summary and scenario' }).getByRole('button', { name: 'CSV' }),
   );
+  // One file: saved as itself, not zipped; its delay columns end the header.
   expect(summary.name).toBe('summary.csv');
   expect(readFileSync(summary.path, 'utf8')).toMatch(/^flow,algorithm,variant,goodput_bps/);
+  expect(readFileSync(summary.path, 'utf8')).toMatch(/,qdelay_mean_ms,qdelay_p95_ms,rtt_mean_ms,rtt_p95_ms\n/);
 });
 
 test('printing gives a handout: title, scenario, plots as vectors, legend, summary, lesson; no controls', async ({

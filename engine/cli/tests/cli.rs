@@ -88,6 +88,40 @@ fn seed_duration_and_set_change_the_run() {
 }
 
 #[test]
+fn the_summary_reports_queueing_delay_and_rtt_in_ms() {
+    // The bufferbloat preset: NewReno fills a 1 000-packet buffer (1.2 s at 10 Mbit/s).
+    let o = cwndlab(&["run", "--preset", "cubic-bufferbloat", "--duration", "10"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let f = &v["flows"][0];
+    let q = f["qdelay_mean_ms"].as_f64().unwrap();
+    assert!(q > 100.0 && f["qdelay_p95_ms"].as_f64().unwrap() > q, "{f}");
+    assert!(f["rtt_p95_ms"].as_f64().unwrap() > 40.0 + q, "{f}");
+    assert!(f["rtt_mean_ms"].as_f64().unwrap() > 40.0, "{f}");
+    // The CSV summary carries the same numbers, to the µs.
+    let o = cwndlab(&[
+        "run",
+        "--preset",
+        "cubic-bufferbloat",
+        "--duration",
+        "10",
+        "--format",
+        "csv",
+    ]);
+    let csv = stdout(&o);
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    for name in ["qdelay_mean_ms", "qdelay_p95_ms", "rtt_mean_ms", "rtt_p95_ms"] {
+        let k = header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(row[k], format!("{:.3}", f[name].as_f64().unwrap()), "{name}");
+    }
+}
+
+#[test]
 fn csv_format_and_out_dir_write_the_trace() {
     let dir = std::env::temp_dir().join(format!("cwndlab-out-{}", std::process::id()));
     let o = cwndlab(&[
@@ -118,6 +152,20 @@ fn csv_format_and_out_dir_write_the_trace() {
     for f in ["queue_bottleneck.csv", "summary.json", "scenario.json"] {
         assert!(dir.join(f).exists(), "{f}");
     }
+    // The queue's delay column is its bytes drained at the bottleneck's rate, in ms.
+    let queue = std::fs::read_to_string(dir.join("queue_bottleneck.csv")).unwrap();
+    let mut rows = queue.lines();
+    assert_eq!(rows.next(), Some("time_s,packets,bytes,queueing_delay_ms"));
+    let scenario: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("scenario.json")).unwrap()).unwrap();
+    let rate = scenario["network"]["bottleneck"]["bandwidth"].as_f64().unwrap();
+    let mut nonzero = 0;
+    for line in rows {
+        let c: Vec<f64> = line.split(',').map(|x| x.parse().unwrap()).collect();
+        assert!((c[3] - c[2] * 8e3 / rate).abs() < 1e-9, "{line}");
+        nonzero += usize::from(c[3] > 0.0);
+    }
+    assert!(nonzero > 10);
     std::fs::remove_dir_all(dir).ok();
 }
 

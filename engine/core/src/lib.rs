@@ -16,6 +16,7 @@
 //! - [`ring`]: the FIFO ring buffer of the per-packet queues.
 //! - [`throughput`]: bytes per flow and source crossing the bottleneck, bin by bin.
 //! - [`thin`]: per-write sojourn and latency, inter-transmission times (thin streams).
+//! - [`delay`]: per-flow queueing delay at the bottleneck and RTT samples, for the summary.
 //! - [`tcp`]: sender (sequence space, congestion control, RTO) and receiver.
 //! - [`trace`]: columnar outputs; [`summary`]: per-flow metrics.
 //! - [`capture`]: the packets passing one point (sender, receiver, bottleneck).
@@ -51,6 +52,7 @@ pub mod bounded;
 pub mod capture;
 pub mod catalogue;
 pub mod cross;
+pub mod delay;
 pub mod event;
 pub mod exercise;
 pub mod explain;

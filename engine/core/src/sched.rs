@@ -32,7 +32,8 @@ pub struct Class {
     pub name: String,
     /// Guaranteed rate, bit/s (0: none).
     pub rate: u64,
-    queue: VecDeque<Packet>,
+    /// Waiting packets with the time each entered.
+    queue: VecDeque<(Packet, Ns)>,
     bytes: u64,
     /// The class's own-rate clock: it may send at its rate once now ≥ eligible.
     eligible: Ns,
@@ -85,7 +86,8 @@ pub struct Sched {
     pub classes: Vec<Class>,
     /// Class of each flow's packets.
     flow_class: Vec<u32>,
-    in_service: Option<(Packet, u32)>,
+    /// The packet being transmitted, its class and when it entered the queue.
+    in_service: Option<(Packet, u32, Ns)>,
     /// Generation of the link's pending service event (older ones are stale).
     pub gen: u32,
     excess_clock: Ns,
@@ -135,7 +137,7 @@ impl Sched {
 
     /// Packets of class `c` in the system (waiting plus the one in service).
     fn count(&self, c: usize) -> u64 {
-        let serving = matches!(self.in_service, Some((_, k)) if k as usize == c);
+        let serving = matches!(self.in_service, Some((_, k, _)) if k as usize == c);
         self.classes[c].queue.len() as u64 + serving as u64
     }
 
@@ -144,7 +146,7 @@ impl Sched {
     pub fn admit(&mut self, now: Ns, pkt: Packet, cap_packets: u64, cap_bytes: u64) -> bool {
         let c = self.class_of(&pkt);
         let serving_bytes = match self.in_service {
-            Some((p, k)) if k as usize == c => p.size as u64,
+            Some((p, k, _)) if k as usize == c => p.size as u64,
             _ => 0,
         };
         let cl = &self.classes[c];
@@ -159,7 +161,7 @@ impl Sched {
             cl.eligible = cl.eligible.max(now);
             cl.excess = cl.excess.max(excess_clock);
         }
-        cl.queue.push_back(pkt);
+        cl.queue.push_back((pkt, now));
         cl.bytes += pkt.size as u64;
         self.total.0 += 1;
         self.total.1 += pkt.size as u64;
@@ -171,7 +173,12 @@ impl Sched {
 
     /// The packet being transmitted, if any.
     pub fn in_service(&self) -> Option<&Packet> {
-        self.in_service.as_ref().map(|(p, _)| p)
+        self.in_service.as_ref().map(|(p, _, _)| p)
+    }
+
+    /// The packet being transmitted, if any, and when it entered its class's queue.
+    pub fn in_service_entered(&self) -> Option<(&Packet, Ns)> {
+        self.in_service.as_ref().map(|(p, _, at)| (p, *at))
     }
 
     /// Whether a packet is being transmitted.
@@ -204,7 +211,7 @@ impl Sched {
             }
         };
         let cl = &mut self.classes[c];
-        let pkt = cl.queue.pop_front().expect("a backlogged class");
+        let (pkt, entered) = cl.queue.pop_front().expect("a backlogged class");
         cl.bytes -= pkt.size as u64;
         if borrowed {
             self.excess_clock = cl.excess;
@@ -213,13 +220,13 @@ impl Sched {
             cl.eligible += cl.own_time(pkt.size);
         }
         cl.sent_bytes += pkt.size as u64;
-        self.in_service = Some((pkt, c as u32));
+        self.in_service = Some((pkt, c as u32, entered));
         Next::Started(now + tx_time(pkt.size as u64, bandwidth))
     }
 
     /// The packet in service finished at `now`: it leaves the system.
     pub fn complete(&mut self, now: Ns) -> Packet {
-        let (pkt, c) = self.in_service.take().expect("a packet in service");
+        let (pkt, c, _) = self.in_service.take().expect("a packet in service");
         let c = c as usize;
         self.total.0 -= 1;
         self.total.1 -= pkt.size as u64;

@@ -71,6 +71,9 @@ pub struct World {
     pub packets: u64,
     /// Drops by cause, per flow.
     pub drops: Vec<Drops>,
+    /// Per flow: the queueing delay of each data packet the forward bottleneck admitted
+    /// (from its entry into the queue to the start of its transmission).
+    pub qdelay: Vec<crate::delay::Delays>,
     /// What became of each cross-traffic source's packets.
     pub cross: Vec<CrossStats>,
     /// Bytes per class per bin (flows, then cross sources).
@@ -160,6 +163,10 @@ impl World {
             if let Some(c) = self.capture.as_deref_mut() {
                 c.starts(link_id, done - link.last_service_time(), &pkt);
             }
+            if link_id == 0 && pkt.kind == PktKind::Data {
+                // Its transmission starts at done − its service time; it entered at `at`.
+                self.qdelay[pkt.flow as usize].add(done - link.last_service_time() - at);
+            }
             let next = if pkt.fate != Fate::Ok || pkt.kind == PktKind::Udp {
                 None
             } else {
@@ -244,6 +251,11 @@ impl World {
             Next::Started(done) => {
                 if let (Some(c), Some(pkt)) = (self.capture.as_deref_mut(), sched.in_service()) {
                     c.starts(link_id, self.now, pkt);
+                }
+                if let (0, Some((pkt, entered))) = (link_id, sched.in_service_entered()) {
+                    if pkt.kind == PktKind::Data {
+                        self.qdelay[pkt.flow as usize].add(self.now - entered);
+                    }
                 }
                 done
             }
@@ -491,6 +503,7 @@ impl Simulation {
             seed: s.seed,
             packets: 0,
             drops: vec![Drops::default(); n],
+            qdelay: vec![Default::default(); n],
             cross: vec![CrossStats::default(); s.cross.len()],
             tput: ThroughputTable::new(n + s.cross.len(), secs_to_ns(s.trace.throughput_bin)),
             scripted,
@@ -1117,6 +1130,16 @@ impl Simulation {
         self.world.links.iter().flat_map(Link::traced).collect()
     }
 
+    /// The rate (bit/s) of the link each traced queue belongs to, in [`Simulation::queues`]
+    /// order (a scheduler's classes share their link's).
+    pub fn queue_rates(&self) -> Vec<u64> {
+        self.world
+            .links
+            .iter()
+            .flat_map(|l| std::iter::repeat_n(l.bandwidth, l.traced().count()))
+            .collect()
+    }
+
     /// The throughput table (bytes per flow and cross source, bin by bin).
     pub fn throughput(&self) -> &ThroughputTable {
         &self.world.tput
@@ -1212,6 +1235,10 @@ impl Simulation {
                     latency_p50_s: pct(lat, 50.0),
                     latency_p90_s: pct(lat, 90.0),
                     latency_p99_s: pct(lat, 99.0),
+                    qdelay_mean_ms: self.world.qdelay[i].mean_ms(),
+                    qdelay_p95_ms: self.world.qdelay[i].p95_ms(),
+                    rtt_mean_ms: s.rtt_samples.mean_ms(),
+                    rtt_p95_ms: s.rtt_samples.p95_ms(),
                     completion_time_s: self.completion[i].map(ns_to_secs),
                     active_time_s: active,
                 }

@@ -103,6 +103,19 @@ pub struct FlowSummary {
     pub latency_p90_s: Option<f64>,
     /// See `latency_p50_s`.
     pub latency_p99_s: Option<f64>,
+    /// Mean queueing delay of the flow's data packets at the bottleneck, ms: per data packet
+    /// the forward bottleneck admitted (retransmissions included, tail drops not), from its
+    /// entry into the queue to the start of its transmission (docs/algorithms.md, "Delay
+    /// metrics"); null before the first.
+    pub qdelay_mean_ms: Option<f64>,
+    /// The same delays' 95th percentile (nearest rank, at most 0.2 % below the exact
+    /// value), ms.
+    pub qdelay_p95_ms: Option<f64>,
+    /// Mean of the RTT samples the sender's estimator took (Karn-valid, quantised to the
+    /// clock tick; what the RTT plot shows as dots; not SRTT), ms; null before the first.
+    pub rtt_mean_ms: Option<f64>,
+    /// The RTT samples' 95th percentile (nearest rank, at most 0.2 % below), ms.
+    pub rtt_p95_ms: Option<f64>,
     /// When a finite application's data was all acknowledged, s.
     pub completion_time_s: Option<f64>,
     /// Seconds from the flow's start to now.

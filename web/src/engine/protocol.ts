@@ -164,6 +164,15 @@ export interface FlowSummary {
   latency_p50_s: number | null;
   latency_p90_s: number | null;
   latency_p99_s: number | null;
+  /** Queueing delay of the flow's data packets at the bottleneck (from entering its queue to
+   *  the start of their transmission), mean and 95th percentile, ms; null before the first
+   *  packet. */
+  qdelay_mean_ms: number | null;
+  qdelay_p95_ms: number | null;
+  /** The RTT samples the sender took (the RTT plot's dots; not SRTT), mean and 95th
+   *  percentile, ms; null before the first sample. */
+  rtt_mean_ms: number | null;
+  rtt_p95_ms: number | null;
 }
 
 /** Per cross-traffic source metrics of `Sim.summary_json()`. */

@@ -11,7 +11,7 @@ import { InProcessExportWorker } from '../test/exportWorker';
 import { waitFor } from '../test/inProcessWorker';
 import { engineWasm } from '../test/wasm';
 import { exportRuns } from './describe';
-import { EXPORT_WORKER_FAILED, ExportClient, type ExportWorkerLike } from './exportClient';
+import { EXPORT_WORKER_FAILED, ExportClient, packaging, type ExportWorkerLike } from './exportClient';
 import { EXPORT_TRAP_TEXT, failure } from './exportHandler';
 import type { FromExportWorker, ToExportWorker } from './protocol';
 
@@ -98,6 +98,27 @@ describe('ExportClient', () => {
       expect(sim.digest()).toBe(s.runs[run.key]?.summary?.digest);
       sim.free();
     }
+  });
+
+  it('saves exactly one file as itself and several as a zip (the decision)', () => {
+    const summary = { path: 'reno/summary.csv', mime: 'text/csv' };
+    expect(packaging([summary], 'cwndlab-x-summary-csv')).toEqual({
+      kind: 'file',
+      name: 'summary.csv',
+      mime: 'text/csv',
+    });
+    expect(packaging([{ path: 'capture.pcap', mime: 'application/vnd.tcpdump.pcap' }], 'z')).toEqual({
+      kind: 'file',
+      name: 'capture.pcap',
+      mime: 'application/vnd.tcpdump.pcap',
+    });
+    const two = [summary, { path: 'newreno/summary.csv', mime: 'text/csv' }];
+    expect(packaging(two, 'cwndlab-x-summary-csv')).toEqual({
+      kind: 'zip',
+      name: 'cwndlab-x-summary-csv.zip',
+      mime: 'application/zip',
+    });
+    expect(packaging([], 'empty').kind).toBe('zip');
   });
 
   it('one file comes as itself, named as the engine names it', async () => {

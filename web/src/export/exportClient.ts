@@ -7,6 +7,19 @@ import type { JsonObject } from '../lib/json';
 import type { ExportFileInfo, ExportJob, FromExportWorker, ToExportWorker } from './protocol';
 import { ZipWriter, type ZipFile } from './zip';
 
+/** How an export's files are saved: exactly one file as itself (its own name, without the
+ *  run's folder, and its own media type), several as one zip named `zipName`.zip. */
+export function packaging(
+  files: readonly { path: string; mime: string }[],
+  zipName: string,
+): { kind: 'file'; name: string; mime: string } | { kind: 'zip'; name: string; mime: string } {
+  const [only] = files;
+  if (files.length === 1 && only) {
+    return { kind: 'file', name: only.path.split('/').pop() ?? only.path, mime: only.mime };
+  }
+  return { kind: 'zip', name: `${zipName}.zip`, mime: 'application/zip' };
+}
+
 /** What the client needs of a Worker (tests pass an in-process stand-in). */
 export interface ExportWorkerLike {
   postMessage(msg: ToExportWorker, transfer?: Transferable[]): void;
@@ -174,20 +187,13 @@ export class ExportClient {
     const zip = a.zip ?? new ZipWriter(a.opts.date ?? new Date());
     const flat = a.files.flat();
     const files = zip.files().map((f, i) => ({ path: f.path, size: f.size, mime: flat[i]?.mime ?? '' }));
-    if (flat.length === 1) {
-      const [only] = zip.files();
-      const info = flat[0];
-      if (only && info) {
-        a.resolve({
-          blob: new Blob(only.parts, { type: info.mime }),
-          name: only.path.split('/').pop() ?? only.path,
-          files,
-          notes: a.notes,
-        });
-        return;
-      }
+    const how = packaging(files, a.opts.zipName);
+    const [only] = zip.files();
+    if (how.kind === 'file' && only) {
+      a.resolve({ blob: new Blob(only.parts, { type: how.mime }), name: how.name, files, notes: a.notes });
+      return;
     }
-    a.resolve({ blob: zip.blob(), name: `${a.opts.zipName}.zip`, files, notes: a.notes });
+    a.resolve({ blob: zip.blob(), name: how.name, files, notes: a.notes });
   }
 
   /** Stops the worker (the page is going away, or a test ends). */

@@ -73,8 +73,6 @@ function flowRows(rows: { label: string; title: string; value: (f: FlowSummary) 
   }));
 }
 
-const ROWS: Row[] = flowRows(FLOW_ROWS);
-
 /** ms with four significant digits, or a dash when undefined. */
 function ms(v: number | null): string {
   return v === null ? '—' : formatNumber(v * 1e3, 4);
@@ -82,6 +80,31 @@ function ms(v: number | null): string {
 
 /** Between the numbers of one cell. */
 const SEP = ' · ';
+
+/** A mean and a 95th percentile the engine gives in ms, four significant digits each. */
+function meanP95(mean: number | null, p95: number | null): string {
+  return [mean, p95].map((v) => (v === null ? '—' : formatNumber(v, 4))).join(SEP);
+}
+
+/** The delay rows (issue 43): what a bufferbloat experiment is about. */
+const DELAY_ROWS: { label: string; title: string; value: (f: FlowSummary) => string; multi: boolean }[] = [
+  {
+    label: 'Queueing delay mean · p95 (ms)',
+    title:
+      'Queueing delay of the data packets at the bottleneck (from entering its queue to the start of their transmission): mean, and the nearest-rank 95th percentile from the engine’s histogram (at most 0.2 % below the exact value)',
+    value: (f) => meanP95(f.qdelay_mean_ms, f.qdelay_p95_ms),
+    multi: true,
+  },
+  {
+    label: 'RTT mean · p95 (ms)',
+    title:
+      'The RTT samples the sender took (the dots of the RTT plot, not SRTT): mean, and the nearest-rank 95th percentile (at most 0.2 % below the exact value)',
+    value: (f) => meanP95(f.rtt_mean_ms, f.rtt_p95_ms),
+    multi: true,
+  },
+];
+
+const ROWS: Row[] = flowRows([...FLOW_ROWS, ...DELAY_ROWS]);
 
 /** The 50th, 90th and 99th percentiles of a thin-stream measurement, ms. */
 function percentiles(p50: number | null, p90: number | null, p99: number | null): string {

@@ -473,6 +473,19 @@ describe('the summary table', () => {
         .map((c) => c.textContent),
     ).toEqual(['Tahoe', 'Reno']);
     expect(rows.textContent).toContain(String(reno?.retransmits));
+    // The delay rows: the engine's mean and 95th percentile in ms, four significant digits.
+    const cells = (label: string) =>
+      Array.from(within(table).getByRole('rowheader', { name: label }).closest('tr')?.querySelectorAll('td') ?? []).map(
+        (td) => td.textContent,
+      );
+    const four = (v: number | null | undefined) => (v == null ? '—' : String(Number(v.toPrecision(4))));
+    const flows = s.algorithms.map((a) => s.runs[a]?.summary?.flows[0]);
+    expect(cells('Queueing delay mean · p95 (ms)')).toEqual(
+      flows.map((f) => `${four(f?.qdelay_mean_ms)} · ${four(f?.qdelay_p95_ms)}`),
+    );
+    expect(cells('RTT mean · p95 (ms)')).toEqual(flows.map((f) => `${four(f?.rtt_mean_ms)} · ${four(f?.rtt_p95_ms)}`));
+    expect(reno?.rtt_mean_ms).toBeGreaterThan(0);
+    expect(reno?.qdelay_mean_ms).not.toBeNull();
   });
 });
 

@@ -35,6 +35,10 @@ const flow = (patch: Partial<FlowSummary> = {}): FlowSummary => ({
   latency_p50_s: null,
   latency_p90_s: null,
   latency_p99_s: null,
+  qdelay_mean_ms: 0,
+  qdelay_p95_ms: 0,
+  rtt_mean_ms: 100,
+  rtt_p95_ms: 100,
   ...patch,
 });
 

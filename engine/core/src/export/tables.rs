@@ -25,8 +25,10 @@ pub const SERIES_FILE_COLUMNS: [&str; 9] = [
 ];
 /// Columns of the event log (`events`).
 pub const EVENTS_FILE_COLUMNS: [&str; 7] = ["time_s", "flow", "kind", "seq", "len", "seg", "tx"];
-/// Columns of each queue's occupancy (`queue_<link>`).
-pub const QUEUE_FILE_COLUMNS: [&str; 3] = ["time_s", "packets", "bytes"];
+/// Columns of each queue's occupancy (`queue_<link>`): packets and bytes in the system
+/// (waiting plus in service), and `queueing_delay_ms`, what the queueing-delay plot draws:
+/// those bytes drained at the link's rate as the run starts (bytes · 8 / rate), ms.
+pub const QUEUE_FILE_COLUMNS: [&str; 4] = ["time_s", "packets", "bytes", "queueing_delay_ms"];
 /// Columns of each flow's window-validation state (`validation_flowN`).
 pub const VALIDATION_FILE_COLUMNS: [&str; 6] =
     ["time_s", "t_last_s", "t_prev_s", "w_used_bytes", "pipeack_bytes", "nvp"];
@@ -48,7 +50,7 @@ pub const ROUNDS_FILE_COLUMNS: [&str; 9] = [
     "events",
 ];
 /// Columns of the summary (`summary.csv`, one row per flow).
-pub const SUMMARY_FILE_COLUMNS: [&str; 18] = [
+pub const SUMMARY_FILE_COLUMNS: [&str; 22] = [
     "flow",
     "algorithm",
     "variant",
@@ -67,6 +69,10 @@ pub const SUMMARY_FILE_COLUMNS: [&str; 18] = [
     "queue_drops",
     "error_drops",
     "scripted_drops",
+    "qdelay_mean_ms",
+    "qdelay_p95_ms",
+    "rtt_mean_ms",
+    "rtt_p95_ms",
 ];
 
 /// One cell of a row.
@@ -113,7 +119,9 @@ pub struct TableWriter {
     format: TableFormat,
     series: Vec<Option<Out>>,
     events: Option<Out>,
-    queues: Vec<Out>,
+    /// Per queue file: where its rows go, and ms per byte in the system at its link's rate
+    /// as the run starts.
+    queues: Vec<(Out, f64)>,
     validation: Vec<Option<Out>>,
     writes: Vec<Option<Out>>,
     throughput: Option<Out>,
@@ -180,9 +188,9 @@ impl TableWriter {
                 }
                 Table::Events => w.events = Some(open(&mut w, bufs, "events".into(), &EVENTS_FILE_COLUMNS)),
                 Table::Queues => {
-                    for (name, _) in sim.queues() {
+                    for ((name, _), rate) in sim.queues().into_iter().zip(sim.queue_rates()) {
                         let o = open(&mut w, bufs, format!("queue_{}", slug(name)), &QUEUE_FILE_COLUMNS);
-                        w.queues.push(o);
+                        w.queues.push((o, 8e3 / rate.max(1) as f64));
                     }
                 }
                 Table::Validation => {
@@ -340,13 +348,22 @@ impl TableWriter {
             self.events = Some(out);
         }
         for (k, rows) in rows.queues.iter().enumerate() {
-            let Some(mut out) = self.queues.get(k).copied() else {
+            let Some((mut out, ms_per_byte)) = self.queues.get(k).copied() else {
                 continue;
             };
             for &(t, p, b) in rows {
-                self.row(&mut out, bufs, &[Cell::F(ns_to_secs(t)), Cell::U(p as u64), Cell::U(b)]);
+                self.row(
+                    &mut out,
+                    bufs,
+                    &[
+                        Cell::F(ns_to_secs(t)),
+                        Cell::U(p as u64),
+                        Cell::U(b),
+                        Cell::F(b as f64 * ms_per_byte),
+                    ],
+                );
             }
-            self.queues[k] = out;
+            self.queues[k].0 = out;
         }
         for (i, rows) in rows.writes.iter().enumerate() {
             let (Some(mut out), Some(rows)) = (self.writes[i], rows) else {
@@ -485,7 +502,7 @@ impl TableWriter {
                 .iter()
                 .flatten()
                 .chain(self.events.iter())
-                .chain(self.queues.iter());
+                .chain(self.queues.iter().map(|(o, _)| o));
             let tables = tables
                 .chain(self.validation.iter().flatten())
                 .chain(self.writes.iter().flatten())
@@ -524,9 +541,18 @@ pub fn summary_rows(s: &Summary) -> Vec<Vec<String>> {
                 f.drops.queue.to_string(),
                 f.drops.error.to_string(),
                 f.drops.scripted.to_string(),
+                ms(f.qdelay_mean_ms),
+                ms(f.qdelay_p95_ms),
+                ms(f.rtt_mean_ms),
+                ms(f.rtt_p95_ms),
             ]
         })
         .collect()
+}
+
+/// A delay in ms to the µs, or an empty cell when there is none.
+fn ms(v: Option<f64>) -> String {
+    v.map_or(String::new(), |v| format!("{v:.3}"))
 }
 
 /// The summary as CSV text, header included, without a final newline (`run --format csv`).

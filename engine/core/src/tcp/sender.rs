@@ -126,6 +126,9 @@ pub struct Sender {
     pub stats: SenderStats,
     /// Per-write measurements (applications that write; None for bulk senders).
     pub writes: Option<crate::thin::WriteLog>,
+    /// The RTT samples the estimator took (Karn-valid, quantised to the clock tick: the
+    /// `rtt_sample` events), for the summary's mean and 95th percentile.
+    pub rtt_samples: crate::delay::Delays,
     /// Whether the congestion control paces (BBR): the pacing and rate-sample hooks run
     /// only then.
     paced: bool,
@@ -178,6 +181,7 @@ impl Sender {
             burst: (0, 0),
             stats: SenderStats::default(),
             writes: (cfg.app.kind != crate::scenario::AppKind::Bulk).then(crate::thin::WriteLog::default),
+            rtt_samples: Default::default(),
             paced: cfg.cc.controller == crate::scenario::Controller::Bbr,
             next_departure: 0,
             pace_event: None,
@@ -724,6 +728,7 @@ impl Sender {
                 .rtt
                 .on_measurement(self.syn_sent_at, w.now, 0, &mut self.cc.why, phase);
             log_rtt_sample(w, self.flow, sample, w.now - self.syn_sent_at, 0);
+            self.rtt_samples.add(sample);
         } else {
             // RFC 6298 (5.7): a SYN was lost, so data starts with an RTO of at least 3 s.
             self.rtt.after_syn_timeout(&mut self.cc.why, phase);
@@ -760,6 +765,7 @@ impl Sender {
                 let phase = self.cc.why_phase() as u8;
                 let sample = self.rtt.on_measurement(sent, w.now, no, &mut self.cc.why, phase);
                 log_rtt_sample(w, self.flow, sample, w.now - sent, no);
+                self.rtt_samples.add(sample);
                 self.cc.on_rtt_sample(sample, self.rtt.srtt());
                 self.timing = None;
             }
