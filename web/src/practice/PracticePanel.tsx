@@ -218,9 +218,8 @@ function Question() {
         </label>
       </fieldset>
       <p className="muted practice-rule">
-        A number alone is read in {p.unit}; add the unit for the other ({exampleText(p.mss)}). Right in segments when
-        the engine’s value rounds to it (or within {FRACTION_TOLERANCE}), in bytes when it equals it. No ssthresh yet:
-        type inf.
+        A number alone is read in {p.unit}; or add the unit ({exampleText(p.mss)}). In segments, right when the engine’s
+        value rounds to it (or within {FRACTION_TOLERANCE}); in bytes, when it equals it. No ssthresh yet: type inf.
       </p>
       {bad && (
         <p className="why-error" role="alert">
