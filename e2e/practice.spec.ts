@@ -70,9 +70,14 @@ test('a link opens the practice; a whole pass with the keyboard, marked, scored 
   // The state now, in the run's cwnd units (segments for this preset).
   await expect(question(page)).toContainText('Now: slow start, cwnd 15 segments');
 
-  // 1: right — the fast retransmit, cwnd and ssthresh 7 segments.
+  // Asked in segments (the plots' unit); text fields (a phone's full keyboard: "inf", units).
+  await expect(question(page).locator('.practice-values legend')).toContainText('in segments of 1000 B');
+  await expect(question(page).locator('input[name="practice-ssthresh"]')).toHaveAttribute('inputmode', 'text');
+  await expect(question(page).locator('.practice-rule')).toContainText('type inf');
+
+  // 1: right — the fast retransmit, cwnd and ssthresh 7 segments (typed with units).
   const fr = '3 duplicate ACKs: fast retransmit, enter fast recovery';
-  await answer(page, await keyOf(page, fr), '7', '7');
+  await answer(page, await keyOf(page, fr), '7 segments', '7 seg');
   const reveal = panel(page).locator('.practice-reveal');
   await expect(reveal.locator('.practice-marks')).toContainText('Event: ✓ right');
   await expect(reveal.locator('.practice-marks')).toContainText('cwnd: ✓ right');
@@ -87,10 +92,14 @@ test('a link opens the practice; a whole pass with the keyboard, marked, scored 
   await page.keyboard.press('n');
   await expect(question(page).locator('h3')).toContainText('Question 2 of 5');
   const exit = 'first new ACK: deflate to ssthresh, leave';
-  await answer(page, await keyOf(page, exit, true), '10', '7');
+  await answer(page, await keyOf(page, exit, true), '7000', '7000 B');
   await expect(reveal.locator('.practice-marks')).toContainText('Event: ✗ wrong');
   await expect(reveal.locator('.practice-marks')).toContainText(`the engine: “${exit}”`);
-  await expect(reveal.locator('.practice-marks')).toContainText('cwnd: ✗ wrong — you said 10; the engine: 7 segments');
+  // A number in bytes where segments are asked: wrong, with a hint; "7000 B" is right.
+  await expect(reveal.locator('.practice-marks')).toContainText(
+    'cwnd: ✗ wrong — you said 7000; the engine: 7 segments',
+  );
+  await expect(reveal.locator('.practice-marks')).toContainText('That is in bytes? 1 segment = 1000 B');
   await expect(reveal.locator('.practice-marks')).toContainText('ssthresh: ✓ right');
   await expect(reveal.locator('.decision').first()).toHaveAttribute('data-rule', 'recovery.reno_exit');
   await expect(panel(page).locator('.practice-score')).toContainText('Event 1/2');
@@ -124,6 +133,13 @@ test('a link opens the practice; a whole pass with the keyboard, marked, scored 
   await openApp(replay, href ?? '');
   await expect(replay.locator('.why-current .decision')).toHaveAttribute('data-rule', 'recovery.reno_exit');
   await expect(replay.locator('.notice-box')).toHaveCount(0);
+});
+
+test('a hand-typed ?practice=predict opens the practice quietly (no notice about the missing v=)', async ({ page }) => {
+  await openApp(page, '?practice=predict');
+  await expect(panel(page)).toBeVisible();
+  await expect(panel(page).locator('.practice-score')).toBeVisible();
+  await expect(page.locator('.notice-box')).toHaveCount(0);
 });
 
 test('started from the page, in a comparison: one run at a time; the link keeps it; axe passes', async ({

@@ -10,9 +10,10 @@
 //! round; and, when runs of several algorithms are given, which one delivered more and
 //! which rule made the difference (the runs' first divergence).
 
+use crate::catalogue;
 use crate::explain::{Kind, Rule};
 use crate::rounds::Round;
-use crate::scenario::{EventFilter, Scenario};
+use crate::scenario::{EventFilter, Scenario, Units};
 use crate::sim::Simulation;
 use crate::tcp::cc::Phase;
 use crate::time::{ns_to_secs, Ns};
@@ -55,6 +56,7 @@ pub struct Sheet {
 /// Most questions a sheet holds.
 pub const MAX_QUESTIONS: usize = 20;
 
+/// A count of segments: "1 segment", "21 segments", "19.83 segments".
 fn segs(bytes: u64, mss: u64) -> String {
     if mss > 0 && bytes == mss {
         "1 segment".to_string()
@@ -65,12 +67,40 @@ fn segs(bytes: u64, mss: u64) -> String {
     }
 }
 
-fn bytes_and_segs(bytes: u64, mss: u64) -> String {
+/// A window or a byte count as a student writes it: in segments with the bytes in brackets
+/// when the run counts segments or the count is a whole number of segments ("21 segments
+/// (30660 B)"), else in bytes with the segments in brackets ("28954 B (19.83 segments)");
+/// "unlimited" for an ssthresh not set yet.
+fn size(bytes: u64, mss: u64, units: Units) -> String {
     if bytes == u64::MAX {
         "unlimited".to_string()
+    } else if units == Units::Segments || (mss > 0 && bytes.is_multiple_of(mss)) {
+        format!("{} ({bytes} B)", segs(bytes, mss))
     } else {
         format!("{bytes} B ({})", segs(bytes, mss))
     }
+}
+
+/// A decimal with at most `places` places, trailing zeros dropped: 3.281, 2.5, 50.
+fn decimal(x: f64, places: usize) -> String {
+    let t = format!("{x:.places$}");
+    if t.contains('.') {
+        t.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        t
+    }
+}
+
+/// An instant as a student writes it: seconds to the millisecond ("3.281 s"); the exact
+/// time stays in the JSON (`at_s`, `values.t`).
+pub fn time_text(t: Ns) -> String {
+    format!("{} s", decimal(ns_to_secs(t), 3))
+}
+
+/// An algorithm's display name from the catalogue ("Old Tahoe", "NewReno"); the name
+/// itself when the catalogue has none (`custom`).
+pub fn algorithm_label(name: &str) -> &str {
+    catalogue::find(name).map_or(name, |a| a.label)
 }
 
 /// Rounds as ranges: `1–5, 26–30`.
@@ -99,14 +129,14 @@ fn ranges(rounds: &[u32]) -> String {
 /// The scenario in one line: algorithms, the bottleneck, the duration, the seed.
 pub fn scenario_line(s: &Scenario) -> String {
     let b = &s.network.bottleneck;
-    let algs: Vec<&str> = s.flows.iter().map(|f| f.algorithm.as_str()).collect();
+    let algs: Vec<&str> = s.flows.iter().map(|f| algorithm_label(&f.algorithm)).collect();
     format!(
         "{} · bottleneck {} Mbit/s, {} ms one way, {} packets · {} s · seed {}",
         algs.join(", "),
-        b.bandwidth as f64 / 1e6,
-        b.delay * 1e3,
+        decimal(b.bandwidth as f64 / 1e6, 3),
+        decimal(b.delay * 1e3, 3),
         b.queue_packets,
-        s.duration,
+        decimal(s.duration, 3),
         s.seed
     )
 }
@@ -144,6 +174,8 @@ fn rules_used(sim: &Simulation, flow: u32, kind: Kind, prefix: &str) -> Vec<Rule
 /// algorithms compared), in the order the run reaches them.
 fn candidates(s: &Scenario, sim: &Simulation, rounds: &[Round], others: &[(String, Scenario)]) -> Vec<Question> {
     let mss = s.flows[0].tcp.mss;
+    let units = s.flows[0].cc.units;
+    let bytes_and_segs = |bytes: u64, mss: u64| size(bytes, mss, units);
     let series = &sim.series(0).rows;
     let mut out = Vec::new();
     for r in sim.events().rows.iter().filter(|r| r.flow == 0) {
@@ -161,17 +193,14 @@ fn candidates(s: &Scenario, sim: &Simulation, rounds: &[Round], others: &[(Strin
         let rules = rules_at(sim, 0, r.t, kinds);
         out.push(Question {
             kind: qkind,
-            text: format!(
-                "At {} s {what}. What are ssthresh and cwnd afterwards?",
-                ns_to_secs(r.t)
-            ),
+            text: format!("At {} {what}. What are ssthresh and cwnd afterwards?", time_text(r.t)),
             answer: format!(
                 "ssthresh = {}, cwnd = {}{}",
                 bytes_and_segs(st.ssthresh, mss),
                 bytes_and_segs(st.cwnd, mss),
                 if st.inflated != st.cwnd {
                     format!(
-                        " (the window in force, inflated by the duplicate ACKs during fast recovery: {})",
+                        "; the window in force, inflated by the duplicate ACKs during fast recovery: {}",
                         bytes_and_segs(st.inflated, mss)
                     )
                 } else {
@@ -259,7 +288,7 @@ fn candidates(s: &Scenario, sim: &Simulation, rounds: &[Round], others: &[(Strin
                 kind: "round_cwnd",
                 text: format!("What is cwnd in round {}?", r.round),
                 answer: format!(
-                    "cwnd = {} ({})",
+                    "cwnd = {}, in {}",
                     bytes_and_segs(r.cwnd, mss),
                     r.phase_name().replace('_', " ")
                 ),
@@ -287,24 +316,24 @@ fn candidates(s: &Scenario, sim: &Simulation, rounds: &[Round], others: &[(Strin
                 Some(d) => {
                     let mut r: Vec<Rule> = d.a.iter().chain(d.b.iter()).map(|e| e.d.rule).collect();
                     r.dedup();
-                    (r, format!(" They first decide differently at {} s.", ns_to_secs(d.t)))
+                    (r, format!(" They first decide differently at {}.", time_text(d.t)))
                 }
                 None => (Vec::new(), String::new()),
             };
-            let names: Vec<&str> = others.iter().map(|(n, _)| n.as_str()).collect();
+            let names: Vec<&str> = others.iter().map(|(n, _)| algorithm_label(n)).collect();
             out.push(Question {
                 kind: "compare",
                 text: format!(
                     "Of {}, which algorithm has delivered more by {} s, and which rule made the difference?",
                     names.join(", "),
-                    s.duration
+                    decimal(s.duration, 3)
                 ),
                 answer: format!(
-                    "{}: {} B against {}'s {} B.{when} The rules: {}",
-                    best.0,
-                    best.1,
-                    worst.0,
-                    worst.1,
+                    "{}: {} against {}'s {}.{when} The rules: {}",
+                    algorithm_label(&best.0),
+                    bytes_and_segs(best.1, mss),
+                    algorithm_label(&worst.0),
+                    bytes_and_segs(worst.1, mss),
                     rules.iter().map(|r| r.info().title).collect::<Vec<_>>().join("; ")
                 ),
                 values: json!({ "more": best.0, "delivered": delivered.iter().map(|d| json!({"algorithm": d.0, "bytes": d.1})).collect::<Vec<_>>(),
@@ -386,7 +415,8 @@ impl Question {
 
 impl Sheet {
     /// As JSON: `{title, scenario, number, definition, questions: [{number, kind, text,
-    /// answer, values, rules: [{id, title, source, formula}], at_s}]}`.
+    /// answer, values, rules: [{id, title, source, formula}], at_s, at_text}]}`: `at_s`
+    /// exact (for tools), `at_text` as the question writes it ("3.281 s").
     pub fn to_json(&self) -> Value {
         json!({
             "title": self.title,
@@ -401,6 +431,7 @@ impl Sheet {
                 "values": q.values,
                 "rules": q.rules_json(),
                 "at_s": q.at.map(ns_to_secs),
+                "at_text": q.at.map(time_text),
             })).collect::<Vec<_>>(),
         })
     }
@@ -447,5 +478,20 @@ mod tests {
     fn rounds_read_as_ranges() {
         assert_eq!(ranges(&[1, 2, 3, 5, 7, 8]), "1–3, 5, 7–8");
         assert_eq!(ranges(&[]), "none");
+    }
+
+    #[test]
+    fn sizes_in_the_runs_unit_with_the_other_in_brackets() {
+        // A run counting segments: segments first.
+        assert_eq!(size(30660, 1460, Units::Segments), "21 segments (30660 B)");
+        assert_eq!(size(1460, 1460, Units::Segments), "1 segment (1460 B)");
+        // A run counting bytes: segments first only for a whole number of them.
+        assert_eq!(size(7000, 1000, Units::Bytes), "7 segments (7000 B)");
+        assert_eq!(size(28954, 1460, Units::Bytes), "28954 B (19.83 segments)");
+        assert_eq!(size(u64::MAX, 1460, Units::Bytes), "unlimited");
+        assert_eq!(decimal(0.05 * 1e3, 3), "50");
+        assert_eq!(decimal(0.1 * 3.0, 3), "0.3");
+        assert_eq!(algorithm_label("old_tahoe"), "Old Tahoe");
+        assert_eq!(algorithm_label("custom"), "custom");
     }
 }

@@ -77,15 +77,100 @@ fn every_answer_is_the_runs_record() {
     // The textbook's two loss answers, in segments of 1 460 B.
     let sh = sheet("t", &s, 1, 20, &[]).unwrap();
     let fr = sh.questions.iter().find(|q| q.kind == "fast_retransmit").unwrap();
+    // The run counts segments: the answers are in segments, the bytes in brackets.
     assert!(
         fr.answer
-            .starts_with("ssthresh = 30660 B (21 segments), cwnd = 30660 B (21 segments)"),
+            .starts_with("ssthresh = 21 segments (30660 B), cwnd = 21 segments (30660 B)"),
         "{}",
         fr.answer
     );
     let to = sh.questions.iter().find(|q| q.kind == "timeout").unwrap();
-    assert_eq!(to.answer, "ssthresh = 18980 B (13 segments), cwnd = 1460 B (1 segment)");
+    assert_eq!(to.answer, "ssthresh = 13 segments (18980 B), cwnd = 1 segment (1460 B)");
     assert!(to.rules.contains(&Rule::Timeout));
+}
+
+#[test]
+fn the_sheet_speaks_as_a_student_writes_names_times_and_sizes() {
+    let s = textbook();
+    let sh = sheet("t", &s, 1, 20, &[]).unwrap();
+    // The catalogue's display name, not the id.
+    assert!(
+        sh.scenario_line
+            .starts_with("Reno · bottleneck 100 Mbit/s, 50 ms one way"),
+        "{}",
+        sh.scenario_line
+    );
+    for q in sh
+        .questions
+        .iter()
+        .filter(|q| q.at.is_some() && q.kind != "ssthresh_change" && q.kind != "round_cwnd")
+    {
+        // Times to the millisecond in the text; the exact time in the values and the JSON.
+        let t = q.at.unwrap();
+        let ms = format!("At {} s ", cwndlab_core::exercise::time_text(t).trim_end_matches(" s"));
+        assert!(q.text.starts_with(&ms), "{} / {ms}", q.text);
+        let secs = q.text[3..].split(' ').next().unwrap();
+        let decimals = secs.split_once('.').map_or(0, |(_, d)| d.len());
+        assert!(decimals <= 3, "{}", q.text);
+        assert!(
+            (secs.parse::<f64>().unwrap() - t as f64 / 1e9).abs() <= 0.0005,
+            "{}",
+            q.text
+        );
+        assert_eq!(q.values["t"], t as f64 / 1e9);
+        let j = sh.to_json();
+        let jq = j["questions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["text"] == q.text.as_str())
+            .unwrap();
+        assert_eq!(jq["at_s"], t as f64 / 1e9);
+        assert_eq!(jq["at_text"], format!("{secs} s"));
+        // No id with an underscore and no nanoseconds anywhere in the words.
+        assert!(!q.answer.contains("_"), "{}", q.answer);
+    }
+    assert_eq!(cwndlab_core::exercise::time_text(2_898_920_272), "2.899 s");
+    assert_eq!(cwndlab_core::exercise::time_text(3_000_000_000), "3 s");
+    assert_eq!(cwndlab_core::exercise::time_text(3_280_400_000), "3.28 s");
+}
+
+#[test]
+fn the_comparison_names_the_algorithms_as_the_catalogue_does() {
+    let base = scenario("fall-floyd-reno-3drops", &[]);
+    let newreno = scenario("fall-floyd-reno-3drops", &[("flows[0].algorithm", "newreno")]);
+    let old = scenario("fall-floyd-reno-3drops", &[("flows[0].algorithm", "old_tahoe")]);
+    let others = vec![
+        ("old_tahoe".to_string(), old),
+        ("reno".to_string(), base.clone()),
+        ("newreno".to_string(), newreno),
+    ];
+    let sh = sheet("t", &base, 1, 20, &others).unwrap();
+    let q = sh.questions.iter().find(|q| q.kind == "compare").unwrap();
+    assert!(
+        q.text.starts_with("Of Old Tahoe, Reno, NewReno, which algorithm"),
+        "{}",
+        q.text
+    );
+    assert!(q.answer.starts_with("NewReno: "), "{}", q.answer);
+    assert!(
+        ["Old Tahoe", "Reno"]
+            .iter()
+            .any(|l| q.answer.contains(&format!(" against {l}'s "))),
+        "{}",
+        q.answer
+    );
+    assert!(
+        !q.answer.contains("old_tahoe") && !q.answer.contains("newreno"),
+        "{}",
+        q.answer
+    );
+    // Tools keep the ids.
+    assert_eq!(q.values["more"], "newreno");
+    // The first divergence to the millisecond.
+    let when = q.answer.split("first decide differently at ").nth(1).unwrap();
+    let secs = when.split(' ').next().unwrap();
+    assert!(secs.split_once('.').map_or(0, |(_, d)| d.len()) <= 3, "{}", q.answer);
 }
 
 #[test]

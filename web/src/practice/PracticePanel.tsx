@@ -84,6 +84,11 @@ export function PracticeEntry() {
   );
 }
 
+/** Examples of a value typed with its unit: "35 seg, 51100 B". */
+function exampleText(mss: number): string {
+  return `35 seg, ${35 * mss} B`;
+}
+
 function Mark({ right }: { right: boolean }) {
   return <span className={right ? 'practice-right' : 'practice-wrong'}>{right ? '✓ right' : '✗ wrong'}</span>;
 }
@@ -184,7 +189,7 @@ function Question() {
           cwnd
           <input
             type="text"
-            inputMode="decimal"
+            inputMode="text"
             autoComplete="off"
             name="practice-cwnd"
             value={cwnd}
@@ -196,7 +201,7 @@ function Question() {
           ssthresh
           <input
             type="text"
-            inputMode="decimal"
+            inputMode="text"
             autoComplete="off"
             name="practice-ssthresh"
             value={ssthresh}
@@ -207,14 +212,14 @@ function Question() {
         <label>
           Answer in
           <select value={p.unit} onChange={(e) => practice.setUnit(e.target.value as AnswerUnit)}>
-            <option value="bytes">bytes</option>
             <option value="segments">segments</option>
+            <option value="bytes">bytes</option>
           </select>
         </label>
       </fieldset>
       <p className="muted practice-rule">
-        A value is right when it equals the engine’s exactly (tolerance 0; a value that is not a whole number in the
-        unit: within {FRACTION_TOLERANCE}). No ssthresh yet: type ∞.
+        A number alone is read in {p.unit}; or add the unit ({exampleText(p.mss)}). In segments, right when the engine’s
+        value rounds to it (or within {FRACTION_TOLERANCE}); in bytes, when it equals it. No ssthresh yet: type inf.
       </p>
       {bad && (
         <p className="why-error" role="alert">
@@ -242,10 +247,12 @@ function Answer({ m }: { m: Marked }) {
       <li>
         cwnd: <Mark right={m.right.cwnd} /> — you said {m.given.cwnd}; the engine:{' '}
         <strong>{valueText(m.truth.cwnd, m.unit, m.mss)}</strong>
+        {m.hints.cwnd && <span className="practice-hint"> {m.hints.cwnd}</span>}
       </li>
       <li>
         ssthresh: <Mark right={m.right.ssthresh} /> — you said {m.given.ssthresh}; the engine:{' '}
         <strong>{valueText(m.truth.ssthresh, m.unit, m.mss)}</strong>
+        {m.hints.ssthresh && <span className="practice-hint"> {m.hints.ssthresh}</span>}
       </li>
     </ul>
   );

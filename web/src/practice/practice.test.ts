@@ -10,12 +10,14 @@ import { defaultShareState } from '../scenario/shareState';
 import { encodeShareState } from '../scenario/url';
 import { createHarness } from '../test/appHarness';
 import { waitFor } from '../test/inProcessWorker';
-import { Practice, revealUntil } from './practice';
+import { PLOT_UNIT, Practice, revealUntil } from './practice';
 import {
   eventChoices,
   isEventRow,
   mark,
+  markValue,
   parseAnswer,
+  readAnswer,
   questionsOf,
   scoreOf,
   valueRight,
@@ -224,5 +226,76 @@ describe('predict-then-reveal: marking', () => {
     const a = mark(q, { event: 'A', cwnd: '2', ssthresh: '2' }, truth, { id: 'r', title: 'R' }, 'segments', 1000);
     expect(a.right).toEqual({ event: true, cwnd: true, ssthresh: false });
     expect(scoreOf([a, a])).toEqual({ asked: 2, event: 2, cwnd: 2, ssthresh: 0 });
+  });
+});
+
+describe('predict-then-reveal: answers in segments or bytes', () => {
+  const mss = 1460;
+  it('reads a number with or without its unit, and every way of saying “no ssthresh”', () => {
+    expect(readAnswer('35')).toEqual({ value: 35, unit: null });
+    for (const t of ['35 segments', '35 seg', '35segs', '35 segment', '35 MSS'])
+      expect(readAnswer(t), t).toEqual({ value: 35, unit: 'segments' });
+    for (const t of ['51100 B', '51 100 bytes', '51100b', '51,100 B', '51\u202f100 byte'])
+      expect(readAnswer(t), t).toEqual({ value: 51100, unit: 'bytes' });
+    for (const t of ['inf', 'INF', '∞', 'none', 'unset', ' Infinity ', 'unlimited'])
+      expect(readAnswer(t), t).toEqual({ value: Infinity, unit: null });
+    for (const t of ['seven', '', 'seg', '35 packets of fun', '5,10', '-3']) expect(readAnswer(t), t).toBeNull();
+  });
+
+  it('asks in the plots’ unit (segments) and accepts either unit', () => {
+    expect(PLOT_UNIT).toBe('segments');
+    const cwnd = 35 * mss; // 51 100 B
+    for (const t of ['35', '35 segments', '35 seg', '51100 B', '51 100 bytes'])
+      expect(markValue(t, cwnd, 'segments', mss), t).toEqual({ right: true, hint: '' });
+    // Asked in bytes, a number alone is bytes; a unit typed says otherwise.
+    expect(markValue('51100', cwnd, 'bytes', mss).right).toBe(true);
+    expect(markValue('1 segment', mss, 'bytes', mss).right).toBe(true);
+    expect(markValue('34', cwnd, 'segments', mss)).toEqual({ right: false, hint: '' });
+    expect(markValue('51101 B', cwnd, 'segments', mss).right).toBe(false);
+  });
+
+  it('is right within a segment’s rounding when answered in segments, exactly in bytes', () => {
+    const cwnd = 28954; // 19.83 segments of 1460 B
+    expect(markValue('20', cwnd, 'segments', mss).right).toBe(true);
+    expect(markValue('19.832', cwnd, 'segments', mss).right).toBe(true);
+    expect(markValue('19', cwnd, 'segments', mss).right).toBe(false);
+    expect(markValue('19.5', cwnd, 'segments', mss).right).toBe(false);
+    expect(markValue('28954 B', cwnd, 'segments', mss).right).toBe(true);
+    expect(markValue('29200 B', cwnd, 'segments', mss).right).toBe(false);
+  });
+
+  it('a number right in the other unit is wrong, with a hint saying the unit and the MSS', () => {
+    const cwnd = 35 * mss;
+    const asBytes = markValue('51100', cwnd, 'segments', mss);
+    expect(asBytes.right).toBe(false);
+    expect(asBytes.hint).toContain('That is in bytes? 1 segment = 1460 B');
+    const asSegs = markValue('35', cwnd, 'bytes', mss);
+    expect(asSegs.right).toBe(false);
+    expect(asSegs.hint).toContain('That is in segments? 1 segment = 1460 B');
+    expect(markValue('35 B', cwnd, 'segments', mss).hint).toContain('35 segments would be');
+    expect(markValue('seven', cwnd, 'segments', mss).hint).toContain('Type a number');
+  });
+
+  it('no ssthresh yet: inf, ∞, none or unset', () => {
+    for (const t of ['inf', '∞', 'none', 'unset'])
+      expect(markValue(t, 4294967295, 'segments', mss).right, t).toBe(true);
+    expect(markValue('inf', 7000, 'segments', mss).right).toBe(false);
+    expect(markValue('65535', 4294967295, 'bytes', mss).right).toBe(false);
+  });
+
+  it('marks each field with its hint', () => {
+    const q: Question = { row: 0, index: 0, t: 1, instant: [0, 0], label: 'A' };
+    const truth: Truth = { cwnd: 7 * mss, ssthresh: 4294967295, cwndFrom: 'output', ssthreshFrom: 'output' };
+    const m = mark(
+      q,
+      { event: 'A', cwnd: '10220', ssthresh: 'unset' },
+      truth,
+      { id: 'r', title: 'R' },
+      'segments',
+      mss,
+    );
+    expect(m.right).toEqual({ event: true, cwnd: false, ssthresh: true });
+    expect(m.hints.cwnd).toContain('in bytes?');
+    expect(m.hints.ssthresh).toBe('');
   });
 });

@@ -9,6 +9,7 @@ import type { DecisionJson } from '../engine/protocol';
 import type { TraceStore } from '../engine/traceStore';
 import type { Explainer } from '../explain/explainer';
 import { durationOf, getAt, mssOf } from '../scenario/paths';
+import { TIME_PLOTS } from '../plots/registry';
 import { runScenario, type AlgorithmName } from '../scenario/algorithms';
 import { flowIndexOf } from '../scenario/competition';
 import { encodeShareState } from '../scenario/url';
@@ -54,6 +55,15 @@ export interface PracticeState {
   error: string;
 }
 
+/** The MSS of the flow predicted for (flow 0's, else the default). */
+function flowMss(scenario: Parameters<typeof mssOf>[0], flow: number): number {
+  const mss = getAt(scenario, `flows[${flow}].tcp.mss`);
+  return typeof mss === 'number' && mss > 0 ? mss : mssOf(scenario);
+}
+
+/** The unit the window plot draws cwnd in: the unit questions ask in by default. */
+export const PLOT_UNIT: AnswerUnit = TIME_PLOTS.window.unit === 'bytes' ? 'bytes' : 'segments';
+
 const initial = (): PracticeState => ({
   status: 'off',
   scope: 'events',
@@ -63,7 +73,7 @@ const initial = (): PracticeState => ({
   k: 0,
   answers: [],
   score: scoreOf([]),
-  unit: 'bytes',
+  unit: PLOT_UNIT,
   mss: 1460,
   until: null,
   revealed: [],
@@ -138,15 +148,15 @@ export class Practice {
     const flow = key === null ? 0 : (flowIndexOf(key) ?? 0);
     const scenario =
       key === null || flowIndexOf(key) !== null ? s.scenario : runScenario(s.scenario, key as AlgorithmName);
-    const units = getAt(scenario, `flows[${flow}].cc.units`);
     this.gen = s.gen;
     this.state.setState({
       ...initial(),
       status: 'loading',
       scope: link.scope,
       key,
-      unit: units === 'segments' ? 'segments' : 'bytes',
-      mss: mssOf(scenario),
+      // Asked in the plots' unit (segments), whatever the run counts cwnd in.
+      unit: PLOT_UNIT,
+      mss: flowMss(scenario, flow),
       until: 0,
     });
     if (key !== null) {
@@ -157,7 +167,8 @@ export class Practice {
     this.tryReady();
   }
 
-  /** The unit answers are typed in (the run's cwnd units by default). */
+  /** The unit questions ask in (the plots' unit, segments, by default); a number typed
+   *  without a unit is read in it. */
   setUnit(unit: AnswerUnit): void {
     this.state.setState({ unit });
   }

@@ -169,6 +169,9 @@ export type AnswerUnit = 'bytes' | 'segments';
 /** Tolerance for a value that is not a whole number in the unit (three decimals, as shown). */
 export const FRACTION_TOLERANCE = 0.0005;
 
+/** What an ssthresh not set yet may be typed as (no ssthresh: the engine's "unlimited"). */
+export const UNSET_WORDS: readonly string[] = ['inf', '∞', 'none', 'unset', 'infinity', 'unlimited'];
+
 /** No ssthresh yet (the engine's "unlimited"). */
 export function unlimited(bytes: number): boolean {
   return !Number.isFinite(bytes) || bytes >= U32_UNLIMITED;
@@ -187,28 +190,89 @@ export function valueText(bytes: number, unit: AnswerUnit, mss: number): string 
   return unit === 'bytes' ? `${n} B` : `${n} segment${v === 1 ? '' : 's'}`;
 }
 
-/** What the student typed, read: a number (spaces and a trailing unit allowed), ∞, or
- *  nothing readable. */
-export function parseAnswer(text: string): number | null {
-  const t = text
-    .trim()
-    .toLowerCase()
-    .replace(/[\s\u00a0\u202f_]/g, '')
-    .replace(/(bytes|byte|b|segments|segment|segs|seg)$/, '');
-  if (t === '∞' || t === 'inf' || t === 'infinity' || t === 'unlimited') return Infinity;
-  if (!/^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(t)) return null;
-  const v = Number(t);
-  return Number.isFinite(v) ? v : null;
+/** A typed value: the number, and the unit typed after it (null: none typed). */
+export interface Reading {
+  value: number;
+  unit: AnswerUnit | null;
 }
 
-/** Whether a typed value equals the engine's: exactly when the engine's value is a whole
- *  number in the unit (tolerance 0), within FRACTION_TOLERANCE otherwise; ∞ only for ∞. */
+const UNIT_WORDS: [RegExp, AnswerUnit][] = [
+  [/(segments|segment|segs|seg|mss)$/, 'segments'],
+  [/(bytes|byte|b)$/, 'bytes'],
+];
+
+/** What the student typed, read: a number with the unit typed after it, if any ("35",
+ *  "35 segments", "35 seg", "51100 B", "51 100 bytes", "51,100 B"), or ∞ for no ssthresh
+ *  (`inf`, `∞`, `none`, `unset`, …); null when nothing readable. */
+export function readAnswer(text: string): Reading | null {
+  let t = text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s\u00a0\u202f_]/g, '');
+  if (UNSET_WORDS.includes(t)) return { value: Infinity, unit: null };
+  let unit: AnswerUnit | null = null;
+  for (const [re, u] of UNIT_WORDS) {
+    if (re.test(t)) {
+      unit = u;
+      t = t.replace(re, '');
+      break;
+    }
+  }
+  // Thousands written with commas: 51,100.
+  if (/^\d{1,3}(,\d{3})+(\.\d*)?$/.test(t)) t = t.replace(/,/g, '');
+  if (!/^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(t)) return null;
+  const v = Number(t);
+  return Number.isFinite(v) ? { value: v, unit } : null;
+}
+
+/** The number typed, in the unit typed (see `readAnswer`); ∞ for no ssthresh. */
+export function parseAnswer(text: string): number | null {
+  return readAnswer(text)?.value ?? null;
+}
+
+/** Whether a value typed in `unit` is the engine's `bytes`: in bytes exactly; in segments
+ *  within a segment's rounding (the nearest whole segment, or the value to three decimals,
+ *  as shown); ∞ only for ∞. */
 export function valueRight(given: number | null, bytes: number, unit: AnswerUnit, mss: number): boolean {
   if (given === null) return false;
   if (unlimited(bytes)) return given === Infinity;
   if (given === Infinity) return false;
-  const v = inUnit(bytes, unit, mss);
-  return Number.isInteger(v) ? given === v : Math.abs(given - v) <= FRACTION_TOLERANCE;
+  if (unit === 'bytes') return given === bytes;
+  const v = bytes / mss;
+  if (Math.abs(given - v) <= FRACTION_TOLERANCE) return true;
+  // A whole number of segments: right when the engine's value rounds to it.
+  return Number.isInteger(given) && Math.abs(given - v) <= 0.5;
+}
+
+/** How one typed value is marked: right or not, and a hint when the number would be right
+ *  in the other unit ("that is in bytes? 1 segment = 1460 B"). */
+export interface ValueMark {
+  right: boolean;
+  hint: string;
+}
+
+/** Marks what was typed against the engine's `bytes`; a number without a unit is read in
+ *  `unit` (the unit the question asks in). */
+export function markValue(text: string, bytes: number, unit: AnswerUnit, mss: number): ValueMark {
+  const r = readAnswer(text);
+  if (r === null) {
+    const hint = text.trim() === '' ? '' : 'Type a number, with a unit if you like (35, 35 seg, 51100 B), or inf.';
+    return { right: false, hint };
+  }
+  const typed = r.unit ?? unit;
+  if (valueRight(r.value, bytes, typed, mss)) return { right: true, hint: '' };
+  const other: AnswerUnit = typed === 'bytes' ? 'segments' : 'bytes';
+  if (r.value !== Infinity && valueRight(r.value, bytes, other, mss)) {
+    const n = String(r.value);
+    const hint =
+      r.unit !== null
+        ? `${n} ${typed === 'bytes' ? 'B' : 'segments'} is not it, but ${n} ${other === 'bytes' ? 'B' : 'segments'} would be (1 segment = ${mss} B).`
+        : other === 'bytes'
+          ? `That is in bytes? 1 segment = ${mss} B: type “${n} B”, or the answer in segments.`
+          : `That is in segments? 1 segment = ${mss} B: type “${n} seg”, or the answer in bytes.`;
+    return { right: false, hint };
+  }
+  return { right: false, hint: '' };
 }
 
 /** A student's answer to one question. */
@@ -229,6 +293,8 @@ export interface Marked {
   unit: AnswerUnit;
   mss: number;
   right: { event: boolean; cwnd: boolean; ssthresh: boolean };
+  /** Why a value was marked wrong when the number is right in the other unit ('' none). */
+  hints: { cwnd: string; ssthresh: string };
 }
 
 /** Marks an answer against the engine's decision. */
@@ -240,6 +306,8 @@ export function mark(
   unit: AnswerUnit,
   mss: number,
 ): Marked {
+  const cwnd = markValue(given.cwnd, truth.cwnd, unit, mss);
+  const ssthresh = markValue(given.ssthresh, truth.ssthresh, unit, mss);
   return {
     question,
     given,
@@ -248,11 +316,8 @@ export function mark(
     title: rule.title,
     unit,
     mss,
-    right: {
-      event: given.event === question.label,
-      cwnd: valueRight(parseAnswer(given.cwnd), truth.cwnd, unit, mss),
-      ssthresh: valueRight(parseAnswer(given.ssthresh), truth.ssthresh, unit, mss),
-    },
+    right: { event: given.event === question.label, cwnd: cwnd.right, ssthresh: ssthresh.right },
+    hints: { cwnd: cwnd.hint, ssthresh: ssthresh.hint },
   };
 }
 

@@ -105,3 +105,22 @@ export function upgrade(pairs: QueryPairs, from: number, note: Note = () => {}):
   }
   return out;
 }
+
+/**
+ * The older versions (1 … PLAIN_VERSION−1) that would read these pairs differently from
+ * PLAIN_VERSION: what decides whether a link typed without `v` needs a notice. A v=1 link
+ * without `alg` compared V1_VARIANTS; while those are `defaultAlg` (the page's default
+ * selection) that reads the same as PLAIN_VERSION's default, so it is not a difference.
+ */
+export function versionsReadingOtherwise(pairs: QueryPairs, defaultAlg: readonly string[]): number[] {
+  const plain = JSON.stringify(upgrade(pairs, PLAIN_VERSION));
+  const hasAlg = pairs.some(([k]) => k === 'alg');
+  const sameDefault = defaultAlg.join(',') === V1_VARIANTS.join(',');
+  const out: number[] = [];
+  for (let v = 1; v < PLAIN_VERSION; v += 1) {
+    let old = upgrade(pairs, v);
+    if (!hasAlg && sameDefault) old = old.filter(([k]) => k !== 'alg');
+    if (JSON.stringify(old) !== plain) out.push(v);
+  }
+  return out;
+}

@@ -536,10 +536,35 @@ describe('the scenario URL: bad input', () => {
     }
   });
 
-  it('a link without a version is read as the current version with a notice', () => {
-    const { notices, state } = decode('?duration=5');
-    expect(noticeFor(notices, 'v')).toContain('no format version');
+  it('a hand-typed link without a version opens quietly as the current format when every version reads it alike', () => {
+    for (const q of [
+      '?duration=5',
+      '?practice=predict',
+      '?alg=reno,newreno&sheet=2',
+      '?lesson=fall-floyd-reno-3drops',
+    ]) {
+      const { notices } = decode(q);
+      expect(
+        notices.filter((n) => n.key === 'v'),
+        q,
+      ).toEqual([]);
+    }
+    const { notices, state } = decode('?duration=5&practice=predict');
+    expect(notices).toEqual([]);
     expect(state.scenario.duration).toBe(5);
+    expect(state.practice).toEqual({ scope: 'events', run: null });
+    // Read as v=4: the same state as the link with v=4.
+    expect(state).toEqual(decode('?v=4&duration=5&practice=predict').state);
+  });
+
+  it('a link without a version keeps a notice where an older version would read it otherwise', () => {
+    // v=2 ran BR-TCP with br_recovery=set_cwnd (v=2 → v=3); v=4 runs the engine's default.
+    const br = decode('?alg=newreno,br_tcp');
+    expect(noticeFor(br.notices, 'v')).toContain('no format version');
+    expect(noticeFor(br.notices, 'v')).toContain('v=1, v=2');
+    expect(br.state).toEqual(decode('?v=4&alg=newreno,br_tcp').state);
+    // v=1 ignored f0.variant with its own notice.
+    expect(noticeFor(decode('?f0.variant=reno').notices, 'v')).toContain('v=1');
   });
 
   it('a newer version says so and reads what it can', () => {

@@ -36,7 +36,7 @@ import {
   type ShareState,
   type ThroughputColumn,
 } from './shareState';
-import { PLAIN_VERSION, upgrade, URL_VERSION, type QueryPairs } from './upgraders';
+import { PLAIN_VERSION, upgrade, URL_VERSION, versionsReadingOtherwise, type QueryPairs } from './upgraders';
 import { expandPairs, joinFragment, LONG_VERSION, longLinkText, splitLink } from './longLink';
 import { practiceText, readPractice } from '../practice/link';
 import { readSheet, readTheory, sheetText } from '../sheet/link';
@@ -211,7 +211,16 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
   // Version.
   const vText = pairs.find(([k]) => k === 'v')?.[1];
   if (vText === undefined) {
-    note('v', `This link has no format version (v=); reading it as v=${PLAIN_VERSION}.`);
+    // A hand-typed link (`?practice=predict`) opens quietly as the current format, unless
+    // an older version would read its keys differently (docs/scenario-url.md, `v`).
+    const older = versionsReadingOtherwise(pairs, DEFAULT_SELECTION);
+    if (older.length > 0) {
+      note(
+        'v',
+        `This link has no format version (v=), and links of v=${older.join(', v=')} read its keys differently; ` +
+          `reading it as v=${PLAIN_VERSION}, the current format (add v=N if an older page made it).`,
+      );
+    }
   } else if (!/^\d+$/.test(vText) || Number(vText) < 1) {
     note('v', `v=${vText} is not a link format version; reading the link as v=${PLAIN_VERSION}.`);
   } else if (Number(vText) > URL_VERSION) {

@@ -9,7 +9,7 @@ import { useApp, useAppState } from '../app/AppContext';
 import { useTakeOver } from '../app/Deferred';
 import { shareQuery, shareStateOf } from '../state/urlSync';
 import { DEFAULT_SHEET_QUESTIONS, MAX_SHEET_QUESTIONS } from './link';
-import { asksAboutRounds, sheetInput } from './sheet';
+import { asksAboutRounds, sheetInput, sheetReference } from './sheet';
 import { pageSheets } from './sheetClient';
 import { sheetResult } from './sheetResult';
 import { SheetAnswers, SheetQuestions } from './SheetView';
@@ -208,11 +208,14 @@ export function SheetPrintQuestions() {
   const result = useStore(sheetResult);
   const link = useAppState((s) => s.sheet);
   const share = useAppState(useShallow(shareStateOf));
+  const presetName = useAppState((s) => s.presetName);
   if (result.status !== 'ready' || !result.sheet || !link) return null;
-  const url = `${window.location.origin}${window.location.pathname}?${shareQuery(share)}`;
+  // Paper: the link when short, else a short form (a preset's link runs to 700 characters).
+  const site = `${window.location.origin}${window.location.pathname}`;
+  const reference = sheetReference(site, shareQuery(share), presetName, link);
   return (
     <section className="print-only sheet-print sheet-print-questions" aria-label="Exercise sheet (print)">
-      <SheetQuestions sheet={result.sheet} link={url} />
+      <SheetQuestions sheet={result.sheet} link={reference} />
     </section>
   );
 }

@@ -13,7 +13,7 @@ export function SheetQuestions({
 }: {
   sheet: Sheet;
   onTime?: (t: number) => void;
-  /** The link that makes the sheet again (printed under the title). */
+  /** How to make the sheet again, printed under the title (a short form, not the link). */
   link?: string;
 }) {
   return (
@@ -34,7 +34,7 @@ export function SheetQuestions({
             <p>{q.text}</p>
             {onTime && q.at_s !== null && (
               <button type="button" className="sheet-at" onClick={() => onTime(q.at_s ?? 0)}>
-                Show at {formatNumber(q.at_s, 6)} s
+                Show at {q.at_text ?? `${formatNumber(q.at_s, 6)} s`}
               </button>
             )}
             <div className="sheet-space" aria-hidden="true" />

@@ -14,7 +14,7 @@ import { InProcessSheetWorker } from '../test/sheetWorker';
 import { engineWasm, realValidator } from '../test/wasm';
 import { TheoryNote } from '../theory/TheoryNote';
 import { parseTheory, theoryOf } from '../theory/theory';
-import { parseSheet, sheetInput } from './sheet';
+import { parseSheet, PRINTED_LINK_LIMIT, sheetInput, sheetReference } from './sheet';
 import type { FromSheetWorker, ToSheetWorker } from './protocol';
 import { SheetClient, type SheetWorkerLike } from './sheetClient';
 import { createSheetHandler, SHEET_TRAP_TEXT } from './sheetHandler';
@@ -162,8 +162,26 @@ describe('the sheet view', () => {
       for (const r of q.rules) expect(container.textContent).toContain(`${r.title} (${r.source})`);
     }
     const first = sheet.questions.find((q) => q.at_s !== null);
-    act(() => screen.getAllByRole('button', { name: /^Show at/ })[0]?.click());
+    // The button says the time as the sheet writes it (to the millisecond); the cursor goes
+    // to the exact time.
+    const button = screen.getAllByRole('button', { name: /^Show at/ })[0];
+    expect(button?.textContent).toBe(`Show at ${first?.at_text}`);
+    expect(first?.at_text).toMatch(/^\d+(\.\d{1,3})? s$/);
+    act(() => button?.click());
     expect(times).toEqual([first?.at_s]);
+    // Names from the catalogue, no ids, no nanoseconds.
+    expect(sheet.scenario).toMatch(/^Reno · /);
+    expect(container.textContent).not.toMatch(/\d\.\d{4,} s/);
+  });
+
+  it('prints a short reference instead of a long link', () => {
+    const site = 'https://cwndlab.example/app/';
+    expect(sheetReference(site, 'v=4&alg=reno', null, { number: 3, count: 6 })).toBe(`${site}?v=4&alg=reno`);
+    const long = `v=4&${'f0.drops=1,2,3&'.repeat(50)}sheet=3`;
+    const short = sheetReference(site, long, 'textbook-reno', { number: 3, count: 6 });
+    expect(short).toBe('cwndlab, cwndlab.example/app/ · preset textbook-reno · Exercise sheet 3 (6 questions)');
+    expect(short.length).toBeLessThanOrEqual(PRINTED_LINK_LIMIT);
+    expect(sheetReference(site, long, null, { number: 2, count: 1 })).toContain('a custom scenario');
   });
 });
 

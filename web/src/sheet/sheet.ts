@@ -21,8 +21,10 @@ export interface SheetQuestion {
   answer: string;
   values: JsonValue;
   rules: SheetRule[];
-  /** When it happened, s (time questions), or null. */
+  /** When it happened, s (time questions), or null: exact, for the cursor. */
   at_s: number | null;
+  /** The same time as the sheet writes it ("3.281 s", the engine's), or null. */
+  at_text: string | null;
 }
 
 /** A sheet. */
@@ -71,6 +73,7 @@ export function parseSheet(json: string): Sheet {
       formula: str(r, 'formula'),
     })),
     at_s: typeof q.at_s === 'number' ? q.at_s : null,
+    at_text: typeof q.at_text === 'string' ? q.at_text : null,
   }));
   return {
     title: str(o, 'title'),
@@ -105,4 +108,24 @@ export function sheetInput(
     title: scenarioName(s),
     compareJson: JSON.stringify(compare),
   };
+}
+
+/** The longest link a printed sheet carries as it is; a longer one (a preset's link runs
+ *  to hundreds of characters) is replaced by the short form (`sheetReference`). */
+export const PRINTED_LINK_LIMIT = 120;
+
+/** How a printed sheet says where it comes from: the link when it is short, else the
+ *  site, the preset (or "a custom scenario") and the sheet number, which make it again
+ *  ("cwndlab.example/ · preset textbook-reno · sheet 3 (6 questions)"). */
+export function sheetReference(
+  site: string,
+  query: string,
+  presetName: string | null,
+  link: { number: number; count: number },
+): string {
+  const url = `${site}?${query}`;
+  if (url.length <= PRINTED_LINK_LIMIT) return url;
+  const what = presetName ? `preset ${presetName}` : 'a custom scenario (its link is on the page)';
+  const site0 = site.replace(/^https?:\/\//, '');
+  return `cwndlab, ${site0} · ${what} · Exercise sheet ${link.number} (${link.count} question${link.count === 1 ? '' : 's'})`;
 }
