@@ -82,7 +82,7 @@ export function PresetMenu() {
             <span className="preset-changed">
               {statusText(status)}{' '}
               <button type="button" className="link" onClick={() => controller.loadPreset(preset.name)}>
-                Load {preset.title} again
+                Load the preset again
               </button>
             </span>
           )}
