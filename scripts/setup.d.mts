@@ -5,6 +5,7 @@ export function splitTables(answers: {
   schema: unknown;
   defaultScenario: unknown;
   presets: unknown[];
+  families?: unknown;
   codes: unknown;
   catalogue: unknown[];
   rules: unknown;

@@ -143,7 +143,7 @@ export function maxFlows(wasm) {
  * preset name. The catalogue's state machines are left out: the page reads a run's machine
  * from the engine that runs it (`Sim.machine_json`).
  */
-export function splitTables({ schema, defaultScenario, presets, codes, catalogue, rules, limits, sweep }) {
+export function splitTables({ schema, defaultScenario, presets, families, codes, catalogue, rules, limits, sweep }) {
   // Every field the engine writes has a place: a new one stops the build until it has one.
   const placed = (what, entry, fields) => {
     for (const f of Object.keys(entry ?? {})) {
@@ -153,7 +153,7 @@ export function splitTables({ schema, defaultScenario, presets, codes, catalogue
   const lessons = {};
   const steps = {};
   for (const p of presets) {
-    placed('a preset', p, ['name', 'description', 'scenario', 'lesson', 'steps']);
+    placed('a preset', p, ['name', 'title', 'family', 'focus', 'description', 'scenario', 'lesson', 'steps']);
     placed('a lesson', p.lesson, ['look', 'happens', 'source', 'question', 'compare', 'mode']);
     if (p.lesson) {
       const { look, happens, source, question } = p.lesson;
@@ -168,12 +168,17 @@ export function splitTables({ schema, defaultScenario, presets, codes, catalogue
     tables: {
       schema,
       defaultScenario,
-      presets: presets.map(({ name, description, scenario, lesson }) => ({
+      presets: presets.map(({ name, title, family, focus, description, scenario, lesson }) => ({
         name,
+        title,
+        family,
+        focus,
         description,
         scenario,
         lesson: lesson ? { compare: lesson.compare, mode: lesson.mode } : null,
       })),
+      // The menu's groups, in order: `[{name, title}]`.
+      presetFamilies: families,
       codes,
       catalogue: catalogue.map(({ name, label, group, description, settings }) => ({
         name,
@@ -199,6 +204,7 @@ async function writeTables() {
     schema: JSON.parse(wasm.schema_json()),
     defaultScenario: JSON.parse(wasm.default_scenario_json()),
     presets: JSON.parse(wasm.presets_json()),
+    families: JSON.parse(wasm.preset_families_json()),
     codes: JSON.parse(wasm.codes_json()),
     catalogue: JSON.parse(wasm.catalogue_json()),
     // The rules every explained decision names, their kinds, and the glossary.

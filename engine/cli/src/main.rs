@@ -196,11 +196,18 @@ fn validate(file: &std::path::Path) -> Result<String, Fail> {
     }
 }
 
+/// One line per preset, in menu order: its name, its title, and its family's title.
 fn presets_list() -> String {
     let all = presets::all();
     let width = all.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    let family = |name: &str| {
+        presets::FAMILIES
+            .iter()
+            .find(|f| f.name == name)
+            .map_or("", |f| f.title)
+    };
     all.iter()
-        .map(|p| format!("{:width$}  {}", p.name, p.description))
+        .map(|p| format!("{:width$}  {} · {}", p.name, p.title, family(p.family)))
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -49,10 +49,12 @@ pub fn catalogue_json() -> String {
     catalogue::catalogue_json().to_string()
 }
 
-/// Every preset: `[{name, description, scenario, lesson, steps}]`, each scenario complete;
-/// `lesson` is null or `{look, happens, source, question, compare}` (`compare`: catalogue
-/// names to select); `steps` where the explanation tools lead in it: `[{label, rules}]`
-/// (rule ids; offer a step when the run explains one of its rules).
+/// Every preset: `[{name, title, family, focus, description, scenario, lesson, steps}]`,
+/// in menu order, each scenario complete; `family` a family's name (`preset_families_json`);
+/// `focus` the run its lesson is about (a catalogue name, `flow<i>` in a competition) or
+/// null; `lesson` is null or `{look, happens, source, question, compare}` (`compare`:
+/// catalogue names to select); `steps` where the explanation tools lead in it:
+/// `[{label, rules}]` (rule ids; offer a step when the run explains one of its rules).
 #[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub fn presets_json() -> String {
@@ -61,10 +63,22 @@ pub fn presets_json() -> String {
         .filter_map(|p| {
             let s = p.scenario().ok()?;
             Some(
-                json!({"name": p.name, "description": p.description, "scenario": s.to_value(),
+                json!({"name": p.name, "title": p.title, "family": p.family, "focus": p.focus,
+                        "description": p.description, "scenario": s.to_value(),
                         "lesson": p.lesson, "steps": p.steps}),
             )
         })
+        .collect();
+    serde_json::Value::Array(list).to_string()
+}
+
+/// The preset families, in menu order: `[{name, title}]`.
+#[cfg(feature = "tools")]
+#[wasm_bindgen]
+pub fn preset_families_json() -> String {
+    let list: Vec<_> = presets::FAMILIES
+        .iter()
+        .map(|f| json!({"name": f.name, "title": f.title}))
         .collect();
     serde_json::Value::Array(list).to_string()
 }

@@ -92,10 +92,25 @@ export interface LessonStep {
 /** An engine preset: a named, complete scenario, and its lesson if it has one (the lesson's
  *  text and the preset's steps are in teaching.json, by the preset's name). */
 export interface Preset {
+  /** Name on the command line and in links (`preset=`, `lesson=`). */
   name: string;
+  /** What a lecturer calls it ("Reno against NewReno: three drops in one window"). */
+  title: string;
+  /** Its family's name (`Tables.presetFamilies`). */
+  family: string;
+  /** The run its lesson is about: a catalogue name (`custom`: the preset's own flow-0
+   *  settings) or `flow<i>` in a competition; null: no one run. */
+  focus: string | null;
   description: string;
   scenario: Scenario;
   lesson: LessonHead | null;
+}
+
+/** A family of presets (one source's experiments): a group in the menu. */
+export interface PresetFamily {
+  name: string;
+  /** "Fall & Floyd 1996: the four variants under drops". */
+  title: string;
 }
 
 /** One named algorithm of the engine's catalogue (`catalogue_json()`). */
@@ -211,6 +226,8 @@ export interface EngineTables {
   schema: Schema;
   defaultScenario: Scenario;
   presets: Preset[];
+  /** The presets' families, in menu order (`preset_families_json()`). */
+  presetFamilies: PresetFamily[];
   codes: Codes;
   catalogue: CatalogueEntry[];
   /** The glossary of the terms on screen (the rules themselves are in teaching.json). */

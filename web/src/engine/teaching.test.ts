@@ -42,6 +42,7 @@ describe('the teaching texts', () => {
       schema: tables.schema,
       defaultScenario: tables.defaultScenario,
       presets,
+      families: JSON.parse(wasm.preset_families_json()) as unknown,
       codes: tables.codes,
       catalogue,
       rules,

@@ -240,14 +240,18 @@ function Diagram({ explainer, keyName, machine }: { explainer: Explainer; keyNam
   );
 }
 
-/** The state machines of the runs: every compared algorithm, or the focused flow of a
- *  competition. */
+/** The state machines of the runs: every compared algorithm (the focused one first: the run
+ *  a preset's lesson is about, or the one chosen), or the focused flow of a competition. */
 export function StateMachines() {
   const { controller } = useApp();
   const explainer = controller.explainer;
   useAppState((s) => s.decisionsVersion);
   const mode = useAppState((s) => s.mode);
-  const keysText = useAppState((s) => (s.mode === 'compete' ? (explainer.focusKey(s) ?? '') : s.keys.join(',')));
+  const keysText = useAppState((s) => {
+    const focus = explainer.focusKey(s);
+    if (s.mode === 'compete') return focus ?? '';
+    return (focus === null ? s.keys : [focus, ...s.keys.filter((k) => k !== focus)]).join(',');
+  });
   const keys = keysText === '' ? [] : keysText.split(',');
   const shown = keys.flatMap((k) => {
     const m = explainer.index(k)?.machine;

@@ -95,6 +95,24 @@ describe('explanations in the page', () => {
     expect(idx?.phaseAt(row)).toBe(tables.codes.phases.indexOf('fast_recovery'));
   });
 
+  it('a preset’s step starts at the run its lesson is about: Reno’s first timeout at 3.281080 s, not Old Tahoe’s', async () => {
+    const all = ['old_tahoe', 'tahoe', 'reno', 'newreno'];
+    const link = (extra: string) =>
+      `?${encodeShareState({ ...defaultShareState(), scenario: base, algorithms: all })}${extra}`;
+    for (const [extra, key, t] of [
+      ['&preset=fall-floyd-reno-3drops', 'reno', 3.28108],
+      ['', 'old_tahoe', 2.89892],
+    ] as const) {
+      const h = make(link(extra));
+      await waitFor(h.allDone);
+      h.store.getState().setExplaining(true);
+      await waitFor(() => all.every((k) => h.controller.explainer.index(k) !== null));
+      const r = h.controller.explainer.stepToRules(['timeout.expire']);
+      expect(r.ok && r.ref.key).toBe(key);
+      expect(h.store.getState().cursor).toBeCloseTo(t, 5);
+    }
+  });
+
   it('a step with nothing left says so, and the selection stays', async () => {
     const h = make(query());
     await explained(h);

@@ -4,13 +4,11 @@
 // texts are in the teaching chunk (engine/teaching.ts), which start-up loads before it
 // renders a link that opens a lesson.
 import { narrowLayout } from '../app/layout';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useAppState } from '../app/AppContext';
 import { tables } from '../engine/tables';
 import { useTeaching } from '../engine/teaching';
-import { jsonEqual } from '../lib/json';
-import { presetBase } from '../scenario/algorithms';
-import { flowsOf } from '../scenario/competition';
+import { presetStatus } from '../scenario/presets';
 
 /** Below this width the lesson starts collapsed (the one-column layout). */
 
@@ -25,10 +23,12 @@ export function LessonPanel() {
   // The lesson stays while the scenario is explored; it says when the scenario is no longer
   // the preset's (a link to the preset opens unchanged).
   // (A preset with several flows loads as a competition, exactly as it is.)
-  const changed = useAppState(
-    (s) =>
-      !!preset &&
-      !jsonEqual(s.scenario, flowsOf(preset.scenario).length > 1 ? preset.scenario : presetBase(preset.scenario).base),
+  const scenario = useAppState((s) => s.scenario);
+  const mode = useAppState((s) => s.mode);
+  const algorithms = useAppState((s) => s.algorithms);
+  const status = useMemo(
+    () => (preset ? presetStatus(preset, scenario, mode, algorithms) : null),
+    [preset, scenario, mode, algorithms],
   );
   const [open, setOpen] = useState(startsOpen);
   const texts = useTeaching(!!preset?.lesson);
@@ -37,7 +37,8 @@ export function LessonPanel() {
   return (
     <details className="lesson" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
-        <span className="lesson-tag">Lesson</span> <span className="lesson-name">{preset.name}</span>
+        <span className="lesson-tag">Lesson</span> <span className="lesson-name">{preset.title}</span>{' '}
+        <code className="lesson-id">{preset.name}</code>
       </summary>
       <dl>
         <dt>Look at</dt>
@@ -50,7 +51,13 @@ export function LessonPanel() {
         <p>{lesson.happens}</p>
         <p className="lesson-source">Source: {lesson.source}</p>
       </details>
-      {changed && <p className="lesson-note">The scenario has changed since the preset was loaded.</p>}
+      {status && status.kind !== 'same' && (
+        <p className="lesson-note">
+          {status.kind === 'changed'
+            ? `The scenario has changed since the preset was loaded: ${status.settings.join(', ')}.`
+            : `The scenario is no longer the preset’s: ${status.why}.`}
+        </p>
+      )}
     </details>
   );
 }

@@ -1,36 +1,29 @@
-// The engine's presets, grouped: presets whose scenarios differ only in the algorithm (the
-// named algorithm and the settings the catalogue controls) form a group (the same experiment
-// run with each algorithm).
+// The engine's presets by family (one <optgroup> per family, its title) and by title, in the
+// engine's order; the chosen preset's name (for the command line and links) and description
+// under the menu, and whether the scenario has changed since it was loaded.
+import { useMemo } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
 import { tables, type Preset } from '../engine/tables';
-import { CATALOGUE, withDefaultAlgorithm } from '../scenario/algorithms';
+import { presetNamed, presetStatus, type PresetStatus } from '../scenario/presets';
 
 interface Group {
-  label: string;
+  name: string;
+  title: string;
   presets: Preset[];
 }
 
-/** Groups presets by their scenario without the algorithm. */
+/** The presets grouped by family, families in the engine's order. */
 export function groupPresets(presets: readonly Preset[]): Group[] {
-  const groups = new Map<string, Group>();
-  // The algorithms' names as name tokens, longest first, each compiled once (not once per
-  // group: this runs in the page's first render).
-  const tokens = CATALOGUE.map((e) => e.name.replace(/_/g, '-'))
-    .sort((a, b) => b.length - a.length)
-    .map((t) => new RegExp(`(^|-)${t}(-|$)`));
+  const groups = new Map(tables.presetFamilies.map((f) => [f.name, { ...f, presets: [] as Preset[] }]));
   for (const p of presets) {
-    const key = JSON.stringify(withDefaultAlgorithm(p.scenario));
-    let g = groups.get(key);
+    let g = groups.get(p.family);
     if (!g) {
-      // "fall-floyd-reno-3drops" → "fall-floyd-3drops": the name without the algorithm.
-      let label = p.name;
-      for (const t of tokens) label = label.replace(t, '$1').replace(/-$/, '');
-      g = { label, presets: [] };
-      groups.set(key, g);
+      g = { name: p.family, title: p.family, presets: [] };
+      groups.set(p.family, g);
     }
     g.presets.push(p);
   }
-  return [...groups.values()];
+  return [...groups.values()].filter((g) => g.presets.length > 0);
 }
 
 let grouped: Group[] | null = null;
@@ -41,30 +34,60 @@ function presetGroups(): Group[] {
   return grouped;
 }
 
+/** "changed from the preset (Bottleneck bandwidth)", or why it is no longer the preset. */
+export function statusText(status: PresetStatus): string {
+  if (status.kind === 'same') return '';
+  if (status.kind === 'changed') return `Changed from the preset: ${status.settings.join(', ')}.`;
+  return `No longer this preset: ${status.why}.`;
+}
+
 /** The presets menu. */
 export function PresetMenu() {
   const { controller } = useApp();
-  const presetName = useAppState((s) => s.presetName);
+  const preset = presetNamed(useAppState((s) => s.preset));
+  const scenario = useAppState((s) => s.scenario);
+  const mode = useAppState((s) => s.mode);
+  const algorithms = useAppState((s) => s.algorithms);
+  const status = useMemo(
+    () => (preset ? presetStatus(preset, scenario, mode, algorithms) : null),
+    [preset, scenario, mode, algorithms],
+  );
+  const shown = preset && status?.kind !== 'gone' ? preset : undefined;
   const groups = presetGroups();
-  const description = tables.presets.find((p) => p.name === presetName)?.description;
   return (
     <div className="presets">
       <label>
         <span>Preset</span>
-        <select value={presetName ?? ''} onChange={(e) => e.target.value && controller.loadPreset(e.target.value)}>
-          <option value="">{presetName ? '—' : 'Custom scenario'}</option>
+        <select value={shown?.name ?? ''} onChange={(e) => e.target.value && controller.loadPreset(e.target.value)}>
+          <option value="">{shown ? '—' : 'Custom scenario'}</option>
           {groups.map((g) => (
-            <optgroup key={g.label} label={g.label}>
+            <optgroup key={g.name} label={g.title}>
               {g.presets.map((p) => (
-                <option key={p.name} value={p.name} title={p.description}>
-                  {p.name}
+                <option key={p.name} value={p.name} title={`${p.name}: ${p.description}`}>
+                  {p.title}
                 </option>
               ))}
             </optgroup>
           ))}
         </select>
       </label>
-      {description && <p className="preset-description">{description}</p>}
+      {preset && status && (
+        <p className="preset-description">
+          {shown && (
+            <>
+              <code className="preset-name">{shown.name}</code> · {shown.description}{' '}
+            </>
+          )}
+          {status.kind !== 'same' && (
+            <span className="preset-changed">
+              {statusText(status)}{' '}
+              <button type="button" className="link" onClick={() => controller.loadPreset(preset.name)}>
+                Load the preset again
+              </button>
+            </span>
+          )}
+        </p>
+      )}
     </div>
   );
 }

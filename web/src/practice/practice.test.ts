@@ -46,6 +46,26 @@ async function practising(extra = '') {
 
 const idOf = (q: Question, idx: { rule(row: number): number }) => ruleOf(idx, q.row)?.id;
 
+describe('predict-then-reveal: the run predicted for', () => {
+  it('is the run the preset’s lesson is about when the link names none; the first run without a preset', async () => {
+    const all = ['old_tahoe', 'tahoe', 'reno', 'newreno'];
+    for (const [extra, want] of [
+      ['&preset=fall-floyd-reno-3drops', 'reno'],
+      ['', 'old_tahoe'],
+    ] as const) {
+      const h = createHarness(
+        `?${encodeShareState({ ...defaultShareState(), scenario: base, algorithms: all })}${extra}`,
+      );
+      harnesses.push(h);
+      h.controller.runFull();
+      const practice = new Practice(h.store, h.controller.explainer, h.traces);
+      await waitFor(h.allDone);
+      practice.start('events');
+      expect(practice.get().key).toBe(want);
+    }
+  });
+});
+
 describe('predict-then-reveal: the questions', () => {
   it('asks about congestion events and phase changes only, one per instant, named in the engine’s words', async () => {
     const { h, practice } = await practising();

@@ -12,6 +12,7 @@ import { durationOf, getAt, mssOf } from '../scenario/paths';
 import { TIME_PLOTS } from '../plots/registry';
 import { runScenario, type AlgorithmName } from '../scenario/algorithms';
 import { flowIndexOf } from '../scenario/competition';
+import { presetFocus } from '../scenario/presets';
 import { encodeShareState } from '../scenario/url';
 import { shareStateOf } from '../state/urlSync';
 import type { AppStore } from '../state/store';
@@ -144,7 +145,11 @@ export class Practice {
   private begin(link: PracticeLink) {
     this.link = link;
     const s = this.store.getState();
-    const key = link.run !== null && s.keys.includes(link.run) ? link.run : (s.keys[0] ?? null);
+    // No run named: the run the preset's lesson is about, else the first.
+    const key =
+      link.run !== null && s.keys.includes(link.run)
+        ? link.run
+        : (presetFocus(s.preset ?? s.lesson, s.keys) ?? s.keys[0] ?? null);
     const flow = key === null ? 0 : (flowIndexOf(key) ?? 0);
     const scenario =
       key === null || flowIndexOf(key) !== null ? s.scenario : runScenario(s.scenario, key as AlgorithmName);

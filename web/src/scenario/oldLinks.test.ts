@@ -4,6 +4,8 @@
 // keys) that oldLinks.fixture.json holds; the codec of today gives the same. The written text
 // names every value that differs from the engine's defaults and the whole view, so the same
 // text is the same state (the round-trip tests in url.test.ts); it is v=4 with no fragment.
+// One entry changed on purpose: `?v=2&lesson=fall-floyd-reno-1drops` named a preset without a
+// lesson (a notice, no lesson) until Fall & Floyd got lessons (issue 43); it now opens one.
 import { describe, expect, it } from 'vitest';
 import { realValidator } from '../test/wasm';
 import fixture from './oldLinks.fixture.json';

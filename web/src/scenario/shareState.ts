@@ -103,6 +103,9 @@ export interface ShareState {
   plots: PlotId[];
   /** The preset whose lesson the page shows, or null. */
   lesson: string | null;
+  /** The preset the scenario came from (`preset=`), while it is still recognisable
+   *  (scenario/presets.ts `presetStatus`), or null. */
+  preset: string | null;
   /** Bin width of the throughput plot, s; null = chosen from the run's duration. */
   throughputBin: number | null;
   throughputColumn: ThroughputColumn;
@@ -149,6 +152,7 @@ export function defaultShareState(): ShareState {
     layout: 'multiples',
     plots: [...DEFAULT_PLOTS],
     lesson: null,
+    preset: null,
     throughputBin: null,
     throughputColumn: 'delivered',
     cdfScale: 'linear',

@@ -14,6 +14,7 @@ import { jsonEqual } from '../lib/json';
 import { getAt, setAt } from './paths';
 import { defaultShareState, type ShareState } from './shareState';
 import { decodeShareState, encodeShareState } from './url';
+import { MAX_PRESET_CHANGES, presetNamed, presetStatus, presetView } from './presets';
 
 const validate = realValidator();
 
@@ -97,7 +98,7 @@ describe('the scenario URL: round trip', () => {
     expect(query).toContain(`lesson=${name}`);
     expect(notices).toEqual([]);
     expect(back.lesson).toBe(name);
-    const bad = decode('?v=2&lesson=fall-floyd-reno-1drops');
+    const bad = decode('?v=2&lesson=fall-floyd-sack-1drops');
     expect(noticeFor(bad.notices, 'lesson')).toContain('not a preset with a lesson');
     expect(bad.state.lesson).toBeNull();
   });
@@ -126,6 +127,7 @@ describe('the scenario URL: round trip', () => {
       layout: 'overlay',
       plots: ['window', 'queue'],
       lesson: null,
+      preset: null,
       throughputBin: 0.1 + 0.2,
       throughputColumn: 'bottleneck',
       cdfScale: 'log',
@@ -654,5 +656,91 @@ describe('the scenario URL: bad input', () => {
       const r = decode(q);
       expect(r.state.scenario.version).toBe(1);
     }
+  });
+});
+
+describe('the scenario URL: the preset a scenario came from (preset=)', () => {
+  const RENO = 'fall-floyd-reno-3drops';
+  const reno = presetNamed(RENO);
+  if (!reno) throw new Error(`no ${RENO}`);
+  /** The page right after the menu loaded `name`. */
+  const loaded = (name: string): ShareState => {
+    const p = presetNamed(name);
+    if (!p) throw new Error(name);
+    const v = presetView(p, 'compare', defaultShareState().algorithms);
+    return {
+      ...defaultShareState(),
+      mode: v.mode,
+      scenario: v.scenario,
+      algorithms: v.algorithms,
+      lesson: name,
+      preset: name,
+    };
+  };
+
+  it('keeps the preset, its lesson and its runs through a link', () => {
+    const state = loaded(RENO);
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    expect(query).toContain(`preset=${RENO}`);
+    expect(query).toContain(`lesson=${RENO}`);
+    expect(query).toContain('alg=reno,newreno');
+    expect(back.preset).toBe(RENO);
+    expect(back.lesson).toBe(RENO);
+    expect(back.scenario).toEqual(state.scenario);
+    expect(presetStatus(reno, back.scenario, back.mode, back.algorithms)).toEqual({ kind: 'same' });
+  });
+
+  it('names a changed preset as changed, and drops it once it is no longer recognisable', () => {
+    const moved = {
+      ...loaded(RENO),
+      scenario: setAt(loaded(RENO).scenario, 'network.bottleneck.bandwidth', 1_000_000),
+    };
+    const { query, state: back } = roundTrip(moved);
+    expect(query).toContain(`preset=${RENO}`);
+    expect(back.preset).toBe(RENO);
+    const status = presetStatus(reno, back.scenario, back.mode, back.algorithms);
+    expect(status).toEqual({ kind: 'changed', settings: [requireSpec('network.bottleneck.bandwidth').label] });
+    // More settings changed than MAX_PRESET_CHANGES: a custom scenario, no preset in the link.
+    let far = moved.scenario;
+    const more = ['network.bottleneck.delay', 'network.bottleneck.queue_packets', 'seed', 'duration'];
+    for (const [i, path] of more.slice(0, MAX_PRESET_CHANGES).entries()) far = setAt(far, path, i + 2);
+    expect(presetStatus(reno, far, 'compare', moved.algorithms).kind).toBe('gone');
+    const gone = roundTrip({ ...moved, scenario: far });
+    expect(gone.query).not.toContain('preset=');
+    expect(gone.state.preset).toBeNull();
+    // Flows added: no longer the preset either.
+    expect(presetStatus(reno, { ...moved.scenario, flows: [{}, {}] }, 'compare', moved.algorithms).kind).toBe('gone');
+  });
+
+  it('opens a bare preset=NAME as the menu loads the preset', () => {
+    const { state, notices } = decode(`?v=4&preset=${RENO}`);
+    expect(notices).toEqual([]);
+    const menu = loaded(RENO);
+    expect(state.scenario).toEqual(menu.scenario);
+    expect(state.algorithms).toEqual(['reno', 'newreno']);
+    expect([state.preset, state.lesson, state.mode]).toEqual([RENO, RENO, 'compare']);
+    // The link's own algorithms win; a preset of several flows is a competition.
+    expect(decode(`?v=4&alg=tahoe&preset=${RENO}`).state.algorithms).toEqual(['tahoe']);
+    const four = decode('?v=4&preset=jacobson-four-new').state;
+    expect(four.mode).toBe('compete');
+    expect(four.scenario.flows).toHaveLength(4);
+    // A sender that writes brings the thin-stream plots, as the menu does.
+    expect(decode('?v=4&preset=thin-50b-10ms').state.plots).toContain('thin');
+  });
+
+  it('opens an old link without preset= as before, and names a preset that does not exist', () => {
+    const old = `?v=4&alg=reno,newreno&${encodeShareState(loaded(RENO))
+      .split('&')
+      .slice(2)
+      .filter((p) => !p.startsWith('preset='))
+      .join('&')}`;
+    const { state, notices } = decode(old);
+    expect(notices).toEqual([]);
+    expect(state.preset).toBeNull();
+    expect(state.scenario).toEqual(loaded(RENO).scenario);
+    const bad = decode(`?v=4&preset=fall-floyd-sack-3drops&duration=5`);
+    expect(noticeFor(bad.notices, 'preset')).toContain('preset=fall-floyd-sack-3drops is not a preset');
+    expect([bad.state.preset, getAt(bad.state.scenario, 'duration')]).toEqual([null, 5]);
   });
 });

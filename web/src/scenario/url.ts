@@ -42,6 +42,7 @@ import { practiceText, readPractice } from '../practice/link';
 import { readSheet, readTheory, sheetText } from '../sheet/link';
 import { readSweep, sweepPairs } from '../sweep/link';
 import { flowAlgorithm, flowBaseline, MAX_FLOWS, MODES, runKeysOf, withFlowAlgorithm, type Mode } from './competition';
+import { presetNamed, presetStatus, presetView } from './presets';
 
 /** The engine's validator (`validate_json`), parsed: resolves a partial scenario. */
 export type Validator = (scenarioJson: string) => Validation;
@@ -59,6 +60,7 @@ const VIEW_KEYS = new Set([
   'tput',
   'cdfx',
   'lesson',
+  'preset',
   'tl',
   'flows',
   'hide',
@@ -141,6 +143,12 @@ export function sharePairs(state: ShareState): QueryPairs {
     });
     pairs.push(['tl', items.join(',')]);
   }
+  // The preset the scenario came from, while it is recognisable; never on a link without a
+  // setting (a bare `preset=NAME` opens the preset itself).
+  const preset = presetNamed(state.preset);
+  const hasSetting = pairs.some(([k]) => !VIEW_KEYS.has(k) || k === 'tl' || k === 'flows');
+  const stillPreset =
+    preset && hasSetting && presetStatus(preset, state.scenario, state.mode, state.algorithms).kind !== 'gone';
   if (state.cursor !== null) pairs.push(['t', String(state.cursor)]);
   if (state.xDomain) pairs.push(['x', `${state.xDomain[0]}:${state.xDomain[1]}`]);
   const def = defaultShareState();
@@ -153,6 +161,7 @@ export function sharePairs(state: ShareState): QueryPairs {
   if (state.throughputColumn !== def.throughputColumn) pairs.push(['tput', state.throughputColumn]);
   if (state.cdfScale !== def.cdfScale) pairs.push(['cdfx', state.cdfScale]);
   if (state.lesson !== null) pairs.push(['lesson', state.lesson]);
+  if (stillPreset) pairs.push(['preset', preset.name]);
   if (compete && state.hidden.length > 0) pairs.push(['hide', state.hidden.join(',')]);
   if (state.why) pairs.push(['why', `${state.why.key}:${state.why.index}`]);
   if (state.practice) pairs.push(['practice', practiceText(state.practice)]);
@@ -233,11 +242,29 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
     pairs = upgrade(pairs, Number(vText), note);
   }
 
+  // The preset the scenario came from (`preset=NAME`). A link with no setting of its own
+  // (no parameter, `tl` or `flows`) opens the preset as the menu loads it.
+  const presetText = pairs.find(([k]) => k === 'preset')?.[1];
+  const preset = presetText === undefined ? undefined : presetNamed(presetText);
+  if (presetText !== undefined && !preset) {
+    note(
+      'preset',
+      `preset=${presetText} is not a preset (the Preset menu and \`cwndlab presets\` list them); ` +
+        'the link’s settings are used as they are.',
+    );
+  }
+  const barePreset = preset && !pairs.some(([k]) => !VIEW_KEYS.has(k) || k === 'tl' || k === 'flows') ? preset : null;
+  if (preset) state.preset = preset.name;
+
   // The mode first: it decides what `f<i>.algorithm` means and the view's defaults.
   const modeText = pairs.find(([k]) => k === 'mode')?.[1];
   if (modeText !== undefined) {
     if ((MODES as readonly string[]).includes(modeText)) state.mode = modeText as Mode;
     else note('mode', `mode=${modeText} is not a mode (allowed: ${MODES.join(', ')}); comparing algorithms.`);
+  }
+  // A preset with several flows is a competition.
+  if (barePreset && Array.isArray(barePreset.scenario.flows) && barePreset.scenario.flows.length > 1) {
+    state.mode = 'compete';
   }
   const compete = state.mode === 'compete';
   state.layout = defaultLayout(state.mode);
@@ -320,12 +347,25 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
   const tl = pairs.find(([k]) => k === 'tl')?.[1];
   if (tl !== undefined) scenario = { ...scenario, timeline: decodeTimeline(tl, note) };
 
+  const algText = pairs.find(([k]) => k === 'alg')?.[1];
+  if (barePreset) {
+    const named = orderAlgorithms((algText ?? '').split(',').filter(isAlgorithm));
+    const opened = presetView(barePreset, state.mode, named.length > 0 ? named : state.algorithms);
+    scenario = opened.scenario;
+    // The link's own choices win: its algorithms, plots and lesson.
+    if (named.length === 0) state.algorithms = opened.algorithms;
+    if (!pairs.some(([k]) => k === 'plots')) {
+      const extra = opened.plots;
+      state.plots = PLOT_IDS.filter((p) => state.plots.includes(p) || extra.includes(p));
+    }
+    if (!pairs.some(([k]) => k === 'lesson') && barePreset.lesson) state.lesson = barePreset.name;
+  }
+
   scenario = validateWithFallback(scenario, validate, note, maxFlows ?? 1);
   state.scenario = scenario;
   const duration = durationOf(scenario, Infinity);
 
   // Selection.
-  const algText = pairs.find(([k]) => k === 'alg')?.[1];
   if (algText !== undefined) {
     const names = algText.split(',').map((s) => s.trim());
     const bad = names.filter((n) => n !== '' && !isAlgorithm(n));

@@ -8,6 +8,9 @@ import { useStore } from 'zustand';
 import { useApp, useAppState } from '../app/AppContext';
 import { useTakeOver } from '../app/Deferred';
 import { shareQuery, shareStateOf } from '../state/urlSync';
+import { algorithmLabel } from '../scenario/algorithms';
+import { presetFocus } from '../scenario/presets';
+import type { AppState } from '../state/types';
 import { DEFAULT_SHEET_QUESTIONS, MAX_SHEET_QUESTIONS } from './link';
 import { asksAboutRounds, sheetInput, sheetReference } from './sheet';
 import { pageSheets } from './sheetClient';
@@ -17,6 +20,14 @@ import { SheetAnswers, SheetQuestions } from './SheetView';
 
 /** Notices about sheets use this key. */
 export const SHEET_NOTICE = 'sheet';
+
+/** The run a sheet asks about, in words: the run the preset's lesson is about, else the
+ *  first (sheet.ts `sheetInput`). */
+function askedAbout(s: Pick<AppState, 'mode' | 'algorithms' | 'preset' | 'lesson'>): string {
+  if (s.mode === 'compete') return 'competition';
+  const key = presetFocus(s.preset ?? s.lesson, s.algorithms) ?? s.algorithms[0];
+  return key === undefined ? 'first run' : `${algorithmLabel(key)} run`;
+}
 
 /** Wait after a change of the view before asking for a new sheet, ms. */
 const SETTLE_MS = 250;
@@ -35,6 +46,7 @@ function useSheetMaker() {
       algorithms: s.algorithms,
       presetName: s.presetName,
       lesson: s.lesson,
+      preset: s.preset,
     })),
   );
   const inputText = useMemo(() => (link ? JSON.stringify(sheetInput(view)) : ''), [link, view]);
@@ -181,10 +193,9 @@ export function SheetPanel() {
           )}
         </div>
         <p className="export-note">
-          Questions about flow 0 of the {store.getState().mode === 'compete' ? 'competition' : 'first run'}, answered by
-          the engine from the run, with the rule behind each answer. The same number gives the same sheet (it is in the
-          link). Printing while a sheet is shown prints the sheet: questions and plots, then the answer key on a page of
-          its own.
+          Questions about flow 0 of the {askedAbout(store.getState())}, answered by the engine from the run, with the
+          rule behind each answer. The same number gives the same sheet (it is in the link). Printing while a sheet is
+          shown prints the sheet: questions and plots, then the answer key on a page of its own.
         </p>
         <p className="sheet-status" role="status" aria-live="polite">
           {link ? result.message : ''}

@@ -141,6 +141,19 @@ describe('the sheet request', () => {
     const list = JSON.parse(input.compareJson) as { algorithm: string }[];
     expect(list.map((r) => r.algorithm)).toEqual(['reno', 'newreno']);
   });
+
+  it('asks about the run the preset’s lesson is about; without a preset, about the first run', () => {
+    const all = 'alg=old_tahoe,tahoe,reno,newreno';
+    const h = createHarness(`?v=4&${all}&preset=fall-floyd-reno-3drops`, 1);
+    harnesses.push(h);
+    const input = sheetInput(h.store.getState());
+    expect(JSON.parse(input.scenarioJson)).toMatchObject({ flows: [{ algorithm: 'reno' }] });
+    const plain = createHarness(`?v=4&${all}`, 1);
+    harnesses.push(plain);
+    expect(JSON.parse(sheetInput(plain.store.getState()).scenarioJson)).toMatchObject({
+      flows: [{ algorithm: 'old_tahoe' }],
+    });
+  });
 });
 
 describe('the sheet view', () => {

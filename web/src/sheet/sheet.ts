@@ -4,6 +4,7 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../lib/json';
 import type { AppState } from '../state/types';
 import { exportRuns, scenarioName } from '../export/describe';
+import { presetFocus } from '../scenario/presets';
 
 /** A rule behind an answer. */
 export interface SheetRule {
@@ -85,7 +86,8 @@ export function parseSheet(json: string): Sheet {
 }
 
 /** What the engine needs to make a sheet of the view: the run asked about (flow 0 of the
- *  first run: the first algorithm compared, or the competition), its title, and in a
+ *  run the preset's lesson is about, else of the first run: the first algorithm compared,
+ *  or the competition), its title, and in a
  *  comparison of several algorithms every run, for the comparison question. */
 export interface SheetInput {
   scenarioJson: string;
@@ -95,10 +97,14 @@ export interface SheetInput {
 
 /** The sheet input of the page's view (each run's scenario as the export uses it). */
 export function sheetInput(
-  s: Pick<AppState, 'scenario' | 'mode' | 'algorithms' | 'presetName' | 'lesson'>,
+  s: Pick<AppState, 'scenario' | 'mode' | 'algorithms' | 'presetName' | 'lesson' | 'preset'>,
 ): SheetInput {
   const runs = exportRuns(s);
-  const first = runs[0];
+  const focus = presetFocus(
+    s.preset ?? s.lesson,
+    runs.map((r) => r.key),
+  );
+  const first = runs.find((r) => r.key === focus) ?? runs[0];
   const compare =
     s.mode === 'compare' && runs.length >= 2
       ? runs.map((r) => ({ algorithm: r.key, scenario: JSON.parse(r.scenarioJson) as JsonValue }))

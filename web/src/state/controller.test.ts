@@ -236,9 +236,35 @@ describe('the app controller', () => {
     expect(getAt(s.scenario, 'flows[0].drops')).toEqual(getAt(preset?.scenario ?? {}, 'flows[0].drops'));
     await waitFor(h.allDone);
     expect(digests(h).reno).toBe(directDigest(preset?.scenario ?? {}, 'reno'));
-    // Changing anything leaves the preset.
+    // Changing anything leaves the exact preset; the one it came from stays named.
     h.controller.setParam('seed', 2);
     expect(h.store.getState().presetName).toBeNull();
+    expect(h.store.getState().preset).toBe('fall-floyd-reno-2drops');
+    expect(shareStateOf(h.store.getState()).preset).toBe('fall-floyd-reno-2drops');
+  });
+
+  it('starts the explanation tools at the run a preset’s lesson is about (its focus), else at the first run', () => {
+    const h = make('?v=4&alg=old_tahoe,tahoe,reno,newreno');
+    const ex = h.controller.explainer;
+    expect(ex.focusKey()).toBe('old_tahoe');
+    // NewReno against Reno: Reno runs first, the lesson is about NewReno.
+    h.controller.loadPreset('fall-floyd-newreno-3drops');
+    expect(h.store.getState().algorithms).toEqual(['reno', 'newreno']);
+    expect(h.store.getState().focus).toBe('newreno');
+    expect(ex.focusKey()).toBe('newreno');
+    // CUBIC's lesson on the long fat path starts at CUBIC, not at NewReno.
+    h.controller.loadPreset('cubic-long-fat-path');
+    expect(ex.focusKey()).toBe('cubic');
+    // A competition preset about one flow starts at that flow; one about none at the first.
+    h.controller.loadPreset('thin-vs-greedy');
+    expect(ex.focusKey()).toBe('flow0');
+    h.controller.loadPreset('jacobson-four-new');
+    expect([h.store.getState().focus, ex.focusKey()]).toEqual([null, 'flow0']);
+    // A link to a preset starts at its focus too; a link without one at the first run.
+    const linked = make('?v=4&alg=old_tahoe,tahoe,reno,newreno&preset=fall-floyd-reno-3drops');
+    expect(linked.controller.explainer.focusKey()).toBe('reno');
+    const query = encodeShareState({ ...shareStateOf(linked.store.getState()), preset: null, lesson: null });
+    expect(make(`?${query}`).controller.explainer.focusKey()).toBe('old_tahoe');
   });
 
   it('loads a preset with cross traffic: the throughput plot is shown and the throughput table arrives', async () => {
@@ -358,9 +384,9 @@ describe('the app controller', () => {
     // Its own algorithm reproduces the preset's run exactly.
     const own = presetBase(preset.scenario).own;
     expect(digests(h)[own]).toBe(directDigestOf(preset.scenario));
-    // A preset without a lesson hides it again.
+    // Another preset shows its own lesson (every preset has one).
     h.controller.loadPreset('fall-floyd-reno-1drops');
-    expect(h.store.getState().lesson).toBeNull();
+    expect(h.store.getState().lesson).toBe('fall-floyd-reno-1drops');
   });
 
   it('loads a preset whose flow 0 matches no catalogue entry as custom, keeping its settings', async () => {

@@ -9,18 +9,11 @@ import type { ChunkMessage, Engine, EngineListener } from '../engine/client';
 import type { FrameReport } from '../plots/core/scheduler';
 import { ENGINE_NOTICE, epochNow, type RunSpec } from '../engine/protocol';
 import type { Validation } from '../engine/validation';
-import { tables, type Scenario } from '../engine/tables';
+import type { Scenario } from '../engine/tables';
 import { TraceStore } from '../engine/traceStore';
 import type { World } from '../plots/core/prerender';
 import { isJsonObject, type JsonValue } from '../lib/json';
-import {
-  CUSTOM,
-  isAlgorithm,
-  orderAlgorithms,
-  presetBase,
-  runScenario,
-  type AlgorithmName,
-} from '../scenario/algorithms';
+import { runScenario, type AlgorithmName } from '../scenario/algorithms';
 import { THIN_PLOTS, writesStream } from '../scenario/apps';
 import { anyBbr, BBR_PLOTS } from '../scenario/bbr';
 import {
@@ -37,7 +30,7 @@ import {
   withoutFlow,
   type Mode,
 } from '../scenario/competition';
-import { crossOf } from '../scenario/cross';
+import { presetFocus, presetNamed, presetView } from '../scenario/presets';
 import { specOf } from '../scenario/params';
 import { concretePath, durationOf, setAt } from '../scenario/paths';
 import { defaultLayout, defaultPlots, PLOT_IDS, type Notice } from '../scenario/shareState';
@@ -837,54 +830,32 @@ export class AppController {
   }
 
   /**
-   * Loads an engine preset. Its flow-0 algorithm joins the comparison: a catalogue name is
-   * then chosen by the comparison (the stored scenario keeps the defaults); `custom` keeps the
+   * Loads an engine preset (scenario/presets.ts `presetView`: a link's bare `preset=NAME`
+   * opens the same). Its flow-0 algorithm joins the comparison: a catalogue name is then
+   * chosen by the comparison (the stored scenario keeps the defaults); `custom` keeps the
    * preset's own flow-0 settings and compares them as "custom". A preset with a lesson
-   * selects the lesson's algorithms (plus its own) and shows the lesson.
+   * selects the lesson's algorithms (plus its own) and shows the lesson; the explanation
+   * tools start at the run the lesson is about (its focus).
    */
   loadPreset(name: string): void {
-    const preset = tables.presets.find((p) => p.name === name);
+    const preset = presetNamed(name);
     if (!preset) {
       this.notify([{ key: 'preset', message: `There is no preset "${name}".` }]);
       return;
     }
     const s = this.store.getState();
-    const lesson = preset.lesson;
-    // A preset with several flows is a competition: its flows run as the preset has them.
-    if (flowsOf(preset.scenario).length > 1) {
-      const scenario = structuredClone(preset.scenario);
-      if (s.mode !== 'compete') {
-        s.setMode('compete');
-        s.setLayout(defaultLayout('compete'));
-        s.setPlots(defaultPlots('compete'));
-        s.setSeries(seriesFor('compete'));
-      }
-      this.showPreset(scenario, name, lesson !== null);
-      return;
+    const view = presetView(preset, s.mode, s.algorithms);
+    if (view.mode !== s.mode) {
+      s.setMode(view.mode);
+      s.setLayout(defaultLayout(view.mode));
+      s.setPlots(defaultPlots(view.mode));
+      s.setSeries(seriesFor(view.mode));
     }
-    const { own, base } = presetBase(preset.scenario);
-    let scenario = structuredClone(base);
-    // Without a lesson the current selection stays (its custom belonged to the old scenario).
-    const kept = lesson ? lesson.compare.filter(isAlgorithm) : s.algorithms.filter((a) => a !== CUSTOM);
-    const selection = orderAlgorithms([...kept, own]);
-    // In a competition a one-flow preset competes with itself: one flow per algorithm.
-    if (s.mode === 'compete') scenario = toCompetition(scenario, selection);
-    // Competing traffic is what the throughput plot is about.
-    if (crossOf(scenario).length > 0) s.showPlot('throughput');
-    s.setAlgorithms(selection);
-    this.showPreset(scenario, name, lesson !== null);
-  }
-
-  /** Shows preset `name`'s scenario (and its lesson): a sender's writes bring the write
-   *  timeline and the thin-stream CDFs, a BBR run BBR's model and the queueing delay; every
-   *  flow shown, whole run, no cursor; runs it. */
-  private showPreset(scenario: Scenario, name: string, lesson: boolean) {
-    const s = this.store.getState();
-    s.setScenario(scenario, name);
-    s.setLesson(lesson ? name : null);
-    if (writesStream(scenario)) for (const p of THIN_PLOTS) s.showPlot(p);
-    const now = this.store.getState();
-    if (anyBbr(now.mode, now.algorithms, now.scenario)) for (const p of BBR_PLOTS) s.showPlot(p);
+    s.setAlgorithms(view.algorithms);
+    s.setScenario(view.scenario, name);
+    s.setLesson(preset.lesson ? name : null);
+    for (const p of view.plots) s.showPlot(p);
+    s.setFocus(presetFocus(name, runKeysOf(view.mode, this.store.getState().algorithms, view.scenario)));
     s.setHidden([]);
     s.setXDomain(null);
     s.setCursor(null);

@@ -5,6 +5,7 @@ import { sameDomain } from '../lib/timeWindow';
 import { orderAlgorithms } from '../scenario/algorithms';
 import { flowsOf, runKeysOf } from '../scenario/competition';
 import { setAt, timelineOf } from '../scenario/paths';
+import { presetFocus, presetNamed, presetStatus } from '../scenario/presets';
 import { defaultShareState, PLOT_IDS, type ShareState } from '../scenario/shareState';
 import type {
   AppState,
@@ -21,11 +22,21 @@ import type {
 type Set = StoreApi<AppState>['setState'];
 type Get = StoreApi<AppState>['getState'];
 
+/** The preset a link's scenario is, exactly (null: none, or changed from it). */
+function presetOpened(init: ShareState): string | null {
+  const preset = presetNamed(init.preset);
+  if (!preset) return null;
+  return presetStatus(preset, init.scenario, init.mode, init.algorithms).kind === 'same' ? preset.name : null;
+}
+
 const createScenarioSlice = (set: Set, init: ShareState): ScenarioSlice => ({
   scenario: init.scenario,
-  presetName: null,
+  // A link's preset (`preset=`) is the preset's name while its scenario is the preset's.
+  presetName: presetOpened(init),
+  preset: init.preset,
   lesson: init.lesson,
-  setScenario: (scenario, presetName = null) => set({ scenario, presetName }),
+  setScenario: (scenario, presetName = null) =>
+    set(presetName === null ? { scenario, presetName } : { scenario, presetName, preset: presetName }),
   setLesson: (lesson) => set({ lesson }),
   setParamValue: (path, value) => set((s) => ({ scenario: setAt(s.scenario, path, value), presetName: null })),
   setTimeline: (timeline) => set((s) => ({ scenario: { ...s.scenario, timeline } })),
@@ -191,7 +202,8 @@ const createNoticesSlice = (set: Set, get: Get): NoticesSlice => ({
 let pickCount = 0;
 const createExplainSlice = (set: Set, init: ShareState): ExplainSlice => ({
   explaining: init.why !== null,
-  focus: init.why?.key ?? null,
+  // The run a link's preset (or lesson) is about, unless the link selects a decision.
+  focus: init.why?.key ?? presetFocus(init.preset ?? init.lesson, runKeysOf(init.mode, init.algorithms, init.scenario)),
   selected: init.why,
   decisionsVersion: 0,
   pick: null,

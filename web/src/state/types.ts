@@ -16,6 +16,9 @@ export interface ScenarioSlice {
   scenario: Scenario;
   /** The preset the scenario came from, until something changes it. */
   presetName: string | null;
+  /** The preset the scenario came from, kept when something changes it: the page names it
+   *  "changed from the preset" while it is recognisable (scenario/presets.ts `presetStatus`). */
+  preset: string | null;
   /** The preset whose lesson is shown (in the link; kept while the scenario is explored). */
   lesson: string | null;
   setScenario(scenario: Scenario, presetName?: string | null): void;

@@ -24,6 +24,7 @@ export function shareStateOf(s: AppState): ShareState {
     layout: s.layout,
     plots: s.plots,
     lesson: s.lesson,
+    preset: s.preset,
     throughputBin: s.throughputBin,
     throughputColumn: s.throughputColumn,
     cdfScale: s.cdfScale,

@@ -40,7 +40,10 @@ pub(super) fn presets() -> Vec<Preset> {
     vec![
         Preset {
             steps: &[],
+            family: "",
+            focus: Some("cubic".into()),
             name: "cubic-long-fat-path".into(),
+            title: "CUBIC against NewReno after one loss on a long fat path".into(),
             description: "CUBIC against NewReno after one loss on a 100 Mbit/s, 200 ms RTT path (2 000-packet buffer; slow start ends at 1 500 segments, segment 40 000 is dropped)".into(),
             overrides: path(
                 30.0,
@@ -63,7 +66,10 @@ pub(super) fn presets() -> Vec<Preset> {
         },
         Preset {
             steps: &[],
+            family: "",
+            focus: Some("bbr".into()),
             name: "cubic-bufferbloat".into(),
+            title: "Bufferbloat: NewReno and CUBIC fill a deep buffer, BBR does not".into(),
             description: "One flow over a 10 Mbit/s, 40 ms RTT path with a 1 000-packet buffer (1.2 s of queue): NewReno and CUBIC fill it, BBR keeps it short".into(),
             overrides: path(30.0, 10_000_000, 0.02, 1000, vec![greedy("newreno", json!({}))]),
             lesson: lesson(
@@ -78,6 +84,7 @@ pub(super) fn presets() -> Vec<Preset> {
         bbr_vs_cubic("bbr-cubic-deep", 1000, "a deep 1 000-packet buffer (30 BDPs)"),
         sharing(
             "cubic-newreno-share",
+            "CUBIC and NewReno sharing one bottleneck",
             "CUBIC and NewReno share a 100 Mbit/s bottleneck, both with a 40 ms round trip (400-packet buffer; a little random cross traffic)",
             ["cubic", "newreno"],
             [0.001, 0.001],
@@ -87,6 +94,7 @@ pub(super) fn presets() -> Vec<Preset> {
         ),
         sharing(
             "cubic-two-rtts",
+            "Two CUBIC flows with round trips of 40 and 120 ms",
             "Two CUBIC flows with round trips of 40 and 120 ms share a 100 Mbit/s bottleneck (400-packet buffer; a little random cross traffic)",
             ["cubic", "cubic"],
             [0.001, 0.041],
@@ -96,7 +104,10 @@ pub(super) fn presets() -> Vec<Preset> {
         ),
         Preset {
             steps: &[],
+            family: "",
+            focus: Some("bbr".into()),
             name: "bbr-random-loss".into(),
+            title: "BBR, CUBIC and NewReno under 1 % random loss".into(),
             description: "One flow on a 10 Mbit/s, 40 ms RTT path (100-packet buffer) that loses 1 % of its data packets at random".into(),
             overrides: {
                 let mut v = path(30.0, 10_000_000, 0.02, 100, vec![greedy("newreno", json!({}))]);
@@ -118,8 +129,10 @@ pub(super) fn presets() -> Vec<Preset> {
 /// own access delays `delays` (one way); 2 Mbit/s of Poisson cross traffic in 64-byte
 /// packets makes the drop-tail queue's losses fall at random (without it the flows' packet
 /// trains lock into a phase that decides the shares: docs/validation.md §3e).
+#[allow(clippy::too_many_arguments)]
 fn sharing(
     name: &str,
+    title: &str,
     description: &str,
     algs: [&str; 2],
     delays: [f64; 2],
@@ -143,7 +156,10 @@ fn sharing(
     v["cross"] = json!([{"kind": "poisson", "rate": 2_000_000u64, "packet_size": 64, "start": 0.0}]);
     Preset {
         steps: &[],
+        family: "",
+        focus: None,
         name: name.into(),
+        title: title.into(),
         description: description.into(),
         overrides: v,
         lesson: compete_lesson(
@@ -161,7 +177,13 @@ fn bbr_vs_cubic(name: &str, queue: u64, what: &str) -> Preset {
     let shallow = queue < 34;
     Preset {
         steps: &[],
+        family: "",
+        focus: None,
         name: name.into(),
+        title: format!(
+            "BBR against CUBIC in a {} buffer",
+            if shallow { "shallow" } else { "deep" }
+        ),
         description: format!("BBR and CUBIC share a 10 Mbit/s, 40 ms RTT bottleneck with {what}"),
         overrides: path(
             60.0,

@@ -96,7 +96,10 @@ pub(super) fn presets() -> Vec<Preset> {
     vec![
         Preset {
             steps: &[],
+            family: "",
+            focus: None,
             name: "jacobson-startup".into(),
+            title: "Start-up without and with slow start".into(),
             description: "Jacobson 1988 figures 3–4: one 4.3BSD conversation starting over a 230.4 kbit/s link with a 30-packet gateway buffer and a 16 KB window, without and with slow start".into(),
             overrides: lbl_ucb(10.0, 30, vec![conversation("bsd_4_3", 0.0, 0)]),
             lesson: lesson(
@@ -109,7 +112,10 @@ pub(super) fn presets() -> Vec<Preset> {
         },
         Preset {
             steps: &[],
+            family: "",
+            focus: None,
             name: "jacobson-timers".into(),
+            title: "The RFC 793 timer against mean + 4·deviation".into(),
             description: "Jacobson 1988 figures 5–6: the RFC 793 timer (2 × SRTT) against mean + 4·deviation on a 56 kbit/s path loaded to 75 % by Poisson cross traffic".into(),
             overrides: timers(),
             lesson: lesson(
@@ -122,7 +128,10 @@ pub(super) fn presets() -> Vec<Preset> {
         },
         Preset {
             steps: &[],
+            family: "",
+            focus: None,
             name: "jacobson-four-old".into(),
+            title: "Four conversations without congestion avoidance".into(),
             description: "Jacobson 1988 figure 8: four 1 MB conversations started 3 s apart over the 230.4 kbit/s link (50-packet queue, 16 KB windows), 4.3BSD without slow start or congestion avoidance".into(),
             overrides: four("bsd_4_3"),
             lesson: compete_lesson(
@@ -134,7 +143,10 @@ pub(super) fn presets() -> Vec<Preset> {
         },
         Preset {
             steps: &[],
+            family: "",
+            focus: None,
             name: "jacobson-four-new".into(),
+            title: "Four conversations with congestion avoidance".into(),
             description: "Jacobson 1988 figure 9: the same four conversations with slow start, congestion avoidance and the mean + variance timer (4.3BSD-Tahoe)".into(),
             overrides: four("jacobson_88"),
             lesson: compete_lesson(
@@ -146,7 +158,10 @@ pub(super) fn presets() -> Vec<Preset> {
         },
         Preset {
             steps: &[],
+            family: "",
+            focus: Some("flow0".into()),
             name: "thin-vs-greedy".into(),
+            title: "A thin stream meets a greedy transfer".into(),
             description: "Source 004 §3: a thin stream (50 B every 20 ms, Linux 3.18-like) alone for 20 s, then sharing a 5 Mbit/s, 150 ms RTT bottleneck with a greedy NewReno transfer".into(),
             overrides: thin_vs_greedy(),
             lesson: compete_lesson(

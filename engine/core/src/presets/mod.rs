@@ -103,6 +103,17 @@ const CAP: Step = Step {
 pub struct Preset {
     /// Name used on the command line and in URLs.
     pub name: String,
+    /// What a lecturer calls it ("Reno against NewReno: three drops in one window"): the
+    /// page's menu lists presets by title, with the name beside it for the command line.
+    pub title: String,
+    /// The name of its family (`FAMILIES`, `families`); set per family.
+    pub family: &'static str,
+    /// The run its lesson is about, which the page's explanation tools, practice and
+    /// exercise sheet start at: in a comparison a catalogue name the lesson compares, in a
+    /// competition `flow<i>`; None: no one run (the page starts at the first). A comparison
+    /// that does not name one is about its own flow-0 algorithm (set per family): `custom`
+    /// when flow 0 has settings of its own (the page compares those as "custom").
+    pub focus: Option<String>,
     /// One line on what it shows.
     pub description: String,
     /// The partial scenario.
@@ -289,7 +300,10 @@ fn cwv_presets() -> Vec<Preset> {
     let mut out = vec![
         Preset {
             steps: &[],
+            family: "",
+            focus: None,
             name: "cwv-quiescent-100ms".into(),
+            title: "After a silence: restart, CWV and new CWV".into(),
             description: "CWV paper §3.1 (ns quiescent_100ms): a receiver-window-limited sender (25 packets) idle from 0.6 s to 2.4 s; standard ns TCP restarts from one packet; 100 ms TCP clock".into(),
             overrides: quiescent("newreno_restart", 0.1, 4.0),
             lesson: lesson(quiet_look,
@@ -300,7 +314,10 @@ fn cwv_presets() -> Vec<Preset> {
         },
         Preset {
             steps: &[],
+            family: "",
+            focus: None,
             name: "cwv-quiescent-100ms-fine".into(),
+            title: "CWV halves the window for every RTO of silence (100 ms clock)".into(),
             description: "CWV paper §3.1 (ns quiescent_100ms_fine): the same idle period with CWV (RFC 2861 decay and growth gate), 100 ms TCP clock (RTO 0.3 s)".into(),
             overrides: quiescent("newreno_cwv", 0.1, 4.0),
             lesson: lesson(quiet_look,
@@ -311,7 +328,10 @@ fn cwv_presets() -> Vec<Preset> {
         },
         Preset {
             steps: &[],
+            family: "",
+            focus: None,
             name: "cwv-quiescent-1ms-fine".into(),
+            title: "CWV's decay with a 1 ms TCP clock".into(),
             description: "CWV paper §3.1 figure 2 (ns quiescent_1ms_fine): CWV with a 1 ms TCP clock: the RTO is about 55 ms, so the window decays fast".into(),
             overrides: quiescent("newreno_cwv", 0.001, 4.0),
             lesson: lesson("The idle-decay mark at 2.4 s and its before → after values; compare with the 100 ms and 500 ms clocks.",
@@ -322,7 +342,10 @@ fn cwv_presets() -> Vec<Preset> {
         },
         Preset {
             steps: &[],
+            family: "",
+            focus: None,
             name: "cwv-quiescent-500ms-fine".into(),
+            title: "CWV's decay with a 500 ms TCP clock".into(),
             description: "CWV paper §3.1 figure 2 (ns quiescent_500ms_fine): CWV with a 500 ms TCP clock: the RTO is 1.5 s, so the window has decayed only part of the way".into(),
             overrides: quiescent("newreno_cwv", 0.5, 4.0),
             lesson: lesson("The idle-decay mark at 2.4 s: how far cwnd fell, compared with the 1 ms clock.",
@@ -332,16 +355,18 @@ fn cwv_presets() -> Vec<Preset> {
                 &["newreno_restart", "newreno_cwv"]),
         },
     ];
-    for (name, alg, what) in [
+    for (name, alg, what, title) in [
         (
             "cwv-quiescentB",
             "newreno_restart",
             "standard ns TCP (restart after idle): ssthresh stays small",
+            "An early drop, then a silence: restart keeps ssthresh small",
         ),
         (
             "cwv-quiescentB-qoption",
             "newreno_cwv",
             "CWV: ssthresh keeps ¾ of the window before the idle period",
+            "An early drop, then a silence: CWV keeps ¾ of the window in ssthresh",
         ),
     ] {
         let mut v = quiescent(alg, 0.1, 3.0);
@@ -349,7 +374,10 @@ fn cwv_presets() -> Vec<Preset> {
         v["flows"][0]["drops"] = json!([{"segment": 3, "attempt": 1}]);
         out.push(Preset {
             steps: &[],
+            family: "",
+            focus: None,
             name: name.into(),
+            title: title.into(),
             description: format!("CWV paper §3.2 (ns {}): an early drop leaves ssthresh small; after the idle period, {what}", name.trim_start_matches("cwv-").replace('-', "_")),
             overrides: v,
             lesson: lesson("ssthresh before and after the restart at 2.4 s, and how long each sender takes to reopen its window.",
@@ -365,30 +393,37 @@ fn cwv_presets() -> Vec<Preset> {
             "newreno_restart",
             json!({}),
             "neither mechanism (standard ns TCP)",
+            "Application-limited, then a burst: neither gate nor decay",
         ),
         (
             "cwv-underutilized-100ms-control",
             "newreno_restart",
             json!({"growth_gate": "window_full"}),
             "the growth gate alone",
+            "Application-limited, then a burst: the growth gate alone",
         ),
         (
             "cwv-underutilized-100ms-q",
             "newreno_restart",
             json!({"idle_policy": "rfc2861"}),
             "the decay alone",
+            "Application-limited, then a burst: the decay alone",
         ),
         (
             "cwv-underutilized-100ms-control-q",
             "newreno_cwv",
             json!({}),
             "both (CWV)",
+            "Application-limited, then a burst: gate and decay (CWV)",
         ),
     ];
-    for (name, alg, cc, what) in under {
+    for (name, alg, cc, what, title) in under {
         out.push(Preset {
             steps: &[],
+            family: "",
+            focus: None,
             name: name.into(),
+            title: title.into(),
             description: format!("CWV paper §3.3 (ns {}): a Telnet-like sender application-limited from 0.045 s to 2.2 s, then a burst; {what}", name.trim_start_matches("cwv-").replace('-', "_").replace("control_q", "control_Q")),
             overrides: underutilized(alg, cc),
             lesson: lesson("cwnd during the application-limited period (0.05–2.2 s) and the burst at 2.2 s: packets sent back to back (max burst) and the drops that follow.",
@@ -400,7 +435,10 @@ fn cwv_presets() -> Vec<Preset> {
     }
     out.push(Preset {
         steps: &[],
+        family: "",
+        focus: None,
         name: "cwv-classroom-onoff".into(),
+        title: "Web pages every 1.5 s: four ways to restart after a silence".into(),
         description: "Classroom: an on/off sender (100 kB every 1.5 s over a 2 Mbit/s, 100 ms path, silent in between) with NewReno, NewReno + restart, NewReno + CWV and NewReno + new CWV".into(),
         overrides: classroom_onoff(),
         lesson: lesson("cwnd at the start of each transfer (every 1.5 s), the burst each sender sends then (max burst in the summary), and the drops and retransmissions that follow.",
@@ -443,7 +481,10 @@ fn br_tcp_presets() -> Vec<Preset> {
     vec![
         Preset {
             steps: &[],
+            family: "",
+            focus: None,
             name: "br-tcp-komuro".into(),
+            title: "BR-TCP against NewReno behind a 40 Mbit/s reservation".into(),
             description: "Komuro et al. 2006, figures 4–8: a TCP flow with 40 Mbit/s reserved at a class-based router (100 Mbit/s links, RTT 58 ms, 100-packet buffers) against 100 Mbit/s of UDP; NewReno versus BR-TCP".into(),
             overrides: komuro("reservation", false, udp.clone()),
             lesson: lesson(
@@ -456,7 +497,10 @@ fn br_tcp_presets() -> Vec<Preset> {
         },
         Preset {
             steps: &[],
+            family: "",
+            focus: None,
             name: "br-tcp-komuro-fifo".into(),
+            title: "Without the reservation: TCP and UDP in one FIFO queue".into(),
             description: "The same network with a plain FIFO router: 100 Mbit/s of UDP and the TCP flow share one drop-tail queue and nothing is reserved".into(),
             overrides: komuro("fifo", false, udp),
             lesson: lesson(
@@ -469,7 +513,10 @@ fn br_tcp_presets() -> Vec<Preset> {
         },
         Preset {
             steps: &[],
+            family: "",
+            focus: None,
             name: "br-tcp-komuro-borrow".into(),
+            title: "A reservation that may borrow: UDP on and off".into(),
             description: "The paper's network with borrowing on and the UDP source on for 5 s, off for 5 s: the TCP class may use the capacity UDP leaves idle".into(),
             overrides: komuro(
                 "reservation",
@@ -516,7 +563,10 @@ fn thin_presets() -> Vec<Preset> {
     let source = "Source 004 (Simula 2015) §4–5, figures 2–7; Linux commits ca8a22634381 (3.16) and the 3.15 tcp_is_cwnd_limited; FreeBSD's byte-based cwnd with ABC.";
     let mk = |name: &str, size: u64, ms: f64, desc: &str, look: &str, happens: &str, question: &str| Preset {
         steps: &[],
+        family: "",
+        focus: None,
         name: name.into(),
+        title: format!("Thin stream: {size}-byte writes every {ms} ms"),
         description: desc.into(),
         overrides: thin(size, ms / 1000.0),
         lesson: lesson(look, happens, source, question, &three),
@@ -552,62 +602,190 @@ fn thin_presets() -> Vec<Preset> {
 
 const FF_DROPS: [&[u64]; 4] = [&[14], &[14, 28], &[14, 26, 28], &[14, 24, 26, 28]];
 
+/// The four classic variants, as the NetSim and Fall & Floyd lessons compare them.
+const FOUR: [&str; 4] = ["old_tahoe", "tahoe", "reno", "newreno"];
+
+/// The NetSim lab's lesson (every variant's preset shares it; its focus is its own variant).
+/// The numbers are the presets' (seed 1) and docs/lessons/netsim.md's.
+fn netsim_lesson() -> Option<Lesson> {
+    lesson(
+        "The window plot and the time–sequence plot around the first bit error (packet 1 223, lost at 2.10 s), then the summary: goodput, timeouts and fast retransmits of each variant.",
+        "Every loss here is a bit error (the buffers hold 1 000 packets). Old Tahoe ignores the duplicate ACKs and waits for its timer (3.15 s), then restarts from one packet: six timeouts in 20 s. Tahoe resends on the third duplicate ACK at 2.15 s, 50 ms after the loss instead of a whole RTO later, but also restarts from one packet. Reno and NewReno resend at 2.15 s too and continue from half the window: no timeout at all. A single random loss per window is the common case, so Reno and NewReno behave almost alike. Seed 1, 20 s: Old Tahoe 4.12 Mbit/s, Tahoe 3.68, Reno 5.14, NewReno 4.83; over 400 s the order settles at NewReno ≥ Reno > Tahoe > Old Tahoe (4.15, 4.10, 3.60, 2.70 Mbit/s), close to Mathis et al.'s 4.02.",
+        "Source 001 (the NetSim lab, TCP congestion control algorithms); RFC 5681 §3.2 (fast retransmit and fast recovery); docs/validation.md §3.",
+        "Why is Tahoe faster than Old Tahoe on average, if both end with cwnd = 1 after a loss? Change the seed: how much does one 20-second run tell you?",
+        &FOUR,
+    )
+}
+
+/// The Fall & Floyd lesson for `n` drops (1–4) from one window, comparing `pair` (the
+/// preset's variant and the one its title sets it against): the variants' presets share its
+/// texts, which tell all four variants' story; its focus is each preset's own variant. The times are the engine's
+/// (`cwndlab explain --preset fall-floyd-<variant>-<n>drops`, pinned by
+/// tests/loss_recovery.rs) and docs/lessons/fall-floyd.md's.
+fn fall_floyd_lesson(n: usize, pair: [&str; 2]) -> Option<Lesson> {
+    let look = "The window plot and the time–sequence plot from 2.0 to 3.5 s: the third duplicate ACK for packet 14 at 2.069 s, the window inflating in fast recovery, the ACK of the retransmission at 2.281 s, and which variant then waits for its timer. Add the other variants to the comparison to see all four.";
+    let source = "Fall & Floyd 1996, Simulation-based Comparisons of Tahoe, Reno and SACK TCP, §3–4 (one to four packets dropped from one window), as ns-2's test-suite-tcpVariants runs it; RFC 5681 §3.2, RFC 6582 §3.2.";
+    let (happens, question) = match n {
+        1 => (
+            "Packet 14 is dropped from a window of 15. Tahoe, Reno and NewReno resend it on the third duplicate ACK at 2.069 s and set ssthresh = 7 packets. Tahoe restarts from one packet; Reno and NewReno set cwnd = 7, inflate the window by one packet per further duplicate ACK until new packets leave, and the ACK of the retransmission at 2.281 s covers everything sent: recovery ends with cwnd 7, no timeout. With one loss Reno and NewReno trace the same events. Old Tahoe counts 14 duplicate ACKs and ignores them: its timer fires at 2.899 s, one second after the last new ACK, and cwnd falls to one packet.",
+            "With a single loss, Reno and NewReno behave exactly alike. Why? What does Old Tahoe lose by waiting for its timer?",
+        ),
+        2 => (
+            "Packets 14 and 28 are dropped from one window. Tahoe, Reno and NewReno resend 14 on the third duplicate ACK at 2.069 s (ssthresh 7). At 2.281 s the ACK of that retransmission stops at the second hole (27 000): a partial ACK. Reno takes any new ACK as the end of recovery: cwnd = 7 with 7 packets still in flight, so it sends nothing; the recover guard ignores the duplicate ACKs that follow, and Reno waits for its timer, which fires at 3.281 s, one RTO after the partial ACK (ssthresh ⌊7/2⌋ = 3, cwnd 1). NewReno resends packet 28 at once on the partial ACK and leaves recovery at 2.493 s, one round trip later, without a timeout. Old Tahoe's timer fires at 2.899 s.",
+            "Why can Reno send nothing after the partial ACK at 2.281 s? Count cwnd and the packets in flight.",
+        ),
+        3 => (
+            "Packets 14, 26 and 28 are dropped from one window. The third duplicate ACK at 2.069 s resends 14 (ssthresh 7). At 2.281 s the ACK of the retransmission stops at packet 26: a partial ACK (25 000). Reno leaves fast recovery on it with cwnd 7 and 7 packets in flight, the recover guard ignores the duplicate ACKs for 26, and its timer fires at 3.281 s: cwnd 1, ssthresh 3, and go-back-N resends 26, 28 and also 29, which the receiver already had. NewReno stays in recovery: it resends 26 on the partial ACK, 28 on the next one at 2.493 s, and leaves at 2.705 s on the full ACK, one round trip per lost packet, without a timeout. Old Tahoe's timer fires at 2.899 s.",
+            "Reno times out with three drops in one window and NewReno does not. Which ACK do they read differently, and what does each do with it?",
+        ),
+        _ => (
+            "Packets 14, 24, 26 and 28 are dropped from one window. The third duplicate ACK at 2.069 s resends 14 (ssthresh 7). The partial ACK at 2.281 s (23 000) ends Reno's recovery with 8 packets in flight; the recover guard ignores the duplicate ACKs that follow and its timer fires at 3.281 s (cwnd 1, ssthresh 3). NewReno resends one hole per partial ACK, each one round trip after the last (24 at 2.281 s, 26 at 2.493 s, 28 at 2.705 s), and leaves recovery at 2.917 s, three round trips after the fast retransmit, without a timeout. Old Tahoe's timer fires at 2.899 s.",
+            "NewReno needs one round trip per lost packet. What would 20 losses in one window cost it, and what would a receiver that reports every hole at once (SACK) change?",
+        ),
+    };
+    lesson(look, happens, source, question, &pair)
+}
+
 fn netsim_presets() -> Vec<Preset> {
     VARIANTS
         .iter()
         .map(|(slug, v, label)| Preset {
             steps: &[],
+            family: "",
+            focus: None,
             name: format!("netsim-{slug}"),
+            title: format!("NetSim lab: {label} over a link with bit errors"),
             description: format!(
                 "NetSim lab: {label} over a 10 Mbit/s, 100 ms path with BER 1e-7 on the data direction, CBR 1460 B every 1168 µs, 20 s"
             ),
             overrides: netsim(v),
-            lesson: None,
+            lesson: netsim_lesson(),
         })
         .collect()
 }
 
+/// The variant each Fall & Floyd preset is set against in its title and lesson (the one
+/// whose difference the drops show), by `VARIANTS` index: (catalogue name, label).
+const FF_AGAINST: [(&str, &str); 4] = [
+    ("tahoe", "Tahoe"),
+    ("reno", "Reno"),
+    ("newreno", "NewReno"),
+    ("reno", "Reno"),
+];
+
 fn fall_floyd_presets() -> Vec<Preset> {
     let mut out = Vec::new();
-    for (slug, v, label) in VARIANTS {
+    for (i, (slug, v, label)) in VARIANTS.into_iter().enumerate() {
         for (n, drops) in FF_DROPS.iter().enumerate() {
             let list: Vec<String> = drops.iter().map(u64::to_string).collect();
             out.push(Preset {
                 steps: &[],
+                family: "",
+                focus: None,
                 name: format!("fall-floyd-{slug}-{}drops", n + 1),
+                title: format!(
+                    "{label} against {}: {} in one window",
+                    FF_AGAINST[i].1,
+                    ["one drop", "two drops", "three drops", "four drops"][n]
+                ),
                 description: format!(
                     "Fall & Floyd 1996: {label}, 800 kb/s 100 ms bottleneck, 8-packet queue, packets {} dropped from one window",
                     list.join(", ")
                 ),
                 overrides: fall_floyd(v, drops),
-                lesson: None,
+                lesson: fall_floyd_lesson(n + 1, [v, FF_AGAINST[i].0]),
             });
         }
     }
     out
 }
 
-/// The preset families, in menu order, with where their lessons lead (the steps a preset
-/// offers are those whose rules its runs explain). `find` builds them one at a time, so
-/// looking up a preset does not build all 44 (it took about half of a short CLI run's
-/// setup).
-type Family = (fn() -> Vec<Preset>, &'static [Step]);
-const FAMILIES: [Family; 8] = [
-    (netsim_presets, &[FAST_RETRANSMIT, PARTIAL_ACK, RENO_EXIT, TIMEOUT]),
-    (
-        fall_floyd_presets,
-        &[FAST_RETRANSMIT, PARTIAL_ACK, RENO_EXIT, SUPPRESSED, TIMEOUT],
-    ),
-    (cwv_presets, &[IDLE, APP_LIMITED, GATE, FAST_RETRANSMIT, TIMEOUT]),
-    (br_tcp_presets, &[BR_SSTHRESH, FAST_RETRANSMIT, TIMEOUT]),
-    (thin_presets, &[DELACK, GATE, FAST_RETRANSMIT, TIMEOUT]),
-    (jacobson::presets, &[TIMEOUT, RTT, CAP]),
-    (internet::presets, &[CUBIC_CUT, CUBIC_EPOCH, FAST_RETRANSMIT, TIMEOUT]),
-    (textbook::presets, &[FAST_RETRANSMIT, RENO_EXIT, TIMEOUT]),
+/// A family of presets: the experiments of one source, listed together in the menu.
+pub struct Family {
+    /// Its name (`Preset::family`).
+    pub name: &'static str,
+    /// Its title in the menu ("Fall & Floyd 1996: the four variants under drops").
+    pub title: &'static str,
+    build: fn() -> Vec<Preset>,
+    /// Where its lessons lead (the steps a preset offers are those whose rules its runs
+    /// explain).
+    steps: &'static [Step],
+}
+
+/// The preset families, in menu order. `find` builds them one at a time, so looking up a
+/// preset does not build all 52 (it took about half of a short CLI run's setup).
+pub const FAMILIES: [Family; 8] = [
+    Family {
+        name: "netsim",
+        title: "NetSim lab: the four variants over a link with bit errors",
+        build: netsim_presets,
+        steps: &[FAST_RETRANSMIT, PARTIAL_ACK, RENO_EXIT, TIMEOUT],
+    },
+    Family {
+        name: "fall-floyd",
+        title: "Fall & Floyd 1996: the four variants under drops",
+        build: fall_floyd_presets,
+        steps: &[FAST_RETRANSMIT, PARTIAL_ACK, RENO_EXIT, SUPPRESSED, TIMEOUT],
+    },
+    Family {
+        name: "cwv",
+        title: "Handley, Padhye & Floyd 1999: the window after a silence (CWV)",
+        build: cwv_presets,
+        steps: &[IDLE, APP_LIMITED, GATE, FAST_RETRANSMIT, TIMEOUT],
+    },
+    Family {
+        name: "br-tcp",
+        title: "Komuro et al. 2006: BR-TCP behind a bandwidth reservation",
+        build: br_tcp_presets,
+        steps: &[BR_SSTHRESH, FAST_RETRANSMIT, TIMEOUT],
+    },
+    Family {
+        name: "thin-streams",
+        title: "Thin streams (Simula 2015): small writes, windows in packets",
+        build: thin_presets,
+        steps: &[DELACK, GATE, FAST_RETRANSMIT, TIMEOUT],
+    },
+    Family {
+        name: "jacobson",
+        title: "Jacobson 1988: slow start, timers, conversations sharing a link",
+        build: jacobson::presets,
+        steps: &[TIMEOUT, RTT, CAP],
+    },
+    Family {
+        name: "internet",
+        title: "The Internet today: CUBIC and BBR",
+        build: internet::presets,
+        steps: &[CUBIC_CUT, CUBIC_EPOCH, FAST_RETRANSMIT, TIMEOUT],
+    },
+    Family {
+        name: "textbook",
+        title: "Textbook exercises",
+        build: textbook::presets,
+        steps: &[FAST_RETRANSMIT, RENO_EXIT, TIMEOUT],
+    },
 ];
 
-fn family((build, steps): &Family) -> Vec<Preset> {
-    build().into_iter().map(|p| Preset { steps, ..p }).collect()
+/// A family's presets, with its name and steps, and the focus of a comparison that names
+/// none: its own flow-0 algorithm.
+fn family(f: &Family) -> Vec<Preset> {
+    (f.build)()
+        .into_iter()
+        .map(|p| {
+            let own = || {
+                p.scenario()
+                    .ok()
+                    .and_then(|s| s.flows.first().map(|f| f.algorithm.clone()))
+            };
+            let compares = p.lesson.as_ref().is_some_and(|l| l.mode == "compare");
+            let focus = p.focus.clone().or_else(|| if compares { own() } else { None });
+            Preset {
+                steps: f.steps,
+                family: f.name,
+                focus,
+                ..p
+            }
+        })
+        .collect()
 }
 
 /// Every preset, in menu order.
@@ -633,6 +811,61 @@ mod tests {
             assert_eq!((&f.name, &f.overrides), (&p.name, &p.overrides));
         }
         assert!(find("netsim-cubic").is_none());
+    }
+
+    #[test]
+    fn every_preset_has_a_title_a_family_a_lesson_and_a_focus_among_its_runs() {
+        let mut titles = std::collections::BTreeSet::new();
+        for p in all() {
+            assert!(!p.title.trim().is_empty(), "{}: no title", p.name);
+            assert!(
+                titles.insert(p.title.clone()),
+                "{}: title {:?} used twice",
+                p.name,
+                p.title
+            );
+            let family = FAMILIES.iter().find(|f| f.name == p.family);
+            assert!(family.is_some_and(|f| !f.title.is_empty()), "{}: no family", p.name);
+            let lesson = p.lesson.as_ref().unwrap_or_else(|| panic!("{}: no lesson", p.name));
+            for text in [&lesson.look, &lesson.happens, &lesson.source, &lesson.question] {
+                assert!(!text.trim().is_empty(), "{}: an empty lesson text", p.name);
+            }
+            match lesson.mode {
+                "compare" => {
+                    let focus = p.focus.as_deref().unwrap_or_else(|| panic!("{}: no focus", p.name));
+                    // `custom`: the preset's own flow-0 settings, which no catalogue entry
+                    // has (the page compares them as "custom" beside the lesson's list).
+                    let own = &p.scenario().unwrap().flows[0].algorithm;
+                    assert!(
+                        lesson.compare.iter().any(|a| a == focus) || (focus == "custom" && own == "custom"),
+                        "{}: focus {focus} is not one of {:?}",
+                        p.name,
+                        lesson.compare
+                    );
+                }
+                _ => {
+                    let flows = p.scenario().unwrap().flows.len();
+                    if let Some(f) = &p.focus {
+                        let i: usize = f
+                            .strip_prefix("flow")
+                            .and_then(|i| i.parse().ok())
+                            .unwrap_or(usize::MAX);
+                        assert!(i < flows, "{}: focus {f} is not one of its {flows} flows", p.name);
+                    }
+                }
+            }
+        }
+        // The families in menu order, each one block of presets.
+        let order: Vec<&str> = all().iter().map(|p| p.family).collect();
+        let mut blocks = order.clone();
+        blocks.dedup();
+        assert_eq!(blocks, FAMILIES.iter().map(|f| f.name).collect::<Vec<_>>());
+        // The classic lesson: its focus is the variant the preset names.
+        let reno = find("fall-floyd-reno-3drops").unwrap();
+        assert_eq!(reno.focus.as_deref(), Some("reno"));
+        assert_eq!(reno.title, "Reno against NewReno: three drops in one window");
+        assert_eq!(find("textbook-reno").unwrap().focus.as_deref(), Some("reno"));
+        assert_eq!(find("cubic-long-fat-path").unwrap().focus.as_deref(), Some("cubic"));
     }
 
     #[test]

@@ -25,7 +25,10 @@ pub(super) fn presets() -> Vec<Preset> {
     let gigabit = json!({"bandwidth": 1_000_000_000u64, "delay": 0.0001, "queue_packets": 1000});
     vec![Preset {
         steps: &[],
+        family: "",
+        focus: None,
         name: "textbook-reno".into(),
+        title: "Reno's cwnd per round: the textbook exercise".into(),
         description: "A textbook exercise: Reno's cwnd per transmission round through slow start, congestion avoidance, a triple duplicate ACK (segment 400 lost) and a timeout (all of round 25 lost)".into(),
         overrides: json!({
             "duration": 4.5,
