@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { contentSecurityPolicy } from './src/csp/vitePlugin.ts';
+import { docPages } from './src/docs/vitePlugin.ts';
 import { offlinePrecache } from './src/offline/vitePlugin.ts';
 import { prerenderFirstView } from './src/prerender/vitePlugin.ts';
 
@@ -135,6 +136,7 @@ export default defineConfig({
   // Relative asset paths: the built site works from any folder of any static host.
   base: './',
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
+  // docPages: the docs the page links to, as pages of the site (docs/*.html; src/docs);
   // offlinePrecache: the service worker and its precache list (build only; docs/architecture.md);
   // inlineCss: the stylesheet is in the HTML (the engine's wasm is not preloaded: the page
   // renders before it arrives, and on a slow link the scripts come first;
@@ -144,6 +146,7 @@ export default defineConfig({
   // HTML): the policy as a <meta> in the page and in dist/_headers (web/src/csp/policy.ts).
   plugins: [
     react(),
+    docPages(),
     offlinePrecache(),
     inlineCss(),
     preloadStart(),

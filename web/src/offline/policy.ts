@@ -24,8 +24,13 @@ export function clientsCacheName(scope: string): string {
   return `cwndlab-clients ${scope}`;
 }
 
+/** The folder of the doc pages in the site (web/src/docs/published.ts DOCS_DIR; not
+ *  imported: the worker's script must not share a chunk with the page). */
+export const DOC_PAGES = 'docs/';
+
 /** How the worker answers a request: `shell` (a navigation to the page: the version's
- *  index.html), `asset` (from the caches, else the network) or `pass` (not ours: the
+ *  index.html), `asset` (from the caches, else the network: files, and navigations to the
+ *  doc pages) or `pass` (not ours: the
  *  browser fetches it as if there were no worker — other origins, other methods, other
  *  folders of the origin). */
 export function route(
@@ -38,7 +43,9 @@ export function route(
   if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) return 'pass';
   if (request.mode === 'navigate') {
     const rest = url.pathname.slice(base.pathname.length);
-    return rest === '' || rest === 'index.html' ? 'shell' : 'pass';
+    if (rest === '' || rest === 'index.html') return 'shell';
+    // The doc pages (web/src/docs) are files of the list: from the caches, so they open offline.
+    return rest.startsWith(DOC_PAGES) && rest.endsWith('.html') ? 'asset' : 'pass';
   }
   return 'asset';
 }

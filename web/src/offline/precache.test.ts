@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cacheName, cachesToDelete, clientsCacheName, route, versionOf } from './policy';
+import { DOCS_DIR } from '../docs/published';
+import { cacheName, cachesToDelete, clientsCacheName, DOC_PAGES, route, versionOf } from './policy';
 import { buildManifest, readManifest, withManifest, withoutManifest } from './precache';
 
 const SITE = [
@@ -77,12 +78,17 @@ describe('the service worker’s policy', () => {
     expect(versionOf(scope, 'something else')).toBeNull();
   });
 
-  it('answers navigations to the page with the page, assets from the caches, and nothing else', () => {
+  it('answers navigations to the page with the page, assets and doc pages from the caches, and nothing else', () => {
     const get = (url: string, mode = 'cors') => route({ method: 'GET', mode, url }, scope);
     expect(get('https://example.org/lab/', 'navigate')).toBe('shell');
     expect(get('https://example.org/lab/?v=4&alg=reno', 'navigate')).toBe('shell');
     expect(get('https://example.org/lab/index.html?v=4', 'navigate')).toBe('shell');
     expect(get('https://example.org/lab/docs/', 'navigate')).toBe('pass');
+    // The doc pages are files of the site: a navigation to one is answered from the caches.
+    expect(get('https://example.org/lab/docs/export.html', 'navigate')).toBe('asset');
+    expect(get('https://example.org/lab/docs/lessons/README.html', 'navigate')).toBe('asset');
+    expect(get('https://example.org/lab/other.html', 'navigate')).toBe('pass');
+    expect(DOC_PAGES).toBe(`${DOCS_DIR}/`);
     expect(get('https://example.org/lab/assets/index-abc.js')).toBe('asset');
     expect(get('https://example.org/lab/favicon.svg', 'no-cors')).toBe('asset');
     // Other origins, other folders of the origin, other methods: never touched.

@@ -27,7 +27,7 @@ import { exportVocabulary } from '../export/vocabulary';
 import type { JsonObject } from '../lib/json';
 import { flowLabel, flowsOf } from '../scenario/competition';
 import { plotTables } from '../plots/registry';
-import docUrl from '../../../docs/export.md?url';
+import { docPage } from '../docs/published';
 
 /** A running data export. */
 interface Busy {
@@ -364,8 +364,8 @@ export function ExportBody({ open }: { open: boolean }) {
         </div>
         <p className="export-note">
           qlog: the sender’s congestion control as a qlog trace (events and metrics over time), for qvis.{' '}
-          <a href={docUrl} target="_blank" rel="noopener">
-            Formats and limits (docs/export.md)
+          <a href={docPage('export.md')} target="_blank" rel="noopener">
+            Formats and limits
           </a>
         </p>
       </fieldset>
