@@ -86,6 +86,9 @@ for (const [width, height] of [...SIZES, [1920, 1080] as const]) {
     // Then the arithmetic, in segments with the bytes beside them, and the rule's id last.
     const card = panel.locator('.why-current .decision');
     await expect(card).toHaveAttribute('data-rule', 'timeout.expire');
+    await expect(card.locator('.decision-text')).toContainText(
+      'Retransmission timer expired with 7 segments in flight: ssthresh 7 segments → 3 segments; cwnd = 1 segment',
+    );
     await expect(card.locator('.why-values dd').first()).toBeVisible();
     await expect(card.locator('.decision-meta')).toContainText('rule timeout.expire');
     await waitIdle(page);

@@ -827,6 +827,37 @@ impl Why {
     }
 }
 
+/// How a sentence writes the byte counts it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ByteUnit {
+    /// In bytes: "7 000 B" (the CLI, the logs, the JSON's `text`).
+    Bytes,
+    /// In segments of this many bytes: "7 segments" (the JSON's `text_segments`).
+    Segments(u64),
+}
+
+/// A byte count in segments of `smss` bytes, to the hundredth (rounded half up, integer
+/// arithmetic): "7 segments", "1 segment", "7.5 segments", "∞" for unlimited.
+pub fn format_segments(v: u64, smss: u64) -> String {
+    if v == u64::MAX {
+        return "∞".into();
+    }
+    if smss == 0 {
+        return format_value(v, Unit::Bytes);
+    }
+    let hundredths = (u128::from(v) * 100 + u128::from(smss) / 2) / u128::from(smss);
+    let whole = u64::try_from(hundredths / 100).unwrap_or(u64::MAX);
+    let frac = hundredths % 100;
+    let n = if frac == 0 {
+        group(whole)
+    } else {
+        let f = format!("{frac:02}");
+        format!("{}.{}", group(whole), f.trim_end_matches('0'))
+    };
+    let word = if hundredths == 100 { "segment" } else { "segments" };
+    format!("{n} {word}")
+}
+
 /// Formats a value of a unit for text.
 pub fn format_value(v: u64, unit: Unit) -> String {
     match unit {
@@ -928,11 +959,22 @@ impl Decision {
             .map(move |(i, &(n, u))| (n, u, self.values[k + i]))
     }
 
-    /// The explanation in words, with the arithmetic on the recorded numbers.
+    /// The explanation in words, with the arithmetic on the recorded numbers (byte counts
+    /// in bytes).
     pub fn text(&self) -> String {
+        self.text_in(ByteUnit::Bytes)
+    }
+
+    /// The explanation in words with the byte counts it names written in `unit`: the page
+    /// shows it in segments, the plots' unit. Only the counts the sentence names change;
+    /// its arithmetic on raw byte values (FlightSize/2 and the like) stays in bytes.
+    pub fn text_in(&self, unit: ByteUnit) -> String {
         let i = |n: &str| self.input(n);
         let o = |n: &str| self.output(n);
-        let b = |v: u64| format_value(v, Unit::Bytes);
+        let b = |v: u64| match unit {
+            ByteUnit::Bytes => format_value(v, Unit::Bytes),
+            ByteUnit::Segments(smss) => format_segments(v, smss),
+        };
         let t = format_ns;
         let src = self.info().source;
         let body = match self.rule {
@@ -1412,6 +1454,21 @@ impl Entry {
         v
     }
 
+    /// The entry as JSON with its sentence also in segments (`text_segments`): of the
+    /// decision's own SMSS when it records one, else of `flow_mss` (the flow's).
+    pub fn to_json_with_segments(&self, flow_mss: u64) -> Value {
+        let smss = self
+            .d
+            .inputs()
+            .find(|&(n, u, v)| n == "SMSS" && u == Unit::Bytes && v > 0)
+            .map_or(flow_mss, |(_, _, v)| v);
+        let mut v = self.to_json();
+        if let Some(m) = v.as_object_mut() {
+            m.insert("text_segments".into(), json!(self.d.text_in(ByteUnit::Segments(smss))));
+        }
+        v
+    }
+
     /// One narrative line: `2.069 s  flow 0  …`.
     pub fn line(&self) -> String {
         format!(
@@ -1623,6 +1680,38 @@ pub fn markdown() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_counts_in_segments_to_the_hundredth() {
+        assert_eq!(format_segments(7_000, 1_000), "7 segments");
+        assert_eq!(format_segments(1_000, 1_000), "1 segment");
+        assert_eq!(format_segments(10_950, 1_460), "7.5 segments");
+        assert_eq!(format_segments(1_461, 1_460), "1 segment");
+        assert_eq!(format_segments(14_600 * 1_000, 1_460), "10 000 segments");
+        assert_eq!(format_segments(1_000, 3_000), "0.33 segments");
+        assert_eq!(format_segments(u64::MAX, 1_460), "∞");
+        assert_eq!(format_segments(500, 0), "500 B");
+    }
+
+    #[test]
+    fn a_sentence_in_segments_names_the_same_counts() {
+        // Fall & Floyd's Reno at its timeout (3.281 s): 7 segments of 1 000 B in flight.
+        let mut values = [0u64; MAX_VALUES];
+        values[..7].copy_from_slice(&[26, 7_000, 7_000, 7_000, 1_000, 3_000, 32_000]);
+        let d = Decision { rule: Rule::Timeout, from: 1, to: 4, values };
+        assert!(d.text().starts_with(
+            "Retransmission timer expired with 7 000 B in flight: ssthresh 7 000 B → 3 000 B; cwnd = 1 000 B (loss window); resend segment 26"
+        ));
+        assert!(d.text_in(ByteUnit::Segments(1_000)).starts_with(
+            "Retransmission timer expired with 7 segments in flight: ssthresh 7 segments → 3 segments; cwnd = 1 segment (loss window); resend segment 26"
+        ));
+        assert_eq!(d.text_in(ByteUnit::Bytes), d.text());
+        // The JSON has both: the decision's own SMSS when it records one, else the flow's.
+        let e = Entry { t: 3_281_080_000, flow: 0, d };
+        let v = e.to_json_with_segments(1_000);
+        assert_eq!(v["text"], json!(d.text()));
+        assert_eq!(v["text_segments"], json!(d.text_in(ByteUnit::Segments(1_000))));
+    }
 
     #[test]
     fn the_rule_reference_is_up_to_date() {

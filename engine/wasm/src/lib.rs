@@ -365,11 +365,18 @@ impl Sim {
     }
 
     /// Decisions `from..to` (clamped) as a JSON list of `{t, flow, rule, kind, title,
-    /// source, formula, inputs: [{name, unit, value, text}], outputs, from, to, text}`;
-    /// `from`/`to` are phase codes (255: a receiver's decision), `text` the explanation.
+    /// source, formula, inputs: [{name, unit, value, text}], outputs, from, to, text,
+    /// text_segments}`; `from`/`to` are phase codes (255: a receiver's decision), `text` the
+    /// explanation, `text_segments` the same with its byte counts in segments (the page's
+    /// unit; `Entry::to_json_with_segments`).
     pub fn decisions_json(&self, from: u32, to: u32) -> String {
         let d = self.sim.decisions();
-        let list = d.range(from as usize, to as usize).map(|e| e.to_json()).collect();
+        let flows = &self.sim.scenario().flows;
+        let mss = |flow: u32| flows.get(flow as usize).or(flows.first()).map_or(0, |f| f.tcp.mss);
+        let list = d
+            .range(from as usize, to as usize)
+            .map(|e| e.to_json_with_segments(mss(e.flow)))
+            .collect();
         serde_json::Value::Array(list).to_string()
     }
 

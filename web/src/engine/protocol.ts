@@ -345,6 +345,9 @@ export interface DecisionJson {
   from: number;
   to: number;
   text: string;
+  /** The same sentence with the byte counts it names in segments (the plots' unit), where
+   *  the engine wrote one (`Sim.decisions_json`; not the first divergence's records). */
+  text_segments?: string;
 }
 
 /** Where two runs first differ (`first_divergence_json`): null when they never do. */

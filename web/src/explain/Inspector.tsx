@@ -87,7 +87,9 @@ export function DecisionCard({
   return (
     <article className="decision" data-rule={d.rule}>
       <H className="decision-title">{d.title}</H>
-      <p className="decision-text">{d.text}</p>
+      <p className="decision-text" title={d.text_segments === undefined ? undefined : d.text}>
+        {d.text_segments ?? d.text}
+      </p>
       <p className="decision-formula">
         <span className="visually-hidden">Formula: </span>
         <code>{d.formula}</code>
