@@ -50,7 +50,7 @@ test('a link opens the practice; a whole pass with the keyboard, marked, scored 
   const link = await threeDropsLink(page);
   await openApp(page, `${link}&plots=window,seq,queue,rounds&practice=predict:reno`);
   await expect(panel(page)).toBeVisible();
-  await expect(question(page).locator('h3')).toContainText('Question 1 of 5: what does Reno decide at t = 2.069200 s?');
+  await expect(question(page).locator('h3')).toContainText('Question 1 of 5: what does Reno decide at t = 2.069 s?');
   // The plots' screen-reader summaries (of the whole run) are hidden too.
   const label = await page.locator('.plot canvas, canvas[aria-label]').first().getAttribute('aria-label');
   expect(label).toContain('hidden while you predict');

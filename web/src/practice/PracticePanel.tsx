@@ -6,6 +6,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type Reac
 import { useStore } from 'zustand';
 import { useApp, useAppState } from '../app/AppContext';
 import { DecisionCard } from '../explain/Inspector';
+import { decisionTime } from '../explain/headline';
 import { phaseName } from '../explain/vocabulary';
 import { runLabel } from '../scenario/competition';
 import type { PracticeScope } from './link';
@@ -154,8 +155,8 @@ function Question() {
   return (
     <form className="practice-question" onSubmit={submit} aria-labelledby="practice-q-heading" data-practice-form>
       <h3 id="practice-q-heading" ref={headRef} tabIndex={-1}>
-        Question {p.k + 1} of {p.questions.length}: what does {runLabel(scenario, p.key)} decide at t = {q.t.toFixed(6)}{' '}
-        s?
+        Question {p.k + 1} of {p.questions.length}: what does {runLabel(scenario, p.key)} decide at t ={' '}
+        <span title={`${q.t} s`}>{decisionTime(q.t)}</span>?
       </h3>
       <p className="practice-now">
         The <a href="#plots">plots</a> stop just before it.{' '}
@@ -277,7 +278,7 @@ function Reveal() {
     <div className="practice-reveal" ref={topRef}>
       <div aria-live="polite" aria-atomic="true">
         <h3>
-          Question {p.k + 1}: at t = {m.question.t.toFixed(6)} s
+          Question {p.k + 1}: at t = {decisionTime(m.question.t)}
         </h3>
         <Answer m={m} />
       </div>
@@ -333,7 +334,7 @@ function Summary() {
             {p.answers.map((m, i) => (
               <tr key={m.question.index}>
                 <td>{i + 1}</td>
-                <td>{m.question.t.toFixed(6)}</td>
+                <td>{decisionTime(m.question.t).replace(/ s$/, '')}</td>
                 <td>
                   <Mark right={m.right.event} /> {m.given.event} / {m.question.label}
                 </td>
