@@ -1698,7 +1698,12 @@ mod tests {
         // Fall & Floyd's Reno at its timeout (3.281 s): 7 segments of 1 000 B in flight.
         let mut values = [0u64; MAX_VALUES];
         values[..7].copy_from_slice(&[26, 7_000, 7_000, 7_000, 1_000, 3_000, 32_000]);
-        let d = Decision { rule: Rule::Timeout, from: 1, to: 4, values };
+        let d = Decision {
+            rule: Rule::Timeout,
+            from: 1,
+            to: 4,
+            values,
+        };
         assert!(d.text().starts_with(
             "Retransmission timer expired with 7 000 B in flight: ssthresh 7 000 B → 3 000 B; cwnd = 1 000 B (loss window); resend segment 26"
         ));
@@ -1707,7 +1712,11 @@ mod tests {
         ));
         assert_eq!(d.text_in(ByteUnit::Bytes), d.text());
         // The JSON has both: the decision's own SMSS when it records one, else the flow's.
-        let e = Entry { t: 3_281_080_000, flow: 0, d };
+        let e = Entry {
+            t: 3_281_080_000,
+            flow: 0,
+            d,
+        };
         let v = e.to_json_with_segments(1_000);
         assert_eq!(v["text"], json!(d.text()));
         assert_eq!(v["text_segments"], json!(d.text_in(ByteUnit::Segments(1_000))));
