@@ -4,11 +4,11 @@
 // texts are in the teaching chunk (engine/teaching.ts), which start-up loads before it
 // renders a link that opens a lesson.
 import { narrowLayout } from '../app/layout';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useAppState } from '../app/AppContext';
 import { tables } from '../engine/tables';
 import { useTeaching } from '../engine/teaching';
-import { presetStatus } from '../scenario/presets';
+import { usePresetStatus } from './usePresetStatus';
 
 /** Below this width the lesson starts collapsed (the one-column layout). */
 
@@ -23,13 +23,7 @@ export function LessonPanel() {
   // The lesson stays while the scenario is explored; it says when the scenario is no longer
   // the preset's (a link to the preset opens unchanged).
   // (A preset with several flows loads as a competition, exactly as it is.)
-  const scenario = useAppState((s) => s.scenario);
-  const mode = useAppState((s) => s.mode);
-  const algorithms = useAppState((s) => s.algorithms);
-  const status = useMemo(
-    () => (preset ? presetStatus(preset, scenario, mode, algorithms) : null),
-    [preset, scenario, mode, algorithms],
-  );
+  const status = usePresetStatus(preset);
   const [open, setOpen] = useState(startsOpen);
   const texts = useTeaching(!!preset?.lesson);
   const lesson = preset?.lesson ? texts?.lessons[preset.name] : undefined;

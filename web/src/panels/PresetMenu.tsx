@@ -1,10 +1,10 @@
 // The engine's presets by family (one <optgroup> per family, its title) and by title, in the
 // engine's order; the chosen preset's name (for the command line and links) and description
 // under the menu, and whether the scenario has changed since it was loaded.
-import { useMemo } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
 import { tables, type Preset } from '../engine/tables';
-import { presetNamed, presetStatus, type PresetStatus } from '../scenario/presets';
+import { presetNamed, type PresetStatus } from '../scenario/presets';
+import { usePresetStatus } from './usePresetStatus';
 
 interface Group {
   name: string;
@@ -45,13 +45,7 @@ export function statusText(status: PresetStatus): string {
 export function PresetMenu() {
   const { controller } = useApp();
   const preset = presetNamed(useAppState((s) => s.preset));
-  const scenario = useAppState((s) => s.scenario);
-  const mode = useAppState((s) => s.mode);
-  const algorithms = useAppState((s) => s.algorithms);
-  const status = useMemo(
-    () => (preset ? presetStatus(preset, scenario, mode, algorithms) : null),
-    [preset, scenario, mode, algorithms],
-  );
+  const status = usePresetStatus(preset);
   const shown = preset && status?.kind !== 'gone' ? preset : undefined;
   const groups = presetGroups();
   return (
