@@ -1,0 +1,162 @@
+//! The parameter table written out: as JSON for the page and `cwndlab schema`
+//! (`schema_json`), and as the Markdown reference docs/parameters.md (`markdown`).
+
+use super::*;
+use serde_json::{json, Map, Value};
+
+fn kind_json(k: &Kind) -> Map<String, Value> {
+    let mut m = Map::new();
+    match k {
+        Kind::Int { min, max, default } => {
+            m.insert("type".into(), json!("int"));
+            m.insert("min".into(), json!(min));
+            m.insert("max".into(), json!(max));
+            m.insert("default".into(), json!(default));
+        }
+        Kind::Float { min, max, default, log } => {
+            m.insert("type".into(), json!("float"));
+            m.insert("min".into(), json!(min));
+            m.insert("max".into(), json!(max));
+            m.insert("default".into(), json!(default));
+            m.insert("scale".into(), json!(if *log { "log" } else { "linear" }));
+        }
+        Kind::Enum { options, default } => {
+            m.insert("type".into(), json!("enum"));
+            m.insert("default".into(), json!(default));
+            m.insert(
+                "options".into(),
+                Value::Array(
+                    options
+                        .iter()
+                        .map(|c| json!({"value": c.value, "label": c.label, "help": c.help}))
+                        .collect(),
+                ),
+            );
+        }
+        Kind::Bool { default } => {
+            m.insert("type".into(), json!("bool"));
+            m.insert("default".into(), json!(default));
+        }
+        Kind::List { items } => {
+            m.insert("type".into(), json!("list"));
+            m.insert("default".into(), json!([]));
+            m.insert(
+                "items".into(),
+                Value::Array(
+                    items
+                        .iter()
+                        .map(|f| {
+                            let mut o = json!({"name": f.name, "unit": f.unit, "help": f.help});
+                            let (t, min, max) = match f.kind {
+                                ItemKind::Int { min, max } => ("int", json!(min), json!(max)),
+                                ItemKind::Float { min, max } => ("float", json!(min), json!(max)),
+                                ItemKind::Path => ("path", Value::Null, Value::Null),
+                                ItemKind::Value => ("value", Value::Null, Value::Null),
+                                ItemKind::Enum { options, .. } => {
+                                    o["options"] = Value::Array(
+                                        options
+                                            .iter()
+                                            .map(|c| json!({"value": c.value, "label": c.label, "help": c.help}))
+                                            .collect(),
+                                    );
+                                    ("enum", Value::Null, Value::Null)
+                                }
+                                ItemKind::Bool { .. } => ("bool", Value::Null, Value::Null),
+                            };
+                            o["type"] = json!(t);
+                            if !min.is_null() {
+                                o["min"] = min;
+                                o["max"] = max;
+                            }
+                            if let Some(d) = f.default_value() {
+                                o["default"] = d;
+                            }
+                            o
+                        })
+                        .collect(),
+                ),
+            );
+        }
+    }
+    m
+}
+
+/// The parameter table as JSON: `{ "version": 1, "params": [ {path, label, group, unit, type,
+/// default, min, max, scale, options, items, help, live, display}, … ] }`.
+pub fn schema_json() -> Value {
+    let list: Vec<Value> = params()
+        .iter()
+        .map(|p| {
+            let mut m = kind_json(&p.kind);
+            m.insert("path".into(), json!(p.path));
+            m.insert("label".into(), json!(p.label));
+            m.insert("group".into(), json!(p.group));
+            m.insert("unit".into(), json!(p.unit));
+            m.insert("help".into(), json!(p.help));
+            m.insert("live".into(), json!(p.live));
+            if let Some(d) = p.display {
+                m.insert("display".into(), json!({"unit": d.unit, "factor": d.factor}));
+            }
+            Value::Object(m)
+        })
+        .collect();
+    json!({ "version": 1, "params": list })
+}
+
+/// The parameter table as a Markdown reference (docs/parameters.md is generated from it).
+pub fn markdown() -> String {
+    let esc = |t: &str| t.replace('|', "\\|");
+    let mut out = String::from(
+        "# Scenario parameters\n\n\
+         Generated from the engine's parameter table (`cwndlab schema --markdown`); do not edit by hand.\n\
+         Values are JSON numbers in the unit shown: seconds, bytes, bit/s. `flows[].x` is a field of\n\
+         every flow; in paths given to `--set` or a timeline, write `flows[0].x` for one flow.\n\
+         *Live* parameters may change during a run (a timeline entry, or a slider moved during playback).\n",
+    );
+    let mut group = "";
+    for p in params() {
+        if p.group != group {
+            group = p.group;
+            out.push_str(&format!("\n## {group}\n\n| parameter | unit | default | allowed | live | meaning |\n|---|---|---|---|---|---|\n"));
+        }
+        let (default, allowed) = match &p.kind {
+            Kind::Int { min, max, default } => (default.to_string(), format!("{min} – {max}")),
+            Kind::Float { min, max, default, log } => (
+                default.to_string(),
+                format!("{min} – {max}{}", if *log { " (log)" } else { "" }),
+            ),
+            Kind::Enum { options, default } => (
+                format!("`{default}`"),
+                options
+                    .iter()
+                    .map(|c| format!("`{}`", c.value))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            Kind::Bool { default } => (default.to_string(), "true, false".into()),
+            Kind::List { items } => (
+                "[]".into(),
+                format!(
+                    "list of {{{}}}",
+                    items.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+                ),
+            ),
+        };
+        let mut help = esc(p.help);
+        if let Kind::Enum { options, .. } = &p.kind {
+            for c in options.iter() {
+                help.push_str(&format!(" `{}`: {}", c.value, esc(c.help)));
+            }
+        }
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} |\n",
+            p.path,
+            if p.unit.is_empty() { "—" } else { p.unit },
+            default,
+            allowed,
+            if p.live { "yes" } else { "" },
+            help
+        ));
+    }
+    out
+}
