@@ -112,10 +112,10 @@ impl Capture {
         let mine = match self.point {
             CapturePoint::Bottleneck => link < 2,
             CapturePoint::Sender => {
-                matches!(pkt.kind, PktKind::Data | PktKind::Syn) && link == crate::sim::flow_base(pkt.flow)
+                matches!(pkt.kind, PktKind::Data | PktKind::Syn) && link == crate::net::flow_base(pkt.flow)
             }
             CapturePoint::Receiver => {
-                matches!(pkt.kind, PktKind::Ack | PktKind::SynAck) && link == crate::sim::flow_base(pkt.flow) + 2
+                matches!(pkt.kind, PktKind::Ack | PktKind::SynAck) && link == crate::net::flow_base(pkt.flow) + 2
             }
         };
         if mine {

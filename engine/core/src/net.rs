@@ -560,6 +560,28 @@ impl Link {
     }
 }
 
+/// The round trip of a flow's path as built: propagation both ways plus one full data
+/// packet and one ACK serialised on every link (BR-TCP's RTT before any sample).
+pub fn path_rtt(s: &crate::scenario::Scenario, f: &crate::scenario::FlowCfg) -> Ns {
+    use crate::time::secs_to_ns;
+    let b = &s.network.bottleneck;
+    let links = [
+        (f.access.bandwidth, f.access.delay),
+        (b.bandwidth, b.delay),
+        (f.receiver_access.bandwidth, f.receiver_access.delay),
+    ];
+    let (data, ack) = (f.tcp.mss + f.tcp.header, f.tcp.header.max(1));
+    links
+        .iter()
+        .map(|&(bw, d)| 2 * secs_to_ns(d) + tx_time(data, bw) + tx_time(ack, bw))
+        .sum()
+}
+
+/// Base link id of flow `i` (the dumbbell's numbering: see `sim.rs`).
+pub fn flow_base(i: u32) -> u32 {
+    2 + 4 * i
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,18 +14,26 @@
 use crate::app::App;
 use crate::cross::{CrossSource, CrossStats};
 use crate::event::{Event, EventQueue, AFTER_INSTANT};
-use crate::net::{Fate, Hop, Link, LinkLoss, Packet, PktKind, QueueSeries};
-use crate::scenario::{FlowSel, LossModel, Problem, Scenario, SchedulerKind};
-use crate::sched::{Next, Sched};
-use crate::summary::{Drops, FlowSummary, Summary};
+use crate::net::{flow_base, path_rtt, Hop, Link, LinkLoss, Packet, QueueSeries};
+use crate::scenario::{Problem, Scenario, SchedulerKind};
+use crate::sched::Sched;
+use crate::summary::Drops;
+use crate::tcp::env::Env;
 use crate::tcp::receiver::Receiver;
 use crate::tcp::sender::Sender;
 use crate::throughput::{Col, ThroughputRow, ThroughputTable};
-use crate::time::{ns_to_secs, secs_to_ns, Ns};
+use crate::time::{secs_to_ns, Ns};
 use crate::trace::{EventKind, EventLog, FlowSeries, SectionDigests, ValidationSeries};
-use serde_json::Value;
 
+mod live;
 mod recording;
+mod summary;
+#[cfg(test)]
+mod tests;
+mod world;
+
+use world::Endpoint;
+pub use world::World;
 
 /// What a run keeps of its trace (see [`Simulation::set_recording`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,294 +62,6 @@ pub struct TakenRows {
     pub throughput: Vec<ThroughputRow>,
     /// Per flow: delivered writes (None for bulk senders).
     pub writes: Vec<Option<Vec<crate::thin::WriteRow>>>,
-}
-
-/// Shared state every endpoint acts on: the clock, the event queue, the links, the log.
-#[derive(Debug)]
-pub struct World {
-    /// Current simulated time.
-    pub now: Ns,
-    events: EventQueue,
-    /// All links.
-    pub links: Vec<Link>,
-    /// The event log.
-    pub log: EventLog,
-    seed: u64,
-    /// Packets created by endpoints (data, ACK, SYN, SYN-ACK) and cross-traffic sources.
-    pub packets: u64,
-    /// Drops by cause, per flow.
-    pub drops: Vec<Drops>,
-    /// Per flow: the queueing delay of each data packet the forward bottleneck admitted
-    /// (from its entry into the queue to the start of its transmission).
-    pub qdelay: Vec<crate::delay::Delays>,
-    /// What became of each cross-traffic source's packets.
-    pub cross: Vec<CrossStats>,
-    /// Bytes per class per bin (flows, then cross sources).
-    pub tput: ThroughputTable,
-    /// Scripted drops per flow, sorted: (segment, attempt).
-    scripted: Vec<Vec<(u64, u64)>>,
-    /// Which retransmissions were spurious, per flow.
-    pub spurious: Vec<crate::spurious::Tracker>,
-    /// Scratch for the spurious retransmissions one arrival reveals.
-    found: Vec<crate::spurious::Spurious>,
-    /// The end of the run: nothing enters a link early past it.
-    end: Ns,
-    /// Packet capture, when asked for (see `capture.rs`).
-    pub capture: Option<Box<crate::capture::Capture>>,
-}
-
-impl World {
-    /// Schedules an event.
-    #[inline]
-    pub fn schedule(&mut self, at: Ns, ev: Event) {
-        self.events.push(at, ev);
-    }
-
-    /// Appends an event-log row at the current time.
-    #[inline]
-    pub fn log(&mut self, flow: u32, kind: EventKind, seq: u64, len: u32, seg: u32, tx: u32) {
-        self.log.push(self.now, flow, kind, seq, len, seg, tx);
-    }
-
-    /// A data segment was sent: records the copy, and logs the retransmission if an earlier
-    /// copy has already reached the receiver.
-    #[inline]
-    pub fn data_sent(&mut self, flow: u32, seq: u64, len: u32, seg: u32, attempt: u32) {
-        if let Some(s) = self.spurious[flow as usize].sent(seq, len, seg, attempt) {
-            self.log(flow, EventKind::SpuriousRetransmit, s.seq, s.len, s.seg, s.attempt);
-        }
-    }
-
-    /// A data segment reached the receiver: logs the retransmissions this shows were
-    /// spurious.
-    #[inline]
-    pub fn data_arrived(&mut self, flow: u32, seg: u32, attempt: u32) {
-        let mut found = std::mem::take(&mut self.found);
-        self.spurious[flow as usize].arrived(seg, attempt, &mut found);
-        for s in found.drain(..) {
-            self.log(flow, EventKind::SpuriousRetransmit, s.seq, s.len, s.seg, s.attempt);
-        }
-        self.found = found;
-    }
-
-    /// A packet was dropped (queue or wire): a data segment's copy no longer travels.
-    fn data_lost(&mut self, pkt: &Packet) {
-        if pkt.kind == PktKind::Data {
-            self.spurious[pkt.flow as usize].lost(pkt.seg);
-        }
-    }
-
-    /// An endpoint puts a new packet on its first link.
-    pub fn transmit(&mut self, link: u32, pkt: Packet) {
-        self.packets += 1;
-        self.offer(link, pkt);
-    }
-
-    fn offer(&mut self, link_id: u32, pkt: Packet) {
-        self.offer_at(link_id, self.now, pkt)
-    }
-
-    /// Offers a packet to a link at `at` (now, or ahead of now when it enters early; see
-    /// `net.rs`). While the next link may take it early, it goes on at once, dated with its
-    /// far-end instant here; otherwise it waits here for its far-end event.
-    fn offer_at(&mut self, mut link_id: u32, mut at: Ns, mut pkt: Packet) {
-        // An early entry was admitted before it was made.
-        let mut admitted = false;
-        loop {
-            let link = &mut self.links[link_id as usize];
-            if link.sched.is_some() {
-                debug_assert_eq!(at, self.now, "a scheduled link takes no early entry");
-                return self.offer_scheduled(link_id, pkt);
-            }
-            // The fate is a pure function of the packet: deciding it before admission changes
-            // nothing for a packet the queue then refuses.
-            pkt.fate = fate(link, &self.scripted, self.seed, link_id, &pkt);
-            if !admitted && !link.admits(at, pkt.size) {
-                return self.tail_drop(pkt);
-            }
-            let (done, arrival) = link.serve(at, pkt.size);
-            if let Some(c) = self.capture.as_deref_mut() {
-                c.starts(link_id, done - link.last_service_time(), &pkt);
-            }
-            if link_id == 0 && pkt.kind == PktKind::Data {
-                // Its transmission starts at done − its service time; it entered at `at`.
-                self.qdelay[pkt.flow as usize].add(done - link.last_service_time() - at);
-            }
-            let next = if pkt.fate != Fate::Ok || pkt.kind == PktKind::Udp {
-                None
-            } else {
-                next_link(link.next, pkt.flow)
-            };
-            if let Some(b) = next.filter(|&b| self.links[b as usize].express_in) {
-                if self.enters_early(b, arrival, pkt.size) {
-                    self.links[link_id as usize].pass(at, done, pkt.size);
-                    if link_id == 0 {
-                        self.tput
-                            .add(self.now, arrival, pkt.flow as usize, Col::Bottleneck, pkt.size as u64);
-                    }
-                    (link_id, at, admitted) = (b, arrival, true);
-                    continue;
-                }
-                self.links[b as usize].inbound += 1;
-            }
-            let link = &mut self.links[link_id as usize];
-            link.hold(at, done, arrival, pkt);
-            if link.in_flight() == 1 {
-                self.events.push(arrival, Event::LinkHead { link: link_id });
-            }
-            return;
-        }
-    }
-
-    /// Whether a packet reaching link `b` (which takes early entries) at `at` may enter it
-    /// now: nothing bound for `b` waits for its event, the entry is within the run, and `b`
-    /// will admit it. The entry is decided with `b` as it is now: a timeline change to `b`
-    /// before `at` applies to the packets that come to `b`'s upstream link after it (see
-    /// `net.rs`), so a run never depends on changes still to come, and a change made live
-    /// replays exactly.
-    #[inline]
-    fn enters_early(&mut self, b: u32, at: Ns, size: u32) -> bool {
-        let end = self.end;
-        let l = &mut self.links[b as usize];
-        l.inbound == 0 && at <= end && l.admits(at, size)
-    }
-
-    /// A full queue refused the packet.
-    #[cold]
-    fn tail_drop(&mut self, pkt: Packet) {
-        if pkt.kind == PktKind::Udp {
-            self.cross[pkt.flow as usize].queue_drops += 1;
-            return;
-        }
-        self.data_lost(&pkt);
-        let d = &mut self.drops[pkt.flow as usize];
-        let kind = if is_forward(pkt.kind) {
-            d.queue += 1;
-            EventKind::QueueDrop
-        } else {
-            d.ack_queue += 1;
-            EventKind::AckQueueDrop
-        };
-        self.log
-            .push(self.now, pkt.flow, kind, pkt.seq, pkt.len, pkt.seg, pkt.tx);
-    }
-
-    /// Offers a packet to a link with a class-based scheduler.
-    fn offer_scheduled(&mut self, link_id: u32, mut pkt: Packet) {
-        let now = self.now;
-        let link = &mut self.links[link_id as usize];
-        pkt.fate = fate(link, &self.scripted, self.seed, link_id, &pkt);
-        let sched = link.sched.as_mut().expect("a scheduled link");
-        if !sched.admit(now, pkt, link.cap_packets, link.cap_bytes) {
-            return self.tail_drop(pkt);
-        }
-        let idle = !sched.busy();
-        link.trace_total(now);
-        if idle {
-            self.serve(link_id);
-        }
-    }
-
-    /// An idle scheduled link starts its next packet, or waits for a class to come due.
-    fn serve(&mut self, link_id: u32) {
-        let link = &mut self.links[link_id as usize];
-        let bandwidth = link.bandwidth;
-        let sched = link.sched.as_mut().expect("a scheduled link");
-        let at = match sched.next(self.now, bandwidth) {
-            Next::Started(done) => {
-                if let (Some(c), Some(pkt)) = (self.capture.as_deref_mut(), sched.in_service()) {
-                    c.starts(link_id, self.now, pkt);
-                }
-                if let (0, Some((pkt, entered))) = (link_id, sched.in_service_entered()) {
-                    if pkt.kind == PktKind::Data {
-                        self.qdelay[pkt.flow as usize].add(self.now - entered);
-                    }
-                }
-                done
-            }
-            Next::WaitUntil(t) => t,
-            Next::Empty => return,
-        };
-        sched.gen = sched.gen.wrapping_add(1);
-        let gen = sched.gen;
-        self.events.push(at, Event::LinkService { link: link_id, gen });
-    }
-
-    /// A scheduled link's service event: the packet in service (if any) goes on the wire,
-    /// then the next one starts.
-    fn on_service(&mut self, link_id: u32, gen: u32) {
-        let now = self.now;
-        let link = &mut self.links[link_id as usize];
-        let sched = link.sched.as_mut().expect("a scheduled link");
-        if sched.gen != gen {
-            return;
-        }
-        if sched.busy() {
-            let pkt = sched.complete(now);
-            link.trace_total(now);
-            if link.launch(now, pkt) {
-                let at = link.head_arrival().expect("just launched");
-                self.events.push(at, Event::LinkHead { link: link_id });
-            }
-        }
-        self.serve(link_id);
-    }
-}
-
-/// Whether a packet accepted by a link will be discarded at its far end: a pure function of
-/// the packet's identity (scripted drops, then random loss).
-#[inline(always)]
-fn fate(link: &mut Link, scripted: &[Vec<(u64, u64)>], seed: u64, link_id: u32, pkt: &Packet) -> Fate {
-    if link.scripted
-        && is_forward(pkt.kind)
-        && scripted[pkt.flow as usize]
-            .binary_search(&(pkt.seg as u64, pkt.tx as u64))
-            .is_ok()
-    {
-        Fate::Scripted
-    } else if link.loss.corrupts(seed, link_id, pkt) {
-        Fate::Error
-    } else {
-        Fate::Ok
-    }
-}
-
-fn is_forward(k: PktKind) -> bool {
-    matches!(k, PktKind::Data | PktKind::Syn)
-}
-
-/// The round trip of a flow's path as built: propagation both ways plus one full data
-/// packet and one ACK serialised on every link (BR-TCP's RTT before any sample).
-pub(crate) fn path_rtt(s: &Scenario, f: &crate::scenario::FlowCfg) -> Ns {
-    use crate::time::tx_time;
-    let b = &s.network.bottleneck;
-    let links = [
-        (f.access.bandwidth, f.access.delay),
-        (b.bandwidth, b.delay),
-        (f.receiver_access.bandwidth, f.receiver_access.delay),
-    ];
-    let (data, ack) = (f.tcp.mss + f.tcp.header, f.tcp.header.max(1));
-    links
-        .iter()
-        .map(|&(bw, d)| 2 * secs_to_ns(d) + tx_time(data, bw) + tx_time(ack, bw))
-        .sum()
-}
-
-/// Base link id of flow `i`.
-pub(crate) fn flow_base(i: u32) -> u32 {
-    2 + 4 * i
-}
-
-/// The link a packet of `flow` goes on to after a link whose next hop is `hop`; None when
-/// it reaches an endpoint.
-#[inline]
-fn next_link(hop: Hop, flow: u32) -> Option<u32> {
-    match hop {
-        Hop::Link(n) => Some(n),
-        Hop::FlowForward => Some(flow_base(flow) + 1),
-        Hop::FlowReverse => Some(flow_base(flow) + 3),
-        Hop::Receiver | Hop::Sender => None,
-    }
 }
 
 /// A running simulation.
@@ -790,14 +510,11 @@ impl Simulation {
 
     fn dispatch(&mut self, ev: Event) {
         match ev {
-            Event::LinkHead { link } => {
-                let l = &mut self.world.links[link as usize];
-                let pkt = l.arrive(self.world.now);
-                if let Some(next) = l.head_arrival() {
-                    self.world.events.push(next, Event::LinkHead { link });
-                }
-                self.on_arrive(link, pkt);
-            }
+            Event::LinkHead { link } => match self.world.on_link_head(link) {
+                Some((Endpoint::Receiver, pkt)) => self.deliver_to_receiver(pkt),
+                Some((Endpoint::Sender, pkt)) => self.deliver_to_sender(pkt),
+                None => {}
+            },
             Event::Rto { flow, gen } => {
                 let now = self.world.now;
                 self.release_writes(flow as usize, now);
@@ -870,163 +587,38 @@ impl Simulation {
         }
     }
 
-    /// A cross-traffic packet reached the far end of the bottleneck (its sink).
-    fn cross_arrive(&mut self, link: u32, pkt: Packet) {
-        let w = &mut self.world;
-        let st = &mut w.cross[pkt.flow as usize];
-        if pkt.fate != Fate::Ok {
-            st.error_drops += 1;
-            return;
+    /// A packet reached its flow's receiver.
+    fn deliver_to_receiver(&mut self, pkt: Packet) {
+        let i = pkt.flow as usize;
+        let r = &mut self.receivers[i];
+        let before = r.delivered;
+        r.on_packet(&mut self.world, &pkt);
+        if self.explain {
+            self.drain_why(i);
         }
-        st.delivered_packets += 1;
-        st.delivered_bytes += pkt.size as u64;
-        let class = self.senders.len() + pkt.flow as usize;
-        if link == 0 {
-            w.tput.add(w.now, w.now, class, Col::Bottleneck, pkt.size as u64);
+        let (w, r) = (&mut self.world, &mut self.receivers[i]);
+        if r.delivered > before {
+            w.tput.add(w.now, w.now, i, Col::Delivered, r.delivered - before);
+            if let Some(log) = self.senders[i].writes.as_mut() {
+                log.delivered(w.now, r.delivered);
+            }
         }
-        w.tput.add(w.now, w.now, class, Col::Delivered, pkt.size as u64);
     }
 
-    fn on_arrive(&mut self, link: u32, pkt: Packet) {
-        if pkt.kind == PktKind::Udp {
-            return self.cross_arrive(link, pkt);
-        }
-        let w = &mut self.world;
-        if pkt.fate != Fate::Ok {
-            w.data_lost(&pkt);
-            let d = &mut w.drops[pkt.flow as usize];
-            let kind = match (pkt.fate, is_forward(pkt.kind)) {
-                (Fate::Scripted, _) => {
-                    d.scripted += 1;
-                    EventKind::ScriptedDrop
-                }
-                (_, true) => {
-                    d.error += 1;
-                    EventKind::ErrorDrop
-                }
-                (_, false) => {
-                    d.ack_error += 1;
-                    EventKind::AckErrorDrop
-                }
-            };
-            w.log(pkt.flow, kind, pkt.seq, pkt.len, pkt.seg, pkt.tx);
-            return;
-        }
-        if link == 0 {
-            w.tput
-                .add(w.now, w.now, pkt.flow as usize, Col::Bottleneck, pkt.size as u64);
-        }
-        let hop = w.links[link as usize].next;
-        let next = match hop {
-            Hop::Link(_) | Hop::FlowForward | Hop::FlowReverse => next_link(hop, pkt.flow).expect("a link"),
-            Hop::Receiver => {
-                if let Some(c) = w.capture.as_deref_mut() {
-                    c.arrived(w.now, &pkt);
-                }
-                let r = &mut self.receivers[pkt.flow as usize];
-                let before = r.delivered;
-                r.on_packet(w, &pkt);
-                if self.explain {
-                    self.drain_why(pkt.flow as usize);
-                }
-                let (w, r) = (&mut self.world, &mut self.receivers[pkt.flow as usize]);
-                if r.delivered > before {
-                    w.tput
-                        .add(w.now, w.now, pkt.flow as usize, Col::Delivered, r.delivered - before);
-                    if let Some(log) = self.senders[pkt.flow as usize].writes.as_mut() {
-                        log.delivered(w.now, r.delivered);
-                    }
-                }
-                return;
-            }
-            Hop::Sender => {
-                if let Some(c) = w.capture.as_deref_mut() {
-                    c.arrived(w.now, &pkt);
-                }
-                let i = pkt.flow as usize;
-                let now = w.now;
-                self.release_writes(i, now);
-                let w = &mut self.world;
-                self.senders[i].on_ack(w, &pkt);
-                self.resume_writes(i);
-                let w = &mut self.world;
-                let s = &self.senders[i];
-                if self.completion[i].is_none()
-                    && self.apps[i].exhausted()
-                    && s.app_written > 0
-                    && s.snd_una == s.app_written
-                {
-                    self.completion[i] = Some(w.now);
-                    w.log(pkt.flow, EventKind::FlowComplete, s.snd_una, 0, 0, 0);
-                }
-                self.record(pkt.flow);
-                return;
-            }
-        };
-        // It waited for this event, so nothing entered the next link ahead of it.
-        let l = &mut w.links[next as usize];
-        if l.express_in {
-            l.inbound -= 1;
-        }
-        w.offer(next, pkt);
-    }
-
-    /// Changes a live parameter now, during the run (a slider moved during playback). The
-    /// change is appended to the scenario's timeline at the current time, after every event
-    /// at this instant has been processed, so replaying the resulting scenario from the start
-    /// reproduces this run exactly. Returns that time.
-    pub fn apply_change(&mut self, path: &str, value: Value) -> Result<Ns, Problem> {
-        let (def, _) = crate::scenario::live_target(path, self.senders.len()).map_err(|m| Problem {
-            path: path.to_string(),
-            message: m,
-        })?;
-        if let Some(msg) = crate::scenario::check_leaf(def, &value) {
-            return Err(Problem {
-                path: path.to_string(),
-                message: msg,
-            });
-        }
-        if self.finished {
-            return Err(Problem {
-                path: path.to_string(),
-                message: "the run has ended; change the scenario instead".into(),
-            });
-        }
+    /// An ACK or SYN-ACK reached its flow's sender.
+    fn deliver_to_sender(&mut self, pkt: Packet) {
+        let i = pkt.flow as usize;
         let now = self.world.now;
-        let at = ns_to_secs(now);
-        // Round-trip the time through seconds so the replay schedules it at the same ns.
-        debug_assert_eq!(secs_to_ns(at), now);
-        self.scenario.timeline.push(crate::scenario::TimelineEntry {
-            at,
-            set: path.to_string(),
-            value,
-        });
-        let index = (self.scenario.timeline.len() - 1) as u32;
-        // Scheduled as `new` schedules the timeline, so it runs after every event at this
-        // instant (after `step`, some may remain) and the loop counts it, as in a replay.
-        self.world
-            .events
-            .push_after_instant(now, index, Event::Timeline { index });
-        self.run_until(now, u64::MAX);
-        Ok(now)
-    }
-
-    /// Applies timeline entry `index` (validated at load: a live parameter and a valid value).
-    fn apply_timeline(&mut self, index: u32) {
-        let entry = &self.scenario.timeline[index as usize];
-        let Ok((table_path, sel)) = crate::scenario::normalise_path(&entry.set) else {
-            return;
-        };
-        let v = entry.value.clone();
-        let flows: Vec<u32> = match sel {
-            FlowSel::Global => vec![],
-            FlowSel::All => (0..self.senders.len() as u32).collect(),
-            FlowSel::One(i) => vec![i as u32],
-        };
-        let applied = apply_live(&mut self.world.links, &mut self.apps, &table_path, &flows, &v);
-        debug_assert!(applied, "live parameter without a handler: {table_path}");
-        let flow = flows.first().copied().unwrap_or(0);
-        self.world.log(flow, EventKind::ParamChange, index as u64, 0, 0, 0);
+        self.release_writes(i, now);
+        self.senders[i].on_ack(&mut self.world, &pkt);
+        self.resume_writes(i);
+        let w = &mut self.world;
+        let s = &self.senders[i];
+        if self.completion[i].is_none() && self.apps[i].exhausted() && s.app_written > 0 && s.snd_una == s.app_written {
+            self.completion[i] = Some(w.now);
+            w.log(pkt.flow, EventKind::FlowComplete, s.snd_una, 0, 0, 0);
+        }
+        self.record(pkt.flow);
     }
 
     /// Explains every decision from now on (or stops): each congestion-control, timer and
@@ -1161,276 +753,5 @@ impl Simulation {
     /// A receiver (read-only).
     pub fn receiver(&self, flow: usize) -> &Receiver {
         &self.receivers[flow]
-    }
-
-    /// Metrics so far (at the end of the run, the final summary).
-    pub fn summary(&self) -> Summary {
-        let now = self.world.now;
-        let flows: Vec<FlowSummary> = (0..self.senders.len())
-            .map(|i| {
-                let s = &self.senders[i];
-                let r = &self.receivers[i];
-                let f = &self.scenario.flows[i];
-                let active = ns_to_secs(now.saturating_sub(self.starts[i]));
-                let rate = |bytes: u64| if active > 0.0 { bytes as f64 * 8.0 / active } else { 0.0 };
-                let (mean_cwnd, cv) = self.series[i].cwnd_stats(now);
-                let log = s.writes.as_ref();
-                let pct = |h: Option<&crate::thin::Histogram>, p: f64| h.and_then(|h| h.percentile(p)).map(ns_to_secs);
-                let (itt, soj, lat) = (log.map(|l| &l.itt), log.map(|l| &l.sojourn), log.map(|l| &l.latency));
-                FlowSummary {
-                    flow: i as u32,
-                    algorithm: f.algorithm.clone(),
-                    variant: f.variant.name().to_string(),
-                    goodput_bps: rate(r.delivered),
-                    transfer_goodput_bps: {
-                        let end = self.completion[i].unwrap_or(now);
-                        let t = ns_to_secs(end.saturating_sub(self.starts[i]));
-                        if t > 0.0 {
-                            r.delivered as f64 * 8.0 / t
-                        } else {
-                            0.0
-                        }
-                    },
-                    throughput_bps: rate(s.stats.wire_bytes),
-                    delivered_bytes: r.delivered,
-                    data_packets_sent: s.stats.data_packets,
-                    retransmits: s.stats.retransmits,
-                    spurious_retransmits: self.world.spurious[i].count,
-                    retransmit_fraction: if s.stats.data_packets > 0 {
-                        s.stats.retransmits as f64 / s.stats.data_packets as f64
-                    } else {
-                        0.0
-                    },
-                    timeouts: s.stats.timeouts,
-                    fast_retransmits: s.stats.fast_retransmits,
-                    partial_acks: s.stats.partial_acks,
-                    dupacks: s.stats.dupacks,
-                    acks_sent: r.acks_sent,
-                    mean_cwnd_bytes: mean_cwnd,
-                    mean_cwnd_segments: mean_cwnd / f.tcp.mss as f64,
-                    cwnd_cv: cv,
-                    final_cwnd_bytes: s.cc.cwnd,
-                    final_ssthresh_bytes: (s.cc.ssthresh != u64::MAX).then_some(s.cc.ssthresh),
-                    srtt_s: ns_to_secs(s.rtt.srtt()),
-                    rto_s: ns_to_secs(s.rtt.rto()),
-                    max_burst_packets: s.stats.max_burst_packets,
-                    window_decays: s.stats.window_decays,
-                    reserved_bdp_bytes: (f.variant == crate::scenario::Variant::BrTcp).then(|| {
-                        s.cc.br
-                            .ssthresh(f.cc.br_rtt, f.cc.br_packet_size, f.tcp.mss, f.tcp.header)
-                    }),
-                    drops: self.world.drops[i],
-                    writes: log.map(|l| l.writes),
-                    mean_payload_bytes: if s.stats.data_packets > 0 {
-                        s.stats.payload_bytes as f64 / s.stats.data_packets as f64
-                    } else {
-                        0.0
-                    },
-                    itt_p50_s: pct(itt, 50.0),
-                    itt_p90_s: pct(itt, 90.0),
-                    itt_p99_s: pct(itt, 99.0),
-                    sojourn_p50_s: pct(soj, 50.0),
-                    sojourn_p90_s: pct(soj, 90.0),
-                    sojourn_p99_s: pct(soj, 99.0),
-                    latency_p50_s: pct(lat, 50.0),
-                    latency_p90_s: pct(lat, 90.0),
-                    latency_p99_s: pct(lat, 99.0),
-                    qdelay_mean_ms: self.world.qdelay[i].mean_ms(),
-                    qdelay_p95_ms: self.world.qdelay[i].p95_ms(),
-                    rtt_mean_ms: s.rtt_samples.mean_ms(),
-                    rtt_p95_ms: s.rtt_samples.p95_ms(),
-                    completion_time_s: self.completion[i].map(ns_to_secs),
-                    active_time_s: active,
-                }
-            })
-            .collect();
-        let cross = self
-            .scenario
-            .cross
-            .iter()
-            .enumerate()
-            .map(|(k, c)| {
-                let stats = self.world.cross[k];
-                let from = secs_to_ns(c.start);
-                let to = if c.stop > 0.0 { now.min(secs_to_ns(c.stop)) } else { now };
-                let active = ns_to_secs(to.saturating_sub(from));
-                crate::summary::CrossSummary {
-                    source: k as u32,
-                    kind: c.kind,
-                    rate_bps: c.rate,
-                    reverse: c.reverse,
-                    stats,
-                    delivered_bps: if active > 0.0 {
-                        stats.delivered_bytes as f64 * 8.0 / active
-                    } else {
-                        0.0
-                    },
-                }
-            })
-            .collect();
-        // Flows that have not started yet (mid-run, in playback) have no share to judge.
-        let goodputs: Vec<f64> = flows
-            .iter()
-            .zip(&self.starts)
-            .filter(|(_, &start)| start < now)
-            .map(|(f, _)| f.transfer_goodput_bps)
-            .collect();
-        Summary {
-            jain_index: crate::summary::jain_index(&goodputs),
-            cross,
-            seed: self.scenario.seed,
-            duration_s: self.scenario.duration,
-            now_s: ns_to_secs(now),
-            finished: self.finished,
-            events_processed: self.events_processed,
-            packets: self.world.packets,
-            digest: (!self.world.log.stream.drop || self.world.log.stream.hash)
-                .then(|| format!("{:016x}", self.digest())),
-            flows,
-        }
-    }
-}
-
-/// Applies a live parameter change. Returns false if `table_path` has no handler (a bug
-/// caught by the test that walks every live parameter).
-fn apply_live(links: &mut [Link], apps: &mut [App], table_path: &str, flows: &[u32], v: &Value) -> bool {
-    let f = v.as_f64().unwrap_or(0.0);
-    let u = v.as_u64().unwrap_or(f as u64);
-    // The value was checked against the table before it came here.
-    let model = v.as_str().and_then(LossModel::from_name).unwrap_or(LossModel::None);
-    let bottleneck = |links: &mut [Link], apply: &dyn Fn(&mut Link)| {
-        apply(&mut links[0]);
-        apply(&mut links[1]);
-    };
-    match table_path {
-        "network.bottleneck.bandwidth" => bottleneck(links, &|l| {
-            l.bandwidth = u;
-            if let Some(s) = l.sched.as_mut() {
-                s.set_bandwidth(u);
-            }
-        }),
-        "network.bottleneck.delay" => bottleneck(links, &|l| l.delay = secs_to_ns(f)),
-        "network.bottleneck.queue_packets" => bottleneck(links, &|l| l.cap_packets = u),
-        "network.bottleneck.queue_bytes" => bottleneck(links, &|l| l.cap_bytes = u),
-        "network.bottleneck.loss.model" => links[0].loss.set_model(model),
-        "network.bottleneck.loss.ber" => links[0].loss.set_ber(f),
-        "network.bottleneck.loss.probability" => links[0].loss.set_probability(f),
-        "network.bottleneck.reverse_loss.model" => links[1].loss.set_model(model),
-        "network.bottleneck.reverse_loss.ber" => links[1].loss.set_ber(f),
-        "network.bottleneck.reverse_loss.probability" => links[1].loss.set_probability(f),
-        _ => {
-            let Some(rest) = table_path.strip_prefix("flows[].") else {
-                return false;
-            };
-            for &i in flows {
-                let base = flow_base(i) as usize;
-                match rest {
-                    "access.bandwidth" => {
-                        links[base].bandwidth = u;
-                        links[base + 3].bandwidth = u;
-                    }
-                    "access.delay" => {
-                        links[base].delay = secs_to_ns(f);
-                        links[base + 3].delay = secs_to_ns(f);
-                    }
-                    "receiver_access.bandwidth" => {
-                        links[base + 1].bandwidth = u;
-                        links[base + 2].bandwidth = u;
-                    }
-                    "receiver_access.delay" => {
-                        links[base + 1].delay = secs_to_ns(f);
-                        links[base + 2].delay = secs_to_ns(f);
-                    }
-                    "app.write_size" => apps[i as usize].write_size = u,
-                    "app.write_interval" => apps[i as usize].write_interval = secs_to_ns(f).max(1),
-                    _ => return false,
-                }
-            }
-        }
-    }
-    true
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::schema;
-
-    #[test]
-    fn a_live_change_replays_identically_from_the_timeline() {
-        let s = crate::presets::find("netsim-reno").unwrap().scenario().unwrap();
-        let mut live = Simulation::new(&s);
-        live.advance(3_000_000_000);
-        live.step();
-        live.step();
-        live.apply_change("network.bottleneck.loss.ber", serde_json::json!(1e-5))
-            .unwrap();
-        live.advance(2_500_000_000);
-        live.apply_change("flows[0].app.write_interval", serde_json::json!(0.002))
-            .unwrap();
-        live.run_to_end();
-        assert_eq!(live.scenario().timeline.len(), 2);
-        let mut replay = Simulation::new(live.scenario());
-        replay.run_to_end();
-        assert_eq!(live.digest(), replay.digest());
-        assert_eq!(
-            serde_json::to_value(live.summary()).unwrap(),
-            serde_json::to_value(replay.summary()).unwrap(),
-            "every summary field, events_processed included"
-        );
-        assert_ne!(live.digest(), {
-            let mut plain = Simulation::new(&s);
-            plain.run_to_end();
-            plain.digest()
-        });
-        let err = live
-            .apply_change("flows[0].tcp.mss", serde_json::json!(500))
-            .unwrap_err();
-        assert!(err.message.contains("cannot change during a run"), "{err}");
-    }
-
-    #[test]
-    fn a_live_change_to_a_link_applies_now_and_replays_while_packets_entered_it_early() {
-        // One flow: packets enter the bottleneck from the access links ahead of the clock.
-        // A change now applies to the packets that reach the access link from now on; the
-        // replay makes the same early entries, since none depends on changes to come.
-        let s = crate::presets::find("netsim-newreno").unwrap().scenario().unwrap();
-        let mut live = Simulation::new(&s);
-        live.advance(5_000_000_000);
-        // A moment when a packet still on the access link has already entered the
-        // bottleneck: the bottleneck's occupancy trace has a row ahead of the clock.
-        let ahead = |sim: &Simulation| {
-            let rows = &sim.world.links[0].series.as_ref().unwrap().rows;
-            rows.last().is_some_and(|r| r.0 > sim.now())
-        };
-        while !ahead(&live) {
-            live.step();
-        }
-        let now = live.now();
-        let at = live
-            .apply_change("network.bottleneck.bandwidth", serde_json::json!(1_000_000))
-            .unwrap();
-        assert_eq!(at, now);
-        assert_eq!(live.world.links[0].bandwidth, 1_000_000, "applied at once");
-        assert_eq!(live.scenario().timeline[0].at, ns_to_secs(now));
-        live.run_to_end();
-        let mut replay = Simulation::new(live.scenario());
-        replay.run_to_end();
-        assert_eq!(live.digest(), replay.digest());
-        assert_eq!(
-            serde_json::to_value(live.summary()).unwrap(),
-            serde_json::to_value(replay.summary()).unwrap()
-        );
-    }
-
-    #[test]
-    fn every_live_parameter_has_a_handler() {
-        let s = Scenario::default();
-        let mut sim = Simulation::new(&s);
-        for p in schema::params().iter().filter(|p| p.live) {
-            let v = schema::default_value(p);
-            let ok = apply_live(&mut sim.world.links, &mut sim.apps, p.path, &[0], &v);
-            assert!(ok, "no handler for live parameter {}", p.path);
-        }
     }
 }

@@ -63,7 +63,7 @@ pub fn inputs(s: &Scenario, flow: usize) -> Result<Inputs, String> {
     if p <= 0.0 {
         return Err("the loss rate is 0: the models need p > 0".into());
     }
-    let rtt = ns_to_secs(crate::sim::path_rtt(s, f));
+    let rtt = ns_to_secs(crate::net::path_rtt(s, f));
     Ok(Inputs {
         p,
         p_from,

@@ -5,11 +5,11 @@
 //! data is acknowledged at once, or, with delayed ACKs, once two full segments' worth has
 //! accumulated or the delayed-ACK timer fires (RFC 1122: at most 500 ms).
 
+use super::env::Env;
 use crate::event::Event;
 use crate::explain::{Rule, Why};
 use crate::net::{Fate, Packet, PktKind};
 use crate::scenario::FlowCfg;
-use crate::sim::World;
 use crate::time::{secs_to_ns, Ns};
 use crate::trace::EventKind;
 use std::collections::VecDeque;
@@ -76,7 +76,7 @@ impl Receiver {
     }
 
     /// A packet from the sender arrived.
-    pub fn on_packet(&mut self, w: &mut World, pkt: &Packet) {
+    pub fn on_packet(&mut self, w: &mut impl Env, pkt: &Packet) {
         match pkt.kind {
             PktKind::Syn => self.send_synack(w),
             PktKind::Data => self.on_data(w, pkt),
@@ -84,7 +84,7 @@ impl Receiver {
         }
     }
 
-    fn send_synack(&mut self, w: &mut World) {
+    fn send_synack(&mut self, w: &mut impl Env) {
         self.synacks += 1;
         let pkt = Packet {
             flow: self.flow,
@@ -99,7 +99,7 @@ impl Receiver {
         w.transmit(self.link, pkt);
     }
 
-    fn on_data(&mut self, w: &mut World, pkt: &Packet) {
+    fn on_data(&mut self, w: &mut impl Env, pkt: &Packet) {
         self.data_packets += 1;
         w.log(self.flow, EventKind::DataReceived, pkt.seq, pkt.len, pkt.seg, pkt.tx);
         w.data_arrived(self.flow, pkt.seg, pkt.tx);
@@ -141,7 +141,7 @@ impl Receiver {
                     self.delack_armed = true;
                     self.delack_gen = self.delack_gen.wrapping_add(1);
                     w.schedule(
-                        w.now + self.delack_timeout,
+                        w.now() + self.delack_timeout,
                         Event::DelAck {
                             flow: self.flow,
                             gen: self.delack_gen,
@@ -182,7 +182,7 @@ impl Receiver {
     }
 
     /// The delayed-ACK timer fired.
-    pub fn on_delack(&mut self, w: &mut World, gen: u32) {
+    pub fn on_delack(&mut self, w: &mut impl Env, gen: u32) {
         if gen == self.delack_gen && self.delack_armed {
             if self.why.on {
                 let v = [self.pending_bytes, self.delack_timeout];
@@ -192,7 +192,7 @@ impl Receiver {
         }
     }
 
-    fn send_ack(&mut self, w: &mut World) {
+    fn send_ack(&mut self, w: &mut impl Env) {
         self.delack_armed = false;
         self.pending_bytes = 0;
         if self.last_ack == Some(self.rcv_nxt) {
@@ -221,6 +221,134 @@ impl Receiver {
 mod tests {
     use super::*;
     use crate::scenario::Scenario;
+    use crate::tcp::testnet::{data, flow, FakeNet, MS};
+
+    fn receiver(delayed_ack: bool) -> (Receiver, FakeNet) {
+        let mut f = flow();
+        f.receiver.delayed_ack = delayed_ack;
+        f.receiver.delack_timeout = 0.2;
+        (Receiver::new(0, 4, &f), FakeNet::default())
+    }
+
+    /// The ACKs sent so far, taken: (time, cumulative ACK, duplicate index).
+    fn acks(n: &mut FakeNet) -> Vec<(Ns, u64, u32)> {
+        let t: Vec<Ns> = n.sent.iter().map(|s| s.0).collect();
+        n.take_sent()
+            .into_iter()
+            .zip(t)
+            .map(|(p, t)| {
+                assert_eq!((p.kind, p.size), (PktKind::Ack, 40));
+                (t, p.seq, p.seg)
+            })
+            .collect()
+    }
+
+    fn arrive(r: &mut Receiver, n: &mut FakeNet, t: Ns, seg: u32, tx: u32) {
+        n.now = t;
+        r.on_packet(n, &data(seg, tx));
+    }
+
+    #[test]
+    fn in_order_data_is_acknowledged_at_once_without_delayed_acks() {
+        let (mut r, mut n) = receiver(false);
+        arrive(&mut r, &mut n, 10 * MS, 1, 1);
+        arrive(&mut r, &mut n, 11 * MS, 2, 1);
+        assert_eq!(acks(&mut n), [(10 * MS, 1000, 0), (11 * MS, 2000, 0)]);
+        assert_eq!(n.sent.len(), 0);
+        assert_eq!((r.delivered, r.data_packets, r.acks_sent), (2000, 2, 2));
+        assert_eq!(n.copies_arrived, [(1, 1), (2, 1)]);
+        assert_eq!(
+            n.kinds(),
+            [
+                EventKind::DataReceived,
+                EventKind::AckSent,
+                EventKind::DataReceived,
+                EventKind::AckSent
+            ]
+        );
+    }
+
+    #[test]
+    fn delayed_acks_acknowledge_every_second_full_segment_rfc5681_4_2() {
+        let (mut r, mut n) = receiver(true);
+        r.why.on = true;
+        arrive(&mut r, &mut n, 10 * MS, 1, 1);
+        assert!(acks(&mut n).is_empty(), "the first segment waits");
+        let (at, gen) = n.last_delack().expect("the delayed-ACK timer");
+        assert_eq!(at, 210 * MS, "200 ms after the segment");
+        arrive(&mut r, &mut n, 12 * MS, 2, 1);
+        assert_eq!(acks(&mut n), [(12 * MS, 2000, 0)]);
+        // The timer's entry then finds nothing to acknowledge.
+        n.now = at;
+        r.on_delack(&mut n, gen);
+        assert!(acks(&mut n).is_empty());
+        let rules: Vec<Rule> = (0..r.why.log.len())
+            .filter_map(|i| r.why.log.get(i, 0))
+            .map(|e| e.d.rule)
+            .collect();
+        assert_eq!(rules, [Rule::DelAckHold, Rule::DelAckSecond]);
+    }
+
+    #[test]
+    fn the_delayed_ack_timer_acknowledges_a_lone_segment() {
+        let (mut r, mut n) = receiver(true);
+        arrive(&mut r, &mut n, 10 * MS, 1, 1);
+        let (at, gen) = n.last_delack().unwrap();
+        n.now = at;
+        r.on_delack(&mut n, gen);
+        assert_eq!(acks(&mut n), [(210 * MS, 1000, 0)]);
+        // A timer of an older generation does nothing.
+        arrive(&mut r, &mut n, 300 * MS, 2, 1);
+        r.on_delack(&mut n, gen);
+        assert!(acks(&mut n).is_empty());
+        assert_eq!(n.last_delack().map(|t| t.0), Some(500 * MS));
+    }
+
+    #[test]
+    fn out_of_order_data_gets_duplicate_acks_at_once_and_the_gap_filler_an_ack_at_once() {
+        let (mut r, mut n) = receiver(true);
+        arrive(&mut r, &mut n, 10 * MS, 2, 1);
+        arrive(&mut r, &mut n, 11 * MS, 3, 1);
+        arrive(&mut r, &mut n, 12 * MS, 4, 1);
+        // The first ACK of 0 is the first of its value; then duplicates 1 and 2.
+        assert_eq!(acks(&mut n), [(10 * MS, 0, 0), (11 * MS, 0, 1), (12 * MS, 0, 2)]);
+        assert_eq!(r.delivered, 0);
+        // Segment 1 fills the gap: everything through 4 is delivered and acknowledged now,
+        // delayed ACKs or not.
+        arrive(&mut r, &mut n, 20 * MS, 1, 2);
+        assert_eq!(acks(&mut n), [(20 * MS, 4000, 0)]);
+        assert_eq!(r.delivered, 4000);
+        assert!(n.timers.is_empty(), "no delayed-ACK timer was set");
+    }
+
+    #[test]
+    fn a_duplicate_segment_is_acknowledged_at_once() {
+        let (mut r, mut n) = receiver(true);
+        arrive(&mut r, &mut n, 10 * MS, 1, 1);
+        arrive(&mut r, &mut n, 11 * MS, 2, 1);
+        acks(&mut n);
+        arrive(&mut r, &mut n, 30 * MS, 1, 2);
+        assert_eq!(acks(&mut n), [(30 * MS, 2000, 1)]);
+        assert_eq!(r.delivered, 2000);
+        assert_eq!(n.copies_arrived.last(), Some(&(1, 2)));
+    }
+
+    #[test]
+    fn each_syn_gets_a_syn_ack() {
+        let (mut r, mut n) = receiver(false);
+        let syn = Packet {
+            kind: PktKind::Syn,
+            len: 0,
+            seq: 0,
+            seg: 0,
+            size: 40,
+            ..data(1, 1)
+        };
+        r.on_packet(&mut n, &syn);
+        r.on_packet(&mut n, &Packet { tx: 2, ..syn });
+        let got: Vec<(u32, PktKind, u32, u32)> = n.sent.iter().map(|&(_, l, p)| (l, p.kind, p.seg, p.size)).collect();
+        assert_eq!(got, [(4, PktKind::SynAck, 1, 40), (4, PktKind::SynAck, 2, 40)]);
+    }
 
     #[test]
     fn out_of_order_ranges_merge_in_any_arrival_order() {

@@ -6,12 +6,12 @@
 //! and every retransmission resends the same segment.
 
 use super::cc::{Cc, DupAckAction, Flight, NewAckAction, Phase};
+use super::env::Env;
 use super::rtt::RttEstimator;
 use crate::event::Event;
 use crate::explain::Rule;
 use crate::net::{Fate, Packet, PktKind};
 use crate::scenario::{FlowCfg, Units};
-use crate::sim::World;
 use crate::time::Ns;
 use crate::trace::{EventKind, FlowState};
 use std::collections::VecDeque;
@@ -216,7 +216,7 @@ impl Sender {
     }
 
     /// Opens the connection (SYN) or starts sending.
-    pub fn start(&mut self, w: &mut World) {
+    pub fn start(&mut self, w: &mut impl Env) {
         if self.syn {
             self.state = ConnState::SynSent;
             self.send_syn(w);
@@ -229,11 +229,11 @@ impl Sender {
     /// The application handed over `bytes` more. Returns false when the traced state
     /// cannot have changed (nothing left and no idle policy looked at the window), so the
     /// caller need not record it: a backlogged sender gets a write per packet time.
-    pub fn app_write(&mut self, w: &mut World, bytes: u64) -> bool {
+    pub fn app_write(&mut self, w: &mut impl Env, bytes: u64) -> bool {
         let blocked = self.write_changes_nothing();
         self.app_written = self.app_written.saturating_add(bytes);
         if let Some(log) = self.writes.as_mut() {
-            log.write(w.now, bytes, self.app_written);
+            log.write(w.now(), bytes, self.app_written);
         }
         if blocked {
             debug_assert!(self.next_is_held(), "a waiting full segment was not held");
@@ -281,9 +281,9 @@ impl Sender {
         (avail > 0).then(|| (avail.min(self.mss), false))
     }
 
-    fn send_syn(&mut self, w: &mut World) {
+    fn send_syn(&mut self, w: &mut impl Env) {
         self.syn_tx += 1;
-        self.syn_sent_at = w.now;
+        self.syn_sent_at = w.now();
         self.stats.syns += 1;
         let pkt = Packet {
             flow: self.flow,
@@ -297,7 +297,7 @@ impl Sender {
         };
         w.log(self.flow, EventKind::SynSend, 0, 0, 0, self.syn_tx);
         w.transmit(self.link, pkt);
-        let at = w.now + self.rtt.rto();
+        let at = w.now() + self.rtt.rto();
         self.arm_rto(w, at);
     }
 
@@ -305,7 +305,7 @@ impl Sender {
 
     /// Sets the timer to expire at `at`. Only an earlier deadline needs a new queue entry;
     /// a later one is picked up when the pending entry fires.
-    fn arm_rto(&mut self, w: &mut World, at: Ns) {
+    fn arm_rto(&mut self, w: &mut impl Env, at: Ns) {
         self.rto_deadline = Some(at);
         if self.rto_event.is_none_or(|e| e > at) {
             self.rto_gen = self.rto_gen.wrapping_add(1);
@@ -320,8 +320,8 @@ impl Sender {
         }
     }
 
-    fn restart_rto(&mut self, w: &mut World) {
-        let at = w.now + self.rtt.rto();
+    fn restart_rto(&mut self, w: &mut impl Env) {
+        let at = w.now() + self.rtt.rto();
         self.arm_rto(w, at);
     }
 
@@ -334,14 +334,14 @@ impl Sender {
     }
 
     /// A timer entry fired; acts only if it is current and the deadline has come.
-    pub fn on_rto_event(&mut self, w: &mut World, gen: u32) {
+    pub fn on_rto_event(&mut self, w: &mut impl Env, gen: u32) {
         if gen != self.rto_gen {
             return;
         }
         self.rto_event = None;
         match self.rto_deadline {
             None => {}
-            Some(d) if d > w.now => {
+            Some(d) if d > w.now() => {
                 self.rto_gen = self.rto_gen.wrapping_add(1);
                 self.rto_event = Some(d);
                 w.schedule(
@@ -356,9 +356,9 @@ impl Sender {
         }
     }
 
-    fn on_timeout(&mut self, w: &mut World) {
+    fn on_timeout(&mut self, w: &mut impl Env) {
         self.rto_deadline = None;
-        self.cc.now = w.now;
+        self.cc.now = w.now();
         if self.state == ConnState::SynSent {
             self.stats.timeouts += 1;
             let phase = Phase::Handshake as u8;
@@ -398,7 +398,7 @@ impl Sender {
     /// Sends whatever the windows, Nagle and the application allow; returns how many
     /// segments left. A window of more than `MAX_PASS_SEGMENTS` segments leaves in passes of
     /// that many, each the rest of the last at the same instant (an event of its own).
-    pub fn send_loop(&mut self, w: &mut World) -> u32 {
+    pub fn send_loop(&mut self, w: &mut impl Env) -> u32 {
         if self.state != ConnState::Established {
             return 0;
         }
@@ -413,8 +413,8 @@ impl Sender {
                 // waiting segment counts as held, as a paced sender's does (`next_is_held`:
                 // a write meanwhile changes nothing but the bytes written).
                 if self.pace_event.is_none() {
-                    self.pace_event = Some(w.now);
-                    w.schedule(w.now, Event::Pace { flow: self.flow });
+                    self.pace_event = Some(w.now());
+                    w.schedule(w.now(), Event::Pace { flow: self.flow });
                 }
                 break;
             }
@@ -422,7 +422,7 @@ impl Sender {
             // (once per pass: after the first send the sender is no longer idle).
             if !checked && self.cc.validation.is_active() {
                 checked = true;
-                self.cc.before_send(w.now, self.rtt.rto());
+                self.cc.before_send(w.now(), self.rtt.rto());
                 self.trace_changes(w);
             }
             if let Err(full) = self.window_allows(len, resend) {
@@ -430,7 +430,7 @@ impl Sender {
                 break;
             }
             // A paced sender waits for its next departure time.
-            if self.paced && self.next_departure > w.now {
+            if self.paced && self.next_departure > w.now() {
                 self.wait_for_pacing(w);
                 break;
             }
@@ -470,7 +470,7 @@ impl Sender {
     }
 
     /// Schedules the pacing timer for the next departure, unless it is pending.
-    fn wait_for_pacing(&mut self, w: &mut World) {
+    fn wait_for_pacing(&mut self, w: &mut impl Env) {
         if self.pace_event.is_none() {
             self.pace_event = Some(self.next_departure);
             w.schedule(self.next_departure, Event::Pace { flow: self.flow });
@@ -478,9 +478,9 @@ impl Sender {
     }
 
     /// The pacing timer fired: send what the windows allow.
-    pub fn on_pace_event(&mut self, w: &mut World) {
+    pub fn on_pace_event(&mut self, w: &mut impl Env) {
         self.pace_event = None;
-        self.cc.now = w.now;
+        self.cc.now = w.now();
         self.send_loop(w);
     }
 
@@ -518,7 +518,7 @@ impl Sender {
         }
     }
 
-    fn send_next(&mut self, w: &mut World, len: u64, resend: bool) {
+    fn send_next(&mut self, w: &mut impl Env, len: u64, resend: bool) {
         let seg = if resend {
             let s = &mut self.segs[self.nxt_idx as usize];
             s.tx += 1;
@@ -529,7 +529,7 @@ impl Sender {
                 len: len as u32,
                 no: self.next_seg_no,
                 tx: 1,
-                sent: w.now,
+                sent: w.now(),
             };
             self.next_seg_no += 1;
             self.segs.push_back(s);
@@ -544,7 +544,7 @@ impl Sender {
     }
 
     /// Resends the segment at snd_una outside the window (fast retransmit, partial ACK).
-    fn retransmit_head(&mut self, w: &mut World) {
+    fn retransmit_head(&mut self, w: &mut impl Env) {
         if let Some(s) = self.segs.front_mut() {
             s.tx += 1;
             let seg = *s;
@@ -552,7 +552,7 @@ impl Sender {
         }
     }
 
-    fn transmit(&mut self, w: &mut World, seg: Seg) {
+    fn transmit(&mut self, w: &mut impl Env, seg: Seg) {
         let retx = seg.tx > 1;
         if self.paced {
             self.paced_send(w, seg, retx);
@@ -566,7 +566,7 @@ impl Sender {
             self.forget_timing(seg.no);
         } else if self.timing.is_none() {
             // One timed segment per RTT (Jacobson/BSD).
-            self.timing = Some((seg.seq + seg.len as u64, w.now, seg.no));
+            self.timing = Some((seg.seq + seg.len as u64, w.now(), seg.no));
         }
         let kind = if retx {
             EventKind::Retransmit
@@ -587,13 +587,13 @@ impl Sender {
         };
         w.transmit(self.link, pkt);
         if let Some(log) = self.writes.as_mut() {
-            log.sent(w.now, self.snd_max);
+            log.sent(w.now(), self.snd_max);
         }
         // RFC 6298 (5.1): start the timer if it is not running.
         if !self.rto_running() {
             self.restart_rto(w);
         }
-        self.count_burst(w.now);
+        self.count_burst(w.now());
         if self.cc.validation.is_active() {
             self.after_send(w, seg);
         }
@@ -603,7 +603,7 @@ impl Sender {
     /// departure: the segment's wire size at the pacing rate (Linux's fq: the packet's
     /// length, headers included, over sk_pacing_rate).
     #[cold]
-    fn paced_send(&mut self, w: &mut World, seg: Seg, retx: bool) {
+    fn paced_send(&mut self, w: &mut impl Env, seg: Seg, retx: bool) {
         let index = (seg.no - self.segs[0].no) as usize;
         let outstanding = if retx {
             self.snd_max - self.snd_una
@@ -612,19 +612,19 @@ impl Sender {
         };
         let end = seg.seq + seg.len as u64;
         self.cc
-            .bbr_on_transmit(w.now, index, end, retx, outstanding, self.rtt.srtt());
+            .bbr_on_transmit(w.now(), index, end, retx, outstanding, self.rtt.srtt());
         if let Some(rate) = self.cc.pacing_rate() {
             let size = (seg.len as u64 + self.header) as u128;
             let gap = (size * 1_000_000_000).div_ceil(rate as u128) as Ns;
-            self.next_departure = w.now + gap;
+            self.next_departure = w.now() + gap;
         }
     }
 
     /// The idle policy's bookkeeping after a data segment left.
-    fn after_send(&mut self, w: &mut World, seg: Seg) {
+    fn after_send(&mut self, w: &mut impl Env, seg: Seg) {
         let app_has_more = self.app_written > self.snd_max;
         self.cc.on_data_sent(
-            w.now,
+            w.now(),
             self.rtt.rto(),
             seg.len as u64,
             seg.tx,
@@ -666,14 +666,14 @@ impl Sender {
 
     /// Logs the window changes congestion control made since the last call.
     #[inline]
-    fn trace_changes(&mut self, w: &mut World) {
+    fn trace_changes(&mut self, w: &mut impl Env) {
         if !self.cc.changes.is_empty() || !self.cc.notes.is_empty() {
             self.log_changes(w);
         }
     }
 
     #[cold]
-    fn log_changes(&mut self, w: &mut World) {
+    fn log_changes(&mut self, w: &mut impl Env) {
         let sat = |x: u64| x.min(u32::MAX as u64) as u32;
         for c in self.cc.changes.drain(..) {
             if !matches!(c.kind, EventKind::NvpEnter | EventKind::NvpExit) {
@@ -696,7 +696,7 @@ impl Sender {
     // ---- acknowledgments ----
 
     /// An ACK or SYN-ACK arrived.
-    pub fn on_ack(&mut self, w: &mut World, pkt: &Packet) {
+    pub fn on_ack(&mut self, w: &mut impl Env, pkt: &Packet) {
         if pkt.kind == PktKind::SynAck {
             self.on_syn_ack(w);
             return;
@@ -705,7 +705,7 @@ impl Sender {
             return;
         }
         let ack = pkt.seq;
-        self.cc.now = w.now;
+        self.cc.now = w.now();
         w.log(self.flow, EventKind::AckReceived, ack, 0, pkt.seg, 0);
         if ack > self.snd_una && ack <= self.snd_max {
             self.on_new_ack(w, ack);
@@ -715,7 +715,7 @@ impl Sender {
         self.send_loop(w);
     }
 
-    fn on_syn_ack(&mut self, w: &mut World) {
+    fn on_syn_ack(&mut self, w: &mut impl Env) {
         if self.state != ConnState::SynSent {
             return;
         }
@@ -726,8 +726,8 @@ impl Sender {
         if self.syn_tx == 1 {
             let sample = self
                 .rtt
-                .on_measurement(self.syn_sent_at, w.now, 0, &mut self.cc.why, phase);
-            log_rtt_sample(w, self.flow, sample, w.now - self.syn_sent_at, 0);
+                .on_measurement(self.syn_sent_at, w.now(), 0, &mut self.cc.why, phase);
+            log_rtt_sample(w, self.flow, sample, w.now() - self.syn_sent_at, 0);
             self.rtt_samples.add(sample);
         } else {
             // RFC 6298 (5.7): a SYN was lost, so data starts with an RTO of at least 3 s.
@@ -736,7 +736,7 @@ impl Sender {
         self.send_loop(w);
     }
 
-    fn on_new_ack(&mut self, w: &mut World, ack: u64) {
+    fn on_new_ack(&mut self, w: &mut impl Env, ack: u64) {
         let acked = ack - self.snd_una;
         let before = self.flight();
         let mut popped = 0u32;
@@ -748,7 +748,7 @@ impl Sender {
             if s.seq + s.len as u64 > ack {
                 break;
             }
-            sample = (s.tx == 1).then(|| w.now - s.sent);
+            sample = (s.tx == 1).then(|| w.now() - s.sent);
             self.segs.pop_front();
             popped += 1;
         }
@@ -763,8 +763,8 @@ impl Sender {
         if let Some((end, sent, no)) = self.timing {
             if ack >= end {
                 let phase = self.cc.why_phase() as u8;
-                let sample = self.rtt.on_measurement(sent, w.now, no, &mut self.cc.why, phase);
-                log_rtt_sample(w, self.flow, sample, w.now - sent, no);
+                let sample = self.rtt.on_measurement(sent, w.now(), no, &mut self.cc.why, phase);
+                log_rtt_sample(w, self.flow, sample, w.now() - sent, no);
                 self.rtt_samples.add(sample);
                 self.cc.on_rtt_sample(sample, self.rtt.srtt());
                 self.timing = None;
@@ -772,7 +772,7 @@ impl Sender {
         }
         // RFC 7661 §4.1: pipeACK is measured as snd_una moves (before growth is decided).
         self.cc
-            .on_ack_progress(w.now, ack, self.snd_nxt, self.rtt.srtt(), sample);
+            .on_ack_progress(w.now(), ack, self.snd_nxt, self.rtt.srtt(), sample);
         // The segment a partial ACK resends, for its explanation.
         let head = self.explained_head();
         let action = self.cc.on_new_ack(ack, acked, self.flight(), before, head);
@@ -801,7 +801,7 @@ impl Sender {
         }
     }
 
-    fn on_dupack(&mut self, w: &mut World, ack: u64) {
+    fn on_dupack(&mut self, w: &mut impl Env, ack: u64) {
         self.stats.dupacks += 1;
         let head = self.explained_head();
         let action = self.cc.on_dupack(ack, self.flight(), self.snd_max, head);
@@ -840,7 +840,10 @@ impl Sender {
 /// Logs one Karn-valid RTT sample: `seq` = the sample the estimator took (quantised to the
 /// clock tick), ns; `len` = the exact elapsed time, µs (saturating); `seg` = the timed
 /// segment (0 = the SYN).
-fn log_rtt_sample(w: &mut World, flow: u32, sample: Ns, exact: Ns, seg: u32) {
+fn log_rtt_sample(w: &mut impl Env, flow: u32, sample: Ns, exact: Ns, seg: u32) {
     let us = u32::try_from(exact / 1_000).unwrap_or(u32::MAX);
     w.log(flow, EventKind::RttSample, sample, us, seg, 1);
 }
+
+#[cfg(test)]
+mod tests;
