@@ -170,7 +170,7 @@ fn dispatch(c: &Command) -> Result<String, Fail> {
         Command::Validate { file } => validate(file),
         Command::Presets => Ok(presets_list()),
         Command::Algorithms { json } => Ok(if *json {
-            serde_json::to_string_pretty(&catalogue::catalogue_json()).expect("json")
+            serde_json::to_string_pretty(&cwndlab_core::machine::catalogue_json()).expect("json")
         } else {
             algorithms_list()
         }),

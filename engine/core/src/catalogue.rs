@@ -9,7 +9,7 @@
 //! rewritten to the entry the resolved settings match (the most specific one), or `custom`
 //! when none does, so an output never claims a name its settings contradict.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// A setting's value.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -401,32 +401,6 @@ pub fn identify(flow: &Value) -> &'static str {
         }
     }
     best.map_or(CUSTOM, |a| a.name)
-}
-
-/// The state machine of entry `name` (`crate::machine`), as JSON.
-fn machine_of(name: &str) -> Value {
-    let text = format!(r#"{{"flows": [{{"algorithm": "{name}"}}]}}"#);
-    match crate::Scenario::from_json_str(&text) {
-        Ok(s) => crate::machine::machine(s.flows[0].variant, &s.flows[0].cc).to_json(),
-        Err(_) => Value::Null,
-    }
-}
-
-/// The catalogue as JSON: `[{name, label, group, description, settings: {path: value},
-/// machine}]`, `machine` the entry's states and transitions (`crate::machine`).
-pub fn catalogue_json() -> Value {
-    Value::Array(
-        CATALOGUE
-            .iter()
-            .map(|a| {
-                let settings: Map<String, Value> =
-                    a.settings.iter().map(|(p, v)| (p.to_string(), v.to_json())).collect();
-                json!({"name": a.name, "label": a.label, "group": a.group,
-                       "description": a.description, "settings": settings,
-                       "machine": machine_of(a.name)})
-            })
-            .collect(),
-    )
 }
 
 #[cfg(test)]

@@ -311,7 +311,7 @@ fn candidates(s: &Scenario, sim: &Simulation, rounds: &[Round], others: &[(Strin
         let best = delivered.iter().max_by_key(|d| d.1).expect("two runs");
         let worst = delivered.iter().min_by_key(|d| d.1).expect("two runs");
         if best.1 != worst.1 {
-            let div = crate::explain::first_divergence(&best.2, &worst.2);
+            let div = crate::divergence::first_divergence(&best.2, &worst.2);
             let (rules, when) = match &div {
                 Some(d) => {
                     let mut r: Vec<Rule> = d.a.iter().chain(d.b.iter()).map(|e| e.d.rule).collect();

@@ -10,8 +10,8 @@
 //! - [`catalogue`]: named algorithms (a variant plus axis values), read by every front end.
 //! - [`presets`]: named scenarios (NetSim lab, Fall & Floyd 1996).
 //! - [`sim`]: the event loop tying links, senders, receivers and applications together.
-//! - [`net`]: links with drop-tail queues and loss models.
-//! - [`sched`]: the reservation (class-based) scheduler of the bottleneck.
+//! - [`net`]: links with drop-tail queues and loss models; [`net::sched`], the reservation
+//!   (class-based) scheduler of the bottleneck.
 //! - [`cross`]: non-reactive cross-traffic sources.
 //! - [`ring`]: the FIFO ring buffer of the per-packet queues.
 //! - [`throughput`]: bytes per flow and source crossing the bottleneck, bin by bin.
@@ -26,6 +26,7 @@
 //! - [`sweep`]: sweeps (axes, run list, per-run scenario, metrics, output), for the CLI and the page.
 //! - [`rounds`]: transmission rounds (cwnd and ssthresh per round, as textbooks draw them).
 //! - [`explain`]: why each decision was made, recorded by the rule that made it.
+//! - [`divergence`]: where two runs' decisions first differ (runs both).
 //! - [`invariants`]: what every run keeps (property tests and the fuzzing driver check it).
 #![forbid(unsafe_code)]
 
@@ -53,6 +54,7 @@ pub mod capture;
 pub mod catalogue;
 pub mod cross;
 pub mod delay;
+pub mod divergence;
 pub mod event;
 pub mod exercise;
 pub mod explain;
@@ -65,7 +67,6 @@ pub mod ring;
 pub mod rng;
 pub mod rounds;
 pub mod scenario;
-pub mod sched;
 pub mod schema;
 pub mod sim;
 pub mod spurious;

@@ -10,7 +10,7 @@
 use crate::explain::Rule;
 use crate::scenario::{BrRecovery, CcCfg, IdlePolicy, SlowStartRule, Variant};
 use crate::tcp::cc::Phase;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 /// New CWV's overlay transitions: (from, to, label, rules), beside the phases.
 const OVERLAY: [(&str, &str, &str, &[Rule]); 4] = [
@@ -395,6 +395,32 @@ impl Machine {
             "overlay": overlay,
         })
     }
+}
+
+/// The state machine of catalogue entry `name`, as JSON.
+fn machine_of(name: &str) -> Value {
+    let text = format!(r#"{{"flows": [{{"algorithm": "{name}"}}]}}"#);
+    match crate::Scenario::from_json_str(&text) {
+        Ok(s) => machine(s.flows[0].variant, &s.flows[0].cc).to_json(),
+        Err(_) => Value::Null,
+    }
+}
+
+/// The catalogue as JSON: `[{name, label, group, description, settings: {path: value},
+/// machine}]`, `machine` the entry's states and transitions.
+pub fn catalogue_json() -> Value {
+    Value::Array(
+        crate::catalogue::CATALOGUE
+            .iter()
+            .map(|a| {
+                let settings: Map<String, Value> =
+                    a.settings.iter().map(|(p, v)| (p.to_string(), v.to_json())).collect();
+                json!({"name": a.name, "label": a.label, "group": a.group,
+                       "description": a.description, "settings": settings,
+                       "machine": machine_of(a.name)})
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]

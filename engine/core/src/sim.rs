@@ -14,9 +14,9 @@
 use crate::app::App;
 use crate::cross::{CrossSource, CrossStats};
 use crate::event::{Event, EventQueue, AFTER_INSTANT};
+use crate::net::sched::Sched;
 use crate::net::{flow_base, path_rtt, Hop, Link, LinkLoss, Packet, QueueSeries};
 use crate::scenario::{Problem, Scenario, SchedulerKind};
-use crate::sched::Sched;
 use crate::summary::Drops;
 use crate::tcp::env::Env;
 use crate::tcp::receiver::Receiver;
@@ -189,7 +189,7 @@ impl Simulation {
             d.sort_unstable();
             scripted.push(d);
             let mut sender = Sender::new(i, base, f);
-            sender.cc.br.path_rtt = path_rtt(s, f);
+            sender.cc.set_path_rtt(path_rtt(s, f));
             sender.cc.seed_draws(s.seed, i);
             senders.push(sender);
             receivers.push(Receiver::new(i, base + 2, f));
@@ -261,7 +261,7 @@ impl Simulation {
         }
         let validation: Vec<Option<ValidationSeries>> = senders
             .iter()
-            .map(|s| s.cc.validation.row().map(|_| ValidationSeries::default()))
+            .map(|s| s.cc.validation_row().map(|_| ValidationSeries::default()))
             .collect();
         let any_validation = validation.iter().any(Option::is_some);
         let first_seq = world.events.pushed();
@@ -502,7 +502,7 @@ impl Simulation {
         }
         self.series[i].record(self.world.now, self.senders[i].state_row());
         if self.any_validation {
-            if let (Some(v), Some(row)) = (self.validation[i].as_mut(), self.senders[i].cc.validation.row()) {
+            if let (Some(v), Some(row)) = (self.validation[i].as_mut(), self.senders[i].cc.validation_row()) {
                 v.record(self.world.now, row);
             }
         }

@@ -4,7 +4,6 @@
 //! `advance` calls produces the same rows in the same order.
 
 use crate::scenario::EventFilter;
-use crate::tcp::cc::ValidationRow;
 use crate::time::{ns_to_secs, Ns};
 
 /// Kinds of event-log rows.
@@ -500,6 +499,21 @@ fn series_field(name: &str) -> Option<Field<(Ns, FlowState)>> {
         "phase" => |r| r.1.phase as f64,
         _ => return None,
     })
+}
+
+/// The traced state of a flow's idle policy (`tcp::cc::validation` fills it in).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValidationRow {
+    /// TCP-clock time of the last data send, ns (`u64::MAX` before the first).
+    pub t_last: Ns,
+    /// RFC 2861 T_prev, ns (`u64::MAX` when the policy has none).
+    pub t_prev: Ns,
+    /// RFC 2861 W_used, bytes.
+    pub w_used: u64,
+    /// RFC 7661 pipeACK, bytes (`u64::MAX` while undefined or not used).
+    pub pipeack: u64,
+    /// RFC 7661 phase: 0 validated (or not new CWV), 1 non-validated.
+    pub nvp: u8,
 }
 
 /// Column names of a flow's window-validation series, in output order. Units: t, t_last,

@@ -6,7 +6,8 @@
 mod common;
 
 use common::{check_chain, run, scenario, scenario_from, SEC};
-use cwndlab_core::explain::{first_divergence, Entry, Kind, Rule};
+use cwndlab_core::divergence::first_divergence;
+use cwndlab_core::explain::{Entry, Kind, Rule};
 use cwndlab_core::presets;
 use cwndlab_core::scenario::Scenario;
 use cwndlab_core::sim::Simulation;

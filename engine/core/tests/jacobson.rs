@@ -27,14 +27,14 @@ fn without_slow_start_the_window_opens_at_once_and_a_timeout_reopens_it() {
         sends[..32].iter().all(|e| e.t == sends[0].t),
         "32 segments in one instant"
     );
-    assert_eq!(sim.sender(0).cc.cwnd, 16384);
+    assert_eq!(sim.sender(0).cc.cwnd(), 16384);
     // No congestion avoidance: ssthresh stays unset through every timeout, so cwnd
     // returns to the receiver's window each time.
     let sim = run(&scenario("jacobson-startup", &[]));
     let s = &sim.summary().flows[0];
     assert!(s.timeouts >= 3, "{}", s.timeouts);
     assert_eq!(s.final_ssthresh_bytes, None);
-    assert_eq!(sim.sender(0).cc.cwnd, 16384);
+    assert_eq!(sim.sender(0).cc.cwnd(), 16384);
 }
 
 #[test]
@@ -48,7 +48,7 @@ fn congestion_avoidance_without_slow_start_reopens_to_half_the_window() {
     // The timeout halved min(cwnd, rwnd) = 16 KB: ssthresh 8 KB, and cwnd reopened to it at
     // once, then grew by about one segment per RTT (per_ack; cwnd is not capped at rwnd).
     assert_eq!(s.final_ssthresh_bytes, Some(8192));
-    let cwnd = sim.sender(0).cc.cwnd;
+    let cwnd = sim.sender(0).cc.cwnd();
     assert!(cwnd > 8192 + 4 * 512 && cwnd < 2 * 16384, "{cwnd}");
 }
 

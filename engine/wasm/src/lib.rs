@@ -9,7 +9,6 @@
 //! crate without it, a smaller wasm for the page's first view (docs/performance.md).
 
 #[cfg(feature = "tools")]
-use cwndlab_core::catalogue;
 #[cfg(feature = "tools")]
 use cwndlab_core::presets;
 use cwndlab_core::scenario::{Problem, Scenario};
@@ -46,7 +45,7 @@ pub fn default_scenario_json() -> String {
 #[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub fn catalogue_json() -> String {
-    catalogue::catalogue_json().to_string()
+    cwndlab_core::machine::catalogue_json().to_string()
 }
 
 /// Every preset: `[{name, title, family, focus, description, scenario, lesson, steps}]`,
@@ -459,7 +458,7 @@ pub fn rules_json() -> String {
 pub fn first_divergence_json(a_json: &str, b_json: &str) -> Result<String, JsError> {
     let a = Scenario::from_json_str(a_json).map_err(|p| JsError::new(&problems_json(&p)))?;
     let b = Scenario::from_json_str(b_json).map_err(|p| JsError::new(&problems_json(&p)))?;
-    Ok(cwndlab_core::explain::first_divergence(&a, &b)
+    Ok(cwndlab_core::divergence::first_divergence(&a, &b)
         .map_or(serde_json::Value::Null, |d| d.to_json())
         .to_string())
 }

@@ -17,7 +17,7 @@
 //! outputs) and the record types; beside it, one job each: `text.rs` the wording of every
 //! rule, `format.rs` how values are written, `log.rs` where records are kept and read back
 //! (`DecisionLog`, `Why`), `json.rs` records and the rule table as JSON, `glossary.rs` the
-//! terms, `divergence.rs` the first difference of two runs, `doc.rs` docs/rules.md.
+//! terms, `doc.rs` docs/rules.md.
 
 use crate::time::Ns;
 
@@ -556,7 +556,6 @@ pub struct Entry {
     pub d: Decision,
 }
 
-mod divergence;
 mod doc;
 mod format;
 mod glossary;
@@ -564,7 +563,6 @@ mod json;
 mod log;
 mod text;
 
-pub use divergence::{first_divergence, Divergence};
 pub use doc::markdown;
 pub use format::{format_ns, format_segments, format_value, ByteUnit};
 pub use glossary::GLOSSARY;

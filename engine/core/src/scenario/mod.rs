@@ -64,7 +64,7 @@ pub enum SchedulerKind {
     /// One drop-tail queue, first come first served.
     Fifo,
     /// A class (and queue) per flow with a reserved bandwidth, plus one best-effort class
-    /// for everything else; each class is guaranteed its rate (see [`crate::sched`]).
+    /// for everything else; each class is guaranteed its rate (see [`crate::net::sched`]).
     Reservation,
 }
 json::names!(SchedulerKind { Fifo = "fifo", Reservation = "reservation" });
@@ -313,10 +313,10 @@ pub enum BrRtt {
 json::names!(BrRtt { MinRtt = "min_rtt", Srtt = "srtt" });
 
 // BBR's setting lives beside its rules.
-pub use crate::tcp::cc::bbr::Controller;
+pub use crate::tcp::cc::bbr::settings::Controller;
 
 // CUBIC's settings live beside its rules.
-pub use crate::tcp::cc::cubic::{CubicGrowth, CubicRtt, CubicSsthreshFrom};
+pub use crate::tcp::cc::cubic::settings::{CubicGrowth, CubicRtt, CubicSsthreshFrom};
 
 /// The packet size of BR-TCP's ssthresh formula.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -753,7 +753,7 @@ impl Scenario {
                     ),
                 ));
             }
-            if let Some(problem) = crate::tcp::cc::bbr::clashes(f) {
+            if let Some(problem) = crate::tcp::cc::bbr::settings::clashes(f) {
                 out.push(Problem::new(at("cc.controller"), problem));
             }
             for (name, v) in [("cc.binomial_k", f.cc.binomial_k), ("cc.binomial_l", f.cc.binomial_l)] {

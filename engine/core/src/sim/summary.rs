@@ -51,16 +51,13 @@ impl Simulation {
                     mean_cwnd_bytes: mean_cwnd,
                     mean_cwnd_segments: mean_cwnd / f.tcp.mss as f64,
                     cwnd_cv: cv,
-                    final_cwnd_bytes: s.cc.cwnd,
-                    final_ssthresh_bytes: (s.cc.ssthresh != u64::MAX).then_some(s.cc.ssthresh),
+                    final_cwnd_bytes: s.cc.cwnd(),
+                    final_ssthresh_bytes: (s.cc.ssthresh() != u64::MAX).then_some(s.cc.ssthresh()),
                     srtt_s: ns_to_secs(s.rtt.srtt()),
                     rto_s: ns_to_secs(s.rtt.rto()),
                     max_burst_packets: s.stats.max_burst_packets,
                     window_decays: s.stats.window_decays,
-                    reserved_bdp_bytes: (f.variant == crate::scenario::Variant::BrTcp).then(|| {
-                        s.cc.br
-                            .ssthresh(f.cc.br_rtt, f.cc.br_packet_size, f.tcp.mss, f.tcp.header)
-                    }),
+                    reserved_bdp_bytes: (f.variant == crate::scenario::Variant::BrTcp).then(|| s.cc.reserved_bdp()),
                     drops: self.world.drops[i],
                     writes: log.map(|l| l.writes),
                     mean_payload_bytes: if s.stats.data_packets > 0 {

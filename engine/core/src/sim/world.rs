@@ -6,8 +6,8 @@
 
 use crate::cross::CrossStats;
 use crate::event::{Event, EventQueue};
+use crate::net::sched::Next;
 use crate::net::{flow_base, Fate, Hop, Link, Packet, PktKind};
-use crate::sched::Next;
 use crate::summary::Drops;
 use crate::tcp::env::Env;
 use crate::throughput::{Col, ThroughputTable};

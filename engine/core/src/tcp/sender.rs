@@ -11,7 +11,7 @@ use super::rtt::RttEstimator;
 use crate::event::Event;
 use crate::explain::Rule;
 use crate::net::{Fate, Packet, PktKind};
-use crate::scenario::{FlowCfg, Units};
+use crate::scenario::FlowCfg;
 use crate::time::Ns;
 use crate::trace::{EventKind, FlowState};
 use std::collections::VecDeque;
@@ -129,7 +129,7 @@ pub struct Sender {
     /// The RTT samples the estimator took (Karn-valid, quantised to the clock tick: the
     /// `rtt_sample` events), for the summary's mean and 95th percentile.
     pub rtt_samples: crate::delay::Delays,
-    /// Whether the congestion control paces (BBR): the pacing and rate-sample hooks run
+    /// Whether the controller sets a pacing rate: the pacing and per-segment hooks run
     /// only then.
     paced: bool,
     /// A paced sender's next departure: no data segment leaves before it.
@@ -141,19 +141,9 @@ pub struct Sender {
 impl Sender {
     /// Builds a sender from its flow's settings.
     pub fn new(flow: u32, link: u32, cfg: &FlowCfg) -> Sender {
-        let mut cc = Cc::new(
-            cfg.variant,
-            cfg.cc.clone(),
-            cfg.tcp.mss,
-            cfg.tcp.rwnd,
-            cfg.tcp.initial_window,
-            cfg.tcp.initial_ssthresh,
-            cfg.tcp.dupack_threshold,
-        );
         let rtt = RttEstimator::new(&cfg.rto);
-        cc.tick = rtt.tick();
-        cc.header = cfg.tcp.header;
-        cc.br.reserved_bps = cfg.reserved_bandwidth;
+        let cc = Cc::for_flow(cfg, rtt.tick());
+        let paced = cc.paces();
         Sender {
             flow,
             link,
@@ -182,7 +172,7 @@ impl Sender {
             stats: SenderStats::default(),
             writes: (cfg.app.kind != crate::scenario::AppKind::Bulk).then(crate::thin::WriteLog::default),
             rtt_samples: Default::default(),
-            paced: cfg.cc.controller == crate::scenario::Controller::Bbr,
+            paced,
             next_departure: 0,
             pace_event: None,
         }
@@ -204,9 +194,9 @@ impl Sender {
             Phase::Handshake
         };
         FlowState {
-            cwnd: self.cc.cwnd,
+            cwnd: self.cc.cwnd(),
             inflated: self.cc.window(),
-            ssthresh: self.cc.ssthresh,
+            ssthresh: self.cc.ssthresh(),
             flight: self.snd_nxt - self.snd_una,
             srtt: self.rtt.srtt(),
             rttvar: self.rtt.rttvar(),
@@ -239,7 +229,7 @@ impl Sender {
             debug_assert!(self.next_is_held(), "a waiting full segment was not held");
             return false;
         }
-        self.send_loop(w) > 0 || self.cc.validation.is_active()
+        self.send_loop(w) > 0 || self.cc.watches_idle()
     }
 
     /// Whether a write now would change nothing but the bytes written and the write log: a
@@ -251,7 +241,7 @@ impl Sender {
     pub fn write_changes_nothing(&self) -> bool {
         self.state == ConnState::Established
             && self.app_written.saturating_sub(self.snd_max) >= self.mss
-            && !self.cc.validation.is_active()
+            && !self.cc.watches_idle()
     }
 
     /// `n` writes of `bytes`, `gap` apart from `at`, made while
@@ -358,7 +348,7 @@ impl Sender {
 
     fn on_timeout(&mut self, w: &mut impl Env) {
         self.rto_deadline = None;
-        self.cc.now = w.now();
+        self.cc.set_now(w.now());
         if self.state == ConnState::SynSent {
             self.stats.timeouts += 1;
             let phase = Phase::Handshake as u8;
@@ -420,7 +410,7 @@ impl Sender {
             }
             // RFC 5681 §4.1 / RFC 7661 §4.4.3: the idle policy looks before data leaves
             // (once per pass: after the first send the sender is no longer idle).
-            if !checked && self.cc.validation.is_active() {
+            if !checked && self.cc.watches_idle() {
                 checked = true;
                 self.cc.before_send(w.now(), self.rtt.rto());
                 self.trace_changes(w);
@@ -443,11 +433,11 @@ impl Sender {
                 break;
             }
             // RFC 3042: a new segment that only the duplicate ACKs' allowance lets out.
-            if self.cc.why.on && !resend && self.cc.dupacks > 0 && self.window_fits(len, 0).is_err() {
+            if self.cc.why.on && !resend && self.cc.dupacks() > 0 && self.window_fits(len, 0).is_err() {
                 let p = self.cc.phase() as u8;
                 let v = [
-                    self.cc.dupacks as u64,
-                    self.cc.cwnd,
+                    self.cc.dupacks() as u64,
+                    self.cc.cwnd(),
                     self.snd_nxt - self.snd_una,
                     self.next_seg_no as u64,
                 ];
@@ -456,16 +446,18 @@ impl Sender {
             self.send_next(w, len, resend);
             sent += 1;
         }
-        if sent > 0 {
-            self.cc
-                .after_send_pass(self.nxt_idx as u64, self.snd_nxt, self.snd_una, cwnd_stop);
-        }
-        if self.cc.is_bbr() && self.app_written.saturating_sub(self.snd_max) < self.mss && self.snd_nxt == self.snd_max
-        {
-            // Less than a segment left to send: the rate samples to come are
-            // application-limited (if the window is not the limit).
-            self.cc.bbr_out_of_data(self.flight());
-        }
+        // Less than a segment left to send (nothing to resend either).
+        let out_of_data = self.app_written.saturating_sub(self.snd_max) < self.mss && self.snd_nxt == self.snd_max;
+        let flight = self.flight();
+        self.cc.on_send_pass_end(
+            sent,
+            self.nxt_idx as u64,
+            self.snd_nxt,
+            self.snd_una,
+            cwnd_stop,
+            out_of_data,
+            flight,
+        );
         sent
     }
 
@@ -480,7 +472,7 @@ impl Sender {
     /// The pacing timer fired: send what the windows allow.
     pub fn on_pace_event(&mut self, w: &mut impl Env) {
         self.pace_event = None;
-        self.cc.now = w.now();
+        self.cc.set_now(w.now());
         self.send_loop(w);
     }
 
@@ -501,17 +493,7 @@ impl Sender {
         if after > self.rwnd {
             return Err(Full::Rwnd);
         }
-        let fits = match self.cc.cfg.units {
-            // Source 004 §5.1: the headers of the packets in flight, this one included,
-            // count against cwnd too.
-            Units::Bytes if self.cc.cfg.header_in_window => {
-                after + (self.nxt_idx as u64 + 1) * self.header <= self.cc.window() + extra * self.mss
-            }
-            Units::Bytes => after <= self.cc.window() + extra * self.mss,
-            // One more packet must fit: packets in flight < floor(window / SMSS) + allowance.
-            Units::Segments => (self.nxt_idx as u64) < self.cc.window() / self.mss + extra,
-        };
-        if fits {
+        if self.cc.fits(after, self.nxt_idx as u64, self.header, extra) {
             Ok(())
         } else {
             Err(Full::Cwnd)
@@ -594,14 +576,14 @@ impl Sender {
             self.restart_rto(w);
         }
         self.count_burst(w.now());
-        if self.cc.validation.is_active() {
+        if self.cc.watches_idle() {
             self.after_send(w, seg);
         }
     }
 
-    /// A paced sender stamps the segment for the delivery-rate estimate and sets its next
-    /// departure: the segment's wire size at the pacing rate (Linux's fq: the packet's
-    /// length, headers included, over sk_pacing_rate).
+    /// A paced sender tells the controller the segment left (for its delivery-rate
+    /// estimate) and sets its next departure: the segment's wire size at the pacing rate
+    /// (Linux's fq: the packet's length, headers included, over sk_pacing_rate).
     #[cold]
     fn paced_send(&mut self, w: &mut impl Env, seg: Seg, retx: bool) {
         let index = (seg.no - self.segs[0].no) as usize;
@@ -612,7 +594,7 @@ impl Sender {
         };
         let end = seg.seq + seg.len as u64;
         self.cc
-            .bbr_on_transmit(w.now(), index, end, retx, outstanding, self.rtt.srtt());
+            .on_transmit(w.now(), index, end, retx, outstanding, self.rtt.srtt());
         if let Some(rate) = self.cc.pacing_rate() {
             let size = (seg.len as u64 + self.header) as u128;
             let gap = (size * 1_000_000_000).div_ceil(rate as u128) as Ns;
@@ -667,30 +649,18 @@ impl Sender {
     /// Logs the window changes congestion control made since the last call.
     #[inline]
     fn trace_changes(&mut self, w: &mut impl Env) {
-        if !self.cc.changes.is_empty() || !self.cc.notes.is_empty() {
+        if self.cc.has_rows() {
             self.log_changes(w);
         }
     }
 
     #[cold]
     fn log_changes(&mut self, w: &mut impl Env) {
-        let sat = |x: u64| x.min(u32::MAX as u64) as u32;
-        for c in self.cc.changes.drain(..) {
-            if !matches!(c.kind, EventKind::NvpEnter | EventKind::NvpExit) {
-                self.stats.window_decays += 1;
-            }
-            w.log(
-                self.flow,
-                c.kind,
-                c.before.cwnd,
-                sat(c.after.cwnd),
-                sat(c.before.ssthresh),
-                sat(c.after.ssthresh),
-            );
-        }
-        for n in self.cc.notes.drain(..) {
-            w.log(self.flow, n.kind, n.seq, n.len, n.seg, n.tx);
-        }
+        let (flow, decays) = (self.flow, &mut self.stats.window_decays);
+        self.cc.drain_rows(|r| {
+            *decays += r.decay as u64;
+            w.log(flow, r.kind, r.seq, r.len, r.seg, r.tx);
+        });
     }
 
     // ---- acknowledgments ----
@@ -705,7 +675,7 @@ impl Sender {
             return;
         }
         let ack = pkt.seq;
-        self.cc.now = w.now();
+        self.cc.set_now(w.now());
         w.log(self.flow, EventKind::AckReceived, ack, 0, pkt.seg, 0);
         if ack > self.snd_una && ack <= self.snd_max {
             self.on_new_ack(w, ack);
@@ -806,18 +776,20 @@ impl Sender {
         let head = self.explained_head();
         let action = self.cc.on_dupack(ack, self.flight(), self.snd_max, head);
         self.trace_changes(w);
-        w.log(self.flow, EventKind::DupAck, ack, self.cc.dupacks, 0, 0);
+        w.log(self.flow, EventKind::DupAck, ack, self.cc.dupacks(), 0, 0);
         match action {
             DupAckAction::None | DupAckAction::Inflate => {}
             DupAckAction::Suppressed => {
                 w.log(self.flow, EventKind::FastRetransmitSuppressed, ack, 0, 0, 0);
             }
-            DupAckAction::FastRetransmit { go_back_n } => {
+            DupAckAction::FastRetransmit {
+                go_back_n,
+                restart_timer: restart,
+            } => {
                 self.stats.fast_retransmits += 1;
                 let head = self.segs.front().map_or(0, |s| s.no);
                 w.log(self.flow, EventKind::FastRetransmit, ack, 0, head, 0);
                 self.forget_timing(head);
-                let restart = self.cc.cfg.fast_retransmit_restarts_timer;
                 if go_back_n {
                     // Tahoe: back to snd_una; the send loop resends with cwnd = 1 and, if the
                     // timer was stopped, starts it afresh (RFC 6298 (5.1)).

@@ -31,13 +31,13 @@ use crate::time::{Ns, NS_PER_S};
 #[derive(Clone, Debug, Default)]
 pub struct BrState {
     /// Reserved rate, bit/s.
-    pub reserved_bps: u64,
+    pub(super) reserved_bps: u64,
     /// Round trip of the path as built, ns (before any RTT sample).
-    pub path_rtt: Ns,
+    pub(super) path_rtt: Ns,
     /// Smallest RTT sample so far, ns.
-    pub min_rtt: Option<Ns>,
+    pub(super) min_rtt: Option<Ns>,
     /// Smoothed RTT, ns (0 before any sample).
-    pub srtt: Ns,
+    pub(super) srtt: Ns,
 }
 
 impl BrState {

@@ -36,11 +36,11 @@ pub fn linux_315_limited(cwnd_pkts: u64, in_flight: u64, smss: u64) -> bool {
 #[derive(Clone, Debug, Default)]
 pub struct CwndUsage {
     /// `max_packets_out`.
-    pub max_out: u64,
+    pub(super) max_out: u64,
     /// `max_packets_seq`: snd_nxt when `max_out` was recorded.
-    pub max_seq: u64,
+    pub(super) max_seq: u64,
     /// `is_cwnd_limited`.
-    pub limited: bool,
+    pub(super) limited: bool,
 }
 
 impl CwndUsage {

@@ -30,14 +30,14 @@ pub fn rtt_thresh(last_round_min: Ns) -> Ns {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HyStart {
     /// snd_nxt when the current round began (its end); None before the first ACK.
-    pub window_end: Option<u64>,
-    pub last_round_min: Ns,
-    pub current_round_min: Ns,
-    pub samples: u32,
+    pub(super) window_end: Option<u64>,
+    pub(super) last_round_min: Ns,
+    pub(super) current_round_min: Ns,
+    pub(super) samples: u32,
     /// In conservative slow start: the baseline min RTT and the rounds completed in it.
-    pub css: Option<(Ns, u32)>,
+    pub(super) css: Option<(Ns, u32)>,
     /// HyStart++ is over (it ended slow start, or a loss came): standard slow start.
-    pub done: bool,
+    pub(super) done: bool,
 }
 
 impl Default for HyStart {

@@ -23,6 +23,7 @@ pub mod brtcp;
 pub mod cubic;
 pub mod cwv;
 pub mod gate;
+pub mod hooks;
 pub mod hystart;
 pub mod increase;
 pub mod newcwv;
@@ -43,7 +44,8 @@ macro_rules! why {
         }
     };
 }
-pub use validation::{Validation, ValidationRow, WindowChange};
+pub use crate::trace::ValidationRow;
+pub use validation::{Validation, WindowChange};
 pub(crate) use why;
 
 /// Congestion-control phase, as plotted.
@@ -144,6 +146,8 @@ pub enum DupAckAction {
     FastRetransmit {
         /// Tahoe: resend everything from snd_una as the window allows.
         go_back_n: bool,
+        /// Whether the retransmission timer restarts (stops, for go-back-N) with it.
+        restart_timer: bool,
     },
     /// A fast retransmit was due but `recover` says this loss was already handled.
     Suppressed,
@@ -155,62 +159,62 @@ pub enum DupAckAction {
 #[derive(Clone, Debug)]
 pub struct Cc {
     /// Which loss recovery.
-    pub variant: Variant,
+    variant: Variant,
     /// The axes.
-    pub cfg: CcCfg,
+    cfg: CcCfg,
     /// SMSS in bytes.
-    pub smss: u64,
+    smss: u64,
     /// Receiver window in bytes (fixed).
-    pub rwnd: u64,
+    rwnd: u64,
     /// Duplicate ACKs that trigger fast retransmit.
-    pub dupthresh: u32,
+    dupthresh: u32,
     /// Congestion window, bytes.
-    pub cwnd: u64,
+    cwnd: u64,
     /// Slow-start threshold, bytes (`u64::MAX` = arbitrarily high).
-    pub ssthresh: u64,
+    ssthresh: u64,
     /// The window in force during fast recovery (RFC 5681's "cwnd = ssthresh + 3·SMSS" and
     /// its inflation), kept apart from cwnd as ns-3 does.
-    pub inflated: u64,
+    inflated: u64,
     /// In Reno/NewReno fast recovery.
-    pub in_fast_recovery: bool,
+    in_fast_recovery: bool,
     /// RFC 6582 `recover` (one past); None = the initial send sequence (any loss qualifies).
-    pub recover: Option<u64>,
+    recover: Option<u64>,
     /// Consecutive duplicate ACKs.
-    pub dupacks: u32,
+    dupacks: u32,
     /// RFC 3465 byte counter for congestion avoidance.
-    pub bytes_acked: u64,
+    bytes_acked: u64,
     /// Slow start after a timeout: ABC uses L = 1 (RFC 3465 §2.3).
-    pub after_rto: bool,
+    after_rto: bool,
     /// A partial ACK was already seen in this recovery episode.
-    pub partial_seen: bool,
+    partial_seen: bool,
     /// The segment at snd_una was resent by the timer and nothing new was acknowledged since.
-    pub rto_retransmitted: bool,
+    rto_retransmitted: bool,
     /// After a timeout: `snd_max` at the timeout, until acknowledged.
-    pub timeout_recovery: Option<u64>,
+    timeout_recovery: Option<u64>,
     /// Initial window, bytes (restart window and new CWV floor).
-    pub iw: u64,
+    iw: u64,
     /// Idle and application-limited state (restart, CWV, new CWV).
-    pub validation: Validation,
+    validation: Validation,
     /// Changes made by window validation since the sender last drained them (for the trace).
-    pub changes: Vec<WindowChange>,
+    changes: Vec<WindowChange>,
     /// Other rows a rule wants in the event log (CUBIC's epochs), drained with `changes`.
-    pub notes: Vec<Note>,
+    notes: Vec<Note>,
     /// The TCP clock tick, ns (window validation's time base).
-    pub tick: u64,
+    tick: u64,
     /// Header bytes per packet (BR-TCP's packet size).
-    pub header: u64,
+    header: u64,
     /// What BR-TCP's ssthresh formula reads.
-    pub br: brtcp::BrState,
+    br: brtcp::BrState,
     /// Linux 3.16's record of how the window was used (growth gate `linux_3_16`).
-    pub usage: gate::CwndUsage,
+    usage: gate::CwndUsage,
     /// CUBIC's W_max, epoch, K and W_est (congestion avoidance `cubic`).
-    pub cubic: cubic::CubicState,
+    cubic: cubic::CubicState,
     /// HyStart++'s rounds and conservative slow start (slow start `hystart_pp`).
-    pub hystart: hystart::HyStart,
+    hystart: hystart::HyStart,
     /// BBR's model and state (controller `bbr`); None for window-based control.
-    pub bbr: Option<Box<bbr::Bbr>>,
+    bbr: Option<Box<bbr::Bbr>>,
     /// The time of the event being handled (set by the sender before it calls in).
-    pub now: crate::time::Ns,
+    now: crate::time::Ns,
     /// Decisions explained since the sender last drained them (off unless asked for).
     pub why: Why,
 }
@@ -401,7 +405,10 @@ mod tests {
         assert_eq!(c.on_dupack(0, fl(10), 10 * S, 0), DupAckAction::None);
         assert_eq!(
             c.on_dupack(0, fl(10), 10 * S, 0),
-            DupAckAction::FastRetransmit { go_back_n: false }
+            DupAckAction::FastRetransmit {
+                go_back_n: false,
+                restart_timer: true
+            }
         );
         assert_eq!((c.ssthresh, c.cwnd, c.inflated), (5 * S, 5 * S, 8 * S));
         let mut inflated = vec![];
@@ -467,7 +474,10 @@ mod tests {
         c.on_dupack(0, fl(8), 8 * S, 0);
         assert_eq!(
             c.on_dupack(0, fl(8), 8 * S, 0),
-            DupAckAction::FastRetransmit { go_back_n: true }
+            DupAckAction::FastRetransmit {
+                go_back_n: true,
+                restart_timer: true
+            }
         );
         assert_eq!((c.cwnd, c.ssthresh, c.phase()), (S, 4 * S, Phase::SlowStart));
     }
@@ -566,7 +576,10 @@ mod tests {
         }
         assert_eq!(
             c.on_dupack(0, fl(30), 30 * S, 0),
-            DupAckAction::FastRetransmit { go_back_n: false }
+            DupAckAction::FastRetransmit {
+                go_back_n: false,
+                restart_timer: true
+            }
         );
         assert_eq!(
             (c.ssthresh, c.cwnd, c.inflated, c.in_fast_recovery),

@@ -295,13 +295,13 @@ impl Cc {
                 // Tahoe: cwnd = 1 segment (LW), slow start, go back N.
                 self.cwnd = self.restart_window();
                 self.inflated = self.cwnd;
-                DupAckAction::FastRetransmit { go_back_n: true }
+                self.fast_retransmit(true)
             }
             Variant::BrTcp if self.cfg.br_recovery == BrRecovery::SetCwnd => {
                 // Source 002 §2 step 1: cwnd = ssthresh, resend, continue in avoidance.
                 self.cwnd = self.ssthresh;
                 self.inflated = self.cwnd;
-                DupAckAction::FastRetransmit { go_back_n: false }
+                self.fast_retransmit(false)
             }
             _ => {
                 // RFC 5681 §3.2 steps 2–3: cwnd = ssthresh, the window in force is
@@ -310,7 +310,7 @@ impl Cc {
                 self.inflated = self.cwnd + self.dupthresh as u64 * self.smss;
                 self.in_fast_recovery = true;
                 self.partial_seen = false;
-                DupAckAction::FastRetransmit { go_back_n: false }
+                self.fast_retransmit(false)
             }
         };
         if self.why.on {

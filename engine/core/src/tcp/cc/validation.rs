@@ -15,7 +15,7 @@ use super::{why, Cc, Flight};
 use crate::explain::Rule;
 use crate::scenario::{CcCfg, IdlePolicy, Units};
 use crate::time::{secs_to_ns, Ns};
-use crate::trace::EventKind;
+use crate::trace::{EventKind, ValidationRow};
 
 /// cwnd and ssthresh, as a mechanism reads and rewrites them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,21 +35,6 @@ pub struct WindowChange {
     pub before: Win,
     /// After.
     pub after: Win,
-}
-
-/// The traced validation state of a flow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ValidationRow {
-    /// TCP-clock time of the last data send, ns (`u64::MAX` before the first).
-    pub t_last: Ns,
-    /// RFC 2861 T_prev, ns (`u64::MAX` when the policy has none).
-    pub t_prev: Ns,
-    /// RFC 2861 W_used, bytes.
-    pub w_used: u64,
-    /// RFC 7661 pipeACK, bytes (`u64::MAX` while undefined or not used).
-    pub pipeack: u64,
-    /// RFC 7661 phase: 0 validated (or not new CWV), 1 non-validated.
-    pub nvp: u8,
 }
 
 /// The idle policy's state.

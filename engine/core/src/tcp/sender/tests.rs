@@ -56,7 +56,7 @@ fn the_first_rtt_sample_sets_srtt_rttvar_and_the_rto_rfc6298_2_2() {
         .log
         .contains(&(100 * MS, EventKind::RttSample, 100 * MS, 100_000, 1, 1)));
     // Slow start: one SMSS per ACK, so segments 3 and 4 leave.
-    assert_eq!(s.cc.cwnd, 3000);
+    assert_eq!(s.cc.cwnd(), 3000);
     assert_eq!(n.take_segments(), [(1, 1), (2, 1), (3, 1), (4, 1)]);
     // RFC 6298 (5.3): restarted at 100 + 300 ms: earlier than the pending entry, so a new one.
     assert_eq!(n.last_rto().map(|t| t.0), Some(400 * MS));
@@ -89,7 +89,7 @@ fn the_timer_expires_backs_off_and_resends_the_first_segment_rfc6298_5_4_to_5_6(
     // (5.4) the earliest segment again; RFC 5681 (4): ssthresh = max(FlightSize/2, 2·SMSS)
     // = max(1000, 2000); (5.5) RTO doubled; (5.6) the timer restarted with it.
     assert_eq!(n.take_segments(), [(1, 2)]);
-    assert_eq!((s.cc.cwnd, s.cc.ssthresh), (1000, 2000));
+    assert_eq!((s.cc.cwnd(), s.cc.ssthresh()), (1000, 2000));
     assert_eq!(s.rtt.rto(), 2000 * MS);
     assert_eq!(n.last_rto().map(|t| t.0), Some(3000 * MS));
     assert!(n.log.contains(&(1000 * MS, EventKind::Timeout, 0, 0, 1, 1)));
@@ -138,7 +138,7 @@ fn karn_takes_no_sample_from_a_resent_segment_and_the_backoff_stays_until_a_new_
     assert_eq!(n.last_rto().map(|t| t.0), Some(3000 * MS));
     // Go back N: cwnd 2 segments after the ACK (slow start from 1), so segment 2 is sent
     // again and segment 3 for the first time; only segment 3 may be timed.
-    assert_eq!(s.cc.cwnd, 2000);
+    assert_eq!(s.cc.cwnd(), 2000);
     assert_eq!(n.take_segments(), [(2, 2), (3, 1)]);
     ack_at(&mut s, &mut n, 1200 * MS, 3000);
     // A sample from segment 3 (100 ms) ends the backoff: RTO = max(200, 100 + 4·50) ms.
@@ -303,11 +303,11 @@ fn three_duplicate_acks_resend_the_first_segment_and_halve_the_window_rfc5681_3_
     let (mut s, mut n) = ten_out(Variant::Newreno);
     dupacks(&mut s, &mut n, 100 * MS, 0, 2);
     assert!(n.sent.is_empty(), "two duplicates: counted only");
-    assert_eq!(s.cc.dupacks, 2);
+    assert_eq!(s.cc.dupacks(), 2);
     dupacks(&mut s, &mut n, 100 * MS, 0, 1);
     // ssthresh = max(FlightSize/2, 2·SMSS) = 5000; the window in force ssthresh + 3·SMSS.
     assert_eq!(n.take_segments(), [(1, 2)]);
-    assert_eq!((s.cc.ssthresh, s.cc.cwnd, s.cc.window()), (5000, 5000, 8000));
+    assert_eq!((s.cc.ssthresh(), s.cc.cwnd(), s.cc.window()), (5000, 5000, 8000));
     assert_eq!(s.stats.fast_retransmits, 1);
     assert!(n.log.contains(&(100 * MS, EventKind::FastRetransmit, 0, 0, 1, 0)));
     // Each further duplicate inflates it by one SMSS; from 11 000 new data fits beside the
@@ -350,7 +350,10 @@ fn a_partial_ack_resends_the_next_hole_and_a_full_ack_ends_recovery_rfc6582() {
     // 14 still in flight, so one more leaves.
     ack_at(&mut s, &mut n, 300 * MS, 13_000);
     assert!(n.log.iter().any(|r| r.1 == EventKind::RecoveryExit && r.2 == 13_000));
-    assert_eq!((s.cc.cwnd, s.cc.ssthresh, s.cc.phase()), (2000, 5000, Phase::SlowStart));
+    assert_eq!(
+        (s.cc.cwnd(), s.cc.ssthresh(), s.cc.phase()),
+        (2000, 5000, Phase::SlowStart)
+    );
     assert_eq!(n.take_segments(), [(15, 1)]);
 }
 
@@ -358,7 +361,7 @@ fn a_partial_ack_resends_the_next_hole_and_a_full_ack_ends_recovery_rfc6582() {
 fn tahoe_goes_back_n_from_one_segment_after_three_duplicate_acks() {
     let (mut s, mut n) = ten_out(Variant::Tahoe);
     dupacks(&mut s, &mut n, 100 * MS, 0, 3);
-    assert_eq!((s.cc.cwnd, s.cc.ssthresh), (1000, 5000));
+    assert_eq!((s.cc.cwnd(), s.cc.ssthresh()), (1000, 5000));
     assert_eq!(n.take_segments(), [(1, 2)]);
     assert_eq!(s.snd_nxt, 1000, "snd_nxt back at snd_una, one segment resent");
     // The ACK for it (segments 1–3 arrived): cwnd 2, so segments 4 and 5 go again.
@@ -379,7 +382,6 @@ fn the_handshake_takes_the_first_sample_from_the_syn() {
         [(PktKind::Syn, 1, 40)]
     );
     assert_eq!(n.last_rto().map(|t| t.0), Some(1000 * MS));
-    // Data before the SYN-ACK is not acknowledged anything: an ACK changes nothing.
     n.now = 80 * MS;
     s.on_ack(&mut n, &syn_ack());
     assert_eq!(s.state, ConnState::Established);

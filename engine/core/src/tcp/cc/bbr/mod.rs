@@ -20,37 +20,8 @@ use crate::explain::Rule;
 use crate::time::Ns;
 use std::collections::VecDeque;
 
-/// What sets the window and the sending rate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Controller {
-    /// The window rules (slow start, congestion avoidance, ssthresh, recovery): the sender
-    /// sends as the window allows, unpaced.
-    Window,
-    /// BBR v1: a model of the path sets a pacing rate and cwnd; the variant's loss recovery
-    /// still decides what is resent.
-    Bbr,
-}
-crate::scenario::json::names!(Controller { Window = "window", Bbr = "bbr" });
-
-/// Why `flow` cannot run under BBR, if it cannot: BBR sets cwnd itself on every ACK, so
-/// the window rules that would also set it are refused rather than silently overridden.
-pub fn clashes(flow: &crate::scenario::FlowCfg) -> Option<String> {
-    use crate::scenario::{IdlePolicy, Variant};
-    if flow.cc.controller != Controller::Bbr {
-        return None;
-    }
-    let mut clash = Vec::new();
-    if flow.variant != Variant::Newreno {
-        clash.push("variant = \"newreno\" (BBR v1 keeps NewReno's loss recovery, as Linux without SACK)");
-    }
-    if flow.cc.idle_policy != IdlePolicy::None {
-        clash.push("cc.idle_policy = \"none\" (BBR handles idle and application-limited periods in its own model)");
-    }
-    if flow.cc.binomial {
-        clash.push("cc.binomial = false");
-    }
-    (!clash.is_empty()).then(|| format!("= \"bbr\" needs {}", clash.join(" and ")))
-}
+pub mod settings;
+pub use settings::{clashes, Controller};
 
 /// Gains are in 1/256 (Linux's BBR_SCALE = 8).
 pub const UNIT: u64 = 256;
@@ -106,124 +77,30 @@ impl Mode {
     }
 }
 
-/// Kathleen Nichols' windowed running maximum (Linux's lib/win_minmax.c): the best, second
-/// and third best samples of the window, each no older than the one before.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MaxFilter {
-    /// (time, value), best first.
-    s: [(u64, u64); 3],
-}
+mod model;
+#[cfg(test)]
+mod tests;
 
-impl MaxFilter {
-    /// The windowed maximum.
-    pub fn get(&self) -> u64 {
-        self.s[0].1
-    }
-
-    fn reset(&mut self, t: u64, v: u64) -> u64 {
-        self.s = [(t, v); 3];
-        v
-    }
-
-    /// Takes sample `v` at time `t` with window `win`; returns the maximum.
-    pub fn update(&mut self, win: u64, t: u64, v: u64) -> u64 {
-        if v >= self.s[0].1 || t.wrapping_sub(self.s[2].0) > win {
-            return self.reset(t, v);
-        }
-        if v >= self.s[1].1 {
-            self.s[2] = (t, v);
-            self.s[1] = (t, v);
-        } else if v >= self.s[2].1 {
-            self.s[2] = (t, v);
-        }
-        let dt = t.wrapping_sub(self.s[0].0);
-        if dt > win {
-            // The best has aged out: the second and third move up.
-            self.s[0] = self.s[1];
-            self.s[1] = self.s[2];
-            self.s[2] = (t, v);
-            if t.wrapping_sub(self.s[0].0) > win {
-                self.s[0] = self.s[1];
-                self.s[1] = self.s[2];
-                self.s[2] = (t, v);
-            }
-        } else if self.s[1].0 == self.s[0].0 && dt > win / 4 {
-            // A quarter of the window without a new best: take a second choice.
-            self.s[2] = (t, v);
-            self.s[1] = (t, v);
-        } else if self.s[2].0 == self.s[1].0 && dt > win / 2 {
-            self.s[2] = (t, v);
-        }
-        self.s[0].1
-    }
-}
-
-/// What a segment carried away when it was (last) sent: the connection's delivery state
-/// then (tcp_rate_skb_sent).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct TxStamp {
-    /// One past the segment's last byte.
-    end: u64,
-    /// Bytes delivered when it was sent.
-    delivered: u64,
-    /// When the last delivery before it happened.
-    delivered_time: Ns,
-    /// Send time of the first segment of its sampling window.
-    first_sent: Ns,
-    /// When it was sent.
-    sent: Ns,
-    /// Sent while the application left the pipe unfilled.
-    app_limited: bool,
-    /// A retransmission.
-    retx: bool,
-}
-
-/// One ACK's delivery-rate sample (Linux's `struct rate_sample`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RateSample {
-    /// Bytes delivered over the interval; None: no valid sample.
-    pub delivered: Option<u64>,
-    /// The interval, ns (the longer of the send and ACK phases).
-    pub interval: Ns,
-    /// Bytes delivered when the sampled segment was sent.
-    pub prior_delivered: u64,
-    /// The sample's segment was sent while application-limited.
-    pub app_limited: bool,
-    /// Bytes newly acknowledged (or counted delivered by a duplicate ACK).
-    pub acked: u64,
-    /// The same in segments (what cwnd grows by, as Linux counts packets).
-    pub acked_segs: u64,
-    /// Segments newly presumed lost.
-    pub losses: u64,
-    /// RTT of the newest segment acknowledged that was sent once.
-    pub rtt: Option<Ns>,
-}
-
-impl RateSample {
-    /// The delivery rate, bytes per second; None without a valid sample.
-    pub fn rate(&self) -> Option<u64> {
-        let d = self.delivered?;
-        (self.interval > 0).then(|| (d as u128 * 1_000_000_000 / self.interval as u128) as u64)
-    }
-}
+pub use model::{bdp_bytes, milli, send_quantum, MaxFilter, RateSample};
+use model::{init_pacing, rate_gen, TxStamp};
 
 /// BBR's state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bbr {
     /// The state.
-    pub mode: Mode,
+    pub(super) mode: Mode,
     /// BtlBw's filter of delivery rates, bytes/s, over round trips.
-    pub bw: MaxFilter,
+    pub(super) bw: MaxFilter,
     /// RTprop, ns (`u64::MAX`: no sample yet).
-    pub min_rtt: Ns,
+    pub(super) min_rtt: Ns,
     /// When RTprop was last set.
-    pub min_rtt_stamp: Ns,
+    pub(super) min_rtt_stamp: Ns,
     /// When ProbeRTT may end (None: not yet at the minimum window).
     probe_rtt_done: Option<Ns>,
     /// A round has passed at ProbeRTT's minimum window.
     probe_rtt_round_done: bool,
     /// Packet-timed round trips so far.
-    pub round_count: u64,
+    pub(super) round_count: u64,
     /// `delivered` at which the next round begins.
     next_round_delivered: u64,
     /// This ACK began a round.
@@ -233,20 +110,20 @@ pub struct Bbr {
     /// Rounds since it did.
     full_bw_count: u32,
     /// Startup has filled the pipe.
-    pub filled_pipe: bool,
+    pub(super) filled_pipe: bool,
     /// ProbeBW's phase.
-    pub cycle_idx: usize,
+    pub(super) cycle_idx: usize,
     /// When the phase began.
     cycle_stamp: Ns,
     /// Gains in 1/256.
-    pub pacing_gain: u64,
-    pub cwnd_gain: u64,
+    pub(super) pacing_gain: u64,
+    pub(super) cwnd_gain: u64,
     /// The pacing rate, bytes/s.
-    pub pacing_rate: u64,
+    pub(super) pacing_rate: u64,
     /// The pacing rate has been set from an RTT sample.
     has_seen_rtt: bool,
     /// cwnd saved at a loss or ProbeRTT, restored after.
-    pub prior_cwnd: u64,
+    pub(super) prior_cwnd: u64,
     /// First round of recovery: packet conservation.
     packet_conservation: bool,
     /// The recovery state at the last ACK: 0 open, 1 fast recovery, 2 after a timeout.
@@ -254,7 +131,7 @@ pub struct Bbr {
     /// Restarting from idle.
     idle_restart: bool,
     /// Bytes delivered so far.
-    pub delivered: u64,
+    pub(super) delivered: u64,
     /// When the last delivery happened.
     delivered_time: Ns,
     /// Send time of the newest segment acknowledged (the next sample's window start).
@@ -267,7 +144,7 @@ pub struct Bbr {
     txs: VecDeque<TxStamp>,
     /// Segments duplicate ACKs said have left the network, not yet acknowledged (Linux's
     /// sacked_out without SACK): the window excludes them. Reset by a timeout, as Linux does.
-    pub sacked: u64,
+    pub(super) sacked: u64,
     /// Segments duplicate ACKs counted as delivered and cumulative ACKs have not yet
     /// covered: kept across a timeout, so the cumulative ACK that fills the hole does not
     /// count the receiver's buffered segments a second time (what a SACK sender knows).
@@ -277,9 +154,9 @@ pub struct Bbr {
     /// Entries into ProbeBW so far (draws the starting phase).
     probe_bw_entries: u64,
     /// Hash of (seed, flow): the draws' prefix.
-    pub draw_key: u64,
+    pub(super) draw_key: u64,
     /// The last valid delivery-rate sample, bytes/s.
-    pub last_rate: u64,
+    pub(super) last_rate: u64,
     /// What the trace last showed: (BtlBw, RTprop, mode·16 + phase, pacing rate).
     shown: (u64, u64, u64, u64),
 }
@@ -323,26 +200,6 @@ impl Default for Bbr {
             last_rate: 0,
             shown: (u64::MAX, u64::MAX, u64::MAX, u64::MAX),
         }
-    }
-}
-
-/// bytes·gain/256 over `t` ns at `rate` bytes/s: `rate·t/10⁹·gain/256`, rounded up.
-pub fn bdp_bytes(rate: u64, t: Ns, gain: u64) -> u64 {
-    let num = rate as u128 * t as u128 * gain as u128;
-    num.div_ceil(1_000_000_000u128 * UNIT as u128).min(u64::MAX as u128) as u64
-}
-
-/// The send quantum at pacing rate `rate` bytes/s (draft-00 §4.2.2.x BBRSetSendQuantum):
-/// one SMSS below 1.2 Mbit/s, two below 24 Mbit/s, else one millisecond at the pacing
-/// rate, at most 64 KB.
-pub fn send_quantum(rate: u64, smss: u64) -> u64 {
-    let bps = rate.saturating_mul(8);
-    if bps < QUANTUM_LOW_BPS {
-        smss
-    } else if bps < QUANTUM_HIGH_BPS {
-        2 * smss
-    } else {
-        (rate / 1000).min(QUANTUM_MAX)
     }
 }
 
@@ -615,7 +472,7 @@ impl Cc {
                 self.in_fast_recovery = true;
                 self.partial_seen = false;
                 rs.losses = 1;
-                action = DupAckAction::FastRetransmit { go_back_n: false };
+                action = self.fast_retransmit(false);
                 let (d, fs, c) = (self.dupacks, flight.bytes, self.cwnd);
                 why!(self, Rule::FastRetransmitBbr, from, [d, head, fs, c, snd_max]);
             }
@@ -1003,115 +860,5 @@ impl Cc {
             seg: sat(b.cwnd_gain),
             tx: sat(state),
         });
-    }
-}
-
-/// A gain in 1/256 as thousandths (what explanations show).
-pub fn milli(gain: u64) -> u64 {
-    gain * 1000 / UNIT
-}
-
-/// The initial pacing rate: high_gain · cwnd / RTT, with 1 ms before any RTT sample
-/// (bbr_init_pacing_rate_from_rtt), bytes/s.
-fn init_pacing(cwnd: u64, rtt: Ns) -> u64 {
-    let rtt = if rtt == 0 || rtt == u64::MAX { 1_000_000 } else { rtt };
-    (cwnd as u128 * 1_000_000_000 * HIGH_GAIN as u128 / (rtt as u128 * UNIT as u128)) as u64
-}
-
-/// tcp_rate_gen: the connection's delivery state after an ACK, and this ACK's sample from
-/// the newest segment it covers (`best`; None for a duplicate ACK).
-fn rate_gen(b: &mut Bbr, now: Ns, best: Option<TxStamp>, rs: &mut RateSample) {
-    if b.app_limited != 0 && b.delivered > b.app_limited {
-        b.app_limited = 0;
-    }
-    if rs.acked > 0 {
-        b.delivered_time = now;
-    }
-    let Some(t) = best else {
-        rs.delivered = None;
-        return;
-    };
-    rs.prior_delivered = t.delivered;
-    rs.app_limited = t.app_limited;
-    let send_phase = t.sent.saturating_sub(t.first_sent);
-    b.first_sent_time = t.sent;
-    let ack_phase = now.saturating_sub(t.delivered_time);
-    rs.interval = send_phase.max(ack_phase);
-    rs.delivered = Some(b.delivered - t.delivered);
-    // An interval shorter than the smallest RTT cannot be a whole window's delivery.
-    if rs.interval < b.conn_min_rtt || b.conn_min_rtt == u64::MAX {
-        rs.delivered = None;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn gains_are_linuxs_fixed_point_values() {
-        assert_eq!((HIGH_GAIN, DRAIN_GAIN, CWND_GAIN), (739, 88, 512));
-        assert_eq!(PACING_GAIN, [320, 192, 256, 256, 256, 256, 256, 256]);
-        assert_eq!(BW_WINDOW_ROUNDS, 10);
-        assert_eq!((MIN_RTT_WINDOW, PROBE_RTT_TIME), (10_000_000_000, 200_000_000));
-    }
-
-    #[test]
-    fn the_max_filter_keeps_the_best_of_ten_rounds() {
-        let mut f = MaxFilter::default();
-        assert_eq!(f.update(10, 1, 100), 100);
-        assert_eq!(f.update(10, 2, 50), 100);
-        // Round 11 is still within 10 rounds of round 1.
-        assert_eq!(f.update(10, 11, 60), 100);
-        // Round 12: the best (round 1) has aged out; the second choice (taken after a
-        // quarter of the window without a new best) takes over.
-        assert_eq!(f.update(10, 12, 40), 60);
-        // A new maximum replaces everything at once.
-        assert_eq!(f.update(10, 13, 500), 500);
-        // Nothing left in the window: reset to the sample.
-        assert_eq!(f.update(10, 40, 7), 7);
-    }
-
-    #[test]
-    fn bdp_and_quantum() {
-        // 10 Mbit/s = 1.25 MB/s over 40 ms: 50 000 B, ×2.885 (739/256) = 144 336 B (ceil).
-        assert_eq!(bdp_bytes(1_250_000, 40_000_000, UNIT), 50_000);
-        assert_eq!(bdp_bytes(1_250_000, 40_000_000, HIGH_GAIN), 144_336);
-        assert_eq!(send_quantum(100_000, 1448), 1448, "0.8 Mbit/s: one segment");
-        assert_eq!(send_quantum(1_250_000, 1448), 2896, "10 Mbit/s: two");
-        assert_eq!(send_quantum(12_500_000, 1448), 12_500, "100 Mbit/s: 1 ms of pacing");
-        assert_eq!(send_quantum(125_000_000, 1448), 65_536, "1 Gbit/s: 64 KB");
-        let b = Bbr {
-            min_rtt: 40_000_000,
-            pacing_rate: 1_250_000,
-            bw: {
-                let mut f = MaxFilter::default();
-                f.update(10, 1, 1_250_000);
-                f
-            },
-            ..Bbr::default()
-        };
-        // ⌈50 000 / 1 448⌉ = 35 segments = 50 680 B, + 3 quanta of 2 segments.
-        assert_eq!(b.inflight(UNIT, 1448, 14480), 50_680 + 3 * 2896);
-        assert_eq!(Bbr::default().inflight(UNIT, 1448, 14480), 14480, "no RTT yet: IW");
-    }
-
-    #[test]
-    fn the_initial_pacing_rate_is_high_gain_times_iw_over_rtt() {
-        // 10 × 1 448 B / 40 ms × 739/256 = 1 044 992.19 → 1 044 992 B/s.
-        assert_eq!(init_pacing(14_480, 40_000_000), 1_044_992);
-        // No RTT: 1 ms.
-        assert_eq!(init_pacing(14_480, 0), 41_799_687);
-    }
-
-    #[test]
-    fn probe_bw_never_starts_in_the_drain_phase() {
-        let mut seen = [false; CYCLE_LEN];
-        for key in 0..200u64 {
-            let draw = crate::rng::hash_more(key, &[0]) % CYCLE_RAND;
-            seen[(CYCLE_LEN - 1 - draw as usize + 1) % CYCLE_LEN] = true;
-        }
-        assert!(!seen[1], "3/4 is never the first phase");
-        assert!(seen.iter().enumerate().all(|(i, &s)| s || i == 1));
     }
 }

@@ -27,6 +27,8 @@
 //! when the rate changes. Entries never depend on changes still to come, so a change made
 //! live, at the current time, replays exactly from the timeline.
 
+pub mod sched;
+
 use crate::ring::Ring;
 use crate::rng::{ber_packet_loss, hash_more, hash_words, Threshold};
 use crate::scenario::{LossCfg, LossModel};
@@ -283,7 +285,7 @@ pub struct Link {
     /// Occupancy trace, if this link is traced.
     pub series: Option<QueueSeries>,
     /// Class-based scheduler (reservation); None = FIFO.
-    pub sched: Option<Box<crate::sched::Sched>>,
+    pub sched: Option<Box<sched::Sched>>,
     /// Whether packets may enter this link ahead of time from its only upstream link (see
     /// the module doc); decided once from the topology.
     pub express_in: bool,

@@ -1,7 +1,9 @@
 //! Where two runs first differ (`first_divergence`): the page's and the CLI's comparison
-//! of two algorithms' decisions.
+//! of two algorithms' decisions. It runs both simulations, so it sits above the simulation
+//! (the teaching layer), not in `explain`, which the rules record into.
 
-use super::*;
+use crate::explain::{Decisions, Entry};
+use crate::time::Ns;
 use serde_json::{json, Value};
 
 /// Where two runs first differ: the first decision, in the order made, that is not the

@@ -14,40 +14,8 @@ use crate::explain::Rule;
 use crate::scenario::Units;
 use crate::time::Ns;
 
-// The settings (`cc.cubic_ssthresh_from`, `cc.cubic_rtt`, `cc.cubic_growth`; C, β and the
-// two switches are plain numbers and flags in `CcCfg`).
-
-/// What CUBIC multiplies by β_cubic on a loss.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CubicSsthreshFrom {
-    /// The flight size (RFC 9438 §4.6).
-    Flight,
-    /// cwnd (Linux's tcp_cubic.c and ns-3).
-    Cwnd,
-}
-crate::scenario::json::names!(CubicSsthreshFrom { Flight = "flight", Cwnd = "cwnd" });
-
-/// How CUBIC's increase combines the cubic and the Reno-friendly W_est.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CubicGrowth {
-    /// RFC 9438 §4.2–4.3: in the Reno-friendly region (W_cubic(t) < W_est) cwnd = W_est,
-    /// else the step toward the cubic's target.
-    Rfc,
-    /// Linux's tcp_cubic.c: the larger of the two steps (the smaller of its two ACK
-    /// counters), and at least 5 % growth per RTT while no W_max is known.
-    Linux,
-}
-crate::scenario::json::names!(CubicGrowth { Rfc = "rfc", Linux = "linux" });
-
-/// How far ahead CUBIC's target reads the cubic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CubicRtt {
-    /// One smoothed RTT (RFC 9438 §4.2).
-    Srtt,
-    /// One minimum RTT (Linux's delay_min, ns-3).
-    MinRtt,
-}
-crate::scenario::json::names!(CubicRtt { Srtt = "srtt", MinRtt = "min_rtt" });
+pub mod settings;
+pub use settings::{CubicGrowth, CubicRtt, CubicSsthreshFrom};
 
 /// 10¹⁸: µs³ per s³.
 const US3_PER_S3: i128 = 1_000_000_000_000_000_000;
@@ -110,32 +78,32 @@ pub fn us(t: Ns) -> u64 {
 pub struct CubicState {
     /// The window before the last reduction (after fast convergence), bytes; 0 = no loss
     /// yet.
-    pub w_max: u64,
+    pub(super) w_max: u64,
     /// cwnd when the last reduction began (RFC 9438's cwnd_prior), bytes.
-    pub cwnd_prior: u64,
+    pub(super) cwnd_prior: u64,
     /// When the current congestion-avoidance epoch began, µs; None = it begins at the next
     /// ACK in congestion avoidance.
-    pub epoch_start: Option<u64>,
+    pub(super) epoch_start: Option<u64>,
     /// cwnd at the epoch's start, bytes.
-    pub cwnd_epoch: u64,
+    pub(super) cwnd_epoch: u64,
     /// K of the epoch, µs.
-    pub k: u64,
+    pub(super) k: u64,
     /// W_est, the window Reno would have now, in 1/1024 bytes.
-    pub w_est_fine: u64,
+    pub(super) w_est_fine: u64,
     /// What the per-ACK steps left over, in bytes·cwnd (a step of (target − cwnd)·acked/cwnd
     /// bytes is mostly a fraction of a byte on a large window: the fractions add up here
     /// instead of being lost, as ns-3's and Linux's counters do).
-    pub carry: u128,
+    pub(super) carry: u128,
     /// The next epoch starts with K = 0 and W_max = cwnd_epoch (after a timeout, §4.8).
-    pub after_timeout: bool,
+    pub(super) after_timeout: bool,
     /// The current epoch began with no W_max known (no loss yet, or after a timeout).
-    pub unknown_max: bool,
+    pub(super) unknown_max: bool,
     /// The time at the ACK being processed, µs (from `Cc::on_ack_progress`).
-    pub now: u64,
+    pub(super) now: u64,
     /// The smoothed RTT then, µs.
-    pub srtt: u64,
+    pub(super) srtt: u64,
     /// The smallest RTT sample so far, µs (0: none yet).
-    pub min_rtt: u64,
+    pub(super) min_rtt: u64,
 }
 
 /// Which part of the curve an increase was in (the explanation's `region`).

@@ -21,7 +21,7 @@
 //! Service is non-preemptive; a packet's departure is decided when it starts, so the link
 //! needs an event at the end of each transmission (see `Event::LinkService`).
 
-use crate::net::{Packet, PktKind, QueueSeries};
+use super::{Packet, PktKind, QueueSeries};
 use crate::time::{tx_time, Ns};
 use std::collections::VecDeque;
 
