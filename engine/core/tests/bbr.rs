@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{scenario, MS, SEC};
+use common::{scenario, Named, MS, SEC};
 use cwndlab_core::explain::{Entry, Rule};
 use cwndlab_core::scenario::Scenario;
 use cwndlab_core::sim::Simulation;

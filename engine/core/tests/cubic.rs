@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::scenario;
+use common::{scenario, Named};
 use cwndlab_core::explain::{Entry, Rule};
 use cwndlab_core::scenario::Scenario;
 use cwndlab_core::sim::Simulation;

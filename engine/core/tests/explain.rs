@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{check_chain, run, scenario, scenario_from, SEC};
+use common::{check_chain, run, scenario, scenario_from, Named, SEC};
 use cwndlab_core::explain::{first_divergence, Entry, Kind, Rule};
 use cwndlab_core::presets;
 use cwndlab_core::scenario::Scenario;

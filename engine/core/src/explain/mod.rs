@@ -13,9 +13,11 @@
 //! sender, a receiver) and stamped with the time and flow by the simulation as it drains
 //! them at the end of the endpoint's event, so their order is the order the rules ran in.
 //!
-//! This file holds the rule table (each rule's id, kind, source, formula, inputs and
-//! outputs) and the record types; beside it, one job each: `text.rs` the wording of every
-//! rule, `format.rs` how values are written, `log.rs` where records are kept and read back
+//! This file holds the record types; beside it, one job each: `rules/` the rules by
+//! mechanism, each file holding its rules' rows (id, kind, source, formula, inputs and
+//! outputs, from which come [`Rule`], [`RULES`] and each rule's typed values in [`view`])
+//! and their sentences (reading those typed values: a misspelt name does not compile),
+//! `text.rs` the sentence with its source, `format.rs` how values are written, `log.rs` where records are kept and read back
 //! (`DecisionLog`, `Why`), `json.rs` records and the rule table as JSON, `glossary.rs` the
 //! terms, `divergence.rs` the first difference of two runs, `doc.rs` docs/rules.md.
 
@@ -158,104 +160,8 @@ pub struct RuleInfo {
     pub outputs: &'static [(&'static str, Unit)],
 }
 
-/// The display name of a recorded value: its identifier, or the name written beside it.
-macro_rules! value_name {
-    ($id:ident) => {
-        stringify!($id)
-    };
-    ($id:ident $name:literal) => {
-        $name
-    };
-}
-
-/// The rule table: from each row come the [`Rule`] variant, its [`RuleInfo`] in [`RULES`],
-/// a module of [`view`] with its typed inputs and outputs, and the call to its wording.
-macro_rules! rules {
-    ($( $(#[$doc:meta])* $name:ident = $id:literal, $kind:ident, $title:literal, $source:literal, $formula:literal,
-        [$($iid:ident $(= $iname:literal)? : $iunit:ident),* $(,)?]
-        => [$($oid:ident $(= $oname:literal)? : $ounit:ident),* $(,)?]; )*) => {
-        /// A rule of the engine: every decision names one.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[repr(u8)]
-        pub enum Rule {
-            $( $(#[$doc])* $name, )*
-        }
-
-        /// Every rule's description, in [`Rule`] order.
-        pub static RULES: &[RuleInfo] = &[
-            $( RuleInfo {
-                id: $id,
-                kind: Kind::$kind,
-                title: $title,
-                source: $source,
-                formula: $formula,
-                inputs: &[$((value_name!($iid $($iname)?), Unit::$iunit)),*],
-                outputs: &[$((value_name!($oid $($oname)?), Unit::$ounit)),*],
-            }, )*
-        ];
-
-        impl Rule {
-            /// Every rule, in code order.
-            pub const ALL: &'static [Rule] = &[$(Rule::$name),*];
-        }
-
-        /// Each rule's recorded values as named fields: `view::SsAckCounting::of(&d)` gives
-        /// the decision's inputs and outputs, so the wording (and a test) reads `i.cwnd`,
-        /// `o.cwnd`, and a name the rule does not record does not compile.
-        pub mod view {
-            $(
-                #[doc = concat!("The values of `", $id, "`.")]
-                #[allow(non_snake_case)]
-                pub mod $name {
-                    use crate::explain::{Decision, Rule};
-
-                    #[doc = concat!("The inputs of `", $id, "`, in recording order.")]
-                    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-                    pub struct In {
-                        $(#[doc = concat!("`", value_name!($iid $($iname)?), "`")] pub $iid: u64,)*
-                    }
-
-                    #[doc = concat!("The outputs of `", $id, "`, in recording order.")]
-                    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-                    pub struct Out {
-                        $(#[doc = concat!("`", value_name!($oid $($oname)?), "`")] pub $oid: u64,)*
-                    }
-
-                    /// The decision's inputs and outputs (it must be of this rule: a decision
-                    /// of another rule panics, naming both).
-                    pub fn of(d: &Decision) -> (In, Out) {
-                        assert!(
-                            d.rule == Rule::$name,
-                            "a {} decision read as {}",
-                            d.rule.info().id,
-                            $id
-                        );
-                        let mut v = d.values.iter().copied();
-                        let mut next = || v.next().unwrap_or(0);
-                        let i = In { $($iid: next(),)* };
-                        let o = Out { $($oid: next(),)* };
-                        (i, o)
-                    }
-                }
-            )*
-        }
-
-        impl Decision {
-            /// The rule's sentence (without its source), from its wording in `words/`.
-            pub(super) fn words(&self, w: &words::W) -> String {
-                match self.rule {
-                    $(Rule::$name => {
-                        let (i, o) = view::$name::of(self);
-                        view::$name::In::words(&i, &o, w)
-                    })*
-                }
-            }
-        }
-    };
-}
-
-mod table;
-pub use table::{view, Rule, RULES};
+mod rules;
+pub use rules::{view, Rule, RULES};
 
 impl Rule {
     /// The rule's description.
@@ -303,7 +209,6 @@ mod glossary;
 mod json;
 mod log;
 mod text;
-mod words;
 
 pub use divergence::{first_divergence, Divergence};
 pub use doc::markdown;
@@ -316,19 +221,6 @@ impl Decision {
     /// The rule's description.
     pub fn info(&self) -> &'static RuleInfo {
         self.rule.info()
-    }
-
-    /// Input `name`.
-    pub fn input(&self, name: &str) -> u64 {
-        let i = self.info().inputs.iter().position(|(n, _)| *n == name);
-        i.map_or(0, |i| self.values[i])
-    }
-
-    /// Output `name`.
-    pub fn output(&self, name: &str) -> u64 {
-        let info = self.info();
-        let i = info.outputs.iter().position(|(n, _)| *n == name);
-        i.map_or(0, |i| self.values[info.inputs.len() + i])
     }
 
     /// The inputs as (name, unit, value).
@@ -502,7 +394,10 @@ mod tests {
             d.text(),
             "ssthresh = max(FlightSize/2, 2·SMSS) = max(14 600/2, 2 920) = 7 300 B (RFC 5681 §3.1 eq. (4))"
         );
-        assert_eq!(d.input("FlightSize"), 14_600);
-        assert_eq!(d.output("ssthresh"), 7_300);
+        let (i, o) = view::SsthreshHalfFlight::of(&d);
+        assert_eq!(
+            (i.flight_size, i.smss, i.ssthresh, o.ssthresh),
+            (14_600, 1_460, 20_000, 7_300)
+        );
     }
 }

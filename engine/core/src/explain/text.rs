@@ -1,7 +1,7 @@
-//! A decision's sentence: its rule's wording (in `words/`, by mechanism) on the recorded
+//! A decision's sentence: its rule's wording (in `rules/`, by mechanism) on the recorded
 //! numbers, then the rule's source (`Decision::text`, `Decision::text_in`).
 
-use super::words::W;
+use super::rules::W;
 use super::*;
 
 impl Decision {

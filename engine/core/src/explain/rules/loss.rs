@@ -1,10 +1,17 @@
-//! Loss responses and fast recovery: ssthresh, fast retransmit, the recover guard, inflation, partial and full ACKs (RFC 5681, RFC 6582, BR-TCP, binomial).
+//! Loss responses and fast recovery: ssthresh, fast retransmit, the recover guard,
+//! inflation, partial and full ACKs (RFC 5681, RFC 6582, BR-TCP, binomial).
 //!
-//! Each rule's sentence, with the arithmetic on its recorded values: `i` its inputs, `o` its
-//! outputs (fields of its [`view`] module, so a misspelt name does not compile), `w` how
-//! values are written.
+//! Each rule's row, then its sentence with the arithmetic on its recorded values: `i` its
+//! inputs, `o` its outputs (fields of the module its row makes, so a misspelt name does not
+//! compile), `w` how values are written.
 
 use super::*;
+
+rule! {
+    SsthreshHalfFlight = "ssthresh.half_flight", Loss, "ssthresh from the flight size",
+        "RFC 5681 §3.1 eq. (4)", "ssthresh = max(FlightSize/2, 2·SMSS)",
+        [flight_size = "FlightSize": Bytes, smss = "SMSS": Bytes, ssthresh: Bytes] => [ssthresh: Bytes]
+}
 
 impl SsthreshHalfFlight::In {
     pub(crate) fn words(i: &Self, o: &SsthreshHalfFlight::Out, w: &W) -> String {
@@ -15,6 +22,12 @@ impl SsthreshHalfFlight::In {
             w.b(o.ssthresh)
         )
     }
+}
+
+rule! {
+    SsthreshHalfCwnd = "ssthresh.half_cwnd", Loss, "ssthresh from the window",
+        "4.3BSD-Reno tcp_input / ns-2 (window_/2)", "ssthresh = max(min(cwnd, rwnd)/2, 2·SMSS)",
+        [cwnd: Bytes, rwnd: Bytes, smss = "SMSS": Bytes, ssthresh: Bytes] => [ssthresh: Bytes]
 }
 
 impl SsthreshHalfCwnd::In {
@@ -28,10 +41,22 @@ impl SsthreshHalfCwnd::In {
     }
 }
 
+rule! {
+    SsthreshNone = "ssthresh.none", Loss, "ssthresh unchanged (no multiplicative decrease)",
+        "Jacobson 1988 §3 (the sender before it)", "ssthresh unchanged",
+        [ssthresh: Bytes] => [ssthresh: Bytes]
+}
+
 impl SsthreshNone::In {
     pub(crate) fn words(_i: &Self, o: &SsthreshNone::Out, w: &W) -> String {
         format!("No multiplicative decrease: ssthresh stays {}", w.b(o.ssthresh))
     }
+}
+
+rule! {
+    SsthreshBrTcp = "ssthresh.br_tcp", Loss, "ssthresh from the reserved rate",
+        "Komuro et al. 2006 (source 002) eqs. (1)–(2)", "ssthresh = max(2, ⌊r·RTT/(8·size)⌋)·SMSS",
+        [reserved_rate = "reserved rate": Bps, rtt = "RTT": Ns, size: Bytes, smss = "SMSS": Bytes, ssthresh: Bytes] => [ssthresh: Bytes]
 }
 
 impl SsthreshBrTcp::In {
@@ -46,6 +71,12 @@ impl SsthreshBrTcp::In {
     }
 }
 
+rule! {
+    SsthreshBinomial = "ssthresh.binomial", Loss, "Binomial decrease: w − β·w^l",
+        "Bansal & Balakrishnan 2001 §3.2 eq. (1), D (source 004)", "ssthresh = w − β·w^l packets (w = min(cwnd, rwnd))",
+        [window: Bytes, smss = "SMSS": Bytes, l: Milli, beta: Milli, ssthresh: Bytes] => [ssthresh: Bytes]
+}
+
 impl SsthreshBinomial::In {
     pub(crate) fn words(i: &Self, o: &SsthreshBinomial::Out, w: &W) -> String {
         format!(
@@ -58,6 +89,12 @@ impl SsthreshBinomial::In {
     }
 }
 
+rule! {
+    SsthreshHold = "ssthresh.hold_repeated_rto", Loss, "ssthresh kept on a repeated timeout",
+        "RFC 5681 §3.1 (the segment was already resent by the timer)", "ssthresh unchanged",
+        [ssthresh: Bytes] => [ssthresh: Bytes]
+}
+
 impl SsthreshHold::In {
     pub(crate) fn words(_i: &Self, o: &SsthreshHold::Out, w: &W) -> String {
         format!(
@@ -67,6 +104,13 @@ impl SsthreshHold::In {
     }
 }
 
+rule! {
+    FastRetransmitTahoe = "loss.fast_retransmit_tahoe", Loss, "Fast retransmit, then slow start (Tahoe)",
+        "4.3BSD-Tahoe; RFC 5681 §3.2 steps 2–3 with cwnd = LW", "cwnd = 1 SMSS; resend from snd_una (go back N)",
+        [dupacks: Count, segment: Seg, flight_size = "FlightSize": Bytes, cwnd: Bytes, ssthresh: Bytes, smss = "SMSS": Bytes]
+        => [ssthresh: Bytes, cwnd: Bytes, recover: Seq]
+}
+
 impl FastRetransmitTahoe::In {
     pub(crate) fn words(i: &Self, o: &FastRetransmitTahoe::Out, w: &W) -> String {
         format!(
@@ -74,6 +118,13 @@ impl FastRetransmitTahoe::In {
             ordinal(i.dupacks), group(i.segment), w.b(i.ssthresh), w.b(o.ssthresh), w.b(o.cwnd)
         )
     }
+}
+
+rule! {
+    FastRetransmit = "loss.fast_retransmit", Loss, "Fast retransmit and fast recovery",
+        "RFC 5681 §3.2 steps 2–3 (RFC 6582 §3.2 step 2: recover = highest sent)", "cwnd = ssthresh; window in force = ssthresh + dupthresh·SMSS; resend the segment at snd_una",
+        [dupacks: Count, segment: Seg, flight_size = "FlightSize": Bytes, cwnd: Bytes, ssthresh: Bytes, smss = "SMSS": Bytes]
+        => [ssthresh: Bytes, cwnd: Bytes, window: Bytes, recover: Seq]
 }
 
 impl FastRetransmit::In {
@@ -86,6 +137,13 @@ impl FastRetransmit::In {
     }
 }
 
+rule! {
+    FastRetransmitBr = "loss.fast_retransmit_br_tcp", Loss, "Fast retransmit, cwnd = ssthresh (BR-TCP)",
+        "Komuro et al. 2006 (source 002) §2 step 1", "cwnd = ssthresh; resend; continue in congestion avoidance",
+        [dupacks: Count, segment: Seg, flight_size = "FlightSize": Bytes, cwnd: Bytes, ssthresh: Bytes]
+        => [ssthresh: Bytes, cwnd: Bytes, recover: Seq]
+}
+
 impl FastRetransmitBr::In {
     pub(crate) fn words(i: &Self, o: &FastRetransmitBr::Out, w: &W) -> String {
         format!(
@@ -95,6 +153,12 @@ impl FastRetransmitBr::In {
     }
 }
 
+rule! {
+    FastRetransmitSuppressed = "loss.recover_guard", Loss, "No fast retransmit: this loss was already handled",
+        "RFC 6582 §3.2 step 2 (Floyd's bugfix)", "act only if the duplicate ACKs cover more than recover",
+        [dupacks: Count, ack: Seq, recover: Seq] => []
+}
+
 impl FastRetransmitSuppressed::In {
     pub(crate) fn words(i: &Self, _o: &FastRetransmitSuppressed::Out, _w: &W) -> String {
         format!(
@@ -102,6 +166,12 @@ impl FastRetransmitSuppressed::In {
             ordinal(i.dupacks), group(i.ack), group(i.recover)
         )
     }
+}
+
+rule! {
+    Inflate = "recovery.inflate", Recovery, "Fast recovery: the window inflates by one SMSS",
+        "RFC 5681 §3.2 step 4", "window += SMSS for each further duplicate ACK",
+        [dupacks: Count, window: Bytes, smss = "SMSS": Bytes] => [window: Bytes]
 }
 
 impl Inflate::In {
@@ -115,6 +185,12 @@ impl Inflate::In {
     }
 }
 
+rule! {
+    RenoExit = "recovery.reno_exit", Recovery, "Reno leaves fast recovery on the first new ACK",
+        "RFC 5681 §3.2 step 6", "cwnd = target (deflate the window); target = ssthresh, or min(cwnd, ssthresh) with no multiplicative decrease",
+        [ack: Seq, recover: Seq, window: Bytes, ssthresh: Bytes, target: Bytes] => [cwnd: Bytes]
+}
+
 impl RenoExit::In {
     pub(crate) fn words(i: &Self, o: &RenoExit::Out, w: &W) -> String {
         format!(
@@ -122,6 +198,13 @@ impl RenoExit::In {
             group(i.ack), group(i.recover), target_name(i.ssthresh, i.target), w.b(o.cwnd), w.b(i.window)
         )
     }
+}
+
+rule! {
+    PartialDeflate = "recovery.partial_ack_deflate", Recovery, "Partial ACK: resend the next hole, deflate",
+        "RFC 6582 §3.2 step 3 (partial ACK)", "window = max(SMSS, window − acked) + (SMSS if acked ≥ SMSS); resend the segment at snd_una",
+        [ack: Seq, recover: Seq, window: Bytes, acked: Bytes, smss = "SMSS": Bytes, segment: Seg]
+        => [window: Bytes, timer_restarted = "timer restarted": Flag]
 }
 
 impl PartialDeflate::In {
@@ -148,6 +231,13 @@ impl PartialDeflate::In {
     }
 }
 
+rule! {
+    PartialReset = "recovery.partial_ack_reset", Recovery, "Partial ACK: resend the next hole, window back to cwnd",
+        "ns-2 NewReno without partial_window_deflation_", "window = cwnd; resend the segment at snd_una",
+        [ack: Seq, recover: Seq, window: Bytes, cwnd: Bytes, segment: Seg]
+        => [window: Bytes, timer_restarted = "timer restarted": Flag]
+}
+
 impl PartialReset::In {
     pub(crate) fn words(i: &Self, o: &PartialReset::Out, w: &W) -> String {
         format!(
@@ -165,6 +255,12 @@ impl PartialReset::In {
     }
 }
 
+rule! {
+    FullAckMinFlight = "recovery.full_ack_min_flight", Recovery, "Full ACK: leave fast recovery",
+        "RFC 6582 §3.2 step 3 (full ACK), option (1)", "cwnd = min(target, max(FlightSize, SMSS) + SMSS); target = ssthresh, or min(cwnd, ssthresh) with no multiplicative decrease",
+        [ack: Seq, recover: Seq, ssthresh: Bytes, target: Bytes, flight_size = "FlightSize": Bytes, smss = "SMSS": Bytes] => [cwnd: Bytes]
+}
+
 impl FullAckMinFlight::In {
     pub(crate) fn words(i: &Self, o: &FullAckMinFlight::Out, w: &W) -> String {
         format!(
@@ -173,6 +269,12 @@ impl FullAckMinFlight::In {
             group(i.flight_size), group(i.smss), group(i.smss), w.b(o.cwnd)
         )
     }
+}
+
+rule! {
+    FullAckSsthresh = "recovery.full_ack_ssthresh", Recovery, "Full ACK: leave fast recovery",
+        "RFC 6582 §3.2 step 3 (full ACK), option (2)", "cwnd = target; target = ssthresh, or min(cwnd, ssthresh) with no multiplicative decrease",
+        [ack: Seq, recover: Seq, ssthresh: Bytes, target: Bytes] => [cwnd: Bytes]
 }
 
 impl FullAckSsthresh::In {

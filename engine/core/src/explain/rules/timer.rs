@@ -1,10 +1,18 @@
-//! The retransmission timer and the RTT estimators: timeouts, backoff, RFC 6298, Jacobson 1988, RFC 793, Karn.
+//! The retransmission timer and the RTT estimators: timeouts, backoff, RFC 6298, Jacobson
+//! 1988, RFC 793, Karn.
 //!
-//! Each rule's sentence, with the arithmetic on its recorded values: `i` its inputs, `o` its
-//! outputs (fields of its [`view`] module, so a misspelt name does not compile), `w` how
-//! values are written.
+//! Each rule's row, then its sentence with the arithmetic on its recorded values: `i` its
+//! inputs, `o` its outputs (fields of the module its row makes, so a misspelt name does not
+//! compile), `w` how values are written.
 
 use super::*;
+
+rule! {
+    Timeout = "timeout.expire", Timeout, "Retransmission timeout",
+        "RFC 5681 §3.1 (LW), RFC 6298 (5.4)", "cwnd = LW (1 SMSS); resend from snd_una (go back N); recover = highest sent",
+        [segment: Seg, flight_size = "FlightSize": Bytes, cwnd: Bytes, ssthresh: Bytes]
+        => [cwnd: Bytes, ssthresh: Bytes, recover: Seq]
+}
 
 impl Timeout::In {
     pub(crate) fn words(i: &Self, o: &Timeout::Out, w: &W) -> String {
@@ -13,6 +21,12 @@ impl Timeout::In {
             w.b(i.flight_size), w.b(i.ssthresh), w.b(o.ssthresh), w.b(o.cwnd), group(i.segment)
         )
     }
+}
+
+rule! {
+    Backoff = "timeout.backoff", Timeout, "The RTO doubles",
+        "RFC 6298 (5.5)", "RTO = min(2·RTO, max RTO)",
+        [rto = "RTO": Ns, backoffs: Count, max_rto = "max RTO": Ns] => [rto = "RTO": Ns, backoffs: Count]
 }
 
 impl Backoff::In {
@@ -27,10 +41,23 @@ impl Backoff::In {
     }
 }
 
+rule! {
+    SynTimeout = "timeout.syn_rto", Timeout, "A SYN was lost: data starts with an RTO of at least 3 s",
+        "RFC 6298 (5.7)", "RTO = max(RTO, 3 s)",
+        [rto = "RTO": Ns] => [rto = "RTO": Ns]
+}
+
 impl SynTimeout::In {
     pub(crate) fn words(i: &Self, o: &SynTimeout::Out, w: &W) -> String {
         format!("A SYN was lost: RTO = max({}, 3 s) = {}", w.t(i.rto), w.t(o.rto))
     }
+}
+
+rule! {
+    RttFirst = "rtt.rfc6298_first", Rtt, "First RTT sample",
+        "RFC 6298 (2.2), bounds (2.4)–(2.5)", "SRTT = R; RTTVAR = R/2; RTO = SRTT + max(G, 4·RTTVAR), within [min, max]",
+        [r = "R": Ns, elapsed: Ns, segment: Seg, g = "G": Ns, min_rto = "min RTO": Ns, max_rto = "max RTO": Ns]
+        => [srtt = "SRTT": Ns, rttvar = "RTTVAR": Ns, rto = "RTO": Ns]
 }
 
 impl RttFirst::In {
@@ -42,6 +69,13 @@ impl RttFirst::In {
         );
         text + rto_bound(o.rto, i.min_rto, i.max_rto, o.srtt + i.g.max(4 * o.rttvar))
     }
+}
+
+rule! {
+    RttUpdate = "rtt.rfc6298", Rtt, "RTT sample",
+        "RFC 6298 (2.3), bounds (2.4)–(2.5)", "RTTVAR = ¾·RTTVAR + ¼·|SRTT − R|; SRTT = ⅞·SRTT + ⅛·R; RTO = SRTT + max(G, 4·RTTVAR), within [min, max]",
+        [r = "R": Ns, elapsed: Ns, segment: Seg, srtt = "SRTT": Ns, rttvar = "RTTVAR": Ns, g = "G": Ns, min_rto = "min RTO": Ns, max_rto = "max RTO": Ns]
+        => [srtt = "SRTT": Ns, rttvar = "RTTVAR": Ns, rto = "RTO": Ns]
 }
 
 impl RttUpdate::In {
@@ -61,6 +95,13 @@ impl RttUpdate::In {
         );
         text + rto_bound(o.rto, i.min_rto, i.max_rto, o.srtt + i.g.max(4 * o.rttvar))
     }
+}
+
+rule! {
+    RttJacobson = "rtt.jacobson88", Rtt, "RTT sample (Jacobson 1988)",
+        "Jacobson & Karels 1988 appendix A", "err = m − A; A += err/8; D += (|err| − D)/4; RTO = A + 4·D (in clock ticks)",
+        [r = "R": Ns, elapsed: Ns, segment: Seg, a = "A": Ns, d = "D": Ns, tick: Ns, min_rto = "min RTO": Ns, max_rto = "max RTO": Ns]
+        => [a = "A": Ns, d = "D": Ns, rto = "RTO": Ns]
 }
 
 impl RttJacobson::In {
@@ -90,6 +131,13 @@ impl RttJacobson::In {
     }
 }
 
+rule! {
+    RttRfc793 = "rtt.rfc793", Rtt, "RTT sample (RFC 793)",
+        "RFC 793 §3.7", "SRTT = α·SRTT + (1 − α)·R; RTO = min(UBOUND, max(LBOUND, β·SRTT))",
+        [r = "R": Ns, elapsed: Ns, segment: Seg, srtt = "SRTT": Ns, alpha: Milli, beta: Milli, min_rto = "min RTO": Ns, max_rto = "max RTO": Ns]
+        => [srtt = "SRTT": Ns, rto = "RTO": Ns]
+}
+
 impl RttRfc793::In {
     pub(crate) fn words(i: &Self, o: &RttRfc793::Out, w: &W) -> String {
         let text = if i.srtt == 0 {
@@ -115,6 +163,12 @@ impl RttRfc793::In {
         };
         text + rto_bound(o.rto, i.min_rto, i.max_rto, o.srtt * i.beta / 1000)
     }
+}
+
+rule! {
+    Karn = "rtt.karn", Rtt, "No RTT sample from this round trip (Karn's rule)",
+        "Karn & Partridge 1987; RFC 6298 §3", "a segment was retransmitted while being timed: its ACK would be ambiguous",
+        [timed_segment = "timed segment": Seg, resent_segment = "resent segment": Seg] => []
 }
 
 impl Karn::In {

@@ -1,10 +1,17 @@
-//! Window validation: the growth gates, restart after idle, CWV (RFC 2861) and new CWV (RFC 7661).
+//! Window validation: the growth gates, restart after idle, CWV (RFC 2861) and new CWV (RFC
+//! 7661).
 //!
-//! Each rule's sentence, with the arithmetic on its recorded values: `i` its inputs, `o` its
-//! outputs (fields of its [`view`] module, so a misspelt name does not compile), `w` how
-//! values are written.
+//! Each rule's row, then its sentence with the arithmetic on its recorded values: `i` its
+//! inputs, `o` its outputs (fields of the module its row makes, so a misspelt name does not
+//! compile), `w` how values are written.
 
 use super::*;
+
+rule! {
+    GateWindowFull = "gate.window_full", Gate, "No growth: the window was not full",
+        "RFC 2861 §2 (Handley, Padhye, Floyd 1999 §2, slack from §5)", "grow only if flight ≥ min(cwnd, rwnd) (less than one SMSS unused counts as full under the one_mss slack)",
+        [cwnd: Bytes, window: Bytes, flight: Bytes, flight_packets = "flight packets": Packets, smss = "SMSS": Bytes, slack_one_mss = "slack one_mss": Flag] => []
+}
 
 impl GateWindowFull::In {
     pub(crate) fn words(i: &Self, _o: &GateWindowFull::Out, w: &W) -> String {
@@ -21,6 +28,12 @@ impl GateWindowFull::In {
     }
 }
 
+rule! {
+    GateLinux315 = "gate.linux_3_15", Gate, "No growth: not cwnd-limited (Linux ≤ 3.15)",
+        "Linux 3.15 tcp_is_cwnd_limited(sk, in_flight)", "limited if in_flight ≥ cwnd, or left = cwnd − in_flight with (3·left < cwnd and left·SMSS < 64 KiB) or left ≤ 3",
+        [cwnd: Bytes, cwnd_packets = "cwnd packets": Packets, in_flight: Packets, smss = "SMSS": Bytes] => []
+}
+
 impl GateLinux315::In {
     pub(crate) fn words(i: &Self, _o: &GateLinux315::Out, _w: &W) -> String {
         format!(
@@ -28,6 +41,12 @@ impl GateLinux315::In {
             i.in_flight, i.cwnd_packets, i.cwnd_packets.saturating_sub(i.in_flight)
         )
     }
+}
+
+rule! {
+    GateLinux316 = "gate.linux_3_16", Gate, "No growth: not cwnd-limited (Linux 3.16)",
+        "Linux 3.16 tcp_is_cwnd_limited(sk) and tcp_cwnd_validate()", "slow start (cwnd ≤ ssthresh): cwnd < 2·max_packets_out; otherwise is_cwnd_limited",
+        [cwnd: Bytes, ssthresh: Bytes, cwnd_packets = "cwnd packets": Packets, max_packets_out: Packets, is_cwnd_limited: Flag] => []
 }
 
 impl GateLinux316::In {
@@ -43,6 +62,12 @@ impl GateLinux316::In {
     }
 }
 
+rule! {
+    GateNewCwv = "gate.rfc7661", Gate, "No growth in the non-validated phase",
+        "RFC 7661 §4.3", "in the NVP, grow only when cwnd-limited (flight fills cwnd)",
+        [cwnd: Bytes, flight: Bytes] => []
+}
+
 impl GateNewCwv::In {
     pub(crate) fn words(i: &Self, _o: &GateNewCwv::Out, w: &W) -> String {
         format!(
@@ -51,6 +76,12 @@ impl GateNewCwv::In {
             w.b(i.cwnd)
         )
     }
+}
+
+rule! {
+    Restart = "idle.restart", Idle, "Restart after idle",
+        "RFC 5681 §4.1", "idle > RTO: cwnd = min(IW, cwnd)",
+        [idle: Ns, rto = "RTO": Ns, iw = "IW": Bytes, cwnd: Bytes] => [cwnd: Bytes]
 }
 
 impl Restart::In {
@@ -64,6 +95,12 @@ impl Restart::In {
             w.b(o.cwnd)
         )
     }
+}
+
+rule! {
+    CwvIdle = "idle.rfc2861_idle", Idle, "Idle: cwnd halves once per RTO",
+        "RFC 2861 §3 (Handley, Padhye, Floyd 1999 §2.2)", "ssthresh = max(ssthresh, ¾·cwnd); then, per whole RTO idle, cwnd = max(min(cwnd, rwnd)/2, SMSS)",
+        [idle: Ns, rto = "RTO": Ns, cwnd: Bytes, ssthresh: Bytes] => [cwnd: Bytes, ssthresh: Bytes]
 }
 
 impl CwvIdle::In {
@@ -81,6 +118,12 @@ impl CwvIdle::In {
     }
 }
 
+rule! {
+    CwvAppLimited = "idle.rfc2861_app_limited", Idle, "Application-limited: cwnd decays toward the window used",
+        "RFC 2861 §3 (Handley, Padhye, Floyd 1999 §2.2)", "ssthresh = max(ssthresh, ¾·cwnd); cwnd = (min(cwnd, rwnd) + W_used)/2",
+        [since_t_prev = "since T_prev": Ns, rto = "RTO": Ns, w_used = "W_used": Bytes, cwnd: Bytes, ssthresh: Bytes] => [cwnd: Bytes, ssthresh: Bytes]
+}
+
 impl CwvAppLimited::In {
     pub(crate) fn words(i: &Self, o: &CwvAppLimited::Out, w: &W) -> String {
         format!(
@@ -91,6 +134,12 @@ impl CwvAppLimited::In {
     }
 }
 
+rule! {
+    NvpEnter = "idle.rfc7661_nvp_enter", Idle, "Enter the non-validated phase",
+        "RFC 7661 §4.3", "pipeACK < ½·cwnd: non-validated",
+        [pipe_ack = "pipeACK": Bytes, cwnd: Bytes] => []
+}
+
 impl NvpEnter::In {
     pub(crate) fn words(i: &Self, _o: &NvpEnter::Out, w: &W) -> String {
         format!(
@@ -99,6 +148,12 @@ impl NvpEnter::In {
             w.b(i.cwnd)
         )
     }
+}
+
+rule! {
+    NvpExit = "idle.rfc7661_nvp_exit", Idle, "Leave the non-validated phase",
+        "RFC 7661 §4.3 (and §4.2: pipeACK undefined after recovery or a timeout)", "pipeACK ≥ ½·cwnd, or pipeACK undefined: validated",
+        [pipe_ack = "pipeACK": Bytes, cwnd: Bytes] => []
 }
 
 impl NvpExit::In {
@@ -118,6 +173,12 @@ impl NvpExit::In {
     }
 }
 
+rule! {
+    NvpExpiry = "idle.rfc7661_nvp_expiry", Idle, "The non-validated phase outlasted its limit",
+        "RFC 7661 §4.4.3, §4.5.2", "per whole limit: ssthresh = max(ssthresh, ¾·cwnd); cwnd = min(cwnd, max(cwnd/2, IW))",
+        [in_nvp = "in NVP": Ns, nvp_limit = "NVP limit": Ns, iw = "IW": Bytes, cwnd: Bytes, ssthresh: Bytes] => [cwnd: Bytes, ssthresh: Bytes]
+}
+
 impl NvpExpiry::In {
     pub(crate) fn words(i: &Self, o: &NvpExpiry::Out, w: &W) -> String {
         format!(
@@ -125,6 +186,12 @@ impl NvpExpiry::In {
             w.t(i.in_nvp), w.t(i.nvp_limit), w.b(i.ssthresh), w.b(o.ssthresh), w.b(i.iw), w.b(o.cwnd)
         )
     }
+}
+
+rule! {
+    NewCwvLoss = "loss.rfc7661_nvp", Loss, "Loss in the non-validated phase",
+        "RFC 7661 §4.4.1", "cwnd = max(pipeACK, LossFlightSize)/2 (at least SMSS) for the recovery",
+        [pipe_ack = "pipeACK": Bytes, loss_flight_size = "LossFlightSize": Bytes, cwnd: Bytes] => [cwnd: Bytes]
 }
 
 impl NewCwvLoss::In {
@@ -136,6 +203,13 @@ impl NewCwvLoss::In {
             w.b(o.cwnd)
         )
     }
+}
+
+rule! {
+    NewCwvRecoveryEnd = "recovery.rfc7661_end", Recovery, "End of recovery from a loss in the non-validated phase",
+        "RFC 7661 §4.4.1", "cwnd = ssthresh = max((max(pipeACK, LossFlightSize) − R)/2, SMSS)",
+        [pipe_ack = "pipeACK": Bytes, loss_flight_size = "LossFlightSize": Bytes, r = "R": Bytes, cwnd: Bytes, ssthresh: Bytes]
+        => [cwnd: Bytes, ssthresh: Bytes]
 }
 
 impl NewCwvRecoveryEnd::In {

@@ -1,10 +1,17 @@
 //! BBR: its model of the path (filters, states, pacing rate, cwnd) and its loss recovery.
 //!
-//! Each rule's sentence, with the arithmetic on its recorded values: `i` its inputs, `o` its
-//! outputs (fields of its [`view`] module, so a misspelt name does not compile), `w` how
-//! values are written.
+//! Each rule's row, then its sentence with the arithmetic on its recorded values: `i` its
+//! inputs, `o` its outputs (fields of the module its row makes, so a misspelt name does not
+//! compile), `w` how values are written.
 
 use super::*;
+
+rule! {
+    BbrMaxBw = "bbr.max_bw", Model, "BBR: a new bottleneck-bandwidth estimate (BtlBw)",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.1.1 (BBRUpdateBtlBw); draft-cheng-iccrg-delivery-rate-estimation; Linux 4.9 bbr_update_bw()",
+        "rate = delivered / max(send phase, ACK phase); BtlBw = max of the rates over the last 10 round trips (app-limited samples only if they raise it)",
+        [delivered: Bytes, interval: Ns, rate: Bps, app_limited = "app-limited": Flag, round: Count, btl_bw_before = "BtlBw before": Bps] => [btl_bw = "BtlBw": Bps]
+}
 
 impl BbrMaxBw::In {
     pub(crate) fn words(i: &Self, o: &BbrMaxBw::Out, w: &W) -> String {
@@ -27,6 +34,13 @@ impl BbrMaxBw::In {
     }
 }
 
+rule! {
+    BbrMinRtt = "bbr.min_rtt", Model, "BBR: a new RTprop (minimum RTT)",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.1.2 (BBRUpdateRTprop); Linux 4.9 bbr_update_min_rtt()",
+        "if rtt ≤ RTprop or RTprop is older than 10 s: RTprop = rtt",
+        [rtt: Ns, rtprop_before = "RTprop before": Ns, age: Ns, expired: Flag] => [rtprop = "RTprop": Ns]
+}
+
 impl BbrMinRtt::In {
     pub(crate) fn words(i: &Self, o: &BbrMinRtt::Out, w: &W) -> String {
         if i.expired == 1 && i.rtprop_before != u64::MAX && i.rtt > i.rtprop_before {
@@ -47,6 +61,13 @@ impl BbrMinRtt::In {
             )
         }
     }
+}
+
+rule! {
+    BbrFullBwCheck = "bbr.full_bw_check", Model, "BBR Startup: did the bandwidth grow by 25 % this round?",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.2.2 (BBRCheckFullPipe); Linux 4.9 bbr_check_full_bw_reached()",
+        "if BtlBw ≥ 1.25·full_bw: full_bw = BtlBw, count = 0; else count += 1; the pipe is full after 3 rounds",
+        [round: Count, btl_bw = "BtlBw": Bps, full_bw: Bps, count_before = "count before": Count, full_bw_x1_25 = "1.25·full_bw": Bps] => [count: Count, filled_pipe = "filled pipe": Flag]
 }
 
 impl BbrFullBwCheck::In {
@@ -73,6 +94,13 @@ impl BbrFullBwCheck::In {
     }
 }
 
+rule! {
+    BbrFullPipe = "bbr.full_pipe", Model, "BBR: the pipe is full, Startup → Drain",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.2.3 (BBRCheckDrain); Linux 4.9 bbr_check_drain()",
+        "3 rounds without 25 % growth: mode = Drain, pacing gain = 1/2.885 (cwnd gain stays 2.885); ssthresh = BBRInflight(1) (Linux)",
+        [btl_bw = "BtlBw": Bps, rtprop = "RTprop": Ns, rounds: Count, ssthresh_before = "ssthresh before": Bytes] => [ssthresh: Bytes]
+}
+
 impl BbrFullPipe::In {
     pub(crate) fn words(i: &Self, o: &BbrFullPipe::Out, w: &W) -> String {
         format!(
@@ -83,6 +111,13 @@ impl BbrFullPipe::In {
     }
 }
 
+rule! {
+    BbrDrainDone = "bbr.drain_done", Model, "BBR: the queue is drained, Drain → ProbeBW",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.3 (BBREnterProbeBW); Linux 4.9 bbr_check_drain(), bbr_reset_probe_bw_mode()",
+        "if in flight ≤ BBRInflight(1) = BtlBw·RTprop + 3·send quantum: mode = ProbeBW at a random phase of the gain cycle other than 3/4",
+        [in_flight = "in flight": Bytes, bbr_inflight_1 = "BBRInflight(1)": Bytes] => [phase: Count, pacing_gain = "pacing gain": Milli]
+}
+
 impl BbrDrainDone::In {
     pub(crate) fn words(i: &Self, o: &BbrDrainDone::Out, w: &W) -> String {
         format!(
@@ -90,6 +125,13 @@ impl BbrDrainDone::In {
             w.b(i.in_flight), w.b(i.bbr_inflight_1), o.phase, format_value(o.pacing_gain, Unit::Milli)
         )
     }
+}
+
+rule! {
+    BbrCycle = "bbr.cycle", Model, "BBR ProbeBW: next phase of the gain cycle",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.3 (BBRCheckCyclePhase, BBRIsNextCyclePhase); Linux 4.9 bbr_is_next_cycle_phase()",
+        "after one RTprop; a 5/4 phase also waits for losses or in flight ≥ BBRInflight(5/4); a 3/4 phase ends early once in flight ≤ BBRInflight(1); gains 5/4, 3/4, 1, 1, 1, 1, 1, 1",
+        [phase_before = "phase before": Count, gain_before = "gain before": Milli, elapsed: Ns, rtprop = "RTprop": Ns, in_flight = "in flight": Bytes, target: Bytes, losses: Count] => [phase: Count, pacing_gain = "pacing gain": Milli]
 }
 
 impl BbrCycle::In {
@@ -125,6 +167,13 @@ impl BbrCycle::In {
     }
 }
 
+rule! {
+    BbrProbeRttEnter = "bbr.probe_rtt_enter", Model, "BBR: RTprop is 10 s old, enter ProbeRTT",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.4 (BBRCheckProbeRTT); Linux 4.9 bbr_update_min_rtt()",
+        "if no RTT ≤ RTprop for 10 s: save cwnd, mode = ProbeRTT, cwnd ≤ 4 segments for max(200 ms, one round)",
+        [rtprop = "RTprop": Ns, age: Ns, window: Ns, cwnd: Bytes] => [saved_cwnd = "saved cwnd": Bytes]
+}
+
 impl BbrProbeRttEnter::In {
     pub(crate) fn words(i: &Self, o: &BbrProbeRttEnter::Out, w: &W) -> String {
         format!(
@@ -132,6 +181,13 @@ impl BbrProbeRttEnter::In {
             w.t(i.rtprop), w.t(i.age), w.b(o.saved_cwnd)
         )
     }
+}
+
+rule! {
+    BbrProbeRttExit = "bbr.probe_rtt_exit", Model, "BBR: ProbeRTT done",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.4 (BBRHandleProbeRTT, BBRExitProbeRTT); Linux 4.9 bbr_check_probe_rtt_done()",
+        "200 ms and a round at 4 segments: RTprop's stamp = now, cwnd = max(cwnd, saved cwnd), back to ProbeBW (Startup if the pipe was never full)",
+        [done_at = "done at": Ns, cwnd_before = "cwnd before": Bytes, saved_cwnd = "saved cwnd": Bytes, filled_pipe = "filled pipe": Flag] => [cwnd: Bytes, phase: Count]
 }
 
 impl BbrProbeRttExit::In {
@@ -144,6 +200,13 @@ impl BbrProbeRttExit::In {
     }
 }
 
+rule! {
+    BbrPacing = "bbr.pacing", Model, "BBR sets its pacing rate",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.2.1 (BBRSetPacingRateWithGain); Linux 4.9 bbr_set_pacing_rate()",
+        "rate = pacing_gain·BtlBw; taken once the pipe is full, or before that only if higher",
+        [btl_bw = "BtlBw": Bps, pacing_gain = "pacing gain": Milli, rate_before = "rate before": Bps] => [pacing_rate = "pacing rate": Bps]
+}
+
 impl BbrPacing::In {
     pub(crate) fn words(i: &Self, o: &BbrPacing::Out, _w: &W) -> String {
         format!(
@@ -154,6 +217,13 @@ impl BbrPacing::In {
             format_bps(i.rate_before)
         )
     }
+}
+
+rule! {
+    BbrCwnd = "bbr.cwnd", Model, "BBR sets cwnd toward cwnd_gain × BDP",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.2.3 (BBRSetCwnd, BBRInflight); Linux 4.9 bbr_set_cwnd()",
+        "target = cwnd_gain·BtlBw·RTprop (whole segments) + 3·send quantum; full pipe: cwnd = min(cwnd + acked, target); before: cwnd += acked while below target; at least 4 segments; ProbeRTT: at most 4",
+        [cwnd_before = "cwnd before": Bytes, acked: Bytes, btl_bw = "BtlBw": Bps, rtprop = "RTprop": Ns, cwnd_gain = "cwnd gain": Milli, target: Bytes, filled_pipe = "filled pipe": Flag, probe_rtt_cap = "ProbeRTT cap": Flag] => [cwnd: Bytes]
 }
 
 impl BbrCwnd::In {
@@ -188,6 +258,13 @@ impl BbrCwnd::In {
     }
 }
 
+rule! {
+    BbrConservation = "bbr.conservation", Recovery, "BBR in recovery: packet conservation",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.2.3.4 (BBRModulateCwndForRecovery); Linux 4.9 bbr_set_cwnd_to_recover_or_restore()",
+        "first round of recovery: cwnd = max(cwnd − losses, in flight + delivered): one segment out per segment delivered",
+        [cwnd_before = "cwnd before": Bytes, in_flight = "in flight": Bytes, delivered: Bytes, losses: Count] => [cwnd: Bytes]
+}
+
 impl BbrConservation::In {
     pub(crate) fn words(i: &Self, o: &BbrConservation::Out, w: &W) -> String {
         format!(
@@ -195,6 +272,13 @@ impl BbrConservation::In {
             if i.losses > 0 { " − losses" } else { "" }, w.b(i.cwnd_before), w.b(i.in_flight), w.b(i.delivered), w.b(o.cwnd)
         )
     }
+}
+
+rule! {
+    BbrRestore = "bbr.restore", Recovery, "BBR leaves recovery: cwnd restored",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 §4.2.3.4 (BBRRestoreCwnd); Linux 4.9 bbr_set_cwnd_to_recover_or_restore()",
+        "cwnd = max(cwnd, the cwnd saved when recovery began)",
+        [cwnd_before = "cwnd before": Bytes, saved_cwnd = "saved cwnd": Bytes] => [cwnd: Bytes]
 }
 
 impl BbrRestore::In {
@@ -208,6 +292,13 @@ impl BbrRestore::In {
     }
 }
 
+rule! {
+    FastRetransmitBbr = "loss.fast_retransmit_bbr", Loss, "Fast retransmit under BBR",
+        "RFC 6582 (loss recovery, as Linux without SACK); Linux 4.9 bbr_ssthresh(), bbr_set_cwnd_to_recover_or_restore()",
+        "3rd duplicate ACK: resend the segment at snd_una, enter recovery; BBR keeps ssthresh and saves cwnd, then conserves packets",
+        [dupacks: Count, segment: Seg, flight_size = "FlightSize": Bytes, cwnd: Bytes, recover: Seq] => []
+}
+
 impl FastRetransmitBbr::In {
     pub(crate) fn words(i: &Self, _o: &FastRetransmitBbr::Out, w: &W) -> String {
         format!(
@@ -215,6 +306,13 @@ impl FastRetransmitBbr::In {
             i.dupacks, group(i.segment), w.b(i.flight_size), w.b(i.cwnd), group(i.recover)
         )
     }
+}
+
+rule! {
+    BbrPartialAck = "recovery.partial_ack_bbr", Recovery, "Partial ACK under BBR: resend the next hole",
+        "RFC 6582 §3.2 step 3 (as Linux without SACK); the window is BBR's",
+        "ack < recover: resend the segment at snd_una, stay in recovery; cwnd is set by BBR (bbr.conservation, bbr.cwnd)",
+        [ack: Seq, recover: Seq, segment: Seg, restart_timer = "restart timer": Flag] => []
 }
 
 impl BbrPartialAck::In {
@@ -231,6 +329,13 @@ impl BbrPartialAck::In {
             }
         )
     }
+}
+
+rule! {
+    SsthreshBbr = "ssthresh.bbr", Loss, "BBR keeps ssthresh and saves cwnd",
+        "Linux 4.9 bbr_ssthresh(), bbr_save_cwnd(); draft-cardwell-iccrg-bbr-congestion-control-00 §4.2.3.4 (BBRSaveCwnd)",
+        "saved cwnd = cwnd (the larger of the two if already recovering or in ProbeRTT); ssthresh unchanged",
+        [cwnd: Bytes, saved_before = "saved before": Bytes, ssthresh_before = "ssthresh before": Bytes] => [saved_cwnd = "saved cwnd": Bytes, ssthresh: Bytes]
 }
 
 impl SsthreshBbr::In {

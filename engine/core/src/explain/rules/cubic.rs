@@ -1,10 +1,17 @@
 //! CUBIC (RFC 9438): its epochs, its increase and its decrease.
 //!
-//! Each rule's sentence, with the arithmetic on its recorded values: `i` its inputs, `o` its
-//! outputs (fields of its [`view`] module, so a misspelt name does not compile), `w` how
-//! values are written.
+//! Each rule's row, then its sentence with the arithmetic on its recorded values: `i` its
+//! inputs, `o` its outputs (fields of the module its row makes, so a misspelt name does not
+//! compile), `w` how values are written.
 
 use super::*;
+
+rule! {
+    CubicEpoch = "ca.cubic_epoch", Increase, "A CUBIC epoch begins: K and W_est",
+        "RFC 9438 §4.2 eq. (2), §4.3 (§4.8, §4.10: K = 0 and W_max = cwnd_epoch after a timeout or with no loss yet)",
+        "t_epoch = now; cwnd_epoch = cwnd; K = ∛((W_max − cwnd_epoch)/C); W_est = cwnd_epoch",
+        [cwnd: Bytes, w_max_before = "W_max before": Bytes, c = "C": Milli, smss = "SMSS": Bytes] => [w_max = "W_max": Bytes, k = "K": Ns, w_est = "W_est": Bytes]
+}
 
 impl CubicEpoch::In {
     pub(crate) fn words(i: &Self, o: &CubicEpoch::Out, w: &W) -> String {
@@ -26,6 +33,14 @@ impl CubicEpoch::In {
     }
 }
 
+rule! {
+    CaCubic = "ca.cubic", Increase, "CUBIC increase toward W_cubic(t + RTT)",
+        "RFC 9438 §4.2–4.5",
+        "W_cubic(t) = C·(t − K)³ + W_max; target = clamp(W_cubic(t + RTT), cwnd, 1.5·cwnd); cwnd += (target − cwnd)·acked/cwnd; if W_cubic(t) < W_est: cwnd = W_est",
+        [cwnd: Bytes, ssthresh: Bytes, acked: Bytes, t: Ns, rtt = "RTT": Ns, k = "K": Ns, w_max = "W_max": Bytes, w_cubic_t_rtt = "W_cubic(t+RTT)": Bytes, w_cubic_t = "W_cubic(t)": Bytes, w_est = "W_est": Bytes]
+        => [cwnd: Bytes, region: Count]
+}
+
 impl CaCubic::In {
     pub(crate) fn words(i: &Self, o: &CaCubic::Out, w: &W) -> String {
         let region = match o.region {
@@ -40,6 +55,14 @@ impl CaCubic::In {
             format_value(i.rtt, Unit::Ns), w.b(i.w_cubic_t_rtt), region, w.b(i.cwnd), w.b(o.cwnd)
         )
     }
+}
+
+rule! {
+    SsthreshCubic = "ssthresh.cubic", Loss, "CUBIC decrease: β_cubic times the flight",
+        "RFC 9438 §4.6 (decrease), §4.7 (fast convergence)",
+        "ssthresh = max(FlightSize·β_cubic, 2·SMSS); W_max = cwnd, or cwnd·(1 + β_cubic)/2 if cwnd < the last W_max (fast convergence)",
+        [flight_size = "FlightSize": Bytes, cwnd: Bytes, beta: Milli, w_max_before = "W_max before": Bytes, fast_convergence = "fast convergence": Flag, smss = "SMSS": Bytes, ssthresh: Bytes]
+        => [ssthresh: Bytes, w_max = "W_max": Bytes]
 }
 
 impl SsthreshCubic::In {
@@ -59,6 +82,14 @@ impl SsthreshCubic::In {
         }
         .words(w)
     }
+}
+
+rule! {
+    SsthreshCubicCwnd = "ssthresh.cubic_cwnd", Loss, "CUBIC decrease: β_cubic times cwnd (Linux)",
+        "Linux tcp_cubic.c cubictcp_recalc_ssthresh(); RFC 9438 §4.7 (fast convergence)",
+        "ssthresh = max(cwnd·β_cubic, 2·SMSS); W_max = cwnd, or cwnd·(1 + β_cubic)/2 if cwnd < the last W_max (fast convergence)",
+        [cwnd: Bytes, beta: Milli, w_max_before = "W_max before": Bytes, fast_convergence = "fast convergence": Flag, smss = "SMSS": Bytes, ssthresh: Bytes]
+        => [ssthresh: Bytes, w_max = "W_max": Bytes]
 }
 
 impl SsthreshCubicCwnd::In {
