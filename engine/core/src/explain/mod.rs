@@ -400,4 +400,43 @@ mod tests {
             (14_600, 1_460, 20_000, 7_300)
         );
     }
+
+    #[test]
+    #[should_panic(expected = "a ssthresh.half_flight decision read as ssthresh.half_cwnd")]
+    fn a_decision_read_as_another_rule_panics() {
+        let d = Decision {
+            rule: Rule::SsthreshHalfFlight,
+            from: 2,
+            to: 2,
+            values: [0; MAX_VALUES],
+        };
+        let _ = view::SsthreshHalfCwnd::of(&d);
+    }
+
+    #[test]
+    fn a_rules_view_reads_its_values_in_recording_order() {
+        let mut values = [0u64; MAX_VALUES];
+        for (k, v) in values.iter_mut().enumerate() {
+            *v = k as u64 + 1;
+        }
+        let d = Decision {
+            rule: Rule::CaCubic,
+            from: 2,
+            to: 2,
+            values,
+        };
+        let (i, o) = view::CaCubic::of(&d);
+        assert_eq!(
+            (i.cwnd, i.ssthresh, i.acked, i.t, i.rtt, i.k, i.w_max),
+            (1, 2, 3, 4, 5, 6, 7)
+        );
+        assert_eq!((i.w_cubic_t_rtt, i.w_cubic_t, i.w_est), (8, 9, 10));
+        assert_eq!((o.cwnd, o.region), (11, 12));
+        // The display names stay the table's.
+        let names: Vec<&str> = d.inputs().map(|(n, _, _)| n).collect();
+        assert_eq!(
+            names[4..].to_vec(),
+            ["RTT", "K", "W_max", "W_cubic(t+RTT)", "W_cubic(t)", "W_est"]
+        );
+    }
 }
