@@ -8,7 +8,7 @@
 mod common;
 
 use common::scenario;
-use cwndlab_core::explain::{Entry, Rule};
+use cwndlab_core::explain::{view, Entry, Rule};
 use cwndlab_core::scenario::Scenario;
 use cwndlab_core::sim::Simulation;
 
@@ -37,26 +37,23 @@ fn one_drop_ssthresh_epoch_k_and_every_increase_follow_the_rfc() {
     // The first reduction is the scripted drop's (queue losses follow later: CUBIC fills
     // the 8-packet queue).
     let loss = of(&all, Rule::SsthreshCubic);
-    let l = loss[0].d;
+    let (li, lo) = view::SsthreshCubic::of(&loss[0].d);
     assert!((loss[0].t as f64 / 1e9 - 2.0692).abs() < 1e-4);
-    let flight = l.input("FlightSize");
-    assert_eq!(l.output("ssthresh"), (flight * 7 / 10 / 1000).max(2) * 1000);
-    assert_eq!(l.output("W_max"), l.input("cwnd"));
-    assert_eq!(l.input("beta"), 700);
+    let flight = li.flight_size;
+    assert_eq!(lo.ssthresh, (flight * 7 / 10 / 1000).max(2) * 1000);
+    assert_eq!(lo.w_max, li.cwnd);
+    assert_eq!(li.beta, 700);
     // The epoch: at the first ACK in congestion avoidance after recovery, from cwnd = ssthresh.
     let epochs = of(&all, Rule::CubicEpoch);
     let e = epochs[0];
+    let (ei, eo) = view::CubicEpoch::of(&e.d);
     assert!(e.t > loss[0].t && e.t < loss[1].t);
-    assert_eq!(
-        e.d.input("cwnd"),
-        l.output("ssthresh"),
-        "NewReno's full ACK leaves cwnd = ssthresh"
-    );
-    let (w_max, cw0) = (e.d.output("W_max") as f64, e.d.input("cwnd") as f64);
+    assert_eq!(ei.cwnd, lo.ssthresh, "NewReno's full ACK leaves cwnd = ssthresh");
+    let (w_max, cw0) = (eo.w_max as f64, ei.cwnd as f64);
     let k = ((w_max - cw0) / smss / 0.4).cbrt();
-    let k_engine = e.d.output("K") as f64 / 1e9;
+    let k_engine = eo.k as f64 / 1e9;
     assert!((k - k_engine).abs() < 2e-6, "K = {k} s, engine {k_engine} s");
-    assert_eq!(e.d.output("W_est"), e.d.input("cwnd"));
+    assert_eq!(eo.w_est, ei.cwnd);
     // Every increase of that epoch: W_cubic at t + RTT and the step, recomputed.
     let incs: Vec<_> = of(&all, Rule::CaCubic)
         .into_iter()
@@ -64,24 +61,24 @@ fn one_drop_ssthresh_epoch_k_and_every_increase_follow_the_rfc() {
         .collect();
     assert!(incs.len() > 20);
     for x in &incs {
-        let d = x.d;
-        let (t, rtt) = (d.input("t") as f64 / 1e9, d.input("RTT") as f64 / 1e9);
+        let (di, dout) = view::CaCubic::of(&x.d);
+        let (t, rtt) = (di.t as f64 / 1e9, di.rtt as f64 / 1e9);
         let ahead = w(t + rtt, k_engine, w_max, smss);
         assert!(
-            (d.input("W_cubic(t+RTT)") as f64 - ahead).abs() <= 1.0,
+            (di.w_cubic_t_rtt as f64 - ahead).abs() <= 1.0,
             "{} vs {ahead}",
-            d.input("W_cubic(t+RTT)")
+            di.w_cubic_t_rtt
         );
-        let cw = d.input("cwnd") as f64;
-        let region = d.output("region");
+        let cw = di.cwnd as f64;
+        let region = dout.region;
         if region == 2 {
-            assert_eq!(d.output("cwnd"), d.input("W_est").max(d.input("cwnd")));
-            assert!(d.input("W_cubic(t)") < d.input("W_est"));
+            assert_eq!(dout.cwnd, di.w_est.max(di.cwnd));
+            assert!(di.w_cubic_t < di.w_est);
         } else {
             // The step, with the fractions of earlier steps carried: ⌊x⌋ or ⌊x⌋ + 1.
-            let target = (d.input("W_cubic(t+RTT)") as f64).clamp(cw, cw * 1.5).floor();
-            let step = ((target - cw) * d.input("acked") as f64 / cw).floor();
-            let got = d.output("cwnd") as f64 - cw;
+            let target = (di.w_cubic_t_rtt as f64).clamp(cw, cw * 1.5).floor();
+            let step = ((target - cw) * di.acked as f64 / cw).floor();
+            let got = dout.cwnd as f64 - cw;
             assert!(
                 got == step || got == step + 1.0,
                 "at t = {t}: step {got}, formula {step}"
@@ -92,10 +89,10 @@ fn one_drop_ssthresh_epoch_k_and_every_increase_follow_the_rfc() {
     // The window regains W_max about K after the epoch began (it aims one RTT ahead).
     let back = incs
         .iter()
-        .find(|x| x.d.output("cwnd") as f64 >= w_max)
+        .find(|x| view::CaCubic::of(&x.d).1.cwnd as f64 >= w_max)
         .expect("regains W_max");
     let after = (back.t - e.t) as f64 / 1e9;
-    let rtt = back.d.input("RTT") as f64 / 1e9;
+    let rtt = view::CaCubic::of(&back.d).0.rtt as f64 / 1e9;
     assert!(
         after > k_engine - 2.0 * rtt && after < k_engine + rtt,
         "{after} s vs K = {k_engine} s"
@@ -112,18 +109,19 @@ fn each_reduction_remembers_w_max_with_fast_convergence_when_the_window_fell_sho
         assert!(loss.len() > 10);
         let mut short = 0;
         for pair in loss.windows(2) {
-            let (a, b) = (pair[0].d, pair[1].d);
-            assert_eq!(b.input("W_max before"), a.output("W_max"));
-            let (cw, before) = (b.input("cwnd"), b.input("W_max before"));
+            let (_, a) = view::SsthreshCubic::of(&pair[0].d);
+            let (bi, bo) = view::SsthreshCubic::of(&pair[1].d);
+            assert_eq!(bi.w_max_before, a.w_max);
+            let (cw, before) = (bi.cwnd, bi.w_max_before);
             if fast && cw < before {
                 short += 1;
                 // W_max = cwnd·(1 + 0.7)/2 = 0.85·cwnd.
-                assert_eq!(b.output("W_max"), cw * 1700 / 2000);
+                assert_eq!(bo.w_max, cw * 1700 / 2000);
             } else {
-                assert_eq!(b.output("W_max"), cw);
+                assert_eq!(bo.w_max, cw);
             }
             // ssthresh = ⌊FlightSize·0.7⌋, at least 2 segments (bytes here).
-            assert_eq!(b.output("ssthresh"), (b.input("FlightSize") * 7 / 10).max(2 * 1460));
+            assert_eq!(bo.ssthresh, (bi.flight_size * 7 / 10).max(2 * 1460));
         }
         short
     };
@@ -149,8 +147,9 @@ fn after_a_timeout_the_next_epoch_starts_at_k_zero_from_the_window_it_finds() {
         .iter()
         .find(|e| e.d.rule == Rule::CubicEpoch && e.t > timeout.t)
         .expect("an epoch after it");
-    assert_eq!(epoch.d.output("K"), 0);
-    assert_eq!(epoch.d.output("W_max"), epoch.d.input("cwnd"));
+    let (ei, eo) = view::CubicEpoch::of(&epoch.d);
+    assert_eq!(eo.k, 0);
+    assert_eq!(eo.w_max, ei.cwnd);
     // The ssthresh the timeout set is CUBIC's: 0.7 of the flight.
     let cut = all
         .iter()
@@ -167,41 +166,47 @@ fn the_linux_like_profile_cuts_from_cwnd_reads_a_min_rtt_ahead_and_grows_five_pe
     // The first epoch, with no W_max known: every step at least (cwnd/20)·acked/cwnd, give
     // or take the carried byte; the look-ahead is the smallest RTT sample so far.
     let first = of(&all, Rule::CubicEpoch)[0];
-    assert_eq!(first.d.input("W_max before"), 0);
+    assert_eq!(view::CubicEpoch::of(&first.d).0.w_max_before, 0);
     let cut = of(&all, Rule::SsthreshCubicCwnd)[0];
     let mut min_rtt = u64::MAX;
     let mut steps = 0;
     for e in &all {
         // Data segments' samples (the SYN's is not one CUBIC reads).
-        if (e.d.rule == Rule::RttUpdate || e.d.rule == Rule::RttFirst) && e.d.input("segment") != 0 {
-            min_rtt = min_rtt.min(e.d.input("R"));
+        let (segment, r) = match e.d.rule {
+            Rule::RttFirst => (view::RttFirst::of(&e.d).0.segment, view::RttFirst::of(&e.d).0.r),
+            Rule::RttUpdate => (view::RttUpdate::of(&e.d).0.segment, view::RttUpdate::of(&e.d).0.r),
+            _ => (0, 0),
+        };
+        if segment != 0 {
+            min_rtt = min_rtt.min(r);
         }
         if e.d.rule != Rule::CaCubic || e.t < first.t || e.t >= cut.t {
             continue;
         }
-        let d = e.d;
-        let (cw, acked) = (d.input("cwnd") as u128, d.input("acked") as u128);
+        let (di, dout) = view::CaCubic::of(&e.d);
+        let (cw, acked) = (di.cwnd as u128, di.acked as u128);
         let floor = (cw / 20) * acked / cw;
         assert!(
-            d.output("cwnd") as u128 + 1 >= cw + floor,
+            dout.cwnd as u128 + 1 >= cw + floor,
             "at {}: {} < {} + {floor}",
             e.t,
-            d.output("cwnd"),
+            dout.cwnd,
             cw
         );
         // RTT samples are µs-exact here; the look-ahead is the minimum, in µs.
-        assert_eq!(d.input("RTT") / 1000, min_rtt / 1000, "at {}", e.t);
+        assert_eq!(di.rtt / 1000, min_rtt / 1000, "at {}", e.t);
         steps += 1;
     }
     assert!(steps > 1000);
     // The reduction: ssthresh = ⌊cwnd·0.700⌋ (β = 0.7002, used to three decimals), W_max =
     // cwnd.
-    assert_eq!(cut.d.output("ssthresh"), cut.d.input("cwnd") * 700 / 1000);
-    assert_eq!(cut.d.output("W_max"), cut.d.input("cwnd"));
+    let (ci, co) = view::SsthreshCubicCwnd::of(&cut.d);
+    assert_eq!(co.ssthresh, ci.cwnd * 700 / 1000);
+    assert_eq!(co.w_max, ci.cwnd);
     // With no growth floor the RFC's CUBIC never gets there before the scripted drop.
     let rfc = explained(&scenario("cubic-long-fat-path", &[("flows[0].algorithm", "cubic")]));
     let rfc_cut = of(&rfc, Rule::SsthreshCubic)[0];
-    assert!(rfc_cut.d.input("cwnd") < cut.d.input("cwnd"));
+    assert!(view::SsthreshCubic::of(&rfc_cut.d).0.cwnd < ci.cwnd);
 }
 
 #[test]
@@ -218,25 +223,23 @@ fn hystart_pp_turns_conservative_when_the_round_minimum_rises_and_ends_slow_star
     let enter = *of(&all, Rule::HystartCssEnter)[0];
     let exit = *of(&all, Rule::HystartExit)[0];
     // RFC 9406 §4.2: the threshold and the test, on the run's numbers.
-    let (last, cur, thresh) = (
-        enter.d.input("lastRoundMinRTT"),
-        enter.d.input("currentRoundMinRTT"),
-        enter.d.input("RttThresh"),
-    );
+    let (ni, _) = view::HystartCssEnter::of(&enter.d);
+    let (xi, xo) = view::HystartExit::of(&exit.d);
+    let (last, cur, thresh) = (ni.last_round_min_rtt, ni.current_round_min_rtt, ni.rtt_thresh);
     assert_eq!(thresh, rtt_thresh(last));
     assert!(cur >= last + thresh);
     assert!(exit.t > enter.t);
-    assert_eq!(exit.d.input("CSS rounds"), CSS_ROUNDS as u64);
-    assert_eq!(exit.d.output("ssthresh"), exit.d.input("cwnd"));
+    assert_eq!(xi.css_rounds, CSS_ROUNDS as u64);
+    assert_eq!(xo.ssthresh, xi.cwnd);
     // Between them every increase is a quarter of min(acked, 8·SMSS); before, the whole of it.
     for e in of(&all, Rule::SsHystart) {
-        let d = e.d;
-        let full = d.input("acked").min(8 * d.input("SMSS"));
-        let grown = d.output("cwnd") - d.input("cwnd");
+        let (di, dout) = view::SsHystart::of(&e.d);
+        let full = di.acked.min(8 * di.smss);
+        let grown = dout.cwnd - di.cwnd;
         if e.t > enter.t && e.t < exit.t {
-            assert_eq!((d.input("CSS"), grown), (1, full / 4), "at {}", e.t);
+            assert_eq!((di.css, grown), (1, full / 4), "at {}", e.t);
         } else if e.t < enter.t {
-            assert_eq!((d.input("CSS"), grown), (0, full), "at {}", e.t);
+            assert_eq!((di.css, grown), (0, full), "at {}", e.t);
         }
     }
     assert!(

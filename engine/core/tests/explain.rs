@@ -7,7 +7,7 @@ mod common;
 
 use common::{check_chain, run, scenario, scenario_from, SEC};
 use cwndlab_core::divergence::first_divergence;
-use cwndlab_core::explain::{Entry, Kind, Rule};
+use cwndlab_core::explain::{view, Entry, Kind, Rule};
 use cwndlab_core::presets;
 use cwndlab_core::scenario::Scenario;
 use cwndlab_core::sim::Simulation;
@@ -174,56 +174,45 @@ fn fall_floyd_reno_three_drops_fast_retransmit_exit_and_timeout() {
     let fr = of(&sim, Rule::FastRetransmit);
     assert_eq!(fr.len(), 1);
     let d = fr[0].d;
+    let (fi, fo) = view::FastRetransmit::of(&d);
     assert_eq!(fr[0].t, 2_069_200_360);
     // Segment units: ssthresh = max(⌊min(cwnd 15, rwnd 28)/2⌋, 2) = 7 segments.
-    assert_eq!(
-        (d.input("segment"), d.input("cwnd"), d.input("dupacks")),
-        (14, 15_000, 3)
-    );
-    assert_eq!(
-        (d.output("ssthresh"), d.output("cwnd"), d.output("window")),
-        (7_000, 7_000, 10_000)
-    );
+    assert_eq!((fi.segment, fi.cwnd, fi.dupacks), (14, 15_000, 3));
+    assert_eq!((fo.ssthresh, fo.cwnd, fo.window), (7_000, 7_000, 10_000));
     assert_eq!(
         (d.from, d.to),
         (1, 3),
         "slow start (cwnd 15 < ssthresh 28) → fast recovery"
     );
     let ss = of(&sim, Rule::SsthreshHalfCwnd);
-    assert_eq!(
-        (ss[0].t, ss[0].d.input("cwnd"), ss[0].d.output("ssthresh")),
-        (fr[0].t, 15_000, 7_000)
-    );
+    let (si, so) = view::SsthreshHalfCwnd::of(&ss[0].d);
+    assert_eq!((ss[0].t, si.cwnd, so.ssthresh), (fr[0].t, 15_000, 7_000));
     // Nine more duplicate ACKs inflate the window one segment each: 11 … 19 segments.
     let inflate: Vec<u64> = of(&sim, Rule::Inflate)
         .iter()
-        .map(|e| e.d.output("window") / 1000)
+        .map(|e| view::Inflate::of(&e.d).1.window / 1000)
         .collect();
     assert_eq!(inflate, (11..=19).collect::<Vec<_>>());
     let exit = of(&sim, Rule::RenoExit);
     assert_eq!(exit.len(), 1);
-    assert_eq!((exit[0].d.input("ack"), exit[0].d.input("recover")), (25_000, 28_000));
-    assert_eq!((exit[0].d.output("cwnd"), exit[0].d.from, exit[0].d.to), (7_000, 3, 2));
+    let (xi, xo) = view::RenoExit::of(&exit[0].d);
+    assert_eq!((xi.ack, xi.recover), (25_000, 28_000));
+    assert_eq!((xo.cwnd, exit[0].d.from, exit[0].d.to), (7_000, 3, 2));
     let guard = of(&sim, Rule::FastRetransmitSuppressed);
-    assert_eq!((guard[0].d.input("ack"), guard[0].d.input("recover")), (25_000, 28_000));
+    let (gi, _) = view::FastRetransmitSuppressed::of(&guard[0].d);
+    assert_eq!((gi.ack, gi.recover), (25_000, 28_000));
     let to = of(&sim, Rule::Timeout);
     assert_eq!(to.len(), 1);
+    let (ti, tout) = view::Timeout::of(&to[0].d);
     assert_eq!(to[0].t, 3_281_080_448);
     assert_eq!(
-        (
-            to[0].d.input("segment"),
-            to[0].d.input("cwnd"),
-            to[0].d.output("cwnd"),
-            to[0].d.output("ssthresh")
-        ),
+        (ti.segment, ti.cwnd, tout.cwnd, tout.ssthresh),
         (26, 7_000, 1_000, 3_000)
     );
     // The timer had doubled: RTO 1 s → 2 s.
     let b = of(&sim, Rule::Backoff);
-    assert_eq!(
-        (b[0].t, b[0].d.input("RTO"), b[0].d.output("RTO")),
-        (to[0].t, SEC, 2 * SEC)
-    );
+    let (bi, bo) = view::Backoff::of(&b[0].d);
+    assert_eq!((b[0].t, bi.rto, bo.rto), (to[0].t, SEC, 2 * SEC));
     // The explanation shows the arithmetic on these numbers.
     assert!(fr[0]
         .line()
@@ -239,18 +228,21 @@ fn fall_floyd_reno_three_drops_fast_retransmit_exit_and_timeout() {
 fn fall_floyd_newreno_partial_acks_resend_each_hole_then_a_full_ack() {
     let sim = explained(&scenario("fall-floyd-newreno-3drops", &[]));
     let partial = of(&sim, Rule::PartialReset);
-    let resent: Vec<u64> = partial.iter().take(2).map(|e| e.d.input("segment")).collect();
+    let resent: Vec<u64> = partial
+        .iter()
+        .take(2)
+        .map(|e| view::PartialReset::of(&e.d).0.segment)
+        .collect();
     assert_eq!(resent, vec![26, 28], "the second and third drops, one per round trip");
     for p in &partial[..2] {
+        let (_, po) = view::PartialReset::of(&p.d);
         // ns-2 without partial_window_deflation_: the window goes back to cwnd = 7 segments.
-        assert_eq!(
-            (p.d.output("window"), p.d.output("timer restarted"), p.d.from, p.d.to),
-            (7_000, 1, 3, 3)
-        );
+        assert_eq!((po.window, po.timer_restarted, p.d.from, p.d.to), (7_000, 1, 3, 3));
     }
     let full = of(&sim, Rule::FullAckSsthresh);
-    assert_eq!((full[0].d.input("recover"), full[0].d.output("cwnd")), (28_000, 7_000));
-    assert!(full[0].d.input("ack") >= 28_000);
+    let (ui, uo) = view::FullAckSsthresh::of(&full[0].d);
+    assert_eq!((ui.recover, uo.cwnd), (28_000, 7_000));
+    assert!(ui.ack >= 28_000);
     assert!(
         of(&sim, Rule::Timeout).iter().all(|t| t.t > full[0].t),
         "NewReno needs no timeout for these drops"
@@ -261,11 +253,9 @@ fn fall_floyd_newreno_partial_acks_resend_each_hole_then_a_full_ack() {
         &[("flows[0].cc.newreno_partial_window", "deflate")],
     ));
     for p in of(&sim, Rule::PartialDeflate) {
-        let (w, acked, s) = (p.d.input("window"), p.d.input("acked"), p.d.input("SMSS"));
-        assert_eq!(
-            p.d.output("window"),
-            (w - acked + if acked >= s { s } else { 0 }).max(s)
-        );
+        let (pi, po) = view::PartialDeflate::of(&p.d);
+        let (w, acked, s) = (pi.window, pi.acked, pi.smss);
+        assert_eq!(po.window, (w - acked + if acked >= s { s } else { 0 }).max(s));
     }
 }
 
@@ -273,10 +263,8 @@ fn fall_floyd_newreno_partial_acks_resend_each_hole_then_a_full_ack() {
 fn tahoe_goes_back_to_one_segment_on_the_third_duplicate() {
     let sim = explained(&scenario("fall-floyd-tahoe-1drops", &[]));
     let fr = of(&sim, Rule::FastRetransmitTahoe);
-    assert_eq!(
-        (fr[0].d.output("cwnd"), fr[0].d.output("ssthresh"), fr[0].d.to),
-        (1_000, 7_000, 1)
-    );
+    let (_, fo) = view::FastRetransmitTahoe::of(&fr[0].d);
+    assert_eq!((fo.cwnd, fo.ssthresh, fr[0].d.to), (1_000, 7_000, 1));
     // Old Tahoe never acts on duplicates: the timer does it.
     let old = explained(&scenario("fall-floyd-old-tahoe-1drops", &[]));
     assert!(of(&old, Rule::FastRetransmit).is_empty() && of(&old, Rule::FastRetransmitTahoe).is_empty());
@@ -288,16 +276,18 @@ fn rtt_entries_follow_their_estimators_formulas() {
     let sim = explained(&scenario("netsim-newreno", &[("duration", "20")]));
     let first = of(&sim, Rule::RttFirst);
     assert_eq!(first.len(), 1);
-    let r = first[0].d.input("R");
-    assert_eq!((first[0].d.output("SRTT"), first[0].d.output("RTTVAR")), (r, r / 2));
+    let (fi, fo) = view::RttFirst::of(&first[0].d);
+    let r = fi.r;
+    assert_eq!((fo.srtt, fo.rttvar), (r, r / 2));
     let mut n = 0;
     for e in of(&sim, Rule::RttUpdate) {
-        let (r, s, v, g) = (e.d.input("R"), e.d.input("SRTT"), e.d.input("RTTVAR"), e.d.input("G"));
+        let (i, o) = view::RttUpdate::of(&e.d);
+        let (r, s, v, g) = (i.r, i.srtt, i.rttvar, i.g);
         let v1 = (3 * v + s.abs_diff(r)) / 4;
         let s1 = (7 * s + r) / 8;
-        assert_eq!((e.d.output("SRTT"), e.d.output("RTTVAR")), (s1, v1));
-        let rto = (s1 + g.max(4 * v1)).clamp(e.d.input("min RTO"), e.d.input("max RTO"));
-        assert_eq!(e.d.output("RTO"), rto);
+        assert_eq!((o.srtt, o.rttvar), (s1, v1));
+        let rto = (s1 + g.max(4 * v1)).clamp(i.min_rto, i.max_rto);
+        assert_eq!(o.rto, rto);
         n += 1;
     }
     assert!(n > 50);
@@ -310,41 +300,38 @@ fn a_lost_syn_backs_off_and_starts_data_with_a_three_second_rto() {
     let (_, s) = extra_scenarios().into_iter().find(|(n, _)| *n == "lost syn").unwrap();
     let sim = explained(&s);
     let b = of(&sim, Rule::Backoff);
-    assert_eq!(
-        (b[0].d.from, b[0].d.input("RTO"), b[0].d.output("RTO")),
-        (0, 6 * SEC, 12 * SEC)
-    );
+    let (bi, bo) = view::Backoff::of(&b[0].d);
+    assert_eq!((b[0].d.from, bi.rto, bo.rto), (0, 6 * SEC, 12 * SEC));
     let syn = of(&sim, Rule::SynTimeout);
     assert_eq!(syn.len(), 1);
-    assert!(syn[0].d.output("RTO") >= 3 * SEC);
+    assert!(view::SynTimeout::of(&syn[0].d).1.rto >= 3 * SEC);
 }
 
 #[test]
 fn idle_policies_explain_their_decays() {
     let sim = explained(&scenario("cwv-quiescent-100ms-fine", &[]));
     for e in of(&sim, Rule::CwvIdle) {
+        let (i, o) = view::CwvIdle::of(&e.d);
         // ssthresh keeps ¾ of cwnd; cwnd at least halved once, never below one segment.
-        let (c, s) = (e.d.input("cwnd"), e.d.input("ssthresh"));
-        assert!(e.d.output("ssthresh") >= s.max(3 * (c / 4)) - 100);
-        assert!(e.d.output("cwnd") <= c / 2 + 100 && e.d.input("idle") >= e.d.input("RTO"));
+        let (c, s) = (i.cwnd, i.ssthresh);
+        assert!(o.ssthresh >= s.max(3 * (c / 4)) - 100);
+        assert!(o.cwnd <= c / 2 + 100 && i.idle >= i.rto);
     }
     assert!(!of(&sim, Rule::CwvIdle).is_empty());
     let sim = explained(&scenario("cwv-underutilized-100ms-q", &[]));
     let app = of(&sim, Rule::CwvAppLimited);
     assert!(!app.is_empty());
     for e in app {
-        let want = ((e.d.input("cwnd") + e.d.input("W_used")) / 2).min(e.d.input("cwnd"));
+        let (i, o) = view::CwvAppLimited::of(&e.d);
+        let want = ((i.cwnd + i.w_used) / 2).min(i.cwnd);
         // Segment units: whole packets.
-        assert!(
-            e.d.output("cwnd") <= want && want - e.d.output("cwnd") < 100,
-            "{}",
-            e.d.text()
-        );
+        assert!(o.cwnd <= want && want - o.cwnd < 100, "{}", e.d.text());
     }
     let sim = explained(&scenario("cwv-quiescent-100ms", &[]));
     for e in of(&sim, Rule::Restart) {
-        assert!(e.d.input("idle") > e.d.input("RTO"));
-        assert_eq!(e.d.output("cwnd"), e.d.input("cwnd").min(e.d.input("IW")));
+        let (i, o) = view::Restart::of(&e.d);
+        assert!(i.idle > i.rto);
+        assert_eq!(o.cwnd, i.cwnd.min(i.iw));
     }
 }
 
@@ -355,11 +342,13 @@ fn new_cwv_enters_and_leaves_the_non_validated_phase_by_pipeack() {
     let enter = of(&sim, Rule::NvpEnter);
     assert!(!enter.is_empty());
     for e in enter {
-        assert!(2 * e.d.input("pipeACK") < e.d.input("cwnd"), "{}", e.d.text());
+        let (i, _) = view::NvpEnter::of(&e.d);
+        assert!(2 * i.pipe_ack < i.cwnd, "{}", e.d.text());
     }
     for e in of(&sim, Rule::NvpExit) {
-        let p = e.d.input("pipeACK");
-        assert!(p == u64::MAX || 2 * p >= e.d.input("cwnd"), "{}", e.d.text());
+        let (i, _) = view::NvpExit::of(&e.d);
+        let p = i.pipe_ack;
+        assert!(p == u64::MAX || 2 * p >= i.cwnd, "{}", e.d.text());
     }
 }
 
@@ -367,13 +356,14 @@ fn new_cwv_enters_and_leaves_the_non_validated_phase_by_pipeack() {
 fn receivers_and_senders_hold_data_and_acks_by_their_rules() {
     let sim = explained(&scenario("thin-50b-10ms", &[("duration", "5")]));
     for e in of(&sim, Rule::DelAckHold) {
-        assert!(e.d.input("unacknowledged") < 2 * e.d.input("SMSS"));
+        let (i, _) = view::DelAckHold::of(&e.d);
+        assert!(i.unacknowledged < 2 * i.smss);
         assert_eq!(e.d.from, 255, "a receiver's decision has no phase");
     }
     let timer = of(&sim, Rule::DelAckTimer);
     assert!(!timer.is_empty());
     assert_eq!(
-        timer[0].d.input("timeout"),
+        view::DelAckTimer::of(&timer[0].d).0.timeout,
         sim.scenario().flows[0]
             .receiver
             .delack_timeout
@@ -385,7 +375,8 @@ fn receivers_and_senders_hold_data_and_acks_by_their_rules() {
     let nagle = of(&sim, Rule::Nagle);
     assert!(!nagle.is_empty());
     for e in nagle {
-        assert!(e.d.input("length") < e.d.input("SMSS") && e.d.input("unacknowledged") > 0);
+        let (i, _) = view::Nagle::of(&e.d);
+        assert!(i.length < i.smss && i.unacknowledged > 0);
     }
     let (_, s) = extra_scenarios()
         .into_iter()
@@ -395,7 +386,8 @@ fn receivers_and_senders_hold_data_and_acks_by_their_rules() {
     let lt = of(&sim, Rule::LimitedTransmit);
     assert!(!lt.is_empty());
     for e in lt {
-        assert!((1..=2).contains(&e.d.input("dupacks")), "{}", e.d.text());
+        let (i, _) = view::LimitedTransmit::of(&e.d);
+        assert!((1..=2).contains(&i.dupacks), "{}", e.d.text());
     }
 }
 
@@ -405,8 +397,9 @@ fn gates_explain_refused_growth() {
     let g = of(&sim, Rule::GateWindowFull);
     assert!(!g.is_empty());
     for e in g {
+        let (i, _) = view::GateWindowFull::of(&e.d);
         // Not full: more than one SMSS of min(cwnd, rwnd) unused (one_mss slack).
-        assert!(e.d.input("window") - e.d.input("flight") >= e.d.input("SMSS") || e.d.input("slack one_mss") == 0);
+        assert!(i.window - i.flight >= i.smss || i.slack_one_mss == 0);
     }
 }
 
@@ -418,7 +411,7 @@ fn the_first_divergence_of_reno_and_newreno_is_the_partial_ack() {
     assert_eq!(d.t, 2_281_080_448);
     assert_eq!(d.a[0].d.rule, Rule::RenoExit);
     assert_eq!(d.b[0].d.rule, Rule::PartialReset);
-    assert_eq!(d.a[0].d.input("ack"), 25_000);
+    assert_eq!(view::RenoExit::of(&d.a[0].d).0.ack, 25_000);
     // Everything before it is shared: the same fast retransmit and inflation.
     assert!(d.common > 10);
     assert!(first_divergence(&reno, &reno).is_none());

@@ -14,7 +14,7 @@ pub fn markdown() -> String {
             .join(", ")
     };
     let mut out = String::from(
-        "# Rule reference\n\n<!-- Generated from engine/core/src/explain/ (the rule table in mod.rs): run \
+        "# Rule reference\n\n<!-- Generated from engine/core/src/explain/ (each rule's row in rules/): run \
          `CWNDLAB_UPDATE_DOCS=1 cargo test -p cwndlab-core --lib explain` after changing a rule. -->\n\n\
          Every decision the engine explains names one of these rules (`cwndlab rules` lists them; \
          `cwndlab explain --rule ID` selects one). How explanations are made: \

@@ -2,7 +2,7 @@
 //! the trace back as plain tuples.
 #![allow(dead_code)]
 
-use cwndlab_core::explain::Kind;
+use cwndlab_core::explain::{Decision, Kind};
 use cwndlab_core::presets;
 use cwndlab_core::scenario::{parse_set_value, resolve, set_path, Scenario};
 use cwndlab_core::sim::Simulation;
@@ -13,6 +13,30 @@ use serde_json::Value;
 pub const MS: u64 = 1_000_000;
 /// Nanoseconds per second.
 pub const SEC: u64 = 1_000_000_000;
+
+/// A decision's values read by name, for checks that read any rule's values by the same
+/// name (the engine's wording reads `explain::view` instead). A name the rule does not
+/// record panics, naming the rule, so a misspelt name fails the test instead of reading 0.
+pub trait Named {
+    /// Input `name`.
+    fn input(&self, name: &str) -> u64;
+    /// Output `name`.
+    fn output(&self, name: &str) -> u64;
+}
+
+impl Named for Decision {
+    fn input(&self, name: &str) -> u64 {
+        let v = self.inputs().find(|&(n, _, _)| n == name);
+        v.unwrap_or_else(|| panic!("{} records no input {name:?}", self.info().id))
+            .2
+    }
+
+    fn output(&self, name: &str) -> u64 {
+        let v = self.outputs().find(|&(n, _, _)| n == name);
+        v.unwrap_or_else(|| panic!("{} records no output {name:?}", self.info().id))
+            .2
+    }
+}
 
 /// A scenario from a preset with `path=value` overrides.
 pub fn scenario(preset: &str, sets: &[(&str, &str)]) -> Scenario {
