@@ -61,15 +61,14 @@ export interface FlowSummary {
   variant: string;
   goodput_bps: number;
   /** Delivered bytes over the flow's own transfer (its start to its completion, or to now),
-   *  bit/s: what the run's Jain index compares (engines from issue 11 on). */
-  transfer_goodput_bps?: number;
+   *  bit/s: what the run's Jain index compares. */
+  transfer_goodput_bps: number;
   throughput_bps: number;
   delivered_bytes: number;
   data_packets_sent: number;
   retransmits: number;
-  /** Retransmissions an earlier copy of which had reached the receiver (engines from issue 11
-   *  on). */
-  spurious_retransmits?: number;
+  /** Retransmissions an earlier copy of which had reached the receiver. */
+  spurious_retransmits: number;
   timeouts: number;
   fast_retransmits: number;
   partial_acks: number;
@@ -146,8 +145,8 @@ export interface RunSummary {
   digest: string;
   flows: FlowSummary[];
   /** Jain's fairness index of the flows' transfer goodputs; null when no flow delivered
-   *  anything (engines from issue 11 on; absent before). */
-  jain_index?: number | null;
+   *  anything. */
+  jain_index: number | null;
   /** One entry per cross-traffic source (empty without cross traffic). */
   cross: CrossSummary[];
 }
@@ -385,8 +384,7 @@ export type FromWorker =
        *  as much as a step, so live mode sends one every SUMMARY_EVERY_MS). */
       summary: RunSummary | null;
       /** The flow's rounds so far (the whole list, replacing the previous one); null when
-       *  not read for this chunk (throttled: ROUNDS_EVERY_MS, and always at the end) or with
-       *  an engine that has no `rounds_json`. */
+       *  not read for this chunk (throttled: ROUNDS_EVERY_MS, and always at the end). */
       rounds?: RoundsJson | null;
       /** Wall-clock time spent in the engine for this run so far, ms. */
       computeMs: number;
