@@ -12,3 +12,6 @@ export function splitTables(answers: {
   limits: unknown;
   sweep: unknown;
 }): { tables: unknown; teaching: unknown };
+
+/** The TypeScript module pkg/vocabulary.ts, from `codes_json()` and `vocabulary_json()`. */
+export function vocabularyModule(codes: unknown, vocabulary: unknown): string;

@@ -8,7 +8,7 @@
 //! `exercise_json`, `theory_json`, `export_tables_json`. scripts/setup.mjs also builds the
 //! crate without it, a smaller wasm for the page's first view (docs/performance.md).
 
-#[cfg(feature = "tools")]
+use cwndlab_core::net::QUEUE_COLUMNS;
 #[cfg(feature = "tools")]
 use cwndlab_core::presets;
 use cwndlab_core::scenario::{Problem, Scenario};
@@ -84,7 +84,8 @@ pub fn preset_families_json() -> String {
 
 /// Event kinds and phases by code, and the column names of each table:
 /// `{"events": [...], "phases": [...], "series_columns": [...], "event_columns": [...],
-/// "validation_columns": [...]}`.
+/// "validation_columns": [...], "throughput_columns", "write_columns",
+/// "decision_index_columns", "queue_columns"}`.
 #[wasm_bindgen]
 pub fn codes_json() -> String {
     let events: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
@@ -92,7 +93,20 @@ pub fn codes_json() -> String {
     json!({"events": events, "phases": phases, "series_columns": SERIES_COLUMNS,
            "event_columns": EVENT_COLUMNS, "validation_columns": VALIDATION_COLUMNS,
            "throughput_columns": THROUGHPUT_COLUMNS, "write_columns": WRITE_COLUMNS,
-           "decision_index_columns": DECISION_INDEX_COLUMNS})
+           "decision_index_columns": DECISION_INDEX_COLUMNS, "queue_columns": QUEUE_COLUMNS})
+    .to_string()
+}
+
+/// What the page's types are generated from (scripts/setup.mjs writes
+/// web/src/engine/pkg/vocabulary.ts): `{"trace_tables": [{name, source, columns, kinds}],
+/// "limits": {"max_flows", "event_mask_bits"}}` (the page's trace tables:
+/// `cwndlab_core::export::vocabulary`).
+#[cfg(feature = "tools")]
+#[wasm_bindgen]
+pub fn vocabulary_json() -> String {
+    use cwndlab_core::export::vocabulary::{trace_tables_json, EVENT_MASK_BITS};
+    json!({"trace_tables": trace_tables_json(),
+           "limits": {"max_flows": cwndlab_core::scenario::MAX_FLOWS, "event_mask_bits": EVENT_MASK_BITS}})
     .to_string()
 }
 

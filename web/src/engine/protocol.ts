@@ -4,79 +4,23 @@
 // buffers are transferred, never copied and never JSON. Units as the engine gives them:
 // time in seconds, sizes and sequence numbers in bytes, codes as in `codes_json()`.
 import type { JsonValue } from '../lib/json';
+import { DECISION_INDEX_COLUMNS, TABLES, type TableName } from './pkg/vocabulary';
 import type { Machine } from './tables';
 
-/** Column order of the engine's `queue_cols` (the series, event and window-validation
- *  column orders come with the engine's codes: `codes_json()`). Each combined read returns
- *  the columns its mask selects, in the engine's order, one after another in one array. */
-export const QUEUE_COLUMNS = ['t', 'packets', 'bytes'] as const;
+/** The page's trace tables and their columns, the queue's column order, and the table
+ *  names: generated from the engine (pkg/vocabulary.ts, written by scripts/setup.mjs from
+ *  engine/core/src/export/vocabulary.rs, where each column's meaning is written). A run
+ *  produces these tables for one flow (its first in a comparison, each of them in a
+ *  competition: see RunSpec.flowKeys); the queue and throughput tables are the run's (the
+ *  throughput table has every traffic class), sent with flow 0's chunk. Each table's
+ *  columns are views of one transferred buffer (the engine's block for that table). Each
+ *  combined read returns the columns its mask selects, in the engine's order, one after
+ *  another in one array. */
+export { QUEUE_COLUMNS, TABLES, type TableName } from './pkg/vocabulary';
 
 /** A u32 field of an event row that saturated: "unlimited" (ssthresh ∞). */
 export const U32_UNLIMITED = 4294967295;
 
-/** The tables a run produces for one flow (its first in a comparison, each of them in a
- *  competition: see RunSpec.flowKeys), and their columns; the queue and throughput tables are
- *  the run's (the throughput table has every traffic class), sent with flow 0's chunk. Each
- *  table's columns are views of one transferred buffer (the engine's block for that table). */
-export const TABLES = {
-  /** Window state, one row per change: cwnd, inflated, ssthresh (+∞ = unlimited), flight in
-   *  bytes; srtt and rto in seconds; phase code. */
-  series: ['t', 'cwnd', 'inflated', 'ssthresh', 'flight', 'srtt', 'rto', 'phase'],
-  /** First transmissions: first byte and length. */
-  sends: ['t', 'seq', 'len'],
-  /** Retransmissions (any later transmission of a segment). */
-  retx: ['t', 'seq', 'len'],
-  /** Lost packets (queue, error, script; data or ACK direction): kind code. */
-  drops: ['t', 'seq', 'kind'],
-  /** ACKs arriving at the sender: seq = acknowledgment number. */
-  acks: ['t', 'seq'],
-  /** Congestion events: fast retransmit (3rd dup ACK), partial ACK, timeout, recovery exit,
-   *  timeline changes; and the window-validation events (idle and application-limited
-   *  decays, restart after idle, new CWV's phase changes), for which seq = cwnd before,
-   *  len = cwnd after, seg = ssthresh before, tx = ssthresh after (bytes; U32_UNLIMITED =
-   *  unlimited); and CUBIC's epochs, for which seq = W_max, len = cwnd at the epoch's
-   *  start (bytes), seg = K (µs); kind code. */
-  marks: ['t', 'kind', 'seq', 'len', 'seg', 'tx'],
-  /** Bottleneck queue occupancy (data direction): packets, and bytes (what the queueing
-   *  delay is read from: bytes × 8 / the bottleneck's rate). */
-  queue: ['t', 'packets', 'bytes'],
-  /** RTT samples (one per Karn-valid sample; empty with an engine that has no such event):
-   *  seq = the sample as the estimator took it (quantised to the clock tick), ns, exact
-   *  (a 64-bit field); seg = the timed segment (0 = SYN). */
-  rtt: ['t', 'seq', 'seg'],
-  /** Spurious retransmissions, marked when they became known (an earlier copy of the segment
-   *  had reached the receiver): first byte, length, segment, the spurious attempt. */
-  spurious: ['t', 'seq', 'len', 'seg', 'tx'],
-  /** BBR's model (empty for other controllers; engines from issue 21 on), two rows at each
-   *  instant it changes, `bbr_model` then `bbr_pacing` (kind code). bbr_model: seq = BtlBw,
-   *  the bottleneck-bandwidth estimate, bit/s; len = RTprop, the minimum-RTT estimate, µs
-   *  (0 = none yet); seg = BDP = BtlBw·RTprop, bytes. bbr_pacing: seq = the pacing rate,
-   *  bit/s; len = the pacing gain ×256 (256 = 1.0); seg = the cwnd gain ×256. Both: tx =
-   *  state·16 + ProbeBW's gain-cycle phase (state 0 Startup, 1 Drain, 2 ProbeBW, 3
-   *  ProbeRTT). */
-  model: ['t', 'kind', 'seq', 'len', 'seg', 'tx'],
-  /** Window validation, one row per change, only for flows with an idle policy (empty
-   *  otherwise): W_used (RFC 2861's window actually used) and pipeACK (RFC 7661; NaN while
-   *  undefined) in bytes; nvp = 1 in new CWV's non-validated phase, else 0. */
-  validation: ['t', 'w_used', 'pipeack', 'nvp'],
-  /** Bytes per bin and traffic class (every flow, then every cross-traffic source; names in
-   *  `ThroughputMeta.classes`): t = the bin's start, s (bins are `ThroughputMeta.bin` wide);
-   *  class index; bytes that crossed the forward bottleneck; bytes delivered (TCP: in-order
-   *  goodput at the receiver; UDP: bytes at the sink). Rows in time order, then class; only
-   *  bins with bytes have rows, and a bin's rows arrive once the bin has closed (the last,
-   *  open one at the end of the run). */
-  throughput: ['t', 'class', 'bottleneck_bytes', 'delivered_bytes'],
-  /** The application's writes (every application but bulk; empty for a bulk sender), one
-   *  row per write delivered by the end, in delivery order (which is the order written, so
-   *  t ascends): t = when it was written, s; its bytes; sojourn = written until its last
-   *  byte was first transmitted, s; latency = written until delivered in order to the
-   *  receiving application, s (source 004's thin-stream measurements). A write appears once
-   *  it is delivered. */
-  writes: ['t', 'bytes', 'sojourn', 'latency'],
-} as const;
-
-/** A table name. */
-export type TableName = keyof typeof TABLES;
 /** The column names of a table. */
 export type ColumnOf<T extends TableName> = (typeof TABLES)[T][number];
 /** One table's columns. */
@@ -117,15 +61,14 @@ export interface FlowSummary {
   variant: string;
   goodput_bps: number;
   /** Delivered bytes over the flow's own transfer (its start to its completion, or to now),
-   *  bit/s: what the run's Jain index compares (engines from issue 11 on). */
-  transfer_goodput_bps?: number;
+   *  bit/s: what the run's Jain index compares. */
+  transfer_goodput_bps: number;
   throughput_bps: number;
   delivered_bytes: number;
   data_packets_sent: number;
   retransmits: number;
-  /** Retransmissions an earlier copy of which had reached the receiver (engines from issue 11
-   *  on). */
-  spurious_retransmits?: number;
+  /** Retransmissions an earlier copy of which had reached the receiver. */
+  spurious_retransmits: number;
   timeouts: number;
   fast_retransmits: number;
   partial_acks: number;
@@ -202,8 +145,8 @@ export interface RunSummary {
   digest: string;
   flows: FlowSummary[];
   /** Jain's fairness index of the flows' transfer goodputs; null when no flow delivered
-   *  anything (engines from issue 11 on; absent before). */
-  jain_index?: number | null;
+   *  anything. */
+  jain_index: number | null;
   /** One entry per cross-traffic source (empty without cross traffic). */
   cross: CrossSummary[];
 }
@@ -361,7 +304,7 @@ export interface DivergenceJson {
 /** A flow's decision index (`Sim.decisions_index`): one row per decision, in the order made.
  *  `index`: in the run's decisions; `rule`: into the rules table; `from`/`to`: phase codes;
  *  `transition`/`overlay`: of the flow's machine (-1: none). */
-export const DECISION_INDEX_COLUMNS = ['index', 't', 'rule', 'from', 'to', 'transition', 'overlay'] as const;
+export { DECISION_INDEX_COLUMNS } from './pkg/vocabulary';
 export type DecisionIndexColumns = Record<(typeof DECISION_INDEX_COLUMNS)[number], Float64Array>;
 
 /** What the page asks of a run's explanations. The worker explains a run only when asked:
@@ -441,8 +384,7 @@ export type FromWorker =
        *  as much as a step, so live mode sends one every SUMMARY_EVERY_MS). */
       summary: RunSummary | null;
       /** The flow's rounds so far (the whole list, replacing the previous one); null when
-       *  not read for this chunk (throttled: ROUNDS_EVERY_MS, and always at the end) or with
-       *  an engine that has no `rounds_json`. */
+       *  not read for this chunk (throttled: ROUNDS_EVERY_MS, and always at the end). */
       rounds?: RoundsJson | null;
       /** Wall-clock time spent in the engine for this run so far, ms. */
       computeMs: number;

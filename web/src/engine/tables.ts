@@ -140,6 +140,8 @@ export interface Codes {
   write_columns: string[];
   /** Columns of a flow's decision index (`Sim.decisions_index`). */
   decision_index_columns: string[];
+  /** Columns of a queue's occupancy (`Sim.queue_cols`). */
+  queue_columns: string[];
 }
 
 /** A state of an algorithm's machine: a phase (its code, as in the series' phase column). */
@@ -196,11 +198,13 @@ export interface GlossaryEntry {
   definition: string;
 }
 
-/** Limits the engine enforces that no schema entry states (read by scripts/setup.mjs). */
+/** Limits the engine enforces that no schema entry states (`vocabulary_json().limits`; the
+ *  page's code reads them typed from pkg/vocabulary.ts, `LIMITS`). */
 export interface Limits {
-  /** Most flows in one scenario (from the engine's validation message; null when it could
-   *  not be read, and then the engine's own message is shown when a flow is refused). */
-  max_flows: number | null;
+  /** Most flows in one scenario. */
+  max_flows: number;
+  /** Event kinds an `events_select` mask can name (a u32: 32). */
+  event_mask_bits: number;
 }
 
 /** A metric a sweep reports (a per-flow summary field; `cwndlab_core::sweep`). */
@@ -232,8 +236,7 @@ export interface EngineTables {
   catalogue: CatalogueEntry[];
   /** The glossary of the terms on screen (the rules themselves are in teaching.json). */
   glossary: GlossaryEntry[];
-  /** Absent in tables written before it existed. */
-  limits?: Limits;
+  limits: Limits;
   sweep: SweepTables;
 }
 

@@ -34,71 +34,48 @@ import {
   type TraceChunk,
 } from './protocol';
 import type { JsonValue } from '../lib/json';
+import type { Sim } from './pkg/lite/cwndlab_wasm';
+import { EVENT_TABLE_KINDS, type EventTableName, LIMITS } from './pkg/vocabulary';
 import type { Codes, Machine } from './tables';
 
-/** The part of the wasm `Sim` class the worker uses. */
-export interface SimLike {
-  run_events(maxEvents: number): boolean;
-  advance(dt: number): number;
-  apply_change(path: string, valueJson: string): void;
-  now(): number;
-  finished(): boolean;
-  series_len(flow: number): number;
-  /** The series columns of rows `from..` selected by `columns`, one after another (the
-   *  order of `codes.series_columns`). */
-  series_cols(flow: number, from: number, columns: number): Float64Array;
-  /** Rows of a flow's window-validation series (0 when its idle policy keeps none). */
-  validation_len(flow: number): number;
-  /** Window-validation columns of rows `from..` selected by `columns`, one after another
-   *  (the order of `codes.validation_columns`). */
-  validation_cols(flow: number, from: number, columns: number): Float64Array;
-  events_len(): number;
-  /** Event rows `from..` of the kinds in the mask and the flow, 7 columns one after another. */
-  events_select(from: number, kindsMask: number, flow: number, columns: number): Float64Array;
-  queue_len(queue: number): number;
-  /** Every queue column of rows `from..`, one after another (QUEUE_COLUMNS). */
-  queue_cols(queue: number, from: number, columns: number): Float64Array;
-  /** Rows of the throughput table (closed bins; the open one is added at the end). */
-  throughput_len(): number;
-  /** Throughput columns of rows `from..` selected by `columns`, one after another (the
-   *  order of `codes.throughput_columns`). */
-  throughput_cols(from: number, columns: number): Float64Array;
-  /** Rows of a flow's write table (0 for a bulk sender, which has no writes). */
-  writes_len(flow: number): number;
-  /** Write-table columns of rows `from..` selected by `columns`, one after another (the
-   *  order of `codes.write_columns`). */
-  writes_cols(flow: number, from: number, columns: number): Float64Array;
-  /** The throughput table's class names, as a JSON list. */
-  throughput_classes(): string;
-  /** Width of the throughput table's bins, s. */
-  throughput_bin(): number;
-  summary_json(): string;
-  scenario_json(): string;
-  /** Explains every decision from now on (a replay asked for by the page). */
-  set_explain(on: boolean): void;
-  decisions_len(): number;
-  /** Decisions `from..to` as JSON (`DecisionJson` without the index). */
-  decisions_json(from: number, to: number): string;
-  /** A flow's decision index from the run's decision `from` on: DECISION_INDEX_COLUMNS one
-   *  after another. */
-  decisions_index(flow: number, from: number): Float64Array;
-  /** The flow's state machine as JSON (null: no such flow). */
-  machine_json(flow: number): string;
-  /** The flow's transmission rounds so far (`RoundsJson` as JSON; O(run so far)); absent
-   *  in engines before the rounds view. */
-  rounds_json?(flow: number): string;
-  /** Bounded recording (engine/core/src/bounded.rs): reduce the rows produced once the
-   *  stored ones exceed `budgetRows`, to `buckets` buckets over the run; absent in engines
-   *  before it (every row is then kept). */
-  set_bounded?(budgetRows: number, buckets: number): void;
-  /** Bounded recording's step, after each slice and before reading. */
-  reduce_rows?(): void;
-  /** `Reduction` as JSON, or null while every row is kept. */
-  reduction_json?(): string;
-  /** Stores the rows produced from now on (true) or drops them, hashed (false). */
-  keep_rows?(on: boolean): void;
-  free(): void;
-}
+/** The part of the wasm `Sim` class the worker uses, typed by the engine's own bindings
+ *  (pkg/lite/cwndlab_wasm.d.ts, whose comments are the engine's): the page always ships with
+ *  its engine, so every method is there. */
+export type SimLike = Pick<
+  Sim,
+  | 'run_events'
+  | 'advance'
+  | 'apply_change'
+  | 'now'
+  | 'finished'
+  | 'series_len'
+  | 'series_cols'
+  | 'validation_len'
+  | 'validation_cols'
+  | 'events_len'
+  | 'events_select'
+  | 'queue_len'
+  | 'queue_cols'
+  | 'throughput_len'
+  | 'throughput_cols'
+  | 'writes_len'
+  | 'writes_cols'
+  | 'throughput_classes'
+  | 'throughput_bin'
+  | 'summary_json'
+  | 'scenario_json'
+  | 'set_explain'
+  | 'decisions_len'
+  | 'decisions_json'
+  | 'decisions_index'
+  | 'machine_json'
+  | 'rounds_json'
+  | 'set_bounded'
+  | 'reduce_rows'
+  | 'reduction_json'
+  | 'keep_rows'
+  | 'free'
+>;
 
 /** What the handler needs from the wasm module. */
 export interface EngineApi {
@@ -178,48 +155,19 @@ interface Run {
 /** Replays made in this worker (numbers each one). */
 let replays = 0;
 
-type EventTable = Exclude<TableName, 'series' | 'queue' | 'validation' | 'throughput' | 'writes'>;
-
-/** The event kinds each event table holds (kinds the plots do not draw are left out). */
-const EVENT_TABLE_KINDS: Record<EventTable, readonly string[]> = {
-  sends: ['data_send'],
-  retx: ['retransmit'],
-  drops: ['queue_drop', 'error_drop', 'scripted_drop', 'ack_queue_drop', 'ack_error_drop'],
-  acks: ['ack_received'],
-  // Absent kinds (an engine before issue 11) select nothing: the tables stay empty.
-  rtt: ['rtt_sample'],
-  spurious: ['spurious_retransmit'],
-  marks: [
-    'fast_retransmit',
-    'partial_ack',
-    'timeout',
-    'recovery_exit',
-    'param_change',
-    'idle_decay',
-    'app_limited_decay',
-    'idle_restart',
-    'nvp_enter',
-    'nvp_exit',
-    'nvp_expiry',
-    'nvp_loss_response',
-    'cubic_epoch',
-  ],
-  // BBR's model and pacing, logged together whenever they change (protocol.ts, `model`).
-  model: ['bbr_model', 'bbr_pacing'],
-};
-
 /** Each event table's kind mask for `events_select` (bit k = event code k). The engine's
  *  mask is a u32 (`Sim::events_select(from, kinds: u32, …)`): codes 0–31 fit, and the
  *  engine has 32 kinds (bbr_pacing is 31). A 33rd kind that a table needs takes a wider
- *  mask on both sides (a u64 passed as a BigInt, or two u32 words); until then a kind
- *  coded 32 or more selects nothing here, so its table stays empty rather than wrong. */
-function kindMasks(events: string[]): Record<EventTable, number> {
-  const masks = {} as Record<EventTable, number>;
-  for (const [table, kinds] of Object.entries(EVENT_TABLE_KINDS) as [EventTable, readonly string[]][]) {
+ *  mask on both sides (a u64 passed as a BigInt, or two u32 words); the engine's test
+ *  (export/vocabulary.rs) refuses a table kind coded 32 or more until then. Which kinds
+ *  each table holds is the engine's (EVENT_TABLE_KINDS, generated). */
+function kindMasks(events: string[]): Record<EventTableName, number> {
+  const masks = {} as Record<EventTableName, number>;
+  for (const [table, kinds] of Object.entries(EVENT_TABLE_KINDS) as [EventTableName, readonly string[]][]) {
     let mask = 0;
     for (const kind of kinds) {
       const code = events.indexOf(kind);
-      if (code >= 0 && code < 32) mask |= 1 << code;
+      if (code >= 0 && code < LIMITS.event_mask_bits) mask |= 1 << code;
     }
     masks[table] = mask >>> 0;
   }
@@ -258,7 +206,7 @@ function owned(block: Float64Array): Float64Array {
  *  plot then says it has none rather than the run failing). */
 function roundsOf(sim: SimLike, flow: number): RoundsJson | null {
   try {
-    const parsed = JSON.parse(sim.rounds_json?.(flow) ?? 'null') as RoundsJson | null;
+    const parsed = JSON.parse(sim.rounds_json(flow)) as RoundsJson | null;
     return parsed && Array.isArray(parsed.rounds) ? parsed : null;
   } catch {
     return null;
@@ -268,7 +216,7 @@ function roundsOf(sim: SimLike, flow: number): RoundsJson | null {
 /** Where a run's reduction began (null: every row is kept). */
 function reductionOf(sim: SimLike): Reduction | null {
   try {
-    const parsed = JSON.parse(sim.reduction_json?.() ?? 'null') as Reduction | null;
+    const parsed = JSON.parse(sim.reduction_json()) as Reduction | null;
     return parsed && typeof parsed.at === 'number' && typeof parsed.width === 'number' ? parsed : null;
   } catch {
     return null;
@@ -345,7 +293,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
   ): Run | null {
     try {
       const sim = api.createSim(spec.scenarioJson);
-      sim.set_bounded?.(budgetRows, buckets);
+      sim.set_bounded(budgetRows, buckets);
       return {
         key: spec.key,
         keys: runKeys(spec),
@@ -452,7 +400,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         TableName,
         Record<string, Float64Array>
       >;
-      for (const table of Object.keys(EVENT_TABLE_KINDS) as EventTable[]) {
+      for (const table of Object.keys(EVENT_TABLE_KINDS) as EventTableName[]) {
         // A kind the engine does not have selects nothing (never "every kind").
         chunk[table] = take(eventColumns, TABLES[table], (columns) =>
           masks[table] === 0 ? none() : sim.events_select(cursors.events, masks[table], flow, columns),
@@ -476,8 +424,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     if (wantSummary) run.lastSummary = t0;
     // Each flow's rounds: the engine reads the whole run so far, so not on every chunk of a
     // long or live run; always with the last one.
-    const wantRounds =
-      run.rounds && run.sim.rounds_json !== undefined && (finished || t0 - run.lastRounds >= ROUNDS_EVERY_MS);
+    const wantRounds = run.rounds && (finished || t0 - run.lastRounds >= ROUNDS_EVERY_MS);
     if (wantRounds) run.lastRounds = t0;
     const rounds = run.keys.map((_, flow) => (wantRounds ? roundsOf(run.sim, flow) : null));
     let throughput: ThroughputMeta | null = null;
@@ -540,7 +487,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
             finished = run.sim.run_events(eventsPerCheck);
           } while (!finished && clock() - t0 < slice);
           // A long, fast run reduces what it stores after every slice (bounded recording).
-          run.sim.reduce_rows?.();
+          run.sim.reduce_rows();
         } catch (e) {
           // A trap leaves the wasm instance unusable: the page replaces this worker.
           run.done = true;
@@ -622,7 +569,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         const t0 = clock();
         try {
           run.sim.advance(dt);
-          run.sim.reduce_rows?.();
+          run.sim.reduce_rows();
         } catch (e) {
           run.done = true;
           failRun(run, e, true);
@@ -674,7 +621,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       const sim = api.createSim(run.scenarioJson);
       sim.set_explain(true);
       // The replay is asked for decisions only: its rows are dropped (hashed) as they come.
-      sim.keep_rows?.(false);
+      sim.keep_rows(false);
       replays += 1;
       run.replay = { sim, changes: run.changes, epoch: replays };
     }
@@ -707,7 +654,6 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     const sim = api.createSim(run.scenarioJson);
     let computeMs = 0;
     try {
-      if (!sim.keep_rows) throw new Error('this engine cannot re-run a window');
       sim.keep_rows(false);
       const until = async (target: number) => {
         while (sim.now() < target && !sim.finished()) {

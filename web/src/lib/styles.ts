@@ -3,7 +3,7 @@
 // algorithm also has its own combination of dash pattern and marker shape, so identity never
 // depends on colour alone, however many algorithms the catalogue holds.
 import { ALGORITHM_NAMES, type AlgorithmName } from '../scenario/algorithms';
-import { tables } from '../engine/tables';
+import { type EventKindName, PHASE_NAMES, type PhaseName } from '../engine/pkg/vocabulary';
 import { lw, markerR } from '../plots/core/plotStyle';
 
 /** A marker shape. */
@@ -82,7 +82,7 @@ export const NEW_CWV_SERIES = ['pipeack'] as const;
 
 /** A congestion-control phase's look: a fill colour and a pattern, plus a short label. */
 export interface PhaseStyle {
-  name: string;
+  name: PhaseName;
   label: string;
   /** The lane's text where a band is narrow, and the legend swatch's. */
   short: string;
@@ -101,7 +101,7 @@ type PhaseLook = Omit<PhaseStyle, 'name' | 'label' | 'short'> & Partial<Pick<Pha
 // colour-vision deficiencies (CIELAB ΔE ≥ 12 after simulation), and Drain and ProbeRTT,
 // the short ones, carry a pattern too. ProbeBW, the steady state that fills most of a run,
 // is the palest.
-const PHASE_LOOK: Record<string, PhaseLook> = {
+const PHASE_LOOK: Record<PhaseName, PhaseLook> = {
   handshake: { fill: '#d9d9d9', hatch: 'dots' },
   slow_start: { fill: '#c6dbef', hatch: 'none' },
   congestion_avoidance: { fill: '#c7e9c0', hatch: 'none' },
@@ -125,15 +125,17 @@ function labelOf(name: string): string {
   return words.map((w, i) => (i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w)).join(' ');
 }
 
-/** Phase styles by engine code. */
-export const PHASES: PhaseStyle[] = tables.codes.phases.map((name) => ({
+/** Phase styles by engine code (every phase of the engine has a look: PHASE_LOOK is keyed
+ *  by the generated `PhaseName`, so a phase added to the engine fails the type check here
+ *  until it has one). */
+export const PHASES: PhaseStyle[] = PHASE_NAMES.map((name) => ({
   name,
   label: labelOf(name),
   short: name
     .split('_')
     .map((w) => w.charAt(0).toUpperCase())
     .join(''),
-  ...(PHASE_LOOK[name] ?? { fill: '#eeeeee', hatch: 'none' }),
+  ...PHASE_LOOK[name],
 }));
 
 /** BBR's model lines (in the run's colour): its BDP estimate on the window plot, BtlBw and
@@ -144,12 +146,32 @@ export const BBR_LINES = {
   pacing: { label: 'pacing rate', dash: [5, 3], width: 1.5 },
 } as const;
 
+/**
+ * A style table keyed by event kinds: `byKind<Look>()({ kind: look, … })`. A key that is not
+ * one of the engine's kinds (generated `EventKindName`) fails the type check; the table's
+ * type keeps exactly its keys.
+ */
+export function byKind<V>(): <K extends EventKindName>(table: Record<K, V>) => Readonly<Record<K, V>> {
+  return (table) => table;
+}
+
+/** The kinds a style table names (its keys, typed: byKind checked them). */
+export function kindsOf<K extends EventKindName>(table: Readonly<Record<K, unknown>>): K[] {
+  return Object.keys(table) as K[];
+}
+
+/** How a frequent congestion event is marked on the window plot. */
+export interface EventMark {
+  glyph: 'down' | 'x' | 'ring';
+  label: string;
+}
+
 /** Event marks on the window plot drawn as one batched path per kind (frequent kinds). */
-export const EVENT_MARKS: Record<string, { glyph: 'down' | 'x' | 'ring'; label: string }> = {
+export const EVENT_MARKS = byKind<EventMark>()({
   fast_retransmit: { glyph: 'down', label: '3rd dup ACK → fast retransmit' },
   timeout: { glyph: 'x', label: 'retransmission timeout' },
   partial_ack: { glyph: 'ring', label: 'partial ACK' },
-};
+});
 
 /** A point of a shape drawn in a box of radius 1 (y down). */
 type Pt = readonly [number, number];
@@ -289,7 +311,7 @@ const bracket = (open: boolean): Pt[] => {
 
 /** Marks for the window decays, restarts and new-CWV phase changes (rare events: each is
  *  drawn on its own and can be read at the cursor with its before → after values). */
-export const WINDOW_EVENT_MARKS: Record<string, WindowEventLook> = {
+export const WINDOW_EVENT_MARKS = byKind<WindowEventLook>()({
   idle_decay: { shape: MARKER_SHAPES.triangle_down, filled: false, label: 'window decay after idle' },
   app_limited_decay: { shape: MARKER_SHAPES.diamond, filled: false, label: 'window decay, application-limited' },
   idle_restart: { shape: MARKER_SHAPES.square, filled: false, label: 'restart after idle' },
@@ -316,7 +338,7 @@ export const WINDOW_EVENT_MARKS: Record<string, WindowEventLook> = {
     label: 'loss in the non-validated phase',
     newCwv: true,
   },
-};
+});
 
 /** Draws a window-event mark centred at (x, y) in a run's colour. */
 export function drawWindowEvent(

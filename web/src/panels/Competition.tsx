@@ -251,7 +251,7 @@ export function FlowTable() {
   const [describe, setDescribe] = useState(false);
   const headId = useId();
   const limitId = useId();
-  const full = MAX_FLOWS !== null && count >= MAX_FLOWS;
+  const full = count >= MAX_FLOWS;
   const flows = Array.from({ length: count }, (_, i) => i);
   return (
     <section className="flows-panel" aria-labelledby={headId} data-testid="flows">
@@ -285,7 +285,7 @@ export function FlowTable() {
         </button>
         <p id={limitId} className={`flow-count${full ? ' flow-limit' : ''}`} role="status">
           {count} flow{count === 1 ? '' : 's'}
-          {MAX_FLOWS !== null ? ` of at most ${MAX_FLOWS}` : ''}
+          {` of at most ${MAX_FLOWS}`}
           {full ? `. ${maxFlowsText()} Remove a flow to add another.` : '.'}
         </p>
       </div>

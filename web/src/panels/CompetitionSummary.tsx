@@ -127,9 +127,7 @@ export function CompetitionSummary() {
                       {formatValue(KIND_SPEC, kind ?? 'bulk')}, from {formatNumber(Number(start ?? 0), 6)} s
                     </span>
                   </th>
-                  <td data-label="Goodput (Mbit/s)">
-                    {cellOr(f && formatNumber((f.transfer_goodput_bps ?? f.goodput_bps) / 1e6, 4))}
-                  </td>
+                  <td data-label="Goodput (Mbit/s)">{cellOr(f && formatNumber(f.transfer_goodput_bps / 1e6, 4))}</td>
                   <td data-label="Share of bytes">
                     {cellOr(f && delivered > 0 ? pct(f.delivered_bytes / delivered) : '—')}
                   </td>

@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../app/AppContext';
 import { samePackets } from '../engine/traceStore';
-import { WINDOW_EVENT_MARKS } from '../lib/styles';
+import { kindsOf, WINDOW_EVENT_MARKS } from '../lib/styles';
 import { EVENT_CODE } from '../plots/layers';
 import type { FlowSummary, RunSummary } from '../engine/protocol';
 import { AlgorithmSwatch } from '../lib/AlgorithmSwatch';
@@ -204,7 +204,7 @@ function AlgHead({ a }: { a: AlgorithmName }) {
 /** Marks that record new CWV's bookkeeping or window changes, which runs without an idle
  *  policy do not have (the packets and windows are compared instead). */
 const VALIDATION_KINDS: ReadonlySet<number> = new Set(
-  Object.keys(WINDOW_EVENT_MARKS).flatMap((n) => EVENT_CODE.get(n) ?? []),
+  kindsOf(WINDOW_EVENT_MARKS).flatMap((n) => EVENT_CODE.get(n) ?? []),
 );
 
 /** Runs that traced identically, with the reason when the settings and summaries show it. */

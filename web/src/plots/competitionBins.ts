@@ -204,26 +204,10 @@ export function retransmittedFractions(summary: RunSummary): { flows: number[]; 
   return { flows, total: retransmittedFraction(retx, sent) };
 }
 
-/** Each flow's goodput over its own active time, bit/s: bytes delivered over the time from
- *  its start to its completion (or to the run's time reached), the amount the whole run's
- *  Jain index compares (staggered starts and finite transfers do not count as unfairness). */
-function activeGoodputs(scenario: Scenario, summary: RunSummary): number[] {
-  const spans = flowSpans(scenario, summary);
-  return summary.flows.map((f, i) => {
-    const span = spans[i] ?? { start: 0, end: Infinity };
-    const active = Math.min(span.end, summary.now_s) - span.start;
-    return active > 0 ? (f.delivered_bytes * 8) / active : 0;
-  });
-}
-
-/** The whole run's Jain index: the engine's (`jain_index`, over the same transfer goodputs;
- *  null, i.e. NaN, when nothing was delivered), else, with an engine whose summary has none,
- *  ours over activeGoodputs of the flows that have started. */
-export function runJainIndex(scenario: Scenario, summary: RunSummary): number {
-  const engine = summary.jain_index;
-  if (typeof engine === 'number') return engine;
-  if (engine === null) return NaN;
-  const spans = flowSpans(scenario, summary);
-  const rates = activeGoodputs(scenario, summary).filter((_, i) => (spans[i]?.start ?? 0) < summary.now_s);
-  return jainIndex(rates);
+/** The whole run's Jain index: the engine's (`jain_index`, over each flow's goodput over its
+ *  own active time, its start to its completion or to now, so staggered starts and finite
+ *  transfers do not count as unfairness); NaN when nothing was delivered (null). The
+ *  scenario is unused now that every engine the page ships with computes it. */
+export function runJainIndex(_scenario: Scenario, summary: RunSummary): number {
+  return summary.jain_index ?? NaN;
 }

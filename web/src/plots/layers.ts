@@ -1,5 +1,5 @@
 // Drawing helpers shared by the plot kinds: polylines, phase bands, hatch patterns.
-import { tables } from '../engine/tables';
+import { EVENT_KINDS, type EventKindName } from '../engine/pkg/vocabulary';
 import type { RunTrace } from '../engine/traceStore';
 import { lowerBound, visibleRange } from '../engine/lookup';
 import { drawMarker, PHASES, type PhaseStyle } from '../lib/styles';
@@ -11,8 +11,9 @@ import { setVectorSource } from './core/vectorSource';
 import type { DrawFrame } from './core/types';
 import { canvasFont, lw } from './core/plotStyle';
 
-/** Event kind code by name (from the engine's codes). */
-export const EVENT_CODE: ReadonlyMap<string, number> = new Map(tables.codes.events.map((n, i) => [n, i]));
+/** Event kind code by name (the engine's codes, generated: a kind the engine does not have
+ *  fails the type check). */
+export const EVENT_CODE: ReadonlyMap<EventKindName, number> = new Map(EVENT_KINDS.map((n, i) => [n, i]));
 
 /** Strokes a polyline; NaN y values lift the pen. A solid step line on a raster canvas is
  *  filled as rectangles instead, the same pixels at a third of the cost (core/stepStroke.ts). */

@@ -5,6 +5,7 @@
 // with a run's chunks into `RunTrace.rounds`); this module only maps and draws them. The
 // shared time cursor maps to the round containing it (roundIndexAt) and a round to its
 // start time, which is where hovering a round puts the cursor.
+import type { EventKindName } from '../engine/pkg/vocabulary';
 import type { RoundJson, RoundsJson } from '../engine/protocol';
 import { formatNumber } from '../scenario/params';
 import { drawMarker, EVENT_MARKS, PHASES, type AlgStyle, type PhaseStyle } from '../lib/styles';
@@ -113,7 +114,7 @@ export function eventText(name: string): string {
 }
 
 /** The events marked on the plot, in the window plot's glyphs, most important first. */
-export const MARKED_EVENTS = ['timeout', 'fast_retransmit', 'partial_ack'] as const;
+export const MARKED_EVENTS = ['timeout', 'fast_retransmit', 'partial_ack'] as const satisfies readonly EventKindName[];
 
 /** One round in words: "round 7: cwnd 1, ssthresh 3 segments · Timeout recovery · 1 sent,
  *  1 retransmitted · timeout". */

@@ -17,11 +17,13 @@ import {
   drawMarker,
   drawWindowEvent,
   EVENT_MARKS,
+  kindsOf,
   PHASES,
   SERIES_STYLES,
   WINDOW_EVENT_MARKS,
   type WindowEventLook,
 } from '../lib/styles';
+import type { EventKindName } from '../engine/pkg/vocabulary';
 import type { SeriesVisibility } from '../state/types';
 import { mapLinear, thinMarks } from './core/decimate';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
@@ -34,7 +36,8 @@ const SERIES_ORDER: (keyof SeriesVisibility)[] = ['flight', 'ssthresh', 'inflate
 
 /** Window-event marks by event code. */
 const WINDOW_EVENTS: ReadonlyMap<number, { name: string; look: WindowEventLook }> = new Map(
-  Object.entries(WINDOW_EVENT_MARKS).flatMap(([name, look]) => {
+  kindsOf(WINDOW_EVENT_MARKS).flatMap((name) => {
+    const look = WINDOW_EVENT_MARKS[name];
     const code = EVENT_CODE.get(name);
     return code === undefined ? [] : [[code, { name, look }] as const];
   }),
@@ -43,7 +46,7 @@ const WINDOW_EVENTS: ReadonlyMap<number, { name: string; look: WindowEventLook }
 /** Codes of every kind this plot marks. */
 const MARKED_CODES: ReadonlySet<number> = new Set([
   ...WINDOW_EVENTS.keys(),
-  ...Object.keys(EVENT_MARKS).flatMap((n) => EVENT_CODE.get(n) ?? []),
+  ...kindsOf(EVENT_MARKS).flatMap((n) => EVENT_CODE.get(n) ?? []),
 ]);
 
 /** Height of the non-validated-phase strip of one run, CSS px. */
@@ -74,7 +77,8 @@ function drawEventMarks(f: DrawFrame, run: PlotRun, mss: number) {
     const r = Math.max(0, rowBefore(series.cols.t, series.length, te));
     return y((cwnd[r] ?? 0) / mss) - 9;
   };
-  for (const [name, look] of Object.entries(EVENT_MARKS)) {
+  for (const name of kindsOf(EVENT_MARKS)) {
+    const look = EVENT_MARKS[name];
     const code = EVENT_CODE.get(name);
     if (code === undefined) continue;
     // Rows of this kind, thinned to one mark per 7-px cell.
@@ -329,7 +333,7 @@ function drawReservedBdp(f: DrawFrame, run: PlotRun, mss: number) {
  *  start at which the cubic regains W_max. */
 const CUBIC_EPOCH = EVENT_CODE.get('cubic_epoch');
 const EPOCH_ENDS: ReadonlySet<number> = new Set(
-  ['fast_retransmit', 'timeout', 'cubic_epoch'].flatMap((n) => EVENT_CODE.get(n) ?? []),
+  (['fast_retransmit', 'timeout', 'cubic_epoch'] satisfies EventKindName[]).flatMap((n) => EVENT_CODE.get(n) ?? []),
 );
 
 interface CubicEpoch {

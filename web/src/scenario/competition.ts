@@ -8,6 +8,7 @@
 // settings applied to that flow), how a comparison becomes a competition and back, and how
 // flows are named and styled.
 import { tables, type Scenario } from '../engine/tables';
+import { LIMITS } from '../engine/pkg/vocabulary';
 import { isJsonObject, type JsonObject, type JsonValue } from '../lib/json';
 import { algStyle, styleAt, type AlgStyle } from '../lib/styles';
 import {
@@ -28,9 +29,8 @@ export type Mode = 'compare' | 'compete';
 /** Every mode, the default first. */
 export const MODES: readonly Mode[] = ['compare', 'compete'];
 
-/** The most flows the engine runs (from its validation message, see scripts/setup.mjs);
- *  null when unknown (the engine's own message is then shown when it refuses a flow). */
-export const MAX_FLOWS: number | null = tables.limits?.max_flows ?? null;
+/** The most flows the engine runs (its `MAX_FLOWS`, generated into pkg/vocabulary.ts). */
+export const MAX_FLOWS: number = LIMITS.max_flows;
 
 /** The run key of flow i in competition mode. */
 export function flowKey(i: number): string {

@@ -11,6 +11,7 @@
 pub mod pcap;
 pub mod qlog;
 pub mod tables;
+pub mod vocabulary;
 
 use crate::capture::{Capture, CapturePoint};
 use crate::scenario::{EventFilter, Scenario};
