@@ -123,6 +123,47 @@ pub fn validate_json(text: &str) -> String {
     }
 }
 
+/// A comparison's scenario, read once: the page sends it as JSON once per comparison (per
+/// worker), and each compared run is made from it here (`sim`), its algorithm's settings
+/// applied in the engine (`scenario::runs::run_value`), not as JSON text per algorithm.
+#[wasm_bindgen]
+pub struct Runs {
+    base: serde_json::Value,
+}
+
+#[wasm_bindgen]
+impl Runs {
+    /// Reads a comparison's scenario (JSON text, partial or complete); throws an Error whose
+    /// message is a JSON list of `{path, message, text}` problems if it is not JSON.
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario_json: &str) -> Result<Runs, JsError> {
+        serde_json::from_str(scenario_json)
+            .map(|base| Runs { base })
+            .map_err(|e| {
+                let p = Problem {
+                    path: String::new(),
+                    message: format!("not valid JSON: {e}"),
+                };
+                JsError::new(&problems_json(&[p]))
+            })
+    }
+
+    /// The run of catalogue entry `algorithm` (none, or `custom`: the scenario as it is):
+    /// throws as `Sim`'s constructor does if that run's scenario is refused (an entry may
+    /// not suit the path: BR-TCP without a reservation).
+    pub fn sim(&self, algorithm: Option<String>) -> Result<Sim, JsError> {
+        let value = match algorithm.as_deref() {
+            Some(name) => cwndlab_core::scenario::runs::run_value(&self.base, name),
+            None => self.base.clone(),
+        };
+        Scenario::from_value(&value)
+            .map(|s| Sim {
+                sim: Simulation::new(&s),
+            })
+            .map_err(|p| JsError::new(&problems_json(&p)))
+    }
+}
+
 /// A simulation. Columns come out as fresh Float64Arrays holding rows `from..len`.
 #[wasm_bindgen]
 pub struct Sim {

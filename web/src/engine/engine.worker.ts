@@ -5,6 +5,7 @@ import {
   debug_panic,
   first_divergence_json,
   initSync,
+  Runs,
   Sim,
   validate_json,
 } from './pkg/lite/cwndlab_wasm.js';
@@ -12,6 +13,7 @@ import { hang, isFaultMessage, type FaultAt } from './fault';
 import { failedMessage, type FromWorker, type ToWorker } from './protocol';
 import type { Codes } from './tables';
 import { createWorkerHandler } from './workerHandler';
+import { simFactory } from './runs';
 import { messageYielder } from './yieldToMessages';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -23,9 +25,13 @@ const yieldToMessages = messageYielder();
 /** TEST-ONLY (fault.ts): the fault this worker was told to have, if any. */
 let fault: FaultAt | null = null;
 
+/** A run's simulation (runs.ts): of `algorithm` on the comparison scenario `json`, or of
+ *  `json` as it is. */
+const newSim = simFactory({ Sim, Runs });
+
 /** A simulation; with a fault armed at 'run' or 'hang', the first one fails in its first step. */
-function createSim(json: string): Sim {
-  const sim = new Sim(json);
+function createSim(json: string, algorithm?: string): Sim {
+  const sim = newSim(json, algorithm);
   const at = fault;
   if (at === 'run' || at === 'hang') {
     fault = null;

@@ -102,7 +102,10 @@ export interface SimLike {
 
 /** What the handler needs from the wasm module. */
 export interface EngineApi {
-  createSim(scenarioJson: string): SimLike;
+  /** A run of catalogue entry `algorithm` on the comparison scenario `scenarioJson` (read
+   *  once for every algorithm: runs.ts), or of `scenarioJson` as it is (no algorithm);
+   *  throws with the engine's problems when it refuses the run's scenario. */
+  createSim(scenarioJson: string, algorithm?: string): SimLike;
   /** `first_divergence_json(a, b)`: runs both scenarios explained. */
   firstDivergence(aJson: string, bJson: string): string;
   /** `codes_json()`, parsed. */
@@ -163,6 +166,9 @@ interface Run {
   receivedAt: number;
   /** The scenario as started; live changes are added to it (`scenario_json()`). */
   scenarioJson: string;
+  /** The catalogue entry the engine applies to `scenarioJson` (RunSpec.algorithm); none
+   *  once a live change has made `scenarioJson` the run's own scenario. */
+  algorithm?: string;
   /** Live changes applied so far (a replay made before one is stale). */
   changes: number;
   /** The explained replay of this run, made when the page first asks (null until then). */
@@ -344,7 +350,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     onError: (e: unknown) => void,
   ): Run | null {
     try {
-      const sim = api.createSim(spec.scenarioJson);
+      const sim = api.createSim(spec.scenarioJson, spec.algorithm);
       sim.set_bounded?.(budgetRows, buckets);
       return {
         key: spec.key,
@@ -360,6 +366,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         done: false,
         receivedAt,
         scenarioJson: spec.scenarioJson,
+        ...(spec.algorithm === undefined ? {} : { algorithm: spec.algorithm }),
         changes: 0,
         replay: null,
         ahead: aheadOf !== null,
@@ -642,6 +649,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         run.sim.apply_change(path, valueJson);
         run.changes += 1;
         run.scenarioJson = run.sim.scenario_json();
+        delete run.algorithm;
         const scenario = JSON.parse(run.scenarioJson) as { timeline?: JsonValue };
         post(
           {
@@ -671,7 +679,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       run.replay = null;
     }
     if (!run.replay) {
-      const sim = api.createSim(run.scenarioJson);
+      const sim = api.createSim(run.scenarioJson, run.algorithm);
       sim.set_explain(true);
       // The replay is asked for decisions only: its rows are dropped (hashed) as they come.
       sim.keep_rows?.(false);
@@ -704,7 +712,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     to: number,
   ): Promise<{ chunk: TraceChunk; transfer: ArrayBuffer[]; computeMs: number }> {
     const mine = gen;
-    const sim = api.createSim(run.scenarioJson);
+    const sim = api.createSim(run.scenarioJson, run.algorithm);
     let computeMs = 0;
     try {
       if (!sim.keep_rows) throw new Error('this engine cannot re-run a window');

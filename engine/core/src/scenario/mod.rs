@@ -881,6 +881,7 @@ impl Scenario {
 }
 
 mod check;
+pub mod runs;
 #[cfg(test)]
 mod tests;
 
