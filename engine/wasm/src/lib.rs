@@ -125,7 +125,9 @@ pub fn validate_json(text: &str) -> String {
 
 /// A comparison's scenario, read once: the page sends it as JSON once per comparison (per
 /// worker), and each compared run is made from it here (`sim`), its algorithm's settings
-/// applied in the engine (`scenario::runs::run_value`), not as JSON text per algorithm.
+/// applied in the engine (`scenario::runs`), not as JSON text per algorithm. The scenario is
+/// one the engine has validated (the page's `validate_json` of the step): only the rules
+/// relating an algorithm to the rest of the scenario are checked per run.
 #[wasm_bindgen]
 pub struct Runs {
     base: serde_json::Value,
@@ -150,13 +152,10 @@ impl Runs {
 
     /// The run of catalogue entry `algorithm` (none, or `custom`: the scenario as it is):
     /// throws as `Sim`'s constructor does if that run's scenario is refused (an entry may
-    /// not suit the path: BR-TCP without a reservation).
+    /// not suit the path: BR-TCP without a reservation). The scenario must be one the
+    /// engine validated (`validate_json`): its values are not checked again.
     pub fn sim(&self, algorithm: Option<String>) -> Result<Sim, JsError> {
-        let value = match algorithm.as_deref() {
-            Some(name) => cwndlab_core::scenario::runs::run_value(&self.base, name),
-            None => self.base.clone(),
-        };
-        Scenario::from_value(&value)
+        cwndlab_core::scenario::runs::run_scenario(&self.base, algorithm.as_deref())
             .map(|s| Sim {
                 sim: Simulation::new(&s),
             })
