@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attach, Replies, RequestChannel, type WorkerLike } from './workerRpc';
+import { attach, Replies, RequestChannel, serveWorker, type ArmedFault, type WorkerLike } from './workerRpc';
 
 type To = { type: 'init' } | { type: 'ask'; id: number; q: string } | { type: 'cancel'; id: number };
 type From =
@@ -164,5 +164,69 @@ describe('RequestChannel', () => {
     c.dispose();
     await expect(first.promise).resolves.toBeNull();
     expect(workers[0]?.terminated).toBe(true);
+  });
+});
+
+describe('serveWorker (the worker side)', () => {
+  type Req = { type: 'init'; module: WebAssembly.Module } | { type: 'job'; n: number };
+  const module = {} as WebAssembly.Module;
+  const send = (scope: { onmessage: ((e: MessageEvent<unknown>) => void) | null }, data: unknown) =>
+    scope.onmessage?.({ data } as MessageEvent<unknown>);
+
+  it("starts the engine on 'init', then hands each request on; a thrown error is answered", () => {
+    const scope: { onmessage: ((e: MessageEvent<unknown>) => void) | null } = { onmessage: null };
+    const log: string[] = [];
+    let fault: ArmedFault | null = null;
+    serveWorker<Req>(
+      'export',
+      scope,
+      (m, f) => {
+        fault = f;
+        log.push(m === module ? 'started' : 'wrong module');
+        return (r) => {
+          if (r.type === 'job' && r.n < 0) throw new Error('negative');
+          log.push(`job ${r.type === 'job' ? r.n : ''}`);
+        };
+      },
+      (r, e) => log.push(`failed ${r.type}: ${e instanceof Error ? e.message : String(e)}`),
+    );
+    send(scope, { type: 'job', n: 0 });
+    send(scope, { type: 'init', module });
+    send(scope, { type: 'job', n: 1 });
+    send(scope, { type: 'job', n: -1 });
+    expect(log).toEqual(['started', 'job 1', 'failed job: negative']);
+    expect(fault!.take()).toBeNull();
+  });
+
+  it("keeps a test's fault for the engine to take once; at 'load' the start fails", () => {
+    const scope: { onmessage: ((e: MessageEvent<unknown>) => void) | null } = { onmessage: null };
+    let taken: (string | null)[] = [];
+    serveWorker<Req>(
+      'sheet',
+      scope,
+      (_m, f) => {
+        taken = [f.take(), f.take()];
+        return () => {};
+      },
+      () => {},
+    );
+    send(scope, { type: 'fault', at: 'run' });
+    send(scope, { type: 'init', module });
+    expect(taken).toEqual(['run', null]);
+
+    const failing: { onmessage: ((e: MessageEvent<unknown>) => void) | null } = { onmessage: null };
+    let started = false;
+    serveWorker<Req>(
+      'sheet',
+      failing,
+      () => {
+        started = true;
+        return () => {};
+      },
+      () => {},
+    );
+    send(failing, { type: 'fault', at: 'load' });
+    expect(() => send(failing, { type: 'init', module })).toThrow('the sheet worker failed to start');
+    expect(started).toBe(false);
   });
 });

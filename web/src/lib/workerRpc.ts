@@ -3,8 +3,9 @@
 // nothing arrives from a worker once it is stopped, numbering requests, and the one request
 // at a time that the export and sheet workers serve (a new one supersedes the one before).
 // The engine client (engine/client.ts) keeps its own pool, generations and watchdog on top
-// of `attach` and `Replies`.
-import { takeFault, type FaultWorker } from '../engine/fault';
+// of `attach` and `Replies`. The worker side (`serveWorker`): the fault switch, the engine's
+// start on 'init', and every later message to the worker's handler, a thrown error answered.
+import { isFaultMessage, takeFault, type FaultAt, type FaultWorker } from '../engine/fault';
 
 /** What the page needs of a Worker (tests pass in-process stand-ins). */
 export interface WorkerLike<To, From> {
@@ -245,4 +246,51 @@ export class RequestChannel<To, From extends { type: string }, R> {
     this.dropCurrent();
     this.stop();
   }
+}
+
+/** TEST-ONLY (engine/fault.ts): the fault a worker was told to have; `take` hands it out once. */
+export interface ArmedFault {
+  take(): FaultAt | null;
+}
+
+/**
+ * A worker's side: its first messages may be a test's fault (kept for `start`), then
+ * `{type: 'init', module}`: `start(module, fault)` instantiates the engine, says 'ready' and
+ * returns the handler every later message goes to; an error it throws is answered with
+ * `failed(request, error)`. A fault armed at 'load' makes the start fail as a worker that
+ * cannot load does (an error event on the page's Worker).
+ */
+export function serveWorker<To extends { type: string }>(
+  kind: FaultWorker,
+  scope: { onmessage: ((event: MessageEvent<unknown>) => void) | null },
+  start: (module: WebAssembly.Module, fault: ArmedFault) => (request: To) => void,
+  failed: (request: To, e: unknown) => void,
+): void {
+  let armed: FaultAt | null = null;
+  const fault: ArmedFault = {
+    take: () => {
+      const at = armed;
+      armed = null;
+      return at;
+    },
+  };
+  let handle: ((request: To) => void) | null = null;
+  scope.onmessage = (event) => {
+    const msg = event.data;
+    if (isFaultMessage(msg)) {
+      armed = msg.at;
+      return;
+    }
+    const request = msg as To & { module?: WebAssembly.Module };
+    if (request.type === 'init' && request.module) {
+      if (armed === 'load') throw new Error(`cwndlab test fault: the ${kind} worker failed to start`);
+      handle = start(request.module, fault);
+      return;
+    }
+    try {
+      handle?.(request);
+    } catch (e) {
+      failed(request, e);
+    }
+  };
 }
