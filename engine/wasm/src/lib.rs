@@ -136,6 +136,46 @@ pub fn validate_json(text: &str) -> String {
     }
 }
 
+/// A comparison's scenario, read once: the page sends it as JSON once per comparison (per
+/// worker), and each compared run is made from it here (`sim`), its algorithm's settings
+/// applied in the engine (`scenario::runs`), not as JSON text per algorithm. The scenario is
+/// one the engine has validated (the page's `validate_json` of the step): only the rules
+/// relating an algorithm to the rest of the scenario are checked per run.
+#[wasm_bindgen]
+pub struct Runs {
+    base: serde_json::Value,
+}
+
+#[wasm_bindgen]
+impl Runs {
+    /// Reads a comparison's scenario (JSON text, partial or complete); throws an Error whose
+    /// message is a JSON list of `{path, message, text}` problems if it is not JSON.
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario_json: &str) -> Result<Runs, JsError> {
+        serde_json::from_str(scenario_json)
+            .map(|base| Runs { base })
+            .map_err(|e| {
+                let p = Problem {
+                    path: String::new(),
+                    message: format!("not valid JSON: {e}"),
+                };
+                JsError::new(&problems_json(&[p]))
+            })
+    }
+
+    /// The run of catalogue entry `algorithm` (none, or `custom`: the scenario as it is):
+    /// throws as `Sim`'s constructor does if that run's scenario is refused (an entry may
+    /// not suit the path: BR-TCP without a reservation). The scenario must be one the
+    /// engine validated (`validate_json`): its values are not checked again.
+    pub fn sim(&self, algorithm: Option<String>) -> Result<Sim, JsError> {
+        cwndlab_core::scenario::runs::run_scenario(&self.base, algorithm.as_deref())
+            .map(|s| Sim {
+                sim: Simulation::new(&s),
+            })
+            .map_err(|p| JsError::new(&problems_json(&p)))
+    }
+}
+
 /// A simulation. Columns come out as fresh Float64Arrays holding rows `from..len`.
 #[wasm_bindgen]
 pub struct Sim {

@@ -4,6 +4,7 @@
 //
 // Latest wins: every request gets a new generation number; messages of older generations
 // are dropped here, and the workers drop older requests still queued.
+import { attach, Replies, type Attached, type WorkerLike as AnyWorkerLike } from '../lib/workerRpc';
 import {
   failedMessage,
   type ExplainQuery,
@@ -19,12 +20,7 @@ import {
 export type ChunkMessage = Extract<FromWorker, { type: 'chunk' }>;
 
 /** What the client needs of a Worker (tests pass an in-process stand-in). */
-export interface WorkerLike {
-  postMessage(msg: ToWorker, transfer?: Transferable[]): void;
-  onmessage: ((event: MessageEvent<FromWorker>) => void) | null;
-  onerror: ((event: ErrorEvent) => void) | null;
-  terminate(): void;
-}
+export type WorkerLike = AnyWorkerLike<ToWorker, FromWorker>;
 
 /** Told that comparison `index` of an `ahead` list has all its results on the page. */
 export type AheadHeld = (index: number, results: readonly ChunkMessage[]) => void;
@@ -53,7 +49,8 @@ export interface Engine {
 }
 
 interface Slot {
-  worker: WorkerLike | null;
+  /** The slot's worker, wired (lib/workerRpc.ts): nothing of it arrives once stopped. */
+  worker: Attached<ToWorker> | null;
   /** Keys of the current generation's runs on this worker. */
   keys: string[];
   /** Those of `keys` not finished yet (lost if the worker fails). */
@@ -115,9 +112,8 @@ export class EngineClient implements Engine {
   private slots: Slot[] = [];
   private gen = 0;
   private mode: RunMode = 'full';
-  private nextId = 0;
-  /** Explain requests waiting for their answer, by id. */
-  private waiting = new Map<number, (result: ExplainResult) => void>();
+  /** Explain requests waiting for their answer, by number. */
+  private waiting = new Replies<ExplainResult>();
   private readonly hangMs: number;
   private readonly now: () => number;
   /** Specs of the last `ahead` list, by signature. */
@@ -179,32 +175,27 @@ export class EngineClient implements Engine {
   private boot(index: number): void {
     const slot = this.slots[index];
     if (!slot) return;
-    const worker = this.spawn();
+    const worker = attach<ToWorker, FromWorker>(
+      this.spawn(),
+      (msg) => this.receive(index, msg),
+      (detail) => this.crashed(index, slot.ready ? 'crashed' : 'load', detail || 'the engine worker stopped'),
+    );
     slot.worker = worker;
     slot.ready = false;
     slot.heardAt = this.now();
-    worker.onmessage = (event) => {
-      if (slot.worker === worker) this.receive(index, event.data);
-    };
-    worker.onerror = (event) => {
-      event.preventDefault?.();
-      if (slot.worker !== worker) return;
-      const detail = event.message || 'the engine worker stopped';
-      this.crashed(index, slot.ready ? 'crashed' : 'load', detail);
-    };
     if (this.module) {
       slot.outbox = null;
-      worker.postMessage({ type: 'init', module: this.module });
+      worker.post({ type: 'init', module: this.module });
       return;
     }
     slot.outbox = [];
     void this.moduleLoad?.then((module) => {
       if (slot.worker !== worker) return;
-      worker.postMessage({ type: 'init', module });
+      worker.post({ type: 'init', module });
       const held = slot.outbox ?? [];
       slot.outbox = null;
       slot.heardAt = this.now();
-      for (const msg of held) worker.postMessage(msg);
+      for (const msg of held) worker.post(msg);
     });
   }
 
@@ -212,7 +203,7 @@ export class EngineClient implements Engine {
   private post(slot: Slot, msg: ToWorker): void {
     if (!slot.worker) return;
     if (slot.outbox) slot.outbox.push(msg);
-    else slot.worker.postMessage(msg);
+    else slot.worker.post(msg);
   }
 
   private receive(index: number, msg: FromWorker) {
@@ -224,9 +215,7 @@ export class EngineClient implements Engine {
       return;
     }
     if (msg.type === 'explained') {
-      const done = this.waiting.get(msg.id);
-      this.waiting.delete(msg.id);
-      done?.(msg.gen === this.gen ? msg.result : { what: 'error', message: 'superseded' });
+      this.waiting.settle(msg.id, msg.gen === this.gen ? msg.result : { what: 'error', message: 'superseded' });
       return;
     }
     if (msg.type === 'chunk' && msg.aheadOf !== undefined) {
@@ -285,19 +274,15 @@ export class EngineClient implements Engine {
 
   /** Answers every waiting explain request with an error (a new comparison, a lost worker). */
   private dropWaiting(message: string) {
-    const list = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const done of list) done({ what: 'error', message });
+    this.waiting.settleAll({ what: 'error', message });
   }
 
   explain(query: ExplainQuery): Promise<ExplainResult> {
     const slot =
       query.what === 'divergence' ? this.live()[0] : this.slots.find((s) => s.worker && s.keys.includes(query.key));
     if (!slot?.worker) return Promise.resolve({ what: 'error', message: 'no engine worker holds this run' });
-    this.nextId += 1;
-    const id = this.nextId;
     return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
+      const id = this.waiting.add(resolve);
       this.post(slot, { type: 'explain', gen: this.gen, id, query });
     });
   }
@@ -313,7 +298,7 @@ export class EngineClient implements Engine {
     if (!slot) return;
     this.markReady();
     this.disarm(slot);
-    slot.worker?.terminate();
+    slot.worker?.stop();
     slot.worker = null;
     const posted = slot.posted;
     if (fault === 'load' && posted && slot.movedGen !== this.gen && slot.open.size > 0) {
@@ -482,7 +467,7 @@ export class EngineClient implements Engine {
   dispose(): void {
     for (const slot of this.slots) {
       this.disarm(slot);
-      slot.worker?.terminate();
+      slot.worker?.stop();
     }
     this.slots = [];
   }

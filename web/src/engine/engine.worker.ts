@@ -1,55 +1,51 @@
 // Worker entry: instantiates the wasm compiled by the page, then hands every message to the
-// handler. No logic lives here (see workerHandler.ts).
+// handler. No logic lives here (see workerHandler.ts; the plumbing: lib/workerRpc.ts).
 import {
   codes_json,
   debug_panic,
   first_divergence_json,
   initSync,
+  Runs,
   Sim,
   validate_json,
 } from './pkg/lite/cwndlab_wasm.js';
-import { hang, isFaultMessage, type FaultAt } from './fault';
+import { hang } from './fault';
 import { failedMessage, type FromWorker, type ToWorker } from './protocol';
 import type { Codes } from './tables';
 import { createWorkerHandler } from './workerHandler';
+import { simFactory } from './runs';
 import { messageYielder } from './yieldToMessages';
+import { serveWorker } from '../lib/workerRpc';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (msg: FromWorker, transfer: Transferable[]) => scope.postMessage(msg, transfer);
-let handler: ReturnType<typeof createWorkerHandler> | null = null;
 
 const yieldToMessages = messageYielder();
 
-/** TEST-ONLY (fault.ts): the fault this worker was told to have, if any. */
-let fault: FaultAt | null = null;
+/** A run's simulation (runs.ts): of `algorithm` on the comparison scenario `json`, or of
+ *  `json` as it is. */
+const newSim = simFactory({ Sim, Runs });
 
-/** A simulation; with a fault armed at 'run' or 'hang', the first one fails in its first step. */
-function createSim(json: string): Sim {
-  const sim = new Sim(json);
-  const at = fault;
-  if (at === 'run' || at === 'hang') {
-    fault = null;
-    const fail = () => (at === 'run' ? debug_panic() : hang());
-    const runEvents = sim.run_events.bind(sim);
-    const advance = sim.advance.bind(sim);
-    sim.run_events = (n: number) => (fail(), runEvents(n));
-    sim.advance = (dt: number) => (fail(), advance(dt));
-  }
-  return sim;
-}
-
-scope.onmessage = (event: MessageEvent<unknown>) => {
-  const msg = event.data;
-  if (isFaultMessage(msg)) {
-    fault = msg.at;
-    return;
-  }
-  const request = msg as ToWorker;
-  if (request.type === 'init') {
-    if (fault === 'load') throw new Error('cwndlab test fault: the engine worker failed to start');
-    initSync({ module: request.module });
+serveWorker<ToWorker>(
+  'engine',
+  scope,
+  (module, fault) => {
+    initSync({ module });
+    /** A simulation; with a fault armed at 'run' or 'hang', the first one fails in its first step. */
+    const createSim = (json: string, algorithm?: string): Sim => {
+      const sim = newSim(json, algorithm);
+      const at = fault.take();
+      if (at === 'run' || at === 'hang') {
+        const fail = () => (at === 'run' ? debug_panic() : hang());
+        const runEvents = sim.run_events.bind(sim);
+        const advance = sim.advance.bind(sim);
+        sim.run_events = (n: number) => (fail(), runEvents(n));
+        sim.advance = (dt: number) => (fail(), advance(dt));
+      }
+      return sim;
+    };
     const codes = JSON.parse(codes_json()) as Codes;
-    handler = createWorkerHandler({ createSim, firstDivergence: first_divergence_json, codes }, post, {
+    const handler = createWorkerHandler({ createSim, firstDivergence: first_divergence_json, codes }, post, {
       yieldToMessages,
     });
     // Reads a scenario once before saying it is ready: the browser compiles a wasm
@@ -60,11 +56,7 @@ scope.onmessage = (event: MessageEvent<unknown>) => {
     const { scenario } = JSON.parse(validate_json('{}')) as { scenario: unknown };
     validate_json(JSON.stringify(scenario));
     post({ type: 'ready' }, []);
-    return;
-  }
-  try {
-    handler?.handle(request);
-  } catch (e) {
-    post(failedMessage('gen' in request ? request.gen : -1, null, String(e)), []);
-  }
-};
+    return (request) => handler.handle(request);
+  },
+  (request, e) => post(failedMessage('gen' in request ? request.gen : -1, null, String(e)), []),
+);

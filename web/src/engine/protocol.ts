@@ -245,14 +245,24 @@ export function runKeys(spec: RunSpec): string[] {
 /** What makes two run specs the same run (a run computed ahead is adopted only by an
  *  identical spec): its key, flow keys, rounds and scenario. */
 export function specSignature(spec: RunSpec): string {
-  return [spec.key, (spec.flowKeys ?? []).join(','), spec.rounds === true ? 'rounds' : '', spec.scenarioJson].join(
-    '\n',
-  );
+  return [
+    spec.key,
+    spec.algorithm ?? '',
+    (spec.flowKeys ?? []).join(','),
+    spec.rounds === true ? 'rounds' : '',
+    spec.scenarioJson,
+  ].join('\n');
 }
 
 export interface RunSpec {
   key: string;
+  /** The comparison's scenario: the same text for every run of a comparison (the engine
+   *  reads it once per worker), or, without `algorithm`, the run's own scenario. */
   scenarioJson: string;
+  /** The catalogue entry this run compares: the engine applies its settings to flow 0 of
+   *  `scenarioJson` (engine/core/src/scenario/runs.rs, as the page's `runScenario` does).
+   *  Absent: `scenarioJson` runs as it is (a competition). */
+  algorithm?: string;
   /** A competition: the key of each flow of the run (flow i's tables, summary and status go
    *  to flowKeys[i], one chunk message per flow, the run-wide tables with flow 0's). Absent:
    *  flow 0 only, under `key`. */

@@ -1,16 +1,17 @@
+import { spawnWorker } from '../lib/workerRpc';
 import type { WorkerLike } from './client';
-import { takeFault } from './fault';
 
-/** Starts one engine worker (Vite bundles the worker from this exact expression). In a
- *  fault test only (fault.ts), the first worker started is told to fail. */
+/** Starts one engine worker (Vite bundles the worker from this exact expression;
+ *  lib/workerRpc.ts arms a test's fault). */
 export function spawnEngineWorker(): WorkerLike {
-  const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'cwndlab-engine',
-  });
-  const fault = takeFault('engine');
-  if (fault) worker.postMessage(fault);
-  return worker as unknown as WorkerLike;
+  return spawnWorker(
+    'engine',
+    () =>
+      new Worker(new URL('./engine.worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'cwndlab-engine',
+      }),
+  );
 }
 
 /** Workers to start: one per core, at most one per algorithm, at least one. */

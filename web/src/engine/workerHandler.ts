@@ -79,7 +79,10 @@ export type SimLike = Pick<
 
 /** What the handler needs from the wasm module. */
 export interface EngineApi {
-  createSim(scenarioJson: string): SimLike;
+  /** A run of catalogue entry `algorithm` on the comparison scenario `scenarioJson` (read
+   *  once for every algorithm: runs.ts), or of `scenarioJson` as it is (no algorithm);
+   *  throws with the engine's problems when it refuses the run's scenario. */
+  createSim(scenarioJson: string, algorithm?: string): SimLike;
   /** `first_divergence_json(a, b)`: runs both scenarios explained. */
   firstDivergence(aJson: string, bJson: string): string;
   /** `codes_json()`, parsed. */
@@ -140,6 +143,9 @@ interface Run {
   receivedAt: number;
   /** The scenario as started; live changes are added to it (`scenario_json()`). */
   scenarioJson: string;
+  /** The catalogue entry the engine applies to `scenarioJson` (RunSpec.algorithm); none
+   *  once a live change has made `scenarioJson` the run's own scenario. */
+  algorithm?: string;
   /** Live changes applied so far (a replay made before one is stale). */
   changes: number;
   /** The explained replay of this run, made when the page first asks (null until then). */
@@ -292,7 +298,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     onError: (e: unknown) => void,
   ): Run | null {
     try {
-      const sim = api.createSim(spec.scenarioJson);
+      const sim = api.createSim(spec.scenarioJson, spec.algorithm);
       sim.set_bounded(budgetRows, buckets);
       return {
         key: spec.key,
@@ -308,6 +314,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         done: false,
         receivedAt,
         scenarioJson: spec.scenarioJson,
+        ...(spec.algorithm === undefined ? {} : { algorithm: spec.algorithm }),
         changes: 0,
         replay: null,
         ahead: aheadOf !== null,
@@ -589,6 +596,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         run.sim.apply_change(path, valueJson);
         run.changes += 1;
         run.scenarioJson = run.sim.scenario_json();
+        delete run.algorithm;
         const scenario = JSON.parse(run.scenarioJson) as { timeline?: JsonValue };
         post(
           {
@@ -618,7 +626,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       run.replay = null;
     }
     if (!run.replay) {
-      const sim = api.createSim(run.scenarioJson);
+      const sim = api.createSim(run.scenarioJson, run.algorithm);
       sim.set_explain(true);
       // The replay is asked for decisions only: its rows are dropped (hashed) as they come.
       sim.keep_rows(false);
@@ -651,7 +659,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     to: number,
   ): Promise<{ chunk: TraceChunk; transfer: ArrayBuffer[]; computeMs: number }> {
     const mine = gen;
-    const sim = api.createSim(run.scenarioJson);
+    const sim = api.createSim(run.scenarioJson, run.algorithm);
     let computeMs = 0;
     try {
       sim.keep_rows(false);

@@ -4,6 +4,7 @@
 // STORE zip (zip.ts), or, when the export is one file, that file itself. Nothing heavy runs
 // on the page: no formatting, no per-byte work.
 import type { JsonObject } from '../lib/json';
+import { RequestChannel, type Current, type WorkerLike } from '../lib/workerRpc';
 import type { ExportFileInfo, ExportJob, FromExportWorker, ToExportWorker } from './protocol';
 import { ZipWriter, type ZipFile } from './zip';
 
@@ -21,12 +22,7 @@ export function packaging(
 }
 
 /** What the client needs of a Worker (tests pass an in-process stand-in). */
-export interface ExportWorkerLike {
-  postMessage(msg: ToExportWorker, transfer?: Transferable[]): void;
-  onmessage: ((event: MessageEvent<FromExportWorker>) => void) | null;
-  onerror: ((event: ErrorEvent) => void) | null;
-  terminate(): void;
-}
+export type ExportWorkerLike = WorkerLike<ToExportWorker, FromExportWorker>;
 
 /** A finished export: what to save and under which name, and what it holds. */
 export interface ExportOutput {
@@ -55,94 +51,49 @@ export interface ExportOptions {
 }
 
 interface Active {
-  id: number;
   opts: ExportOptions;
   /** Each job's folder in the archive. */
   folders: string[];
   zip: ZipWriter | null;
   files: { path: string; mime: string; file: ZipFile }[][];
   notes: string[];
-  resolve: (out: ExportOutput | null) => void;
-  reject: (e: Error) => void;
 }
 
 /** What an export says when its worker stopped or could not start (plain words). */
 export const EXPORT_WORKER_FAILED = 'its worker stopped unexpectedly. Try the export again.';
 
-/** The export worker and the export in progress. */
+/** The export worker and the export in progress (lib/workerRpc.ts's one-at-a-time
+ *  channel: a new export, or Cancel, drops the current one and tells the worker). */
 export class ExportClient {
-  private worker: ExportWorkerLike | null = null;
-  private nextId = 0;
-  private active: Active | null = null;
+  private readonly channel: RequestChannel<ToExportWorker, FromExportWorker, ExportOutput>;
 
-  constructor(
-    private readonly module: WebAssembly.Module,
-    private readonly spawn: () => ExportWorkerLike,
-  ) {}
-
-  private ensureWorker(): ExportWorkerLike {
-    if (this.worker) return this.worker;
-    const worker = this.spawn();
-    worker.onmessage = (event) => this.receive(event.data);
-    worker.onerror = (event) => {
-      event.preventDefault?.();
+  constructor(module: WebAssembly.Module, spawn: () => ExportWorkerLike) {
+    this.channel = new RequestChannel({
+      spawn,
+      init: () => ({ type: 'init', module }),
       // A trap or a worker that could not load: the export fails; the next one starts a
       // fresh worker.
-      this.dropWorker();
-      this.fail(this.active?.id ?? -1, EXPORT_WORKER_FAILED);
-    };
-    worker.postMessage({ type: 'init', module: this.module });
-    this.worker = worker;
-    return worker;
-  }
-
-  /** Stops the worker (it failed); the next export starts a fresh one. */
-  private dropWorker() {
-    this.worker?.terminate();
-    this.worker = null;
+      lost: EXPORT_WORKER_FAILED,
+      onDropped: (id, post) => post({ type: 'cancel', id }),
+    });
   }
 
   /** Starts an export of `request` (the engine's request object) over `jobs`. */
   run(request: JsonObject, jobs: ExportJob[], opts: ExportOptions): ExportTask {
-    this.cancelActive();
-    this.nextId += 1;
-    const id = this.nextId;
-    const promise = new Promise<ExportOutput | null>((resolve, reject) => {
-      this.active = { id, opts, folders: jobs.map((j) => j.folder), zip: null, files: [], notes: [], resolve, reject };
-    });
-    try {
-      this.ensureWorker().postMessage({ type: 'export', id, request: JSON.stringify(request), jobs });
-    } catch (e) {
-      this.fail(id, e instanceof Error ? e.message : String(e));
-    }
+    const a: Active = { opts, folders: jobs.map((j) => j.folder), zip: null, files: [], notes: [] };
+    const { id, promise } = this.channel.request(
+      (id) => ({ msg: { type: 'export', id, request: JSON.stringify(request), jobs } }),
+      (msg, current) => this.receive(a, msg, current),
+    );
     return { promise, cancel: () => this.cancel(id) };
   }
 
   /** Drops export `id` if it is the one running (its promise resolves with null). */
   cancel(id: number): void {
-    if (this.active?.id !== id) return;
-    this.cancelActive();
+    this.channel.cancel(id);
   }
 
-  private cancelActive() {
-    const a = this.active;
-    if (!a) return;
-    this.active = null;
-    this.worker?.postMessage({ type: 'cancel', id: a.id });
-    a.resolve(null);
-  }
-
-  private fail(id: number, message: string) {
-    const a = this.active;
-    if (!a || (a.id !== id && id !== -1)) return;
-    this.active = null;
-    a.reject(new Error(message));
-  }
-
-  private receive(msg: FromExportWorker) {
-    if (msg.type === 'ready') return;
-    const a = this.active;
-    if (!a || msg.id !== a.id) return;
+  private receive(a: Active, msg: FromExportWorker, current: Current<ExportOutput>) {
     try {
       switch (msg.type) {
         case 'files':
@@ -154,19 +105,14 @@ export class ExportClient {
           a.opts.onProgress?.(msg.progress);
           return;
         case 'done':
-          this.finish(a);
-          return;
-        case 'failed':
-          // A trap: this worker's engine must not be used again; the next export starts a
-          // fresh one.
-          if (msg.fatal) this.dropWorker();
-          this.fail(a.id, msg.message);
+          this.channel.finish(current.id);
+          current.resolve(this.finish(a));
           return;
       }
     } catch (e) {
       // A zip limit (4 GiB, 65 535 files): the export fails with the reason.
-      this.worker?.postMessage({ type: 'cancel', id: a.id });
-      this.fail(a.id, e instanceof Error ? e.message : String(e));
+      this.channel.post({ type: 'cancel', id: current.id });
+      this.channel.fail(current.id, e instanceof Error ? e.message : String(e));
     }
   }
 
@@ -182,24 +128,20 @@ export class ExportClient {
     );
   }
 
-  private finish(a: Active) {
-    this.active = null;
+  private finish(a: Active): ExportOutput {
     const zip = a.zip ?? new ZipWriter(a.opts.date ?? new Date());
     const flat = a.files.flat();
     const files = zip.files().map((f, i) => ({ path: f.path, size: f.size, mime: flat[i]?.mime ?? '' }));
     const how = packaging(files, a.opts.zipName);
     const [only] = zip.files();
     if (how.kind === 'file' && only) {
-      a.resolve({ blob: new Blob(only.parts, { type: how.mime }), name: how.name, files, notes: a.notes });
-      return;
+      return { blob: new Blob(only.parts, { type: how.mime }), name: how.name, files, notes: a.notes };
     }
-    a.resolve({ blob: zip.blob(), name: how.name, files, notes: a.notes });
+    return { blob: zip.blob(), name: how.name, files, notes: a.notes };
   }
 
   /** Stops the worker (the page is going away, or a test ends). */
   dispose(): void {
-    this.cancelActive();
-    this.worker?.terminate();
-    this.worker = null;
+    this.channel.dispose();
   }
 }

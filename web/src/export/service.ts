@@ -1,21 +1,22 @@
 // The page's export service: one ExportClient, made on the first export from the engine the
 // page compiled (wasmMain.ts), with its own worker; and saving a Blob as a download.
-import { takeFault } from '../engine/fault';
 import { compiledEngine } from '../engine/wasmMain';
+import { spawnWorker } from '../lib/workerRpc';
 import { ExportClient, type ExportWorkerLike } from './exportClient';
 
 let client: ExportClient | null = null;
 
-/** Starts the export worker (Vite bundles it from this exact expression). In a fault test
- *  only (engine/fault.ts), the first one started is told to fail. */
+/** Starts the export worker (Vite bundles it from this exact expression; lib/workerRpc.ts
+ *  arms a test's fault). */
 function spawnExportWorker(): ExportWorkerLike {
-  const worker = new Worker(new URL('./export.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'cwndlab-export',
-  });
-  const fault = takeFault('export');
-  if (fault) worker.postMessage(fault);
-  return worker as unknown as ExportWorkerLike;
+  return spawnWorker(
+    'export',
+    () =>
+      new Worker(new URL('./export.worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'cwndlab-export',
+      }),
+  );
 }
 
 /** The page's export client, or null before the engine has loaded. */

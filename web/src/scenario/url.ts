@@ -10,17 +10,7 @@ import { tables, type ParamSpec, type Scenario } from '../engine/tables';
 import type { Validation } from '../engine/validation';
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../lib/json';
 import { ALGORITHM_NAMES, algorithmLabel, DEFAULT_SELECTION, isAlgorithm, orderAlgorithms } from './algorithms';
-import {
-  allowedText,
-  checkValue,
-  formatValue,
-  listText,
-  parseDecimal,
-  parseValueText,
-  PARAMS,
-  specOf,
-  valueText,
-} from './params';
+import { allowedText, formatValue, listText, parseDecimal, parseValueText, PARAMS, specOf, valueText } from './params';
 import { concretePath, durationOf, getAt, pathOfUrlKey, setAt, splitFlowPath, timelineOf, urlKeyOf } from './paths';
 import {
   CDF_SCALES,
@@ -631,12 +621,4 @@ function validateWithFallback(
   const fallback = validate(JSON.stringify(defaultShareState().scenario));
   note('', 'The settings in this link do not form a scenario the engine accepts; showing the default scenario.');
   return fallback.ok ? fallback.scenario : defaultShareState().scenario;
-}
-
-/** Checks one value a control wants to set; the same rules as a link. */
-export function checkParam(path: string, value: JsonValue): { ok: true } | { ok: false; message: string } {
-  const spec = specOf(path);
-  if (!spec) return { ok: false, message: `${path} is not a cwndlab setting` };
-  const c = checkValue(spec, value);
-  return c.ok ? { ok: true } : { ok: false, message: `${spec.label} ${c.reason}; ${allowedText(spec)}` };
 }

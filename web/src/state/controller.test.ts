@@ -143,8 +143,57 @@ describe('the app controller', () => {
     h.controller.setParam('flows[0].tcp.rwnd', 100);
     const s = h.store.getState();
     expect(s.scenario).toBe(before);
-    expect(s.notices.map((n) => n.message).join('\n')).toMatch(/Bottleneck bandwidth is out of range; allowed/);
+    // The engine's words: the parameter's path, the value and what is allowed.
+    expect(s.notices.map((n) => n.message).join('\n')).toMatch(
+      /Not applied: network\.bottleneck\.bandwidth = 5 bit\/s is out of range; allowed 1000 to/,
+    );
     expect(s.notices.map((n) => n.message).join('\n')).toMatch(/smaller than the MSS/);
+    expect(s.notices.map((n) => n.key)).toContain('network.bottleneck.bandwidth');
+  });
+
+  it('a slider step: one engine validation, and the runs take one scenario text and their algorithm', async () => {
+    const h = make('?v=1&alg=reno,newreno,tahoe');
+    h.controller.runFull();
+    await waitFor(h.allDone);
+    const posted: RunSpec[][] = [];
+    const start = h.client.start.bind(h.client);
+    h.client.start = (mode, runs) => {
+      posted.push(runs);
+      return start(mode, runs);
+    };
+    const validated = h.validations();
+    expect(h.controller.setParam('network.bottleneck.delay', 0.03)).toBe(true);
+    expect(h.validations()).toBe(validated + 1);
+    const runs = posted[0] ?? [];
+    expect(runs.map((r) => r.key).sort()).toEqual(['newreno', 'reno', 'tahoe']);
+    for (const r of runs) expect(r.algorithm).toBe(r.key);
+    expect(new Set(runs.map((r) => r.scenarioJson)).size).toBe(1);
+    expect(runs[0]?.scenarioJson).toBe(JSON.stringify(h.store.getState().scenario));
+    await waitFor(h.allDone);
+    // The runs the engine made are those the page's own runScenario describes.
+    const s = h.store.getState();
+    for (const key of ['reno', 'newreno', 'tahoe']) {
+      expect(s.runs[key]?.summary?.digest).toBe(directDigestOf(runScenario(s.scenario, key)));
+    }
+    // A refused value costs one validation too, and its notice is the engine's.
+    expect(h.controller.setParam('network.bottleneck.delay', -1)).toBe(false);
+    expect(h.validations()).toBe(validated + 2);
+    expect(h.store.getState().notices.at(-1)?.message).toMatch(/^Not applied: network\.bottleneck\.delay = -1/);
+  });
+
+  it('live: a value the engine refuses is not queued, and its notice names the parameter', () => {
+    const h = make('?v=1&alg=reno&duration=5');
+    h.controller.play();
+    const timeline = h.store.getState().scenario.timeline;
+    expect(h.controller.setParam('network.bottleneck.bandwidth', 5)).toBe(false);
+    const s = h.store.getState();
+    expect(s.pendingLive).toEqual({});
+    expect(s.scenario.timeline).toEqual(timeline);
+    const notice = s.notices.at(-1);
+    expect(notice?.key).toBe('network.bottleneck.bandwidth');
+    expect(notice?.message).toMatch(/Not applied: .*network\.bottleneck\.bandwidth = 5 bit\/s .*allowed 1000 to/);
+    expect(h.controller.setParam('network.bottleneck.bandwidth', 3_000_000)).toBe(true);
+    expect(h.store.getState().pendingLive).toEqual({ 'network.bottleneck.bandwidth': 3_000_000 });
   });
 
   it('live: a live change becomes a timeline entry at the play head, and the link replays it exactly', async () => {

@@ -13,7 +13,7 @@ import type { Scenario } from '../engine/tables';
 import { TraceStore } from '../engine/traceStore';
 import type { World } from '../plots/core/prerender';
 import { isJsonObject, type JsonValue } from '../lib/json';
-import { runScenario, type AlgorithmName } from '../scenario/algorithms';
+import type { AlgorithmName } from '../scenario/algorithms';
 import { THIN_PLOTS, writesStream } from '../scenario/apps';
 import { anyBbr, BBR_PLOTS } from '../scenario/bbr';
 import {
@@ -34,7 +34,7 @@ import { presetFocus, presetNamed, presetView } from '../scenario/presets';
 import { specOf } from '../scenario/params';
 import { concretePath, durationOf, setAt } from '../scenario/paths';
 import { defaultLayout, defaultPlots, PLOT_IDS, type Notice } from '../scenario/shareState';
-import { checkParam, type Validator } from '../scenario/url';
+import type { Validator } from '../scenario/url';
 import { seriesFor, type AppStore } from './store';
 import { Explainer } from '../explain/explainer';
 import { RequestTiming } from './requestTiming';
@@ -227,14 +227,16 @@ export class AppController {
     this.store.getState().addNotices(list);
   }
 
-  /** One run per algorithm: the base scenario with that algorithm on flow 0; in a
-   *  competition one run of the scenario as it is, read flow by flow. */
+  /** One run per algorithm: the base scenario with that algorithm on flow 0 (the engine
+   *  applies it, reading the scenario once: RunSpec.algorithm); in a competition one run of
+   *  the scenario as it is, read flow by flow. */
   private runSpecs(mode: Mode, scenario: Scenario, algorithms: readonly AlgorithmName[], rounds: boolean): RunSpec[] {
     if (mode === 'compete') {
       const flowKeys = flowsOf(scenario).map((_, i) => flowKey(i));
       return [{ key: 'compete', scenarioJson: JSON.stringify(scenario), flowKeys, rounds }];
     }
-    return algorithms.map((key) => ({ key, scenarioJson: JSON.stringify(runScenario(scenario, key)), rounds }));
+    const scenarioJson = JSON.stringify(scenario);
+    return algorithms.map((key) => ({ key, scenarioJson, algorithm: key, rounds }));
   }
 
   /**
@@ -458,6 +460,30 @@ export class AppController {
 
   // ---- changes ----
 
+  /**
+   * The engine's check of live changes (set while playing, at the current simulated time):
+   * the scenario with each as a timeline entry, which the engine checks as it checks a live
+   * change (the parameter may change while running, the value is allowed). False (with a
+   * notice naming the parameter and the allowed values) if refused.
+   */
+  private acceptLive(changes: readonly (readonly [string, JsonValue])[]): boolean {
+    const s = this.store.getState();
+    const timeline = Array.isArray(s.scenario.timeline) ? s.scenario.timeline : [];
+    const entries = changes.map(([set, value]) => ({ at: 0, set, value }));
+    const result = this.validation(JSON.stringify({ ...s.scenario, timeline: [...timeline, ...entries] }));
+    if (result.ok) return true;
+    const first = timeline.length;
+    this.notify(
+      result.problems.map((p) => {
+        // A problem of an added entry is about its parameter.
+        const i = /^timeline\[(\d+)\]/.exec(p.path)?.[1];
+        const key = i !== undefined && Number(i) >= first ? (changes[Number(i) - first]?.[0] ?? p.path) : p.path;
+        return { key, message: `Not applied: ${p.text}` };
+      }),
+    );
+    return false;
+  }
+
   /** The engine's validation of a changed scenario, or null (with a notice) if refused. */
   private accept(next: Scenario): Validation | null {
     const result = this.validation(JSON.stringify(next));
@@ -531,15 +557,9 @@ export class AppController {
   setParams(changes: readonly (readonly [string, JsonValue])[]): boolean {
     const first = changes[0];
     if (first === undefined) return false;
-    for (const [path, value] of changes) {
-      const checked = checkParam(path, value);
-      if (!checked.ok) {
-        this.notify([{ key: path, message: `Not applied: ${checked.message}.` }]);
-        return false;
-      }
-    }
     const s = this.store.getState();
     if (s.live && s.playing && changes.every(([p]) => specOf(p)?.live)) {
+      if (!this.acceptLive(changes)) return false;
       for (const [p, v] of changes) {
         s.setPendingLive(p, v);
         this.liveQueue.set(p, v);
@@ -595,13 +615,9 @@ export class AppController {
     const { paths } = change;
     const first = paths[0];
     if (first === undefined) return false;
-    const checked = checkParam(first, value);
-    if (!checked.ok) {
-      this.notify([{ key: first, message: `Not applied: ${checked.message}.` }]);
-      return false;
-    }
     const s = this.store.getState();
     if (s.live && s.playing && specOf(first)?.live) {
+      if (!this.acceptLive(paths.map((p) => [p, value] as const))) return false;
       for (const p of paths) {
         s.setPendingLive(p, value);
         this.liveQueue.set(p, value);
@@ -662,7 +678,6 @@ export class AppController {
     const comparisons: RunSpec[][] = [];
     const patches: Partial<AppState>[] = [];
     for (const value of target.values) {
-      if (!checkParam(first, value).ok) continue;
       const next = this.changed(change, value);
       const validation = this.validation(JSON.stringify(next));
       if (!validation.ok) continue;

@@ -6,6 +6,7 @@ import * as wasm from '../engine/pkg/cwndlab_wasm.js';
 import type { Codes } from '../engine/tables';
 import { provideFullEngine } from '../engine/wasmMain';
 import { parseValidation } from '../engine/validation';
+import { simFactory } from '../engine/runs';
 import type { EngineApi } from '../engine/workerHandler';
 import type { Validator } from '../scenario/url';
 
@@ -32,7 +33,7 @@ export function realValidator(): Validator {
 export function realEngineApi(): EngineApi {
   const w = engineWasm();
   return {
-    createSim: (json) => new w.Sim(json),
+    createSim: simFactory(w),
     firstDivergence: (a, b) => w.first_divergence_json(a, b),
     codes: JSON.parse(w.codes_json()) as Codes,
   };

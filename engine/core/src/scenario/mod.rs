@@ -633,11 +633,31 @@ impl Scenario {
     /// problem is reported at once: unknown keys, wrong types and out-of-range values
     /// together; rules that relate several parameters once each value is valid.
     pub fn from_value(user: &Value) -> Result<Scenario, Vec<Problem>> {
-        let (mut merged, mut problems) = merge_over_defaults(user)?;
+        let (merged, mut problems) = merge_over_defaults(user)?;
         problems.extend(check_values(&merged));
         if !problems.is_empty() {
             return Err(problems);
         }
+        Scenario::read_merged(merged)
+    }
+
+    /// A compared run's scenario (`runs::run_scenario`): `user` is a scenario the engine has
+    /// validated with [`Scenario::from_value`] (the page's one validation of a step), with a
+    /// catalogue entry's settings written on flow 0. Every value was checked then or is the
+    /// catalogue's own (a test checks each against its parameter), so each value's range is
+    /// not checked again; the rules that relate several settings are (an entry may not suit
+    /// the path: BR-TCP without a reservation). Anything merging reports still refuses it.
+    pub(crate) fn from_checked_value(user: &Value) -> Result<Scenario, Vec<Problem>> {
+        let (merged, problems) = merge_over_defaults(user)?;
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        Scenario::read_merged(merged)
+    }
+
+    /// The typed scenario of a merged one whose values are checked: each flow named after
+    /// the catalogue entry it is, then the rules that relate several settings.
+    fn read_merged(mut merged: Value) -> Result<Scenario, Vec<Problem>> {
         // Name each flow after the catalogue entry its resolved settings are.
         let names: Vec<&str> = merged
             .get("flows")
@@ -881,6 +901,7 @@ impl Scenario {
 }
 
 mod check;
+pub mod runs;
 #[cfg(test)]
 mod tests;
 

@@ -1,0 +1,232 @@
+//! The scenario one run of a comparison simulates: the page's scenario with one catalogue
+//! entry's settings on flow 0. The page sends a comparison's scenario to the engine once; the
+//! engine makes each compared run from it here (no JSON text per algorithm).
+
+use serde_json::{Map, Value};
+
+use crate::catalogue::{self, CATALOGUE};
+use crate::scenario::{Problem, Scenario};
+
+/// Settings that choose the congestion controller rather than tune a sender: the algorithm
+/// choice owns them even though only some entries set them (only BBR's entry sets
+/// `cc.controller`; were it a scenario setting, a base made from a BBR flow would keep BBR
+/// under every compared name).
+const SELECTOR_KEYS: [&str; 1] = ["cc.controller"];
+
+/// The settings every catalogue entry sets (`variant`, `cc.idle_policy`, `cc.growth_gate`).
+fn common_keys() -> Vec<&'static str> {
+    let Some(first) = CATALOGUE.first() else {
+        return Vec::new();
+    };
+    first
+        .settings
+        .iter()
+        .map(|(k, _)| *k)
+        .filter(|k| CATALOGUE.iter().all(|e| e.settings.iter().any(|(q, _)| q == k)))
+        .collect()
+}
+
+/// Paths inside a flow the algorithm choice owns: the common keys, plus the selector keys
+/// that some entry sets. Settings only some entries set (a sender profile's initial window)
+/// stay scenario settings: a run of such an entry takes the entry's values, every other run
+/// the scenario's.
+pub fn controlled_keys() -> Vec<&'static str> {
+    let mut keys = common_keys();
+    for k in SELECTOR_KEYS {
+        if !keys.contains(&k) && CATALOGUE.iter().any(|e| e.settings.iter().any(|(q, _)| *q == k)) {
+            keys.push(k);
+        }
+    }
+    keys
+}
+
+/// Writes `key` (a dotted path) inside `flow`, making an object of anything in the way.
+fn put(flow: &mut Value, key: &str, value: Value) {
+    let mut cur = flow;
+    for part in key.split('.') {
+        if !cur.is_object() {
+            *cur = Value::Object(Map::new());
+        }
+        let Value::Object(o) = cur else { return };
+        cur = o.entry(part.to_string()).or_insert(Value::Null);
+    }
+    *cur = value;
+}
+
+/// The scenario a run of catalogue entry `name` simulates on `base` (a scenario object,
+/// partial or complete, as the page holds it): flow 0's algorithm and the settings the
+/// algorithm choice owns go back to their defaults (and a named entry's own settings too,
+/// while the flow still has them all), then `name`'s settings and name are written. Any
+/// other name (`custom`): `base` as it is. The result is checked where it is read
+/// (`Scenario::from_value`): an entry may not suit the path (BR-TCP without a reservation).
+pub fn run_value(base: &Value, name: &str) -> Value {
+    let Some(entry) = catalogue::find(name) else {
+        return base.clone();
+    };
+    let defaults = crate::schema::flow_defaults();
+    let default_of = |k: &str| crate::scenario::get_path(&defaults, k).cloned().unwrap_or(Value::Null);
+    let mut out = base.clone();
+    if !out.is_object() {
+        out = Value::Object(Map::new());
+    }
+    let Value::Object(top) = &mut out else {
+        return out;
+    };
+    let flows = top.entry("flows").or_insert(Value::Null);
+    if !flows.is_array() {
+        *flows = Value::Array(Vec::new());
+    }
+    let Value::Array(list) = flows else {
+        return out;
+    };
+    if list.is_empty() {
+        list.push(Value::Object(Map::new()));
+    }
+    let flow = &mut list[0];
+    if !flow.is_object() {
+        *flow = Value::Object(Map::new());
+    }
+    let default_name = default_of("algorithm");
+    let old = flow
+        .get("algorithm")
+        .and_then(Value::as_str)
+        .filter(|n| Some(*n) != default_name.as_str())
+        .and_then(catalogue::find);
+    put(flow, "algorithm", default_name.clone());
+    for k in common_keys() {
+        put(flow, k, default_of(k));
+    }
+    if let Some(old) = old {
+        let same = old
+            .settings
+            .iter()
+            .all(|(k, v)| crate::scenario::get_path(flow, k).unwrap_or(&Value::Null) == &v.to_json());
+        if same {
+            for (k, _) in old.settings {
+                put(flow, k, default_of(k));
+            }
+        }
+    }
+    for k in controlled_keys() {
+        put(flow, k, default_of(k));
+    }
+    for (k, v) in entry.settings {
+        put(flow, k, v.to_json());
+    }
+    put(flow, "algorithm", Value::String(entry.name.to_string()));
+    out
+}
+
+/// The typed scenario a run of `name` simulates on `base`, a scenario the engine has
+/// validated (the page's one validation of the step; `name` none: `base` as it is). Only the
+/// rules that relate several settings are checked (`Scenario::from_checked_value`): the
+/// entry's values are the catalogue's, every other value was checked with `base`. The same
+/// result as `Scenario::from_value(&run_value(base, name))` for a valid `base` (tested).
+pub fn run_scenario(base: &Value, name: Option<&str>) -> Result<Scenario, Vec<Problem>> {
+    match name {
+        Some(name) => Scenario::from_checked_value(&run_value(base, name)),
+        None => Scenario::from_checked_value(base),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Scenario;
+    use serde_json::json;
+
+    #[test]
+    fn a_run_takes_the_entry_and_keeps_the_rest() {
+        let base = json!({"duration": 3, "flows": [{"algorithm": "cubic", "tcp": {"mss": 1000}}]});
+        let v = run_value(&base, "reno");
+        assert_eq!(v["duration"], json!(3));
+        assert_eq!(v["flows"][0]["tcp"]["mss"], json!(1000));
+        assert_eq!(v["flows"][0]["algorithm"], json!("reno"));
+        let s = Scenario::from_value(&v).unwrap();
+        assert_eq!(s.flows[0].algorithm, "reno");
+        assert_eq!(s.flows[0].tcp.mss, 1000);
+    }
+
+    #[test]
+    fn every_entry_on_the_default_scenario_reads_as_that_entry() {
+        for e in CATALOGUE {
+            let v = run_value(&json!({}), e.name);
+            let s = Scenario::from_value(&v);
+            // BR-TCP needs a reservation the default path does not have: refused, not run.
+            if let Ok(s) = s {
+                assert_eq!(s.flows[0].algorithm, e.name, "{}", e.name);
+            } else {
+                assert_eq!(e.name, "br_tcp", "{} was refused", e.name);
+            }
+        }
+    }
+
+    #[test]
+    fn every_catalogue_value_is_allowed_by_its_parameter() {
+        let params = crate::schema::params();
+        for e in CATALOGUE {
+            for (path, v) in e.settings {
+                let full = format!("flows[].{path}");
+                let def = params.iter().find(|p| p.path == full);
+                let def = def.unwrap_or_else(|| panic!("{}: {full} is not a parameter", e.name));
+                assert_eq!(
+                    crate::scenario::check_leaf(def, &v.to_json()),
+                    None,
+                    "{} {full}",
+                    e.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_run_checked_once_is_the_run_checked_twice() {
+        let bases: Vec<Value> = crate::presets::all()
+            .iter()
+            .flat_map(|p| [p.overrides.clone(), p.scenario().expect("a preset is valid").to_value()])
+            .chain([
+                json!({}),
+                json!({"flows": [{"variant": "reno", "cc": {"controller": "bbr"}}]}),
+            ])
+            .collect();
+        let mut refused = 0;
+        let mut compared = 0;
+        // Only a scenario the engine validated is ever read this way.
+        for base in bases.iter().filter(|b| Scenario::from_value(b).is_ok()) {
+            compared += 1;
+            for name in CATALOGUE.iter().map(|e| e.name).chain(["custom"]) {
+                let twice = Scenario::from_value(&run_value(base, name));
+                let once = run_scenario(base, Some(name));
+                match (twice, once) {
+                    (Ok(a), Ok(b)) => assert_eq!(a.to_value(), b.to_value(), "{name}"),
+                    (Err(a), Err(b)) => {
+                        refused += 1;
+                        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{name}");
+                    }
+                    (a, b) => panic!("{name}: {:?} against {:?}", a.is_ok(), b.is_ok()),
+                }
+            }
+            assert_eq!(
+                run_scenario(base, None).map(|s| s.to_value()).ok(),
+                Scenario::from_value(base).map(|s| s.to_value()).ok()
+            );
+        }
+        assert!(compared > bases.len() / 2, "{compared} of {}", bases.len());
+        // BR-TCP needs a reservation most bases lack: the rule relating the two still refuses.
+        assert!(refused > 0);
+    }
+
+    #[test]
+    fn custom_and_unknown_names_leave_the_scenario_as_it_is() {
+        let base = json!({"flows": [{"variant": "reno", "cc": {"controller": "bbr"}}]});
+        assert_eq!(run_value(&base, "custom"), base);
+    }
+
+    #[test]
+    fn a_bbr_base_does_not_keep_bbr_under_another_name() {
+        let base = json!({"flows": [{"cc": {"controller": "bbr"}}]});
+        let v = run_value(&base, "newreno");
+        let s = Scenario::from_value(&v).unwrap();
+        assert_eq!(s.flows[0].algorithm, "newreno");
+    }
+}
