@@ -508,6 +508,7 @@ impl Simulation {
         }
     }
 
+    #[inline(always)]
     fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::LinkHead { link } => match self.world.on_link_head(link) {
@@ -588,6 +589,7 @@ impl Simulation {
     }
 
     /// A packet reached its flow's receiver.
+    #[inline]
     fn deliver_to_receiver(&mut self, pkt: Packet) {
         let i = pkt.flow as usize;
         let r = &mut self.receivers[i];
@@ -606,6 +608,7 @@ impl Simulation {
     }
 
     /// An ACK or SYN-ACK reached its flow's sender.
+    #[inline]
     fn deliver_to_sender(&mut self, pkt: Packet) {
         let i = pkt.flow as usize;
         let now = self.world.now;

@@ -99,6 +99,7 @@ impl Tracker {
 
     /// Attempt `attempt` of segment `seg` reached the receiver; `out` receives the
     /// retransmissions this arrival shows to be spurious, lowest attempt first.
+    #[inline]
     pub fn arrived(&mut self, seg: u32, attempt: u32, out: &mut Vec<Spurious>) {
         let Some(c) = self.get(seg) else {
             return;

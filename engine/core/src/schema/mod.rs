@@ -155,6 +155,7 @@ macro_rules! p {
         }
     };
 }
+pub(crate) use p;
 
 const LOSS_MODELS: &[Choice] = &[
     Choice { value: "none", label: "None", help: help!("No random loss.") },
@@ -642,34 +643,11 @@ fn build_params() -> Vec<ParamDef> {
             "Increase factor α (> 0)."),
         p!("flows[].cc.binomial_beta", "Binomial β", "cc", "1", Kind::Float { min: 0.01, max: 0.99, default: 0.5, log: false }, false, NONE,
             "Decrease factor β (0 < β < 1)."),
-        p!("flows[].cc.cubic_c", "CUBIC C", "cc", "segments/s³", Kind::Float { min: 0.01, max: 10.0, default: 0.4, log: true }, false, NONE,
-            "CUBIC's aggressiveness: W_cubic(t) = C·(t − K)³ + W_max, windows in segments (RFC 9438 §4.2: 0.4). Used to three decimals."),
-        p!("flows[].cc.cubic_beta", "CUBIC β", "cc", "1", Kind::Float { min: 0.5, max: 0.95, default: 0.7, log: false }, false, NONE,
-            "CUBIC's multiplicative decrease factor β_cubic (RFC 9438 §4.6: 0.7; Linux 717/1024 ≈ 0.7002). Used to three decimals."),
-        p!("flows[].cc.cubic_fast_convergence", "CUBIC fast convergence", "cc", "", Kind::Bool { default: true }, false, NONE,
-            "RFC 9438 §4.7: a loss before the window has regained the last W_max sets W_max = cwnd·(1 + β_cubic)/2, giving room to a newer flow sooner."),
-        p!("flows[].cc.controller", "Controller", "cc", "", Kind::Enum { options: &[
-            Choice { value: "window", label: "Window rules", help: help!("Slow start, congestion avoidance and the ssthresh rule set cwnd; the sender sends as soon as the window allows (no pacing).") },
-            Choice { value: "bbr", label: "BBR v1 model", help: help!("draft-cardwell-iccrg-bbr-congestion-control-00 / Linux 4.9 tcp_bbr.c: the bottleneck bandwidth (max delivery rate over 10 rounds) and the minimum RTT (over 10 s) set a pacing rate and cwnd = gain × BDP; the sender paces its segments. The variant's loss recovery still decides what is resent; the window rules above are not used.") },
-        ], default: "window" }, false, NONE,
-            "What sets the window and the sending rate."),
-        p!("flows[].cc.cubic_ssthresh_from", "CUBIC decrease from", "cc", "", Kind::Enum { options: &[
-            Choice { value: "flight", label: "FlightSize (RFC)", help: help!("RFC 9438 §4.6: ssthresh = max(FlightSize·β_cubic, 2·SMSS).") },
-            Choice { value: "cwnd", label: "cwnd (Linux, ns-3)", help: help!("Linux's tcp_cubic.c (cubictcp_recalc_ssthresh) and ns-3's TcpCubic: ssthresh = max(cwnd·β_cubic, 2 segments).") },
-        ], default: "flight" }, false, NONE,
-            "What CUBIC's multiplicative decrease multiplies by β_cubic."),
-        p!("flows[].cc.cubic_rtt", "CUBIC look-ahead", "cc", "", Kind::Enum { options: &[
-            Choice { value: "srtt", label: "One SRTT (RFC)", help: help!("RFC 9438 §4.2: the target is W_cubic(t + RTT) with RTT the smoothed round-trip time.") },
-            Choice { value: "min_rtt", label: "One minimum RTT (Linux, ns-3)", help: help!("Linux (bictcp_update: t + delay_min) and ns-3: the target is the cubic one minimum RTT ahead.") },
-        ], default: "srtt" }, false, NONE,
-            "How far ahead of now CUBIC reads its cubic for the target window."),
-        p!("flows[].cc.cubic_growth", "CUBIC growth", "cc", "", Kind::Enum { options: &[
-            Choice { value: "rfc", label: "RFC 9438", help: help!("§4.2–4.3: in the Reno-friendly region (W_cubic(t) < W_est) cwnd = W_est; otherwise cwnd steps toward the cubic's target.") },
-            Choice { value: "linux", label: "Linux", help: help!("tcp_cubic.c: each ACK takes the larger of the cubic's step and the step toward W_est (the smaller of its two ACK counters), and while no W_max is known (no loss yet, or after a timeout) at least one segment per 20 acknowledged, about 5 % per RTT, however flat the cubic (ns-3: CntClamp = 20). Not in RFC 9438.") },
-        ], default: "rfc" }, false, NONE,
-            "How CUBIC's increase combines the cubic and the Reno-friendly window."),
-        p!("flows[].cc.cubic_reno_friendly", "CUBIC Reno-friendly region", "cc", "", Kind::Bool { default: true }, false, NONE,
-            "RFC 9438 §4.3: track W_est, the window AIMD with α_cubic = 3(1 − β)/(1 + β) would have, and never let cwnd fall behind it (Linux: tcp_friendliness)."),
+    ]);
+    // Mechanisms' settings, each beside its mechanism (the controller first, then CUBIC's).
+    v.extend(crate::tcp::cc::bbr::settings::params());
+    v.extend(crate::tcp::cc::cubic::settings::params());
+    v.extend([
         p!("flows[].cc.full_window_slack", "Full-window slack", "cc", "", Kind::Enum { options: &[
             Choice { value: "one_mss", label: "Less than 1 SMSS unused", help: help!("The window counts as full when less than one SMSS of it is unused (the paper's §5 fix for Nagle and whole segments).") },
             Choice { value: "none", label: "None (literal)", help: help!("Full only when the flight reaches the window exactly.") },

@@ -240,7 +240,6 @@ impl Env for World {
     }
 
     /// An endpoint's packet goes on its first link (counted among the packets created).
-    #[inline]
     fn transmit(&mut self, link: u32, pkt: Packet) {
         self.packets += 1;
         self.offer(link, pkt);
@@ -285,6 +284,7 @@ impl World {
     /// Link `link`'s first packet on the wire reached the far end: it is dropped there (its
     /// fate), sunk (cross traffic), forwarded to its next link, or handed back for the
     /// endpoint it reached.
+    #[inline]
     pub(super) fn on_link_head(&mut self, link: u32) -> Option<(Endpoint, Packet)> {
         let l = &mut self.links[link as usize];
         let pkt = l.arrive(self.now);
@@ -294,29 +294,14 @@ impl World {
         self.arrive(link, pkt)
     }
 
+    #[inline]
     fn arrive(&mut self, link: u32, pkt: Packet) -> Option<(Endpoint, Packet)> {
         if pkt.kind == PktKind::Udp {
             self.cross_arrive(link, pkt);
             return None;
         }
         if pkt.fate != Fate::Ok {
-            self.data_lost(&pkt);
-            let d = &mut self.drops[pkt.flow as usize];
-            let kind = match (pkt.fate, is_forward(pkt.kind)) {
-                (Fate::Scripted, _) => {
-                    d.scripted += 1;
-                    EventKind::ScriptedDrop
-                }
-                (_, true) => {
-                    d.error += 1;
-                    EventKind::ErrorDrop
-                }
-                (_, false) => {
-                    d.ack_error += 1;
-                    EventKind::AckErrorDrop
-                }
-            };
-            self.log(pkt.flow, kind, pkt.seq, pkt.len, pkt.seg, pkt.tx);
+            self.wire_drop(pkt);
             return None;
         }
         if link == 0 {
@@ -344,7 +329,31 @@ impl World {
         Some((to, pkt))
     }
 
+    /// A packet the wire corrupted (or a scripted drop) reached the far end: logged and
+    /// counted here, at its own instant.
+    #[cold]
+    fn wire_drop(&mut self, pkt: Packet) {
+        self.data_lost(&pkt);
+        let d = &mut self.drops[pkt.flow as usize];
+        let kind = match (pkt.fate, is_forward(pkt.kind)) {
+            (Fate::Scripted, _) => {
+                d.scripted += 1;
+                EventKind::ScriptedDrop
+            }
+            (_, true) => {
+                d.error += 1;
+                EventKind::ErrorDrop
+            }
+            (_, false) => {
+                d.ack_error += 1;
+                EventKind::AckErrorDrop
+            }
+        };
+        self.log(pkt.flow, kind, pkt.seq, pkt.len, pkt.seg, pkt.tx);
+    }
+
     /// A cross-traffic packet reached the far end of the bottleneck (its sink).
+    #[cold]
     fn cross_arrive(&mut self, link: u32, pkt: Packet) {
         let st = &mut self.cross[pkt.flow as usize];
         if pkt.fate != Fate::Ok {

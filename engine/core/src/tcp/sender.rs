@@ -446,18 +446,14 @@ impl Sender {
             self.send_next(w, len, resend);
             sent += 1;
         }
-        // Less than a segment left to send (nothing to resend either).
-        let out_of_data = self.app_written.saturating_sub(self.snd_max) < self.mss && self.snd_nxt == self.snd_max;
-        let flight = self.flight();
-        self.cc.on_send_pass_end(
-            sent,
-            self.nxt_idx as u64,
-            self.snd_nxt,
-            self.snd_una,
-            cwnd_stop,
-            out_of_data,
-            flight,
-        );
+        if sent > 0 {
+            self.cc
+                .on_send_pass_end(self.nxt_idx as u64, self.snd_nxt, self.snd_una, cwnd_stop);
+        }
+        if self.paced && self.app_written.saturating_sub(self.snd_max) < self.mss && self.snd_nxt == self.snd_max {
+            // Less than a segment left to send (nothing to resend either).
+            self.cc.on_out_of_data(self.flight());
+        }
         sent
     }
 

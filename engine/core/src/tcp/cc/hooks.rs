@@ -114,29 +114,21 @@ impl Cc {
         self.bbr_on_transmit(now, index, end, retx, outstanding, srtt);
     }
 
-    /// A pass of the send loop ended after `sent` segments, with `packets_out` segments in
+    /// A pass of the send loop that sent something ended, with `packets_out` segments in
     /// flight up to `snd_nxt` from `snd_una`; `cwnd_stopped` when the window stopped it
-    /// while data waited, `out_of_data` when less than a segment was left to send.
+    /// while data waited.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
-    pub fn on_send_pass_end(
-        &mut self,
-        sent: u32,
-        packets_out: u64,
-        snd_nxt: u64,
-        snd_una: u64,
-        cwnd_stopped: bool,
-        out_of_data: bool,
-        flight: Flight,
-    ) {
-        if sent > 0 {
-            self.after_send_pass(packets_out, snd_nxt, snd_una, cwnd_stopped);
-        }
-        if out_of_data && self.bbr.is_some() {
-            // The rate samples to come are application-limited (if the window is not the
-            // limit).
-            self.bbr_out_of_data(flight);
-        }
+    pub fn on_send_pass_end(&mut self, packets_out: u64, snd_nxt: u64, snd_una: u64, cwnd_stopped: bool) {
+        self.after_send_pass(packets_out, snd_nxt, snd_una, cwnd_stopped);
+    }
+
+    /// A paced sender's send loop ran out of data (less than a segment left, nothing to
+    /// resend) with `flight` outstanding: a controller that samples the delivery rate marks
+    /// the samples to come application-limited, if the window is not the limit. Called only
+    /// for a controller that [`Cc::paces`].
+    #[cold]
+    pub fn on_out_of_data(&mut self, flight: Flight) {
+        self.bbr_out_of_data(flight);
     }
 
     /// Whether rules have rows for the event log waiting (see [`Cc::drain_rows`]).

@@ -19,6 +19,7 @@ impl Cc {
 
     /// cwnd growth on a new ACK outside fast recovery; `acked` bytes in `acked_pkts`
     /// packets.
+    #[inline]
     pub(super) fn grow(&mut self, acked: u64, acked_pkts: u64) {
         let before = self.cwnd;
         self.increase(acked, acked_pkts);
@@ -32,6 +33,7 @@ impl Cc {
         }
     }
 
+    #[inline]
     fn increase(&mut self, acked: u64, acked_pkts: u64) {
         let smss = self.smss;
         let (from, c0, ss, cnt0) = (self.why_phase(), self.cwnd, self.ssthresh, self.bytes_acked);

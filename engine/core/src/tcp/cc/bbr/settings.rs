@@ -1,6 +1,8 @@
 //! What selects BBR (`cc.controller`) and the settings it cannot run with. Part of the
 //! settings layer: it names no rule, and the scenario reads it.
 
+use crate::schema::{p, Choice, Kind, ParamDef};
+
 /// What sets the window and the sending rate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Controller {
@@ -31,4 +33,15 @@ pub fn clashes(flow: &crate::scenario::FlowCfg) -> Option<String> {
         clash.push("cc.binomial = false");
     }
     (!clash.is_empty()).then(|| format!("= \"bbr\" needs {}", clash.join(" and ")))
+}
+
+/// The schema's rows for these settings (`schema::params` places them).
+pub(crate) fn params() -> Vec<ParamDef> {
+    vec![
+        p!("flows[].cc.controller", "Controller", "cc", "", Kind::Enum { options: &[
+            Choice { value: "window", label: "Window rules", help: help!("Slow start, congestion avoidance and the ssthresh rule set cwnd; the sender sends as soon as the window allows (no pacing).") },
+            Choice { value: "bbr", label: "BBR v1 model", help: help!("draft-cardwell-iccrg-bbr-congestion-control-00 / Linux 4.9 tcp_bbr.c: the bottleneck bandwidth (max delivery rate over 10 rounds) and the minimum RTT (over 10 s) set a pacing rate and cwnd = gain × BDP; the sender paces its segments. The variant's loss recovery still decides what is resent; the window rules above are not used.") },
+        ], default: "window" }, false, None,
+            "What sets the window and the sending rate."),
+    ]
 }
