@@ -1,6 +1,7 @@
 //! Reading and checking a partial scenario: parameter paths (`flows[2].tcp.mss`), each
 //! value against the parameter table, list items against their fields, the merge over the
-//! defaults that reports every unknown key, and `--set`'s path and value.
+//! defaults that reports every unknown key, `--set`'s path and value, and the rules that
+//! relate several settings (`Scenario::cross_checks`).
 
 use super::*;
 
@@ -484,5 +485,181 @@ pub fn set_path(doc: &mut Value, path: &str, value: Value) -> Result<(), Problem
                 _ => list.iter_mut().try_for_each(|f| set_in(f, rel)),
             }
         }
+    }
+}
+
+impl Scenario {
+    /// The rules that relate several settings, checked once every value is valid (a flow
+    /// count within limits, what an application may write, what BR-TCP, BBR and new CWV need
+    /// of the rest).
+    pub(super) fn cross_checks(&self) -> Vec<Problem> {
+        /// Most bytes an application may write in one run: TCP stream offsets are u64.
+        const MAX_STREAM_BYTES: u64 = 1 << 62;
+        let mut out = Vec::new();
+        if self.flows.is_empty() || self.flows.len() > MAX_FLOWS {
+            out.push(Problem::new(
+                "flows",
+                format!("has {} flows; allowed 1 to {MAX_FLOWS}", self.flows.len()),
+            ));
+        }
+        for (i, f) in self.flows.iter().enumerate() {
+            let at = |s: &str| format!("flows[{i}].{s}");
+            if f.tcp.rwnd < f.tcp.mss {
+                out.push(Problem::new(
+                    at("tcp.rwnd"),
+                    format!(
+                        "= {} B is smaller than the MSS ({} B); the receiver window must hold at least one full segment",
+                        f.tcp.rwnd, f.tcp.mss
+                    ),
+                ));
+            }
+            if f.rto.min > f.rto.max {
+                out.push(Problem::new(
+                    at("rto.min"),
+                    format!("= {} s is above rto.max = {} s", f.rto.min, f.rto.max),
+                ));
+            }
+            if f.start >= self.duration {
+                out.push(Problem::new(
+                    at("start"),
+                    format!(
+                        "= {} s is not before the end of the run (duration = {} s)",
+                        f.start, self.duration
+                    ),
+                ));
+            }
+            if f.cc.idle_policy == IdlePolicy::Rfc7661 && f.cc.growth_gate != GrowthGate::Always {
+                out.push(Problem::new(
+                    at("cc.growth_gate"),
+                    format!(
+                        "= \"{}\" cannot be combined with cc.idle_policy = \"rfc7661\": new CWV has its own growth rule (no growth in the non-validated phase, RFC 7661 §4.3); use growth_gate = \"always\" with rfc7661, or another idle policy with this gate",
+                        f.cc.growth_gate.name()
+                    ),
+                ));
+            }
+            if let Some(problem) = crate::tcp::cc::bbr::settings::clashes(f) {
+                out.push(Problem::new(at("cc.controller"), problem));
+            }
+            for (name, v) in [("cc.binomial_k", f.cc.binomial_k), ("cc.binomial_l", f.cc.binomial_l)] {
+                if (v * 2.0).fract() != 0.0 {
+                    out.push(Problem::new(
+                        at(name),
+                        format!("= {v} is not a whole or half number; binomial powers must be multiples of 0.5 (e.g. 0, 0.5, 1)"),
+                    ));
+                }
+            }
+            if f.variant == Variant::BrTcp && f.reserved_bandwidth == 0 {
+                out.push(Problem::new(
+                    at("reserved_bandwidth"),
+                    "= 0 bit/s, but BR-TCP sets ssthresh from the reserved rate; give the flow's reserved bandwidth (e.g. 40000000 for 40 Mbit/s)",
+                ));
+            }
+            // A periodic application's stream must fit its 64-bit offsets (found by the
+            // fuzzing driver: 1 GB every microsecond for 43 060 s is 4.3·10^19 bytes). The
+            // largest write size and the shortest interval the timeline gives it count.
+            if !matches!(f.app.kind, AppKind::Bulk | AppKind::Scripted) {
+                let mut size = f.app.write_size as f64;
+                let mut gap = f.app.write_interval;
+                for e in &self.timeline {
+                    let Ok((path, sel)) = normalise_path(&e.set) else {
+                        continue;
+                    };
+                    if matches!(sel, FlowSel::One(k) if k != i) {
+                        continue;
+                    }
+                    match (path.as_str(), e.value.as_f64()) {
+                        ("flows[].app.write_size", Some(v)) => size = size.max(v),
+                        ("flows[].app.write_interval", Some(v)) if v > 0.0 => gap = gap.min(v),
+                        _ => {}
+                    }
+                }
+                let stream = size * (self.duration / gap).ceil();
+                if stream > MAX_STREAM_BYTES as f64 {
+                    out.push(Problem::new(
+                        at("app.write_size"),
+                        format!(
+                            "× duration / app.write_interval = {stream:.3e} B: the application would write more than {MAX_STREAM_BYTES} B (2^62) in the run; use smaller writes, a longer interval or a shorter run"
+                        ),
+                    ));
+                }
+            }
+            if f.app.kind == AppKind::Scripted && f.app.writes.is_empty() {
+                out.push(Problem::new(
+                    at("app.writes"),
+                    "is empty, but app.kind is \"scripted\"; add at least one {at, bytes}",
+                ));
+            }
+            for (j, d) in f.drops.iter().enumerate() {
+                if d.segment == 0 && !f.tcp.syn {
+                    out.push(Problem::new(
+                        format!("flows[{i}].drops[{j}].segment"),
+                        "= 0 names the SYN, but tcp.syn is off; data segments are numbered from 1",
+                    ));
+                }
+            }
+        }
+        let b = &self.network.bottleneck;
+        if b.scheduler == SchedulerKind::Reservation {
+            let reserved: u64 = self.flows.iter().map(|f| f.reserved_bandwidth).sum();
+            if reserved > b.bandwidth {
+                out.push(Problem::new(
+                    "flows[].reserved_bandwidth",
+                    format!(
+                        "reservations add up to {reserved} bit/s, above the bottleneck's {} bit/s (network.bottleneck.bandwidth); the reservation scheduler cannot guarantee more than the link carries",
+                        b.bandwidth
+                    ),
+                ));
+            }
+        }
+        if self.cross.len() > MAX_CROSS {
+            out.push(Problem::new(
+                "cross",
+                format!("has {} sources; allowed at most {MAX_CROSS}", self.cross.len()),
+            ));
+        }
+        for (k, c) in self.cross.iter().enumerate() {
+            if c.start >= self.duration {
+                out.push(Problem::new(
+                    format!("cross[{k}].start"),
+                    format!(
+                        "= {} s is not before the end of the run (duration = {} s)",
+                        c.start, self.duration
+                    ),
+                ));
+            }
+            if c.stop > 0.0 && c.stop <= c.start {
+                out.push(Problem::new(
+                    format!("cross[{k}].stop"),
+                    format!(
+                        "= {} s is not after start = {} s (0 means until the end)",
+                        c.stop, c.start
+                    ),
+                ));
+            }
+        }
+        for (k, e) in self.timeline.iter().enumerate() {
+            let p = format!("timeline[{k}]");
+            if e.at > self.duration {
+                out.push(Problem::new(
+                    format!("{p}.at"),
+                    format!(
+                        "= {} s is after the end of the run (duration = {} s)",
+                        e.at, self.duration
+                    ),
+                ));
+            }
+            match live_target(&e.set, self.flows.len()) {
+                Err(msg) => out.push(Problem::new(format!("{p}.set"), msg)),
+                Ok((def, _)) => {
+                    if let Some(msg) = check_leaf(def, &e.value) {
+                        out.push(Problem::new(
+                            format!("{p}.value"),
+                            format!("for {}", subject_then(&e.set, &msg)),
+                        ));
+                    }
+                }
+            }
+        }
+        out
     }
 }
