@@ -65,6 +65,9 @@ export function installPrintSupport(win: Window = window): () => void {
   const media = win.matchMedia?.('print');
   const change = (e: MediaQueryListEvent) => (e.matches ? before() : after());
   media?.addEventListener?.('change', change);
+  // Installed while already printing (the handout mounts after the page's first view; print
+  // emulation or a PDF renderer may have switched the media first): prepare now.
+  if (media?.matches) before();
   return () => {
     win.removeEventListener('beforeprint', before);
     win.removeEventListener('afterprint', after);
