@@ -2,56 +2,21 @@
 //! and the transitions between them, each naming the rules (`crate::explain`) whose
 //! decisions take it. The page draws these; it never keeps a copy of its own.
 //!
+//! Each mechanism declares its own edges beside its rules (`fn edges` in its file under
+//! `tcp/cc/`, with the types in `tcp/cc/edges.rs`); this module only assembles them for a
+//! flow's settings and writes the machine as JSON with each phase's description.
+//!
 //! A decision's `from` and `to` phase codes, together with its rule, say which transition
 //! it took: the transition whose `rules` hold the rule and whose `from` holds the phase
 //! before (self-loops have `to == from`). New CWV's validated and non-validated phases are
 //! an overlay (`overlay`) beside the phases, read from the window-validation series.
 
 use crate::explain::Rule;
-use crate::scenario::{BrRecovery, CcCfg, IdlePolicy, SlowStartRule, Variant};
-use crate::tcp::cc::Phase;
+use crate::scenario::{CcCfg, Controller, Variant};
+use crate::tcp::cc::edges::Overlay;
+pub use crate::tcp::cc::edges::{OverlayTransition, Transition};
+use crate::tcp::cc::{bbr, hystart, increase, recovery, validation, Phase};
 use serde_json::{json, Map, Value};
-
-/// New CWV's overlay transitions: (from, to, label, rules), beside the phases.
-const OVERLAY: [(&str, &str, &str, &[Rule]); 4] = [
-    (
-        "validated",
-        "non_validated",
-        "pipeACK drops below ½·cwnd",
-        &[Rule::NvpEnter],
-    ),
-    (
-        "non_validated",
-        "validated",
-        "pipeACK ≥ ½·cwnd, or after a recovery or timeout",
-        &[Rule::NvpExit],
-    ),
-    (
-        "non_validated",
-        "non_validated",
-        "the phase outlasts its limit: cwnd halves toward IW",
-        &[Rule::NvpExpiry],
-    ),
-    (
-        "non_validated",
-        "non_validated",
-        "a loss: cwnd from pipeACK",
-        &[Rule::NewCwvLoss, Rule::NewCwvRecoveryEnd],
-    ),
-];
-
-/// One transition.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Transition {
-    /// Phases it leaves from.
-    pub from: Vec<Phase>,
-    /// Phase it enters; None: the phase it left (a self-loop).
-    pub to: Option<Phase>,
-    /// What a student sees happen, one short line.
-    pub label: &'static str,
-    /// The rules whose decisions take it.
-    pub rules: Vec<Rule>,
-}
 
 /// An algorithm's states and transitions.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,17 +25,8 @@ pub struct Machine {
     pub states: Vec<Phase>,
     /// Its transitions.
     pub transitions: Vec<Transition>,
-    /// New CWV's phases, when the idle policy is RFC 7661.
-    pub nvp_overlay: bool,
-}
-
-fn t(from: &[Phase], to: Option<Phase>, label: &'static str, rules: &[Rule]) -> Transition {
-    Transition {
-        from: from.to_vec(),
-        to,
-        label,
-        rules: rules.to_vec(),
-    }
+    /// New CWV's phases and transitions, when the idle policy is RFC 7661.
+    pub overlay: Option<&'static Overlay>,
 }
 
 /// What each phase means, one line.
@@ -92,254 +48,27 @@ pub fn phase_description(p: Phase) -> &'static str {
     }
 }
 
-/// The machine of a flow with `variant` and congestion-control settings `cc`.
+/// The machine of a flow with `variant` and congestion-control settings `cc`: the states and
+/// edges each of its mechanisms gives for these settings, in a fixed order (increase,
+/// HyStart++, loss recovery, idle policy).
 pub fn machine(variant: Variant, cc: &CcCfg) -> Machine {
-    if cc.controller == crate::scenario::Controller::Bbr {
-        return bbr_machine();
+    if cc.controller == Controller::Bbr {
+        return Machine {
+            states: bbr::STATES.to_vec(),
+            transitions: bbr::edges(),
+            overlay: None,
+        };
     }
-    use Phase::{CongestionAvoidance as Ca, FastRecovery as Fr, SlowStart as Ss, TimeoutRecovery as Tr};
-    let ss_rules: &[Rule] = match cc.slow_start {
-        SlowStartRule::AckCounting => &[Rule::SsAckCounting],
-        SlowStartRule::Abc => &[Rule::SsAbc],
-        SlowStartRule::Linux => &[Rule::SsLinux],
-        SlowStartRule::None => &[Rule::SsNone],
-        SlowStartRule::HystartPp => &[Rule::SsHystart, Rule::HystartCssEnter, Rule::HystartCssResume],
-    };
-    let ca_rules: &[Rule] = if cc.binomial {
-        &[Rule::CaBinomial]
-    } else {
-        match cc.congestion_avoidance {
-            crate::scenario::CongAvoidRule::PerAck => &[Rule::CaPerAck],
-            crate::scenario::CongAvoidRule::ByteCounting => &[Rule::CaByteCounting],
-            crate::scenario::CongAvoidRule::LinuxCounter => &[Rule::CaLinux],
-            crate::scenario::CongAvoidRule::Cubic => &[Rule::CaCubic, Rule::CubicEpoch],
-        }
-    };
-    let fast_recovery = matches!(variant, Variant::Reno | Variant::Newreno)
-        || (variant == Variant::BrTcp && cc.br_recovery == BrRecovery::Newreno);
-    let mut states = vec![Ss, Ca];
-    let mut tr = vec![
-        t(&[Ss], None, "ACK: slow-start increase", ss_rules),
-        t(&[Ss], Some(Ca), "cwnd reaches ssthresh", ss_rules),
-        t(&[Ca], None, "ACK: congestion-avoidance increase", ca_rules),
-    ];
-    if cc.slow_start == SlowStartRule::HystartPp {
-        tr.push(t(
-            &[Ss],
-            Some(Ca),
-            "HyStart++: the RTT rose for 5 rounds, ssthresh = cwnd",
-            &[Rule::HystartExit],
-        ));
-    }
-    match variant {
-        Variant::OldTahoe => {}
-        Variant::Tahoe => tr.push(t(
-            &[Ss, Ca],
-            Some(Ss),
-            "3 duplicate ACKs: fast retransmit, cwnd = 1 segment",
-            &[Rule::FastRetransmitTahoe],
-        )),
-        _ if fast_recovery => {
-            states.push(Fr);
-            tr.push(t(
-                &[Ss, Ca],
-                Some(Fr),
-                "3 duplicate ACKs: fast retransmit, enter fast recovery",
-                &[Rule::FastRetransmit],
-            ));
-            tr.push(t(&[Fr], None, "duplicate ACK: inflate the window", &[Rule::Inflate]));
-            if variant == Variant::Reno {
-                tr.push(t(
-                    &[Fr],
-                    Some(Ca),
-                    "first new ACK: deflate to ssthresh, leave",
-                    &[Rule::RenoExit],
-                ));
-            } else {
-                tr.push(t(
-                    &[Fr],
-                    None,
-                    "partial ACK: resend the next hole, stay",
-                    &[Rule::PartialDeflate, Rule::PartialReset],
-                ));
-                tr.push(t(
-                    &[Fr],
-                    Some(Ca),
-                    "full ACK: leave fast recovery",
-                    &[Rule::FullAckMinFlight, Rule::FullAckSsthresh],
-                ));
-            }
-        }
-        _ => tr.push(t(
-            &[Ss, Ca],
-            Some(Ca),
-            "3 duplicate ACKs: fast retransmit, cwnd = ssthresh from the reserved rate",
-            &[Rule::FastRetransmitBr],
-        )),
-    }
-    if variant != Variant::OldTahoe {
-        tr.push(t(
-            &[Ss, Ca],
-            None,
-            "3 duplicate ACKs below recover: no second reduction",
-            &[Rule::FastRetransmitSuppressed],
-        ));
-    }
-    states.push(Tr);
-    let mut timeout_from = vec![Ss, Ca, Tr];
-    if fast_recovery {
-        timeout_from.insert(2, Fr);
-    }
-    tr.push(t(
-        &timeout_from,
-        Some(Tr),
-        "retransmission timeout: cwnd = 1 segment, go back N",
-        &[Rule::Timeout],
-    ));
-    tr.push(t(&[Tr], None, "ACK: slow start again", ss_rules));
-    tr.push(t(
-        &[Tr],
-        Some(Ss),
-        "everything outstanding at the timeout is acknowledged",
-        ss_rules,
-    ));
-    tr.push(t(
-        &[Tr],
-        Some(Ca),
-        "everything outstanding at the timeout is acknowledged",
-        ca_rules,
-    ));
-    match cc.idle_policy {
-        IdlePolicy::None => {}
-        IdlePolicy::Restart => tr.push(t(
-            &[Ss, Ca],
-            Some(Ss),
-            "idle longer than the RTO: restart",
-            &[Rule::Restart],
-        )),
-        IdlePolicy::Rfc2861 => {
-            tr.push(t(&[Ss, Ca], Some(Ss), "idle: cwnd halves per RTO", &[Rule::CwvIdle]));
-            tr.push(t(
-                &[Ss, Ca],
-                Some(Ss),
-                "application-limited: cwnd decays toward the window used",
-                &[Rule::CwvAppLimited],
-            ));
-        }
-        IdlePolicy::Rfc7661 => {}
-    }
+    let mut states = increase::STATES.to_vec();
+    states.extend(recovery::states(variant, cc));
+    let mut transitions = increase::edges(cc);
+    transitions.extend(hystart::edges(cc));
+    transitions.extend(recovery::edges(variant, cc));
+    transitions.extend(validation::edges(cc));
     Machine {
         states,
-        transitions: tr,
-        nvp_overlay: cc.idle_policy == IdlePolicy::Rfc7661,
-    }
-}
-
-/// BBR's states, with NewReno's recovery and the timeout beside them.
-fn bbr_machine() -> Machine {
-    use Phase::{
-        BbrDrain as Dr, BbrProbeBw as Bw, BbrProbeRtt as Pr, BbrStartup as St, FastRecovery as Fr,
-        TimeoutRecovery as Tr,
-    };
-    let model: &[Rule] = &[
-        Rule::BbrMaxBw,
-        Rule::BbrMinRtt,
-        Rule::BbrPacing,
-        Rule::BbrCwnd,
-        Rule::BbrFullBwCheck,
-    ];
-    let tr = vec![
-        t(
-            &[St],
-            None,
-            "ACK: BtlBw and RTprop update, cwnd and pacing at 2.885 × the model",
-            model,
-        ),
-        t(
-            &[St],
-            Some(Dr),
-            "3 rounds without 25 % more bandwidth: the pipe is full",
-            &[Rule::BbrFullPipe],
-        ),
-        t(&[Dr], None, "ACK: pacing at 1/2.885 × BtlBw drains the queue", model),
-        t(
-            &[Dr],
-            Some(Bw),
-            "in flight ≤ BDP: the queue is drained",
-            &[Rule::BbrDrainDone],
-        ),
-        t(
-            &[Bw],
-            None,
-            "one RTprop per phase: pacing gain 1.25, 0.75, 1 × 6",
-            &[Rule::BbrCycle],
-        ),
-        t(&[Bw], None, "ACK: BtlBw and RTprop update, cwnd toward 2 × BDP", model),
-        t(
-            &[St, Dr, Bw],
-            Some(Pr),
-            "RTprop not refreshed for 10 s",
-            &[Rule::BbrProbeRttEnter],
-        ),
-        t(&[Pr], None, "ACK: cwnd stays at 4 segments", model),
-        t(
-            &[Pr],
-            Some(Bw),
-            "200 ms and a round at 4 segments: back to ProbeBW",
-            &[Rule::BbrProbeRttExit],
-        ),
-        t(
-            &[Pr],
-            Some(St),
-            "200 ms and a round at 4 segments: back to Startup (pipe never full)",
-            &[Rule::BbrProbeRttExit],
-        ),
-        t(
-            &[St, Dr, Bw, Pr],
-            Some(Fr),
-            "3 duplicate ACKs: fast retransmit, cwnd saved, packet conservation",
-            &[Rule::FastRetransmitBbr],
-        ),
-        t(
-            &[St, Dr, Bw, Pr],
-            None,
-            "3 duplicate ACKs below recover: no new recovery",
-            &[Rule::FastRetransmitSuppressed],
-        ),
-        t(&[Fr], None, "partial ACK: resend the next hole", &[Rule::BbrPartialAck]),
-        t(
-            &[Fr],
-            None,
-            "ACK: packet conservation, then growth toward the target",
-            &[
-                Rule::BbrConservation,
-                Rule::BbrCwnd,
-                Rule::BbrMaxBw,
-                Rule::BbrMinRtt,
-                Rule::BbrPacing,
-            ],
-        ),
-        t(&[Fr, Tr], Some(St), "recovery over: cwnd restored", &[Rule::BbrRestore]),
-        t(&[Fr, Tr], Some(Dr), "recovery over: cwnd restored", &[Rule::BbrRestore]),
-        t(&[Fr, Tr], Some(Bw), "recovery over: cwnd restored", &[Rule::BbrRestore]),
-        t(&[Fr, Tr], Some(Pr), "recovery over: cwnd restored", &[Rule::BbrRestore]),
-        t(
-            &[St, Dr, Bw, Pr, Fr, Tr],
-            Some(Tr),
-            "retransmission timeout: cwnd = 1 segment, go back N",
-            &[Rule::Timeout],
-        ),
-        t(
-            &[Tr],
-            None,
-            "ACK: cwnd grows by what is delivered, toward the target",
-            model,
-        ),
-    ];
-    Machine {
-        states: vec![St, Dr, Bw, Pr, Fr, Tr],
-        transitions: tr,
-        nvp_overlay: false,
+        transitions,
+        overlay: validation::overlay(cc),
     }
 }
 
@@ -360,25 +89,21 @@ impl Machine {
     /// The transition of new CWV's overlay (`to_json`'s `overlay.transitions`, by index) a
     /// decision took; None for rules outside the overlay, or without one.
     pub fn overlay_transition_of(&self, rule: Rule) -> Option<usize> {
-        if !self.nvp_overlay {
-            return None;
-        }
-        OVERLAY.iter().position(|(_, _, _, rules)| rules.contains(&rule))
+        self.overlay?.transitions.iter().position(|tr| tr.rules.contains(&rule))
     }
 
     /// As JSON (the page matches a decision to a transition as [`Machine::transition_of`]
     /// does): `{states: [{code, id, description}], transitions: [{from: [codes], to:
     /// code | null, label, rules: [ids]}], overlay: null | {states, transitions}}`.
     pub fn to_json(&self) -> Value {
-        let overlay = self.nvp_overlay.then(|| {
+        let overlay = self.overlay.map(|o| {
             json!({
-                "states": [
-                    {"id": "validated", "description": "pipeACK ≥ ½·cwnd (or undefined): the window is in use"},
-                    {"id": "non_validated", "description": "pipeACK < ½·cwnd: cwnd is kept but not grown unless cwnd-limited (RFC 7661)"},
-                ],
-                "transitions": OVERLAY.iter().map(|(from, to, label, rules)| json!({
-                    "from": from, "to": to, "label": label,
-                    "rules": rules.iter().map(|r| r.info().id).collect::<Vec<_>>(),
+                "states": o.states.iter().map(|(id, description)| json!({
+                    "id": id, "description": description,
+                })).collect::<Vec<_>>(),
+                "transitions": o.transitions.iter().map(|tr| json!({
+                    "from": tr.from, "to": tr.to, "label": tr.label,
+                    "rules": tr.rules.iter().map(|r| r.info().id).collect::<Vec<_>>(),
                 })).collect::<Vec<_>>(),
             })
         });
@@ -450,5 +175,25 @@ mod tests {
         assert_eq!(nr.transitions[p].to, None);
         let f = nr.transition_of(Rule::FullAckMinFlight, fr, 2).unwrap();
         assert_eq!(nr.transitions[f].to, Some(Phase::CongestionAvoidance));
+    }
+
+    #[test]
+    fn the_overlay_comes_with_rfc7661_only_and_bbr_has_its_own_states() {
+        let mut s = Scenario::from_json_str(r#"{"flows": [{"algorithm": "newreno"}]}"#).unwrap();
+        let cc = &mut s.flows[0].cc;
+        assert!(machine(Variant::Newreno, cc).overlay.is_none());
+        assert_eq!(
+            machine(Variant::Newreno, cc).overlay_transition_of(Rule::NvpEnter),
+            None
+        );
+        cc.idle_policy = crate::scenario::IdlePolicy::Rfc7661;
+        let m = machine(Variant::Newreno, cc);
+        assert_eq!(m.overlay_transition_of(Rule::NvpEnter), Some(0));
+        assert_eq!(m.overlay_transition_of(Rule::NewCwvRecoveryEnd), Some(3));
+        assert_eq!(m.overlay_transition_of(Rule::Timeout), None);
+        assert!(m.to_json()["overlay"]["states"][1]["id"] == "non_validated");
+        let bbr = of("bbr");
+        assert_eq!(bbr.states[0], Phase::BbrStartup);
+        assert!(bbr.overlay.is_none() && !bbr.states.contains(&Phase::SlowStart));
     }
 }

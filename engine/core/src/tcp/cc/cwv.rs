@@ -124,6 +124,22 @@ impl Cwv {
     }
 }
 
+/// RFC 2861's state-machine edges: the idle decay and the application-limited decay.
+pub(crate) fn edges() -> Vec<super::edges::Transition> {
+    use super::edges::edge;
+    use super::Phase::{CongestionAvoidance as Ca, SlowStart as Ss};
+    use crate::explain::Rule;
+    vec![
+        edge(&[Ss, Ca], Some(Ss), "idle: cwnd halves per RTO", &[Rule::CwvIdle]),
+        edge(
+            &[Ss, Ca],
+            Some(Ss),
+            "application-limited: cwnd decays toward the window used",
+            &[Rule::CwvAppLimited],
+        ),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

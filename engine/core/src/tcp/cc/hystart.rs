@@ -136,6 +136,23 @@ impl Cc {
     }
 }
 
+/// The rules whose decisions grow cwnd in slow start with HyStart++.
+pub(crate) const SS_RULES: &[Rule] = &[Rule::SsHystart, Rule::HystartCssEnter, Rule::HystartCssResume];
+
+/// HyStart++'s edge, when the flow uses it: slow start ends on a rising RTT.
+pub(crate) fn edges(cc: &crate::scenario::CcCfg) -> Vec<super::edges::Transition> {
+    use super::Phase::{CongestionAvoidance as Ca, SlowStart as Ss};
+    if cc.slow_start != crate::scenario::SlowStartRule::HystartPp {
+        return Vec::new();
+    }
+    vec![super::edges::edge(
+        &[Ss],
+        Some(Ca),
+        "HyStart++: the RTT rose for 5 rounds, ssthresh = cwnd",
+        &[Rule::HystartExit],
+    )]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -161,6 +161,45 @@ pub(super) fn milli(x: f64) -> u64 {
     (x * 1000.0).round().max(0.0) as u64
 }
 
+/// Slow start's and congestion avoidance's phases, which every window-based flow has.
+pub(crate) const STATES: [super::Phase; 2] = [super::Phase::SlowStart, super::Phase::CongestionAvoidance];
+
+/// The rules whose decisions grow cwnd in slow start, for the flow's settings.
+pub(crate) fn ss_rules(cc: &crate::scenario::CcCfg) -> &'static [Rule] {
+    match cc.slow_start {
+        SlowStartRule::AckCounting => &[Rule::SsAckCounting],
+        SlowStartRule::Abc => &[Rule::SsAbc],
+        SlowStartRule::Linux => &[Rule::SsLinux],
+        SlowStartRule::None => &[Rule::SsNone],
+        SlowStartRule::HystartPp => super::hystart::SS_RULES,
+    }
+}
+
+/// The rules whose decisions grow cwnd in congestion avoidance, for the flow's settings.
+pub(crate) fn ca_rules(cc: &crate::scenario::CcCfg) -> &'static [Rule] {
+    if cc.binomial {
+        return &[Rule::CaBinomial];
+    }
+    match cc.congestion_avoidance {
+        CongAvoidRule::PerAck => &[Rule::CaPerAck],
+        CongAvoidRule::ByteCounting => &[Rule::CaByteCounting],
+        CongAvoidRule::LinuxCounter => &[Rule::CaLinux],
+        CongAvoidRule::Cubic => super::cubic::CA_RULES,
+    }
+}
+
+/// The state-machine edges of the increase rules: growth in each phase, and slow start's end.
+pub(crate) fn edges(cc: &crate::scenario::CcCfg) -> Vec<super::edges::Transition> {
+    use super::edges::edge;
+    use super::Phase::{CongestionAvoidance as Ca, SlowStart as Ss};
+    let (ss, ca) = (ss_rules(cc), ca_rules(cc));
+    vec![
+        edge(&[Ss], None, "ACK: slow-start increase", ss),
+        edge(&[Ss], Some(Ca), "cwnd reaches ssthresh", ss),
+        edge(&[Ca], None, "ACK: congestion-avoidance increase", ca),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

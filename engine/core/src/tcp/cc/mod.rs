@@ -22,6 +22,7 @@ pub mod binomial;
 pub mod brtcp;
 pub mod cubic;
 pub mod cwv;
+pub mod edges;
 pub mod gate;
 pub mod hooks;
 pub mod hystart;

@@ -23,7 +23,9 @@
 //! Not modelled: the pacing §4.4.2 recommends in the NVP (the summary's max burst shows
 //! what it would limit).
 
+use super::edges::{Overlay, OverlayTransition};
 use super::validation::Win;
+use crate::explain::Rule;
 use crate::time::{Ns, NS_PER_S};
 use crate::trace::EventKind;
 use std::collections::VecDeque;
@@ -253,6 +255,44 @@ impl NewCwv {
         self.reset()
     }
 }
+
+/// New CWV's validated and non-validated phases and their transitions, an overlay beside
+/// the phases (read from the window-validation series).
+pub(crate) const OVERLAY: Overlay = Overlay {
+    states: &[
+        ("validated", "pipeACK ≥ ½·cwnd (or undefined): the window is in use"),
+        (
+            "non_validated",
+            "pipeACK < ½·cwnd: cwnd is kept but not grown unless cwnd-limited (RFC 7661)",
+        ),
+    ],
+    transitions: &[
+        OverlayTransition {
+            from: "validated",
+            to: "non_validated",
+            label: "pipeACK drops below ½·cwnd",
+            rules: &[Rule::NvpEnter],
+        },
+        OverlayTransition {
+            from: "non_validated",
+            to: "validated",
+            label: "pipeACK ≥ ½·cwnd, or after a recovery or timeout",
+            rules: &[Rule::NvpExit],
+        },
+        OverlayTransition {
+            from: "non_validated",
+            to: "non_validated",
+            label: "the phase outlasts its limit: cwnd halves toward IW",
+            rules: &[Rule::NvpExpiry],
+        },
+        OverlayTransition {
+            from: "non_validated",
+            to: "non_validated",
+            label: "a loss: cwnd from pipeACK",
+            rules: &[Rule::NewCwvLoss, Rule::NewCwvRecoveryEnd],
+        },
+    ],
+};
 
 #[cfg(test)]
 mod tests {

@@ -384,3 +384,107 @@ impl Cc {
         );
     }
 }
+
+/// Whether the flow has a fast recovery phase: Reno, NewReno, and BR-TCP with NewReno's recovery.
+fn has_fast_recovery(variant: Variant, cc: &crate::scenario::CcCfg) -> bool {
+    matches!(variant, Variant::Reno | Variant::Newreno)
+        || (variant == Variant::BrTcp && cc.br_recovery == BrRecovery::Newreno)
+}
+
+/// The recovery phases: fast recovery (when the variant has it), then timeout recovery.
+pub(crate) fn states(variant: Variant, cc: &crate::scenario::CcCfg) -> Vec<super::Phase> {
+    use super::Phase::{FastRecovery as Fr, TimeoutRecovery as Tr};
+    if has_fast_recovery(variant, cc) {
+        vec![Fr, Tr]
+    } else {
+        vec![Tr]
+    }
+}
+
+/// The state-machine edges of loss recovery for the flow's variant: the fast retransmit
+/// (Tahoe's, fast recovery's or BR-TCP's), fast recovery's own, the suppressed second
+/// reduction, the timeout, and the way out of timeout recovery (growing by the increase rules).
+pub(crate) fn edges(variant: Variant, cc: &crate::scenario::CcCfg) -> Vec<super::edges::Transition> {
+    use super::edges::edge as t;
+    use super::Phase::{CongestionAvoidance as Ca, FastRecovery as Fr, SlowStart as Ss, TimeoutRecovery as Tr};
+    let (ss_rules, ca_rules) = (super::increase::ss_rules(cc), super::increase::ca_rules(cc));
+    let fast_recovery = has_fast_recovery(variant, cc);
+    let mut tr = Vec::new();
+    match variant {
+        Variant::OldTahoe => {}
+        Variant::Tahoe => tr.push(t(
+            &[Ss, Ca],
+            Some(Ss),
+            "3 duplicate ACKs: fast retransmit, cwnd = 1 segment",
+            &[Rule::FastRetransmitTahoe],
+        )),
+        _ if fast_recovery => {
+            tr.push(t(
+                &[Ss, Ca],
+                Some(Fr),
+                "3 duplicate ACKs: fast retransmit, enter fast recovery",
+                &[Rule::FastRetransmit],
+            ));
+            tr.push(t(&[Fr], None, "duplicate ACK: inflate the window", &[Rule::Inflate]));
+            if variant == Variant::Reno {
+                tr.push(t(
+                    &[Fr],
+                    Some(Ca),
+                    "first new ACK: deflate to ssthresh, leave",
+                    &[Rule::RenoExit],
+                ));
+            } else {
+                tr.push(t(
+                    &[Fr],
+                    None,
+                    "partial ACK: resend the next hole, stay",
+                    &[Rule::PartialDeflate, Rule::PartialReset],
+                ));
+                tr.push(t(
+                    &[Fr],
+                    Some(Ca),
+                    "full ACK: leave fast recovery",
+                    &[Rule::FullAckMinFlight, Rule::FullAckSsthresh],
+                ));
+            }
+        }
+        _ => tr.push(t(
+            &[Ss, Ca],
+            Some(Ca),
+            "3 duplicate ACKs: fast retransmit, cwnd = ssthresh from the reserved rate",
+            &[Rule::FastRetransmitBr],
+        )),
+    }
+    if variant != Variant::OldTahoe {
+        tr.push(t(
+            &[Ss, Ca],
+            None,
+            "3 duplicate ACKs below recover: no second reduction",
+            &[Rule::FastRetransmitSuppressed],
+        ));
+    }
+    let mut timeout_from = vec![Ss, Ca, Tr];
+    if fast_recovery {
+        timeout_from.insert(2, Fr);
+    }
+    tr.push(t(
+        &timeout_from,
+        Some(Tr),
+        "retransmission timeout: cwnd = 1 segment, go back N",
+        &[Rule::Timeout],
+    ));
+    tr.push(t(&[Tr], None, "ACK: slow start again", ss_rules));
+    tr.push(t(
+        &[Tr],
+        Some(Ss),
+        "everything outstanding at the timeout is acknowledged",
+        ss_rules,
+    ));
+    tr.push(t(
+        &[Tr],
+        Some(Ca),
+        "everything outstanding at the timeout is acknowledged",
+        ca_rules,
+    ));
+    tr
+}

@@ -32,6 +32,17 @@ impl Restart {
     }
 }
 
+/// The restart's state-machine edge: back to slow start after an idle period.
+pub(crate) fn edges() -> Vec<super::edges::Transition> {
+    use super::Phase::{CongestionAvoidance as Ca, SlowStart as Ss};
+    vec![super::edges::edge(
+        &[Ss, Ca],
+        Some(Ss),
+        "idle longer than the RTO: restart",
+        &[crate::explain::Rule::Restart],
+    )]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -330,3 +330,18 @@ impl Cc {
         }
     }
 }
+
+/// The state-machine edges of the flow's idle policy (RFC 5681's restart, RFC 2861's decay);
+/// RFC 7661's phases are an overlay beside the phases instead ([`overlay`]).
+pub(crate) fn edges(cc: &CcCfg) -> Vec<super::edges::Transition> {
+    match cc.idle_policy {
+        IdlePolicy::None | IdlePolicy::Rfc7661 => Vec::new(),
+        IdlePolicy::Restart => super::restart::edges(),
+        IdlePolicy::Rfc2861 => super::cwv::edges(),
+    }
+}
+
+/// New CWV's overlay, when the idle policy is RFC 7661.
+pub(crate) fn overlay(cc: &CcCfg) -> Option<&'static super::edges::Overlay> {
+    (cc.idle_policy == IdlePolicy::Rfc7661).then_some(&super::newcwv::OVERLAY)
+}

@@ -77,10 +77,12 @@ impl Mode {
     }
 }
 
+mod edges;
 mod model;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use edges::{edges, STATES};
 pub use model::{bdp_bytes, milli, send_quantum, MaxFilter, RateSample};
 use model::{init_pacing, rate_gen, TxStamp};
 

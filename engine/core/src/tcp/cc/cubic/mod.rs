@@ -291,6 +291,10 @@ impl Cc {
     }
 }
 
+/// The rules whose decisions grow cwnd in congestion avoidance with CUBIC: the window
+/// function, and the epoch that starts it (the state-machine edge is increase.rs's).
+pub(crate) const CA_RULES: &[Rule] = &[Rule::CaCubic, Rule::CubicEpoch];
+
 #[cfg(test)]
 mod tests {
     use super::*;
