@@ -171,40 +171,6 @@ pub enum Units {
 }
 json::names!(Units { Bytes = "bytes", Segments = "segments" });
 
-/// Slow-start increase rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SlowStartRule {
-    /// +1 SMSS per new ACK.
-    AckCounting,
-    /// + min(acked, L·SMSS) per new ACK (RFC 3465).
-    Abc,
-    /// Linux 3.x `tcp_slow_start`: + the packets the ACK acknowledges, capped at
-    /// ssthresh + 1 packet; slow start while cwnd ≤ ssthresh.
-    Linux,
-    /// No slow start (before Jacobson 1988): cwnd opens at once to min(ssthresh, rwnd).
-    None,
-    /// HyStart++ (RFC 9406): + min(acked, 8·SMSS) per new ACK, a quarter of it in
-    /// conservative slow start; the first slow start ends when the round's minimum RTT has
-    /// risen for CSS_ROUNDS rounds.
-    HystartPp,
-}
-json::names!(SlowStartRule { AckCounting = "ack_counting", Abc = "abc", Linux = "linux", None = "none", HystartPp = "hystart_pp" });
-
-/// Congestion-avoidance increase rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CongAvoidRule {
-    /// + max(1, SMSS²/cwnd) per new ACK.
-    PerAck,
-    /// + SMSS per cwnd of acknowledged bytes (RFC 3465 §2.1).
-    ByteCounting,
-    /// Linux 3.x `tcp_cong_avoid_ai(tp, cwnd)`: a counter of ACKs; once it has reached
-    /// cwnd (in packets), the next ACK adds one packet and clears it.
-    LinuxCounter,
-    /// CUBIC (RFC 9438 §4.2–4.5): toward W_cubic(t + RTT), at least Reno's W_est.
-    Cubic,
-}
-json::names!(CongAvoidRule { PerAck = "per_ack", ByteCounting = "byte_counting", LinuxCounter = "linux_counter", Cubic = "cubic" });
-
 /// ssthresh rule on loss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SsthreshRule {
@@ -317,6 +283,9 @@ pub use crate::tcp::cc::bbr::settings::Controller;
 
 // CUBIC's settings live beside its rules.
 pub use crate::tcp::cc::cubic::settings::{CubicGrowth, CubicRtt, CubicSsthreshFrom};
+
+// The increase rules' settings live beside them.
+pub use crate::tcp::cc::increase::settings::{CongAvoidRule, SlowStartRule};
 
 /// The packet size of BR-TCP's ssthresh formula.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
