@@ -171,61 +171,6 @@ pub enum Units {
 }
 json::names!(Units { Bytes = "bytes", Segments = "segments" });
 
-/// ssthresh rule on loss.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SsthreshRule {
-    /// max(FlightSize/2, 2·SMSS).
-    HalfFlight,
-    /// max(min(cwnd, rwnd)/2, 2·SMSS).
-    HalfCwnd,
-    /// Unchanged: no multiplicative decrease (no congestion avoidance, before 1988).
-    None,
-    /// CUBIC (RFC 9438 §4.6–4.8): β_cubic times the window, W_max remembered (fast
-    /// convergence).
-    Cubic,
-}
-json::names!(SsthreshRule { HalfFlight = "half_flight", HalfCwnd = "half_cwnd", None = "none", Cubic = "cubic" });
-
-/// When a NewReno partial ACK restarts the RTO timer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NewRenoTimer {
-    /// Only the first partial ACK of an episode ("Impatient").
-    FirstPartial,
-    /// Every partial ACK ("Slow-but-steady").
-    EveryPartial,
-}
-json::names!(NewRenoTimer { FirstPartial = "first_partial", EveryPartial = "every_partial" });
-
-/// cwnd on a NewReno full ACK.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NewRenoFullAck {
-    /// min(ssthresh, max(FlightSize, SMSS) + SMSS).
-    MinFlight,
-    /// ssthresh.
-    Ssthresh,
-}
-json::names!(NewRenoFullAck { MinFlight = "min_flight", Ssthresh = "ssthresh" });
-
-/// What a NewReno partial ACK does to the inflated window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PartialWindow {
-    /// Subtract the acknowledged bytes, add back one SMSS (RFC 6582).
-    Deflate,
-    /// Fall back to cwnd (ns-2 without partial_window_deflation_).
-    Reset,
-}
-json::names!(PartialWindow { Deflate = "deflate", Reset = "reset" });
-
-/// ssthresh on a timeout of an already timer-retransmitted segment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RepeatedRto {
-    /// Keep it (RFC 5681 §3.1).
-    Hold,
-    /// Recompute it (ns-2, BSD).
-    HalveAgain,
-}
-json::names!(RepeatedRto { Hold = "hold", HalveAgain = "halve_again" });
-
 /// What happens to cwnd while the sender is idle or application-limited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IdlePolicy {
@@ -286,6 +231,9 @@ pub use crate::tcp::cc::cubic::settings::{CubicGrowth, CubicRtt, CubicSsthreshFr
 
 // The increase rules' settings live beside them.
 pub use crate::tcp::cc::increase::settings::{CongAvoidRule, SlowStartRule};
+
+// Loss recovery's settings live beside its rules.
+pub use crate::tcp::cc::recovery::settings::{NewRenoFullAck, NewRenoTimer, PartialWindow, RepeatedRto, SsthreshRule};
 
 /// The packet size of BR-TCP's ssthresh formula.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
