@@ -213,15 +213,8 @@ pub enum FullWindowSlack {
 }
 json::names!(FullWindowSlack { OneMss = "one_mss", None = "none" });
 
-/// The RTT of BR-TCP's ssthresh formula.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BrRtt {
-    /// The smallest RTT sample so far (source 002's simulations).
-    MinRtt,
-    /// The smoothed RTT.
-    Srtt,
-}
-json::names!(BrRtt { MinRtt = "min_rtt", Srtt = "srtt" });
+// BR-TCP's settings live beside its rules.
+pub use crate::tcp::cc::brtcp::settings::{BrPacketSize, BrRecovery, BrRtt};
 
 // BBR's setting lives beside its rules.
 pub use crate::tcp::cc::bbr::settings::Controller;
@@ -234,26 +227,6 @@ pub use crate::tcp::cc::increase::settings::{CongAvoidRule, SlowStartRule};
 
 // Loss recovery's settings live beside its rules.
 pub use crate::tcp::cc::recovery::settings::{NewRenoFullAck, NewRenoTimer, PartialWindow, RepeatedRto, SsthreshRule};
-
-/// The packet size of BR-TCP's ssthresh formula.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BrPacketSize {
-    /// SMSS plus headers: the whole packet on the wire.
-    Wire,
-    /// SMSS alone.
-    Mss,
-}
-json::names!(BrPacketSize { Wire = "wire", Mss = "mss" });
-
-/// What BR-TCP does between the third duplicate ACK and the end of the loss episode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BrRecovery {
-    /// cwnd = ssthresh, resend the lost segment, continue in congestion avoidance.
-    SetCwnd,
-    /// RFC 6582 fast recovery (inflation, partial ACKs) around the same ssthresh.
-    Newreno,
-}
-json::names!(BrRecovery { SetCwnd = "set_cwnd", Newreno = "newreno" });
 
 /// Congestion-control axes of a flow.
 #[derive(Clone, Debug, PartialEq)]

@@ -609,21 +609,9 @@ fn build_params() -> Vec<ParamDef> {
             "Tolerance of the window-full test used by the growth gate and by RFC 2861's decay."),
         p!("flows[].cc.nvp_limit", "New CWV time limit", "cc", "s", Kind::Float { min: 0.1, max: 3600.0, default: 300.0, log: true }, false, NONE,
             "RFC 7661 §4.4.3: after this long in the non-validated phase, ssthresh = max(ssthresh, ¾·cwnd) and cwnd = max(cwnd/2, IW), repeated each period (the RFC's 5 minutes; shorter to show it in class)."),
-        p!("flows[].cc.br_rtt", "BR-TCP RTT", "cc", "", Kind::Enum { options: &[
-            Choice { value: "min_rtt", label: "Minimum RTT", help: help!("The smallest RTT sample so far (what source 002's simulations used); before any sample, the path's round trip as built.") },
-            Choice { value: "srtt", label: "Smoothed RTT", help: help!("The RTO estimator's SRTT at the loss.") },
-        ], default: "min_rtt" }, false, NONE,
-            "The RTT in BR-TCP's ssthresh = reserved_bandwidth / (8 · size) · RTT."),
-        p!("flows[].cc.br_packet_size", "BR-TCP packet size", "cc", "", Kind::Enum { options: &[
-            Choice { value: "wire", label: "Whole packet", help: help!("SMSS plus headers (source 002's 1500-byte packets are IP packets).") },
-            Choice { value: "mss", label: "Payload (SMSS)", help: help!("The payload only.") },
-        ], default: "wire" }, false, NONE,
-            "The size in BR-TCP's formula; the result is whole packets, rounded down, at least 2, times SMSS."),
-        p!("flows[].cc.br_recovery", "BR-TCP after 3 duplicate ACKs", "cc", "", Kind::Enum { options: &[
-            Choice { value: "set_cwnd", label: "cwnd = ssthresh", help: help!("Source 002 read literally: cwnd = ssthresh, resend the lost segment, continue in congestion avoidance; no window inflation; later duplicate ACKs of the window change nothing.") },
-            Choice { value: "newreno", label: "NewReno recovery", help: help!("RFC 6582 fast recovery (inflation, one hole resent per partial ACK) around BR-TCP's ssthresh and cwnd.") },
-        ], default: "newreno" }, false, NONE,
-            "What BR-TCP does between the third duplicate ACK and the end of the loss episode (source 002 does not say). Default newreno: the paper's figures show a steady window, which the literal reading cannot give on the paper's own setup (after each loss it stalls for an RTT, then bursts a whole reserved BDP at line rate into the reserved class and times out), and its ns-2 BR-TCP was built on NewReno."),
+    ]);
+    v.extend(crate::tcp::cc::brtcp::settings::params());
+    v.extend([
         p!("flows[].rto.estimator", "RTO estimator", "rto", "", Kind::Enum { options: &[
             Choice { value: "rfc6298", label: "RFC 6298", help: help!("SRTT/RTTVAR with gains 1/8 and 1/4, RTO = SRTT + max(G, 4·RTTVAR).") },
             Choice { value: "jacobson88", label: "Jacobson 88 (integer)", help: help!("Jacobson & Karels appendix A: scaled integer mean and deviation in clock ticks, rto = A + 4D.") },
