@@ -587,17 +587,8 @@ fn build_params() -> Vec<ParamDef> {
             "Byte-based cwnd only (source 004 §5.1, the paper's proposed fix): a segment may be sent only if its bytes plus the headers of every packet in flight (and its own) fit in cwnd, so many small packets cost what they put on the wire."),
         p!("flows[].cc.max_cwnd", "Largest cwnd", "cc", "B", Kind::Int { min: 0, max: 1 << 40, default: 0 }, false, NONE,
             "Growth never takes cwnd above this many bytes; 0 = no cap (the engine's default: a receiver-window-limited sender's cwnd keeps growing). BSD stacks cap it at TCP_MAXWIN = 65535 bytes (tcp_input.c: snd_cwnd = min(cw + incr, TCP_MAXWIN << snd_scale))."),
-        p!("flows[].cc.binomial", "Binomial control", "cc", "", Kind::Bool { default: false }, false, NONE,
-            "Bansal & Balakrishnan's binomial congestion control (source 004 §3.2): outside slow start cwnd grows by α/w^k packets per RTT and a loss takes it down by β·w^l packets (w = cwnd in packets), replacing the congestion-avoidance and ssthresh rules. k + l = 1 is TCP-compatible: AIMD (0, 1), IIAD (1, 0), SQRT (½, ½)."),
-        p!("flows[].cc.binomial_k", "Binomial k", "cc", "1", Kind::Float { min: -1.0, max: 2.0, default: 0.0, log: false }, false, NONE,
-            "Increase exponent: α/w^k packets per RTT. A whole or half number (k = 0 is additive increase)."),
-        p!("flows[].cc.binomial_l", "Binomial l", "cc", "1", Kind::Float { min: 0.0, max: 1.0, default: 1.0, log: false }, false, NONE,
-            "Decrease exponent: β·w^l packets on a loss. A whole or half number (l = 1 is multiplicative decrease)."),
-        p!("flows[].cc.binomial_alpha", "Binomial α", "cc", "packets", Kind::Float { min: 0.01, max: 10.0, default: 1.0, log: false }, false, NONE,
-            "Increase factor α (> 0)."),
-        p!("flows[].cc.binomial_beta", "Binomial β", "cc", "1", Kind::Float { min: 0.01, max: 0.99, default: 0.5, log: false }, false, NONE,
-            "Decrease factor β (0 < β < 1)."),
     ]);
+    v.extend(crate::tcp::cc::binomial::settings::params());
     // Mechanisms' settings, each beside its mechanism (the controller first, then CUBIC's).
     v.extend(crate::tcp::cc::bbr::settings::params());
     v.extend(crate::tcp::cc::cubic::settings::params());
