@@ -185,33 +185,8 @@ pub enum IdlePolicy {
 }
 json::names!(IdlePolicy { None = "none", Restart = "restart", Rfc2861 = "rfc2861", Rfc7661 = "rfc7661" });
 
-/// When an ACK may grow cwnd.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GrowthGate {
-    /// Every new ACK (outside recovery) may grow cwnd.
-    Always,
-    /// RFC 2861 §2: only if the window was full when the ACK arrived.
-    WindowFull,
-    /// Linux up to 3.15 (`tcp_is_cwnd_limited(sk, in_flight)`): the packets in flight when
-    /// the ACK arrived reach cwnd, or leave at most 3 of it unused (or less than a third,
-    /// with GSO).
-    Linux315,
-    /// Linux 3.16 (commit ca8a22634381): the largest flight of the current window and
-    /// whether the sender was cwnd-limited when it sent it; slow start while cwnd < 2 × that
-    /// flight, congestion avoidance only when cwnd-limited.
-    Linux316,
-}
-json::names!(GrowthGate { Always = "always", WindowFull = "window_full", Linux315 = "linux_3_15", Linux316 = "linux_3_16" });
-
-/// How full "a full window" must be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FullWindowSlack {
-    /// Full when less than one SMSS of the window is unused (the paper's §5 Nagle fix).
-    OneMss,
-    /// Full only when the flight reaches the window exactly (the literal test).
-    None,
-}
-json::names!(FullWindowSlack { OneMss = "one_mss", None = "none" });
+// The growth gate's settings live beside its rules.
+pub use crate::tcp::cc::gate::settings::{FullWindowSlack, GrowthGate};
 
 // BR-TCP's settings live beside its rules.
 pub use crate::tcp::cc::brtcp::settings::{BrPacketSize, BrRecovery, BrRtt};

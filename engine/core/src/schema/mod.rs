@@ -576,13 +576,11 @@ fn build_params() -> Vec<ParamDef> {
             Choice { value: "rfc7661", label: "New CWV (RFC 7661)", help: help!("Keeps cwnd while the sender uses less than half of it (the non-validated phase, measured by pipeACK) for up to nvp_limit; no growth in that phase; a loss in it reduces cwnd from the rate used.") },
         ], default: "none" }, false, NONE,
             "What happens to cwnd when the sender is idle or sends less than cwnd allows. Time is the TCP clock (rto.clock_tick); the period is the current RTO."),
-        p!("flows[].cc.growth_gate", "Growth gate", "cc", "", Kind::Enum { options: &[
-            Choice { value: "always", label: "Always", help: help!("Every new ACK may grow cwnd (slow start or congestion avoidance).") },
-            Choice { value: "window_full", label: "Window full", help: help!("RFC 2861 §2: an ACK grows cwnd only if the window (min(cwnd, rwnd)) was full when it arrived.") },
-            Choice { value: "linux_3_15", label: "Linux ≤ 3.15", help: help!("tcp_is_cwnd_limited(sk, in_flight): grow if the packets in flight when the ACK arrived reach cwnd, or at most 3 of cwnd are unused, or (GSO) the unused part is under a third of cwnd and 64 KB.") },
-            Choice { value: "linux_3_16", label: "Linux 3.16 (ca8a22)", help: help!("Measurement-based: after each send pass, track the largest flight of the current window and whether the sender was cwnd-limited then; grow in slow start while cwnd < 2 × that flight, in congestion avoidance only if cwnd-limited.") },
-        ], default: "always" }, false, NONE,
-            "When ACKs may grow cwnd. New CWV (idle_policy rfc7661) has its own rule and needs always."),
+    ]);
+    // The growth gate's two rows, in their places among the others.
+    let [growth_gate, full_window_slack] = crate::tcp::cc::gate::settings::params();
+    v.push(growth_gate);
+    v.extend([
         p!("flows[].cc.header_in_window", "Count headers in cwnd", "cc", "", Kind::Bool { default: false }, false, NONE,
             "Byte-based cwnd only (source 004 §5.1, the paper's proposed fix): a segment may be sent only if its bytes plus the headers of every packet in flight (and its own) fit in cwnd, so many small packets cost what they put on the wire."),
         p!("flows[].cc.max_cwnd", "Largest cwnd", "cc", "B", Kind::Int { min: 0, max: 1 << 40, default: 0 }, false, NONE,
@@ -592,12 +590,8 @@ fn build_params() -> Vec<ParamDef> {
     // Mechanisms' settings, each beside its mechanism (the controller first, then CUBIC's).
     v.extend(crate::tcp::cc::bbr::settings::params());
     v.extend(crate::tcp::cc::cubic::settings::params());
+    v.push(full_window_slack);
     v.extend([
-        p!("flows[].cc.full_window_slack", "Full-window slack", "cc", "", Kind::Enum { options: &[
-            Choice { value: "one_mss", label: "Less than 1 SMSS unused", help: help!("The window counts as full when less than one SMSS of it is unused (the paper's §5 fix for Nagle and whole segments).") },
-            Choice { value: "none", label: "None (literal)", help: help!("Full only when the flight reaches the window exactly.") },
-        ], default: "one_mss" }, false, NONE,
-            "Tolerance of the window-full test used by the growth gate and by RFC 2861's decay."),
         p!("flows[].cc.nvp_limit", "New CWV time limit", "cc", "s", Kind::Float { min: 0.1, max: 3600.0, default: 300.0, log: true }, false, NONE,
             "RFC 7661 §4.4.3: after this long in the non-validated phase, ssthresh = max(ssthresh, ¾·cwnd) and cwnd = max(cwnd/2, IW), repeated each period (the RFC's 5 minutes; shorter to show it in class)."),
     ]);
