@@ -171,19 +171,8 @@ pub enum Units {
 }
 json::names!(Units { Bytes = "bytes", Segments = "segments" });
 
-/// What happens to cwnd while the sender is idle or application-limited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IdlePolicy {
-    /// cwnd survives any idle period.
-    None,
-    /// RFC 5681 §4.1: after more than an RTO without sending, cwnd = min(cwnd, IW).
-    Restart,
-    /// RFC 2861 (Handley, Padhye, Floyd 1999): decay per RTO idle or application-limited.
-    Rfc2861,
-    /// RFC 7661 (new CWV): keep cwnd while rate-limited, for up to a time limit.
-    Rfc7661,
-}
-json::names!(IdlePolicy { None = "none", Restart = "restart", Rfc2861 = "rfc2861", Rfc7661 = "rfc7661" });
+// Window validation's setting lives beside its rules.
+pub use crate::tcp::cc::validation::settings::IdlePolicy;
 
 // The growth gate's settings live beside its rules.
 pub use crate::tcp::cc::gate::settings::{FullWindowSlack, GrowthGate};

@@ -568,15 +568,9 @@ fn build_params() -> Vec<ParamDef> {
     ]);
     v.extend(crate::tcp::cc::increase::settings::params());
     v.extend(crate::tcp::cc::recovery::settings::params());
-    v.extend([
-        p!("flows[].cc.idle_policy", "Idle / application-limited policy", "cc", "", Kind::Enum { options: &[
-            Choice { value: "none", label: "None", help: help!("cwnd survives any idle or application-limited period.") },
-            Choice { value: "restart", label: "Restart after idle", help: help!("RFC 5681 §4.1 (Jacobson 1988 app. C): after more than an RTO without sending data, cwnd = min(cwnd, IW) before the next send; ssthresh unchanged.") },
-            Choice { value: "rfc2861", label: "CWV (RFC 2861)", help: help!("After each send: per RTO idle, ssthresh = max(ssthresh, ¾·cwnd) and cwnd halves (at least 1 segment); per RTO application-limited, cwnd = (min(cwnd, rwnd) + W_used)/2.") },
-            Choice { value: "rfc7661", label: "New CWV (RFC 7661)", help: help!("Keeps cwnd while the sender uses less than half of it (the non-validated phase, measured by pipeACK) for up to nvp_limit; no growth in that phase; a loss in it reduces cwnd from the rate used.") },
-        ], default: "none" }, false, NONE,
-            "What happens to cwnd when the sender is idle or sends less than cwnd allows. Time is the TCP clock (rto.clock_tick); the period is the current RTO."),
-    ]);
+    // Window validation's two rows, in their places among the others.
+    let [idle_policy, nvp_limit] = crate::tcp::cc::validation::settings::params();
+    v.push(idle_policy);
     // The growth gate's two rows, in their places among the others.
     let [growth_gate, full_window_slack] = crate::tcp::cc::gate::settings::params();
     v.push(growth_gate);
@@ -591,10 +585,7 @@ fn build_params() -> Vec<ParamDef> {
     v.extend(crate::tcp::cc::bbr::settings::params());
     v.extend(crate::tcp::cc::cubic::settings::params());
     v.push(full_window_slack);
-    v.extend([
-        p!("flows[].cc.nvp_limit", "New CWV time limit", "cc", "s", Kind::Float { min: 0.1, max: 3600.0, default: 300.0, log: true }, false, NONE,
-            "RFC 7661 §4.4.3: after this long in the non-validated phase, ssthresh = max(ssthresh, ¾·cwnd) and cwnd = max(cwnd/2, IW), repeated each period (the RFC's 5 minutes; shorter to show it in class)."),
-    ]);
+    v.push(nvp_limit);
     v.extend(crate::tcp::cc::brtcp::settings::params());
     v.extend([
         p!("flows[].rto.estimator", "RTO estimator", "rto", "", Kind::Enum { options: &[
