@@ -171,26 +171,15 @@ pub enum Units {
 }
 json::names!(Units { Bytes = "bytes", Segments = "segments" });
 
-// Window validation's setting lives beside its rules.
-pub use crate::tcp::cc::validation::settings::IdlePolicy;
-
-// The growth gate's settings live beside its rules.
-pub use crate::tcp::cc::gate::settings::{FullWindowSlack, GrowthGate};
-
-// BR-TCP's settings live beside its rules.
-pub use crate::tcp::cc::brtcp::settings::{BrPacketSize, BrRecovery, BrRtt};
-
-// BBR's setting lives beside its rules.
+// Each congestion-control mechanism's settings live beside its rules
+// (`tcp/cc/<mechanism>/settings.rs`: the enums and the schema rows).
 pub use crate::tcp::cc::bbr::settings::Controller;
-
-// CUBIC's settings live beside its rules.
+pub use crate::tcp::cc::brtcp::settings::{BrPacketSize, BrRecovery, BrRtt};
 pub use crate::tcp::cc::cubic::settings::{CubicGrowth, CubicRtt, CubicSsthreshFrom};
-
-// The increase rules' settings live beside them.
+pub use crate::tcp::cc::gate::settings::{FullWindowSlack, GrowthGate};
 pub use crate::tcp::cc::increase::settings::{CongAvoidRule, SlowStartRule};
-
-// Loss recovery's settings live beside its rules.
 pub use crate::tcp::cc::recovery::settings::{NewRenoFullAck, NewRenoTimer, PartialWindow, RepeatedRto, SsthreshRule};
+pub use crate::tcp::cc::validation::settings::IdlePolicy;
 
 /// Congestion-control axes of a flow.
 #[derive(Clone, Debug, PartialEq)]
