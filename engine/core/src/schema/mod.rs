@@ -565,111 +565,29 @@ fn build_params() -> Vec<ParamDef> {
             Choice { value: "segments", label: "Segments", help: help!("cwnd counts packets in flight whatever their size (Linux, ns-2); ssthresh is rounded down to whole segments.") },
         ], default: "bytes" }, false, NONE,
             "Whether cwnd limits bytes or packets in flight."),
-        p!("flows[].cc.slow_start", "Slow-start increase", "cc", "", Kind::Enum { options: &[
-            Choice { value: "ack_counting", label: "1 MSS per ACK", help: help!("Each new ACK adds one SMSS, however much it acknowledges (RFC 2581).") },
-            Choice { value: "abc", label: "Byte counting (ABC)", help: help!("Each new ACK adds the bytes it acknowledges, at most L·SMSS (RFC 3465 §2.2); L = 1 after a timeout.") },
-            Choice { value: "linux", label: "Linux 3.x (packets acked)", help: help!("tcp_slow_start of Linux 3.x: each new ACK adds the number of packets it acknowledges, whatever their size, up to ssthresh + 1 packet; slow start lasts while cwnd ≤ ssthresh.") },
-            Choice { value: "hystart_pp", label: "HyStart++ (RFC 9406)", help: help!("RFC 9406: each new ACK adds min(acked, 8·SMSS); in the first slow start the smallest RTT of each round is watched, and once it has risen by max(4 ms, min(last round's/8, 16 ms)) growth drops to a quarter (conservative slow start) for 5 rounds and slow start then ends (ssthresh = cwnd), unless the RTT falls back. After a loss, standard slow start.") },
-            Choice { value: "none", label: "None (before 1988)", help: help!("No slow start (Jacobson 1988 §1, 4.3BSD before it): cwnd opens at once to ssthresh, or to the receiver's window while ssthresh is unset, at the start and after every timeout, so the whole window leaves back to back.") },
-        ], default: "ack_counting" }, false, NONE,
-            "How slow start grows cwnd on a new ACK."),
-        p!("flows[].cc.abc_limit", "ABC limit L", "cc", "segments", Kind::Int { min: 1, max: 2, default: 2 }, false, NONE,
-            "RFC 3465 §2.3: the most one ACK may add in slow start under byte counting, in segments."),
-        p!("flows[].cc.congestion_avoidance", "Congestion-avoidance increase", "cc", "", Kind::Enum { options: &[
-            Choice { value: "per_ack", label: "SMSS²/cwnd per ACK", help: help!("Each new ACK adds SMSS·SMSS/cwnd bytes, at least 1 (RFC 5681 §3.1 eq. 3; ns-2's 1/cwnd).") },
-            Choice { value: "byte_counting", label: "Byte counting", help: help!("Add one SMSS each time a full cwnd of bytes has been acknowledged (RFC 3465 §2.1).") },
-            Choice { value: "linux_counter", label: "Linux 3.x ACK counter", help: help!("tcp_cong_avoid_ai of Linux 3.x (before the 2015 stretch-ACK change): count ACKs; when the count has reached cwnd in packets, the next ACK adds one packet and restarts the count.") },
-            Choice { value: "cubic", label: "CUBIC", help: help!("RFC 9438 §4.2–4.5: each ACK moves cwnd toward W_cubic(t + RTT) = C·(t + RTT − K)³ + W_max (t: time since the congestion-avoidance epoch began; K: the time to regain W_max), by (target − cwnd)/cwnd per ACK, target at most 1.5·cwnd; never below W_est, the window Reno would have (the Reno-friendly region).") },
-        ], default: "per_ack" }, false, NONE,
-            "How congestion avoidance grows cwnd."),
-        p!("flows[].cc.ssthresh_rule", "ssthresh on loss", "cc", "", Kind::Enum { options: &[
-            Choice { value: "half_flight", label: "FlightSize / 2", help: help!("ssthresh = max(FlightSize/2, 2·SMSS) (RFC 5681 eq. 4).") },
-            Choice { value: "half_cwnd", label: "min(cwnd, rwnd) / 2", help: help!("ssthresh = max(min(cwnd, rwnd)/2, 2·SMSS), as ns-2, BSD and Linux compute it.") },
-            Choice { value: "cubic", label: "CUBIC: β_cubic · cwnd", help: help!("RFC 9438 §4.6: ssthresh = max(cwnd·β_cubic, 2·SMSS) (β_cubic = 0.7), W_max = cwnd before the reduction, lowered to cwnd·(1 + β_cubic)/2 by fast convergence when cwnd had not regained the last W_max (§4.7); a timeout does the same and restarts from one segment (§4.8).") },
-            Choice { value: "none", label: "Unchanged (no congestion avoidance)", help: help!("A loss leaves ssthresh as it was, so the window never shrinks for congestion (before Jacobson 1988 §3). With ssthresh unset, a sender with slow start climbs back to the receiver's window after every timeout; Reno and NewReno keep their fast recovery but around the window the loss found. BR-TCP and binomial controls have their own decrease and ignore this.") },
-        ], default: "half_flight" }, false, NONE,
-            "What ssthresh is set to on a loss."),
-        p!("flows[].cc.limited_transmit", "Limited Transmit", "cc", "", Kind::Bool { default: false }, false, NONE,
-            "RFC 3042: send one new segment on each of the first two duplicate ACKs (never Old Tahoe)."),
-        p!("flows[].cc.recover_guard", "Recover guard (Tahoe, Reno)", "cc", "", Kind::Bool { default: false }, false, NONE,
-            "ns-2's bug_fix: Tahoe and Reno skip a fast retransmit whose duplicate ACKs do not acknowledge past `recover` (the highest sequence sent at the last loss response). NewReno always applies it (RFC 6582 §3.2 step 2)."),
-        p!("flows[].cc.fast_retransmit_restarts_timer", "Fast retransmit restarts RTO", "cc", "", Kind::Bool { default: true }, false, NONE,
-            "Restart the retransmission timer when a fast retransmit is sent (ns-2, BSD). Off: the running timer keeps going (a literal RFC 6298 reading)."),
-        p!("flows[].cc.newreno_timer", "NewReno timer on partial ACK", "cc", "", Kind::Enum { options: &[
-            Choice { value: "first_partial", label: "First partial ACK only", help: help!("'Impatient': restart the timer only on the first partial ACK of a recovery episode.") },
-            Choice { value: "every_partial", label: "Every partial ACK", help: help!("'Slow-but-steady': restart the timer on every partial ACK.") },
-        ], default: "first_partial" }, false, NONE,
-            "RFC 6582 §4: when a partial ACK restarts the retransmission timer."),
-        p!("flows[].cc.newreno_full_ack", "NewReno exit window", "cc", "", Kind::Enum { options: &[
-            Choice { value: "min_flight", label: "min(ssthresh, FlightSize + SMSS)", help: help!("RFC 6582 §3.2 step 3 option 1: cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS).") },
-            Choice { value: "ssthresh", label: "ssthresh", help: help!("RFC 6582 §3.2 step 3 option 2: cwnd = ssthresh.") },
-        ], default: "min_flight" }, false, NONE,
-            "cwnd when a full ACK ends NewReno fast recovery."),
-        p!("flows[].cc.newreno_partial_window", "NewReno partial-ACK window", "cc", "", Kind::Enum { options: &[
-            Choice { value: "deflate", label: "Deflate by acked", help: help!("RFC 6582 §3.2 step 3: take the newly acknowledged bytes off the inflated window, add back one SMSS if at least one SMSS was acknowledged.") },
-            Choice { value: "reset", label: "Reset to cwnd", help: help!("ns-2 without partial_window_deflation_: the inflated window falls back to cwnd and grows again with each duplicate ACK.") },
-        ], default: "deflate" }, false, NONE,
-            "What a partial ACK does to the inflated window."),
-        p!("flows[].cc.repeated_rto_ssthresh", "ssthresh on repeated timeouts", "cc", "", Kind::Enum { options: &[
-            Choice { value: "hold", label: "Hold", help: help!("RFC 5681 §3.1: if the timed-out segment was already resent by the timer and nothing new was acknowledged since, keep ssthresh.") },
-            Choice { value: "halve_again", label: "Recompute", help: help!("Recompute ssthresh on every timeout (ns-2, 4.4BSD).") },
-        ], default: "hold" }, false, NONE,
-            "Whether back-to-back timeouts keep lowering ssthresh."),
-        p!("flows[].cc.idle_policy", "Idle / application-limited policy", "cc", "", Kind::Enum { options: &[
-            Choice { value: "none", label: "None", help: help!("cwnd survives any idle or application-limited period.") },
-            Choice { value: "restart", label: "Restart after idle", help: help!("RFC 5681 §4.1 (Jacobson 1988 app. C): after more than an RTO without sending data, cwnd = min(cwnd, IW) before the next send; ssthresh unchanged.") },
-            Choice { value: "rfc2861", label: "CWV (RFC 2861)", help: help!("After each send: per RTO idle, ssthresh = max(ssthresh, ¾·cwnd) and cwnd halves (at least 1 segment); per RTO application-limited, cwnd = (min(cwnd, rwnd) + W_used)/2.") },
-            Choice { value: "rfc7661", label: "New CWV (RFC 7661)", help: help!("Keeps cwnd while the sender uses less than half of it (the non-validated phase, measured by pipeACK) for up to nvp_limit; no growth in that phase; a loss in it reduces cwnd from the rate used.") },
-        ], default: "none" }, false, NONE,
-            "What happens to cwnd when the sender is idle or sends less than cwnd allows. Time is the TCP clock (rto.clock_tick); the period is the current RTO."),
-        p!("flows[].cc.growth_gate", "Growth gate", "cc", "", Kind::Enum { options: &[
-            Choice { value: "always", label: "Always", help: help!("Every new ACK may grow cwnd (slow start or congestion avoidance).") },
-            Choice { value: "window_full", label: "Window full", help: help!("RFC 2861 §2: an ACK grows cwnd only if the window (min(cwnd, rwnd)) was full when it arrived.") },
-            Choice { value: "linux_3_15", label: "Linux ≤ 3.15", help: help!("tcp_is_cwnd_limited(sk, in_flight): grow if the packets in flight when the ACK arrived reach cwnd, or at most 3 of cwnd are unused, or (GSO) the unused part is under a third of cwnd and 64 KB.") },
-            Choice { value: "linux_3_16", label: "Linux 3.16 (ca8a22)", help: help!("Measurement-based: after each send pass, track the largest flight of the current window and whether the sender was cwnd-limited then; grow in slow start while cwnd < 2 × that flight, in congestion avoidance only if cwnd-limited.") },
-        ], default: "always" }, false, NONE,
-            "When ACKs may grow cwnd. New CWV (idle_policy rfc7661) has its own rule and needs always."),
+    ]);
+    v.extend(crate::tcp::cc::increase::settings::params());
+    v.extend(crate::tcp::cc::recovery::settings::params());
+    // Window validation's two rows, in their places among the others.
+    let [idle_policy, nvp_limit] = crate::tcp::cc::validation::settings::params();
+    v.push(idle_policy);
+    // The growth gate's two rows, in their places among the others.
+    let [growth_gate, full_window_slack] = crate::tcp::cc::gate::settings::params();
+    v.push(growth_gate);
+    v.extend([
         p!("flows[].cc.header_in_window", "Count headers in cwnd", "cc", "", Kind::Bool { default: false }, false, NONE,
             "Byte-based cwnd only (source 004 §5.1, the paper's proposed fix): a segment may be sent only if its bytes plus the headers of every packet in flight (and its own) fit in cwnd, so many small packets cost what they put on the wire."),
         p!("flows[].cc.max_cwnd", "Largest cwnd", "cc", "B", Kind::Int { min: 0, max: 1 << 40, default: 0 }, false, NONE,
             "Growth never takes cwnd above this many bytes; 0 = no cap (the engine's default: a receiver-window-limited sender's cwnd keeps growing). BSD stacks cap it at TCP_MAXWIN = 65535 bytes (tcp_input.c: snd_cwnd = min(cw + incr, TCP_MAXWIN << snd_scale))."),
-        p!("flows[].cc.binomial", "Binomial control", "cc", "", Kind::Bool { default: false }, false, NONE,
-            "Bansal & Balakrishnan's binomial congestion control (source 004 §3.2): outside slow start cwnd grows by α/w^k packets per RTT and a loss takes it down by β·w^l packets (w = cwnd in packets), replacing the congestion-avoidance and ssthresh rules. k + l = 1 is TCP-compatible: AIMD (0, 1), IIAD (1, 0), SQRT (½, ½)."),
-        p!("flows[].cc.binomial_k", "Binomial k", "cc", "1", Kind::Float { min: -1.0, max: 2.0, default: 0.0, log: false }, false, NONE,
-            "Increase exponent: α/w^k packets per RTT. A whole or half number (k = 0 is additive increase)."),
-        p!("flows[].cc.binomial_l", "Binomial l", "cc", "1", Kind::Float { min: 0.0, max: 1.0, default: 1.0, log: false }, false, NONE,
-            "Decrease exponent: β·w^l packets on a loss. A whole or half number (l = 1 is multiplicative decrease)."),
-        p!("flows[].cc.binomial_alpha", "Binomial α", "cc", "packets", Kind::Float { min: 0.01, max: 10.0, default: 1.0, log: false }, false, NONE,
-            "Increase factor α (> 0)."),
-        p!("flows[].cc.binomial_beta", "Binomial β", "cc", "1", Kind::Float { min: 0.01, max: 0.99, default: 0.5, log: false }, false, NONE,
-            "Decrease factor β (0 < β < 1)."),
     ]);
+    v.extend(crate::tcp::cc::binomial::settings::params());
     // Mechanisms' settings, each beside its mechanism (the controller first, then CUBIC's).
     v.extend(crate::tcp::cc::bbr::settings::params());
     v.extend(crate::tcp::cc::cubic::settings::params());
+    v.push(full_window_slack);
+    v.push(nvp_limit);
+    v.extend(crate::tcp::cc::brtcp::settings::params());
     v.extend([
-        p!("flows[].cc.full_window_slack", "Full-window slack", "cc", "", Kind::Enum { options: &[
-            Choice { value: "one_mss", label: "Less than 1 SMSS unused", help: help!("The window counts as full when less than one SMSS of it is unused (the paper's §5 fix for Nagle and whole segments).") },
-            Choice { value: "none", label: "None (literal)", help: help!("Full only when the flight reaches the window exactly.") },
-        ], default: "one_mss" }, false, NONE,
-            "Tolerance of the window-full test used by the growth gate and by RFC 2861's decay."),
-        p!("flows[].cc.nvp_limit", "New CWV time limit", "cc", "s", Kind::Float { min: 0.1, max: 3600.0, default: 300.0, log: true }, false, NONE,
-            "RFC 7661 §4.4.3: after this long in the non-validated phase, ssthresh = max(ssthresh, ¾·cwnd) and cwnd = max(cwnd/2, IW), repeated each period (the RFC's 5 minutes; shorter to show it in class)."),
-        p!("flows[].cc.br_rtt", "BR-TCP RTT", "cc", "", Kind::Enum { options: &[
-            Choice { value: "min_rtt", label: "Minimum RTT", help: help!("The smallest RTT sample so far (what source 002's simulations used); before any sample, the path's round trip as built.") },
-            Choice { value: "srtt", label: "Smoothed RTT", help: help!("The RTO estimator's SRTT at the loss.") },
-        ], default: "min_rtt" }, false, NONE,
-            "The RTT in BR-TCP's ssthresh = reserved_bandwidth / (8 · size) · RTT."),
-        p!("flows[].cc.br_packet_size", "BR-TCP packet size", "cc", "", Kind::Enum { options: &[
-            Choice { value: "wire", label: "Whole packet", help: help!("SMSS plus headers (source 002's 1500-byte packets are IP packets).") },
-            Choice { value: "mss", label: "Payload (SMSS)", help: help!("The payload only.") },
-        ], default: "wire" }, false, NONE,
-            "The size in BR-TCP's formula; the result is whole packets, rounded down, at least 2, times SMSS."),
-        p!("flows[].cc.br_recovery", "BR-TCP after 3 duplicate ACKs", "cc", "", Kind::Enum { options: &[
-            Choice { value: "set_cwnd", label: "cwnd = ssthresh", help: help!("Source 002 read literally: cwnd = ssthresh, resend the lost segment, continue in congestion avoidance; no window inflation; later duplicate ACKs of the window change nothing.") },
-            Choice { value: "newreno", label: "NewReno recovery", help: help!("RFC 6582 fast recovery (inflation, one hole resent per partial ACK) around BR-TCP's ssthresh and cwnd.") },
-        ], default: "newreno" }, false, NONE,
-            "What BR-TCP does between the third duplicate ACK and the end of the loss episode (source 002 does not say). Default newreno: the paper's figures show a steady window, which the literal reading cannot give on the paper's own setup (after each loss it stalls for an RTT, then bursts a whole reserved BDP at line rate into the reserved class and times out), and its ns-2 BR-TCP was built on NewReno."),
         p!("flows[].rto.estimator", "RTO estimator", "rto", "", Kind::Enum { options: &[
             Choice { value: "rfc6298", label: "RFC 6298", help: help!("SRTT/RTTVAR with gains 1/8 and 1/4, RTO = SRTT + max(G, 4·RTTVAR).") },
             Choice { value: "jacobson88", label: "Jacobson 88 (integer)", help: help!("Jacobson & Karels appendix A: scaled integer mean and deviation in clock ticks, rto = A + 4D.") },

@@ -9,6 +9,8 @@
 //! a square root: IEEE-754 operations that round the same everywhere, so native and wasm
 //! runs agree bit for bit (no `powf`). Model state stays integer bytes.
 
+pub mod settings;
+
 /// w^(h/2) for a whole number h: repeated products, and one square root for the half.
 fn pow_half(w: f64, h: i32) -> f64 {
     let mut r = if h.rem_euclid(2) == 1 { w.sqrt() } else { 1.0 };

@@ -23,6 +23,8 @@
 //!   rate into the reserved class and times out, which the paper's steady windows
 //!   (figures 5, 6, 10) rule out (`tests/reservation.rs`).
 
+pub mod settings;
+
 use crate::scenario::BrPacketSize;
 use crate::scenario::BrRtt;
 use crate::time::{Ns, NS_PER_S};

@@ -7,6 +7,8 @@
 //! that sends whole segments, or holds small ones under Nagle, never fills it exactly).
 //! New CWV (RFC 7661) brings its own rule, applied in [`super::validation`].
 
+pub mod settings;
+
 use super::{why, Cc, Flight};
 use crate::explain::Rule;
 use crate::scenario::{FullWindowSlack, GrowthGate, Units};

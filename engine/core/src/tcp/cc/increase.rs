@@ -2,6 +2,8 @@
 //! byte counting with limit L) and congestion avoidance (SMSS²/cwnd per ACK, or one SMSS per
 //! cwnd of acknowledged bytes).
 
+pub mod settings;
+
 use super::{why, Cc};
 use crate::explain::Rule;
 use crate::scenario::{CongAvoidRule, SlowStartRule};

@@ -2,6 +2,8 @@
 //! recovery, and on a retransmission timeout (RFC 5681 §3.1–3.2, RFC 6582, RFC 3042), and
 //! the ssthresh rule they share.
 
+pub mod settings;
+
 use super::increase::milli;
 use super::{why, Cc, DupAckAction, Flight, NewAckAction};
 use crate::explain::Rule;

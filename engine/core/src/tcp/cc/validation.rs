@@ -8,6 +8,8 @@
 //! current time rounded down to the clock tick (ns-2's tcp_now), and the period is the
 //! current RTO, backoff included.
 
+pub mod settings;
+
 use super::cwv::{AfterSend, Cwv};
 use super::newcwv::NewCwv;
 use super::restart::Restart;
