@@ -37,6 +37,7 @@ import { defaultLayout, defaultPlots, PLOT_IDS, type Notice } from '../scenario/
 import type { Validator } from '../scenario/url';
 import { seriesFor, type AppStore } from './store';
 import { Explainer } from '../explain/explainer';
+import { KeptValidations, liveCheck, refusalNotices } from './engineChecks';
 import { RequestTiming } from './requestTiming';
 import { runSizeCheck } from './runSize';
 import type { AppState, RunInfo, Timing } from './types';
@@ -90,9 +91,6 @@ export const TIMINGS_KEPT = 200;
  *  ahead (the default comparison simulates ~6 000 packets per run). */
 export const AHEAD_MAX_PACKETS = 50_000;
 
-/** Validations the controller keeps (a slider's value, its neighbours and a few before). */
-export const VALIDATIONS_KEPT = 8;
-
 /** A slider that has the keyboard focus: its setting (`allFlows`: a schema path set on every
  *  flow of a competition, as `setParamAllFlows`) and the values its next key press may
  *  choose (the neighbouring stops), the likeliest first (the workers compute them in this
@@ -137,10 +135,8 @@ export class AppController {
   private aheadTarget: LookAhead | null = null;
   /** A computation ahead is scheduled (a timer) or waits for the comparison to be drawn. */
   private aheadTimer: ReturnType<typeof setTimeout> | null = null;
-  /** The engine's last validations, by the scenario's JSON (a pure function of it): the key
-   *  press that asks for a value computed ahead, and the look-ahead back to the value before,
-   *  do not validate again. At most VALIDATIONS_KEPT, the oldest dropped first. */
-  private validated = new Map<string, Validation>();
+  /** The engine's last validations (engineChecks.ts). */
+  private readonly validations: KeptValidations;
   /** Runs computed ahead were asked for (an empty list frees them when the focus leaves). */
   private aheadAsked = false;
 
@@ -148,10 +144,11 @@ export class AppController {
     readonly store: AppStore,
     private readonly engine: Engine,
     readonly traces: TraceStore,
-    private readonly validate: Validator,
+    validate: Validator,
     private readonly env: ControllerEnv,
   ) {
     this.explainer = new Explainer(store, engine);
+    this.validations = new KeptValidations(validate);
   }
 
   /** The listener to give the engine client. */
@@ -460,49 +457,26 @@ export class AppController {
 
   // ---- changes ----
 
-  /**
-   * The engine's check of live changes (set while playing, at the current simulated time):
-   * the scenario with each as a timeline entry, which the engine checks as it checks a live
-   * change (the parameter may change while running, the value is allowed). False (with a
-   * notice naming the parameter and the allowed values) if refused.
-   */
+  /** The engine's check of live changes; false (with a notice naming the parameter and the
+   *  allowed values) if refused. */
   private acceptLive(changes: readonly (readonly [string, JsonValue])[]): boolean {
-    const s = this.store.getState();
-    const timeline = Array.isArray(s.scenario.timeline) ? s.scenario.timeline : [];
-    const entries = changes.map(([set, value]) => ({ at: 0, set, value }));
-    const result = this.validation(JSON.stringify({ ...s.scenario, timeline: [...timeline, ...entries] }));
-    if (result.ok) return true;
-    const first = timeline.length;
-    this.notify(
-      result.problems.map((p) => {
-        // A problem of an added entry is about its parameter.
-        const i = /^timeline\[(\d+)\]/.exec(p.path)?.[1];
-        const key = i !== undefined && Number(i) >= first ? (changes[Number(i) - first]?.[0] ?? p.path) : p.path;
-        return { key, message: `Not applied: ${p.text}` };
-      }),
-    );
-    return false;
+    const check = liveCheck(this.store.getState().scenario, changes);
+    const result = this.validation(check.json);
+    if (!result.ok) this.notify(check.notices(result.problems));
+    return result.ok;
   }
 
   /** The engine's validation of a changed scenario, or null (with a notice) if refused. */
   private accept(next: Scenario): Validation | null {
     const result = this.validation(JSON.stringify(next));
     if (result.ok) return result;
-    this.notify(result.problems.map((p) => ({ key: p.path, message: `Not applied: ${p.text}` })));
+    this.notify(refusalNotices(result.problems));
     return null;
   }
 
-  /** The engine's validation of a scenario's JSON, kept for the next VALIDATIONS_KEPT. */
+  /** The engine's validation of a scenario's JSON (kept: engineChecks.ts). */
   private validation(json: string): Validation {
-    const kept = this.validated.get(json);
-    const result = kept ?? this.validate(json);
-    this.validated.delete(json);
-    this.validated.set(json, result);
-    for (const old of this.validated.keys()) {
-      if (this.validated.size <= VALIDATIONS_KEPT) break;
-      this.validated.delete(old);
-    }
-    return result;
+    return this.validations.get(json);
   }
 
   /** Re-runs with `patch` applied: to the end when paused, from t = 0 when playing. */
