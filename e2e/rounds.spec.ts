@@ -53,8 +53,11 @@ test('the cursor and the rounds move together, and a link reopens the view', asy
   await fig.scrollIntoViewIfNeeded();
   const box = await hit.boundingBox();
   if (!box) throw new Error('no plot area');
-  // Hovering a round: the cursor goes to its start; every plot reads that instant.
-  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+  // Hovering a round: the cursor goes to its start; every plot reads that instant. Hovered
+  // through the locator, which waits for the plot to stand still (plots above it may still
+  // be drawing after the scroll, and a point taken from an earlier box can miss it).
+  const at = { x: box.width * 0.3, y: box.height / 2 };
+  await hit.hover({ position: at });
   const hl = fig.locator('.round-highlight').first();
   await expect(hl).toBeVisible();
   const hovered = Number(await hl.getAttribute('data-round'));
@@ -62,7 +65,7 @@ test('the cursor and the rounds move together, and a link reopens the view', asy
   await expect(fig.locator('.readout')).toContainText(`round ${hovered}: cwnd`);
   await expect(page.locator('figure[data-plot="window-reno"] .readout')).toContainText('t = ');
   // A click pins it there (in the link as t=).
-  await page.mouse.click(box.x + box.width * 0.3, box.y + box.height / 2);
+  await hit.click({ position: at });
   await expect.poll(() => page.url()).toContain('&t=');
   // The arrow keys step round by round, moving the shared cursor.
   // (Hover wins over the pinned cursor, as on every plot: the pointer leaves first.)
