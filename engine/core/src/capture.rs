@@ -20,6 +20,7 @@
 //! or before the clock in time order, and the rest later. Capture is off unless asked for:
 //! a run without it pays one untaken branch per packet.
 
+use crate::net::sack::SackBlocks;
 use crate::net::{Packet, PktKind};
 use crate::time::Ns;
 
@@ -75,6 +76,8 @@ pub struct Captured {
     pub t: Ns,
     /// The packet (flow, kind, sequence or acknowledgment number, payload, wire size).
     pub pkt: Packet,
+    /// An ACK's SACK option (empty when it carries none).
+    pub sack: SackBlocks,
 }
 
 /// The capture of a running simulation.
@@ -83,7 +86,7 @@ pub struct Capture {
     /// Where.
     pub point: CapturePoint,
     /// Records not yet taken, with the order they were pushed in (ties keep it).
-    pending: Vec<(Ns, u64, Packet)>,
+    pending: Vec<(Ns, u64, Packet, SackBlocks)>,
     pushed: u64,
 }
 
@@ -98,8 +101,9 @@ impl Capture {
     }
 
     /// Records a packet passing the point at `t` (never before the clock).
-    pub fn push(&mut self, t: Ns, pkt: Packet) {
-        self.pending.push((t, self.pushed, pkt));
+    pub fn push(&mut self, t: Ns, pkt: Packet, sack: Option<&SackBlocks>) {
+        self.pending
+            .push((t, self.pushed, pkt, sack.copied().unwrap_or_default()));
         self.pushed += 1;
     }
 
@@ -108,7 +112,7 @@ impl Capture {
     /// receiver's access link for its ACKs and SYN-ACKs).
     #[cold]
     #[inline(never)]
-    pub fn starts(&mut self, link: u32, t: Ns, pkt: &Packet) {
+    pub fn starts(&mut self, link: u32, t: Ns, pkt: &Packet, sack: Option<&SackBlocks>) {
         let mine = match self.point {
             CapturePoint::Bottleneck => link < 2,
             CapturePoint::Sender => {
@@ -119,21 +123,21 @@ impl Capture {
             }
         };
         if mine {
-            self.push(t, *pkt);
+            self.push(t, *pkt, sack);
         }
     }
 
     /// `pkt` reached its endpoint at `now`: captured at the receiver (data, SYN) or the
     /// sender (ACK, SYN-ACK).
     #[inline]
-    pub fn arrived(&mut self, now: Ns, pkt: &Packet) {
+    pub fn arrived(&mut self, now: Ns, pkt: &Packet, sack: Option<&SackBlocks>) {
         let at = match pkt.kind {
             PktKind::Data | PktKind::Syn => CapturePoint::Receiver,
             PktKind::Ack | PktKind::SynAck => CapturePoint::Sender,
             PktKind::Udp => return,
         };
         if self.point == at {
-            self.push(now, *pkt);
+            self.push(now, *pkt, sack);
         }
     }
 
@@ -147,11 +151,14 @@ impl Capture {
     pub fn take_until(&mut self, now: Ns) -> Vec<Captured> {
         // Nearly sorted already (only bottleneck records run ahead): the stable sort is
         // close to linear.
-        self.pending.sort_by_key(|&(t, n, _)| (t, n));
-        let split = self.pending.partition_point(|&(t, _, _)| t <= now);
+        self.pending.sort_by_key(|&(t, n, _, _)| (t, n));
+        let split = self.pending.partition_point(|&(t, _, _, _)| t <= now);
         let rest = self.pending.split_off(split);
         let taken = std::mem::replace(&mut self.pending, rest);
-        taken.into_iter().map(|(t, _, pkt)| Captured { t, pkt }).collect()
+        taken
+            .into_iter()
+            .map(|(t, _, pkt, sack)| Captured { t, pkt, sack })
+            .collect()
     }
 
     /// Every record left, in time order (the end of the run).
@@ -175,19 +182,20 @@ mod tests {
             tx: 1,
             size: 41,
             fate: Fate::Ok,
+            sack: 0,
         }
     }
 
     #[test]
     fn records_come_out_in_time_order_and_only_once_the_clock_has_passed_them() {
         let mut c = Capture::new(CapturePoint::Bottleneck);
-        c.push(30, pkt(1));
-        c.push(10, pkt(2));
-        c.push(10, pkt(3));
-        c.push(20, pkt(4));
+        c.push(30, pkt(1), None);
+        c.push(10, pkt(2), None);
+        c.push(10, pkt(3), None);
+        c.push(20, pkt(4), None);
         let first: Vec<(Ns, u64)> = c.take_until(15).iter().map(|r| (r.t, r.pkt.seq)).collect();
         assert_eq!(first, vec![(10, 2), (10, 3)]);
-        c.push(25, pkt(5));
+        c.push(25, pkt(5), None);
         let rest: Vec<(Ns, u64)> = c.take_all().iter().map(|r| (r.t, r.pkt.seq)).collect();
         assert_eq!(rest, vec![(20, 4), (25, 5), (30, 1)]);
         assert_eq!(c.count(), 5);

@@ -31,6 +31,9 @@ pub enum Event {
     CrossSend { source: u32 },
     /// A paced sender's next departure time has come.
     Pace { flow: u32 },
+    /// A SACK sender's loss timer (RACK's reordering timer or the tail loss probe) fires
+    /// (ignored unless `gen` is current).
+    LossTimer { flow: u32, gen: u32 },
 }
 
 /// A queue entry: `key` packs (time, insertion sequence) so one integer comparison orders

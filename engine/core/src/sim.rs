@@ -231,6 +231,7 @@ impl Simulation {
             found: Vec::new(),
             end: secs_to_ns(s.duration),
             capture: None,
+            sacks: Default::default(),
         };
         let end = world.end;
         let cross: Vec<CrossSource> = s
@@ -523,6 +524,13 @@ impl Simulation {
                 self.resume_writes(flow as usize);
                 self.record(flow);
             }
+            Event::LossTimer { flow, gen } => {
+                let now = self.world.now;
+                self.release_writes(flow as usize, now);
+                self.senders[flow as usize].on_loss_timer(&mut self.world, gen);
+                self.resume_writes(flow as usize);
+                self.record(flow);
+            }
             Event::Pace { flow } => {
                 let now = self.world.now;
                 self.release_writes(flow as usize, now);
@@ -613,7 +621,8 @@ impl Simulation {
         let i = pkt.flow as usize;
         let now = self.world.now;
         self.release_writes(i, now);
-        self.senders[i].on_ack(&mut self.world, &pkt);
+        let sack = self.world.sacks.take(pkt.sack);
+        self.senders[i].on_ack_with_sack(&mut self.world, &pkt, sack.as_ref());
         self.resume_writes(i);
         let w = &mut self.world;
         let s = &self.senders[i];

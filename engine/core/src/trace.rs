@@ -86,11 +86,23 @@ pub enum EventKind {
     /// BBR's pacing at the same instant: `seq` = pacing rate, bit/s; `len` = pacing gain,
     /// `seg` = cwnd gain (both in 1/256); `tx` as `bbr_model`.
     BbrPacing = 31,
+    /// A SACK block the ACK just received carried (RFC 2018), logged after its
+    /// `ack_received` row, in the option's order: `seq` = left edge, `len` = bytes (right −
+    /// left, saturating), `seg` = its place (0 = first), `tx` = 1 for a D-SACK block (RFC
+    /// 2883: data received twice), else 0.
+    SackBlock = 32,
+    /// The scoreboard deemed a segment lost (`seq`, `len`, `seg` = the segment; `tx` = how:
+    /// 1 IsLost (DupThresh SACKed above it, RFC 6675 §4), 2 RACK (RFC 8985 §6), 3 the first
+    /// segment at the start of recovery).
+    MarkedLost = 33,
+    /// A tail loss probe left (RFC 8985 §7): `seq`, `len`, `seg` = the segment, `tx` = its
+    /// attempt (1 = new data).
+    TailLossProbe = 34,
 }
 
 impl EventKind {
     /// Every kind, in code order.
-    pub const ALL: [EventKind; 32] = [
+    pub const ALL: [EventKind; 35] = [
         EventKind::DataSend,
         EventKind::Retransmit,
         EventKind::QueueDrop,
@@ -123,6 +135,9 @@ impl EventKind {
         EventKind::CubicEpoch,
         EventKind::BbrModel,
         EventKind::BbrPacing,
+        EventKind::SackBlock,
+        EventKind::MarkedLost,
+        EventKind::TailLossProbe,
     ];
 
     /// Name used in CSV and JSON.
@@ -160,6 +175,9 @@ impl EventKind {
             EventKind::CubicEpoch => "cubic_epoch",
             EventKind::BbrModel => "bbr_model",
             EventKind::BbrPacing => "bbr_pacing",
+            EventKind::SackBlock => "sack_block",
+            EventKind::MarkedLost => "marked_lost",
+            EventKind::TailLossProbe => "tail_loss_probe",
         }
     }
 
@@ -297,10 +315,10 @@ impl EventLog {
     /// of flow `flow`, as the [`EVENT_COLUMNS`] selected by `columns` (bit i = column i), one
     /// after another (column-major, time in seconds): a front end reads everything new that
     /// it draws in one call.
-    pub fn select(&self, from: usize, kinds: u32, flow: Option<u16>, columns: u32) -> Vec<f64> {
+    pub fn select(&self, from: usize, kinds: u64, flow: Option<u16>, columns: u32) -> Vec<f64> {
         let rows: Vec<&EventRow> = self.rows[from.min(self.rows.len())..]
             .iter()
-            .filter(|r| kinds & (1 << r.kind) != 0 && flow.is_none_or(|f| r.flow == f))
+            .filter(|r| kinds & (1u64 << r.kind) != 0 && flow.is_none_or(|f| r.flow == f))
             .collect();
         masked_columns(&rows, &EVENT_COLUMNS, event_field, columns)
     }
@@ -514,6 +532,33 @@ pub struct ValidationRow {
     pub pipeack: u64,
     /// RFC 7661 phase: 0 validated (or not new CWV), 1 non-validated.
     pub nvp: u8,
+}
+
+/// A SACK sender's loss-recovery state (`Sender::recovery_row`), for the recovery series.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecoveryRow {
+    /// RFC 6675 pipe, bytes.
+    pub pipe: u64,
+    /// Bytes SACKed above the cumulative ACK.
+    pub sacked: u64,
+    /// Bytes deemed lost and not yet resent.
+    pub lost: u64,
+    /// In SACK-based recovery.
+    pub in_recovery: bool,
+    /// RecoveryPoint (one past; meaningful in recovery).
+    pub recovery_point: u64,
+    /// PRR's prr_delivered and prr_out (in the cwnd's unit as PRR counts: bytes, or
+    /// segments for segment-based windows), this recovery.
+    pub prr_delivered: u64,
+    pub prr_out: u64,
+    /// RACK's reordering window now, ns (`u64::MAX` without RACK).
+    pub reo_wnd: u64,
+    /// The loss timer's deadline, ns (`u64::MAX` when not armed), and use: 0 none, 1 RACK's
+    /// reordering timer, 2 the probe timeout.
+    pub timer_at: u64,
+    pub timer_kind: u8,
+    /// A tail loss probe is in the network.
+    pub probe_out: bool,
 }
 
 /// Column names of a flow's window-validation series, in output order. Units: t, t_last,

@@ -196,7 +196,7 @@ fn combined_column_reads_match_single_columns() {
         assert_eq!(sel[3 * m + j], e.rows[i].seq as f64);
         assert_eq!(sel[5 * m + j], e.rows[i].seg as f64);
     }
-    assert!(e.select(0, u32::MAX, Some(1), 0x7f).is_empty(), "no flow 1");
+    assert!(e.select(0, u64::MAX, Some(1), 0x7f).is_empty(), "no flow 1");
     // Only t and seq (bits 0 and 3), in that order.
     let two = e.select(10, drops_and_timeouts, Some(0), 0b1001);
     assert_eq!(two.len(), 2 * m);

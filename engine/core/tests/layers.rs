@@ -16,13 +16,21 @@ const LAYERS: &[(&str, &[&str])] = &[
     // mechanism's settings file names its choices for all of them.
     (
         "settings",
-        &["scenario", "schema", "catalogue", "presets", "tcp::cc::settings"],
+        &[
+            "scenario",
+            "schema",
+            "catalogue",
+            "presets",
+            "tcp::cc::settings",
+            "tcp::sack::settings",
+        ],
     ),
     ("records", &["explain", "trace"]),
     (
         "mechanisms",
         &[
             "tcp::cc",
+            "tcp::sack",
             "tcp::rtt",
             "net",
             "app",
@@ -60,6 +68,7 @@ fn module_of(segments: &[&str]) -> String {
     match segments {
         ["tcp", "cc", _, "settings", ..] => "tcp::cc::settings".into(),
         ["tcp", "cc", ..] => "tcp::cc".into(),
+        ["tcp", "sack", "settings", ..] => "tcp::sack::settings".into(),
         ["tcp", child, ..] if child.chars().next().is_some_and(|c| c.is_lowercase()) => format!("tcp::{child}"),
         [first, ..] => first.to_string(),
         [] => String::new(),

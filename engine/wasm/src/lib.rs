@@ -301,12 +301,13 @@ impl Sim {
     /// Event-log rows from `from` whose kind code k has bit k set in `kinds` and whose flow is
     /// `flow` (any flow if negative), as the columns selected by `columns` (bit i of t, flow,
     /// kind, seq, len, seg, tx; 0x7f = all) one after another: m rows and c columns give c·m
-    /// numbers. The next cursor is `events_len()`.
-    pub fn events_select(&self, from: u32, kinds: u32, flow: i32, columns: u32) -> Box<[f64]> {
+    /// numbers. The next cursor is `events_len()`. `kinds` is a JavaScript number: its
+    /// integers are exact to 2^53, so the page builds it by adding 2^k.
+    pub fn events_select(&self, from: u32, kinds: f64, flow: i32, columns: u32) -> Box<[f64]> {
         let flow = u16::try_from(flow).ok();
         self.sim
             .events()
-            .select(from as usize, kinds, flow, columns)
+            .select(from as usize, kinds as u64, flow, columns)
             .into_boxed_slice()
     }
 

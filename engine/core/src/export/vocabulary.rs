@@ -185,8 +185,10 @@ pub const TRACE_TABLES: [TraceTable; 13] = [
     table("writes", TraceSource::Writes, &["t", "bytes", "sojourn", "latency"]),
 ];
 
-/// Event kinds an `events_select` mask can name: the mask is a u32 (bit k = kind code k).
-pub const EVENT_MASK_BITS: usize = 32;
+/// Event kinds an `events_select` mask can name: bit k = kind code k, passed from
+/// JavaScript as a number, whose integers are exact to 2^53 (so the page adds 2^k, as bitwise
+/// operators there work on 32 bits).
+pub const EVENT_MASK_BITS: usize = 53;
 
 /// `[{"name", "source", "columns", "kinds"}]`, [`TRACE_TABLES`] in order (kinds by name).
 pub fn trace_tables_json() -> Value {
@@ -225,7 +227,7 @@ mod tests {
             for &k in t.kinds {
                 assert!(
                     (k as usize) < EVENT_MASK_BITS,
-                    "{}: {} does not fit the u32 mask",
+                    "{}: {} does not fit the 53-bit mask",
                     t.name,
                     k.name()
                 );

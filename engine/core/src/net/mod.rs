@@ -27,6 +27,7 @@
 //! when the rate changes. Entries never depend on changes still to come, so a change made
 //! live, at the current time, replays exactly from the timeline.
 
+pub mod sack;
 pub mod sched;
 
 use crate::ring::Ring;
@@ -80,6 +81,9 @@ pub struct Packet {
     pub size: u32,
     /// Whether it will be discarded on arrival.
     pub fate: Fate,
+    /// ACK: the handle of the SACK blocks it carries in the world's store (0 = none; see
+    /// `sack.rs`).
+    pub sack: u32,
 }
 
 /// Where a packet goes after crossing a link.
@@ -617,6 +621,7 @@ mod tests {
             tx,
             size: 1500,
             fate: Fate::Ok,
+            sack: 0,
         }
     }
 

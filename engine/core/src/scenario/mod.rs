@@ -180,6 +180,7 @@ pub use crate::tcp::cc::gate::settings::{FullWindowSlack, GrowthGate};
 pub use crate::tcp::cc::increase::settings::{CongAvoidRule, SlowStartRule};
 pub use crate::tcp::cc::recovery::settings::{NewRenoFullAck, NewRenoTimer, PartialWindow, RepeatedRto, SsthreshRule};
 pub use crate::tcp::cc::validation::settings::IdlePolicy;
+pub use crate::tcp::sack::settings::{RecoveryBudget, SackCfg};
 
 /// Congestion-control axes of a flow.
 #[derive(Clone, Debug, PartialEq)]
@@ -386,14 +387,16 @@ pub struct FlowCfg {
     pub rto: RtoCfg,
     /// Receiver.
     pub receiver: ReceiverCfg,
+    /// SACK and the loss recovery that uses it.
+    pub sack: SackCfg,
     /// Application.
     pub app: AppCfg,
     /// Scripted drops.
     pub drops: Vec<ScriptedDrop>,
 }
 json::json_struct!(FlowCfg:
-    algorithm, variant, start, reserved_bandwidth, access, receiver_access, tcp, cc, rto, receiver, app,
-    drops);
+    algorithm, variant, start, reserved_bandwidth, access, receiver_access, tcp, cc, rto, receiver, sack,
+    app, drops);
 
 /// A parameter change at a given time.
 #[derive(Clone, Debug, PartialEq)]

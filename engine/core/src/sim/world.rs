@@ -6,6 +6,7 @@
 
 use crate::cross::CrossStats;
 use crate::event::{Event, EventQueue};
+use crate::net::sack::{SackBlocks, SackStore};
 use crate::net::sched::Next;
 use crate::net::{flow_base, Fate, Hop, Link, Packet, PktKind};
 use crate::summary::Drops;
@@ -46,6 +47,8 @@ pub struct World {
     pub(super) end: Ns,
     /// Packet capture, when asked for (see `capture.rs`).
     pub capture: Option<Box<crate::capture::Capture>>,
+    /// The SACK blocks of the ACKs in flight (see `net/sack.rs`).
+    pub sacks: SackStore,
 }
 
 impl World {
@@ -80,7 +83,7 @@ impl World {
             }
             let (done, arrival) = link.serve(at, pkt.size);
             if let Some(c) = self.capture.as_deref_mut() {
-                c.starts(link_id, done - link.last_service_time(), &pkt);
+                c.starts(link_id, done - link.last_service_time(), &pkt, self.sacks.get(pkt.sack));
             }
             if link_id == 0 && pkt.kind == PktKind::Data {
                 // Its transmission starts at done − its service time; it entered at `at`.
@@ -128,6 +131,7 @@ impl World {
     /// A full queue refused the packet.
     #[cold]
     fn tail_drop(&mut self, pkt: Packet) {
+        self.sacks.take(pkt.sack);
         if pkt.kind == PktKind::Udp {
             self.cross[pkt.flow as usize].queue_drops += 1;
             return;
@@ -169,7 +173,7 @@ impl World {
         let at = match sched.next(self.now, bandwidth) {
             Next::Started(done) => {
                 if let (Some(c), Some(pkt)) = (self.capture.as_deref_mut(), sched.in_service()) {
-                    c.starts(link_id, self.now, pkt);
+                    c.starts(link_id, self.now, pkt, self.sacks.get(pkt.sack));
                 }
                 if let (0, Some((pkt, entered))) = (link_id, sched.in_service_entered()) {
                     if pkt.kind == PktKind::Data {
@@ -243,6 +247,12 @@ impl Env for World {
     fn transmit(&mut self, link: u32, pkt: Packet) {
         self.packets += 1;
         self.offer(link, pkt);
+    }
+
+    /// An ACK with a SACK option: the blocks wait in the store under the ACK's handle.
+    fn transmit_sack(&mut self, link: u32, mut pkt: Packet, blocks: SackBlocks) {
+        pkt.sack = self.sacks.put(blocks);
+        self.transmit(link, pkt);
     }
 
     #[inline]
@@ -324,7 +334,7 @@ impl World {
             Hop::Sender => Endpoint::Sender,
         };
         if let Some(c) = self.capture.as_deref_mut() {
-            c.arrived(self.now, &pkt);
+            c.arrived(self.now, &pkt, self.sacks.get(pkt.sack));
         }
         Some((to, pkt))
     }
@@ -333,6 +343,7 @@ impl World {
     /// counted here, at its own instant.
     #[cold]
     fn wire_drop(&mut self, pkt: Packet) {
+        self.sacks.take(pkt.sack);
         self.data_lost(&pkt);
         let d = &mut self.drops[pkt.flow as usize];
         let kind = match (pkt.fate, is_forward(pkt.kind)) {

@@ -4,6 +4,7 @@
 //! (`tcp::testnet`). Every call is generic and monomorphised, so the seam costs nothing.
 
 use crate::event::Event;
+use crate::net::sack::SackBlocks;
 use crate::net::Packet;
 use crate::time::Ns;
 use crate::trace::EventKind;
@@ -17,6 +18,8 @@ pub trait Env {
     fn schedule(&mut self, at: Ns, ev: Event);
     /// Puts a new packet on the endpoint's first link.
     fn transmit(&mut self, link: u32, pkt: Packet);
+    /// Puts a new ACK carrying the SACK option `blocks` on the endpoint's first link.
+    fn transmit_sack(&mut self, link: u32, pkt: Packet, blocks: SackBlocks);
     /// Appends an event-log row at the current time.
     fn log(&mut self, flow: u32, kind: EventKind, seq: u64, len: u32, seg: u32, tx: u32);
     /// A data segment was sent (its `attempt`-th copy): the world tracks which copies reach

@@ -4,6 +4,7 @@ pub mod cc;
 pub mod env;
 pub mod receiver;
 pub mod rtt;
+pub mod sack;
 pub mod sender;
 #[cfg(test)]
 pub(crate) mod testnet;

@@ -8,6 +8,7 @@
 use super::env::Env;
 use crate::event::Event;
 use crate::explain::{Rule, Why};
+use crate::net::sack::{SackBlocks, MAX_BLOCKS};
 use crate::net::{Fate, Packet, PktKind};
 use crate::scenario::FlowCfg;
 use crate::time::{secs_to_ns, Ns};
@@ -45,6 +46,21 @@ pub struct Receiver {
     /// Decisions explained since the simulation last drained them (off unless asked for);
     /// their phase codes are [`NO_PHASE`]: the receiver has none.
     pub why: Why,
+    /// SACK (RFC 2018), when negotiated: the blocks it reports.
+    sack: Option<Box<SackReport>>,
+}
+
+/// What a SACK receiver keeps to fill its ACKs' options (RFC 2018 §4, RFC 2883 §4).
+#[derive(Clone, Debug, Default)]
+struct SackReport {
+    /// Most blocks per ACK.
+    max: usize,
+    /// Report duplicates (D-SACK).
+    dsack: bool,
+    /// The out-of-order ranges, most recently changed first.
+    recent: VecDeque<(u64, u64)>,
+    /// The duplicate the next ACK reports first.
+    dup: Option<(u64, u64)>,
 }
 
 /// The phase code of a receiver's decisions.
@@ -72,6 +88,13 @@ impl Receiver {
             data_packets: 0,
             acks_sent: 0,
             why: Why::default(),
+            sack: cfg.sack.enabled.then(|| {
+                Box::new(SackReport {
+                    max: cfg.sack.blocks.clamp(1, MAX_BLOCKS as u64) as usize,
+                    dsack: cfg.sack.dsack,
+                    ..SackReport::default()
+                })
+            }),
         }
     }
 
@@ -95,6 +118,7 @@ impl Receiver {
             tx: 1,
             size: self.header as u32,
             fate: Fate::Ok,
+            sack: 0,
         };
         w.transmit(self.link, pkt);
     }
@@ -107,6 +131,9 @@ impl Receiver {
         let end = start + pkt.len as u64;
         if end <= self.rcv_nxt {
             // A duplicate of data already received: acknowledge at once.
+            if let Some(r) = self.sack.as_deref_mut() {
+                r.dup = r.dsack.then_some((start, end));
+            }
             self.send_ack(w);
         } else if start <= self.rcv_nxt {
             let had_gap = !self.ooo.is_empty();
@@ -121,6 +148,13 @@ impl Receiver {
                 self.rcv_nxt = self.rcv_nxt.max(e);
             }
             self.delivered += self.rcv_nxt - before;
+            if let Some(r) = self.sack.as_deref_mut() {
+                let nxt = self.rcv_nxt;
+                r.recent.retain(|&(_, e)| e > nxt);
+                if start < before && r.dsack {
+                    r.dup = Some((start, before));
+                }
+            }
             if had_gap || !self.delayed_ack {
                 // Gap-filling data is acknowledged at once (RFC 5681 §4.2).
                 self.send_ack(w);
@@ -151,7 +185,11 @@ impl Receiver {
             }
         } else {
             // Above a gap: store it and send a duplicate ACK at once.
-            self.store(start, end);
+            if self.sack.is_some() {
+                self.sack_store(start, end);
+            } else {
+                self.store(start, end);
+            }
             self.send_ack(w);
         }
     }
@@ -179,6 +217,42 @@ impl Receiver {
                 self.ooo.insert(first, (s, e));
             }
         }
+    }
+
+    /// Stores out-of-order data of a SACK flow: the range that holds it becomes the most
+    /// recent (RFC 2018 §4: the first block reports the segment that triggered the ACK); a
+    /// segment already held is a duplicate (RFC 2883 §4: reported first, its range second).
+    fn sack_store(&mut self, start: u64, end: u64) {
+        let held = self.ooo.iter().any(|&(s, e)| s <= start && end <= e);
+        if !held {
+            self.store(start, end);
+        }
+        let k = self.ooo.partition_point(|&(_, e)| e < start);
+        let (s, e) = self.ooo[k];
+        let r = self.sack.as_deref_mut().expect("a SACK receiver");
+        if held && r.dsack {
+            r.dup = Some((start, end));
+        }
+        r.recent.retain(|&(a, b)| b < s || a > e);
+        r.recent.push_front((s, e));
+    }
+
+    /// The SACK option of the next ACK: the duplicate first (D-SACK), then the ranges held,
+    /// most recent first, as many as fit.
+    fn sack_blocks(&mut self) -> Option<SackBlocks> {
+        let r = self.sack.as_deref_mut()?;
+        let mut b = SackBlocks::default();
+        if let Some((l, rr)) = r.dup.take() {
+            b.push(l, rr);
+            b.dsack = true;
+        }
+        for &(l, rr) in r.recent.iter() {
+            if b.n as usize >= r.max {
+                break;
+            }
+            b.push(l, rr);
+        }
+        (!b.is_empty()).then_some(b)
     }
 
     /// The delayed-ACK timer fired.
@@ -212,8 +286,12 @@ impl Receiver {
             tx: 1,
             size: self.header as u32,
             fate: Fate::Ok,
+            sack: 0,
         };
-        w.transmit(self.link, pkt);
+        match self.sack_blocks() {
+            Some(b) => w.transmit_sack(self.link, pkt, b),
+            None => w.transmit(self.link, pkt),
+        }
     }
 }
 

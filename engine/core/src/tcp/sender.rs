@@ -10,6 +10,7 @@ use super::env::Env;
 use super::rtt::RttEstimator;
 use crate::event::Event;
 use crate::explain::Rule;
+use crate::net::sack::SackBlocks;
 use crate::net::{Fate, Packet, PktKind};
 use crate::scenario::FlowCfg;
 use crate::time::Ns;
@@ -34,13 +35,13 @@ pub enum ConnState {
 
 /// A sent, unacknowledged segment.
 #[derive(Clone, Copy, Debug)]
-struct Seg {
-    seq: u64,
-    len: u32,
-    no: u32,
-    tx: u32,
+pub(super) struct Seg {
+    pub(super) seq: u64,
+    pub(super) len: u32,
+    pub(super) no: u32,
+    pub(super) tx: u32,
     /// When it was first sent.
-    sent: Ns,
+    pub(super) sent: Ns,
 }
 
 /// Counters reported in the summary.
@@ -66,6 +67,8 @@ pub struct SenderStats {
     pub syns: u64,
     /// Most data packets sent back to back at one instant.
     pub max_burst_packets: u64,
+    /// Tail loss probes sent (RFC 8985 §7).
+    pub tail_loss_probes: u64,
     /// cwnd reductions by the idle policy (idle and application-limited decays, restarts,
     /// new CWV's expiry and loss response).
     pub window_decays: u64,
@@ -136,6 +139,11 @@ pub struct Sender {
     next_departure: Ns,
     /// The pacing timer's pending entry.
     pace_event: Option<Ns>,
+    /// SACK-based loss recovery, for a flow that negotiated SACK (see `sender/sack.rs`).
+    sack: Option<Box<crate::tcp::sack::SackSender>>,
+    /// The loss timer's pending entry and generation (RACK's reordering timer, the probe).
+    loss_event: Option<Ns>,
+    loss_gen: u32,
 }
 
 impl Sender {
@@ -175,6 +183,15 @@ impl Sender {
             paced,
             next_departure: 0,
             pace_event: None,
+            sack: cfg.sack.enabled.then(|| {
+                Box::new(crate::tcp::sack::SackSender::new(
+                    &cfg.sack,
+                    cfg.tcp.mss,
+                    cfg.tcp.dupack_threshold,
+                ))
+            }),
+            loss_event: None,
+            loss_gen: 0,
         }
     }
 
@@ -284,6 +301,7 @@ impl Sender {
             tx: self.syn_tx,
             size: self.header as u32,
             fate: Fate::Ok,
+            sack: 0,
         };
         w.log(self.flow, EventKind::SynSend, 0, 0, 0, self.syn_tx);
         w.transmit(self.link, pkt);
@@ -376,6 +394,12 @@ impl Sender {
         );
         self.cc.on_timeout(self.flight(), self.snd_max, head as u64);
         self.trace_changes(w);
+        if self.sack.is_some() {
+            // RFC 6675 §5.1: everything not SACKed is deemed lost and resent in order.
+            self.sack_timeout();
+            self.send_loop(w);
+            return;
+        }
         // Go back N (BSD, ns-2): resend from snd_una as the window reopens. (5.4) The send
         // loop resends the first segment and (5.6) restarts the timer with the new RTO.
         self.snd_nxt = self.snd_una;
@@ -391,6 +415,9 @@ impl Sender {
     pub fn send_loop(&mut self, w: &mut impl Env) -> u32 {
         if self.state != ConnState::Established {
             return 0;
+        }
+        if self.sack.is_some() {
+            return self.sack_send_loop(w);
         }
         let mut checked = false;
         let mut sent = 0u32;
@@ -562,6 +589,7 @@ impl Sender {
             tx: seg.tx,
             size: (seg.len as u64 + self.header) as u32,
             fate: Fate::Ok,
+            sack: 0,
         };
         w.transmit(self.link, pkt);
         if let Some(log) = self.writes.as_mut() {
@@ -663,6 +691,11 @@ impl Sender {
 
     /// An ACK or SYN-ACK arrived.
     pub fn on_ack(&mut self, w: &mut impl Env, pkt: &Packet) {
+        self.on_ack_with_sack(w, pkt, None);
+    }
+
+    /// An ACK or SYN-ACK arrived, with the SACK option `sack` if it carried one.
+    pub fn on_ack_with_sack(&mut self, w: &mut impl Env, pkt: &Packet, sack: Option<&SackBlocks>) {
         if pkt.kind == PktKind::SynAck {
             self.on_syn_ack(w);
             return;
@@ -673,7 +706,9 @@ impl Sender {
         let ack = pkt.seq;
         self.cc.set_now(w.now());
         w.log(self.flow, EventKind::AckReceived, ack, 0, pkt.seg, 0);
-        if ack > self.snd_una && ack <= self.snd_max {
+        if self.sack.is_some() {
+            self.sack_ack(w, ack, sack);
+        } else if ack > self.snd_una && ack <= self.snd_max {
             self.on_new_ack(w, ack);
         } else if ack == self.snd_una && self.snd_max > self.snd_una {
             self.on_dupack(w, ack);
@@ -813,5 +848,6 @@ fn log_rtt_sample(w: &mut impl Env, flow: u32, sample: Ns, exact: Ns, seg: u32) 
     w.log(flow, EventKind::RttSample, sample, us, seg, 1);
 }
 
+mod sack;
 #[cfg(test)]
 mod tests;

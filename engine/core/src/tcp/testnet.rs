@@ -5,6 +5,7 @@
 
 use super::env::Env;
 use crate::event::Event;
+use crate::net::sack::SackBlocks;
 use crate::net::{Fate, Packet, PktKind};
 use crate::scenario::{FlowCfg, Scenario};
 use crate::time::Ns;
@@ -28,6 +29,8 @@ pub struct FakeNet {
     pub copies_sent: Vec<(u32, u32)>,
     /// Data copies reported arrived: (segment, attempt).
     pub copies_arrived: Vec<(u32, u32)>,
+    /// The SACK options of the ACKs sent, by handle − 1.
+    pub sacks: Vec<SackBlocks>,
 }
 
 impl Env for FakeNet {
@@ -39,6 +42,11 @@ impl Env for FakeNet {
         self.timers.push((at, ev));
     }
     fn transmit(&mut self, link: u32, pkt: Packet) {
+        self.sent.push((self.now, link, pkt));
+    }
+    fn transmit_sack(&mut self, link: u32, mut pkt: Packet, blocks: SackBlocks) {
+        self.sacks.push(blocks);
+        pkt.sack = self.sacks.len() as u32;
         self.sent.push((self.now, link, pkt));
     }
     fn log(&mut self, _flow: u32, kind: EventKind, seq: u64, len: u32, seg: u32, tx: u32) {
@@ -113,6 +121,7 @@ pub fn ack(ack: u64, dup: u32) -> Packet {
         tx: 1,
         size: 40,
         fate: Fate::Ok,
+        sack: 0,
     }
 }
 
@@ -137,5 +146,6 @@ pub fn data(seg: u32, tx: u32) -> Packet {
         tx,
         size: 1040,
         fate: Fate::Ok,
+        sack: 0,
     }
 }

@@ -117,6 +117,7 @@ mod cubic;
 mod endpoint;
 mod increase;
 mod loss;
+mod sack;
 mod timer;
 mod validation;
 
@@ -289,4 +290,11 @@ rules! {
     BbrPartialAck in bbr;
     /// BBR's ssthresh on a loss: kept; cwnd saved.
     SsthreshBbr in bbr;
+    SackRecovery in sack;
+    SackNextSeg in sack;
+    PrrSend in sack;
+    SackRecoveryExit in sack;
+    RackLost in sack;
+    TlpProbe in sack;
+    TlpRepaired in sack;
 }

@@ -68,6 +68,18 @@ impl Cc {
         self.ssthresh
     }
 
+    /// Whether Limited Transmit (RFC 3042) is on.
+    #[inline]
+    pub fn limited_transmit(&self) -> bool {
+        self.cfg.limited_transmit
+    }
+
+    /// The cwnd unit.
+    #[inline]
+    pub fn units(&self) -> Units {
+        self.cfg.units
+    }
+
     /// Consecutive duplicate ACKs counted.
     #[inline]
     pub fn dupacks(&self) -> u32 {

@@ -30,6 +30,7 @@ pub mod increase;
 pub mod newcwv;
 pub mod recovery;
 pub mod restart;
+pub mod sack_recovery;
 pub mod validation;
 
 use crate::explain::Why;
@@ -176,8 +177,11 @@ pub struct Cc {
     /// The window in force during fast recovery (RFC 5681's "cwnd = ssthresh + 3·SMSS" and
     /// its inflation), kept apart from cwnd as ns-3 does.
     inflated: u64,
-    /// In Reno/NewReno fast recovery.
+    /// In Reno/NewReno fast recovery, or SACK-based recovery.
     in_fast_recovery: bool,
+    /// The recovery is SACK-based (RFC 6675): the sender's scoreboard leads it, and new
+    /// ACKs neither grow cwnd nor take the variant's recovery steps.
+    sack_recovery: bool,
     /// RFC 6582 `recover` (one past); None = the initial send sequence (any loss qualifies).
     recover: Option<u64>,
     /// Consecutive duplicate ACKs.
@@ -235,6 +239,7 @@ impl Cc {
             ssthresh: if ssthresh == 0 { u64::MAX } else { ssthresh },
             inflated: cwnd,
             in_fast_recovery: false,
+            sack_recovery: false,
             recover: None,
             dupacks: 0,
             bytes_acked: 0,
@@ -372,6 +377,10 @@ impl Cc {
             if self.growth_allowed(before) {
                 self.grow(acked, before.segs.saturating_sub(flight.segs));
             }
+            return NewAckAction::Normal;
+        }
+        if self.sack_recovery {
+            // The sender's SACK recovery decides the window until it ends.
             return NewAckAction::Normal;
         }
         let action = self.fast_recovery_ack(ack, acked, flight, head);

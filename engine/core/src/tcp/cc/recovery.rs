@@ -141,7 +141,7 @@ impl Cc {
     /// `none`, before Jacobson 1988 §3) the window the loss found (at most ssthresh), so
     /// Reno and NewReno keep their recovery but never shrink the window. During recovery
     /// cwnd already equals it.
-    fn recovery_target(&self) -> u64 {
+    pub(super) fn recovery_target(&self) -> u64 {
         if self.cfg.ssthresh_rule == SsthreshRule::None && !self.own_decrease() {
             // ssthresh is then the scenario's initial value, which may be below a segment:
             // never less than one SMSS (RFC 5681 §3.1's loss window).
@@ -368,6 +368,7 @@ impl Cc {
         self.cwnd = self.restart_window();
         self.inflated = self.cwnd;
         self.in_fast_recovery = false;
+        self.sack_recovery = false;
         self.dupacks = 0;
         self.bytes_acked = 0;
         self.after_rto = true;

@@ -1,0 +1,372 @@
+//! The sender's scoreboard (RFC 6675 §3–4): for each segment above the cumulative ACK,
+//! whether the receiver holds it (SACKed), whether it is deemed lost, and whether a
+//! retransmission of it is in the network; from these IsLost, the pipe estimate and
+//! NextSeg's choice. Segments are the sender's own (fixed boundaries, numbered from 1); the
+//! sender reports every transmission and every cumulative ACK.
+
+use crate::net::sack::SackBlocks;
+use crate::time::Ns;
+use std::collections::VecDeque;
+
+/// One outstanding segment as the scoreboard sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// First byte.
+    pub seq: u64,
+    /// Payload bytes.
+    pub len: u32,
+    /// Segment number.
+    pub no: u32,
+    /// Transmissions so far.
+    pub tx: u32,
+    /// When it was last sent.
+    pub xmit: Ns,
+    /// The receiver reported it in a SACK block.
+    pub sacked: bool,
+    /// Deemed lost (IsLost, RACK, or a timeout).
+    pub lost: bool,
+    /// A retransmission of it is in the network (sent since it was last deemed lost).
+    pub rexmit: bool,
+}
+
+impl Entry {
+    /// One past its last byte.
+    pub fn end(&self) -> u64 {
+        self.seq + self.len as u64
+    }
+}
+
+/// What one ACK's SACK blocks told.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackUpdate {
+    /// Bytes newly SACKed.
+    pub newly_sacked: u64,
+    /// Segments newly SACKed.
+    pub newly_sacked_segs: u64,
+    /// The first block reported a duplicate (RFC 2883): (left, right).
+    pub dsack: Option<(u64, u64)>,
+    /// The newly SACKed segment sent last: (last send time, end), for RACK.
+    pub newest: Option<(Ns, u64, bool)>,
+}
+
+/// NextSeg()'s answer (RFC 6675 §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Rule 1: the first segment deemed lost and not yet retransmitted (its index).
+    Lost(usize),
+    /// Rule 2: new data.
+    New,
+    /// Rule 3: the first un-SACKed segment below the highest SACKed byte not yet
+    /// retransmitted, though not deemed lost (its index).
+    Unsacked(usize),
+    /// Rule 4: the rescue retransmission, the highest un-SACKed segment (its index).
+    Rescue(usize),
+}
+
+/// The scoreboard.
+#[derive(Clone, Debug, Default)]
+pub struct Scoreboard {
+    segs: VecDeque<Entry>,
+    /// Bytes SACKed among the outstanding segments.
+    pub sacked_bytes: u64,
+    /// Segments SACKed.
+    pub sacked_segs: u64,
+    /// One past the highest SACKed byte (0: none).
+    pub high_sacked: u64,
+    /// RFC 6675 RescueRxt: the recovery point when the rescue retransmission was sent.
+    pub rescue_rxt: Option<u64>,
+}
+
+impl Scoreboard {
+    /// Outstanding segments, oldest first.
+    pub fn entries(&self) -> &VecDeque<Entry> {
+        &self.segs
+    }
+
+    /// Segment `i` (0 = the one at the cumulative ACK).
+    pub fn get(&self, i: usize) -> Entry {
+        self.segs[i]
+    }
+
+    /// Segments outstanding.
+    pub fn len(&self) -> usize {
+        self.segs.len()
+    }
+
+    /// Whether nothing is outstanding.
+    pub fn is_empty(&self) -> bool {
+        self.segs.is_empty()
+    }
+
+    /// A new segment left at `now`.
+    pub fn sent_new(&mut self, seq: u64, len: u32, no: u32, now: Ns) {
+        self.segs.push_back(Entry {
+            seq,
+            len,
+            no,
+            tx: 1,
+            xmit: now,
+            sacked: false,
+            lost: false,
+            rexmit: false,
+        });
+    }
+
+    /// Segment `i` was sent again at `now`.
+    pub fn resent(&mut self, i: usize, now: Ns) -> Entry {
+        let e = &mut self.segs[i];
+        e.tx += 1;
+        e.xmit = now;
+        e.rexmit = true;
+        *e
+    }
+
+    /// The cumulative ACK moved to `ack`: the segments below it leave. Returns the bytes
+    /// that were acknowledged for the first time (not SACKed before), and the newest of
+    /// the segments that left: (last send time, end, sent more than once).
+    pub fn cum_ack(&mut self, ack: u64) -> (u64, Option<(Ns, u64, bool)>) {
+        let mut fresh = 0;
+        let mut newest: Option<(Ns, u64, bool)> = None;
+        while let Some(e) = self.segs.front() {
+            if e.end() > ack {
+                break;
+            }
+            let e = self.segs.pop_front().expect("a front");
+            if e.sacked {
+                self.sacked_bytes -= e.len as u64;
+                self.sacked_segs -= 1;
+            } else {
+                fresh += e.len as u64;
+                if newest.is_none_or(|(t, end, _)| (e.xmit, e.end()) > (t, end)) {
+                    newest = Some((e.xmit, e.end(), e.tx > 1));
+                }
+            }
+        }
+        if self.high_sacked <= ack {
+            self.high_sacked = 0;
+        }
+        (fresh, newest)
+    }
+
+    /// Applies an ACK's SACK blocks (cumulative ACK `ack`, already applied).
+    pub fn apply(&mut self, ack: u64, blocks: &SackBlocks) -> SackUpdate {
+        let mut u = SackUpdate::default();
+        for (i, (l, r)) in blocks.iter().enumerate() {
+            if i == 0 && blocks.dsack {
+                u.dsack = Some((l, r));
+                continue;
+            }
+            if r <= ack {
+                continue;
+            }
+            // The first segment that ends after l.
+            let mut k = self.segs.partition_point(|e| e.end() <= l);
+            while let Some(e) = self.segs.get_mut(k) {
+                if e.seq >= r {
+                    break;
+                }
+                if e.seq >= l && e.end() <= r && !e.sacked {
+                    e.sacked = true;
+                    self.sacked_bytes += e.len as u64;
+                    self.sacked_segs += 1;
+                    u.newly_sacked += e.len as u64;
+                    u.newly_sacked_segs += 1;
+                    self.high_sacked = self.high_sacked.max(e.end());
+                    if u.newest.is_none_or(|(t, end, _)| (e.xmit, e.end()) > (t, end)) {
+                        u.newest = Some((e.xmit, e.end(), e.tx > 1));
+                    }
+                }
+                k += 1;
+            }
+        }
+        u
+    }
+
+    /// RFC 6675 §4 IsLost for every segment: a segment is lost when DupThresh segments
+    /// above it are SACKed, or more than (DupThresh − 1)·SMSS bytes above it are. Marks
+    /// them; returns the newly marked (index, entry) in order.
+    pub fn mark_is_lost(&mut self, dupthresh: u64, smss: u64, out: &mut Vec<usize>) {
+        let (mut segs, mut bytes) = (0u64, 0u64);
+        for i in (0..self.segs.len()).rev() {
+            let e = &mut self.segs[i];
+            if e.sacked {
+                segs += 1;
+                bytes += e.len as u64;
+            } else if !e.lost && (segs >= dupthresh || bytes > (dupthresh - 1) * smss) {
+                e.lost = true;
+                e.rexmit = false;
+                out.push(i);
+            }
+        }
+        out.reverse();
+    }
+
+    /// Whether segment 0 (the one at the cumulative ACK) is lost by IsLost's rule.
+    pub fn head_is_lost(&self, dupthresh: u64, smss: u64) -> bool {
+        if self.segs.front().is_none_or(|e| e.sacked) {
+            return false;
+        }
+        self.sacked_segs >= dupthresh || self.sacked_bytes > (dupthresh - 1) * smss
+    }
+
+    /// Marks segment `i` lost (RACK, a timeout); false if it was already, or SACKed.
+    pub fn mark_lost(&mut self, i: usize) -> bool {
+        let e = &mut self.segs[i];
+        if e.sacked || (e.lost && !e.rexmit) {
+            return false;
+        }
+        e.lost = true;
+        e.rexmit = false;
+        true
+    }
+
+    /// RFC 6675 §4 SetPipe: over the outstanding segments, one for each not SACKed and not
+    /// lost, one more for each whose retransmission is in the network: (bytes, segments).
+    pub fn pipe(&self) -> (u64, u64) {
+        let (mut bytes, mut segs) = (0u64, 0u64);
+        for e in &self.segs {
+            if e.sacked {
+                continue;
+            }
+            let n = (!e.lost) as u64 + e.rexmit as u64;
+            bytes += n * e.len as u64;
+            segs += n;
+        }
+        (bytes, segs)
+    }
+
+    /// RFC 6675 §4 NextSeg: what to send next. `new_data` says whether rule 2 may send new
+    /// data (the application has some and the receiver's window allows it); `recovery_point`
+    /// is the current recovery's, for the rescue retransmission; `high_ack` the cumulative
+    /// ACK.
+    pub fn next_seg(&self, new_data: bool, recovery_point: u64, high_ack: u64) -> Option<Next> {
+        // Rule 1: lost, not SACKed, not retransmitted since it was deemed lost.
+        if let Some(i) = self.segs.iter().position(|e| e.lost && !e.sacked && !e.rexmit) {
+            return Some(Next::Lost(i));
+        }
+        if new_data {
+            return Some(Next::New);
+        }
+        // Rule 3: not SACKed, not retransmitted, below the highest SACKed byte.
+        if let Some(i) = self
+            .segs
+            .iter()
+            .position(|e| !e.sacked && !e.rexmit && !e.lost && e.end() <= self.high_sacked)
+        {
+            return Some(Next::Unsacked(i));
+        }
+        // Rule 4: one rescue retransmission per recovery, of the highest un-SACKed segment.
+        if self.rescue_rxt.is_none_or(|r| high_ack > r) {
+            if let Some(i) = self.segs.iter().rposition(|e| !e.sacked) {
+                let _ = recovery_point;
+                return Some(Next::Rescue(i));
+            }
+        }
+        None
+    }
+
+    /// A timeout (RFC 6675 §5.1, Linux's tcp_enter_loss): every segment not SACKed is
+    /// deemed lost and none is in the network as a retransmission any more.
+    pub fn on_timeout(&mut self) -> u64 {
+        let mut n = 0;
+        for e in self.segs.iter_mut() {
+            if !e.sacked {
+                n += (!e.lost) as u64;
+                e.lost = true;
+                e.rexmit = false;
+            }
+        }
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: u64 = 1000;
+
+    /// Segments 1..=n of S bytes, sent at time 0.
+    fn board(n: u32) -> Scoreboard {
+        let mut b = Scoreboard::default();
+        for no in 1..=n {
+            b.sent_new((no as u64 - 1) * S, S as u32, no, 0);
+        }
+        b
+    }
+
+    fn blocks(v: &[(u64, u64)]) -> SackBlocks {
+        let mut b = SackBlocks::default();
+        for &(l, r) in v {
+            b.push(l, r);
+        }
+        b
+    }
+
+    #[test]
+    fn is_lost_needs_dupthresh_sacked_segments_above_rfc6675_4() {
+        // Segment 1 lost, 2..=4 arrive one by one: after the third SACKed segment above it,
+        // segment 1 is lost (DupThresh = 3), not before.
+        let mut b = board(10);
+        let mut lost = vec![];
+        for k in 2..=4u64 {
+            let u = b.apply(0, &blocks(&[(S, k * S)]));
+            assert_eq!(u.newly_sacked, S);
+            b.mark_is_lost(3, S, &mut lost);
+            assert_eq!(lost.is_empty(), k < 4, "after segment {k}");
+        }
+        assert_eq!(lost, vec![0]);
+        assert!(b.head_is_lost(3, S));
+        // pipe: 10 outstanding, 3 SACKed, 1 lost: 6 segments.
+        assert_eq!(b.pipe(), (6 * S, 6));
+        // NextSeg rule 1 picks segment 1; once resent it counts in pipe again.
+        assert_eq!(b.next_seg(true, 10 * S, 0), Some(Next::Lost(0)));
+        b.resent(0, 5);
+        assert_eq!(b.pipe(), (7 * S, 7));
+        assert_eq!(b.next_seg(true, 10 * S, 0), Some(Next::New));
+        // Without new data, rule 3 finds nothing below the highest SACKed byte (4000) that
+        // is not SACKed or resent, so rule 4's rescue picks the highest un-SACKed: 10.
+        assert_eq!(b.next_seg(false, 10 * S, 0), Some(Next::Rescue(9)));
+    }
+
+    #[test]
+    fn bytes_rule_partial_segments_and_rule_three() {
+        // Two holes (1 and 3): segments 2, 4, 5 SACKed. Segment 1 has 3 SACKed above: lost.
+        // Segment 3 has 2 above (2000 bytes, not more than 2·SMSS): not lost, but below the
+        // highest SACKed byte, so rule 3 offers it when no new data may go.
+        let mut b = board(6);
+        b.apply(0, &blocks(&[(4 * S, 5 * S), (S, 2 * S)]));
+        b.apply(0, &blocks(&[(3 * S, 5 * S), (S, 2 * S)]));
+        let mut lost = vec![];
+        b.mark_is_lost(3, S, &mut lost);
+        assert_eq!(lost, vec![0]);
+        b.resent(0, 1);
+        assert_eq!(b.next_seg(false, 6 * S, 0), Some(Next::Unsacked(2)));
+        // Cumulative ACK of 2000 (segments 1, 2): the first was not SACKed before.
+        let (fresh, newest) = b.cum_ack(2 * S);
+        assert_eq!((fresh, newest), (S, Some((1, S, true))));
+        assert_eq!((b.sacked_segs, b.sacked_bytes), (2, 2 * S));
+    }
+
+    #[test]
+    fn dsack_blocks_are_reported_and_do_not_mark() {
+        let mut b = board(4);
+        let mut d = blocks(&[(0, S), (2 * S, 3 * S)]);
+        d.dsack = true;
+        let u = b.apply(0, &d);
+        assert_eq!(u.dsack, Some((0, S)));
+        assert_eq!((u.newly_sacked, b.sacked_segs), (S, 1));
+        // The same block again says nothing new.
+        assert_eq!(b.apply(0, &blocks(&[(2 * S, 3 * S)])).newly_sacked, 0);
+    }
+
+    #[test]
+    fn a_timeout_deems_every_unsacked_segment_lost() {
+        let mut b = board(5);
+        b.apply(0, &blocks(&[(2 * S, 3 * S)]));
+        b.resent(0, 1);
+        assert_eq!(b.on_timeout(), 4);
+        assert_eq!(b.pipe(), (0, 0));
+        assert_eq!(b.next_seg(false, 5 * S, 0), Some(Next::Lost(0)));
+    }
+}

@@ -1,0 +1,77 @@
+//! SACK-based loss recovery's settings: the option itself (RFC 2018, D-SACK RFC 2883), how
+//! much recovery sends (RFC 6675's cwnd − pipe, or PRR, RFC 6937), and the detectors beside
+//! DupThresh (RACK-TLP, RFC 8985; early retransmit, RFC 5827). Part of the settings layer:
+//! it names no rule, and the scenario reads it.
+
+use crate::schema::{p, Choice, Kind, ParamDef};
+
+/// How much a sender in SACK-based recovery may send on each ACK.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecoveryBudget {
+    /// RFC 6675 §5: cwnd = ssthresh at entry; send while cwnd − pipe ≥ 1 SMSS.
+    Rfc6675,
+    /// RFC 6937 PRR with the slow-start reduction bound (Linux).
+    PrrSsrb,
+    /// RFC 6937 PRR with the conservative reduction bound.
+    PrrCrb,
+}
+crate::scenario::json::names!(RecoveryBudget { Rfc6675 = "rfc6675", PrrSsrb = "prr_ssrb", PrrCrb = "prr_crb" });
+
+/// A flow's SACK settings (`flows[].sack`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SackCfg {
+    /// Both ends offer SACK-permitted: the receiver reports blocks, the sender keeps a
+    /// scoreboard and recovers by RFC 6675.
+    pub enabled: bool,
+    /// Most blocks per ACK (3 with timestamps, 4 without).
+    pub blocks: u64,
+    /// The receiver reports duplicates (RFC 2883).
+    pub dsack: bool,
+    /// How much recovery sends.
+    pub budget: RecoveryBudget,
+    /// RACK: segments are lost by time (RFC 8985 §6).
+    pub rack: bool,
+    /// Tail loss probes (RFC 8985 §7).
+    pub tlp: bool,
+    /// Early retransmit (RFC 5827).
+    pub early_retransmit: bool,
+}
+crate::scenario::json::json_struct!(SackCfg: enabled, blocks, dsack, budget, rack, tlp, early_retransmit);
+
+impl Default for SackCfg {
+    fn default() -> SackCfg {
+        SackCfg {
+            enabled: false,
+            blocks: 3,
+            dsack: true,
+            budget: RecoveryBudget::Rfc6675,
+            rack: false,
+            tlp: false,
+            early_retransmit: false,
+        }
+    }
+}
+
+/// The schema's rows for SACK-based recovery (`schema::params` places them).
+pub(crate) fn params() -> Vec<ParamDef> {
+    vec![
+        p!("flows[].sack.enabled", "SACK", "tcp", "", Kind::Bool { default: false }, false, None,
+            "RFC 2018: both ends offer SACK-permitted in the handshake. The receiver reports the blocks it holds above a gap in every ACK; the sender keeps a scoreboard and recovers by RFC 6675 (DupThresh or IsLost, the pipe estimate, NextSeg), whatever the increase and ssthresh rules."),
+        p!("flows[].sack.blocks", "SACK blocks per ACK", "tcp", "blocks", Kind::Int { min: 1, max: 4, default: 3 }, false, None,
+            "Most blocks one ACK reports (RFC 2018 §3): 3 when the timestamp option takes its 12 bytes of option space (Linux, FreeBSD), 4 without."),
+        p!("flows[].sack.dsack", "D-SACK", "tcp", "", Kind::Bool { default: true }, false, None,
+            "RFC 2883: a duplicate segment is reported in the first block, so the sender learns that a retransmission was not needed."),
+        p!("flows[].sack.budget", "Sending in recovery", "tcp", "", Kind::Enum { options: &[
+            Choice { value: "rfc6675", label: "RFC 6675 (cwnd − pipe)", help: help!("cwnd = ssthresh when recovery starts; each ACK sends while cwnd − pipe ≥ 1 SMSS (RFC 6675 §5).") },
+            Choice { value: "prr_ssrb", label: "PRR, slow-start bound", help: help!("RFC 6937: sends in proportion to what is delivered until pipe falls to ssthresh, then up to ssthresh with the slow-start reduction bound (Linux since 3.2).") },
+            Choice { value: "prr_crb", label: "PRR, conservative bound", help: help!("RFC 6937 with the conservative reduction bound: below ssthresh, never more than is delivered (packet conservation).") },
+        ], default: "rfc6675" }, false, None,
+            "How much a sender in SACK-based recovery may send on each ACK."),
+        p!("flows[].sack.rack", "RACK", "tcp", "", Kind::Bool { default: false }, false, None,
+            "RFC 8985 §6: a segment is lost when a segment sent after it was (S)ACKed more than RACK.rtt + the reordering window ago (min RTT / 4, widened by D-SACKs), instead of DupThresh's count; a timer waits out the rest."),
+        p!("flows[].sack.tlp", "Tail loss probe", "tcp", "", Kind::Bool { default: false }, false, None,
+            "RFC 8985 §7: with data outstanding and no recovery, a probe (new data, else the last segment) after PTO = 2·SRTT (+ the delayed-ACK allowance when one segment is out), so a loss at the tail is repaired by SACK recovery rather than the retransmission timer."),
+        p!("flows[].sack.early_retransmit", "Early retransmit", "tcp", "", Kind::Bool { default: false }, false, None,
+            "RFC 5827: with fewer than 4 segments outstanding and nothing new to send, fast retransmit after outstanding − 1 duplicate ACKs instead of 3."),
+    ]
+}
