@@ -143,6 +143,10 @@ export function vocabularyModule(codes, vocabulary) {
 // (engine/core/src/trace.rs, tcp/cc, export/vocabulary.rs): never edit it, rerun
 // \`node scripts/setup.mjs\`. docs/architecture.md, "One vocabulary".
 
+/** Settings the algorithm choice owns beside those every catalogue entry sets: the
+ *  controller and the loss recovery (\`SELECTOR_KEYS\`, engine/core/src/scenario/runs.rs). */
+export const SELECTOR_KEYS = ${lit(vocabulary.selector_keys)} as const;
+
 /** Event kinds, by code (\`EventKind\`). */
 export const EVENT_KINDS = ${lit(codes.events)} as const;
 /** An event kind's name. */

@@ -75,6 +75,7 @@ const PROFILES: &str = "Operating-system senders (thin streams)";
 const BINOMIAL: &str = "Binomial controls (NewReno loss detection)";
 const BEFORE_1988: &str = "Before and after Jacobson 1988 (4.3BSD)";
 const INTERNET: &str = "The Internet's algorithms today";
+const SACK: &str = "Loss recovery as deployed today (SACK, PRR, RACK-TLP)";
 
 /// A 4.3BSD sender, one Jacobson 1988 mechanism at a time (docs/algorithms.md, "Before
 /// 1988", says where each value comes from): slow start or not, congestion avoidance (the
@@ -140,6 +141,16 @@ macro_rules! linux_3x {
             ("rto.initial", Num(1.0)),
             ("receiver.delayed_ack", Bool(true)),
             ("receiver.delack_timeout", Num(0.04)),
+            // What these kernels had on by default (docs/algorithms.md, "Sender profiles",
+            // cites the source lines): SACK with D-SACK, PRR's slow-start bound, and
+            // tcp_early_retrans = 3 (early retransmit and tail loss probes). Their packets in
+            // flight leave out what SACKs reported, which lets new data out on the first
+            // duplicates (RFC 3042's effect).
+            ("sack.enabled", Bool(true)),
+            ("sack.budget", Str("prr_ssrb")),
+            ("sack.tlp", Bool(true)),
+            ("sack.early_retransmit", Bool(true)),
+            ("cc.limited_transmit", Bool(true)),
         ]
     };
 }
@@ -282,6 +293,11 @@ pub static CATALOGUE: &[Algorithm] = &[
             ("rto.initial", Num(3.0)),
             ("receiver.delayed_ack", Bool(true)),
             ("receiver.delack_timeout", Num(0.1)),
+            // FreeBSD 10: SACK on (net.inet.tcp.sack.enable), no D-SACK reports, RFC 3042 on
+            // (tcp_do_rfc3042), no PRR, no tail loss probe (docs/algorithms.md).
+            ("sack.enabled", Bool(true)),
+            ("sack.dsack", Bool(false)),
+            ("cc.limited_transmit", Bool(true)),
         ],
     },
     Algorithm {
@@ -346,6 +362,78 @@ pub static CATALOGUE: &[Algorithm] = &[
             // Linux's packets in flight leave out what duplicate ACKs reported: one or two
             // duplicates let as many new segments out (RFC 3042's effect).
             ("cc.limited_transmit", Bool(true)),
+        ],
+    },
+    Algorithm {
+        name: "newreno_sack",
+        label: "NewReno + SACK (RFC 6675)",
+        group: SACK,
+        description: help!("Fall & Floyd's fifth variant, as RFC 6675 writes it today: the receiver reports up to 3 blocks it holds above a hole; the sender keeps a scoreboard, deems a segment lost once 3 segments above it are SACKed (IsLost), and in recovery resends every hole it knows of while cwnd − pipe allows, instead of one hole per round trip. cwnd = ssthresh = FlightSize/2 for the whole recovery (Limited Transmit stays the scenario's choice)."),
+        settings: &[
+            ("variant", Str("newreno")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("sack.enabled", Bool(true)),
+            ("sack.budget", Str("rfc6675")),
+        ],
+    },
+    Algorithm {
+        name: "newreno_sack_prr",
+        label: "NewReno + SACK + PRR",
+        group: SACK,
+        description: help!("SACK recovery whose sending is paced by Proportional Rate Reduction (RFC 6937, Linux since 3.2): each ACK lets out about ssthresh/RecoverFS of what it delivered, so the window comes down to ssthresh smoothly over the recovery instead of a silence then a burst; below ssthresh the slow-start bound lets it climb back."),
+        settings: &[
+            ("variant", Str("newreno")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("sack.enabled", Bool(true)),
+            ("sack.budget", Str("prr_ssrb")),
+        ],
+    },
+    Algorithm {
+        name: "newreno_rack_tlp",
+        label: "NewReno + SACK + PRR + RACK-TLP",
+        group: SACK,
+        description: help!("Loss detection by time (RFC 8985): a segment is lost once a later-sent one was delivered RACK.rtt + min RTT/4 ago, however few duplicate ACKs came, and a reordered segment gets that long to arrive; a tail loss probe 2·SRTT after the last ACK draws the SACKs that repair a lost tail without a timeout. PRR sends in recovery."),
+        settings: &[
+            ("variant", Str("newreno")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("sack.enabled", Bool(true)),
+            ("sack.budget", Str("prr_ssrb")),
+            ("sack.rack", Bool(true)),
+            ("sack.tlp", Bool(true)),
+        ],
+    },
+    Algorithm {
+        name: "cubic_linux_today",
+        label: "CUBIC as Linux runs it today",
+        group: SACK,
+        description: help!("What a Linux host sends with by default: CUBIC as tcp_cubic.c computes it, HyStart++ slow start (RFC 9406), SACK recovery with PRR, RACK-TLP loss detection, initial window 10, minimum RTO 200 ms, and a receiver that delays ACKs (40 ms)."),
+        settings: &[
+            ("variant", Str("newreno")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("cc.congestion_avoidance", Str("cubic")),
+            ("cc.ssthresh_rule", Str("cubic")),
+            ("cc.newreno_full_ack", Str("ssthresh")),
+            ("cc.cubic_c", Num(0.4004)),
+            ("cc.cubic_beta", Num(0.7002)),
+            ("cc.cubic_fast_convergence", Bool(true)),
+            ("cc.cubic_reno_friendly", Bool(true)),
+            ("cc.cubic_ssthresh_from", Str("cwnd")),
+            ("cc.cubic_rtt", Str("min_rtt")),
+            ("cc.cubic_growth", Str("linux")),
+            ("cc.slow_start", Str("hystart_pp")),
+            ("cc.limited_transmit", Bool(true)),
+            ("tcp.initial_window", Int(10)),
+            ("rto.min", Num(0.2)),
+            ("receiver.delayed_ack", Bool(true)),
+            ("receiver.delack_timeout", Num(0.04)),
+            ("sack.enabled", Bool(true)),
+            ("sack.budget", Str("prr_ssrb")),
+            ("sack.rack", Bool(true)),
+            ("sack.tlp", Bool(true)),
         ],
     },
 ];

@@ -36,7 +36,7 @@ pub fn phase_description(p: Phase) -> &'static str {
         Phase::SlowStart => "cwnd < ssthresh: cwnd grows by about one SMSS per ACK, doubling each RTT",
         Phase::CongestionAvoidance => "cwnd ≥ ssthresh: cwnd grows by about one SMSS per RTT",
         Phase::FastRecovery => {
-            "after a fast retransmit: the window is inflated by duplicate ACKs until the loss is repaired"
+            "after a fast retransmit, until the loss is repaired: Reno and NewReno inflate the window by duplicate ACKs; SACK recovery sends by the pipe estimate (RFC 6675)"
         }
         Phase::TimeoutRecovery => {
             "after a timeout: cwnd restarts from one segment until everything outstanding then is acknowledged"
@@ -46,6 +46,45 @@ pub fn phase_description(p: Phase) -> &'static str {
         Phase::BbrProbeBw => "BBR ProbeBW: pacing at 1.25, 0.75, then 1 × the bandwidth, one phase per RTprop; cwnd = 2 × BDP",
         Phase::BbrProbeRtt => "BBR ProbeRTT: 4 segments in flight for 200 ms and a round, to measure the path's own RTT",
     }
+}
+
+/// The machine of a flow from its settings: with SACK, SACK recovery's states and edges take
+/// the place of the variant's duplicate-ACK recovery (the timeout's edges stay).
+pub fn machine_of_flow(f: &crate::scenario::FlowCfg) -> Machine {
+    let mut m = machine(f.variant, &f.cc);
+    if f.sack.enabled && f.cc.controller != Controller::Bbr {
+        // Keep the increase and HyStart edges and the timeout's own; drop the variant's
+        // duplicate-ACK edges (fast retransmit, inflation, partial and full ACKs).
+        let dupack_rules = [
+            Rule::FastRetransmit,
+            Rule::FastRetransmitTahoe,
+            Rule::FastRetransmitBr,
+            Rule::FastRetransmitSuppressed,
+            Rule::Inflate,
+            Rule::RenoExit,
+            Rule::PartialDeflate,
+            Rule::PartialReset,
+            Rule::FullAckMinFlight,
+            Rule::FullAckSsthresh,
+        ];
+        m.transitions
+            .retain(|t| !t.rules.iter().any(|r| dupack_rules.contains(r)));
+        let at = m
+            .transitions
+            .iter()
+            .position(|t| t.rules.contains(&Rule::Timeout))
+            .unwrap_or(m.transitions.len());
+        let sack = crate::tcp::sack::edges::edges(&f.sack);
+        m.transitions.splice(at..at, sack);
+        m.states.retain(|p| !crate::tcp::sack::edges::states().contains(p));
+        m.states.extend(crate::tcp::sack::edges::states());
+        for t in m.transitions.iter_mut() {
+            if t.rules.contains(&Rule::Timeout) && !t.from.contains(&Phase::FastRecovery) {
+                t.from.insert(2, Phase::FastRecovery);
+            }
+        }
+    }
+    m
 }
 
 /// The machine of a flow with `variant` and congestion-control settings `cc`: the states and
@@ -126,7 +165,7 @@ impl Machine {
 fn machine_of(name: &str) -> Value {
     let text = format!(r#"{{"flows": [{{"algorithm": "{name}"}}]}}"#);
     match crate::Scenario::from_json_str(&text) {
-        Ok(s) => machine(s.flows[0].variant, &s.flows[0].cc).to_json(),
+        Ok(s) => machine_of_flow(&s.flows[0]).to_json(),
         Err(_) => Value::Null,
     }
 }

@@ -523,7 +523,7 @@ fn a_flows_heads_are_its_decisions_in_order_from_any_start() {
 fn every_state_change_takes_a_transition_of_the_machine() {
     // Each decision that changes the phase is a transition of the flow's machine from the
     // phase before (what the page highlights), in every preset.
-    use cwndlab_core::machine::machine;
+    use cwndlab_core::machine::machine_of_flow;
     for p in presets::all() {
         let s = p.scenario().unwrap();
         let sim = explained(&s);
@@ -532,7 +532,7 @@ fn every_state_change_takes_a_transition_of_the_machine() {
                 continue;
             }
             let f = &s.flows[e.flow as usize];
-            let m = machine(f.variant, &f.cc);
+            let m = machine_of_flow(f);
             let tr = m.transition_of(e.d.rule, e.d.from, e.d.to);
             assert!(
                 tr.is_some(),

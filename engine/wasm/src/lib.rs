@@ -99,13 +99,15 @@ pub fn codes_json() -> String {
 
 /// What the page's types are generated from (scripts/setup.mjs writes
 /// web/src/engine/pkg/vocabulary.ts): `{"trace_tables": [{name, source, columns, kinds}],
-/// "limits": {"max_flows", "event_mask_bits"}}` (the page's trace tables:
+/// "selector_keys": [paths], "limits": {"max_flows", "event_mask_bits"}}` (the page's trace
+/// tables, and the settings the algorithm choice owns beside the common ones:
 /// `cwndlab_core::export::vocabulary`).
 #[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub fn vocabulary_json() -> String {
     use cwndlab_core::export::vocabulary::{trace_tables_json, EVENT_MASK_BITS};
     json!({"trace_tables": trace_tables_json(),
+           "selector_keys": cwndlab_core::scenario::runs::SELECTOR_KEYS,
            "limits": {"max_flows": cwndlab_core::scenario::MAX_FLOWS, "event_mask_bits": EVENT_MASK_BITS}})
     .to_string()
 }
@@ -524,7 +526,7 @@ pub const DECISION_INDEX_COLUMNS: [&str; 7] = ["index", "t", "rule", "from", "to
 impl Sim {
     fn machine(&self, flow: u32) -> Option<cwndlab_core::machine::Machine> {
         let f = self.sim.scenario().flows.get(flow as usize)?;
-        Some(cwndlab_core::machine::machine(f.variant, &f.cc))
+        Some(cwndlab_core::machine::machine_of_flow(f))
     }
 
     /// Traced queue `queue` and how many of its rows are dated up to the current time: a

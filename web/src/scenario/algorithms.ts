@@ -9,6 +9,7 @@
 // scenario's flow 0 runs exactly as it is. The base scenario keeps those settings at their
 // defaults unless a preset or a link made flow 0 custom.
 import { tables, type CatalogueEntry, type Scenario } from '../engine/tables';
+import { SELECTOR_KEYS } from '../engine/pkg/vocabulary';
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../lib/json';
 import { PARAMS, requireSpec } from './params';
 import { getAt } from './paths';
@@ -87,12 +88,6 @@ export const GROUPS: readonly AlgorithmGroup[] = (() => {
  *  loss-recovery algorithms, which the default bulk sender tells apart). */
 export const DEFAULT_SELECTION: readonly AlgorithmName[] = (GROUPS[0]?.entries ?? CATALOGUE).map((e) => e.name);
 
-/** Settings that choose the congestion controller rather than tune a sender: the algorithm
- *  choice owns them even though only some entries set them. Only BBR's entry sets
- *  `cc.controller` (every other entry runs the window rules, its default); were it a
- *  scenario setting, a base made from a BBR flow would keep BBR under every compared name. */
-const SELECTOR_KEYS: readonly string[] = ['cc.controller'];
-
 /** The settings every catalogue entry sets. */
 const COMMON_KEYS: readonly string[] = Object.keys(CATALOGUE[0]?.settings ?? {}).filter((k) =>
   CATALOGUE.every((e) => k in e.settings),
@@ -105,7 +100,7 @@ const COMMON_KEYS: readonly string[] = Object.keys(CATALOGUE[0]?.settings ?? {})
  *  other run the scenario's, as the engine does for `flows[].algorithm`. Taking only the
  *  common keys keeps links and presets that set those as scenario settings (an ns-2
  *  emulation's segment units, a preset's minimum RTO) reading as before. Plus SELECTOR_KEYS
- *  (the controller), which some entry sets. */
+ *  (the controller and the loss recovery, from the engine's vocabulary), which some entry sets. */
 export const CONTROLLED_KEYS: readonly string[] = [
   ...new Set([...COMMON_KEYS, ...SELECTOR_KEYS.filter((k) => CATALOGUE.some((e) => k in e.settings))]),
 ].sort(

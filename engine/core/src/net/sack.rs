@@ -21,6 +21,10 @@ pub struct SackBlocks {
     pub dsack: bool,
     /// The blocks; only the first `n` are meaningful.
     pub blocks: [(u64, u64); MAX_BLOCKS],
+    /// The timestamp echo (RFC 7323 §4.3) as far as the sender uses it: the end and the
+    /// attempt (`Packet::tx`) of the data segment whose arrival sent this ACK, so the sender
+    /// knows which transmission of it arrived.
+    pub echo: (u64, u32),
 }
 
 impl SackBlocks {

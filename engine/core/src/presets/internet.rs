@@ -130,7 +130,7 @@ pub(super) fn presets() -> Vec<Preset> {
 /// packets makes the drop-tail queue's losses fall at random (without it the flows' packet
 /// trains lock into a phase that decides the shares: docs/validation.md §3e).
 #[allow(clippy::too_many_arguments)]
-fn sharing(
+pub(super) fn sharing(
     name: &str,
     title: &str,
     description: &str,

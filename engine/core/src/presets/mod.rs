@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 mod internet;
 mod jacobson;
+mod recovery;
 mod textbook;
 
 /// What a preset teaches, shown beside it in the app (docs/lessons/ has the full guides).
@@ -714,7 +715,7 @@ pub struct Family {
 
 /// The preset families, in menu order. `find` builds them one at a time, so looking up a
 /// preset does not build all 52 (it took about half of a short CLI run's setup).
-pub const FAMILIES: [Family; 8] = [
+pub const FAMILIES: [Family; 9] = [
     Family {
         name: "netsim",
         title: "NetSim lab: the four variants over a link with bit errors",
@@ -726,6 +727,20 @@ pub const FAMILIES: [Family; 8] = [
         title: "Fall & Floyd 1996: the four variants under drops",
         build: fall_floyd_presets,
         steps: &[FAST_RETRANSMIT, PARTIAL_ACK, RENO_EXIT, SUPPRESSED, TIMEOUT],
+    },
+    Family {
+        name: "recovery",
+        title: "Loss recovery as deployed today: SACK, PRR, RACK-TLP",
+        build: recovery::presets,
+        steps: &[
+            recovery::SACK_RECOVERY,
+            recovery::NEXT_SEG,
+            recovery::PRR,
+            recovery::RACK,
+            recovery::TLP,
+            FAST_RETRANSMIT,
+            TIMEOUT,
+        ],
     },
     Family {
         name: "cwv",

@@ -7,11 +7,19 @@ use serde_json::{Map, Value};
 use crate::catalogue::{self, CATALOGUE};
 use crate::scenario::{Problem, Scenario};
 
-/// Settings that choose the congestion controller rather than tune a sender: the algorithm
-/// choice owns them even though only some entries set them (only BBR's entry sets
-/// `cc.controller`; were it a scenario setting, a base made from a BBR flow would keep BBR
-/// under every compared name).
-const SELECTOR_KEYS: [&str; 1] = ["cc.controller"];
+/// Settings that choose the congestion controller or the loss recovery rather than tune a
+/// sender: the algorithm choice owns them even though only some entries set them (only BBR's
+/// entry sets `cc.controller`, only the SACK entries and the profiles set `sack.*`; were
+/// they scenario settings, a base made from a BBR or SACK flow would keep BBR or SACK under
+/// every compared name). The page reads this list from the engine's vocabulary.
+pub const SELECTOR_KEYS: [&str; 6] = [
+    "cc.controller",
+    "sack.enabled",
+    "sack.budget",
+    "sack.rack",
+    "sack.tlp",
+    "sack.early_retransmit",
+];
 
 /// The settings every catalogue entry sets (`variant`, `cc.idle_policy`, `cc.growth_gate`).
 fn common_keys() -> Vec<&'static str> {

@@ -61,6 +61,8 @@ struct SackReport {
     recent: VecDeque<(u64, u64)>,
     /// The duplicate the next ACK reports first.
     dup: Option<(u64, u64)>,
+    /// The last data segment that arrived: (end, attempt), echoed as a timestamp would be.
+    echo: (u64, u32),
 }
 
 /// The phase code of a receiver's decisions.
@@ -125,6 +127,9 @@ impl Receiver {
 
     fn on_data(&mut self, w: &mut impl Env, pkt: &Packet) {
         self.data_packets += 1;
+        if let Some(r) = self.sack.as_deref_mut() {
+            r.echo = (pkt.seq + pkt.len as u64, pkt.tx);
+        }
         w.log(self.flow, EventKind::DataReceived, pkt.seq, pkt.len, pkt.seg, pkt.tx);
         w.data_arrived(self.flow, pkt.seg, pkt.tx);
         let start = pkt.seq;
@@ -241,7 +246,10 @@ impl Receiver {
     /// most recent first, as many as fit.
     fn sack_blocks(&mut self) -> Option<SackBlocks> {
         let r = self.sack.as_deref_mut()?;
-        let mut b = SackBlocks::default();
+        let mut b = SackBlocks {
+            echo: r.echo,
+            ..SackBlocks::default()
+        };
         if let Some((l, rr)) = r.dup.take() {
             b.push(l, rr);
             b.dsack = true;

@@ -9,6 +9,7 @@
 //! timer's deadline); the congestion response itself (ssthresh, cwnd) is the controller's,
 //! so SACK recovery combines with every increase and decrease rule.
 
+pub mod edges;
 pub mod prr;
 pub mod rack;
 pub mod scoreboard;
@@ -136,11 +137,15 @@ impl SackSender {
         ack: u64,
         snd_max: u64,
         blocks: Option<&SackBlocks>,
-        cum_newest: Option<(Ns, u64, bool)>,
+        cum_newest: Option<(Ns, u64, u32)>,
     ) -> SackUpdate {
         let u = blocks.map(|b| self.sb.apply(ack, b)).unwrap_or_default();
-        for (xmit, end, retx) in [cum_newest, u.newest].into_iter().flatten() {
-            self.rack.on_delivered(now, xmit, end, retx);
+        // The timestamp echo (RFC 7323 §4.3) says which transmission of the segment that
+        // triggered this ACK arrived: a retransmission's delivery is then not ambiguous.
+        let echo = blocks.map(|b| b.echo);
+        for (xmit, end, tx) in [cum_newest, u.newest].into_iter().flatten() {
+            let latest = echo.and_then(|(e_end, e_tx)| (e_end == end).then_some(e_tx == tx));
+            self.rack.on_delivered(now, xmit, end, tx > 1, latest);
         }
         if let Some((l, r)) = u.dsack {
             if self.rack_on {

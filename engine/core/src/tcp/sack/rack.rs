@@ -52,11 +52,17 @@ impl Rack {
     }
 
     /// §6.2 step 2, RACK_update: a segment that ends at `end`, last sent at `xmit` (more
-    /// than once if `retx`), was delivered at `now`. A retransmitted segment delivered
-    /// sooner than min RTT after its resend was the original's delivery: no update.
-    pub fn on_delivered(&mut self, now: Ns, xmit: Ns, end: u64, retx: bool) {
+    /// than once if `retx`), was delivered at `now`. Whether the latest transmission is what
+    /// arrived is known from the timestamp echo when this ACK's own trigger was the segment
+    /// (`latest`: Some); otherwise a retransmitted segment delivered sooner than min RTT after
+    /// its resend is taken for the original's delivery: no update.
+    pub fn on_delivered(&mut self, now: Ns, xmit: Ns, end: u64, retx: bool, latest: Option<bool>) {
         let rtt = now - xmit;
-        if retx && self.min_rtt > 0 && rtt < self.min_rtt {
+        let original = match latest {
+            Some(l) => retx && !l,
+            None => retx && self.min_rtt > 0 && rtt < self.min_rtt,
+        };
+        if original {
             return;
         }
         if self.min_rtt == 0 || rtt < self.min_rtt {
@@ -135,7 +141,7 @@ mod tests {
     fn a_segment_is_lost_after_rack_rtt_plus_the_window() {
         let mut r = Rack::new();
         // Segment ending 2000 sent at 10 ms, SACKed at 110 ms: RACK.rtt 100 ms.
-        r.on_delivered(110 * MS, 10 * MS, 2000, false);
+        r.on_delivered(110 * MS, 10 * MS, 2000, false, None);
         assert_eq!((r.rtt, r.min_rtt), (100 * MS, 100 * MS));
         // Segment 1 (sent at 0) with a window of 25 ms: due at 125 ms.
         let reo = r.reo_wnd(false, 1, 3, 100 * MS);
@@ -151,7 +157,7 @@ mod tests {
     #[test]
     fn dsack_widens_the_window_once_per_round_and_it_decays_after_16_recoveries() {
         let mut r = Rack::new();
-        r.on_delivered(100 * MS, 0, 1000, false);
+        r.on_delivered(100 * MS, 0, 1000, false, None);
         r.reordering_seen = true;
         r.on_dsack(1000, 9000);
         r.on_dsack(2000, 9000);

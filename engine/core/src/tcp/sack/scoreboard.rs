@@ -45,8 +45,8 @@ pub struct SackUpdate {
     pub newly_sacked_segs: u64,
     /// The first block reported a duplicate (RFC 2883): (left, right).
     pub dsack: Option<(u64, u64)>,
-    /// The newly SACKed segment sent last: (last send time, end), for RACK.
-    pub newest: Option<(Ns, u64, bool)>,
+    /// The newly SACKed segment sent last: (last send time, end, transmissions), for RACK.
+    pub newest: Option<(Ns, u64, u32)>,
 }
 
 /// NextSeg()'s answer (RFC 6675 §4).
@@ -123,10 +123,10 @@ impl Scoreboard {
 
     /// The cumulative ACK moved to `ack`: the segments below it leave. Returns the bytes
     /// that were acknowledged for the first time (not SACKed before), and the newest of
-    /// the segments that left: (last send time, end, sent more than once).
-    pub fn cum_ack(&mut self, ack: u64) -> (u64, Option<(Ns, u64, bool)>) {
+    /// the segments that left: (last send time, end, transmissions).
+    pub fn cum_ack(&mut self, ack: u64) -> (u64, Option<(Ns, u64, u32)>) {
         let mut fresh = 0;
-        let mut newest: Option<(Ns, u64, bool)> = None;
+        let mut newest: Option<(Ns, u64, u32)> = None;
         while let Some(e) = self.segs.front() {
             if e.end() > ack {
                 break;
@@ -138,7 +138,7 @@ impl Scoreboard {
             } else {
                 fresh += e.len as u64;
                 if newest.is_none_or(|(t, end, _)| (e.xmit, e.end()) > (t, end)) {
-                    newest = Some((e.xmit, e.end(), e.tx > 1));
+                    newest = Some((e.xmit, e.end(), e.tx));
                 }
             }
         }
@@ -173,7 +173,7 @@ impl Scoreboard {
                     u.newly_sacked_segs += 1;
                     self.high_sacked = self.high_sacked.max(e.end());
                     if u.newest.is_none_or(|(t, end, _)| (e.xmit, e.end()) > (t, end)) {
-                        u.newest = Some((e.xmit, e.end(), e.tx > 1));
+                        u.newest = Some((e.xmit, e.end(), e.tx));
                     }
                 }
                 k += 1;
@@ -255,11 +255,16 @@ impl Scoreboard {
         {
             return Some(Next::Unsacked(i));
         }
-        // Rule 4: one rescue retransmission per recovery, of the highest un-SACKed segment.
+        // Rule 4: one rescue retransmission per recovery, of the highest un-SACKed segment
+        // (which it must include). Our reading: not when that segment's retransmission is
+        // already in the network (the fast retransmit of a lone hole): the rescue would
+        // only repeat it.
         if self.rescue_rxt.is_none_or(|r| high_ack > r) {
             if let Some(i) = self.segs.iter().rposition(|e| !e.sacked) {
                 let _ = recovery_point;
-                return Some(Next::Rescue(i));
+                if !self.segs[i].rexmit {
+                    return Some(Next::Rescue(i));
+                }
             }
         }
         None
@@ -344,7 +349,7 @@ mod tests {
         assert_eq!(b.next_seg(false, 6 * S, 0), Some(Next::Unsacked(2)));
         // Cumulative ACK of 2000 (segments 1, 2): the first was not SACKed before.
         let (fresh, newest) = b.cum_ack(2 * S);
-        assert_eq!((fresh, newest), (S, Some((1, S, true))));
+        assert_eq!((fresh, newest), (S, Some((1, S, 2))));
         assert_eq!((b.sacked_segs, b.sacked_bytes), (2, 2 * S));
     }
 

@@ -52,6 +52,53 @@ impl Default for SackCfg {
     }
 }
 
+/// What a flow's SACK settings cannot be combined with, as (setting, problem), so a scenario
+/// never asks for something the engine would silently ignore.
+pub fn clashes(flow: &crate::scenario::FlowCfg) -> Vec<(&'static str, String)> {
+    use crate::scenario::{Controller, Variant};
+    let s = &flow.sack;
+    let mut out = Vec::new();
+    if !s.enabled {
+        let set: Vec<&str> = [
+            ("sack.rack", s.rack),
+            ("sack.tlp", s.tlp),
+            ("sack.early_retransmit", s.early_retransmit),
+            ("sack.budget", s.budget != RecoveryBudget::Rfc6675),
+        ]
+        .iter()
+        .filter(|(_, on)| *on)
+        .map(|(n, _)| *n)
+        .collect();
+        if let Some(first) = set.first() {
+            out.push((
+                *first,
+                format!(
+                    "needs sack.enabled = true: {} act on SACK information, which a flow without SACK never receives (set sack.enabled = true, or leave them at their defaults)",
+                    set.join(", ")
+                ),
+            ));
+        }
+        return out;
+    }
+    if flow.cc.controller == Controller::Bbr {
+        out.push((
+            "sack.enabled",
+            "= true cannot be combined with cc.controller = \"bbr\" yet: BBR's model reads its delivery rate from duplicate ACKs and paces its sends, and SACK recovery is built for the window controllers (use the window rules with SACK, or BBR without it)".to_string(),
+        ));
+    }
+    if matches!(flow.variant, Variant::OldTahoe | Variant::Tahoe) {
+        out.push((
+            "sack.enabled",
+            format!(
+                "= true cannot be combined with variant = \"{}\": SACK recovery (RFC 6675) replaces fast recovery, which {} does not have; use variant reno, newreno or br_tcp with SACK",
+                flow.variant.name(),
+                flow.variant.name()
+            ),
+        ));
+    }
+    out
+}
+
 /// The schema's rows for SACK-based recovery (`schema::params` places them).
 pub(crate) fn params() -> Vec<ParamDef> {
     vec![
