@@ -59,7 +59,10 @@ fn the_netsim_backlog_is_written_in_steps_with_the_same_trace() {
 #[test]
 fn thin_streams_keep_their_trace() {
     // Thin streams seldom have a full segment waiting, so few writes are held; the trace
-    // is the same either way.
+    // is the same either way, except where a held write falls on the very instant of
+    // another event of its sender: held, it runs first (`release_writes`); queued, the two
+    // run in the order they were scheduled. thin-20b-1ms with the Linux profiles' SACK
+    // recovery has such instants (an ACK at an exact millisecond, 22.098 s first).
     for name in [
         "thin-20b-10ms",
         "thin-20b-1ms",
@@ -67,7 +70,34 @@ fn thin_streams_keep_their_trace() {
         "thin-50b-20ms",
         "thin-vs-greedy",
     ] {
-        same_run(name);
+        let s = presets::find(name).unwrap().scenario().unwrap();
+        let (held, queued) = pair(&s);
+        if held.digest() == queued.digest() {
+            assert_eq!(
+                summary_without_event_count(&held),
+                summary_without_event_count(&queued),
+                "{name}"
+            );
+            continue;
+        }
+        assert!(queued.tied_events() > 0, "{name}: traces differ without a tie");
+        let (a, b) = (&held.events().rows, &queued.events().rows);
+        let i = (0..a.len().min(b.len())).find(|&i| a[i] != b[i]).expect("a difference");
+        let t = a[i].t.min(b[i].t);
+        let f = &s.flows[0];
+        let (start, gap) = (
+            cwndlab_core::time::secs_to_ns(f.start),
+            cwndlab_core::time::secs_to_ns(f.app.write_interval),
+        );
+        assert_eq!(
+            (t - start) % gap,
+            0,
+            "{name}: first difference at {t} ns, not a write instant"
+        );
+        assert!(
+            a[..i].iter().rev().take_while(|r| r.t == t).count() > 0 || a[i].t == t,
+            "{name}: the first difference is not at the write's instant"
+        );
     }
 }
 

@@ -45,11 +45,14 @@ prop_compose! {
         gate in pick(&["always", "window_full", "linux_3_15", "linux_3_16"]),
         slack in pick(&["one_mss", "none"]),
         nvp_limit in pick(&[0.5, 2.0, 300.0]),
-        algorithm in pick(&["", "bbr", "cubic", "cubic_linux", "newreno_cwv", "newreno_newcwv", "newreno_restart", "linux_3_15", "linux_3_18", "freebsd_10", "bsd_4_3", "bsd_4_3_ss", "bsd_4_3_ca", "jacobson_88"]),
+        algorithm in pick(&["", "bbr", "cubic", "cubic_linux", "newreno_cwv", "newreno_newcwv", "newreno_restart", "linux_3_15", "linux_3_18", "freebsd_10", "bsd_4_3", "bsd_4_3_ss", "bsd_4_3_ca", "jacobson_88", "newreno_sack", "newreno_sack_prr", "newreno_rack_tlp", "cubic_linux_today"]),
         write_size in 10u64..3000, write_ms in 1u64..50,
         drops in prop::collection::vec((1u64..60, 1u64..3), 0..4),
         start_ms in 0u64..300,
         bbr in pick(&[false, false, true]),
+        sack in any::<bool>(), sack_blocks in 1u64..5, dsack in any::<bool>(),
+        budget in pick(&["rfc6675", "prr_ssrb", "prr_crb"]),
+        rack in any::<bool>(), tlp in any::<bool>(), er in any::<bool>(),
     ) -> Value {
         let (kind, bytes) = match app { "bulk_finite" => ("bulk", 50_000), k => (k, 0) };
         let drops: Vec<Value> = drops.iter().map(|(s, a)| json!({"segment": s, "attempt": a})).collect();
@@ -80,6 +83,12 @@ prop_compose! {
             f["cc"]["controller"] = json!("bbr");
             f["cc"]["idle_policy"] = json!("none");
             f["cc"]["binomial"] = json!(false);
+        }
+        // SACK and its detectors, on the variants and controllers it combines with (the
+        // scenario check refuses the others).
+        if sack && !bbr && algorithm.is_empty() && !matches!(variant, "tahoe" | "old_tahoe") {
+            f["sack"] = json!({"enabled": true, "blocks": sack_blocks, "dsack": dsack, "budget": budget,
+                               "rack": rack, "tlp": tlp, "early_retransmit": er});
         }
         // A named algorithm sets its axes first; the explicit keys above then override
         // them, except the ones it names (left to the entry).

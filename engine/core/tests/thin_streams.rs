@@ -80,34 +80,42 @@ fn profile(preset: &str, alg: &str) -> (u64, f64, f64) {
 fn byte_based_cwnd_sends_small_writes_at_once_and_linux_3_16_holds_them_back() {
     // Source 004 figure 5 (20-byte writes every 10 ms, 150 ms RTT): FreeBSD 10.1 sent
     // 31.5K packets, Linux 3.15 15.3K, Linux 3.18 5.8K; median sojourn 1, 9 and 45 ms.
+    // The profiles recover as their kernels did (SACK; Linux's PRR, early retransmit and
+    // tail loss probes), so Linux 3.18 loses less of its window to timeouts than it did
+    // with NewReno's recovery (2 116 packets then) and the 3.15/3.18 ratio is 1.8 (paper
+    // 2.6); FreeBSD/3.15 is 2.7 (paper 2.1).
     let bsd = profile("thin-20b-10ms", "freebsd_10");
     let l15 = profile("thin-20b-10ms", "linux_3_15");
     let l18 = profile("thin-20b-10ms", "linux_3_18");
-    assert!(bsd.0 > 2 * l15.0 && l15.0 > 2 * l18.0, "{bsd:?} {l15:?} {l18:?}");
+    assert!(bsd.0 > 2 * l15.0 && 2 * l15.0 > 3 * l18.0, "{bsd:?} {l15:?} {l18:?}");
     assert!(
         bsd.1 == 0.0 && l15.1 > 0.01 && l18.1 > 2.0 * l15.1,
         "{bsd:?} {l15:?} {l18:?}"
     );
     // Pinned (120 s, seed 1): packets sent.
-    assert_eq!((bsd.0, l15.0, l18.0), (12_156, 4_398, 2_116));
+    assert_eq!((bsd.0, l15.0, l18.0), (12_223, 4_572, 2_501));
 }
 
 #[test]
 fn more_packets_is_not_lower_latency_at_a_1_ms_write_frequency() {
-    // Figure 7: FreeBSD sends a packet per 20-byte write and its latencies are the highest.
+    // Figure 7: FreeBSD sends many more packets (paper: 6 times Linux 3.15's; here 9 times,
+    // 42 283 against 4 723) and its median latency is still the higher (159 against 126 ms).
+    // With NewReno's recovery FreeBSD resent a third of its packets (20 661 of 74 635);
+    // with SACK 570 of 42 283.
     let bsd = profile("thin-20b-1ms", "freebsd_10");
     let l15 = profile("thin-20b-1ms", "linux_3_15");
-    assert!(bsd.0 > 10 * l15.0, "{bsd:?} {l15:?}");
-    assert!(bsd.2 > 2.0 * l15.2, "{bsd:?} {l15:?}");
+    assert!(bsd.0 > 6 * l15.0, "{bsd:?} {l15:?}");
+    assert!(bsd.2 > 1.2 * l15.2, "{bsd:?} {l15:?}");
 }
 
 #[test]
 fn three_packets_in_flight_are_enough_for_every_sender_at_50_ms() {
     // Figure 4: at 50 ms writes the stream needs 3 packets in flight, which every window
-    // allows, so Linux 3.15 and FreeBSD send the same packets (to 1 %).
+    // allows, so Linux 3.15 and FreeBSD send the same packets, to 2 % (2 453 against 2 406:
+    // FreeBSD, without D-SACK or tail loss probes, resends 52 segments against 23).
     let bsd = profile("thin-50b-50ms", "freebsd_10");
     let l15 = profile("thin-50b-50ms", "linux_3_15");
-    assert!((bsd.0 as f64 / l15.0 as f64 - 1.0).abs() < 0.01, "{bsd:?} {l15:?}");
+    assert!((bsd.0 as f64 / l15.0 as f64 - 1.0).abs() < 0.025, "{bsd:?} {l15:?}");
     assert_eq!((bsd.1, l15.1), (0.0, 0.0));
 }
 

@@ -51,6 +51,9 @@ impl Sender {
         loop {
             let new_len = self.sack_new_len();
             let Some(next) = self.sk().next(new_len > 0, self.snd_una) else {
+                if self.cc.why.on {
+                    self.explain_nagle_hold(pipe_b, pipe_s);
+                }
                 break;
             };
             if sent == MAX_PASS_SEGMENTS {
@@ -143,6 +146,26 @@ impl Sender {
             self.arm_probe(w, true);
         }
         sent
+    }
+
+    /// Nothing goes because Nagle holds a small segment the windows would let out: say so
+    /// (RFC 896), as the send loop of any flow does.
+    #[cold]
+    fn explain_nagle_hold(&mut self, pipe_b: u64, pipe_s: u64) {
+        let len = self.app_written.saturating_sub(self.snd_max).min(self.mss);
+        let unacked = self.snd_max - self.snd_una;
+        if len == 0 || len >= self.mss || !self.nagle || unacked == 0 || self.snd_max + len - self.snd_una > self.rwnd {
+            return;
+        }
+        let fits = if self.sk().in_recovery || self.sk().rto_point.is_some() {
+            self.cc.fits(pipe_b + len, pipe_s, self.header, 0)
+        } else {
+            self.cc.fits(unacked + len, self.segs.len() as u64, self.header, 0)
+        };
+        if fits {
+            let p = self.cc.phase() as u8;
+            self.cc.why.push(Rule::Nagle, p, p, &[len, self.mss, unacked]);
+        }
     }
 
     /// An ACK of a SACK flow: the cumulative part as for any flow, then the blocks, RACK,
@@ -357,7 +380,7 @@ impl Sender {
                 prr_before.out * unit,
                 prr_before.recover_fs * unit,
                 pipe * unit,
-                ss * unit,
+                self.cc.ssthresh(),
                 step.proportional as u64,
                 step.limit * unit,
                 step.sndcnt * unit,
