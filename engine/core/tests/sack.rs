@@ -132,3 +132,67 @@ fn prr_spreads_the_reduction_over_the_recovery_rfc6937() {
     let s = state_at(&sim, 0, exit);
     assert_eq!((s.cwnd, s.ssthresh), (7 * K, 7 * K));
 }
+
+#[test]
+fn a_tail_loss_probe_repairs_a_lost_tail_without_the_timer_rfc8985_7() {
+    // tail-loss-tlp: segments 19 and 20 (the last) are lost. The last ACK (26 280) arrives
+    // at 144.6336 ms; 2·SRTT later (SRTT 44.59 ms) the probe resends 20.
+    let sim = run(&scenario("tail-loss-tlp", &[]));
+    let probe = of(&sim, TailLossProbe);
+    assert_eq!(probe.len(), 1);
+    assert_eq!((probe[0].seg, probe[0].tx, probe[0].t), (20, 2, 233_821_100));
+    // Its ACK SACKs 20 above the hole at 19: RACK deems 19 lost (sent before 20's resend,
+    // RACK.rtt + min RTT/4 ago) and recovery resends it at once.
+    let lost = of(&sim, MarkedLost);
+    assert_eq!((lost[0].seg, lost[0].tx, lost[0].t), (19, 2, 279_299_500));
+    assert_eq!(resends(&sim, SEC), vec![(20, 2, 233_821_100), (19, 2, 279_299_500)]);
+    assert!(of(&sim, Timeout).is_empty());
+    assert_eq!(first(&sim, FlowComplete), Some(324_777_900));
+    // The same transfer without the probe waits for the timer (200 ms minimum RTO): 19 at
+    // 344.6336 ms, 20 one round trip later, complete at 515.5904 ms.
+    let rto = run(&scenario(
+        "tail-loss-tlp",
+        &[("flows[0].algorithm", "newreno_sack_prr")],
+    ));
+    assert_eq!(first(&rto, Timeout), Some(344_633_600));
+    assert_eq!(first(&rto, FlowComplete), Some(515_590_400));
+    assert!(of(&rto, TailLossProbe).is_empty());
+}
+
+#[test]
+fn early_retransmit_repairs_a_short_transfer_on_one_sacked_segment_rfc5827() {
+    // A 3-segment transfer (the tail-loss path) whose second segment is lost: the receiver's
+    // one ACK (1 460, SACKing 3) cannot make three duplicates. With 2 segments outstanding
+    // and nothing new to send, early retransmit lowers the threshold to 1: 2 is resent on
+    // that ACK at 91.9552 ms and the transfer completes at 137.4336 ms; without it the
+    // timer resends 2 at 291.9552 ms (200 ms minimum RTO) and it completes at 337.4336 ms.
+    let sets = |er: &'static str| {
+        vec![
+            ("flows[0].algorithm", "newreno_sack_prr"),
+            ("flows[0].app.bytes", "4380"),
+            ("flows[0].drops", r#"[{"segment": 2, "attempt": 1}]"#),
+            ("flows[0].sack.early_retransmit", er),
+        ]
+    };
+    let er = run(&scenario("tail-loss-tlp", &sets("true")));
+    assert_eq!(resends(&er, SEC), vec![(2, 2, 91_955_200)]);
+    assert_eq!(first(&er, FlowComplete), Some(137_433_600));
+    assert!(of(&er, Timeout).is_empty());
+    let plain = run(&scenario("tail-loss-tlp", &sets("false")));
+    assert_eq!(resends(&plain, SEC), vec![(2, 2, 291_955_200)]);
+    assert_eq!(first(&plain, Timeout), Some(291_955_200));
+    assert_eq!(first(&plain, FlowComplete), Some(337_433_600));
+}
+
+#[test]
+fn after_a_timeout_only_what_the_receiver_lacks_is_resent_rfc6675_5_1() {
+    // Fall & Floyd, four drops, with the timer as the only repair (DupThresh 64: no fast
+    // retransmit). When it fires, every segment not SACKed is deemed lost and resent in
+    // order from one segment of window: the holes 14, 24, 26, 28 and nothing the receiver
+    // holds (NewReno's go-back-N would resend 15–23 too).
+    let sim = sack("fall-floyd-newreno-4drops", &[("flows[].tcp.dupack_threshold", "64")]);
+    let to = first(&sim, Timeout).expect("a timeout");
+    let r: Vec<u32> = resends(&sim, to + 3 * SEC).into_iter().map(|(s, _, _)| s).collect();
+    assert_eq!(&r[..4], &[14, 24, 26, 28], "{r:?}");
+    assert!(of(&sim, SpuriousRetransmit).iter().all(|e| e.t > to + 3 * SEC));
+}

@@ -436,6 +436,61 @@ mod tests {
         assert_eq!(got, [(4, PktKind::SynAck, 1, 40), (4, PktKind::SynAck, 2, 40)]);
     }
 
+    /// The SACK blocks of the ACKs sent so far, taken: (cumulative ACK, D-SACK, blocks).
+    fn sack_acks(n: &mut FakeNet) -> Vec<(u64, bool, Vec<(u64, u64)>)> {
+        let sacks = n.sacks.clone();
+        n.take_sent()
+            .into_iter()
+            .map(|p| match p.sack {
+                0 => (p.seq, false, vec![]),
+                h => {
+                    let b = sacks[h as usize - 1];
+                    (p.seq, b.dsack, b.iter().collect())
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sack_blocks_come_most_recent_first_and_a_duplicate_first_of_all_rfc2018_rfc2883() {
+        let mut f = flow();
+        f.sack.enabled = true;
+        let (mut r, mut n) = (Receiver::new(0, 4, &f), FakeNet::default());
+        // Segments of 1000 B: 1 arrives, 2 and 4 are missing, 3, 5 and 6 arrive.
+        for (t, seg) in [(1, 1), (2, 3), (3, 5), (4, 6)] {
+            arrive(&mut r, &mut n, t * MS, seg, 1);
+        }
+        let k = 1000;
+        assert_eq!(
+            sack_acks(&mut n),
+            vec![
+                (k, false, vec![]),
+                (k, false, vec![(2 * k, 3 * k)]),
+                (k, false, vec![(4 * k, 5 * k), (2 * k, 3 * k)]),
+                // 6 joins 5's block, which stays first (it holds the latest segment).
+                (k, false, vec![(4 * k, 6 * k), (2 * k, 3 * k)]),
+            ]
+        );
+        // 3 again: reported first as a D-SACK, then its own block (now the most recent).
+        arrive(&mut r, &mut n, 5 * MS, 3, 2);
+        assert_eq!(
+            sack_acks(&mut n),
+            vec![(k, true, vec![(2 * k, 3 * k), (2 * k, 3 * k), (4 * k, 6 * k)])]
+        );
+        // 2 fills the first hole: the cumulative ACK takes in 3; only 5–6 is reported.
+        arrive(&mut r, &mut n, 6 * MS, 2, 2);
+        assert_eq!(sack_acks(&mut n), vec![(3 * k, false, vec![(4 * k, 6 * k)])]);
+        // 1 again, below the cumulative ACK: a D-SACK of it, then 5–6.
+        arrive(&mut r, &mut n, 7 * MS, 1, 2);
+        assert_eq!(sack_acks(&mut n), vec![(3 * k, true, vec![(0, k), (4 * k, 6 * k)])]);
+        // At most `blocks` blocks (3): four holes' worth of ranges report the newest three.
+        for (t, seg) in [(8, 8), (9, 10), (10, 12)] {
+            arrive(&mut r, &mut n, t * MS, seg, 1);
+        }
+        let last = sack_acks(&mut n).pop().unwrap();
+        assert_eq!(last.2, vec![(11 * k, 12 * k), (9 * k, 10 * k), (7 * k, 8 * k)]);
+    }
+
     #[test]
     fn out_of_order_ranges_merge_in_any_arrival_order() {
         let mut r = Receiver::new(0, 0, &Scenario::default().flows[0]);

@@ -14,7 +14,7 @@ fn trigger(code: u64, threshold: u64, dupacks: u64) -> String {
         1 => format!("{} duplicate ACKs carrying new SACK information reached DupThresh = {}", dupacks, threshold),
         2 => format!("IsLost(HighACK + 1): {} or more segments (or more than {} − 1 segments' bytes) SACKed above the first hole", threshold, threshold),
         3 => "RACK deemed a segment lost: a segment sent after it was delivered more than RACK.rtt + the reordering window ago".into(),
-        4 => format!("early retransmit: with fewer than 4 segments outstanding and nothing new to send, {} duplicate ACK(s) suffice", threshold),
+        4 => format!("early retransmit: with fewer than 4 segments outstanding and nothing new to send, {} duplicate ACK(s) or SACKed segment(s) suffice instead of 3", threshold),
         _ => "a loss".into(),
     }
 }

@@ -304,8 +304,10 @@ impl Sender {
             } else {
                 Trigger::DupThresh
             })
-        } else if sk.sb.head_is_lost(sk.dupthresh, sk.smss) {
-            Some(Trigger::IsLost)
+        } else if sk.sb.head_is_lost(threshold, sk.smss) {
+            // IsLost(HighACK + 1), with early retransmit's lower threshold counted in SACKed
+            // segments (RFC 5827 §3.2; Linux's sacked_out test).
+            Some(if er { Trigger::EarlyRetransmit } else { Trigger::IsLost })
         } else {
             None
         };
