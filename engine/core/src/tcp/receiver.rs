@@ -436,8 +436,11 @@ mod tests {
         assert_eq!(got, [(4, PktKind::SynAck, 1, 40), (4, PktKind::SynAck, 2, 40)]);
     }
 
-    /// The SACK blocks of the ACKs sent so far, taken: (cumulative ACK, D-SACK, blocks).
-    fn sack_acks(n: &mut FakeNet) -> Vec<(u64, bool, Vec<(u64, u64)>)> {
+    /// An ACK as the SACK tests read it: (cumulative ACK, D-SACK, blocks).
+    type SackAck = (u64, bool, Vec<(u64, u64)>);
+
+    /// The SACK blocks of the ACKs sent so far, taken.
+    fn sack_acks(n: &mut FakeNet) -> Vec<SackAck> {
         let sacks = n.sacks.clone();
         n.take_sent()
             .into_iter()
