@@ -296,6 +296,16 @@ impl Receiver {
             fate: Fate::Ok,
             sack: 0,
         };
+        if self.sack.is_some() {
+            self.send_sack_ack(w, pkt);
+        } else {
+            w.transmit(self.link, pkt);
+        }
+    }
+
+    /// An ACK of a SACK flow: with its option when there is a block to report.
+    #[cold]
+    fn send_sack_ack(&mut self, w: &mut impl Env, pkt: Packet) {
         match self.sack_blocks() {
             Some(b) => w.transmit_sack(self.link, pkt, b),
             None => w.transmit(self.link, pkt),

@@ -523,6 +523,7 @@ impl Sender {
         }
     }
 
+    #[inline(always)]
     fn send_next(&mut self, w: &mut impl Env, len: u64, resend: bool) {
         let seg = if resend {
             let s = &mut self.segs[self.nxt_idx as usize];
@@ -737,6 +738,7 @@ impl Sender {
         self.send_loop(w);
     }
 
+    #[inline(always)]
     fn on_new_ack(&mut self, w: &mut impl Env, ack: u64) {
         let acked = ack - self.snd_una;
         let before = self.flight();

@@ -363,6 +363,7 @@ impl Cc {
     /// arrived, `flight` the flight after it; `head` the segment now at snd_una (the one a
     /// partial ACK resends).
     #[inline]
+    #[inline(always)]
     pub fn on_new_ack(&mut self, ack: u64, acked: u64, flight: Flight, before: Flight, head: u64) -> NewAckAction {
         if self.bbr.is_some() {
             return self.bbr_new_ack(self.now, ack, acked, flight, before, head);
@@ -379,8 +380,14 @@ impl Cc {
             }
             return NewAckAction::Normal;
         }
+        self.recovery_ack(ack, acked, flight, head)
+    }
+
+    /// A new ACK in recovery: the variant's steps, or nothing while the sender's SACK
+    /// recovery decides the window (until it ends).
+    #[inline(never)]
+    fn recovery_ack(&mut self, ack: u64, acked: u64, flight: Flight, head: u64) -> NewAckAction {
         if self.sack_recovery {
-            // The sender's SACK recovery decides the window until it ends.
             return NewAckAction::Normal;
         }
         let action = self.fast_recovery_ack(ack, acked, flight, head);
