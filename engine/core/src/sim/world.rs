@@ -78,7 +78,12 @@ impl World {
             if !admitted && !link.admits(at, pkt.size) {
                 return self.tail_drop(pkt);
             }
-            let (done, arrival) = link.serve(at, pkt.size);
+            let (done, mut arrival) = link.serve(at, pkt.size);
+            // Delay variation (net.rs): an extra delay on the wire, drawn only when set.
+            let late = link.draw_variation(self.seed, link_id);
+            if let Some((_, extra)) = late {
+                arrival = done + link.delay + extra;
+            }
             if let Some(c) = self.capture.as_deref_mut() {
                 c.starts(link_id, done - link.last_service_time(), &pkt);
             }
@@ -92,7 +97,7 @@ impl World {
                 next_link(link.next, pkt.flow)
             };
             if let Some(b) = next.filter(|&b| self.links[b as usize].express_in) {
-                if self.enters_early(b, arrival, pkt.size) {
+                if late.is_none() && self.enters_early(b, arrival, pkt.size) {
                     self.links[link_id as usize].pass(at, done, pkt.size);
                     if link_id == 0 {
                         self.tput
@@ -104,6 +109,11 @@ impl World {
                 self.links[b as usize].inbound += 1;
             }
             let link = &mut self.links[link_id as usize];
+            if let Some((n, _)) = late {
+                link.hold_late(at, done, arrival, n, pkt);
+                self.events.push(arrival, Event::LinkLate { link: link_id });
+                return;
+            }
             link.hold(at, done, arrival, pkt);
             if link.in_flight() == 1 {
                 self.events.push(arrival, Event::LinkHead { link: link_id });
@@ -198,7 +208,10 @@ impl World {
         if sched.busy() {
             let pkt = sched.complete(now);
             link.trace_total(now);
-            if link.launch(now, pkt) {
+            if let Some((n, extra)) = link.draw_variation(self.seed, link_id) {
+                let at = link.launch_late(now, extra, n, pkt);
+                self.events.push(at, Event::LinkLate { link: link_id });
+            } else if link.launch(now, pkt) {
                 let at = link.head_arrival().expect("just launched");
                 self.events.push(at, Event::LinkHead { link: link_id });
             }
@@ -291,6 +304,13 @@ impl World {
         if let Some(next) = l.head_arrival() {
             self.events.push(next, Event::LinkHead { link });
         }
+        self.arrive(link, pkt)
+    }
+
+    /// A packet with an extra delay (delay variation) reached the far end of link `link`
+    /// at its own event: then as [`World::on_link_head`].
+    pub(super) fn on_link_late(&mut self, link: u32) -> Option<(Endpoint, Packet)> {
+        let pkt = self.links[link as usize].arrive_late(self.now);
         self.arrive(link, pkt)
     }
 
