@@ -200,7 +200,14 @@ fn bad_values_are_refused_with_the_parameter_and_its_range() {
             .unwrap_or_else(|| panic!("{bad}: {problems:?}"));
         assert!(!p.message.is_empty());
         if bad.is_number() {
-            assert!(p.message.contains("10"), "{bad}: {}", p.message);
+            assert!(p.message.contains("allowed 0 to 10 s"), "{bad}: {}", p.message);
         }
     }
+    // The same through the timeline.
+    let v = json!({"timeline": [{"at": 1.0, "set": "network.bottleneck.delay_variation", "value": 11}]});
+    let problems = Scenario::from_value(&v).unwrap_err();
+    assert!(
+        problems.iter().any(|p| p.message.contains("allowed 0 to 10 s")),
+        "{problems:?}"
+    );
 }

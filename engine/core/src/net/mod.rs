@@ -126,7 +126,7 @@ pub fn variation_draw(seed: u64, link: u32, n: u64, max: Ns) -> Ns {
 }
 
 /// Distinguishes delay-variation draws from every other draw keyed by (seed, link).
-const VARIATION_WORD: u64 = 0x7265_6f72_6465_72; // "reorder"
+const VARIATION_WORD: u64 = 0x0072_656f_7264_6572; // "reorder" in ASCII
 
 /// Random loss of one link, in integer form.
 #[derive(Clone, Debug)]
