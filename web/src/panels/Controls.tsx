@@ -147,8 +147,8 @@ export function PathGroup({ headingId = 'grp-path' }: { headingId?: string }) {
       <h2 id={headingId}>Path</h2>
       <ParamControl path="network.bottleneck.bandwidth" />
       <ParamControl path="network.bottleneck.delay" extra={<RttOfDelay />} />
-      <ParamControl path="network.bottleneck.delay_variation" />
       <PathFacts />
+      <ParamControl path="network.bottleneck.delay_variation" />
       <ParamControl path="network.bottleneck.queue_packets" />
       <LossControls />
     </section>
