@@ -513,16 +513,19 @@ impl Simulation {
     #[inline(always)]
     fn dispatch(&mut self, ev: Event) {
         match ev {
-            Event::LinkHead { link } => match self.world.on_link_head(link) {
-                Some((Endpoint::Receiver, pkt)) => self.deliver_to_receiver(pkt),
-                Some((Endpoint::Sender, pkt)) => self.deliver_to_sender(pkt),
-                None => {}
-            },
-            Event::LinkLate { link } => match self.world.on_link_late(link) {
-                Some((Endpoint::Receiver, pkt)) => self.deliver_to_receiver(pkt),
-                Some((Endpoint::Sender, pkt)) => self.deliver_to_sender(pkt),
-                None => {}
-            },
+            // One arm for both, so that the deliveries are inlined once.
+            Event::LinkHead { link } | Event::LinkLate { link } => {
+                let reached = if matches!(ev, Event::LinkHead { .. }) {
+                    self.world.on_link_head(link)
+                } else {
+                    self.world.on_link_late(link)
+                };
+                match reached {
+                    Some((Endpoint::Receiver, pkt)) => self.deliver_to_receiver(pkt),
+                    Some((Endpoint::Sender, pkt)) => self.deliver_to_sender(pkt),
+                    None => {}
+                }
+            }
             Event::Rto { flow, gen } => {
                 let now = self.world.now;
                 self.release_writes(flow as usize, now);
