@@ -6,6 +6,8 @@
 //! times, so it keeps its own queue of packets on the wire and the event queue holds one
 //! entry for that queue's head. It stays as small as the number of links plus timers. A
 //! packet that enters its next link early (see `net.rs`) needs no entry at that hop at all.
+//! A link with delay variation is not FIFO on the wire: each packet given an extra delay
+//! has an entry of its own (`LinkLate`).
 
 use crate::time::Ns;
 
@@ -14,6 +16,9 @@ use crate::time::Ns;
 pub enum Event {
     /// The first packet on the wire of a link reaches the far end.
     LinkHead { link: u32 },
+    /// A packet with an extra delay (delay variation, see `net.rs`) reaches the far end of a
+    /// link: one event per such packet, at its own arrival.
+    LinkLate { link: u32 },
     /// A sender's retransmission timer fires (ignored unless `gen` is current).
     Rto { flow: u32, gen: u32 },
     /// A receiver's delayed-ACK timer fires (ignored unless `gen` is current).

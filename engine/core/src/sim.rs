@@ -123,6 +123,7 @@ impl Simulation {
         fwd.cap_bytes = b.queue_bytes;
         fwd.loss = LinkLoss::from_cfg(&b.loss);
         fwd.scripted = true;
+        fwd.variation = secs_to_ns(b.delay_variation);
         fwd.series = Some(QueueSeries::default());
         let mut rev = Link::new(
             "bottleneck (ACK direction)",
@@ -132,6 +133,7 @@ impl Simulation {
             Hop::FlowReverse,
         );
         rev.cap_bytes = b.queue_bytes;
+        rev.variation = secs_to_ns(b.delay_variation);
         rev.loss = LinkLoss::from_cfg(&b.reverse_loss);
         rev.series = Some(QueueSeries::default());
         if b.scheduler == SchedulerKind::Reservation {
@@ -512,11 +514,19 @@ impl Simulation {
     #[inline(always)]
     fn dispatch(&mut self, ev: Event) {
         match ev {
-            Event::LinkHead { link } => match self.world.on_link_head(link) {
-                Some((Endpoint::Receiver, pkt)) => self.deliver_to_receiver(pkt),
-                Some((Endpoint::Sender, pkt)) => self.deliver_to_sender(pkt),
-                None => {}
-            },
+            // One arm for both, so that the deliveries are inlined once.
+            Event::LinkHead { link } | Event::LinkLate { link } => {
+                let reached = if matches!(ev, Event::LinkHead { .. }) {
+                    self.world.on_link_head(link)
+                } else {
+                    self.world.on_link_late(link)
+                };
+                match reached {
+                    Some((Endpoint::Receiver, pkt)) => self.deliver_to_receiver(pkt),
+                    Some((Endpoint::Sender, pkt)) => self.deliver_to_sender(pkt),
+                    None => {}
+                }
+            }
             Event::Rto { flow, gen } => {
                 let now = self.world.now;
                 self.release_writes(flow as usize, now);

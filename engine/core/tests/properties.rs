@@ -129,6 +129,7 @@ prop_compose! {
         duration in 1u64..4,
         bw in 200_000u64..8_000_000,
         delay_ms in 0u64..60,
+        variation in pick(&[0.0, 0.0, 0.0005, 0.005, 0.03]),
         queue in 2u64..60,
         queue_bytes in pick(&[0u64, 20_000]),
         loss in pick(&["none", "ber", "bernoulli"]),
@@ -158,7 +159,7 @@ prop_compose! {
         json!({
             "seed": seed, "duration": duration as f64, "trace": {"events": events, "throughput_bin": bin},
             "cross": cross,
-            "network": {"bottleneck": {"bandwidth": bw, "delay": delay_ms as f64 / 1000.0,
+            "network": {"bottleneck": {"bandwidth": bw, "delay": delay_ms as f64 / 1000.0, "delay_variation": variation,
                 "queue_packets": queue, "queue_bytes": queue_bytes,
                 "loss": {"model": loss, "probability": p, "ber": ber},
                 "reverse_loss": {"model": "bernoulli", "probability": rloss},

@@ -34,6 +34,10 @@ export function scenarioLine(s: Pick<AppState, 'scenario' | 'mode' | 'algorithms
   const path = ['network.bottleneck.bandwidth', 'network.bottleneck.delay', 'network.bottleneck.queue_packets']
     .map((p) => shown(sc, p))
     .filter((x): x is string => x !== null);
+  // The delay variation (a path that reorders) only when there is one.
+  const variation = Number(getAt(sc, 'network.bottleneck.delay_variation') ?? 0) > 0;
+  const varied = variation ? shown(sc, 'network.bottleneck.delay_variation') : null;
+  if (varied) path.push(`delay variation ${varied}`);
   const parts = [runs];
   if (path.length > 0) parts.push(`bottleneck ${path.join(', ')}`);
   const duration = shown(sc, 'duration');

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { tables } from '../engine/tables';
 import { runScenario } from '../scenario/algorithms';
+import { setAt } from '../scenario/paths';
 import { engineWasm } from '../test/wasm';
 import { exportRuns, scenarioLine, scenarioName, slug } from './describe';
 import {
@@ -106,5 +107,14 @@ describe('the view described', () => {
     expect(line).toMatch(
       /^NewReno vs NewReno \+ CWV · bottleneck [\d.]+ Mbit\/s, [\d.]+ ms, \d+ packets · 4 s · seed \d+$/,
     );
+    // A path that reorders says so; a variation of 0 is no variation.
+    const varied = (v: number) =>
+      scenarioLine({
+        scenario: setAt(scenario, 'network.bottleneck.delay_variation', v),
+        mode: 'compare',
+        algorithms: ['newreno'],
+      });
+    expect(varied(0.01)).toMatch(/packets, delay variation 10 ms · 4 s/);
+    expect(varied(0)).not.toMatch(/variation/);
   });
 });

@@ -18,6 +18,7 @@ const ELSEWHERE = new Set([
   'seed',
   'network.bottleneck.bandwidth',
   'network.bottleneck.delay',
+  'network.bottleneck.delay_variation',
   'network.bottleneck.queue_packets',
   'network.bottleneck.loss.model',
   'network.bottleneck.loss.ber',

@@ -139,7 +139,7 @@ function LossControls() {
   );
 }
 
-/** The path: bandwidth, delay (with the RTT it gives), buffer and loss. In the scenario
+/** The path: bandwidth, delay (with the RTT it gives) and its variation, buffer and loss. In the scenario
  *  panel on wide screens; by the plots on phones (PathDock). */
 export function PathGroup({ headingId = 'grp-path' }: { headingId?: string }) {
   return (
@@ -148,6 +148,7 @@ export function PathGroup({ headingId = 'grp-path' }: { headingId?: string }) {
       <ParamControl path="network.bottleneck.bandwidth" />
       <ParamControl path="network.bottleneck.delay" extra={<RttOfDelay />} />
       <PathFacts />
+      <ParamControl path="network.bottleneck.delay_variation" />
       <ParamControl path="network.bottleneck.queue_packets" />
       <LossControls />
     </section>

@@ -64,6 +64,7 @@ describe('the controls', () => {
     for (const path of [
       'network.bottleneck.bandwidth',
       'network.bottleneck.delay',
+      'network.bottleneck.delay_variation',
       'network.bottleneck.queue_packets',
       'network.bottleneck.loss.ber',
       'flows[].reserved_bandwidth',
@@ -75,6 +76,7 @@ describe('the controls', () => {
       '2 Mbit/s',
     );
     expect(screen.getByRole('slider', { name: 'Bottleneck delay' }).getAttribute('aria-valuetext')).toBe('40 ms');
+    expect(screen.getByRole('slider', { name: 'Delay variation' }).getAttribute('aria-valuetext')).toBe('0 ms');
     expect(screen.getByRole('combobox', { name: 'Application' })).toBeTruthy();
     expect(screen.getByRole('textbox', { name: 'Seed' })).toBeTruthy();
   });

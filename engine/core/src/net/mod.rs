@@ -26,6 +26,18 @@
 //! B and keeps B's former settings, as a packet already in a queue keeps its departure time
 //! when the rate changes. Entries never depend on changes still to come, so a change made
 //! live, at the current time, replays exactly from the timeline.
+//!
+//! Delay variation (reordering). A link with `variation` > 0 adds to each packet's
+//! propagation an extra delay drawn uniformly from [0, variation] ns by [`variation_draw`]:
+//! a pure function of (seed, link, the link's count of such draws), never of event order.
+//! Serialisation stays FIFO (the queue and its occupancy are unchanged); only the wire
+//! varies, so a later packet can reach the far end before an earlier one. Such a packet
+//! does not go in the FIFO `flying` queue (whose arrival times never decrease) but in
+//! `late`, ordered by (arrival, draw count), with a `LinkLate` event of its own at its
+//! arrival; it counts in the queue until its transmission ends, as a passed packet does. It
+//! never enters the next link early (its entry would not be in time order) and, while it
+//! travels, nothing behind it does either (`inbound`). With variation 0 (the default) none
+//! of this runs: no draw, no event, the same run as before the setting existed.
 
 pub mod sack;
 pub mod sched;
@@ -34,6 +46,8 @@ use crate::ring::Ring;
 use crate::rng::{ber_packet_loss, hash_more, hash_words, Threshold};
 use crate::scenario::{LossCfg, LossModel};
 use crate::time::{tx_time, Ns};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// What a packet carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +115,22 @@ pub enum Hop {
     /// To the flow's sender.
     Sender,
 }
+
+/// The extra propagation delay of the `n`-th packet (counting from 0) that crosses link
+/// `link` while its delay variation is `max` ns: uniform over the integers [0, max], a pure
+/// function of (seed, link, n). The 64-bit hash is scaled by multiplication (the high word
+/// of hash × (max + 1)), so every value has the same chance to within (max + 1) / 2^64.
+pub fn variation_draw(seed: u64, link: u32, n: u64, max: Ns) -> Ns {
+    if max == 0 {
+        return 0;
+    }
+    // A word of its own keeps these draws apart from the loss draws of the same link.
+    let h = hash_words(&[seed, link as u64, VARIATION_WORD, n]);
+    ((h as u128 * (max as u128 + 1)) >> 64) as Ns
+}
+
+/// Distinguishes delay-variation draws from every other draw keyed by (seed, link).
+const VARIATION_WORD: u64 = 0x0072_656f_7264_6572; // "reorder" in ASCII
 
 /// Random loss of one link, in integer form.
 #[derive(Clone, Debug)]
@@ -267,6 +297,32 @@ struct Flight {
     pkt: Packet,
 }
 
+/// A packet on the wire of a link with delay variation, ordered by (arrival, draw count):
+/// the earliest arrival first, ties in the order the packets entered.
+#[derive(Clone, Copy, Debug)]
+struct Late {
+    arrival: Ns,
+    n: u64,
+    pkt: Packet,
+}
+
+impl PartialEq for Late {
+    fn eq(&self, o: &Late) -> bool {
+        (self.arrival, self.n) == (o.arrival, o.n)
+    }
+}
+impl Eq for Late {}
+impl PartialOrd for Late {
+    fn partial_cmp(&self, o: &Late) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Late {
+    fn cmp(&self, o: &Late) -> std::cmp::Ordering {
+        (self.arrival, self.n).cmp(&(o.arrival, o.n))
+    }
+}
+
 /// A unidirectional link with its queue.
 #[derive(Clone, Debug)]
 pub struct Link {
@@ -296,6 +352,13 @@ pub struct Link {
     /// Packets bound here that still wait for their far-end event on the upstream link:
     /// while any does, nothing enters early (it would pass them).
     pub inbound: u32,
+    /// Largest extra propagation delay of a packet (delay variation, see the module doc);
+    /// 0 = none.
+    pub variation: Ns,
+    /// Draws of the delay variation so far (the key of the next one).
+    draws: u64,
+    /// Packets with an extra delay on the wire, earliest arrival first (see the module doc).
+    late: BinaryHeap<Reverse<Late>>,
     /// Packets in the queue or on the wire, in order (arrival times never decrease).
     flying: Ring<Flight>,
     /// (end of transmission, size) of packets that went on to the next link without a
@@ -332,6 +395,9 @@ impl Link {
             sched: None,
             express_in: false,
             inbound: 0,
+            variation: 0,
+            draws: 0,
+            late: BinaryHeap::new(),
             flying: Ring::default(),
             passed: Ring::default(),
             #[cfg(debug_assertions)]
@@ -433,10 +499,51 @@ impl Link {
         f.pkt
     }
 
-    /// Packets on the wire or waiting (their arrival is still to come).
+    /// Packets on the wire or waiting (their arrival is still to come) in FIFO order: those
+    /// with an extra delay (`late`) are not counted.
     #[inline]
     pub fn in_flight(&self) -> usize {
         self.flying.len()
+    }
+
+    /// The extra propagation delay of the next packet this link serves (delay variation),
+    /// counted as drawn; `None` when the link has no variation (then nothing is drawn).
+    #[inline]
+    pub fn draw_variation(&mut self, seed: u64, link: u32) -> Option<(u64, Ns)> {
+        if self.variation == 0 {
+            return None;
+        }
+        let n = self.draws;
+        self.draws += 1;
+        Some((n, variation_draw(seed, link, n, self.variation)))
+    }
+
+    /// Keeps a served packet with an extra delay (draw `n`) until its own far-end event at
+    /// `arrival`; it counts in the queue until its transmission ends at `done`.
+    pub fn hold_late(&mut self, now: Ns, done: Ns, arrival: Ns, n: u64, pkt: Packet) {
+        self.late.push(Reverse(Late { arrival, n, pkt }));
+        self.pass(now, done, pkt.size);
+    }
+
+    /// Puts a packet whose transmission ended at `done` (scheduled links) on the wire with
+    /// an extra delay (draw `n`): it reaches the far end at the returned time.
+    pub fn launch_late(&mut self, done: Ns, extra: Ns, n: u64, pkt: Packet) -> Ns {
+        let arrival = done + self.delay + extra;
+        self.late.push(Reverse(Late { arrival, n, pkt }));
+        arrival
+    }
+
+    /// Takes the packet with an extra delay that reaches the far end first (its own
+    /// `LinkLate` event, at its arrival time `now`).
+    pub fn arrive_late(&mut self, now: Ns) -> Packet {
+        let Reverse(l) = self.late.pop().expect("a late event has a packet");
+        debug_assert_eq!(l.arrival, now, "{}: late packet due at {}", self.name, l.arrival);
+        l.pkt
+    }
+
+    /// Packets with an extra delay still on their way (see the module doc).
+    pub fn late_in_flight(&self) -> usize {
+        self.late.len()
     }
 
     /// Puts a packet whose transmission ended at `done` on the wire (scheduled links);
@@ -720,5 +827,147 @@ mod tests {
         let s = l.series.unwrap();
         assert_eq!(s.column("t", 0).unwrap(), vec![0.0, 0.0, 1.0, 2.0]);
         assert_eq!(s.column("packets", 0).unwrap(), vec![1.0, 2.0, 1.0, 0.0]);
+    }
+
+    /// Serves `n` packets of 1000 B entering at 0 on a link of 8 kbit/s (1 s each), delay
+    /// 0.5 s and variation `v` ns, as the simulation does (`World::offer_at`): their
+    /// arrival times, in the order they reach the far end, with their entry indices.
+    fn arrivals(seed: u64, v: Ns, n: u32) -> Vec<(u32, Ns)> {
+        let mut l = Link::new("t", 8_000, 500_000_000, 1000, Hop::Receiver);
+        l.variation = v;
+        l.series = Some(QueueSeries::default());
+        let mut out = Vec::new();
+        for k in 1..=n {
+            assert!(l.admits(0, 1000));
+            let (done, arrival) = l.serve(0, 1000);
+            let pkt = Packet {
+                size: 1000,
+                ..data(k, 1)
+            };
+            match l.draw_variation(seed, 7) {
+                Some((d, extra)) => l.hold_late(0, done, done + l.delay + extra, d, pkt),
+                None => l.hold(0, done, arrival, pkt),
+            }
+        }
+        // Far-end events in time order: the FIFO head, or the earliest late packet.
+        while l.in_flight() + l.late_in_flight() > 0 {
+            let late = l.late.peek().map(|r| r.0.arrival);
+            let head = l.head_arrival();
+            let pkt = match (head, late) {
+                (Some(h), Some(t)) if t < h => l.arrive_late(t),
+                (Some(h), _) => {
+                    out.push((0, h));
+                    l.arrive(h)
+                }
+                (None, Some(t)) => {
+                    out.push((0, t));
+                    l.arrive_late(t)
+                }
+                (None, None) => unreachable!(),
+            };
+            out.last_mut().unwrap().0 = pkt.seg;
+        }
+        out
+    }
+
+    #[test]
+    fn a_packet_overtakes_another_exactly_when_the_draws_say_so() {
+        // Variation 3 s against 1 s between transmissions: packet k (k = 1..4) ends its
+        // transmission at k s and arrives at k s + 0.5 s + draw(k − 1).
+        let v = 3_000_000_000;
+        let seed = 11;
+        let expect: Vec<Ns> = (0..4u64)
+            .map(|k| (k + 1) * 1_000_000_000 + 500_000_000 + variation_draw(seed, 7, k, v))
+            .collect();
+        let mut by_time: Vec<(u32, Ns)> = (0..4).map(|k| (k as u32 + 1, expect[k])).collect();
+        by_time.sort_by_key(|&(seg, t)| (t, seg));
+        let got = arrivals(seed, v, 4);
+        assert_eq!(got, by_time);
+        // This seed's draws make some packet overtake an earlier one, and the order is not
+        // the order of sending; check the hand computation says so too.
+        let overtakes = (0..4).any(|i| (i + 1..4).any(|j| expect[j] < expect[i]));
+        assert!(overtakes, "draws {expect:?}");
+        assert_ne!(got.iter().map(|a| a.0).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+        // The draws themselves, by hand: the high word of hash × (v + 1).
+        let h = hash_words(&[seed, 7, VARIATION_WORD, 2]);
+        assert_eq!(
+            variation_draw(seed, 7, 2, v),
+            ((h as u128 * (v as u128 + 1)) >> 64) as Ns
+        );
+    }
+
+    #[test]
+    fn variation_draws_stay_within_their_bound_and_spread_over_it() {
+        for max in [1, 999, 5_000_000, 10_000_000_000] {
+            let draws: Vec<Ns> = (0..10_000u64).map(|n| variation_draw(3, 0, n, max)).collect();
+            assert!(draws.iter().all(|&d| d <= max), "max {max}");
+            let mean = draws.iter().map(|&d| d as f64).sum::<f64>() / draws.len() as f64;
+            // Uniform over [0, max]: mean max/2, sd of the mean max/√12/100.
+            assert!(
+                (mean - max as f64 / 2.0).abs() < 4.0 * max as f64 / 346.0 + 0.5,
+                "max {max}: mean {mean}"
+            );
+            if max > 1000 {
+                assert!(*draws.iter().min().unwrap() < max / 100, "max {max}: low end reached");
+                assert!(
+                    *draws.iter().max().unwrap() > max - max / 100,
+                    "max {max}: high end reached"
+                );
+            }
+        }
+        assert_eq!(variation_draw(3, 0, 5, 0), 0);
+    }
+
+    #[test]
+    fn zero_variation_draws_nothing_and_keeps_the_fifo_arrivals() {
+        let mut l = Link::new("t", 8_000, 500_000_000, 10, Hop::Receiver);
+        assert_eq!(l.draw_variation(1, 0), None);
+        assert_eq!(l.draws, 0);
+        let got = arrivals(1, 0, 4);
+        let fifo: Vec<(u32, Ns)> = (1..=4u32)
+            .map(|k| (k, k as u64 * 1_000_000_000 + 500_000_000))
+            .collect();
+        assert_eq!(got, fifo);
+        assert_eq!(l.enqueue(0, sized(1000)), Enqueue::Arrives(1_500_000_000));
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_arrivals_and_another_seed_others() {
+        let v = 2_000_000_000;
+        assert_eq!(arrivals(5, v, 20), arrivals(5, v, 20));
+        assert_ne!(arrivals(5, v, 20), arrivals(6, v, 20));
+        // Other links and the loss draws of the same link draw apart.
+        assert_ne!(variation_draw(5, 0, 0, v), variation_draw(5, 1, 0, v));
+    }
+
+    #[test]
+    fn variation_leaves_the_queue_as_it_was() {
+        // Serialisation stays FIFO: the occupancy rows are the same with and without it.
+        let rows = |v: Ns| {
+            let mut l = Link::new("t", 8_000, 500_000_000, 3, Hop::Receiver);
+            l.variation = v;
+            l.series = Some(QueueSeries::default());
+            let mut admitted = 0;
+            for k in 0..6u64 {
+                let now = k * 400_000_000;
+                if !l.admits(now, 1000) {
+                    continue;
+                }
+                admitted += 1;
+                let (done, arrival) = l.serve(now, 1000);
+                let pkt = Packet {
+                    size: 1000,
+                    ..data(k as u32 + 1, 1)
+                };
+                match l.draw_variation(9, 0) {
+                    Some((n, extra)) => l.hold_late(now, done, done + l.delay + extra, n, pkt),
+                    None => l.hold(now, done, arrival, pkt),
+                }
+            }
+            l.drain(20_000_000_000);
+            (admitted, l.series.unwrap().rows)
+        };
+        assert_eq!(rows(0), rows(3_000_000_000));
+        assert_eq!(rows(0).0, 5, "the queue of 3 refused the packet at 1.6 s");
     }
 }

@@ -885,7 +885,7 @@ mod tests {
     #[test]
     fn every_preset_is_a_valid_scenario() {
         let all = all();
-        assert_eq!(all.len(), 58);
+        assert_eq!(all.len(), 59);
         for p in all {
             if let Err(e) = p.scenario() {
                 panic!("{}: {e:?}", p.name);

@@ -42,6 +42,9 @@ pub struct BottleneckCfg {
     pub bandwidth: u64,
     /// One-way propagation delay, s.
     pub delay: f64,
+    /// Largest extra one-way delay of a packet, s (each direction): each packet's is drawn
+    /// uniformly from [0, this], so packets can overtake one another; 0 = none.
+    pub delay_variation: f64,
     /// Queue capacity in packets, counting the one in service.
     pub queue_packets: u64,
     /// Queue capacity in bytes, counting the one in service; 0 = none.
@@ -56,7 +59,7 @@ pub struct BottleneckCfg {
     pub borrow: bool,
 }
 json::json_struct!(BottleneckCfg:
-    bandwidth, delay, queue_packets, queue_bytes, loss, reverse_loss, scheduler, borrow);
+    bandwidth, delay, delay_variation, queue_packets, queue_bytes, loss, reverse_loss, scheduler, borrow);
 
 /// How a bottleneck direction chooses the next packet to send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

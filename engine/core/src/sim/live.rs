@@ -90,6 +90,7 @@ pub(super) fn apply_live(links: &mut [Link], apps: &mut [App], table_path: &str,
             }
         }),
         "network.bottleneck.delay" => bottleneck(links, &|l| l.delay = secs_to_ns(f)),
+        "network.bottleneck.delay_variation" => bottleneck(links, &|l| l.variation = secs_to_ns(f)),
         "network.bottleneck.queue_packets" => bottleneck(links, &|l| l.cap_packets = u),
         "network.bottleneck.queue_bytes" => bottleneck(links, &|l| l.cap_bytes = u),
         "network.bottleneck.loss.model" => links[0].loss.set_model(model),

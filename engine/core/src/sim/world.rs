@@ -89,6 +89,9 @@ impl World {
                 // Its transmission starts at done − its service time; it entered at `at`.
                 self.qdelay[pkt.flow as usize].add(done - link.last_service_time() - at);
             }
+            if link.variation != 0 {
+                return self.hold_varied(link_id, at, done, pkt);
+            }
             let next = if pkt.fate != Fate::Ok || pkt.kind == PktKind::Udp {
                 None
             } else {
@@ -113,6 +116,29 @@ impl World {
             }
             return;
         }
+    }
+
+    /// A packet served at `at` by a link with delay variation (net.rs): its extra delay is
+    /// drawn, and it waits for an event of its own at its arrival. It never enters the next
+    /// link early (its entry would not be in time order), and while it travels nothing
+    /// behind it does (`inbound`). Apart from the hot path: without variation a link costs
+    /// one test.
+    #[inline(never)]
+    fn hold_varied(&mut self, link_id: u32, at: Ns, done: Ns, pkt: Packet) {
+        let link = &self.links[link_id as usize];
+        let next = if pkt.fate != Fate::Ok || pkt.kind == PktKind::Udp {
+            None
+        } else {
+            next_link(link.next, pkt.flow)
+        };
+        if let Some(b) = next.filter(|&b| self.links[b as usize].express_in) {
+            self.links[b as usize].inbound += 1;
+        }
+        let link = &mut self.links[link_id as usize];
+        let (n, extra) = link.draw_variation(self.seed, link_id).expect("a link with variation");
+        let arrival = done + link.delay + extra;
+        link.hold_late(at, done, arrival, n, pkt);
+        self.events.push(arrival, Event::LinkLate { link: link_id });
     }
 
     /// Whether a packet reaching link `b` (which takes early entries) at `at` may enter it
@@ -202,7 +228,10 @@ impl World {
         if sched.busy() {
             let pkt = sched.complete(now);
             link.trace_total(now);
-            if link.launch(now, pkt) {
+            if let Some((n, extra)) = link.draw_variation(self.seed, link_id) {
+                let at = link.launch_late(now, extra, n, pkt);
+                self.events.push(at, Event::LinkLate { link: link_id });
+            } else if link.launch(now, pkt) {
                 let at = link.head_arrival().expect("just launched");
                 self.events.push(at, Event::LinkHead { link: link_id });
             }
@@ -304,7 +333,17 @@ impl World {
         self.arrive(link, pkt)
     }
 
-    #[inline]
+    /// A packet with an extra delay (delay variation) reached the far end of link `link`
+    /// at its own event: then as [`World::on_link_head`].
+    #[inline(never)]
+    pub(super) fn on_link_late(&mut self, link: u32) -> Option<(Endpoint, Packet)> {
+        let pkt = self.links[link as usize].arrive_late(self.now);
+        self.arrive(link, pkt)
+    }
+
+    /// Inlined in both callers (as it was in the one before delay variation: called from
+    /// two places it was not, which cost 2 % of a NetSim run's instructions).
+    #[inline(always)]
     fn arrive(&mut self, link: u32, pkt: Packet) -> Option<(Endpoint, Packet)> {
         if pkt.kind == PktKind::Udp {
             self.cross_arrive(link, pkt);
