@@ -43,8 +43,9 @@ use crate::scenario::Scenario;
 /// Default snap length, bytes (tcpdump's long-standing default of 96).
 pub const DEFAULT_SNAPLEN: u32 = 96;
 /// Snap length bounds: every header written fits (IPv4 20 + TCP 20 + up to 40 bytes of
-/// options: the SYN's MSS and window scale, a `tcp.header` above 40), so Wireshark always
-/// reads the window scale; at most the largest IPv4 packet.
+/// options: the SYN's MSS, window scale and SACK-permitted, a `tcp.header` above 40, an
+/// ACK's SACK option), so Wireshark always reads the window scale and every SACK block; at
+/// most the largest IPv4 packet.
 pub const SNAPLEN_MIN: u32 = 80;
 /// Upper bound of the snap length.
 pub const SNAPLEN_MAX: u32 = 65_535;
