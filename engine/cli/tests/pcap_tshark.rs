@@ -15,7 +15,15 @@
 //!   retransmission; together the two sets are exactly the engine's retransmissions;
 //! - a segment resent by a timeout after two or more duplicate ACKs is a "fast
 //!   retransmission" to Wireshark; every such extra is a segment the engine's timer
-//!   resent.
+//!   resent;
+//! - in SACK recovery (RFC 6675) every segment the scoreboard marks lost is resent after
+//!   duplicate ACKs, so each is a "fast retransmission" to Wireshark, while the engine
+//!   logs `fast_retransmit` once, when recovery starts: such an extra is a segment the
+//!   engine logged as `marked_lost`;
+//! - RACK (RFC 8985) marks a segment lost by time, often after fewer than two duplicate
+//!   ACKs: the fast retransmit that starts such a recovery is a plain retransmission to
+//!   Wireshark; every engine fast retransmit Wireshark does not call fast is one RACK
+//!   marked (`marked_lost` with tx 2).
 
 use serde_json::Value;
 use std::path::PathBuf;
@@ -67,7 +75,8 @@ fn run(name: &str, args: &[&str]) -> (Value, Vec<Vec<String>>, PathBuf) {
     (summary, rows, pcap)
 }
 
-/// tshark's fields of the packets a display filter selects (absolute sequence numbers).
+/// tshark's fields of the packets a display filter selects (absolute sequence numbers; a
+/// field that occurs more than once in a packet lists its values joined by `;`).
 fn tshark(pcap: &PathBuf, filter: &str, fields: &[&str], prefs: &[&str]) -> Vec<Vec<String>> {
     let mut c = Command::new("tshark");
     c.arg("-r")
@@ -76,7 +85,7 @@ fn tshark(pcap: &PathBuf, filter: &str, fields: &[&str], prefs: &[&str]) -> Vec<
     for p in prefs {
         c.args(["-o", p]);
     }
-    c.args(["-Y", filter, "-T", "fields", "-E", "separator=,"]);
+    c.args(["-Y", filter, "-T", "fields", "-E", "separator=,", "-E", "aggregator=;"]);
     for f in fields {
         c.args(["-e", f]);
     }
@@ -115,18 +124,6 @@ fn tshark_marks(rows: &[Vec<String>]) -> Marks {
     m
 }
 
-/// Whether every element of `a` is in `b` as often (multisets, sorted).
-fn within(a: &Marks, b: &Marks) -> bool {
-    let mut rest = b.clone();
-    a.iter().all(|x| match rest.binary_search(x) {
-        Ok(i) => {
-            rest.remove(i);
-            true
-        }
-        Err(_) => false,
-    })
-}
-
 const SCALE_5: &str = "tcp.default_window_scaling:5 (multiply by 32)";
 
 fn count(events: &[Vec<String>], kind: &str) -> usize {
@@ -145,17 +142,31 @@ fn agrees(name: &str, args: &[&str], prefs: &[&str], window_room: bool) -> (Valu
     let engine_retx = engine_marks(&events, "retransmit");
     let engine_fast = engine_marks(&events, "fast_retransmit");
     let timeouts = engine_marks(&events, "timeout");
+    let marked = engine_marks(&events, "marked_lost");
     let mut both = [retx, ooo].concat();
     both.sort_unstable();
     assert_eq!(both, engine_retx, "{name}: retransmissions");
-    assert!(
-        within(&engine_fast, &fast),
-        "{name}: fast retransmits {engine_fast:?} vs {fast:?}"
-    );
+    let by_rack: Marks = events
+        .iter()
+        .filter(|r| r[2] == "marked_lost" && r[6] == "2")
+        .map(|r| (r[1].parse().unwrap(), r[3].parse::<u64>().unwrap() + 1))
+        .collect();
+    let mut rest = fast.clone();
+    for m in &engine_fast {
+        match rest.binary_search(m) {
+            Ok(i) => {
+                rest.remove(i);
+            }
+            Err(_) => assert!(
+                by_rack.contains(m),
+                "{name}: fast retransmit {m:?} is neither Wireshark's fast retransmission nor RACK's ({fast:?})"
+            ),
+        }
+    }
     for m in &fast {
         assert!(
-            engine_fast.contains(m) || timeouts.contains(m),
-            "{name}: tshark's fast retransmission {m:?} is neither a fast retransmit nor a timeout's"
+            engine_fast.contains(m) || timeouts.contains(m) || marked.contains(m),
+            "{name}: tshark's fast retransmission {m:?} is neither a fast retransmit, a timeout's nor one marked lost"
         );
     }
     let dup = tshark(&pcap, "tcp.analysis.duplicate_ack", &["frame.number"], prefs).len();
@@ -321,4 +332,160 @@ fn wireshark_reads_the_receiver_and_bottleneck_captures() {
         assert!(!all.is_empty());
         assert!(malformed.is_empty(), "{point}: {} malformed", malformed.len());
     }
+}
+
+/// The SACK blocks of each ACK the sender received, in arrival order, as the engine logged
+/// them (`sack_block` rows after their `ack_received` row) and numbered as in the capture
+/// (byte + 1): (ACK number, [(left, right)], D-SACK first block).
+type AckSacks = Vec<(u64, Vec<(u64, u64)>, bool)>;
+
+fn engine_sacks(events: &[Vec<String>]) -> AckSacks {
+    let mut acks: AckSacks = Vec::new();
+    for r in events {
+        let n = |i: usize| r[i].parse::<u64>().unwrap();
+        match r[2].as_str() {
+            "ack_received" => acks.push((n(3) + 1, Vec::new(), false)),
+            "sack_block" => {
+                let a = acks.last_mut().expect("a block follows its ACK");
+                assert_eq!(n(5) as usize, a.1.len(), "blocks in the option's order");
+                a.1.push((n(3) + 1, n(3) + n(4) + 1));
+                a.2 |= n(6) == 1;
+            }
+            _ => {}
+        }
+    }
+    acks
+}
+
+fn tshark_sacks(pcap: &PathBuf) -> AckSacks {
+    let fields = [
+        "tcp.ack",
+        "tcp.options.sack_le",
+        "tcp.options.sack_re",
+        "tcp.options.sack.dsack_le",
+    ];
+    let list = |s: &str| -> Vec<u64> {
+        s.split(';')
+            .filter(|x| !x.is_empty())
+            .map(|x| x.parse().unwrap())
+            .collect()
+    };
+    tshark(pcap, "tcp.srcport == 9 and tcp.flags.syn == 0", &fields, &[])
+        .iter()
+        .map(|r| {
+            let (le, re) = (list(&r[1]), list(&r[2]));
+            assert_eq!(le.len(), re.len());
+            (
+                r[0].parse().unwrap(),
+                le.into_iter().zip(re).collect(),
+                !r[3].is_empty(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn sack_options_as_wireshark_reads_them() {
+    if !tshark_here() {
+        return;
+    }
+    // Fall and Floyd's three drops with SACK (and a handshake to offer it): the blocks of
+    // every ACK, the D-SACK of the spurious retransmission, and the retransmissions.
+    let args = [
+        "--preset",
+        "fall-floyd-newreno-3drops",
+        "--set",
+        "flows[].sack.enabled=true",
+        "--set",
+        "flows[].tcp.syn=true",
+    ];
+    let (_, pcap) = agrees("sack", &args, &[], false);
+    let perm = tshark(
+        &pcap,
+        "tcp.flags.syn == 1",
+        &["tcp.flags.ack", "tcp.options.sack_perm"],
+        &[],
+    );
+    assert_eq!(perm.len(), 2, "{perm:?}");
+    assert!(
+        perm.iter().all(|r| !r[1].is_empty()),
+        "SACK-permitted in SYN and SYN-ACK: {perm:?}"
+    );
+    let (_, events, _) = run("sack-events", &args);
+    let engine = engine_sacks(&events);
+    let seen = tshark_sacks(&pcap);
+    assert_eq!(seen.len(), engine.len(), "ACKs");
+    for (k, (a, b)) in seen.iter().zip(&engine).enumerate() {
+        assert_eq!(a, b, "ACK {k}");
+    }
+    let with_blocks = engine.iter().filter(|a| !a.1.is_empty()).count();
+    let dsacks: Vec<_> = engine.iter().filter(|a| a.2).collect();
+    assert!(with_blocks >= 30, "{with_blocks} ACKs with blocks");
+    assert_eq!(dsacks.len(), 1, "{dsacks:?}");
+    // Wireshark names the D-SACK's edges: the first block, below the ACK.
+    let d = tshark(
+        &pcap,
+        "tcp.options.sack.dsack",
+        &["tcp.ack", "tcp.options.sack.dsack_le", "tcp.options.sack.dsack_re"],
+        &[],
+    );
+    let (ack, blocks, _) = dsacks[0];
+    assert_eq!(
+        d,
+        vec![vec![ack.to_string(), blocks[0].0.to_string(), blocks[0].1.to_string()]]
+    );
+    assert_eq!(count(&events, "spurious_retransmit"), 1);
+    // Without SACK no option is written at all.
+    let (_, plain) = agrees(
+        "nosack",
+        &["--preset", "fall-floyd-newreno-3drops", "--set", "flows[].tcp.syn=true"],
+        &[],
+        false,
+    );
+    let any = tshark(
+        &plain,
+        "tcp.options.sack or tcp.options.sack_perm",
+        &["frame.number"],
+        &[],
+    );
+    assert!(any.is_empty(), "{} packets with SACK options", any.len());
+}
+
+#[test]
+fn rack_and_a_tail_loss_probe_as_wireshark_counts_them() {
+    if !tshark_here() {
+        return;
+    }
+    agrees(
+        "rack",
+        &[
+            "--preset",
+            "fall-floyd-newreno-3drops",
+            "--set",
+            "flows[].sack.enabled=true",
+            "--set",
+            "flows[].sack.rack=true",
+            "--set",
+            "flows[].sack.tlp=true",
+        ],
+        &[],
+        false,
+    );
+    // The last of 14 segments dropped once: the probe resends it, and Wireshark sees that
+    // resend as the one retransmission.
+    let d = dir("tlp-scenario");
+    let file = d.join("tlp.json");
+    let s = r#"{"duration": 3, "flows": [{"app": {"kind": "bulk", "bytes": 20000},
+        "drops": [{"segment": 14, "attempt": 1}], "tcp": {"syn": true},
+        "sack": {"enabled": true, "rack": true, "tlp": true}}]}"#;
+    std::fs::write(&file, s).unwrap();
+    let (_, pcap) = agrees("tlp", &[file.to_str().unwrap()], &[], false);
+    let (_, events, _) = run("tlp-events", &[file.to_str().unwrap()]);
+    let probes = engine_marks(&events, "tail_loss_probe");
+    assert_eq!(probes.len(), 1);
+    let f = ["tcp.srcport", "tcp.seq"];
+    assert_eq!(
+        tshark_marks(&tshark(&pcap, "tcp.analysis.retransmission", &f, &[])),
+        probes
+    );
 }

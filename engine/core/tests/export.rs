@@ -376,6 +376,202 @@ fn the_qlog_uses_the_schemas_names_and_holds_the_runs_record() {
     }
 }
 
+/// Flow 0's event rows of a full run (every event): (t, kind, seq, len, tx).
+fn rows0(s: &Scenario) -> Vec<(u64, &'static str, u64, u32, u32)> {
+    let mut every = s.clone();
+    every.trace.events = cwndlab_core::scenario::EventFilter::All;
+    let mut sim = Simulation::new(&every);
+    sim.run_to_end();
+    sim.events()
+        .rows
+        .iter()
+        .filter(|r| r.flow == 0)
+        .map(|r| (r.t, EventKind::ALL[r.kind as usize].name(), r.seq, r.len, r.tx))
+        .collect()
+}
+
+fn qlog_events(s: &Scenario, slice: u64) -> Vec<Value> {
+    let (_, files) = export(s, &Request::Qlog { flow: 0 }, slice);
+    qlog_records(&files[0])[1..].to_vec()
+}
+
+/// An ACK's number, its SACK blocks (ascending) and its D-SACK block, if any.
+type AckBlocks = (u64, Vec<(u64, u64)>, Vec<(u64, u64)>);
+
+fn pairs(v: &Value) -> Vec<(u64, u64)> {
+    v.as_array().map_or(Vec::new(), |a| {
+        a.iter()
+            .map(|p| (p[0].as_u64().unwrap(), p[1].as_u64().unwrap()))
+            .collect()
+    })
+}
+
+#[test]
+fn the_qlog_of_a_sack_flow_holds_its_blocks_its_losses_and_its_probes() {
+    for rack in [false, true] {
+        let r = if rack { "true" } else { "false" };
+        let s = scenario(
+            "fall-floyd-newreno-3drops",
+            &[("flows[].sack.enabled", "true"), ("flows[].sack.rack", r)],
+        );
+        let events = qlog_events(&s, 3_000);
+        // An ACK's rows travel together: slicing the run finely changes nothing.
+        assert_eq!(events, qlog_events(&s, 7), "rack {rack}");
+        let rows = rows0(&s);
+        // The ACKs' blocks as the engine logged them: (ack, SACK blocks ascending, D-SACK).
+        let mut engine: Vec<AckBlocks> = Vec::new();
+        for &(_, kind, seq, len, tx) in &rows {
+            match kind {
+                "syn_ack_received" => engine.push((0, vec![], vec![])),
+                "ack_received" => engine.push((seq, vec![], vec![])),
+                "sack_block" => {
+                    let a = engine.last_mut().unwrap();
+                    if tx == 1 {
+                        assert!(a.1.is_empty() && a.2.is_empty(), "a D-SACK comes first");
+                        a.2.push((seq, seq + len as u64));
+                    } else {
+                        a.1.push((seq, seq + len as u64));
+                    }
+                }
+                _ => {}
+            }
+        }
+        for a in &mut engine {
+            a.1.sort_unstable();
+        }
+        let received: Vec<&Value> = events
+            .iter()
+            .filter(|e| e["name"] == "transport:packet_received")
+            .collect();
+        let q: Vec<AckBlocks> = received
+            .iter()
+            .map(|e| {
+                let f = &e["data"]["frames"][0];
+                (
+                    e["data"]["header"]["ack_number"].as_u64().unwrap(),
+                    pairs(&f["sack"]),
+                    pairs(&f["dsack"]),
+                )
+            })
+            .collect();
+        assert_eq!(q, engine, "rack {rack}");
+        assert!(engine.iter().filter(|a| !a.1.is_empty()).count() >= 30);
+        assert_eq!(engine.iter().filter(|a| !a.2.is_empty()).count(), 1, "one D-SACK");
+        // acked_ranges: each transmission once, ascending, and only when the ACK covers
+        // it, cumulatively or by a block; some only by a block.
+        let mut sent: BTreeMap<u64, (u64, u64)> = BTreeMap::new();
+        let mut acked: BTreeMap<u64, u64> = BTreeMap::new();
+        let mut selective = 0;
+        for e in &events {
+            let d = &e["data"];
+            if e["name"] == "transport:packet_sent" {
+                let f = &d["frames"][0];
+                let off = f["offset"].as_u64().unwrap_or(0);
+                let len = f["length"].as_u64().unwrap_or(0);
+                sent.insert(d["header"]["packet_number"].as_u64().unwrap(), (off, off + len));
+            }
+            if e["name"] != "transport:packet_received" {
+                continue;
+            }
+            let f = &d["frames"][0];
+            let ack = d["header"]["ack_number"].as_u64().unwrap();
+            let blocks = pairs(&f["sack"]);
+            let mut last = None;
+            for r in f["acked_ranges"].as_array().unwrap() {
+                let r: Vec<u64> = r.as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect();
+                for pn in r[0]..=*r.last().unwrap() {
+                    assert!(last.is_none_or(|l| l < pn), "ascending");
+                    last = Some(pn);
+                    assert!(acked.insert(pn, ack).is_none(), "{pn} acknowledged twice");
+                    let (a, b) = sent[&pn];
+                    let by_block = blocks.iter().any(|&(l, r)| l <= a && b <= r);
+                    assert!(
+                        b <= ack || by_block,
+                        "{pn} [{a}, {b}) is not covered by {ack} {blocks:?}"
+                    );
+                    selective += (b > ack) as u32;
+                }
+            }
+        }
+        assert!(selective >= 10, "{selective} transmissions acknowledged by a block");
+        // Losses: one per marked_lost row, at its instant, with its detector's trigger,
+        // naming the segment's latest transmission; and one for the rescue retransmission
+        // (RFC 6675 NextSeg rule 4), which nothing marked: as many as the retransmissions.
+        // (time, offset, trigger, whether it names the segment's latest transmission)
+        let mut latest: BTreeMap<u64, u64> = BTreeMap::new();
+        let mut lost = Vec::new();
+        for e in &events {
+            let d = &e["data"];
+            let pn = d["header"]["packet_number"].as_u64();
+            if e["name"] == "transport:packet_sent" {
+                latest.insert(sent[&pn.unwrap()].0, pn.unwrap());
+            } else if e["name"] == "recovery:packet_lost" {
+                let off = sent[&pn.unwrap()].0;
+                let t = e["time"].as_f64().unwrap();
+                lost.push((
+                    t,
+                    off,
+                    d["trigger"].as_str().unwrap().to_string(),
+                    latest[&off] == pn.unwrap(),
+                ));
+            }
+        }
+        let marked: Vec<_> = rows.iter().filter(|r| r.1 == "marked_lost").collect();
+        let retx = rows.iter().filter(|r| r.1 == "retransmit").count();
+        assert_eq!(lost.len(), retx, "rack {rack}");
+        assert_eq!(marked.len() + 1, retx, "rack {rack}");
+        assert!(lost.iter().all(|l| l.3), "a loss names the latest transmission");
+        let trigger = if rack { "time_threshold" } else { "reordering_threshold" };
+        for m in &marked {
+            assert_eq!(m.4, if rack { 2 } else { 1 }, "{m:?}");
+            let t = m.0 as f64 / 1e6;
+            let hit = lost
+                .iter()
+                .any(|l| (l.0 - t).abs() < 1e-9 && l.1 == m.2 && l.2 == trigger);
+            assert!(hit, "no packet_lost for {m:?}: {lost:?}");
+        }
+    }
+}
+
+#[test]
+fn a_tail_loss_probe_is_the_pto_timer_and_a_probe_in_the_qlog() {
+    // 14 segments, the last dropped once: the probe resends it, nothing is declared lost.
+    let s = common::scenario_from(
+        json!({"duration": 3, "flows": [{"app": {"kind": "bulk", "bytes": 20000},
+            "drops": [{"segment": 14, "attempt": 1}], "tcp": {"syn": true},
+            "sack": {"enabled": true, "rack": true, "tlp": true}}]}),
+        &[],
+    );
+    let rows = rows0(&s);
+    let probes: Vec<_> = rows.iter().filter(|r| r.1 == "tail_loss_probe").collect();
+    assert_eq!(probes.len(), 1, "{rows:?}");
+    let events = qlog_events(&s, 3_000);
+    let at = events
+        .iter()
+        .position(|e| e["name"] == "recovery:loss_timer_triggered")
+        .expect("the probe timer fires");
+    assert_eq!(events[at]["data"]["timer_type"], "pto");
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| e["name"] == "recovery:loss_timer_triggered")
+            .count(),
+        1
+    );
+    let probe = &events[at + 1];
+    assert_eq!(probe["name"], "transport:packet_sent");
+    assert_eq!(probe["data"]["trigger"], "pto_probe");
+    assert_eq!(probe["data"]["frames"][0]["offset"].as_u64(), Some(probes[0].2));
+    assert!((probe["time"].as_f64().unwrap() - probes[0].0 as f64 / 1e6).abs() < 1e-9);
+    assert!(!events.iter().any(|e| e["name"] == "recovery:packet_lost"));
+    // Every other transmission has no trigger.
+    let triggers = events
+        .iter()
+        .filter(|e| e["name"] == "transport:packet_sent" && !e["data"]["trigger"].is_null())
+        .count();
+    assert_eq!(triggers, 1);
+}
+
 #[test]
 fn requests_name_the_field_and_the_allowed_values() {
     let err = |v: Value| Request::from_json(&v).unwrap_err();

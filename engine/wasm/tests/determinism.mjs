@@ -122,6 +122,8 @@ if (!Exporter) {
     ['br-tcp-komuro', 5, {}],
     ['thin-50b-10ms', 5, {}],
     ['cubic-bufferbloat', 5, { algorithm: 'bbr' }],
+    // SACK with RACK-TLP and a handshake: the pcap's SACK options, the qlog's blocks and losses.
+    ['fall-floyd-newreno-3drops', 10, { sack: true }],
   ];
   for (const [name, duration, change] of cases) {
     const p = presets.find((q) => q.name === name);
@@ -135,6 +137,12 @@ if (!Exporter) {
         o[keys.at(-1)] = value;
       }
       s.flows[0].algorithm = change.algorithm;
+    }
+    if (change.sack) {
+      for (const f of s.flows) {
+        f.sack = { ...f.sack, enabled: true, rack: true, tlp: true };
+        f.tcp = { ...f.tcp, syn: true };
+      }
     }
     const file = join(dir, `${name}.json`);
     writeFileSync(file, JSON.stringify(s));

@@ -24,17 +24,28 @@
 //! - the TCP header is 20 bytes plus, when the flow's `tcp.header` is over 40, that many
 //!   bytes of NOP options (up to 40, whole words), so the IP length is the engine's wire
 //!   size whenever `tcp.header` is between 40 and 80 and a multiple of 4;
-//! - IP identification counts each host's captured packets; TTL 64; don't-fragment set.
+//! - IP identification counts each host's captured packets; TTL 64; don't-fragment set;
+//! - SACK (a flow with `sack.enabled`): the SYN and SYN-ACK add SACK-permitted (RFC 2018
+//!   §2: NOP, NOP, kind 4, length 2) to the MSS and window scale; every ACK that carries
+//!   blocks has the SACK option (NOP, NOP, kind 5, length 2 + 8·n; RFC 2018 §3), its edges
+//!   numbered as the ACK number is (the engine's byte + 1), in the receiver's order, a
+//!   D-SACK first (RFC 2883). The option follows the `tcp.header` NOPs; where the two
+//!   would pass the 40 bytes TCP allows, NOPs give way. Its bytes lengthen the captured
+//!   ACK beyond the engine's wire size (the simulation's `tcp.header` is what an ACK costs
+//!   on the link; the option's real bytes are what Wireshark reads). A flow without SACK is
+//!   written exactly as before.
 
 use crate::capture::Captured;
+use crate::net::sack::SackBlocks;
 use crate::net::PktKind;
 use crate::scenario::Scenario;
 
 /// Default snap length, bytes (tcpdump's long-standing default of 96).
 pub const DEFAULT_SNAPLEN: u32 = 96;
 /// Snap length bounds: every header written fits (IPv4 20 + TCP 20 + up to 40 bytes of
-/// options: the SYN's MSS and window scale, a `tcp.header` above 40), so Wireshark always
-/// reads the window scale; at most the largest IPv4 packet.
+/// options: the SYN's MSS, window scale and SACK-permitted, a `tcp.header` above 40, an
+/// ACK's SACK option), so Wireshark always reads the window scale and every SACK block; at
+/// most the largest IPv4 packet.
 pub const SNAPLEN_MIN: u32 = 80;
 /// Upper bound of the snap length.
 pub const SNAPLEN_MAX: u32 = 65_535;
@@ -95,6 +106,8 @@ struct FlowHdr {
     syn_window: u16,
     /// NOP-option bytes of every non-SYN segment.
     pad: u8,
+    /// Offers SACK-permitted in its SYN and SYN-ACK.
+    sack: bool,
 }
 
 /// Writes the pcap file of a run, record by record.
@@ -134,6 +147,29 @@ fn fold(mut acc: u32) -> u16 {
     !(acc as u16)
 }
 
+/// Writes an ACK's options into `opts`: `pad` NOPs (the `tcp.header` beyond 40), then,
+/// when `sack` holds blocks, NOP, NOP and the SACK option with each edge numbered as the
+/// ACK number is (byte + 1, mod 2³²). NOPs give way where both would pass 40 bytes (the
+/// option itself, at most 4 + 8·4 = 36 bytes, always fits). Returns the options' length.
+fn sack_option(sack: &SackBlocks, pad: usize, opts: &mut [u8; 40]) -> usize {
+    if sack.is_empty() {
+        opts[..pad].fill(1);
+        return pad;
+    }
+    let n = sack.n as usize;
+    let len = 4 + 8 * n;
+    let nops = pad.min(40 - len);
+    opts[..nops + 2].fill(1);
+    opts[nops + 2] = 5;
+    opts[nops + 3] = (2 + 8 * n) as u8;
+    for (k, (l, r)) in sack.iter().enumerate() {
+        let at = nops + 4 + 8 * k;
+        opts[at..at + 4].copy_from_slice(&(l.wrapping_add(1) as u32).to_be_bytes());
+        opts[at + 4..at + 8].copy_from_slice(&(r.wrapping_add(1) as u32).to_be_bytes());
+    }
+    nops + len
+}
+
 impl PcapWriter {
     /// A writer for `s`'s flows and cross sources; `snaplen` within
     /// [`SNAPLEN_MIN`]..=[`SNAPLEN_MAX`] (checked by the request).
@@ -149,6 +185,7 @@ impl PcapWriter {
                     window: (f.tcp.rwnd >> shift).min(0xffff) as u16,
                     syn_window: f.tcp.rwnd.min(0xffff) as u16,
                     pad: (f.tcp.header.saturating_sub(40).min(40) & !3) as u8,
+                    sack: f.sack.enabled,
                 }
             })
             .collect();
@@ -246,10 +283,15 @@ impl PcapWriter {
             PktKind::Syn | PktKind::SynAck => {
                 let o = [2, 4, (f.mss >> 8) as u8, f.mss as u8, 1, 3, 3, f.shift];
                 opts[..8].copy_from_slice(&o);
+                let mut olen = 8;
+                if f.sack {
+                    opts[8..12].copy_from_slice(&[1, 1, 4, 2]);
+                    olen = 12;
+                }
                 if p.kind == PktKind::Syn {
-                    (0, 0, SYN, f.syn_window, 8)
+                    (0, 0, SYN, f.syn_window, olen)
                 } else {
-                    (0, 1, SYN | ACK, f.syn_window, 8)
+                    (0, 1, SYN | ACK, f.syn_window, olen)
                 }
             }
             PktKind::Data => {
@@ -257,8 +299,8 @@ impl PcapWriter {
                 (p.seq.wrapping_add(1) as u32, 1, ACK, f.window, f.pad as usize)
             }
             _ => {
-                opts[..f.pad as usize].fill(1);
-                (1, p.seq.wrapping_add(1) as u32, ACK, f.window, f.pad as usize)
+                let olen = sack_option(&r.sack, f.pad as usize, &mut opts);
+                (1, p.seq.wrapping_add(1) as u32, ACK, f.window, olen)
             }
         };
         let payload = if p.kind == PktKind::Data { p.len as usize } else { 0 };
@@ -417,5 +459,75 @@ mod tests {
         assert_eq!(&synack[12..20], &[10, 2, 0, 1, 10, 1, 0, 1]);
         assert_eq!(synack[20 + 13], 0x12);
         assert_eq!(u32::from_be_bytes(synack[28..32].try_into().unwrap()), 1);
+    }
+
+    fn sack_scenario() -> Scenario {
+        Scenario::from_json_str(r#"{"flows":[{"tcp":{"rwnd":100000,"header":52},"sack":{"enabled":true}}]}"#).unwrap()
+    }
+
+    /// The TCP header of the only record in `out` (no file header), after checking both
+    /// checksums: (IP total length, TCP header bytes).
+    fn tcp_of(out: &[u8]) -> (u16, Vec<u8>) {
+        let ip = &out[16..];
+        assert_eq!(fold(sum16(0, &ip[..20])), 0, "IP checksum verifies");
+        let total = u16::from_be_bytes([ip[2], ip[3]]);
+        let tcp = &ip[20..total as usize];
+        let mut acc = sum16(0, &ip[12..20]);
+        acc += 6 + tcp.len() as u32;
+        assert_eq!(fold(sum16(acc, tcp)), 0, "TCP checksum verifies");
+        let hlen = (tcp[12] >> 4) as usize * 4;
+        (total, tcp[..hlen].to_vec())
+    }
+
+    #[test]
+    fn a_sack_flow_offers_sack_permitted_in_its_handshake() {
+        let mut w = PcapWriter::new(&sack_scenario(), 96);
+        for kind in [PktKind::Syn, PktKind::SynAck] {
+            let mut out = Vec::new();
+            w.write(&[rec(0, kind, 0, 0)], &mut out);
+            let (total, tcp) = tcp_of(&out);
+            assert_eq!((total, tcp.len()), (52, 32));
+            assert_eq!(&tcp[20..], &[2, 4, 5, 180, 1, 3, 3, 1, 1, 1, 4, 2]);
+        }
+        // Without SACK the SYN is as it always was.
+        let mut w = PcapWriter::new(&scenario(), 96);
+        let mut out = Vec::new();
+        w.write(&[rec(0, PktKind::Syn, 0, 0)], &mut out);
+        assert_eq!(tcp_of(&out).1.len(), 28);
+    }
+
+    #[test]
+    fn an_ack_carries_its_sack_blocks_numbered_as_the_ack_is() {
+        let mut w = PcapWriter::new(&sack_scenario(), 96);
+        let mut r = rec(0, PktKind::Ack, 2920, 0);
+        r.sack.dsack = true;
+        assert!(r.sack.push(1460, 2920));
+        assert!(r.sack.push(5840, 8760));
+        let mut out = Vec::new();
+        w.write(&[r], &mut out);
+        let (total, tcp) = tcp_of(&out);
+        // 12 NOPs for tcp.header 52, then NOP NOP, kind 5, length 18, two blocks.
+        assert_eq!((total, tcp.len()), (72, 52));
+        assert_eq!(u32::from_be_bytes(tcp[8..12].try_into().unwrap()), 2921);
+        assert!(tcp[20..34].iter().all(|&b| b == 1));
+        assert_eq!(&tcp[34..36], &[5, 18]);
+        let edge = |k: usize| u32::from_be_bytes(tcp[36 + 4 * k..40 + 4 * k].try_into().unwrap());
+        assert_eq!([edge(0), edge(1), edge(2), edge(3)], [1461, 2921, 5841, 8761]);
+        // Four blocks take 36 bytes: only 4 of the 12 NOPs fit beside them.
+        let mut r = rec(0, PktKind::Ack, 0, 0);
+        for k in 0..4 {
+            assert!(r.sack.push(3000 * k + 1460, 3000 * k + 2920));
+        }
+        let mut out = Vec::new();
+        w.write(&[r], &mut out);
+        let (total, tcp) = tcp_of(&out);
+        assert_eq!((total, tcp.len()), (80, 60));
+        assert_eq!(&tcp[20..28], &[1, 1, 1, 1, 1, 1, 5, 34]);
+        // An ACK without blocks keeps the plain header.
+        let mut out = Vec::new();
+        w.write(&[rec(0, PktKind::Ack, 0, 0)], &mut out);
+        let (total, tcp) = tcp_of(&out);
+        assert_eq!((total, tcp.len()), (52, 32));
+        assert!(tcp[20..].iter().all(|&b| b == 1));
     }
 }

@@ -12,14 +12,24 @@
 //!   `header.sequence_number` (the byte offset again) is cwndlab's addition, as is
 //!   `header.ack_number` below: qlog allows fields of one's own, and qvis ignores them.
 //! - `transport:packet_received`: every ACK (and the SYN-ACK) reaching the sender, with an
-//!   `ack` frame whose `acked_ranges` list the packet numbers of the transmissions this
-//!   cumulative ACK covers for the first time (none for a duplicate ACK);
-//!   `header.ack_number` is the engine's acknowledgment number.
+//!   `ack` frame whose `acked_ranges` list, ascending, the packet numbers of the
+//!   transmissions this ACK covers for the first time: those below the cumulative ACK and,
+//!   for a SACK flow, those inside one of its SACK blocks (none for a duplicate ACK without
+//!   new blocks); `header.ack_number` is the engine's acknowledgment number. A SACK flow's
+//!   frame adds, as cwndlab's fields, the option's blocks in bytes (the engine's offsets,
+//!   `[left, right)`, ascending): `sack`, and `dsack` for a first block reporting data
+//!   received twice (RFC 2883); each only when the ACK has one.
 //! - `recovery:packet_lost`: when the sender resends a segment, the transmission it
 //!   replaces is declared lost, with trigger `reordering_threshold` (the duplicate-ACK
 //!   threshold or a partial ACK started the resending) or `pto_expired` (the
-//!   retransmission timer). Losses in the network that the sender never learns of are not
-//!   events of the sender.
+//!   retransmission timer). A SACK flow's scoreboard declares a loss before the resend
+//!   (`marked_lost`): the event comes then, with trigger `reordering_threshold` (RFC 6675's
+//!   IsLost, or the first segment as recovery starts) or `time_threshold` (RACK, RFC 8985
+//!   §6), and the resend declares nothing more. Losses in the network that the sender never
+//!   learns of are not events of the sender.
+//! - A tail loss probe (RFC 8985 §7): `recovery:loss_timer_triggered` (`timer_type` `pto`),
+//!   then the probe's `transport:packet_sent` with trigger `pto_probe`; a probe that resends
+//!   the last segment declares nothing lost.
 //! - `recovery:metrics_updated`: the window series' changes (`congestion_window` = cwnd,
 //!   `ssthresh` while finite, `bytes_in_flight`, `smoothed_rtt`, `rtt_variance`), each RTT
 //!   sample (`latest_rtt`, and `min_rtt` the smallest so far), BBR's pacing rate
@@ -38,15 +48,15 @@ use crate::tcp::cc::Phase;
 use crate::time::Ns;
 use crate::trace::{EventKind, EventRow, FlowState};
 use serde_json::{json, Value};
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Every event name a cwndlab qlog holds (the test checks the file against this list and
 /// this list against the schema's names).
-pub const EVENT_NAMES: [&str; 6] = [
+pub const EVENT_NAMES: [&str; 7] = [
     "transport:packet_sent",
     "transport:packet_received",
     "recovery:packet_lost",
+    "recovery:loss_timer_triggered",
     "recovery:metrics_updated",
     "recovery:congestion_state_updated",
     "recovery:parameters_set",
@@ -71,8 +81,10 @@ pub struct QlogWriter {
     header_bytes: u64,
     next_pn: u64,
     next_ack_pn: u64,
-    /// Transmissions not yet covered by an ACK: (end byte, packet number, first byte).
-    unacked: BinaryHeap<Reverse<(u64, u64, u64)>>,
+    /// Transmissions not yet covered by an ACK: (first byte, packet number) → end byte.
+    unacked: BTreeMap<(u64, u64), u64>,
+    /// Transmissions already declared lost (a SACK flow's `marked_lost`), by number.
+    declared: BTreeSet<u64>,
     /// The latest transmission of each segment still unacknowledged: first byte → number.
     latest: BTreeMap<u64, u64>,
     /// What resends segments now.
@@ -92,7 +104,8 @@ impl QlogWriter {
             header_bytes: s.flows[flow].tcp.header,
             next_pn: 0,
             next_ack_pn: 0,
-            unacked: BinaryHeap::new(),
+            unacked: BTreeMap::new(),
+            declared: BTreeSet::new(),
             latest: BTreeMap::new(),
             trigger: "reordering_threshold",
             last: None,
@@ -148,8 +161,7 @@ impl QlogWriter {
         let (mut e, mut s) = (0, 0);
         while e < events.len() || s < series.len() {
             if s >= series.len() || (e < events.len() && events[e].t <= series[s].0) {
-                self.on_event(events[e], out);
-                e += 1;
+                e += self.on_event(&events[e..], out);
             } else {
                 self.on_state(series[s].0, series[s].1, out);
                 s += 1;
@@ -157,33 +169,62 @@ impl QlogWriter {
         }
     }
 
-    fn sent(&mut self, out: &mut Vec<u8>, t: Ns, seq: u64, len: u32) {
+    /// A transmission; `probe`: a tail loss probe (declares nothing lost).
+    fn sent(&mut self, out: &mut Vec<u8>, t: Ns, seq: u64, len: u32, probe: bool) {
         let pn = self.next_pn;
         self.next_pn += 1;
         if let Some(prev) = self.latest.insert(seq, pn) {
-            let data = json!({
-                "header": { "packet_type": "1RTT", "packet_number": prev },
-                "trigger": self.trigger,
-            });
-            self.event(out, t, "recovery:packet_lost", data);
+            if !self.declared.remove(&prev) && !probe {
+                let trigger = self.trigger;
+                self.lost(out, t, prev, trigger);
+            }
         }
-        self.unacked.push(Reverse((seq + len as u64, pn, seq)));
-        let data = json!({
+        self.unacked.insert((seq, pn), seq + len as u64);
+        let mut data = json!({
             "header": { "packet_type": "1RTT", "packet_number": pn, "sequence_number": seq },
             "raw": { "length": len as u64 + self.header_bytes, "payload_length": len },
             "frames": [{ "frame_type": "stream", "stream_id": 0, "offset": seq, "length": len }],
         });
+        if probe {
+            data["trigger"] = json!("pto_probe");
+        }
         self.event(out, t, "transport:packet_sent", data);
     }
 
-    fn received(&mut self, out: &mut Vec<u8>, t: Ns, ack: u64) {
+    fn lost(&mut self, out: &mut Vec<u8>, t: Ns, pn: u64, trigger: &str) {
+        let data = json!({
+            "header": { "packet_type": "1RTT", "packet_number": pn },
+            "trigger": trigger,
+        });
+        self.event(out, t, "recovery:packet_lost", data);
+    }
+
+    /// An ACK: `ack` cumulative, `blocks` its SACK blocks in the option's order, the
+    /// first a D-SACK when `dsack`.
+    fn received(&mut self, out: &mut Vec<u8>, t: Ns, ack: u64, blocks: &[(u64, u64)], dsack: bool) {
         let mut acked = Vec::new();
-        while let Some(&Reverse((end, pn, seq))) = self.unacked.peek() {
-            if end > ack {
-                break;
+        let covered: Vec<(u64, u64)> = self
+            .unacked
+            .range(..=(ack, u64::MAX))
+            .filter(|&(_, &end)| end <= ack)
+            .map(|(&k, _)| k)
+            .collect();
+        let sack = &blocks[dsack as usize..];
+        let mut in_blocks = Vec::new();
+        for &(l, r) in sack {
+            in_blocks.extend(
+                self.unacked
+                    .range((l, 0)..(r, 0))
+                    .filter(|&(_, &end)| end <= r)
+                    .map(|(&k, _)| k),
+            );
+        }
+        for (seq, pn) in covered.into_iter().chain(in_blocks) {
+            if self.unacked.remove(&(seq, pn)).is_none() {
+                continue;
             }
-            self.unacked.pop();
             acked.push(pn);
+            self.declared.remove(&pn);
             if self.latest.get(&seq) == Some(&pn) {
                 self.latest.remove(&seq);
             }
@@ -205,23 +246,66 @@ impl QlogWriter {
         }
         let pn = self.next_ack_pn;
         self.next_ack_pn += 1;
+        let mut frame = json!({ "frame_type": "ack", "acked_ranges": ranges });
+        if !sack.is_empty() {
+            let mut v = sack.to_vec();
+            v.sort_unstable();
+            frame["sack"] = json!(v.iter().map(|&(l, r)| json!([l, r])).collect::<Vec<_>>());
+        }
+        if dsack {
+            frame["dsack"] = json!([[blocks[0].0, blocks[0].1]]);
+        }
         let data = json!({
             "header": { "packet_type": "1RTT", "packet_number": pn, "ack_number": ack },
             "raw": { "length": self.header_bytes.max(1) },
-            "frames": [{ "frame_type": "ack", "acked_ranges": ranges }],
+            "frames": [frame],
         });
         self.event(out, t, "transport:packet_received", data);
     }
 
-    fn on_event(&mut self, r: &EventRow, out: &mut Vec<u8>) {
+    /// Writes what `rows[0]` means (with the rows that belong to it: an ACK's
+    /// `sack_block` rows, a probe's `tail_loss_probe` row); returns how many rows it took.
+    fn on_event(&mut self, rows: &[&EventRow], out: &mut Vec<u8>) -> usize {
+        let r = rows[0];
         let Some(&kind) = EventKind::ALL.get(r.kind as usize) else {
-            return;
+            return 1;
         };
+        let next_is = |k: EventKind, i: usize| rows.get(i).is_some_and(|n| n.kind == k as u8 && n.t == r.t);
         match kind {
-            EventKind::SynSend => self.sent(out, r.t, 0, 0),
-            EventKind::DataSend | EventKind::Retransmit => self.sent(out, r.t, r.seq, r.len),
-            EventKind::SynAckReceived => self.received(out, r.t, 0),
-            EventKind::AckReceived => self.received(out, r.t, r.seq),
+            EventKind::SynSend => self.sent(out, r.t, 0, 0, false),
+            EventKind::DataSend | EventKind::Retransmit => {
+                let probe = next_is(EventKind::TailLossProbe, 1) && rows[1].seq == r.seq;
+                if probe {
+                    let data = json!({ "timer_type": "pto" });
+                    self.event(out, r.t, "recovery:loss_timer_triggered", data);
+                }
+                self.sent(out, r.t, r.seq, r.len, probe);
+                return 1 + probe as usize;
+            }
+            EventKind::SynAckReceived => self.received(out, r.t, 0, &[], false),
+            EventKind::AckReceived => {
+                let mut blocks = Vec::new();
+                let mut dsack = false;
+                while next_is(EventKind::SackBlock, 1 + blocks.len()) {
+                    let b = rows[1 + blocks.len()];
+                    dsack |= blocks.is_empty() && b.tx == 1;
+                    blocks.push((b.seq, b.seq + b.len as u64));
+                }
+                self.received(out, r.t, r.seq, &blocks, dsack);
+                return 1 + blocks.len();
+            }
+            EventKind::MarkedLost => {
+                if let Some(&pn) = self.latest.get(&r.seq) {
+                    if self.declared.insert(pn) {
+                        let trigger = if r.tx == 2 {
+                            "time_threshold"
+                        } else {
+                            "reordering_threshold"
+                        };
+                        self.lost(out, r.t, pn, trigger);
+                    }
+                }
+            }
             EventKind::FastRetransmit | EventKind::PartialAck => self.trigger = "reordering_threshold",
             EventKind::Timeout => self.trigger = "pto_expired",
             EventKind::RttSample => {
@@ -237,6 +321,7 @@ impl QlogWriter {
             }
             _ => {}
         }
+        1
     }
 
     fn on_state(&mut self, t: Ns, st: FlowState, out: &mut Vec<u8>) {
