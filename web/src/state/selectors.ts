@@ -54,3 +54,12 @@ export function selectNewCwv(s: AppState): boolean {
 export function selectBbr(s: AppState): boolean {
   return anyBbr(s.mode, s.algorithms, s.scenario);
 }
+
+/** True when some flow of the scenario has SACK on (`flows[i].sack.enabled`), so the
+ *  time–sequence plot may draw SACK blocks, lost marks and probes (and the legend names them). */
+export function selectSack(s: AppState): boolean {
+  const flows = getAt(s.scenario, 'flows');
+  const n = Array.isArray(flows) ? flows.length : 1;
+  for (let i = 0; i < n; i += 1) if (getAt(s.scenario, `flows[${i}].sack.enabled`) === true) return true;
+  return false;
+}
