@@ -7,15 +7,16 @@ import { sackStateAt } from '../explain/sackState';
 import { algStyle } from '../lib/styles';
 import { plotContext, recordingCtx } from '../test/canvas';
 import { liveTrace, presetScenario } from '../test/traces';
+import type { Scenario } from '../engine/tables';
+import { setAt } from '../scenario/paths';
 import { linearOf } from './core/decimate';
 import type { DrawFrame, PlotRun } from './core/types';
 import { hasSackRows, SACK_LOOK, sackBlocksAt } from './sackMarks';
 import { seqPlot } from './seqPlot';
 
-const sackOn = (on: boolean) => {
-  const s = presetScenario('fall-floyd-newreno-3drops') as { flows: Record<string, unknown>[] };
-  if (on) for (const f of s.flows) f.sack = { enabled: true, rack: true, tlp: true };
-  return s;
+const sackOn = (on: boolean): Scenario => {
+  const s = presetScenario('fall-floyd-newreno-3drops');
+  return on ? setAt(s, 'flows[0].sack', { enabled: true, rack: true, tlp: true }) : s;
 };
 const withSack = liveTrace(sackOn(true), 0.5);
 const without = liveTrace(sackOn(false), 0.5);
@@ -27,7 +28,7 @@ const runOf = (l: typeof withSack): PlotRun => ({
   summary: l.summary,
 });
 
-function draw(run: PlotRun, scenario: ReturnType<typeof sackOn>) {
+function draw(run: PlotRun, scenario: Scenario) {
   const rec = recordingCtx();
   const x = scaleLinear().domain([0, run.trace.now]).range([0, 390]);
   const [lo, hi] = seqPlot.yExtent([run], 0, run.trace.now, plotContext(scenario));
@@ -59,6 +60,10 @@ describe('SACK on the time–sequence plot', () => {
     const colours = (r: ReturnType<typeof recordingCtx>) => new Set([...r.strokes.map((s) => s.color), ...r.fills]);
     expect(colours(on).has(SACK_LOOK.sack_block.color)).toBe(true);
     expect(colours(off).has(SACK_LOOK.sack_block.color)).toBe(false);
+    // The description counts the engine's rows.
+    const text = seqPlot.describe([runOf(withSack)], plotContext(sackOn(true)));
+    expect(text).toContain(`${withSack.trace.tables.sack_blocks.length} SACK blocks`);
+    expect(seqPlot.describe([runOf(without)], plotContext(sackOn(false)))).not.toContain('SACK');
   });
 
   it('reads the blocks of the last ACK at or before an instant, in the option’s order', () => {

@@ -139,3 +139,19 @@ export function sackReadout(trace: RunTrace, t: number, mss: number, fmt: (v: nu
   const list = at.blocks.map((b) => `${b.dsack ? 'D-SACK ' : ''}${fmt(b.seq / mss)}–${fmt((b.seq + b.len) / mss)}`);
   return ` · SACK ${list.join(', ')}`;
 }
+
+/** The run's SACK rows counted, for the plot's description: blocks (D-SACK among them),
+ *  segments marked lost, probes. */
+export function sackCounts(trace: RunTrace): string {
+  const b = trace.tables.sack_blocks;
+  let dsack = 0;
+  for (let i = 0; i < b.length; i += 1) if (b.cols.tx[i] === 1) dsack += 1;
+  const m = trace.tables.loss_marks;
+  let lost = 0;
+  let probes = 0;
+  for (let i = 0; i < m.length; i += 1) {
+    if (m.cols.kind[i] === LOST) lost += 1;
+    else if (m.cols.kind[i] === PROBE) probes += 1;
+  }
+  return `${b.length} SACK blocks (${dsack} D-SACK), ${lost} marked lost, ${probes} tail loss probes`;
+}

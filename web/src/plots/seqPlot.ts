@@ -11,7 +11,7 @@ import type { DrawFrame, PlotDef, PlotRun } from './core/types';
 import { drawLabel, strokePolyline, visibleLine } from './layers';
 import { fillBars } from './core/stepStroke';
 import { lw } from './core/plotStyle';
-import { drawSack, hasSackRows, sackReadout } from './sackMarks';
+import { drawSack, hasSackRows, sackCounts, sackReadout } from './sackMarks';
 
 function drawBars(f: DrawFrame, run: PlotRun, table: 'sends' | 'retx', mss: number, width: number) {
   const tb = run.trace.tables[table];
@@ -172,7 +172,8 @@ export const seqPlot: PlotDef = {
     const parts = runs.map((r) => {
       const f = r.summary?.flows[r.flow ?? 0];
       const drops = f ? f.drops.queue + f.drops.error + f.drops.scripted : 0;
-      return f ? `${r.label}: ${f.retransmits} retransmissions, ${drops} drops` : `${r.label}: running`;
+      const sack = hasSackRows(r.trace) ? `, ${sackCounts(r.trace)}` : '';
+      return f ? `${r.label}: ${f.retransmits} retransmissions, ${drops} drops${sack}` : `${r.label}: running`;
     });
     const sack = runs.some((r) => hasSackRows(r.trace))
       ? ' SACK blocks are bars above the ACK line (D-SACK in orange), segments marked lost L, tail loss probes P.'

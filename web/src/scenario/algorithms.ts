@@ -238,15 +238,15 @@ const IDLE_POLICY = 'cc.idle_policy';
 /** The idle policy that measures pipeACK and has a non-validated phase (RFC 7661). */
 const NEW_CWV_POLICY = 'rfc7661';
 
-/** A flow setting (`path` inside a flow, e.g. `cc.units`) as a run of `name` on `base` has
- *  it: the catalogue entry's, else its default; a custom run's own. */
-export function flowSettingOf(base: Scenario, name: AlgorithmName, path: string): JsonValue | undefined {
+function idlePolicyOf(base: Scenario, name: AlgorithmName): JsonValue | undefined {
   const entry = BY_NAME.get(name);
-  return entry ? (entry.settings[path] ?? defaultOf(path)) : getAt(base, `flows[0].${path}`);
+  return entry ? (entry.settings[IDLE_POLICY] ?? defaultOf(IDLE_POLICY)) : getAt(base, `flows[0].${IDLE_POLICY}`);
 }
 
-function idlePolicyOf(base: Scenario, name: AlgorithmName): JsonValue | undefined {
-  return flowSettingOf(base, name, IDLE_POLICY);
+/** A flow setting (`path` inside a flow, e.g. `cc.units`) as the run of `name` on `base`
+ *  simulates it (`runScenario`), its default when the scenario leaves it out. */
+export function flowSettingOf(base: Scenario, name: AlgorithmName, path: string): JsonValue {
+  return getAt(runScenario(base, name), `flows[0].${path}`) ?? defaultOf(path);
 }
 
 /** True when a run of `name` on `base` has an idle policy, so its trace has a window-
