@@ -3,7 +3,7 @@
 // pixels of their colour), names them in the legend, and the Why panel shows the engine's
 // SACK state at the pinned cursor; screenshots at a phone, a laptop and a projector.
 import { join } from 'node:path';
-import { ARTIFACTS, expect, openApp, test } from './fixtures';
+import { ARTIFACTS, expect, openApp, TABLES, test } from './fixtures';
 
 /** The preset's own link as the page writes it (every setting of its scenario), with SACK,
  *  RACK and TLP on, the cursor pinned at 2.1 s and the view on the first recovery. */
@@ -79,3 +79,19 @@ for (const [width, height] of [
     await page.screenshot({ path: join(ARTIFACTS, `sack-why-${width}.png`) });
   });
 }
+
+test('the SACK settings are the schema’s, in the TCP group of All settings, and set by the link', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openApp(page, await sackLink(page));
+  await page.getByText(/All settings/).click();
+  const group = page.getByRole('region', { name: 'TCP sender and receiver' });
+  // The engine's schema rows, as the built site has them (web/src/engine/pkg/tables.json).
+  const { schema } = TABLES as unknown as { schema: { params: { path: string; label: string }[] } };
+  const sack = schema.params.filter((p) => p.path.startsWith('flows[].sack.'));
+  expect(sack.length).toBe(7);
+  for (const p of sack) await expect(group.getByText(p.label, { exact: true }).first()).toBeVisible();
+  await expect(group.getByRole('checkbox', { name: 'SACK', exact: true })).toBeChecked();
+  await expect(group.getByRole('checkbox', { name: 'RACK', exact: true })).toBeChecked();
+  await group.getByText('SACK', { exact: true }).first().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(ARTIFACTS, 'sack-settings-390.png') });
+});
