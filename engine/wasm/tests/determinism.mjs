@@ -187,5 +187,5 @@ const missing = Object.keys(golden).filter((n) => !presets.some((p) => p.name ==
 for (const n of missing) console.error(`MISSING in wasm presets: ${n}`);
 if (failures || missing.length || presets.length === 0) process.exit(1);
 console.log(
-  `native == wasm: ${presets.length} preset digests identical, ${comparisons} lesson comparison runs, ${Object.keys(goldenValidation).length} window-validation digests, ${presets.length} explained-decision digests, and ${exportFiles} exported files byte for byte`,
+  `native == wasm: ${presets.length} preset digests identical, ${comparisons} lesson comparison runs, ${Object.keys(goldenValidation).length} window-validation digests, ${Object.keys(goldenRecovery).length} SACK-recovery digests, ${presets.length} explained-decision digests, and ${exportFiles} exported files byte for byte`,
 );
