@@ -162,6 +162,7 @@ export const SERIES_COLUMNS = ${lit(codes.series_columns)} as const;
 export const EVENT_COLUMNS = ${lit(codes.event_columns)} as const;
 export const QUEUE_COLUMNS = ${lit(codes.queue_columns)} as const;
 export const VALIDATION_COLUMNS = ${lit(codes.validation_columns)} as const;
+export const RECOVERY_COLUMNS = ${lit(codes.recovery_columns)} as const;
 export const THROUGHPUT_COLUMNS = ${lit(codes.throughput_columns)} as const;
 export const WRITE_COLUMNS = ${lit(codes.write_columns)} as const;
 export const DECISION_INDEX_COLUMNS = ${lit(codes.decision_index_columns)} as const;
@@ -182,7 +183,8 @@ export const EVENT_TABLE_KINDS = ${record(eventTables.map((t) => [t.name, t.kind
 export type EventTableName = keyof typeof EVENT_TABLE_KINDS;
 
 /** Limits the engine enforces that no schema entry states: the most flows in a scenario,
- *  and the event kinds an \`events_select\` mask can name (a u32). */
+ *  and the event kinds an \`events_select\` mask can name (codes below event_mask_bits: the
+ *  page adds 2 ** code, a JavaScript number exact to 2^53). */
 export const LIMITS = ${lit(vocabulary.limits)} as const;
 `;
 }

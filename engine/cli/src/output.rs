@@ -33,11 +33,12 @@ use std::sync::Mutex;
 const BUF: usize = 1 << 16;
 
 /// The tables `--out` writes (the summary and scenario go as JSON beside them).
-pub const OUT_TABLES: [Table; 7] = [
+pub const OUT_TABLES: [Table; 8] = [
     Table::Series,
     Table::Events,
     Table::Queues,
     Table::Validation,
+    Table::Recovery,
     Table::Writes,
     Table::Throughput,
     Table::Rounds,

@@ -466,6 +466,42 @@ fn a_validation_series_is_written_for_flows_that_keep_one() {
 }
 
 #[test]
+fn a_recovery_series_is_written_for_sack_flows_only() {
+    let dir = std::env::temp_dir().join(format!("cwndlab-cli-sack-{}", std::process::id()));
+    let o = cwndlab(&[
+        "run",
+        "--preset",
+        "fall-floyd-newreno-3drops",
+        "--set",
+        "flows[].sack.enabled=true",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = std::fs::read_to_string(dir.join("recovery_flow0.csv")).unwrap();
+    let mut lines = v.lines();
+    assert_eq!(
+        lines.next(),
+        Some("time_s,pipe_bytes,sacked_bytes,lost_bytes,in_recovery,recovery_point,prr_delivered,prr_out,reo_wnd_s,timer_at_s,timer_kind,probe_out")
+    );
+    // Some row is in recovery with a RecoveryPoint; rows outside recovery leave it empty.
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert!(rows.iter().any(|r| r[4] == "1" && !r[5].is_empty()), "{v}");
+    assert!(rows.iter().all(|r| (r[4] == "1") != r[5].is_empty()), "{v}");
+    std::fs::remove_dir_all(&dir).ok();
+    let o = cwndlab(&[
+        "run",
+        "--preset",
+        "fall-floyd-newreno-3drops",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert!(!dir.join("recovery_flow0.csv").exists(), "no SACK, no series");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn help_version_and_exit_codes() {
     for args in [
         &["--help"][..],

@@ -192,6 +192,27 @@ pub fn check(s: &Scenario, sim: &Simulation) -> Result<(), String> {
             if has { "kept" } else { "missing" },
             f.cc.idle_policy
         );
+        let rec = sim.recovery_series(i);
+        ensure!(
+            rec.is_some() == f.sack.enabled,
+            "flow {i}: recovery series {} with sack.enabled = {}",
+            if rec.is_some() { "kept" } else { "missing" },
+            f.sack.enabled
+        );
+        if let Some(rec) = rec {
+            ensure!(
+                rec.rows.windows(2).all(|w| w[0].0 <= w[1].0 && w[0].1 != w[1].1),
+                "flow {i}: recovery rows out of time order or repeated"
+            );
+            for (t, r) in &rec.rows {
+                ensure!(
+                    r.timer_kind <= 2 && (r.timer_kind == 0) == (r.timer_at == u64::MAX),
+                    "flow {i}: loss timer kind {} with deadline {} at {t}",
+                    r.timer_kind,
+                    r.timer_at
+                );
+            }
+        }
         let fs = &sum.flows[i];
         ensure!(
             fs.max_burst_packets <= fs.data_packets_sent,

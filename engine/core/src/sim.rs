@@ -23,7 +23,7 @@ use crate::tcp::receiver::Receiver;
 use crate::tcp::sender::Sender;
 use crate::throughput::{Col, ThroughputRow, ThroughputTable};
 use crate::time::{secs_to_ns, Ns};
-use crate::trace::{EventKind, EventLog, FlowSeries, SectionDigests, ValidationSeries};
+use crate::trace::{EventKind, EventLog, FlowSeries, RecoverySeries, SectionDigests, ValidationSeries};
 
 mod live;
 mod recording;
@@ -58,6 +58,8 @@ pub struct TakenRows {
     pub queues: Vec<Vec<(Ns, u32, u64)>>,
     /// Per flow: window-validation rows (None for flows without a series).
     pub validation: Vec<Option<Vec<(Ns, crate::tcp::cc::ValidationRow)>>>,
+    /// Per flow: SACK recovery rows (None for flows without SACK).
+    pub recovery: Vec<Option<Vec<(Ns, crate::trace::RecoveryRow)>>>,
     /// Throughput-table rows.
     pub throughput: Vec<ThroughputRow>,
     /// Per flow: delivered writes (None for bulk senders).
@@ -78,6 +80,10 @@ pub struct Simulation {
     validation: Vec<Option<ValidationSeries>>,
     /// Some flow has a validation series.
     any_validation: bool,
+    /// SACK loss-recovery state per flow (None for flows without SACK).
+    recovery: Vec<Option<RecoverySeries>>,
+    /// Some flow has a recovery series.
+    any_recovery: bool,
     starts: Vec<Ns>,
     /// Bytes each application has ready when its flow starts.
     first_bytes: Vec<u64>,
@@ -267,6 +273,11 @@ impl Simulation {
             .map(|s| s.cc.validation_row().map(|_| ValidationSeries::default()))
             .collect();
         let any_validation = validation.iter().any(Option::is_some);
+        let recovery: Vec<Option<RecoverySeries>> = senders
+            .iter()
+            .map(|s| s.recovery_row().map(|_| RecoverySeries::default()))
+            .collect();
+        let any_recovery = recovery.iter().any(Option::is_some);
         let first_seq = world.events.pushed();
         Simulation {
             scenario: s.clone(),
@@ -278,6 +289,8 @@ impl Simulation {
             series: (0..n).map(|_| FlowSeries::default()).collect(),
             validation,
             any_validation,
+            recovery,
+            any_recovery,
             starts,
             first_bytes,
             completion: vec![None; n],
@@ -509,6 +522,11 @@ impl Simulation {
                 v.record(self.world.now, row);
             }
         }
+        if self.any_recovery {
+            if let (Some(v), Some(row)) = (self.recovery[i].as_mut(), self.senders[i].recovery_row()) {
+                v.record(self.world.now, row);
+            }
+        }
     }
 
     #[inline(always)]
@@ -727,6 +745,11 @@ impl Simulation {
     /// A flow's window-validation series (None when its idle policy keeps no state).
     pub fn validation_series(&self, flow: usize) -> Option<&ValidationSeries> {
         self.validation.get(flow).and_then(Option::as_ref)
+    }
+
+    /// A flow's SACK loss-recovery series (None for a flow without SACK).
+    pub fn recovery_series(&self, flow: usize) -> Option<&RecoverySeries> {
+        self.recovery.get(flow).and_then(Option::as_ref)
     }
 
     /// A flow's per-write measurements (None for a bulk sender).

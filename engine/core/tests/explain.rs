@@ -128,6 +128,7 @@ fn explaining_changes_nothing_in_the_run() {
         let why = explained(&s);
         assert_eq!(plain.digest(), why.digest(), "{}", p.name);
         assert_eq!(plain.validation_digest(), why.validation_digest(), "{}", p.name);
+        assert_eq!(plain.recovery_digest(), why.recovery_digest(), "{}", p.name);
         assert_eq!(
             serde_json::to_value(plain.summary()).unwrap(),
             serde_json::to_value(why.summary()).unwrap(),

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/digests.json");
 const VALIDATION_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/validation-digests.json");
+const RECOVERY_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/recovery-digests.json");
 const DECISIONS_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/decision-digests.json");
 const COMPARISONS_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/comparison-digests.json");
 
@@ -30,6 +31,7 @@ fn check_or_update(file: &str, now: &BTreeMap<String, String>) {
 fn every_preset_matches_its_golden_digest() {
     let mut now = BTreeMap::new();
     let mut validation = BTreeMap::new();
+    let mut recovery = BTreeMap::new();
     for p in presets::all() {
         let mut sim = Simulation::new(&p.scenario().expect("valid preset"));
         sim.run_to_end();
@@ -37,9 +39,13 @@ fn every_preset_matches_its_golden_digest() {
         if let Some(v) = sim.validation_digest() {
             validation.insert(p.name.clone(), format!("{v:016x}"));
         }
+        if let Some(v) = sim.recovery_digest() {
+            recovery.insert(p.name.clone(), format!("{v:016x}"));
+        }
     }
     check_or_update(FILE, &now);
     check_or_update(VALIDATION_FILE, &validation);
+    check_or_update(RECOVERY_FILE, &recovery);
 }
 
 /// The explained decisions of every preset (`Simulation::decisions_digest`), checked against

@@ -189,6 +189,7 @@ proptest! {
         b.run_to_end();
         prop_assert_eq!(a.digest(), b.digest(), "same scenario and seed, different trace");
         prop_assert_eq!(a.validation_digest(), b.validation_digest());
+        prop_assert_eq!(a.recovery_digest(), b.recovery_digest());
         // A summary-only run (the CLI without --out) hashes its rows as they go: same digest.
         let mut c = Simulation::new(&s);
         c.set_recording(cwndlab_core::sim::Recording::Summary { digest: true });
@@ -250,6 +251,7 @@ proptest! {
         sliced.run_to_end();
         prop_assert_eq!(whole.digest(), sliced.digest());
         prop_assert_eq!(whole.validation_digest(), sliced.validation_digest());
+        prop_assert_eq!(whole.recovery_digest(), sliced.recovery_digest());
         let mut explained = Simulation::new(&s).explained();
         explained.run_to_end();
         prop_assert_eq!(explained.decisions_digest(), sliced.decisions_digest(), "slicing changed the decisions");

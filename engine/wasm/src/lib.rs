@@ -19,7 +19,7 @@ use cwndlab_core::tcp::cc::Phase;
 use cwndlab_core::thin::WRITE_COLUMNS;
 use cwndlab_core::throughput::THROUGHPUT_COLUMNS;
 use cwndlab_core::time::{ns_to_secs, secs_to_ns};
-use cwndlab_core::trace::{EventKind, Table, EVENT_COLUMNS, SERIES_COLUMNS, VALIDATION_COLUMNS};
+use cwndlab_core::trace::{EventKind, Table, EVENT_COLUMNS, RECOVERY_COLUMNS, SERIES_COLUMNS, VALIDATION_COLUMNS};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
@@ -84,7 +84,7 @@ pub fn preset_families_json() -> String {
 
 /// Event kinds and phases by code, and the column names of each table:
 /// `{"events": [...], "phases": [...], "series_columns": [...], "event_columns": [...],
-/// "validation_columns": [...], "throughput_columns", "write_columns",
+/// "validation_columns": [...], "recovery_columns", "throughput_columns", "write_columns",
 /// "decision_index_columns", "queue_columns"}`.
 #[wasm_bindgen]
 pub fn codes_json() -> String {
@@ -92,6 +92,7 @@ pub fn codes_json() -> String {
     let phases: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
     json!({"events": events, "phases": phases, "series_columns": SERIES_COLUMNS,
            "event_columns": EVENT_COLUMNS, "validation_columns": VALIDATION_COLUMNS,
+           "recovery_columns": RECOVERY_COLUMNS,
            "throughput_columns": THROUGHPUT_COLUMNS, "write_columns": WRITE_COLUMNS,
            "decision_index_columns": DECISION_INDEX_COLUMNS, "queue_columns": QUEUE_COLUMNS})
     .to_string()
@@ -300,6 +301,23 @@ impl Sim {
             .into_boxed_slice()
     }
 
+    /// Rows in a flow's SACK loss-recovery series (0 for a flow without SACK).
+    pub fn recovery_len(&self, flow: u32) -> u32 {
+        self.sim.recovery_series(flow as usize).map_or(0, |v| v.len() as u32)
+    }
+
+    /// SACK loss-recovery columns from row `from`, in `RECOVERY_COLUMNS` order (t, pipe,
+    /// sacked, lost, in_recovery, recovery_point, prr_delivered, prr_out, reo_wnd, timer_at,
+    /// timer_kind, probe_out: seconds, bytes, NaN for none); `columns` selects them (bit i =
+    /// column i; 0xfff = all), one after another.
+    pub fn recovery_cols(&self, flow: u32, from: u32, columns: u32) -> Box<[f64]> {
+        self.sim
+            .recovery_series(flow as usize)
+            .map(|v| v.columns(from as usize, columns))
+            .unwrap_or_default()
+            .into_boxed_slice()
+    }
+
     /// Event-log rows from `from` whose kind code k has bit k set in `kinds` and whose flow is
     /// `flow` (any flow if negative), as the columns selected by `columns` (bit i of t, flow,
     /// kind, seq, len, seg, tx; 0x7f = all) one after another: m rows and c columns give c·m
@@ -402,6 +420,14 @@ impl Sim {
     pub fn validation_digest(&self) -> String {
         self.sim
             .validation_digest()
+            .map_or(String::new(), |d| format!("{d:016x}"))
+    }
+
+    /// 64-bit digest of the SACK loss-recovery series as 16 hex digits, or an empty string
+    /// when no flow has SACK on.
+    pub fn recovery_digest(&self) -> String {
+        self.sim
+            .recovery_digest()
             .map_or(String::new(), |d| format!("{d:016x}"))
     }
 

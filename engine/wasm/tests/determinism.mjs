@@ -17,6 +17,7 @@ const golden = JSON.parse(readFileSync(join(root, 'engine/core/tests/golden/dige
 const goldenValidation = JSON.parse(
   readFileSync(join(root, 'engine/core/tests/golden/validation-digests.json'), 'utf8'),
 );
+const goldenRecovery = JSON.parse(readFileSync(join(root, 'engine/core/tests/golden/recovery-digests.json'), 'utf8'));
 const goldenComparisons = JSON.parse(
   readFileSync(join(root, 'engine/core/tests/golden/comparison-digests.json'), 'utf8'),
 );
@@ -33,6 +34,7 @@ for (const p of presets) {
   sim.run_to_end();
   const d = sim.digest();
   const v = sim.validation_digest();
+  const r = sim.recovery_digest();
   sim.free();
   if (d !== golden[p.name]) {
     failures++;
@@ -41,6 +43,10 @@ for (const p of presets) {
   if (v !== (goldenValidation[p.name] ?? '')) {
     failures++;
     console.error(`MISMATCH ${p.name} (window validation): wasm ${v}, native ${goldenValidation[p.name]}`);
+  }
+  if (r !== (goldenRecovery[p.name] ?? '')) {
+    failures++;
+    console.error(`MISMATCH ${p.name} (SACK recovery): wasm ${r}, native ${goldenRecovery[p.name]}`);
   }
   // The same run with every decision explained: the same decisions as natively.
   const why = new Sim(JSON.stringify(p.scenario));
@@ -189,5 +195,5 @@ const missing = Object.keys(golden).filter((n) => !presets.some((p) => p.name ==
 for (const n of missing) console.error(`MISSING in wasm presets: ${n}`);
 if (failures || missing.length || presets.length === 0) process.exit(1);
 console.log(
-  `native == wasm: ${presets.length} preset digests identical, ${comparisons} lesson comparison runs, ${Object.keys(goldenValidation).length} window-validation digests, ${presets.length} explained-decision digests, and ${exportFiles} exported files byte for byte`,
+  `native == wasm: ${presets.length} preset digests identical, ${comparisons} lesson comparison runs, ${Object.keys(goldenValidation).length} window-validation digests, ${Object.keys(goldenRecovery).length} SACK-recovery digests, ${presets.length} explained-decision digests, and ${exportFiles} exported files byte for byte`,
 );

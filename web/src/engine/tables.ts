@@ -134,6 +134,8 @@ export interface Codes {
   series_columns: string[];
   event_columns: string[];
   validation_columns: string[];
+  /** Columns of a SACK flow's loss-recovery series (`Sim.recovery_cols`). */
+  recovery_columns: string[];
   /** Columns of the throughput table (`Sim.throughput_cols`). */
   throughput_columns: string[];
   /** Columns of a flow's write table (`Sim.writes_cols`). */

@@ -151,13 +151,13 @@ export class TraceStore {
 
 /**
  * True when two runs sent the same packets with the same windows: every table the page
- * draws is equal row for row, except the window-validation series (only runs with an idle
- * policy have one) and the marks of `bookkeeping` kinds (e.g. new CWV entering its
+ * draws is equal row for row, except the window-validation and SACK recovery series
+ * (bookkeeping: only runs with an idle policy, or with SACK on, have one) and the marks of `bookkeeping` kinds (e.g. new CWV entering its
  * non-validated phase, which changes nothing by itself).
  */
 export function samePackets(a: RunTrace, b: RunTrace, bookkeeping: ReadonlySet<number>): boolean {
   for (const name of TABLE_NAMES) {
-    if (name === 'validation' || name === 'marks') continue;
+    if (name === 'validation' || name === 'recovery' || name === 'marks') continue;
     const ta = a.tables[name] as GrowTable<TableName>;
     const tb = b.tables[name] as GrowTable<TableName>;
     if (ta.length !== tb.length) return false;

@@ -21,6 +21,7 @@ import {
   TABLES,
   THROUGHPUT_COLUMNS,
   VALIDATION_COLUMNS,
+  RECOVERY_COLUMNS,
   WRITE_COLUMNS,
 } from './pkg/vocabulary';
 import { MAX_FLOWS } from '../scenario/competition';
@@ -43,6 +44,7 @@ describe('the generated vocabulary', () => {
       events: EVENT_COLUMNS,
       queue: QUEUE_COLUMNS,
       validation: VALIDATION_COLUMNS,
+      recovery: RECOVERY_COLUMNS,
       throughput: THROUGHPUT_COLUMNS,
       writes: WRITE_COLUMNS,
     };

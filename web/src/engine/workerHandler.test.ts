@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { engineWasm, realEngineApi } from '../test/wasm';
 import { tables } from './tables';
 import { specSignature, TABLE_NAMES, type FromWorker, type RunSummary, type TraceChunk } from './protocol';
-import { createWorkerHandler, type HandlerOptions } from './workerHandler';
+import { createWorkerHandler, kindMasks, type HandlerOptions } from './workerHandler';
+import { EVENT_TABLE_KINDS } from './pkg/vocabulary';
 
 type Posted = { msg: FromWorker; transfer: Transferable[] };
 
@@ -234,6 +235,53 @@ describe('the engine worker', () => {
       const i = names.indexOf(c);
       const whole = Array.from(sim.validation_cols(0, 0, 1 << i));
       expect(concat(chunks, 'validation', c), `validation.${c}`).toEqual(whole);
+    }
+    sim.free();
+  });
+
+  it('builds kind masks by adding 2 ** code, so kinds coded 32 and up select their own rows', () => {
+    const codes = tables.codes.events;
+    const masks = kindMasks(codes);
+    const code = codes.indexOf('sack_block');
+    expect(code).toBeGreaterThanOrEqual(32);
+    expect(masks.sack_blocks).toBe(2 ** code);
+    // A 32-bit shift would have wrapped it onto code - 32 (syn_send's bit, for code 32).
+    expect(masks.sack_blocks % 2 ** 32).toBe(0);
+    const lost = codes.indexOf('marked_lost');
+    const probe = codes.indexOf('tail_loss_probe');
+    expect(masks.loss_marks).toBe(2 ** lost + 2 ** probe);
+    for (const [table, kinds] of Object.entries(EVENT_TABLE_KINDS)) {
+      const want = kinds.reduce((m, k) => m + 2 ** codes.indexOf(k), 0);
+      expect(masks[table as keyof typeof masks], table).toBe(want);
+    }
+  });
+
+  it('sends a SACK flow’s blocks, loss marks and recovery series as the engine has them', async () => {
+    const preset = tables.presets.find((p) => p.name === 'fall-floyd-newreno-3drops');
+    if (!preset) throw new Error('preset');
+    const s = structuredClone(preset.scenario) as { flows: { sack?: Record<string, unknown> }[] };
+    for (const f of s.flows) f.sack = { enabled: true, rack: true, tlp: true };
+    const json = JSON.stringify(s);
+    const { handler, posted } = harness({ sliceMs: 0, progressMs: 0, eventsPerCheck: 200 });
+    handler.handle({ type: 'run', gen: 1, mode: 'full', runs: [{ key: 'newreno', scenarioJson: json }] });
+    await until(() => chunksOf(posted, 'newreno').some((c) => c.finished));
+    const chunks = chunksOf(posted, 'newreno').map((c) => c.chunk);
+    const sim = new wasm.Sim(json);
+    sim.run_to_end();
+    const codes = tables.codes.events;
+    const kind = Array.from(sim.events_col('kind', 0));
+    const seq = Array.from(sim.events_col('seq', 0));
+    const blocks = kind.map((k, i) => [k, i] as const).filter(([k]) => k === codes.indexOf('sack_block'));
+    expect(blocks.length).toBeGreaterThan(10);
+    expect(concat(chunks, 'sack_blocks', 'seq')).toEqual(blocks.map(([, i]) => seq[i]));
+    const lost = kind.filter((k) => k === codes.indexOf('marked_lost')).length;
+    expect(lost).toBeGreaterThan(0);
+    expect(concat(chunks, 'loss_marks', 'kind').filter((k) => k === codes.indexOf('marked_lost')).length).toBe(lost);
+    const names = tables.codes.recovery_columns;
+    expect(sim.recovery_len(0)).toBeGreaterThan(10);
+    for (const c of ['t', 'pipe', 'sacked', 'recovery_point', 'reo_wnd', 'timer_at']) {
+      const whole = Array.from(sim.recovery_cols(0, 0, 2 ** names.indexOf(c)));
+      expect(concat(chunks, 'recovery', c), `recovery.${c}`).toEqual(whole);
     }
     sim.free();
   });

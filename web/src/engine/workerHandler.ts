@@ -52,6 +52,8 @@ export type SimLike = Pick<
   | 'series_cols'
   | 'validation_len'
   | 'validation_cols'
+  | 'recovery_len'
+  | 'recovery_cols'
   | 'events_len'
   | 'events_select'
   | 'queue_len'
@@ -127,7 +129,7 @@ interface Run {
     events: number;
     queue: number;
     throughput: number;
-    flows: { series: number; validation: number; writes: number }[];
+    flows: { series: number; validation: number; recovery: number; writes: number }[];
   };
   /** The first chunk (which carries the throughput table's meta) has been posted. */
   sentMeta: boolean;
@@ -161,21 +163,21 @@ interface Run {
 /** Replays made in this worker (numbers each one). */
 let replays = 0;
 
-/** Each event table's kind mask for `events_select` (bit k = event code k). The engine's
- *  mask is a u32 (`Sim::events_select(from, kinds: u32, …)`): codes 0–31 fit, and the
- *  engine has 32 kinds (bbr_pacing is 31). A 33rd kind that a table needs takes a wider
- *  mask on both sides (a u64 passed as a BigInt, or two u32 words); the engine's test
- *  (export/vocabulary.rs) refuses a table kind coded 32 or more until then. Which kinds
- *  each table holds is the engine's (EVENT_TABLE_KINDS, generated). */
-function kindMasks(events: string[]): Record<EventTableName, number> {
+/** Each event table's kind mask for `events_select` (bit k = event code k). The engine
+ *  takes the mask as a JavaScript number (`Sim::events_select(from, kinds: f64, …)`), whose
+ *  integers are exact to 2^53: codes up to LIMITS.event_mask_bits − 1 fit, so the mask is
+ *  built by adding 2 ** code (JavaScript's bitwise operators work on 32 bits and would wrap
+ *  codes 32 and up, e.g. sack_block = 32, into bit 0). Which kinds each table holds is the
+ *  engine's (EVENT_TABLE_KINDS, generated). */
+export function kindMasks(events: readonly string[]): Record<EventTableName, number> {
   const masks = {} as Record<EventTableName, number>;
   for (const [table, kinds] of Object.entries(EVENT_TABLE_KINDS) as [EventTableName, readonly string[]][]) {
     let mask = 0;
-    for (const kind of kinds) {
+    for (const kind of new Set(kinds)) {
       const code = events.indexOf(kind);
-      if (code >= 0 && code < LIMITS.event_mask_bits) mask |= 1 << code;
+      if (code >= 0 && code < LIMITS.event_mask_bits) mask += 2 ** code;
     }
-    masks[table] = mask >>> 0;
+    masks[table] = mask;
   }
   return masks;
 }
@@ -262,6 +264,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
     series_columns: seriesColumns,
     event_columns: eventColumns,
     validation_columns: validationColumns,
+    recovery_columns: recoveryColumns,
     throughput_columns: throughputColumns,
     write_columns: writeColumns,
   } = api.codes;
@@ -369,7 +372,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         return splitColumns(own, names, wanted);
       };
       const none = () => new Float64Array(0);
-      const c = (cursors.flows[flow] ??= { series: 0, validation: 0, writes: 0 });
+      const c = (cursors.flows[flow] ??= { series: 0, validation: 0, recovery: 0, writes: 0 });
       const seriesEnd = sim.series_len(flow);
       const series = take(seriesColumns, TABLES.series, (mask) => sim.series_cols(flow, c.series, mask));
       c.series = seriesEnd;
@@ -380,6 +383,12 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         validationEnd > c.validation ? sim.validation_cols(flow, c.validation, mask) : none(),
       );
       c.validation = validationEnd;
+      // Only flows with SACK on have a loss-recovery series; likewise.
+      const recoveryEnd = sim.recovery_len(flow);
+      const recovery = take(recoveryColumns, TABLES.recovery, (mask) =>
+        recoveryEnd > c.recovery ? sim.recovery_cols(flow, c.recovery, mask) : none(),
+      );
+      c.recovery = recoveryEnd;
       // Only senders that write (every application but bulk) have a write table; rows arrive
       // as writes are delivered.
       const writesEnd = sim.writes_len(flow);
@@ -403,7 +412,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         queue = splitColumns(none(), QUEUE_COLUMNS, TABLES.queue);
         throughput = splitColumns(none(), throughputColumns, TABLES.throughput);
       }
-      const chunk = { series, queue, validation, throughput, writes } as Record<
+      const chunk = { series, queue, validation, recovery, throughput, writes } as Record<
         TableName,
         Record<string, Float64Array>
       >;

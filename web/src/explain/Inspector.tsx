@@ -16,6 +16,7 @@ import { Term } from './Term';
 import { StateMachines } from './StateMachine';
 import { DivergencePanel } from './Divergence';
 import { LessonSteps } from './LessonSteps';
+import { SackPanel } from './SackPanel';
 
 /** The step buttons: label, key, what they step to. */
 export const STEPS: { label: string; keys: [string, string]; target: StepTarget; what: string }[] = [
@@ -405,6 +406,7 @@ export function Inspector() {
             )}
           </div>
           <div className="why-side">
+            <SackPanel keyName={key} />
             <StateMachines />
             <DivergencePanel />
           </div>

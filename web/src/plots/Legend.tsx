@@ -20,7 +20,8 @@ import {
   windowEventPath,
   type WindowEventLook,
 } from '../lib/styles';
-import { selectBbr, selectNewCwv, selectWindowValidation } from '../state/selectors';
+import { selectBbr, selectNewCwv, selectSack, selectWindowValidation } from '../state/selectors';
+import { SACK_LOOK } from './sackMarks';
 import { RTO_DASH } from './rttPlot';
 import { BOTTLENECK_DASH, NETWORK_WIDTH, SOJOURN_WIDTH } from './core/plotStyle';
 
@@ -127,6 +128,7 @@ export function Legend() {
   const compete = useAppState((s) => s.mode === 'compete');
   const layout = useAppState((s) => s.layout);
   const validation = useAppState(selectWindowValidation);
+  const sack = useAppState(selectSack);
   const writes = useAppState((s) => s.plots.includes('writes'));
   const rtt = useAppState((s) => s.plots.includes('rtt'));
   const bbr = useAppState(selectBbr);
@@ -202,6 +204,26 @@ export function Legend() {
           drop
         </li>
       </ul>
+      {sack && (
+        <ul className="legend-row" aria-label="SACK marks">
+          {([SACK_LOOK.sack_block, SACK_LOOK.dsack] as const).map((look) => (
+            <li key={look.term}>
+              <svg width="10" height="14" aria-hidden="true" className="legend-swatch">
+                <line x1="5" y1="1" x2="5" y2="13" stroke={look.color} strokeWidth="2.5" />
+              </svg>
+              <Term term={look.term}>{look.label}</Term>
+            </li>
+          ))}
+          {([SACK_LOOK.marked_lost, SACK_LOOK.tail_loss_probe] as const).map((look) => (
+            <li key={look.glyph}>
+              <b className="legend-r" style={{ color: look.color }} aria-hidden="true">
+                {look.glyph}
+              </b>
+              <Term term={look.term}>{look.label}</Term>
+            </li>
+          ))}
+        </ul>
+      )}
       {rtt && (
         <ul className="legend-row" aria-label="Round-trip time">
           <li>

@@ -11,6 +11,7 @@ import type { DrawFrame, PlotDef, PlotRun } from './core/types';
 import { drawLabel, strokePolyline, visibleLine } from './layers';
 import { fillBars } from './core/stepStroke';
 import { lw } from './core/plotStyle';
+import { drawSack, hasSackRows, sackCounts, sackReadout } from './sackMarks';
 
 function drawBars(f: DrawFrame, run: PlotRun, table: 'sends' | 'retx', mss: number, width: number) {
   const tb = run.trace.tables[table];
@@ -142,6 +143,8 @@ export const seqPlot: PlotDef = {
       ctx.setLineDash([]);
     }
     for (const run of runs) {
+      // SACK's blocks, lost marks and probes (flows with SACK on only), over the ACK line.
+      if (hasSackRows(run.trace)) drawSack(f, run, mss);
       drawRetransmitLabels(f, run, mss);
       drawDrops(f, run, mss);
     }
@@ -160,7 +163,7 @@ export const seqPlot: PlotDef = {
         key: run.key,
         label: run.label,
         color: run.style.color,
-        text: `highest sent ${sent} · acknowledged ${acked} (segments)`,
+        text: `highest sent ${sent} · acknowledged ${acked}${sackReadout(run.trace, t, mss, (v) => formatNumber(v, 6))} (segments)`,
       };
     });
   },
@@ -169,8 +172,12 @@ export const seqPlot: PlotDef = {
     const parts = runs.map((r) => {
       const f = r.summary?.flows[r.flow ?? 0];
       const drops = f ? f.drops.queue + f.drops.error + f.drops.scripted : 0;
-      return f ? `${r.label}: ${f.retransmits} retransmissions, ${drops} drops` : `${r.label}: running`;
+      const sack = hasSackRows(r.trace) ? `, ${sackCounts(r.trace)}` : '';
+      return f ? `${r.label}: ${f.retransmits} retransmissions, ${drops} drops${sack}` : `${r.label}: running`;
     });
-    return `Time–sequence plot: segments sent, retransmissions marked R, the ACK line and drops marked ✕. ${parts.join('; ')}.`;
+    const sack = runs.some((r) => hasSackRows(r.trace))
+      ? ' SACK blocks are bars above the ACK line (D-SACK in orange), segments marked lost L, tail loss probes P.'
+      : '';
+    return `Time–sequence plot: segments sent, retransmissions marked R, the ACK line and drops marked ✕.${sack} ${parts.join('; ')}.`;
   },
 };

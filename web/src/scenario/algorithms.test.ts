@@ -12,6 +12,7 @@ import {
   CUSTOM,
   DEFAULT_SELECTION,
   GROUPS,
+  flowSettingOf,
   hasWindowValidation,
   isAlgorithm,
   isCustomFlow,
@@ -143,6 +144,14 @@ describe('the algorithm model', () => {
       'cc.idle_policy': 'rfc2861',
       'cc.growth_gate': 'window_full',
     });
+  });
+
+  it('reads a flow setting as the run simulates it: the entry’s, else the scenario’s own', () => {
+    const ns2 = setAt(base, 'flows[0].cc.units', 'segments');
+    // NewReno leaves the units to the scenario; Linux 3.15 sets segments; 4.3BSD bytes.
+    expect(flowSettingOf(ns2, 'newreno', 'cc.units')).toBe('segments');
+    expect(flowSettingOf(base, 'newreno', 'cc.units')).toBe('bytes');
+    expect(flowSettingOf(ns2, CUSTOM, 'cc.units')).toBe('segments');
   });
 
   it('says which runs keep window-validation state', () => {

@@ -238,6 +238,12 @@ function idlePolicyOf(base: Scenario, name: AlgorithmName): JsonValue | undefine
   return entry ? (entry.settings[IDLE_POLICY] ?? defaultOf(IDLE_POLICY)) : getAt(base, `flows[0].${IDLE_POLICY}`);
 }
 
+/** A flow setting (`path` inside a flow, e.g. `cc.units`) as the run of `name` on `base`
+ *  simulates it (`runScenario`), its default when the scenario leaves it out. */
+export function flowSettingOf(base: Scenario, name: AlgorithmName, path: string): JsonValue {
+  return getAt(runScenario(base, name), `flows[0].${path}`) ?? defaultOf(path);
+}
+
 /** True when a run of `name` on `base` has an idle policy, so its trace has a window-
  *  validation series and its plot the lines and marks that go with it. */
 export function hasWindowValidation(base: Scenario, name: AlgorithmName): boolean {

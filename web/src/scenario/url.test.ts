@@ -91,6 +91,29 @@ describe('the scenario URL: round trip', () => {
     expect(getAt(back.scenario, 'flows[0].cc.idle_policy')).toBe('rfc2861');
   });
 
+  it('round-trips the SACK settings (flows[].sack.*) as f0.sack.* keys; a link without them opens without SACK', () => {
+    let scenario = defaultShareState().scenario;
+    scenario = setAt(scenario, 'flows[0].sack.enabled', true);
+    scenario = setAt(scenario, 'flows[0].sack.budget', 'prr_ssrb');
+    scenario = setAt(scenario, 'flows[0].sack.rack', true);
+    scenario = setAt(scenario, 'flows[0].sack.tlp', true);
+    scenario = setAt(scenario, 'flows[0].sack.blocks', 4);
+    const state: ShareState = { ...defaultShareState(), scenario };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    for (const k of ['f0.sack.enabled=true', 'f0.sack.budget=prr_ssrb', 'f0.sack.rack=true', 'f0.sack.blocks=4']) {
+      expect(query).toContain(k);
+    }
+    expect(getAt(back.scenario, 'flows[0].sack.enabled')).toBe(true);
+    expect(getAt(back.scenario, 'flows[0].sack.budget')).toBe('prr_ssrb');
+    expect(getAt(back.scenario, 'flows[0].sack.tlp')).toBe(true);
+    expect(getAt(back.scenario, 'flows[0].sack.blocks')).toBe(4);
+    // An older link (no sack keys) opens as before: SACK off, no notice.
+    const old = decodeShareState('v=4&alg=newreno&preset=fall-floyd-newreno-3drops', validate);
+    expect(old.notices).toEqual([]);
+    expect(getAt(old.state.scenario, 'flows[0].sack.enabled') ?? false).toBe(false);
+  });
+
   it('round-trips the lesson shown, and names a lesson that does not exist', () => {
     const name = tables.presets.find((p) => p.lesson)?.name ?? 'none';
     const state: ShareState = { ...defaultShareState(), lesson: name };

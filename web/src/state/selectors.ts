@@ -1,7 +1,7 @@
 // Derived reads of the store. Each returns a primitive or a reference already in the state.
 import type { RunSummary } from '../engine/protocol';
 import type { JsonValue } from '../lib/json';
-import { hasWindowValidation, isNewCwv } from '../scenario/algorithms';
+import { flowSettingOf, hasWindowValidation, isNewCwv } from '../scenario/algorithms';
 import { anyBbr } from '../scenario/bbr';
 import { getAt, timelineOf } from '../scenario/paths';
 import type { AppState, RunInfo } from './types';
@@ -53,4 +53,27 @@ export function selectNewCwv(s: AppState): boolean {
 /** True when some run of the page is BBR (its phases, BDP line and model plot to explain). */
 export function selectBbr(s: AppState): boolean {
   return anyBbr(s.mode, s.algorithms, s.scenario);
+}
+
+/** Per scenario object: whether a run of each algorithm has SACK on (selectors run on every
+ *  state change, hover included; the scenario object changes only with the scenario). */
+const sackRuns = new WeakMap<object, Map<string, boolean>>();
+
+/** True when some run has SACK on (`flows[i].sack.enabled`, the scenario's or the compared
+ *  algorithm's: `flowSettingOf`), so the time–sequence plot may draw SACK blocks, lost marks
+ *  and probes (and the legend names them). */
+export function selectSack(s: AppState): boolean {
+  if (s.mode === 'compete') {
+    const flows = getAt(s.scenario, 'flows');
+    const n = Array.isArray(flows) ? flows.length : 1;
+    for (let i = 0; i < n; i += 1) if (getAt(s.scenario, `flows[${i}].sack.enabled`) === true) return true;
+    return false;
+  }
+  let byAlg = sackRuns.get(s.scenario);
+  if (!byAlg) sackRuns.set(s.scenario, (byAlg = new Map()));
+  return s.algorithms.some((a) => {
+    let on = byAlg.get(a);
+    if (on === undefined) byAlg.set(a, (on = flowSettingOf(s.scenario, a, 'sack.enabled') === true));
+    return on;
+  });
 }

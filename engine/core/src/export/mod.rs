@@ -29,6 +29,8 @@ pub enum Table {
     Queues,
     /// `validation_flowN`: window validation (flows with an idle policy).
     Validation,
+    /// `recovery_flowN`: SACK loss recovery (flows with SACK on).
+    Recovery,
     /// `writes_flowN`: the application's writes (applications other than bulk).
     Writes,
     /// `throughput`: bytes per bin and traffic class.
@@ -44,11 +46,12 @@ pub enum Table {
 
 impl Table {
     /// Every table, in file order.
-    pub const ALL: [Table; 9] = [
+    pub const ALL: [Table; 10] = [
         Table::Series,
         Table::Events,
         Table::Queues,
         Table::Validation,
+        Table::Recovery,
         Table::Writes,
         Table::Throughput,
         Table::Rounds,
@@ -63,6 +66,7 @@ impl Table {
             Table::Events => "events",
             Table::Queues => "queues",
             Table::Validation => "validation",
+            Table::Recovery => "recovery",
             Table::Writes => "writes",
             Table::Throughput => "throughput",
             Table::Rounds => "rounds",
@@ -80,6 +84,9 @@ impl Table {
             }
             Table::Queues => "queue_<link>: packets and bytes in each traced queue, a row per change",
             Table::Validation => "validation_flowN: window validation state (flows with an idle policy)",
+            Table::Recovery => {
+                "recovery_flowN: SACK loss recovery: pipe, SACKed and lost bytes, PRR's counters, RACK's reordering window, the loss timer (flows with SACK on)"
+            }
             Table::Writes => {
                 "writes_flowN: each application write, its sojourn and latency (applications other than bulk)"
             }
@@ -265,7 +272,7 @@ impl Request {
 /// The writer an export feeds.
 #[derive(Debug)]
 enum Writer {
-    Tables(tables::TableWriter),
+    Tables(Box<tables::TableWriter>),
     Pcap(pcap::PcapWriter),
     Qlog(Box<qlog::QlogWriter>),
 }
@@ -308,7 +315,7 @@ impl Exporter {
                 let sim = Simulation::new(s);
                 let w = tables::TableWriter::new(&sim, *format, tables, &mut bufs);
                 let files = w.files.clone();
-                (sim, Writer::Tables(w), files)
+                (sim, Writer::Tables(Box::new(w)), files)
             }
             Request::Pcap { point, snaplen } => {
                 let mut sim = Simulation::new(s);

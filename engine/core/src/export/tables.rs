@@ -32,6 +32,23 @@ pub const QUEUE_FILE_COLUMNS: [&str; 4] = ["time_s", "packets", "bytes", "queuei
 /// Columns of each flow's window-validation state (`validation_flowN`).
 pub const VALIDATION_FILE_COLUMNS: [&str; 6] =
     ["time_s", "t_last_s", "t_prev_s", "w_used_bytes", "pipeack_bytes", "nvp"];
+/// Columns of each flow's SACK recovery state (`recovery_flowN`; see
+/// [`crate::trace::RECOVERY_COLUMNS`]): empty cells for "none" (recovery_point outside
+/// recovery, reo_wnd without RACK, timer_at when the loss timer is not armed).
+pub const RECOVERY_FILE_COLUMNS: [&str; 12] = [
+    "time_s",
+    "pipe_bytes",
+    "sacked_bytes",
+    "lost_bytes",
+    "in_recovery",
+    "recovery_point",
+    "prr_delivered",
+    "prr_out",
+    "reo_wnd_s",
+    "timer_at_s",
+    "timer_kind",
+    "probe_out",
+];
 /// Columns of each flow's delivered writes (`writes_flowN`).
 pub const WRITES_FILE_COLUMNS: [&str; 4] = ["written_s", "bytes", "sojourn_s", "latency_s"];
 /// Columns of the throughput table (`throughput`).
@@ -123,6 +140,7 @@ pub struct TableWriter {
     /// as the run starts.
     queues: Vec<(Out, f64)>,
     validation: Vec<Option<Out>>,
+    recovery: Vec<Option<Out>>,
     writes: Vec<Option<Out>>,
     throughput: Option<Out>,
     rounds: Vec<Option<(Out, crate::rounds::RoundTracker)>>,
@@ -144,6 +162,7 @@ impl TableWriter {
             events: None,
             queues: Vec::new(),
             validation: vec![None; sim.flow_count()],
+            recovery: vec![None; sim.flow_count()],
             writes: vec![None; sim.flow_count()],
             throughput: None,
             rounds: (0..sim.flow_count()).map(|_| None).collect(),
@@ -202,6 +221,14 @@ impl TableWriter {
                                 format!("validation_flow{i}"),
                                 &VALIDATION_FILE_COLUMNS,
                             ));
+                        }
+                    }
+                }
+                Table::Recovery => {
+                    for i in 0..sim.flow_count() {
+                        if sim.recovery_series(i).is_some() {
+                            w.recovery[i] =
+                                Some(open(&mut w, bufs, format!("recovery_flow{i}"), &RECOVERY_FILE_COLUMNS));
                         }
                     }
                 }
@@ -436,6 +463,37 @@ impl TableWriter {
             }
             self.validation[i] = Some(out);
         }
+        for (i, rows) in rows.recovery.iter().enumerate() {
+            let (Some(mut out), Some(rows)) = (self.recovery[i], rows) else {
+                continue;
+            };
+            for &(t, r) in rows {
+                let point = if r.in_recovery {
+                    Cell::U(r.recovery_point)
+                } else {
+                    Cell::Empty
+                };
+                self.row(
+                    &mut out,
+                    bufs,
+                    &[
+                        Cell::F(ns_to_secs(t)),
+                        Cell::U(r.pipe),
+                        Cell::U(r.sacked),
+                        Cell::U(r.lost),
+                        Cell::U(r.in_recovery as u64),
+                        point,
+                        Cell::U(r.prr_delivered),
+                        Cell::U(r.prr_out),
+                        opt_secs(r.reo_wnd),
+                        opt_secs(r.timer_at),
+                        Cell::U(r.timer_kind as u64),
+                        Cell::U(r.probe_out as u64),
+                    ],
+                );
+            }
+            self.recovery[i] = Some(out);
+        }
     }
 
     fn round_row(&self, out: &mut Out, bufs: &mut [Vec<u8>], r: &crate::rounds::Round) {
@@ -505,6 +563,7 @@ impl TableWriter {
                 .chain(self.queues.iter().map(|(o, _)| o));
             let tables = tables
                 .chain(self.validation.iter().flatten())
+                .chain(self.recovery.iter().flatten())
                 .chain(self.writes.iter().flatten())
                 .chain(self.throughput.iter())
                 .chain(self.rounds.iter().flatten().map(|(o, _)| o));

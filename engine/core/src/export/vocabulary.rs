@@ -11,7 +11,7 @@
 use crate::net::QUEUE_COLUMNS;
 use crate::thin::WRITE_COLUMNS;
 use crate::throughput::THROUGHPUT_COLUMNS;
-use crate::trace::{EventKind, EVENT_COLUMNS, SERIES_COLUMNS, VALIDATION_COLUMNS};
+use crate::trace::{EventKind, EVENT_COLUMNS, RECOVERY_COLUMNS, SERIES_COLUMNS, VALIDATION_COLUMNS};
 use serde_json::{json, Value};
 
 /// Where a trace table's rows come from: one of the engine's column reads (`Sim.*_cols`,
@@ -26,6 +26,8 @@ pub enum TraceSource {
     Queue,
     /// A flow's window-validation series (`validation_cols`).
     Validation,
+    /// A SACK flow's loss-recovery series (`recovery_cols`).
+    Recovery,
     /// Bytes per bin and traffic class (`throughput_cols`), run-wide.
     Throughput,
     /// A flow's delivered writes (`writes_cols`).
@@ -40,6 +42,7 @@ impl TraceSource {
             TraceSource::Events => "events",
             TraceSource::Queue => "queue",
             TraceSource::Validation => "validation",
+            TraceSource::Recovery => "recovery",
             TraceSource::Throughput => "throughput",
             TraceSource::Writes => "writes",
         }
@@ -52,6 +55,7 @@ impl TraceSource {
             TraceSource::Events => &EVENT_COLUMNS,
             TraceSource::Queue => &QUEUE_COLUMNS,
             TraceSource::Validation => &VALIDATION_COLUMNS,
+            TraceSource::Recovery => &RECOVERY_COLUMNS,
             TraceSource::Throughput => &THROUGHPUT_COLUMNS,
             TraceSource::Writes => &WRITE_COLUMNS,
         }
@@ -91,7 +95,7 @@ const fn events(name: &'static str, columns: &'static [&'static str], kinds: &'s
 
 /// The tables a run produces for the page, per flow (the queue and throughput tables are the
 /// run's), in the page's order.
-pub const TRACE_TABLES: [TraceTable; 13] = [
+pub const TRACE_TABLES: [TraceTable; 16] = [
     // Window state, one row per change: cwnd, inflated, ssthresh (+∞ = unlimited), flight in
     // bytes; srtt and rto in seconds; phase code.
     table(
@@ -173,6 +177,25 @@ pub const TRACE_TABLES: [TraceTable; 13] = [
         TraceSource::Validation,
         &["t", "w_used", "pipeack", "nvp"],
     ),
+    // SACK blocks, one row per block of each ACK a SACK flow receives (after its
+    // `ack_received` row): seq = left edge, len = bytes, seg = the block's position in the
+    // option (0 first), tx = 1 for a D-SACK block, else 0.
+    events(
+        "sack_blocks",
+        &["t", "seq", "len", "seg", "tx"],
+        &[EventKind::SackBlock],
+    ),
+    // SACK loss recovery's marks: `marked_lost` (seq, len, seg; tx = 1 RFC 6675's IsLost,
+    // 2 RACK, 3 the head at recovery start) and `tail_loss_probe` (seq, len, seg of the
+    // probe; tx its transmission); kind code.
+    events(
+        "loss_marks",
+        &["t", "kind", "seq", "len", "seg", "tx"],
+        &[EventKind::MarkedLost, EventKind::TailLossProbe],
+    ),
+    // SACK loss recovery's state, one row per change, only for flows with SACK on (see
+    // RECOVERY_COLUMNS: bytes, seconds, NaN for none).
+    table("recovery", TraceSource::Recovery, &RECOVERY_COLUMNS),
     // Bytes per bin and traffic class: t = the bin's start; class index; bytes that crossed
     // the forward bottleneck; bytes delivered.
     table(

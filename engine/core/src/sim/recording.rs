@@ -84,6 +84,20 @@ impl Simulation {
         Some(cache.finish())
     }
 
+    /// Digest of the SACK recovery series (None when no flow has SACK on): kept apart from
+    /// [`Simulation::digest`] like the window-validation series (it is bookkeeping derived
+    /// from the packets and windows digested there), and checked natively and in wasm.
+    pub fn recovery_digest(&self) -> Option<u64> {
+        if !self.any_recovery {
+            return None;
+        }
+        let mut cache = SectionDigests::default();
+        for (k, v) in self.recovery.iter().flatten().enumerate() {
+            cache.extend(k, &v.rows);
+        }
+        Some(cache.finish())
+    }
+
     /// Chooses what the run keeps; call before running. [`Recording::Full`] (the default)
     /// stores every row for the front ends; [`Recording::Summary`] stores none — the summary
     /// is accumulated as the run goes and memory stays flat however long the run — and, if
@@ -112,6 +126,7 @@ impl Simulation {
             }
         }
         self.validation.iter_mut().flatten().for_each(|v| set(&mut v.stream));
+        self.recovery.iter_mut().flatten().for_each(|v| set(&mut v.stream));
         if drop && !hash {
             // Rows neither stored nor hashed need not be made at all: the summary reads
             // counters, histograms and integrals, never the event log or the queues. A link
@@ -192,6 +207,11 @@ impl Simulation {
                 .collect(),
             validation: self
                 .validation
+                .iter_mut()
+                .map(|v| v.as_mut().map(|v| std::mem::take(&mut v.rows)))
+                .collect(),
+            recovery: self
+                .recovery
                 .iter_mut()
                 .map(|v| v.as_mut().map(|v| std::mem::take(&mut v.rows)))
                 .collect(),
