@@ -19,7 +19,7 @@ use crate::net::sack::SackBlocks;
 use crate::time::Ns;
 use prr::Prr;
 use rack::Rack;
-use scoreboard::{Next, SackUpdate, Scoreboard};
+use scoreboard::{Next, RackVerdict, SackUpdate, Scoreboard};
 use settings::{RecoveryBudget, SackCfg};
 
 /// What started a recovery (recorded with its explanation).
@@ -166,30 +166,28 @@ impl SackSender {
         let reo = self
             .rack
             .reo_wnd(self.in_recovery, self.sb.sacked_segs, self.dupthresh, srtt);
-        let mut wait: Option<Ns> = None;
-        for i in 0..self.sb.len() {
-            let e = self.sb.get(i);
-            if e.sacked || (e.lost && !e.rexmit) {
-                continue;
-            }
-            match self.rack.remaining(now, e.xmit, e.end(), reo) {
-                Some(0) if self.sb.mark_lost(i) => self.newly_lost.push(i),
-                Some(0) => {}
-                Some(t) => wait = Some(wait.map_or(t, |w: Ns| w.max(t))),
-                None => {}
-            }
-        }
+        let rack = self.rack;
+        let mut out = std::mem::take(&mut self.newly_lost);
+        let wait = self.sb.rack_walk(
+            |e| match rack.remaining(now, e.xmit, e.end(), reo) {
+                None => RackVerdict::Stop,
+                Some(0) => RackVerdict::Lost,
+                Some(t) => RackVerdict::Wait(t),
+            },
+            &mut out,
+        );
+        self.newly_lost = out;
         wait
     }
 
     /// What to send next, or None: in recovery NextSeg's four rules; outside it, segments
     /// deemed lost (after a timeout) first, then new data.
-    pub fn next(&self, new_data: bool, high_ack: u64) -> Option<Next> {
+    pub fn next(&mut self, new_data: bool, high_ack: u64) -> Option<Next> {
         if self.in_recovery {
             return self.sb.next_seg(new_data, self.recovery_point, high_ack);
         }
-        if let Some(i) = self.sb.entries().iter().position(|e| e.lost && !e.sacked && !e.rexmit) {
-            return Some(Next::Lost(i));
+        if self.sb.any_waiting() {
+            return self.sb.next_seg(false, self.recovery_point, high_ack);
         }
         new_data.then_some(Next::New)
     }

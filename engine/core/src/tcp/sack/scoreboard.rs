@@ -6,7 +6,7 @@
 
 use crate::net::sack::SackBlocks;
 use crate::time::Ns;
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 /// One outstanding segment as the scoreboard sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +63,13 @@ pub enum Next {
     Rescue(usize),
 }
 
-/// The scoreboard.
+/// The scoreboard. What the sender asks per ACK or per segment costs O(log n) or amortised
+/// O(1) in the segments outstanding (a window of a million segments must not make every
+/// ACK scan it): pipe and the byte counts are kept as entries change, the segments waiting
+/// for their retransmission are a sorted set, the SACKed ranges are kept merged (a block
+/// that every ACK repeats costs nothing after its first report), IsLost and NextSeg's rule
+/// 3 move cursors forward, and RACK walks the transmissions in the order they left, from
+/// the oldest still undecided.
 #[derive(Clone, Debug, Default)]
 pub struct Scoreboard {
     segs: VecDeque<Entry>,
@@ -75,6 +81,33 @@ pub struct Scoreboard {
     pub high_sacked: u64,
     /// RFC 6675 RescueRxt: the recovery point when the rescue retransmission was sent.
     pub rescue_rxt: Option<u64>,
+    /// pipe (RFC 6675 SetPipe), bytes and segments.
+    pipe_b: u64,
+    pipe_s: u64,
+    /// The SACKed byte ranges above the cumulative ACK, merged and sorted.
+    ranges: VecDeque<(u64, u64)>,
+    /// First bytes of the segments deemed lost and not resent since (NextSeg's rule 1).
+    waiting: BTreeSet<u64>,
+    /// Their bytes.
+    waiting_bytes: u64,
+    /// IsLost has decided every segment below this byte.
+    islost_done: u64,
+    /// No segment below this byte is a candidate for NextSeg's rule 3.
+    rule3_from: u64,
+    /// Every transmission in the order it left: (time, first byte, attempt). An entry is
+    /// stale once its segment is gone, SACKed, deemed lost or sent again.
+    tsorted: VecDeque<(Ns, u64, u32)>,
+}
+
+/// What RACK decides for one undecided transmission (`Scoreboard::rack_walk`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RackVerdict {
+    /// Sent after RACK's segment: this and every later transmission are not judged.
+    Stop,
+    /// Lost now.
+    Lost,
+    /// Lost after this long unless delivered first.
+    Wait(Ns),
 }
 
 impl Scoreboard {
@@ -98,6 +131,67 @@ impl Scoreboard {
         self.segs.is_empty()
     }
 
+    /// Bytes deemed lost and not yet resent.
+    pub fn waiting_bytes(&self) -> u64 {
+        self.waiting_bytes
+    }
+
+    /// Whether a segment deemed lost waits for its retransmission.
+    pub fn any_waiting(&self) -> bool {
+        !self.waiting.is_empty()
+    }
+
+    /// The index of the first segment starting at or after byte `seq`.
+    fn index_of(&self, seq: u64) -> usize {
+        self.segs.partition_point(|e| e.seq < seq)
+    }
+
+    /// The index of the segment starting at `seq`, if it is outstanding.
+    fn find(&self, seq: u64) -> Option<usize> {
+        let i = self.index_of(seq);
+        (i < self.segs.len() && self.segs[i].seq == seq).then_some(i)
+    }
+
+    /// An entry's share of pipe: (bytes, segments).
+    fn share(e: &Entry) -> (u64, u64) {
+        if e.sacked {
+            return (0, 0);
+        }
+        let n = (!e.lost) as u64 + e.rexmit as u64;
+        (n * e.len as u64, n)
+    }
+
+    fn waits(e: &Entry) -> bool {
+        e.lost && !e.sacked && !e.rexmit
+    }
+
+    /// Changes entry `i` with `f`, keeping pipe, the SACKed counts and the waiting set.
+    fn update(&mut self, i: usize, f: impl FnOnce(&mut Entry)) -> Entry {
+        let before = self.segs[i];
+        f(&mut self.segs[i]);
+        let after = self.segs[i];
+        let ((b, s), (b2, s2)) = (Self::share(&before), Self::share(&after));
+        self.pipe_b = self.pipe_b - b + b2;
+        self.pipe_s = self.pipe_s - s + s2;
+        match (Self::waits(&before), Self::waits(&after)) {
+            (false, true) => {
+                self.waiting.insert(after.seq);
+                self.waiting_bytes += after.len as u64;
+            }
+            (true, false) => {
+                self.waiting.remove(&after.seq);
+                self.waiting_bytes -= after.len as u64;
+            }
+            _ => {}
+        }
+        if after.sacked && !before.sacked {
+            self.sacked_bytes += after.len as u64;
+            self.sacked_segs += 1;
+            self.high_sacked = self.high_sacked.max(after.end());
+        }
+        after
+    }
+
     /// A new segment left at `now`.
     pub fn sent_new(&mut self, seq: u64, len: u32, no: u32, now: Ns) {
         self.segs.push_back(Entry {
@@ -110,15 +204,38 @@ impl Scoreboard {
             lost: false,
             rexmit: false,
         });
+        self.pipe_b += len as u64;
+        self.pipe_s += 1;
+        self.tsorted.push_back((now, seq, 1));
     }
 
     /// Segment `i` was sent again at `now`.
     pub fn resent(&mut self, i: usize, now: Ns) -> Entry {
-        let e = &mut self.segs[i];
-        e.tx += 1;
-        e.xmit = now;
-        e.rexmit = true;
-        *e
+        let e = self.update(i, |e| {
+            e.tx += 1;
+            e.xmit = now;
+            e.rexmit = true;
+        });
+        self.tsorted.push_back((now, e.seq, e.tx));
+        self.compact();
+        e
+    }
+
+    /// Drops stale transmissions once they outnumber the segments (RACK skips them, but
+    /// they must not pile up behind an undecided one).
+    fn compact(&mut self) {
+        if self.tsorted.len() > 2 * self.segs.len() + 64 {
+            let mut t = std::mem::take(&mut self.tsorted);
+            t.retain(|&(_, seq, tx)| self.live(seq, tx).is_some());
+            self.tsorted = t;
+        }
+    }
+
+    /// The index of the segment a transmission sent, while RACK may still judge it.
+    fn live(&self, seq: u64, tx: u32) -> Option<usize> {
+        let i = self.find(seq)?;
+        let e = &self.segs[i];
+        (e.tx == tx && !e.sacked && !Self::waits(e)).then_some(i)
     }
 
     /// The cumulative ACK moved to `ack`: the segments below it leave. Returns the bytes
@@ -127,30 +244,60 @@ impl Scoreboard {
     pub fn cum_ack(&mut self, ack: u64) -> (u64, Option<(Ns, u64, u32)>) {
         let mut fresh = 0;
         let mut newest: Option<(Ns, u64, u32)> = None;
-        while let Some(e) = self.segs.front() {
-            if e.end() > ack {
-                break;
-            }
-            let e = self.segs.pop_front().expect("a front");
-            if e.sacked {
-                self.sacked_bytes -= e.len as u64;
-                self.sacked_segs -= 1;
-            } else {
+        while self.segs.front().is_some_and(|e| e.end() <= ack) {
+            // Out of pipe and of the waiting set first, as if SACKed.
+            let was = self.segs[0].sacked;
+            let e = self.update(0, |e| e.sacked = true);
+            self.segs.pop_front();
+            self.sacked_bytes -= e.len as u64;
+            self.sacked_segs -= 1;
+            if !was {
                 fresh += e.len as u64;
                 if newest.is_none_or(|(t, end, _)| (e.xmit, e.end()) > (t, end)) {
                     newest = Some((e.xmit, e.end(), e.tx));
                 }
             }
         }
+        while self.ranges.front().is_some_and(|r| r.1 <= ack) {
+            self.ranges.pop_front();
+        }
+        if let Some(r) = self.ranges.front_mut() {
+            r.0 = r.0.max(ack);
+        }
         if self.high_sacked <= ack {
             self.high_sacked = 0;
         }
+        while self.tsorted.front().is_some_and(|&(_, seq, _)| seq < ack) {
+            self.tsorted.pop_front();
+        }
         (fresh, newest)
+    }
+
+    /// Adds `[l, r)` to the SACKed ranges; returns the parts not SACKed before.
+    fn add_range(&mut self, l: u64, r: u64, out: &mut Vec<(u64, u64)>) {
+        let first = self.ranges.partition_point(|&(_, e)| e < l);
+        let (mut cur, mut nl, mut nr, mut k) = (l, l, r, first);
+        while k < self.ranges.len() && self.ranges[k].0 <= r {
+            let (s, e) = self.ranges[k];
+            if s > cur {
+                out.push((cur, s.min(r)));
+            }
+            cur = cur.max(e);
+            nl = nl.min(s);
+            nr = nr.max(e);
+            k += 1;
+        }
+        if cur < r {
+            out.push((cur, r));
+        }
+        self.ranges.drain(first..k);
+        self.ranges.insert(first, (nl, nr));
     }
 
     /// Applies an ACK's SACK blocks (cumulative ACK `ack`, already applied).
     pub fn apply(&mut self, ack: u64, blocks: &SackBlocks) -> SackUpdate {
         let mut u = SackUpdate::default();
+        let mut fresh = Vec::new();
         for (i, (l, r)) in blocks.iter().enumerate() {
             if i == 0 && blocks.dsack {
                 u.dsack = Some((l, r));
@@ -159,24 +306,22 @@ impl Scoreboard {
             if r <= ack {
                 continue;
             }
-            // The first segment that ends after l.
-            let mut k = self.segs.partition_point(|e| e.end() <= l);
-            while let Some(e) = self.segs.get_mut(k) {
-                if e.seq >= r {
-                    break;
-                }
-                if e.seq >= l && e.end() <= r && !e.sacked {
-                    e.sacked = true;
-                    self.sacked_bytes += e.len as u64;
-                    self.sacked_segs += 1;
-                    u.newly_sacked += e.len as u64;
-                    u.newly_sacked_segs += 1;
-                    self.high_sacked = self.high_sacked.max(e.end());
-                    if u.newest.is_none_or(|(t, end, _)| (e.xmit, e.end()) > (t, end)) {
-                        u.newest = Some((e.xmit, e.end(), e.tx));
+            fresh.clear();
+            self.add_range(l.max(ack), r, &mut fresh);
+            for &(a, b) in &fresh {
+                let mut k = self.index_of(a);
+                while k < self.segs.len() && self.segs[k].seq < b {
+                    let e = self.segs[k];
+                    if e.end() <= b && !e.sacked {
+                        self.update(k, |e| e.sacked = true);
+                        u.newly_sacked += e.len as u64;
+                        u.newly_sacked_segs += 1;
+                        if u.newest.is_none_or(|(t, end, _)| (e.xmit, e.end()) > (t, end)) {
+                            u.newest = Some((e.xmit, e.end(), e.tx));
+                        }
                     }
+                    k += 1;
                 }
-                k += 1;
             }
         }
         u
@@ -184,21 +329,37 @@ impl Scoreboard {
 
     /// RFC 6675 §4 IsLost for every segment: a segment is lost when DupThresh segments
     /// above it are SACKed, or more than (DupThresh − 1)·SMSS bytes above it are. Marks
-    /// them; returns the newly marked (index, entry) in order.
+    /// them; pushes the newly marked indices, in order, to `out`.
     pub fn mark_is_lost(&mut self, dupthresh: u64, smss: u64, out: &mut Vec<usize>) {
-        let (mut segs, mut bytes) = (0u64, 0u64);
-        for i in (0..self.segs.len()).rev() {
-            let e = &mut self.segs[i];
-            if e.sacked {
-                segs += 1;
-                bytes += e.len as u64;
-            } else if !e.lost && (segs >= dupthresh || bytes > (dupthresh - 1) * smss) {
-                e.lost = true;
-                e.rexmit = false;
+        // Every segment below the start of the k-th SACKed range from the top has the
+        // ranges 1..k above it: find the first k that makes IsLost true.
+        let (mut segs, mut bytes, mut boundary) = (0u64, 0u64, None);
+        for &(s, e) in self.ranges.iter().rev() {
+            segs += (self.index_of(e) - self.index_of(s)) as u64;
+            bytes += e - s;
+            if segs >= dupthresh || bytes > (dupthresh - 1) * smss {
+                boundary = Some(s);
+                break;
+            }
+        }
+        let Some(boundary) = boundary else {
+            return;
+        };
+        if boundary <= self.islost_done {
+            return;
+        }
+        let (from, to) = (self.index_of(self.islost_done), self.index_of(boundary));
+        for i in from..to {
+            let e = self.segs[i];
+            if !e.sacked && !e.lost {
+                self.update(i, |e| {
+                    e.lost = true;
+                    e.rexmit = false;
+                });
                 out.push(i);
             }
         }
-        out.reverse();
+        self.islost_done = boundary;
     }
 
     /// Whether segment 0 (the one at the cumulative ACK) is lost by IsLost's rule.
@@ -211,49 +372,48 @@ impl Scoreboard {
 
     /// Marks segment `i` lost (RACK, a timeout); false if it was already, or SACKed.
     pub fn mark_lost(&mut self, i: usize) -> bool {
-        let e = &mut self.segs[i];
-        if e.sacked || (e.lost && !e.rexmit) {
+        let e = self.segs[i];
+        if e.sacked || Self::waits(&e) {
             return false;
         }
-        e.lost = true;
-        e.rexmit = false;
+        self.update(i, |e| {
+            e.lost = true;
+            e.rexmit = false;
+        });
         true
     }
 
     /// RFC 6675 §4 SetPipe: over the outstanding segments, one for each not SACKed and not
     /// lost, one more for each whose retransmission is in the network: (bytes, segments).
     pub fn pipe(&self) -> (u64, u64) {
-        let (mut bytes, mut segs) = (0u64, 0u64);
-        for e in &self.segs {
-            if e.sacked {
-                continue;
-            }
-            let n = (!e.lost) as u64 + e.rexmit as u64;
-            bytes += n * e.len as u64;
-            segs += n;
-        }
-        (bytes, segs)
+        (self.pipe_b, self.pipe_s)
     }
 
     /// RFC 6675 §4 NextSeg: what to send next. `new_data` says whether rule 2 may send new
     /// data (the application has some and the receiver's window allows it); `recovery_point`
     /// is the current recovery's, for the rescue retransmission; `high_ack` the cumulative
     /// ACK.
-    pub fn next_seg(&self, new_data: bool, recovery_point: u64, high_ack: u64) -> Option<Next> {
+    pub fn next_seg(&mut self, new_data: bool, recovery_point: u64, high_ack: u64) -> Option<Next> {
         // Rule 1: lost, not SACKed, not retransmitted since it was deemed lost.
-        if let Some(i) = self.segs.iter().position(|e| e.lost && !e.sacked && !e.rexmit) {
-            return Some(Next::Lost(i));
+        if let Some(&seq) = self.waiting.first() {
+            return Some(Next::Lost(self.index_of(seq)));
         }
         if new_data {
             return Some(Next::New);
         }
-        // Rule 3: not SACKed, not retransmitted, below the highest SACKed byte.
-        if let Some(i) = self
-            .segs
-            .iter()
-            .position(|e| !e.sacked && !e.rexmit && !e.lost && e.end() <= self.high_sacked)
-        {
-            return Some(Next::Unsacked(i));
+        // Rule 3: not SACKed, not retransmitted, below the highest SACKed byte. A segment
+        // once passed is never a candidate again (it is SACKed, resent or lost for good).
+        let mut k = self.index_of(self.rule3_from);
+        while k < self.segs.len() && self.segs[k].end() <= self.high_sacked {
+            let e = self.segs[k];
+            if !e.sacked && !e.rexmit && !e.lost {
+                self.rule3_from = e.seq;
+                return Some(Next::Unsacked(k));
+            }
+            k += 1;
+        }
+        if let Some(e) = self.segs.get(k) {
+            self.rule3_from = self.rule3_from.max(e.seq);
         }
         // Rule 4: one rescue retransmission per recovery, of the highest un-SACKed segment
         // (which it must include). Our reading: not when that segment's retransmission is
@@ -270,17 +430,59 @@ impl Scoreboard {
         None
     }
 
+    /// RACK's walk (RFC 8985 §6.2 step 5) over the transmissions not yet decided, oldest
+    /// first: `judge` says for each whether it is lost, due later, or sent after RACK's
+    /// segment (which ends the walk). Marks the lost, pushes their indices to `out`, and
+    /// returns the longest wait (the RACK timer's).
+    pub fn rack_walk(&mut self, mut judge: impl FnMut(&Entry) -> RackVerdict, out: &mut Vec<usize>) -> Option<Ns> {
+        let mut wait: Option<Ns> = None;
+        let mut k = 0;
+        while k < self.tsorted.len() {
+            let (_, seq, tx) = self.tsorted[k];
+            let Some(i) = self.live(seq, tx) else {
+                if k == 0 {
+                    self.tsorted.pop_front();
+                } else {
+                    k += 1;
+                }
+                continue;
+            };
+            match judge(&self.segs[i]) {
+                RackVerdict::Stop => break,
+                RackVerdict::Lost => {
+                    if self.mark_lost(i) {
+                        out.push(i);
+                    }
+                    if k == 0 {
+                        self.tsorted.pop_front();
+                    } else {
+                        k += 1;
+                    }
+                }
+                RackVerdict::Wait(t) => {
+                    wait = Some(wait.map_or(t, |w: Ns| w.max(t)));
+                    k += 1;
+                }
+            }
+        }
+        wait
+    }
+
     /// A timeout (RFC 6675 §5.1, Linux's tcp_enter_loss): every segment not SACKed is
     /// deemed lost and none is in the network as a retransmission any more.
     pub fn on_timeout(&mut self) -> u64 {
         let mut n = 0;
-        for e in self.segs.iter_mut() {
-            if !e.sacked {
+        for i in 0..self.segs.len() {
+            let e = self.segs[i];
+            if !e.sacked && !Self::waits(&e) {
                 n += (!e.lost) as u64;
-                e.lost = true;
-                e.rexmit = false;
+                self.update(i, |e| {
+                    e.lost = true;
+                    e.rexmit = false;
+                });
             }
         }
+        self.tsorted.clear();
         n
     }
 }

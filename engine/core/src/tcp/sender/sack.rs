@@ -50,7 +50,8 @@ impl Sender {
         let mut new_sent = false;
         loop {
             let new_len = self.sack_new_len();
-            let Some(next) = self.sk().next(new_len > 0, self.snd_una) else {
+            let una = self.snd_una;
+            let Some(next) = self.sk_mut().next(new_len > 0, una) else {
                 if self.cc.why.on {
                     self.explain_nagle_hold(pipe_b, pipe_s);
                 }
@@ -293,11 +294,7 @@ impl Sender {
         let new_waits = self.app_written.saturating_sub(self.snd_max) > 0;
         let (threshold, er) = sk.threshold(new_waits);
         let trigger = if sk.rack_on {
-            sk.sb
-                .entries()
-                .iter()
-                .any(|e| e.lost && !e.sacked && !e.rexmit)
-                .then_some(Trigger::Rack)
+            sk.sb.any_waiting().then_some(Trigger::Rack)
         } else if sk.dupacks >= threshold {
             Some(if er {
                 Trigger::EarlyRetransmit
@@ -554,13 +551,7 @@ impl Sender {
     pub fn recovery_row(&self) -> Option<crate::trace::RecoveryRow> {
         let sk = self.sack.as_deref()?;
         let (pipe, _) = sk.sb.pipe();
-        let lost = sk
-            .sb
-            .entries()
-            .iter()
-            .filter(|e| e.lost && !e.sacked && !e.rexmit)
-            .map(|e| e.len as u64)
-            .sum();
+        let lost = sk.sb.waiting_bytes();
         let reo = if sk.rack_on {
             sk.rack
                 .reo_wnd(sk.in_recovery, sk.sb.sacked_segs, sk.dupthresh, self.rtt.srtt())
