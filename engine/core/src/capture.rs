@@ -20,7 +20,7 @@
 //! or before the clock in time order, and the rest later. Capture is off unless asked for:
 //! a run without it pays one untaken branch per packet.
 
-use crate::net::sack::SackBlocks;
+use crate::net::sack::{SackBlocks, SackStore};
 use crate::net::{Packet, PktKind};
 use crate::time::Ns;
 
@@ -112,7 +112,7 @@ impl Capture {
     /// receiver's access link for its ACKs and SYN-ACKs).
     #[cold]
     #[inline(never)]
-    pub fn starts(&mut self, link: u32, t: Ns, pkt: &Packet, sack: Option<&SackBlocks>) {
+    pub fn starts(&mut self, link: u32, t: Ns, pkt: &Packet, sacks: &SackStore) {
         let mine = match self.point {
             CapturePoint::Bottleneck => link < 2,
             CapturePoint::Sender => {
@@ -123,21 +123,21 @@ impl Capture {
             }
         };
         if mine {
-            self.push(t, *pkt, sack);
+            self.push(t, *pkt, sacks.get(pkt.sack_handle()));
         }
     }
 
     /// `pkt` reached its endpoint at `now`: captured at the receiver (data, SYN) or the
     /// sender (ACK, SYN-ACK).
     #[inline]
-    pub fn arrived(&mut self, now: Ns, pkt: &Packet, sack: Option<&SackBlocks>) {
+    pub fn arrived(&mut self, now: Ns, pkt: &Packet, sacks: &SackStore) {
         let at = match pkt.kind {
             PktKind::Data | PktKind::Syn => CapturePoint::Receiver,
             PktKind::Ack | PktKind::SynAck => CapturePoint::Sender,
             PktKind::Udp => return,
         };
         if self.point == at {
-            self.push(now, *pkt, sack);
+            self.push(now, *pkt, sacks.get(pkt.sack_handle()));
         }
     }
 
@@ -182,7 +182,6 @@ mod tests {
             tx: 1,
             size: 41,
             fate: Fate::Ok,
-            sack: 0,
         }
     }
 

@@ -124,7 +124,6 @@ impl CrossSource {
             tx: 1,
             size: self.size,
             fate: Fate::Ok,
-            sack: 0,
         }
     }
 }

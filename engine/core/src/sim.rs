@@ -643,14 +643,25 @@ impl Simulation {
         }
     }
 
+    /// An ACK of a SACK flow: its blocks (if it carries any) leave the store with it.
+    #[cold]
+    #[inline(never)]
+    fn deliver_sack(&mut self, i: usize, pkt: &Packet) {
+        let sack = self.world.sacks.take(pkt.sack_handle());
+        self.senders[i].on_ack_with_sack(&mut self.world, pkt, sack.as_ref());
+    }
+
     /// An ACK or SYN-ACK reached its flow's sender.
     #[inline]
     fn deliver_to_sender(&mut self, pkt: Packet) {
         let i = pkt.flow as usize;
         let now = self.world.now;
         self.release_writes(i, now);
-        let sack = self.world.sacks.take(pkt.sack);
-        self.senders[i].on_ack_with_sack(&mut self.world, &pkt, sack.as_ref());
+        if self.senders[i].has_sack() {
+            self.deliver_sack(i, &pkt);
+        } else {
+            self.senders[i].on_ack(&mut self.world, &pkt);
+        }
         self.resume_writes(i);
         let w = &mut self.world;
         let s = &self.senders[i];

@@ -370,7 +370,6 @@ mod tests {
                 tx: 1,
                 size: len + 52,
                 fate: Fate::Ok,
-                sack: 0,
             },
             sack: Default::default(),
         }

@@ -84,7 +84,9 @@ pub struct Packet {
     pub kind: PktKind,
     /// Data: first payload byte. ACK: cumulative acknowledgment (next byte expected).
     pub seq: u64,
-    /// Payload bytes.
+    /// Payload bytes. An ACK carries none: its `len` holds the handle of its SACK option in
+    /// the world's store instead (0 = none; see `sack.rs` and [`Packet::sack_handle`]), so a
+    /// packet stays 32 bytes and a flow without SACK pays nothing for the option.
     pub len: u32,
     /// Data/SYN: segment number (SYN = 0). ACK: how many earlier ACKs carried the same value
     /// (the ACK's identity for loss decisions).
@@ -95,9 +97,28 @@ pub struct Packet {
     pub size: u32,
     /// Whether it will be discarded on arrival.
     pub fate: Fate,
-    /// ACK: the handle of the SACK blocks it carries in the world's store (0 = none; see
-    /// `sack.rs`).
-    pub sack: u32,
+}
+
+impl Packet {
+    /// The handle of an ACK's SACK option in the world's store (0: none, or not an ACK).
+    #[inline]
+    pub fn sack_handle(&self) -> u32 {
+        if self.kind == PktKind::Ack {
+            self.len
+        } else {
+            0
+        }
+    }
+
+    /// Payload bytes (an ACK's `len` is its SACK handle).
+    #[inline]
+    pub fn payload(&self) -> u32 {
+        if self.kind == PktKind::Ack {
+            0
+        } else {
+            self.len
+        }
+    }
 }
 
 /// Where a packet goes after crossing a link.
@@ -728,7 +749,6 @@ mod tests {
             tx,
             size: 1500,
             fate: Fate::Ok,
-            sack: 0,
         }
     }
 

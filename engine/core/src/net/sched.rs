@@ -253,7 +253,6 @@ mod tests {
             tx: 1,
             size: 1500,
             fate: Fate::Ok,
-            sack: 0,
         }
     }
 

@@ -83,7 +83,7 @@ impl World {
             }
             let (done, arrival) = link.serve(at, pkt.size);
             if let Some(c) = self.capture.as_deref_mut() {
-                c.starts(link_id, done - link.last_service_time(), &pkt, self.sacks.get(pkt.sack));
+                c.starts(link_id, done - link.last_service_time(), &pkt, &self.sacks);
             }
             if link_id == 0 && pkt.kind == PktKind::Data {
                 // Its transmission starts at done − its service time; it entered at `at`.
@@ -157,7 +157,7 @@ impl World {
     /// A full queue refused the packet.
     #[cold]
     fn tail_drop(&mut self, pkt: Packet) {
-        self.sacks.take(pkt.sack);
+        self.sacks.take(pkt.sack_handle());
         if pkt.kind == PktKind::Udp {
             self.cross[pkt.flow as usize].queue_drops += 1;
             return;
@@ -172,7 +172,7 @@ impl World {
             EventKind::AckQueueDrop
         };
         self.log
-            .push(self.now, pkt.flow, kind, pkt.seq, pkt.len, pkt.seg, pkt.tx);
+            .push(self.now, pkt.flow, kind, pkt.seq, pkt.payload(), pkt.seg, pkt.tx);
     }
 
     /// Offers a packet to a link with a class-based scheduler.
@@ -199,7 +199,7 @@ impl World {
         let at = match sched.next(self.now, bandwidth) {
             Next::Started(done) => {
                 if let (Some(c), Some(pkt)) = (self.capture.as_deref_mut(), sched.in_service()) {
-                    c.starts(link_id, self.now, pkt, self.sacks.get(pkt.sack));
+                    c.starts(link_id, self.now, pkt, &self.sacks);
                 }
                 if let (0, Some((pkt, entered))) = (link_id, sched.in_service_entered()) {
                     if pkt.kind == PktKind::Data {
@@ -280,7 +280,7 @@ impl Env for World {
 
     /// An ACK with a SACK option: the blocks wait in the store under the ACK's handle.
     fn transmit_sack(&mut self, link: u32, mut pkt: Packet, blocks: SackBlocks) {
-        pkt.sack = self.sacks.put(blocks);
+        pkt.len = self.sacks.put(blocks);
         self.transmit(link, pkt);
     }
 
@@ -373,7 +373,7 @@ impl World {
             Hop::Sender => Endpoint::Sender,
         };
         if let Some(c) = self.capture.as_deref_mut() {
-            c.arrived(self.now, &pkt, self.sacks.get(pkt.sack));
+            c.arrived(self.now, &pkt, &self.sacks);
         }
         Some((to, pkt))
     }
@@ -382,7 +382,7 @@ impl World {
     /// counted here, at its own instant.
     #[cold]
     fn wire_drop(&mut self, pkt: Packet) {
-        self.sacks.take(pkt.sack);
+        self.sacks.take(pkt.sack_handle());
         self.data_lost(&pkt);
         let d = &mut self.drops[pkt.flow as usize];
         let kind = match (pkt.fate, is_forward(pkt.kind)) {
@@ -399,7 +399,7 @@ impl World {
                 EventKind::AckErrorDrop
             }
         };
-        self.log(pkt.flow, kind, pkt.seq, pkt.len, pkt.seg, pkt.tx);
+        self.log(pkt.flow, kind, pkt.seq, pkt.payload(), pkt.seg, pkt.tx);
     }
 
     /// A cross-traffic packet reached the far end of the bottleneck (its sink).

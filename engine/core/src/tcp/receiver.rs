@@ -104,7 +104,8 @@ impl Receiver {
     pub fn on_packet(&mut self, w: &mut impl Env, pkt: &Packet) {
         match pkt.kind {
             PktKind::Syn => self.send_synack(w),
-            PktKind::Data => self.on_data(w, pkt),
+            PktKind::Data if self.sack.is_some() => self.on_data::<true>(w, pkt),
+            PktKind::Data => self.on_data::<false>(w, pkt),
             PktKind::Ack | PktKind::SynAck | PktKind::Udp => {}
         }
     }
@@ -120,15 +121,16 @@ impl Receiver {
             tx: 1,
             size: self.header as u32,
             fate: Fate::Ok,
-            sack: 0,
         };
         w.transmit(self.link, pkt);
     }
 
-    fn on_data(&mut self, w: &mut impl Env, pkt: &Packet) {
+    /// A data segment arrived. `SACK` is the flow's SACK (a compile-time copy each, so a
+    /// flow without it tests nothing per segment).
+    fn on_data<const SACK: bool>(&mut self, w: &mut impl Env, pkt: &Packet) {
         self.data_packets += 1;
-        if let Some(r) = self.sack.as_deref_mut() {
-            r.echo = (pkt.seq + pkt.len as u64, pkt.tx);
+        if SACK {
+            self.sack_arrival(pkt);
         }
         w.log(self.flow, EventKind::DataReceived, pkt.seq, pkt.len, pkt.seg, pkt.tx);
         w.data_arrived(self.flow, pkt.seg, pkt.tx);
@@ -136,10 +138,10 @@ impl Receiver {
         let end = start + pkt.len as u64;
         if end <= self.rcv_nxt {
             // A duplicate of data already received: acknowledge at once.
-            if let Some(r) = self.sack.as_deref_mut() {
-                r.dup = r.dsack.then_some((start, end));
+            if SACK {
+                self.sack_duplicate(start, end);
             }
-            self.send_ack(w);
+            self.send_ack::<SACK>(w);
         } else if start <= self.rcv_nxt {
             let had_gap = !self.ooo.is_empty();
             let before = self.rcv_nxt;
@@ -153,16 +155,12 @@ impl Receiver {
                 self.rcv_nxt = self.rcv_nxt.max(e);
             }
             self.delivered += self.rcv_nxt - before;
-            if let Some(r) = self.sack.as_deref_mut() {
-                let nxt = self.rcv_nxt;
-                r.recent.retain(|&(_, e)| e > nxt);
-                if start < before && r.dsack {
-                    r.dup = Some((start, before));
-                }
+            if SACK {
+                self.sack_advanced(start, before);
             }
             if had_gap || !self.delayed_ack {
                 // Gap-filling data is acknowledged at once (RFC 5681 §4.2).
-                self.send_ack(w);
+                self.send_ack::<SACK>(w);
             } else {
                 self.pending_bytes += self.rcv_nxt - before;
                 if self.pending_bytes >= 2 * self.mss {
@@ -171,7 +169,7 @@ impl Receiver {
                         let v = [self.pending_bytes, self.mss];
                         self.why.push(Rule::DelAckSecond, NO_PHASE, NO_PHASE, &v);
                     }
-                    self.send_ack(w);
+                    self.send_ack::<SACK>(w);
                 } else if !self.delack_armed {
                     if self.why.on {
                         let v = [self.pending_bytes, self.mss, self.delack_timeout];
@@ -190,16 +188,17 @@ impl Receiver {
             }
         } else {
             // Above a gap: store it and send a duplicate ACK at once.
-            if self.sack.is_some() {
+            if SACK {
                 self.sack_store(start, end);
             } else {
-                self.store(start, end);
+                self.store::<false>(start, end);
             }
-            self.send_ack(w);
+            self.send_ack::<SACK>(w);
         }
     }
 
-    fn store(&mut self, start: u64, end: u64) {
+    /// `SACK` only gives the SACK path a copy of its own (the classic one stays inlined).
+    fn store<const SACK: bool>(&mut self, start: u64, end: u64) {
         match self.ooo.back_mut() {
             None => self.ooo.push_back((start, end)),
             // Common case: at or beyond the highest stored byte.
@@ -224,13 +223,44 @@ impl Receiver {
         }
     }
 
+    /// A SACK receiver notes which copy of which segment arrived (its ACK echoes it).
+    #[cold]
+    #[inline(never)]
+    fn sack_arrival(&mut self, pkt: &Packet) {
+        let r = self.sack.as_deref_mut().expect("a SACK receiver");
+        r.echo = (pkt.seq + pkt.len as u64, pkt.tx);
+    }
+
+    /// Data already acknowledged arrived again: the next ACK reports it first (D-SACK).
+    #[cold]
+    #[inline(never)]
+    fn sack_duplicate(&mut self, start: u64, end: u64) {
+        let r = self.sack.as_deref_mut().expect("a SACK receiver");
+        r.dup = r.dsack.then_some((start, end));
+    }
+
+    /// The cumulative ACK advanced from `before` with data starting at `start`: the ranges
+    /// it covered are no longer reported; a part already received is a duplicate.
+    #[cold]
+    #[inline(never)]
+    fn sack_advanced(&mut self, start: u64, before: u64) {
+        let nxt = self.rcv_nxt;
+        let r = self.sack.as_deref_mut().expect("a SACK receiver");
+        r.recent.retain(|&(_, e)| e > nxt);
+        if start < before && r.dsack {
+            r.dup = Some((start, before));
+        }
+    }
+
     /// Stores out-of-order data of a SACK flow: the range that holds it becomes the most
     /// recent (RFC 2018 §4: the first block reports the segment that triggered the ACK); a
     /// segment already held is a duplicate (RFC 2883 §4: reported first, its range second).
+    #[cold]
+    #[inline(never)]
     fn sack_store(&mut self, start: u64, end: u64) {
         let held = self.ooo.iter().any(|&(s, e)| s <= start && end <= e);
         if !held {
-            self.store(start, end);
+            self.store::<true>(start, end);
         }
         let k = self.ooo.partition_point(|&(_, e)| e < start);
         let (s, e) = self.ooo[k];
@@ -270,11 +300,16 @@ impl Receiver {
                 let v = [self.pending_bytes, self.delack_timeout];
                 self.why.push(Rule::DelAckTimer, NO_PHASE, NO_PHASE, &v);
             }
-            self.send_ack(w);
+            if self.sack.is_some() {
+                self.send_ack::<true>(w);
+            } else {
+                self.send_ack::<false>(w);
+            }
         }
     }
 
-    fn send_ack(&mut self, w: &mut impl Env) {
+    /// `SACK`: the flow negotiated SACK (its ACKs may carry the option).
+    fn send_ack<const SACK: bool>(&mut self, w: &mut impl Env) {
         self.delack_armed = false;
         self.pending_bytes = 0;
         if self.last_ack == Some(self.rcv_nxt) {
@@ -294,9 +329,8 @@ impl Receiver {
             tx: 1,
             size: self.header as u32,
             fate: Fate::Ok,
-            sack: 0,
         };
-        if self.sack.is_some() {
+        if SACK {
             self.send_sack_ack(w, pkt);
         } else {
             w.transmit(self.link, pkt);
@@ -305,6 +339,7 @@ impl Receiver {
 
     /// An ACK of a SACK flow: with its option when there is a block to report.
     #[cold]
+    #[inline(never)]
     fn send_sack_ack(&mut self, w: &mut impl Env, pkt: Packet) {
         match self.sack_blocks() {
             Some(b) => w.transmit_sack(self.link, pkt, b),
@@ -454,7 +489,7 @@ mod tests {
         let sacks = n.sacks.clone();
         n.take_sent()
             .into_iter()
-            .map(|p| match p.sack {
+            .map(|p| match p.sack_handle() {
                 0 => (p.seq, false, vec![]),
                 h => {
                     let b = sacks[h as usize - 1];
@@ -518,11 +553,11 @@ mod tests {
             (100, 110),
             (0, 5),
         ] {
-            r.store(a, b);
+            r.store::<false>(a, b);
         }
         let got: Vec<(u64, u64)> = r.ooo.iter().copied().collect();
         assert_eq!(got, vec![(0, 5), (10, 40), (50, 65), (70, 90), (100, 110)]);
-        r.store(4, 100);
+        r.store::<false>(4, 100);
         assert_eq!(r.ooo.iter().copied().collect::<Vec<_>>(), vec![(0, 110)]);
     }
 }

@@ -301,7 +301,6 @@ impl Sender {
             tx: self.syn_tx,
             size: self.header as u32,
             fate: Fate::Ok,
-            sack: 0,
         };
         w.log(self.flow, EventKind::SynSend, 0, 0, 0, self.syn_tx);
         w.transmit(self.link, pkt);
@@ -470,7 +469,7 @@ impl Sender {
                 ];
                 self.cc.why.push(Rule::LimitedTransmit, p, p, &v);
             }
-            self.send_next(w, len, resend);
+            self.send_next::<false>(w, len, resend);
             sent += 1;
         }
         if sent > 0 {
@@ -523,8 +522,8 @@ impl Sender {
         }
     }
 
-    #[inline(always)]
-    fn send_next(&mut self, w: &mut impl Env, len: u64, resend: bool) {
+    /// `SACK`: as for `on_new_ack`.
+    fn send_next<const SACK: bool>(&mut self, w: &mut impl Env, len: u64, resend: bool) {
         let seg = if resend {
             let s = &mut self.segs[self.nxt_idx as usize];
             s.tx += 1;
@@ -590,7 +589,6 @@ impl Sender {
             tx: seg.tx,
             size: (seg.len as u64 + self.header) as u32,
             fate: Fate::Ok,
-            sack: 0,
         };
         w.transmit(self.link, pkt);
         if let Some(log) = self.writes.as_mut() {
@@ -690,13 +688,13 @@ impl Sender {
 
     // ---- acknowledgments ----
 
-    /// An ACK or SYN-ACK arrived.
+    /// An ACK or SYN-ACK arrived at a sender without SACK (a SACK flow's go to
+    /// [`Sender::on_ack_with_sack`]).
+    #[inline]
     pub fn on_ack(&mut self, w: &mut impl Env, pkt: &Packet) {
-        self.on_ack_with_sack(w, pkt, None);
-    }
-
-    /// An ACK or SYN-ACK arrived, with the SACK option `sack` if it carried one.
-    pub fn on_ack_with_sack(&mut self, w: &mut impl Env, pkt: &Packet, sack: Option<&SackBlocks>) {
+        if self.sack.is_some() {
+            return self.on_ack_with_sack(w, pkt, None);
+        }
         if pkt.kind == PktKind::SynAck {
             self.on_syn_ack(w);
             return;
@@ -707,13 +705,36 @@ impl Sender {
         let ack = pkt.seq;
         self.cc.set_now(w.now());
         w.log(self.flow, EventKind::AckReceived, ack, 0, pkt.seg, 0);
-        if self.sack.is_some() {
-            self.sack_ack(w, ack, sack);
-        } else if ack > self.snd_una && ack <= self.snd_max {
-            self.on_new_ack(w, ack);
+        if ack > self.snd_una && ack <= self.snd_max {
+            self.on_new_ack::<false>(w, ack);
         } else if ack == self.snd_una && self.snd_max > self.snd_una {
             self.on_dupack(w, ack);
         }
+        self.send_loop(w);
+    }
+
+    /// Whether the flow negotiated SACK (its ACKs go to [`Sender::on_ack_with_sack`]).
+    #[inline]
+    pub fn has_sack(&self) -> bool {
+        self.sack.is_some()
+    }
+
+    /// An ACK of a flow that negotiated SACK arrived, with its option `sack` if it carries
+    /// one (its receiver reports blocks only then).
+    #[inline(never)]
+    pub fn on_ack_with_sack(&mut self, w: &mut impl Env, pkt: &Packet, sack: Option<&SackBlocks>) {
+        debug_assert!(self.sack.is_some(), "a SACK option reached a sender without SACK");
+        if pkt.kind == PktKind::SynAck {
+            self.on_syn_ack(w);
+            return;
+        }
+        if self.state != ConnState::Established || self.sack.is_none() {
+            return;
+        }
+        let ack = pkt.seq;
+        self.cc.set_now(w.now());
+        w.log(self.flow, EventKind::AckReceived, ack, 0, pkt.seg, 0);
+        self.sack_ack(w, ack, sack);
         self.send_loop(w);
     }
 
@@ -738,8 +759,9 @@ impl Sender {
         self.send_loop(w);
     }
 
-    #[inline(always)]
-    fn on_new_ack(&mut self, w: &mut impl Env, ack: u64) {
+    /// `SACK` only makes the SACK path's call a copy of its own, so the classic path's
+    /// stays inlined where it was (a flow without SACK pays nothing for it).
+    fn on_new_ack<const SACK: bool>(&mut self, w: &mut impl Env, ack: u64) {
         let acked = ack - self.snd_una;
         let before = self.flight();
         let mut popped = 0u32;

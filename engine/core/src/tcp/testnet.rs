@@ -46,7 +46,7 @@ impl Env for FakeNet {
     }
     fn transmit_sack(&mut self, link: u32, mut pkt: Packet, blocks: SackBlocks) {
         self.sacks.push(blocks);
-        pkt.sack = self.sacks.len() as u32;
+        pkt.len = self.sacks.len() as u32;
         self.sent.push((self.now, link, pkt));
     }
     fn log(&mut self, _flow: u32, kind: EventKind, seq: u64, len: u32, seg: u32, tx: u32) {
@@ -121,7 +121,6 @@ pub fn ack(ack: u64, dup: u32) -> Packet {
         tx: 1,
         size: 40,
         fate: Fate::Ok,
-        sack: 0,
     }
 }
 
@@ -146,6 +145,5 @@ pub fn data(seg: u32, tx: u32) -> Packet {
         tx,
         size: 1040,
         fate: Fate::Ok,
-        sack: 0,
     }
 }

@@ -98,7 +98,7 @@ impl Cc {
     /// Whether an ACK that arrived with `before` outstanding may grow cwnd: the gate
     /// (RFC 2861 §2), then the idle policy's own rule (RFC 7661 §4.3). A refusal is
     /// explained by the gate that refused.
-    #[inline]
+    #[inline(always)]
     pub(super) fn growth_allowed(&mut self, before: Flight) -> bool {
         let gate = match self.cfg.growth_gate {
             GrowthGate::Always => true,

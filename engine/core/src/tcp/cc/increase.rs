@@ -21,7 +21,7 @@ impl Cc {
 
     /// cwnd growth on a new ACK outside fast recovery; `acked` bytes in `acked_pkts`
     /// packets.
-    #[inline]
+    #[inline(always)]
     pub(super) fn grow(&mut self, acked: u64, acked_pkts: u64) {
         let before = self.cwnd;
         self.increase(acked, acked_pkts);
@@ -35,7 +35,7 @@ impl Cc {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn increase(&mut self, acked: u64, acked_pkts: u64) {
         let smss = self.smss;
         let (from, c0, ss, cnt0) = (self.why_phase(), self.cwnd, self.ssthresh, self.bytes_acked);

@@ -362,7 +362,7 @@ impl Cc {
     /// A new ACK (`ack > snd_una`) acknowledged `acked` bytes; `before` is the flight when it
     /// arrived, `flight` the flight after it; `head` the segment now at snd_una (the one a
     /// partial ACK resends).
-    #[inline]
+    #[inline(always)]
     pub fn on_new_ack(&mut self, ack: u64, acked: u64, flight: Flight, before: Flight, head: u64) -> NewAckAction {
         if self.bbr.is_some() {
             return self.bbr_new_ack(self.now, ack, acked, flight, before, head);

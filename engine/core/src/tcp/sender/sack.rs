@@ -41,6 +41,7 @@ impl Sender {
     /// The send loop of a SACK flow: NextSeg (or, outside recovery, the segments a timeout
     /// left lost, then new data), while the segment fits cwnd beside pipe (RFC 6675 §5 step
     /// (C.5): cwnd − pipe ≥ the segment).
+    #[inline(never)]
     pub(super) fn sack_send_loop(&mut self, w: &mut impl Env) -> u32 {
         debug_assert!(self.state == ConnState::Established);
         let mut sent = 0u32;
@@ -102,7 +103,7 @@ impl Sender {
             match next {
                 Next::New => {
                     let (seq, no) = (self.snd_max, self.next_seg_no);
-                    self.send_next(w, len, false);
+                    self.send_next::<true>(w, len, false);
                     self.sk_mut().sb.sent_new(seq, len as u32, no, now);
                     new_sent = true;
                 }
@@ -171,6 +172,7 @@ impl Sender {
 
     /// An ACK of a SACK flow: the cumulative part as for any flow, then the blocks, RACK,
     /// the probe's outcome, and recovery's start, budget or end.
+    #[inline(never)]
     pub(super) fn sack_ack(&mut self, w: &mut impl Env, ack: u64, blocks: Option<&SackBlocks>) {
         let now = w.now();
         if let Some(b) = blocks {
@@ -190,7 +192,7 @@ impl Sender {
         let new_ack = ack > self.snd_una && ack <= self.snd_max;
         let dup = ack == self.snd_una && self.snd_max > self.snd_una;
         if new_ack {
-            self.on_new_ack(w, ack);
+            self.on_new_ack::<true>(w, ack);
         } else if dup {
             self.stats.dupacks += 1;
         }
@@ -519,7 +521,7 @@ impl Sender {
         let retrans = !(new_len > 0 && self.cc.fits(pipe_b + new_len, pipe_s, self.header, 0));
         let seg = if !retrans {
             let (seq, no) = (self.snd_max, self.next_seg_no);
-            self.send_next(w, new_len, false);
+            self.send_next::<true>(w, new_len, false);
             self.sk_mut().sb.sent_new(seq, new_len as u32, no, now);
             self.segs.back().copied().expect("just sent")
         } else {
@@ -579,6 +581,7 @@ impl Sender {
     }
 
     /// The retransmission timer expired (after the controller's response): RFC 6675 §5.1.
+    #[inline(never)]
     pub(super) fn sack_timeout(&mut self) {
         let snd_max = self.snd_max;
         self.sk_mut().on_timeout(snd_max);
