@@ -216,7 +216,7 @@ fn out_writes_the_throughput_table_and_each_class_queue() {
 #[test]
 fn presets_schema_and_validate() {
     let o = cwndlab(&["presets"]);
-    assert_eq!(stdout(&o).lines().count(), 59);
+    assert_eq!(stdout(&o).lines().count(), 60);
     assert!(stdout(&o).contains("fall-floyd-newreno-4drops"));
     let schema: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&["schema"]))).unwrap();
     let p = schema["params"]
@@ -412,7 +412,7 @@ fn window_validation_settings_are_checked_by_name() {
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stderr(&o).contains(
-            "linux_3_18, freebsd_10, bsd_4_3, bsd_4_3_ss, bsd_4_3_ca, bsd_4_3_ss_ca, jacobson_88, cubic, cubic_linux, bbr, custom"
+            "linux_3_18, freebsd_10, bsd_4_3, bsd_4_3_ss, bsd_4_3_ca, bsd_4_3_ss_ca, jacobson_88, cubic, cubic_linux, bbr, newreno_sack, newreno_sack_prr, newreno_rack_tlp, cubic_linux_today, custom"
         ),
         "{}",
         stderr(&o)

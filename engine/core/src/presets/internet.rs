@@ -147,7 +147,7 @@ pub(super) fn presets() -> Vec<Preset> {
 /// every retransmission is spurious. Measured with seed 1 (tests/reorder.rs pins it):
 /// 3.4 % of the segments arrive three or more places late, and all of NewReno's 29 fast
 /// retransmits are spurious.
-fn reorder_path() -> Value {
+pub(super) fn reorder_path() -> Value {
     let mut v = path(
         20.0,
         10_000_000,

@@ -176,6 +176,8 @@ impl SackSender {
             },
             &mut out,
         );
+        // Found in the order they were sent; logged in sequence order.
+        out.sort_unstable();
         self.newly_lost = out;
         wait
     }
