@@ -396,7 +396,12 @@ impl Sender {
             head,
             self.rtt.backoff_count(),
         );
-        self.cc.on_timeout(self.flight(), self.snd_max, head as u64);
+        let flight = if self.sack.is_some() {
+            self.loss_flight()
+        } else {
+            self.flight()
+        };
+        self.cc.on_timeout(flight, self.snd_max, head as u64);
         self.trace_changes(w);
         if self.sack.is_some() {
             // RFC 6675 §5.1: everything not SACKed is deemed lost and resent in order.

@@ -21,18 +21,18 @@ fn trigger(code: u64, threshold: u64, dupacks: u64) -> String {
 
 rule! {
     SackRecovery = "sack.recovery", Loss, "SACK recovery begins",
-        "RFC 6675 §5 step 4; RFC 5827 §3; RFC 8985 §6", "RecoveryPoint = HighData; ssthresh by the flow's rule; cwnd = ssthresh; resend HighACK + 1",
-        [trigger: Count, threshold: Count, dupacks: Count, sacked: Bytes, head = "resent": Seg, flight_size = "FlightSize": Bytes, cwnd: Bytes, ssthresh: Bytes]
+        "RFC 6675 §5 step 4; RFC 5827 §3; RFC 8985 §6", "RecoveryPoint = HighData; ssthresh by the flow's rule on pipe; cwnd = ssthresh; resend HighACK + 1",
+        [trigger: Count, threshold: Count, dupacks: Count, sacked: Bytes, head = "resent": Seg, pipe: Bytes, cwnd: Bytes, ssthresh: Bytes]
         => [ssthresh: Bytes, cwnd: Bytes, recovery_point = "RecoveryPoint": Seq]
 }
 
 impl SackRecovery::In {
     pub(crate) fn words(i: &Self, o: &SackRecovery::Out, w: &W) -> String {
         format!(
-            "SACK recovery: {}. {} SACKed, FlightSize {}: ssthresh {} → {}, cwnd {} → {}; segment {} is resent; recovery lasts until everything below {} is acknowledged",
+            "SACK recovery: {}. {} SACKed, pipe {} (the data still in the network, which the ssthresh rule takes as its flight): ssthresh {} → {}, cwnd {} → {}; segment {} is resent; recovery lasts until everything below {} is acknowledged",
             trigger(i.trigger, i.threshold, i.dupacks),
             w.b(i.sacked),
-            w.b(i.flight_size),
+            w.b(i.pipe),
             w.b(i.ssthresh),
             w.b(o.ssthresh),
             w.b(i.cwnd),

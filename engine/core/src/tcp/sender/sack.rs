@@ -316,11 +316,13 @@ impl Sender {
         if !self.sk().rack_on {
             self.mark_is_lost(w);
         }
-        let (flight, snd_max) = (self.flight(), self.snd_max);
+        let (flight, snd_max) = (self.loss_flight(), self.snd_max);
         let sacked = self.sk().sb.sacked_bytes;
+        // PRR's RecoverFS is snd.nxt − snd.una (RFC 6937 §3), whatever sized ssthresh.
+        let all = self.flight();
         let fs = match self.units() {
-            Units::Bytes => flight.bytes,
-            Units::Segments => flight.segs,
+            Units::Bytes => all.bytes,
+            Units::Segments => all.segs,
         };
         self.sk_mut().enter(fs, snd_max);
         self.log_lost(w, 3, 0);
@@ -391,6 +393,15 @@ impl Sender {
         }
     }
 
+    /// The flight a loss response of a SACK flow sizes ssthresh from: RFC 6675's pipe, the
+    /// data the scoreboard believes is in the network (what ns-3 passes, BytesInFlight),
+    /// not snd.nxt − snd.una, which counts what the receiver already holds above a hole
+    /// and grows across a long recovery.
+    pub(super) fn loss_flight(&self) -> crate::tcp::cc::Flight {
+        let (bytes, segs) = self.sk().sb.pipe();
+        crate::tcp::cc::Flight { bytes, segs }
+    }
+
     /// RFC 3042's allowance: one new segment per duplicate ACK, at most two, below DupThresh.
     fn sack_limited_transmit(&self) -> u64 {
         let d = self.sk().dupacks;
@@ -417,7 +428,8 @@ impl Sender {
         self.sk_mut().probe = None;
         if p.retrans && !p.dsacked && !self.sk().in_recovery {
             let seg = self.next_seg_no.saturating_sub(1) as u64;
-            self.cc.on_probe_repaired(self.flight(), p.end, seg);
+            let flight = self.loss_flight();
+            self.cc.on_probe_repaired(flight, p.end, seg);
             self.trace_changes(w);
         }
     }
