@@ -11,7 +11,7 @@ import { loadWasm } from './load-wasm.mjs';
 const root = resolve(import.meta.dirname, '../../..');
 const pkg = resolve(process.argv[2] ?? join(root, 'web/src/engine/pkg'));
 const wasm = await loadWasm(pkg);
-const { Sim, Exporter } = wasm;
+const { Sim, Runs, Exporter } = wasm;
 
 const golden = JSON.parse(readFileSync(join(root, 'engine/core/tests/golden/digests.json'), 'utf8'));
 const goldenValidation = JSON.parse(
@@ -60,22 +60,16 @@ for (const p of presets) {
     console.error(`MISMATCH ${p.name} (decisions): wasm ${e} (${count}), native ${goldenDecisions[p.name]}`);
   }
 }
-// The runs a lesson compares, built as the page builds them: each algorithm's settings
-// written onto flow 0 of the resolved preset.
+// The runs a lesson compares, built as the page builds them (`Runs`: the engine writes each
+// algorithm's settings onto flow 0, the settings the algorithm choice owns, SACK's among
+// them, back to their defaults first).
 const catalogue = new Map(tables.catalogue.map((e) => [e.name, e]));
 let comparisons = 0;
 for (const p of presets) {
   if (!p.lesson || p.lesson.mode !== 'compare') continue;
+  const runs = new Runs(JSON.stringify(p.scenario));
   for (const alg of p.lesson.compare) {
-    const s = structuredClone(p.scenario);
-    for (const [path, value] of Object.entries(catalogue.get(alg)?.settings ?? {})) {
-      let o = s.flows[0];
-      const keys = path.split('.');
-      for (const k of keys.slice(0, -1)) o = o[k];
-      o[keys.at(-1)] = value;
-    }
-    s.flows[0].algorithm = alg;
-    const sim = new Sim(JSON.stringify(s));
+    const sim = runs.sim(alg);
     sim.run_to_end();
     const d = sim.digest();
     sim.free();
@@ -86,6 +80,7 @@ for (const p of presets) {
       console.error(`MISMATCH ${key}: wasm ${d}, native ${goldenComparisons[key]}`);
     }
   }
+  runs.free();
 }
 if (comparisons !== Object.keys(goldenComparisons).length) {
   failures++;
@@ -166,7 +161,7 @@ if (!Exporter) {
     ]);
     const tables = viaWasm(s, {
       format: 'csv',
-      tables: ['series', 'events', 'queues', 'validation', 'writes', 'throughput', 'rounds'],
+      tables: ['series', 'events', 'queues', 'validation', 'recovery', 'writes', 'throughput', 'rounds'],
     });
     for (const f of readdirSync(out).filter((f) => f.endsWith('.csv'))) {
       same(`${name} ${f}`, tables.get(f), readFileSync(join(out, f)));
