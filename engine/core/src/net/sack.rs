@@ -3,8 +3,9 @@
 //!
 //! A packet stays small and `Copy` (it travels inside events and queues), so an ACK does not
 //! carry its blocks itself: the receiver puts them in the world's [`SackStore`] and the ACK
-//! carries the handle in its `len`, which an ACK has no other use for (`Packet::sack_handle`, 0 = none). The handle is released when the ACK reaches
-//! its sender or is dropped. A flow without SACK never touches the store.
+//! carries the handle in its `len`, which an ACK has no other use for
+//! (`Packet::sack_handle`, 0 = none). The handle is released when the ACK reaches its
+//! sender or is dropped. A flow without SACK never touches the store.
 
 /// Most blocks one ACK carries: 4 fit the 40 bytes of TCP options without timestamps
 /// (RFC 2018 §3: 2 + 8·n bytes), 3 with them.
