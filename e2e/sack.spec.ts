@@ -11,8 +11,8 @@ async function sackLink(page: import('@playwright/test').Page): Promise<string> 
   await openApp(page, '?v=4&preset=fall-floyd-newreno-3drops');
   await expect.poll(() => page.url()).toContain('f0.');
   const url = new URL(page.url());
-  url.searchParams.set('alg', 'newreno');
-  for (const k of ['enabled', 'rack', 'tlp']) url.searchParams.set(`f0.sack.${k}`, 'true');
+  // SACK comes with the algorithm: the catalogue entry owns `sack.*`.
+  url.searchParams.set('alg', 'newreno_rack_tlp');
   url.searchParams.set('t', '2.1');
   url.searchParams.set('x', '1.9:2.7');
   return url.search;
@@ -45,8 +45,8 @@ for (const [width, height] of [
   test(`a SACK link draws SACK blocks and the Why panel shows pipe at the cursor (${width} px)`, async ({ page }) => {
     await page.setViewportSize({ width, height });
     await openApp(page, await sackLink(page));
-    expect(page.url()).toContain('f0.sack.enabled=true');
-    const seq = page.locator('figure[data-plot="seq-newreno"]');
+    expect(page.url()).toContain('alg=newreno_rack_tlp');
+    const seq = page.locator('figure[data-plot="seq-newreno_rack_tlp"]');
     await seq.scrollIntoViewIfNeeded();
     const canvas = seq.locator('canvas').first();
     // The description counts the engine's SACK rows: many blocks, the drops marked lost.
@@ -54,7 +54,7 @@ for (const [width, height] of [
       .poll(async () => Number(/(\d+) SACK blocks/.exec((await canvas.getAttribute('aria-label')) ?? '')?.[1] ?? 0))
       .toBeGreaterThan(20);
     await expect(canvas).toHaveAttribute('aria-label', /[1-9]\d* marked lost/);
-    await expect.poll(() => sackPixels(page, 'figure[data-plot="seq-newreno"] canvas')).toBeGreaterThan(30);
+    await expect.poll(() => sackPixels(page, 'figure[data-plot="seq-newreno_rack_tlp"] canvas')).toBeGreaterThan(30);
     // The legend names them (on a phone it starts folded).
     const legend = page.locator('details.legend');
     if ((await legend.getAttribute('open')) === null) await legend.locator('summary').click();
@@ -66,13 +66,13 @@ for (const [width, height] of [
     await panel.getByRole('button', { name: 'Explain this run' }).click();
     const state = panel.locator('.sack-state');
     await expect(state).toContainText('t = 2.100 s');
-    await expect(state.locator('[data-field="pipe"]')).toHaveText('10 segments (10000 B)');
+    await expect(state.locator('[data-field="pipe"]')).toHaveText('12 segments (12000 B)');
     await expect(state.locator('[data-field="sacked"]')).toHaveText('5 segments (5000 B)');
     await expect(state.locator('[data-field="recovery"]')).toContainText(
       /^yes, until RecoveryPoint.* 28 \(segments\)$/,
     );
     // PRR counts in cwnd's unit: segments in this ns-2-style preset.
-    await expect(state.locator('[data-field="prr"]')).toHaveText('0 / 1 segments');
+    await expect(state.locator('[data-field="prr"]')).toHaveText('5 / 3 segments');
     await seq.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, `sack-seq-${width}.png`) });
     await state.scrollIntoViewIfNeeded();
@@ -82,18 +82,31 @@ for (const [width, height] of [
   });
 }
 
-test('the SACK settings are the schema’s, in the TCP group of All settings, and set by the link', async ({ page }) => {
+test('in a comparison the algorithm choice owns the SACK settings: the picker offers the SACK entries, All settings leaves them out', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openApp(page, await sackLink(page));
-  await page.getByText(/All settings/).click();
+  // The engine's schema rows and catalogue, as the built site has them (tables.json).
+  const { schema, catalogue } = TABLES as unknown as {
+    schema: { params: { path: string; label: string }[] };
+    catalogue: { name: string; label: string; settings: Record<string, unknown> }[];
+  };
+  const sackEntries = catalogue.filter((e) => e.settings['sack.enabled'] === true);
+  expect(sackEntries.map((e) => e.name)).toEqual(
+    expect.arrayContaining(['newreno_sack', 'newreno_sack_prr', 'newreno_rack_tlp', 'cubic_linux_today']),
+  );
+  for (const e of sackEntries.filter((e) => e.name.startsWith('newreno')))
+    await expect(page.getByRole('checkbox', { name: e.label, exact: true }).first()).toBeAttached();
+  await expect(
+    page.getByRole('checkbox', { name: 'NewReno + SACK + PRR + RACK-TLP', exact: true }).first(),
+  ).toBeChecked();
+  await page.locator('summary', { hasText: 'All settings' }).first().click();
   const group = page.getByRole('region', { name: 'TCP sender and receiver' });
-  // The engine's schema rows, as the built site has them (web/src/engine/pkg/tables.json).
-  const { schema } = TABLES as unknown as { schema: { params: { path: string; label: string }[] } };
+  await expect(group).toBeVisible();
+  await expect(group.getByText('MSS', { exact: true }).first()).toBeVisible();
   const sack = schema.params.filter((p) => p.path.startsWith('flows[].sack.'));
   expect(sack.length).toBe(7);
-  for (const p of sack) await expect(group.getByText(p.label, { exact: true }).first()).toBeVisible();
-  await expect(group.getByRole('checkbox', { name: 'SACK', exact: true })).toBeChecked();
-  await expect(group.getByRole('checkbox', { name: 'RACK', exact: true })).toBeChecked();
-  await group.getByText('SACK', { exact: true }).first().scrollIntoViewIfNeeded();
+  await expect(group.getByRole('checkbox', { name: 'SACK', exact: true })).toHaveCount(0);
   await page.screenshot({ path: join(ARTIFACTS, 'sack-settings-390.png') });
 });

@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppContext } from '../app/AppContext';
 import { tables } from '../engine/tables';
 import { presetBase } from '../scenario/algorithms';
-import { setAt } from '../scenario/paths';
 import { defaultShareState } from '../scenario/shareState';
 import { encodeShareState } from '../scenario/url';
 import { createHarness } from '../test/appHarness';
@@ -23,10 +22,11 @@ afterEach(() => {
 async function threeDrops(sack: boolean) {
   const preset = tables.presets.find((p) => p.name === 'fall-floyd-newreno-3drops');
   if (!preset) throw new Error('preset');
-  let scenario = presetBase(preset.scenario).base;
-  if (sack) scenario = setAt(scenario, 'flows[0].sack', { enabled: true, rack: true, tlp: true });
+  const scenario = presetBase(preset.scenario).base;
+  // SACK comes with the algorithm (the catalogue entry owns `sack.*`).
+  const key = sack ? 'newreno_rack_tlp' : 'newreno';
   const h = createHarness(
-    `?${encodeShareState({ ...defaultShareState(), scenario, algorithms: ['newreno'], cursor: 2.1 })}`,
+    `?${encodeShareState({ ...defaultShareState(), scenario, algorithms: [key], cursor: 2.1 })}`,
     1,
   );
   harnesses.push(h);
@@ -34,16 +34,16 @@ async function threeDrops(sack: boolean) {
   await waitFor(h.allDone);
   const { container } = render(
     <AppContext.Provider value={{ store: h.store, controller: h.controller, traces: h.traces }}>
-      <SackPanel keyName="newreno" />
+      <SackPanel keyName={key} />
     </AppContext.Provider>,
   );
-  return { h, container };
+  return { h, container, key };
 }
 
 describe('the SACK state in the Why panel', () => {
   it('shows the engine’s recovery row in force at the cursor', async () => {
-    const { h, container } = await threeDrops(true);
-    const r = h.traces.get('newreno')?.tables.recovery;
+    const { h, container, key } = await threeDrops(true);
+    const r = h.traces.get(key)?.tables.recovery;
     if (!r) throw new Error('no trace');
     let k = 0;
     while (k + 1 < r.length && (r.cols.t[k + 1] ?? 0) <= 2.1) k += 1;

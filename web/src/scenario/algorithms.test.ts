@@ -1,5 +1,6 @@
 // The algorithm model against the engine's own catalogue and validator: what the page runs
 // for a name is what the engine means by that name.
+import { SELECTOR_KEYS } from '../engine/pkg/vocabulary';
 import { describe, expect, it } from 'vitest';
 import { tables } from '../engine/tables';
 import { engineWasm, realValidator } from '../test/wasm';
@@ -64,11 +65,23 @@ describe('the algorithm model', () => {
   });
 
   it('knows which settings the catalogue controls, with their defaults', () => {
-    // The keys every entry sets, and the controller (which only BBR's entry sets); the others
+    // The keys every entry sets, and the engine's selector keys: the controller (which only
+    // BBR's entry sets) and SACK's (which the SACK entries and the profiles set); the others
     // (a profile's initial window) stay scenario settings.
-    expect(CONTROLLED_KEYS).toEqual(['variant', 'cc.idle_policy', 'cc.growth_gate', 'cc.controller']);
+    expect(CONTROLLED_KEYS).toEqual([
+      'variant',
+      'cc.idle_policy',
+      'cc.growth_gate',
+      'cc.controller',
+      'sack.enabled',
+      'sack.budget',
+      'sack.rack',
+      'sack.tlp',
+      'sack.early_retransmit',
+    ]);
     for (const e of CATALOGUE) {
-      for (const k of CONTROLLED_KEYS) if (k !== 'cc.controller') expect(Object.keys(e.settings)).toContain(k);
+      for (const k of CONTROLLED_KEYS)
+        if (!(SELECTOR_KEYS as readonly string[]).includes(k)) expect(Object.keys(e.settings)).toContain(k);
     }
     expect(CONTROLLED_PATHS.has('flows[].algorithm')).toBe(true);
     for (const k of CONTROLLED_KEYS) expect(CONTROLLED_PATHS.has(`flows[].${k}`)).toBe(true);

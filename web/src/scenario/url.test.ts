@@ -121,7 +121,7 @@ describe('the scenario URL: round trip', () => {
     expect(query).toContain(`lesson=${name}`);
     expect(notices).toEqual([]);
     expect(back.lesson).toBe(name);
-    const bad = decode('?v=2&lesson=fall-floyd-sack-1drops');
+    const bad = decode('?v=2&lesson=fall-floyd-vegas-1drops');
     expect(noticeFor(bad.notices, 'lesson')).toContain('not a preset with a lesson');
     expect(bad.state.lesson).toBeNull();
   });
@@ -762,8 +762,8 @@ describe('the scenario URL: the preset a scenario came from (preset=)', () => {
     expect(notices).toEqual([]);
     expect(state.preset).toBeNull();
     expect(state.scenario).toEqual(loaded(RENO).scenario);
-    const bad = decode(`?v=4&preset=fall-floyd-sack-3drops&duration=5`);
-    expect(noticeFor(bad.notices, 'preset')).toContain('preset=fall-floyd-sack-3drops is not a preset');
+    const bad = decode(`?v=4&preset=fall-floyd-vegas-3drops&duration=5`);
+    expect(noticeFor(bad.notices, 'preset')).toContain('preset=fall-floyd-vegas-3drops is not a preset');
     expect([bad.state.preset, getAt(bad.state.scenario, 'duration')]).toEqual([null, 5]);
   });
 });
