@@ -178,6 +178,21 @@ macro_rules! cubic {
     };
 }
 
+/// NewReno's increase and decrease with SACK-based recovery (RFC 6675), sending in recovery by
+/// `budget`, and the detectors `extra` names (docs/algorithms.md, "SACK-based loss recovery").
+macro_rules! newreno_sack {
+    ($budget:expr $(, $extra:expr)* $(,)?) => {
+        &[
+            ("variant", Str("newreno")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("sack.enabled", Bool(true)),
+            ("sack.budget", Str($budget)),
+            $(($extra, Bool(true)),)*
+        ]
+    };
+}
+
 /// Every entry, in picker order (new entries go last: an entry's place is its colour on the
 /// page).
 pub static CATALOGUE: &[Algorithm] = &[
@@ -369,41 +384,21 @@ pub static CATALOGUE: &[Algorithm] = &[
         label: "NewReno + SACK (RFC 6675)",
         group: SACK,
         description: help!("Fall & Floyd's fifth variant, as RFC 6675 writes it today: the receiver reports up to 3 blocks it holds above a hole; the sender keeps a scoreboard, deems a segment lost once 3 segments above it are SACKed (IsLost), and in recovery resends every hole it knows of while cwnd − pipe allows, instead of one hole per round trip. cwnd = ssthresh = FlightSize/2 for the whole recovery (Limited Transmit stays the scenario's choice)."),
-        settings: &[
-            ("variant", Str("newreno")),
-            ("cc.idle_policy", Str("none")),
-            ("cc.growth_gate", Str("always")),
-            ("sack.enabled", Bool(true)),
-            ("sack.budget", Str("rfc6675")),
-        ],
+        settings: newreno_sack!("rfc6675"),
     },
     Algorithm {
         name: "newreno_sack_prr",
         label: "NewReno + SACK + PRR",
         group: SACK,
         description: help!("SACK recovery whose sending is paced by Proportional Rate Reduction (RFC 6937, Linux since 3.2): each ACK lets out about ssthresh/RecoverFS of what it delivered, so the window comes down to ssthresh smoothly over the recovery instead of a silence then a burst; below ssthresh the slow-start bound lets it climb back."),
-        settings: &[
-            ("variant", Str("newreno")),
-            ("cc.idle_policy", Str("none")),
-            ("cc.growth_gate", Str("always")),
-            ("sack.enabled", Bool(true)),
-            ("sack.budget", Str("prr_ssrb")),
-        ],
+        settings: newreno_sack!("prr_ssrb"),
     },
     Algorithm {
         name: "newreno_rack_tlp",
         label: "NewReno + SACK + PRR + RACK-TLP",
         group: SACK,
         description: help!("Loss detection by time (RFC 8985): a segment is lost once a later-sent one was delivered RACK.rtt + min RTT/4 ago, however few duplicate ACKs came, and a reordered segment gets that long to arrive; a tail loss probe 2·SRTT after the last ACK draws the SACKs that repair a lost tail without a timeout. PRR sends in recovery."),
-        settings: &[
-            ("variant", Str("newreno")),
-            ("cc.idle_policy", Str("none")),
-            ("cc.growth_gate", Str("always")),
-            ("sack.enabled", Bool(true)),
-            ("sack.budget", Str("prr_ssrb")),
-            ("sack.rack", Bool(true)),
-            ("sack.tlp", Bool(true)),
-        ],
+        settings: newreno_sack!("prr_ssrb", "sack.rack", "sack.tlp"),
     },
     Algorithm {
         name: "cubic_linux_today",
