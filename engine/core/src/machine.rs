@@ -74,10 +74,11 @@ pub fn machine_of_flow(f: &crate::scenario::FlowCfg) -> Machine {
             .iter()
             .position(|t| t.rules.contains(&Rule::Timeout))
             .unwrap_or(m.transitions.len());
-        let sack = crate::tcp::sack::edges::edges(&f.sack);
+        let sack = crate::tcp::recovery::sack::edges::edges(&f.sack);
         m.transitions.splice(at..at, sack);
-        m.states.retain(|p| !crate::tcp::sack::edges::states().contains(p));
-        m.states.extend(crate::tcp::sack::edges::states());
+        m.states
+            .retain(|p| !crate::tcp::recovery::sack::edges::states().contains(p));
+        m.states.extend(crate::tcp::recovery::sack::edges::states());
         for t in m.transitions.iter_mut() {
             if t.rules.contains(&Rule::Timeout) && !t.from.contains(&Phase::FastRecovery) {
                 t.from.insert(2, Phase::FastRecovery);

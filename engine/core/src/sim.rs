@@ -648,7 +648,7 @@ impl Simulation {
     #[inline(never)]
     fn deliver_sack(&mut self, i: usize, pkt: &Packet) {
         let sack = self.world.sacks.take(pkt.sack_handle());
-        self.senders[i].on_ack_with_sack(&mut self.world, pkt, sack.as_ref());
+        self.senders[i].on_ack_with_options(&mut self.world, pkt, sack.as_ref());
     }
 
     /// An ACK or SYN-ACK reached its flow's sender.
@@ -657,7 +657,7 @@ impl Simulation {
         let i = pkt.flow as usize;
         let now = self.world.now;
         self.release_writes(i, now);
-        if self.senders[i].has_sack() {
+        if self.senders[i].has_recovery() {
             self.deliver_sack(i, &pkt);
         } else {
             self.senders[i].on_ack(&mut self.world, &pkt);

@@ -540,7 +540,7 @@ impl Scenario {
             if let Some(problem) = crate::tcp::cc::bbr::settings::clashes(f) {
                 out.push(Problem::new(at("cc.controller"), problem));
             }
-            for (name, problem) in crate::tcp::sack::settings::clashes(f) {
+            for (name, problem) in crate::tcp::recovery::sack::settings::clashes(f) {
                 out.push(Problem::new(at(name), problem));
             }
             for (name, v) in [("cc.binomial_k", f.cc.binomial_k), ("cc.binomial_l", f.cc.binomial_l)] {

@@ -183,7 +183,7 @@ pub use crate::tcp::cc::gate::settings::{FullWindowSlack, GrowthGate};
 pub use crate::tcp::cc::increase::settings::{CongAvoidRule, SlowStartRule};
 pub use crate::tcp::cc::recovery::settings::{NewRenoFullAck, NewRenoTimer, PartialWindow, RepeatedRto, SsthreshRule};
 pub use crate::tcp::cc::validation::settings::IdlePolicy;
-pub use crate::tcp::sack::settings::{RecoveryBudget, SackCfg};
+pub use crate::tcp::recovery::sack::settings::{RecoveryBudget, SackCfg};
 
 /// Congestion-control axes of a flow.
 #[derive(Clone, Debug, PartialEq)]

@@ -590,7 +590,7 @@ fn build_params() -> Vec<ParamDef> {
     v.push(full_window_slack);
     v.push(nvp_limit);
     v.extend(crate::tcp::cc::brtcp::settings::params());
-    v.extend(crate::tcp::sack::settings::params());
+    v.extend(crate::tcp::recovery::sack::settings::params());
     v.extend([
         p!("flows[].rto.estimator", "RTO estimator", "rto", "", Kind::Enum { options: &[
             Choice { value: "rfc6298", label: "RFC 6298", help: help!("SRTT/RTTVAR with gains 1/8 and 1/4, RTO = SRTT + max(G, 4·RTTVAR).") },

@@ -3,8 +3,8 @@
 pub mod cc;
 pub mod env;
 pub mod receiver;
+pub mod recovery;
 pub mod rtt;
-pub mod sack;
 pub mod sender;
 #[cfg(test)]
 pub(crate) mod testnet;

@@ -7,6 +7,7 @@
 
 use super::cc::{Cc, DupAckAction, Flight, NewAckAction, Phase};
 use super::env::Env;
+use super::recovery::Recovery;
 use super::rtt::RttEstimator;
 use crate::event::Event;
 use crate::explain::Rule;
@@ -139,11 +140,9 @@ pub struct Sender {
     next_departure: Ns,
     /// The pacing timer's pending entry.
     pace_event: Option<Ns>,
-    /// SACK-based loss recovery, for a flow that negotiated SACK (see `sender/sack.rs`).
-    sack: Option<Box<crate::tcp::sack::SackSender>>,
-    /// The loss timer's pending entry and generation (RACK's reordering timer, the probe).
-    loss_event: Option<Ns>,
-    loss_gen: u32,
+    /// The flow's loss-recovery mechanism, if its settings choose one (`tcp::recovery`):
+    /// it then runs the send loop, reads every ACK and owns the loss timer.
+    recovery: Option<Box<Recovery>>,
 }
 
 impl Sender {
@@ -183,15 +182,7 @@ impl Sender {
             paced,
             next_departure: 0,
             pace_event: None,
-            sack: cfg.sack.enabled.then(|| {
-                Box::new(crate::tcp::sack::SackSender::new(
-                    &cfg.sack,
-                    cfg.tcp.mss,
-                    cfg.tcp.dupack_threshold,
-                ))
-            }),
-            loss_event: None,
-            loss_gen: 0,
+            recovery: Recovery::for_flow(cfg),
         }
     }
 
@@ -243,10 +234,10 @@ impl Sender {
             log.write(w.now(), bytes, self.app_written);
         }
         if blocked {
-            // (A SACK flow's send loop measures the window against pipe: the check is the
-            // classic loop's.)
+            // (A recovery mechanism's send loop measures the window its own way: the check
+            // is the sender's own loop's.)
             debug_assert!(
-                self.sack.is_some() || self.next_is_held(),
+                self.recovery.is_some() || self.next_is_held(),
                 "a waiting full segment was not held"
             );
             return false;
@@ -396,16 +387,15 @@ impl Sender {
             head,
             self.rtt.backoff_count(),
         );
-        let flight = if self.sack.is_some() {
-            self.loss_flight()
-        } else {
-            self.flight()
+        let flight = match self.recovery.as_deref() {
+            Some(r) => r.loss_flight(),
+            None => self.flight(),
         };
         self.cc.on_timeout(flight, self.snd_max, head as u64);
         self.trace_changes(w);
-        if self.sack.is_some() {
-            // RFC 6675 §5.1: everything not SACKed is deemed lost and resent in order.
-            self.sack_timeout();
+        if self.recovery.is_some() {
+            // The mechanism says what the timeout leaves to resend; its send loop resends it.
+            self.recovery_timeout(w);
             self.send_loop(w);
             return;
         }
@@ -425,8 +415,8 @@ impl Sender {
         if self.state != ConnState::Established {
             return 0;
         }
-        if self.sack.is_some() {
-            return self.sack_send_loop(w);
+        if self.recovery.is_some() {
+            return self.recovery_send_loop(w);
         }
         let mut checked = false;
         let mut sent = 0u32;
@@ -532,8 +522,8 @@ impl Sender {
         }
     }
 
-    /// `SACK`: as for `on_new_ack`.
-    fn send_next<const SACK: bool>(&mut self, w: &mut impl Env, len: u64, resend: bool) {
+    /// `DOOR`: as for `on_new_ack`.
+    fn send_next<const DOOR: bool>(&mut self, w: &mut impl Env, len: u64, resend: bool) {
         let seg = if resend {
             let s = &mut self.segs[self.nxt_idx as usize];
             s.tx += 1;
@@ -698,12 +688,12 @@ impl Sender {
 
     // ---- acknowledgments ----
 
-    /// An ACK or SYN-ACK arrived at a sender without SACK (a SACK flow's go to
-    /// [`Sender::on_ack_with_sack`]).
+    /// An ACK or SYN-ACK arrived at a sender without a recovery mechanism (a flow with one
+    /// gets its ACKs through [`Sender::on_ack_with_options`]).
     #[inline]
     pub fn on_ack(&mut self, w: &mut impl Env, pkt: &Packet) {
-        if self.sack.is_some() {
-            return self.on_ack_with_sack(w, pkt, None);
+        if self.recovery.is_some() {
+            return self.on_ack_with_options(w, pkt, None);
         }
         if pkt.kind == PktKind::SynAck {
             self.on_syn_ack(w);
@@ -723,28 +713,29 @@ impl Sender {
         self.send_loop(w);
     }
 
-    /// Whether the flow negotiated SACK (its ACKs go to [`Sender::on_ack_with_sack`]).
+    /// Whether the flow has a recovery mechanism (its ACKs, with the options they carry, go
+    /// to [`Sender::on_ack_with_options`]).
     #[inline]
-    pub fn has_sack(&self) -> bool {
-        self.sack.is_some()
+    pub fn has_recovery(&self) -> bool {
+        self.recovery.is_some()
     }
 
-    /// An ACK of a flow that negotiated SACK arrived, with its option `sack` if it carries
-    /// one (its receiver reports blocks only then).
+    /// An ACK of a flow with a recovery mechanism arrived, with its SACK option `blocks` if
+    /// it carries one.
     #[inline(never)]
-    pub fn on_ack_with_sack(&mut self, w: &mut impl Env, pkt: &Packet, sack: Option<&SackBlocks>) {
-        debug_assert!(self.sack.is_some(), "a SACK option reached a sender without SACK");
+    pub fn on_ack_with_options(&mut self, w: &mut impl Env, pkt: &Packet, blocks: Option<&SackBlocks>) {
+        debug_assert!(self.recovery.is_some(), "ACK options reached a sender that reads none");
         if pkt.kind == PktKind::SynAck {
             self.on_syn_ack(w);
             return;
         }
-        if self.state != ConnState::Established || self.sack.is_none() {
+        if self.state != ConnState::Established || self.recovery.is_none() {
             return;
         }
         let ack = pkt.seq;
         self.cc.set_now(w.now());
         w.log(self.flow, EventKind::AckReceived, ack, 0, pkt.seg, 0);
-        self.sack_ack(w, ack, sack);
+        self.recovery_ack(w, ack, blocks);
         self.send_loop(w);
     }
 
@@ -769,9 +760,10 @@ impl Sender {
         self.send_loop(w);
     }
 
-    /// `SACK` only makes the SACK path's call a copy of its own, so the classic path's
-    /// stays inlined where it was (a flow without SACK pays nothing for it).
-    fn on_new_ack<const SACK: bool>(&mut self, w: &mut impl Env, ack: u64) {
+    /// `DOOR` (a call from a recovery mechanism, through its door) only makes that call a
+    /// copy of its own, so the sender's own path stays inlined where it was (a flow without
+    /// a mechanism pays nothing for it).
+    fn on_new_ack<const DOOR: bool>(&mut self, w: &mut impl Env, ack: u64) {
         let acked = ack - self.snd_una;
         let before = self.flight();
         let mut popped = 0u32;
@@ -882,6 +874,6 @@ fn log_rtt_sample(w: &mut impl Env, flow: u32, sample: Ns, exact: Ns, seg: u32) 
     w.log(flow, EventKind::RttSample, sample, us, seg, 1);
 }
 
-mod sack;
+mod door;
 #[cfg(test)]
 mod tests;

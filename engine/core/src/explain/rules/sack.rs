@@ -8,7 +8,7 @@
 
 use super::*;
 
-/// What started a recovery, by its code (`tcp::sack::Trigger`).
+/// What started a recovery, by its code (`tcp::recovery::sack::Trigger`).
 fn trigger(code: u64, threshold: u64, dupacks: u64) -> String {
     match code {
         1 => format!("{} duplicate ACKs carrying new SACK information reached DupThresh = {}", dupacks, threshold),

@@ -1,7 +1,7 @@
 //! The controller's part in SACK-based recovery (RFC 6675 §5, RFC 6937): the congestion
 //! response when the sender's scoreboard finds a loss (the flow's own ssthresh rule, then
 //! cwnd = ssthresh), the window PRR sets on each ACK, and the end of recovery. The sender's
-//! SACK state (`tcp::sack`) decides when; the rules of how much live here, so every
+//! SACK state (`tcp::recovery::sack`) decides when; the rules of how much live here, so every
 //! increase and decrease rule combines with SACK.
 
 use super::{why, Cc, Flight};
@@ -9,7 +9,7 @@ use crate::explain::Rule;
 
 impl Cc {
     /// SACK-based recovery begins: `trigger` says what found the loss (see
-    /// `tcp::sack::Trigger`), `threshold` the duplicate-ACK threshold in force, `head` the
+    /// `tcp::recovery::sack::Trigger`), `threshold` the duplicate-ACK threshold in force, `head` the
     /// segment at the cumulative ACK, `sacked` the bytes SACKed, `snd_max` one past the
     /// highest byte sent (the recovery point). ssthresh by the flow's rule, cwnd = ssthresh
     /// (RFC 6675 §5 step 4.2).

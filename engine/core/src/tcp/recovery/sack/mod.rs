@@ -3,17 +3,20 @@
 //! RACK, RFC 8985 §6), how much it sends ([`prr`], RFC 6937, or RFC 6675's cwnd − pipe),
 //! and the tail loss probe ([`rack`], RFC 8985 §7).
 //!
-//! The sender calls it only for a flow that negotiated SACK: on every segment it sends, on
-//! every ACK (after its cumulative part), on its loss timer and on a timeout. What it
-//! decides comes back as values (what to send next, the window in recovery, the loss
-//! timer's deadline); the congestion response itself (ssthresh, cwnd) is the controller's,
-//! so SACK recovery combines with every increase and decrease rule.
+//! A flow that negotiated SACK gets it as its recovery mechanism (`tcp::recovery`): it runs
+//! the send loop, reads every ACK (after the sender has read its header), owns the loss
+//! timer and answers a timeout, all through the sender's door ([`wiring`]). The congestion
+//! response itself (ssthresh, cwnd) is the controller's, so SACK recovery combines with
+//! every increase and decrease rule.
 
 pub mod edges;
 pub mod prr;
 pub mod rack;
 pub mod scoreboard;
 pub mod settings;
+#[cfg(test)]
+mod tests;
+mod wiring;
 
 use crate::net::sack::SackBlocks;
 use crate::time::Ns;
@@ -90,6 +93,9 @@ pub struct SackSender {
     pub probe: Option<Probe>,
     /// Scratch: segments newly deemed lost.
     pub newly_lost: Vec<usize>,
+    /// The loss timer's pending queue entry and its generation.
+    timer_event: Option<Ns>,
+    timer_gen: u32,
 }
 
 impl SackSender {
@@ -112,6 +118,8 @@ impl SackSender {
             timer: None,
             probe: None,
             newly_lost: Vec::new(),
+            timer_event: None,
+            timer_gen: 0,
         }
     }
 
