@@ -108,5 +108,31 @@ test('in a comparison the algorithm choice owns the SACK settings: the picker of
   const sack = schema.params.filter((p) => p.path.startsWith('flows[].sack.'));
   expect(sack.length).toBe(7);
   await expect(group.getByRole('checkbox', { name: 'SACK', exact: true })).toHaveCount(0);
+  // The compared run has SACK, so its blocks per ACK act: no note says otherwise.
+  await expect(group.getByText(/No effect in these runs/)).toHaveCount(0);
   await page.screenshot({ path: join(ARTIFACTS, 'sack-settings-390.png') });
+});
+
+test('without SACK in any compared run, All settings says the SACK settings it shows have no effect, and why (the engine’s applies_when)', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openApp(page, '?v=4&preset=fall-floyd-newreno-3drops');
+  await page.locator('summary', { hasText: 'All settings' }).first().click();
+  const group = page.getByRole('region', { name: 'TCP sender and receiver' });
+  const { schema } = TABLES as unknown as {
+    schema: { params: { path: string; label: string; applies_when?: { path: string } }[] };
+  };
+  const blocks = schema.params.find((p) => p.path === 'flows[].sack.blocks');
+  expect(blocks?.applies_when?.path).toBe('flows[].sack.enabled');
+  const note = 'No effect in these runs: it acts only when “SACK” is on, which the algorithm choice sets.';
+  // Blocks per ACK and D-SACK are shown (the algorithm choice does not own them), each with the note.
+  await expect(group.getByText(note)).toHaveCount(2);
+  await group.getByText(note).first().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(ARTIFACTS, 'sack-settings-idle-1280.png') });
+  // A setting without a condition has none.
+  await expect(group.getByText('MSS', { exact: true }).first()).toBeVisible();
+  // Comparing a SACK entry too makes them act in that run: the notes go.
+  await page.getByRole('checkbox', { name: 'NewReno + SACK (RFC 6675)', exact: true }).first().check();
+  await expect(group.getByText(note)).toHaveCount(0);
 });

@@ -167,6 +167,9 @@ export const THROUGHPUT_COLUMNS = ${lit(codes.throughput_columns)} as const;
 export const WRITE_COLUMNS = ${lit(codes.write_columns)} as const;
 export const DECISION_INDEX_COLUMNS = ${lit(codes.decision_index_columns)} as const;
 
+/** What a SACK flow's loss timer is armed for, by the recovery series' \`timer_kind\` code. */
+export const LOSS_TIMER_KINDS = ${lit(codes.loss_timer_kinds)} as const;
+
 /** The page's trace tables and the columns it keeps of each, in the page's order (what each
  *  column means: engine/core/src/export/vocabulary.rs). */
 export const TABLES = ${tablesBy((t) => t.columns)};

@@ -7,7 +7,7 @@ use crate::scenario::EventFilter;
 use crate::time::{ns_to_secs, Ns};
 
 mod recovery;
-pub use recovery::{RecoveryRow, RecoverySeries, RECOVERY_COLUMNS};
+pub use recovery::{RecoveryRow, RecoverySeries, LOSS_TIMER_KINDS, RECOVERY_COLUMNS};
 
 /// Kinds of event-log rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

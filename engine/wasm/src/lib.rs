@@ -19,7 +19,9 @@ use cwndlab_core::tcp::cc::Phase;
 use cwndlab_core::thin::WRITE_COLUMNS;
 use cwndlab_core::throughput::THROUGHPUT_COLUMNS;
 use cwndlab_core::time::{ns_to_secs, secs_to_ns};
-use cwndlab_core::trace::{EventKind, Table, EVENT_COLUMNS, RECOVERY_COLUMNS, SERIES_COLUMNS, VALIDATION_COLUMNS};
+use cwndlab_core::trace::{
+    EventKind, Table, EVENT_COLUMNS, LOSS_TIMER_KINDS, RECOVERY_COLUMNS, SERIES_COLUMNS, VALIDATION_COLUMNS,
+};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
@@ -85,14 +87,14 @@ pub fn preset_families_json() -> String {
 /// Event kinds and phases by code, and the column names of each table:
 /// `{"events": [...], "phases": [...], "series_columns": [...], "event_columns": [...],
 /// "validation_columns": [...], "recovery_columns", "throughput_columns", "write_columns",
-/// "decision_index_columns", "queue_columns"}`.
+/// "decision_index_columns", "queue_columns", "loss_timer_kinds"}`.
 #[wasm_bindgen]
 pub fn codes_json() -> String {
     let events: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
     let phases: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
     json!({"events": events, "phases": phases, "series_columns": SERIES_COLUMNS,
            "event_columns": EVENT_COLUMNS, "validation_columns": VALIDATION_COLUMNS,
-           "recovery_columns": RECOVERY_COLUMNS,
+           "recovery_columns": RECOVERY_COLUMNS, "loss_timer_kinds": LOSS_TIMER_KINDS,
            "throughput_columns": THROUGHPUT_COLUMNS, "write_columns": WRITE_COLUMNS,
            "decision_index_columns": DECISION_INDEX_COLUMNS, "queue_columns": QUEUE_COLUMNS})
     .to_string()

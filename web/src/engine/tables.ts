@@ -49,6 +49,9 @@ export interface ParamSpec {
   items?: ItemField[];
   /** How to show the value: displayed = value × factor, in `unit`. */
   display?: { unit: string; factor: number };
+  /** For a setting that acts only under a condition: the setting it depends on and that
+   *  setting's values under which it acts (the engine's `schema::Applies`). */
+  applies_when?: { path: string; values: JsonValue[] };
 }
 
 /** The engine's scenario schema. */

@@ -7,7 +7,8 @@ import { runLabel } from '../scenario/competition';
 import { flowSettingOf } from '../scenario/algorithms';
 import { mssOfFlow } from '../scenario/paths';
 import { decisionTime, segments, segmentWord } from './headline';
-import { LOSS_TIMER_KINDS, sackStateAt } from './sackState';
+import { LOSS_TIMER_KINDS } from '../engine/pkg/vocabulary';
+import { sackStateAt } from './sackState';
 import { Term } from './Term';
 
 function Bytes({ bytes, mss }: { bytes: number; mss: number }) {

@@ -5,9 +5,6 @@ import { rowAt } from '../engine/lookup';
 import type { RunTrace } from '../engine/traceStore';
 import { sackBlocksAt, type SackBlock } from '../plots/sackMarks';
 
-/** The loss timer's uses (`timer_kind` in the engine's recovery series). */
-export const LOSS_TIMER_KINDS = ['none', "RACK's reordering timer", 'the probe timeout (PTO)'] as const;
-
 /** One row of the recovery series, in the engine's units (bytes, seconds; null for none). */
 export interface SackState {
   /** When the row was recorded, s. */

@@ -4,9 +4,12 @@
 // picker: they are shown only while "custom" is compared, and then edit what custom runs.
 import { useState } from 'react';
 import { useAppState } from '../app/AppContext';
-import { algorithmLabel, CONTROLLED_PATHS, CUSTOM } from '../scenario/algorithms';
-import { PARAMS } from '../scenario/params';
+import type { JsonValue } from '../lib/json';
+import { algorithmLabel, CONTROLLED_PATHS, CUSTOM, flowSettingOf } from '../scenario/algorithms';
+import { flowsOf } from '../scenario/competition';
+import { appliesWith, formatValue, PARAMS, requireSpec, specOf } from '../scenario/params';
 import { concretePath } from '../scenario/paths';
+import { effectiveValue } from '../state/selectors';
 import { ParamControl } from './ParamControl';
 
 /** Shown elsewhere (main controls, algorithm picker, timeline) or not a setting. */
@@ -70,6 +73,48 @@ export function AdvancedControls() {
   );
 }
 
+/** What a setting that acts only under a condition says while no run of the page meets it:
+ *  which setting and values it waits for (the engine's `applies_when`); null otherwise. A
+ *  compared run's condition is its algorithm's (`flowSettingOf`), a competing flow's its own. */
+function useConditionNote(path: string): string | null {
+  const cond = specOf(path)?.applies_when;
+  const acts = useAppState((s) => {
+    if (!cond) return true;
+    const flowPath = cond.path.startsWith(FLOW) ? cond.path.slice(FLOW.length) : null;
+    const values: (JsonValue | undefined)[] =
+      flowPath === null
+        ? [effectiveValue(s, cond.path)]
+        : s.mode === 'compare'
+          ? s.algorithms.map((a) => flowSettingOf(s.scenario, a, flowPath))
+          : flowsOf(s.scenario).map((_, i) => effectiveValue(s, concretePath(cond.path, i)));
+    return values.some((v) => appliesWith(path, v));
+  });
+  if (!cond || acts) return null;
+  const when = requireSpec(cond.path);
+  const values = cond.values.map((v: JsonValue) => formatValue(when, v)).join(' or ');
+  const owner = CONTROLLED_PATHS.has(cond.path) ? ', which the algorithm choice sets' : '';
+  return `No effect in these runs: it acts only when “${when.label}” is ${values}${owner}.`;
+}
+
+const FLOW = 'flows[].';
+
+/** One setting of the list, with its notes. */
+function Setting({ path, compete }: { path: string; compete: boolean }) {
+  const condition = useConditionNote(path);
+  const notes = [
+    CONTROLLED_PATHS.has(path) ? `Set by each compared algorithm; here, what “${algorithmLabel(CUSTOM)}” runs.` : null,
+    condition,
+  ].filter((n) => n !== null);
+  return (
+    <ParamControl
+      path={concretePath(path, 0)}
+      variant="number"
+      allFlows={compete && path.startsWith('flows[].')}
+      note={notes.length > 0 ? notes.join(' ') : undefined}
+    />
+  );
+}
+
 function AllSettings({ rest, groups, compete }: { rest: typeof PARAMS; groups: string[]; compete: boolean }) {
   return (
     <>
@@ -85,17 +130,7 @@ function AllSettings({ rest, groups, compete }: { rest: typeof PARAMS; groups: s
           {rest
             .filter((p) => p.group === g)
             .map((p) => (
-              <ParamControl
-                key={p.path}
-                path={concretePath(p.path, 0)}
-                variant="number"
-                allFlows={compete && p.path.startsWith('flows[].')}
-                note={
-                  CONTROLLED_PATHS.has(p.path)
-                    ? `Set by each compared algorithm; here, what “${algorithmLabel(CUSTOM)}” runs.`
-                    : undefined
-                }
-              />
+              <Setting key={p.path} path={p.path} compete={compete} />
             ))}
         </section>
       ))}

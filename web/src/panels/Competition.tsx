@@ -11,7 +11,7 @@ import { AlgorithmSwatch } from '../lib/AlgorithmSwatch';
 import type { JsonValue } from '../lib/json';
 import { algorithmDescription, algorithmLabel, CUSTOM, GROUPS } from '../scenario/algorithms';
 import { flowAlgorithm, flowsOf, flowStyle, MAX_FLOWS, maxFlowsText, MODES, type Mode } from '../scenario/competition';
-import { displayUnit, requireSpec } from '../scenario/params';
+import { displayUnit, requireSpec, settingsUnder } from '../scenario/params';
 import { effectiveValue } from '../state/selectors';
 import { AlgorithmPicker } from './AlgorithmPicker';
 import { NumberBox, SpecControl } from './ParamControl';
@@ -62,15 +62,10 @@ export function ModePanel() {
   );
 }
 
-/** Application fields by kind (the schema's help texts say which apply to which). */
-const APP_FIELDS: Record<string, string[]> = {
-  bulk: ['app.bytes'],
-  cbr: ['app.write_size', 'app.write_interval'],
-  thin: ['app.write_size', 'app.write_interval'],
-  on_off: ['app.write_size', 'app.write_interval', 'app.on', 'app.off'],
-  scripted: ['app.writes'],
-  poisson: ['app.write_size', 'app.write_interval'],
-};
+/** An application kind's fields, relative to the flow (the engine's `applies_when`). */
+function appFields(kind: string): string[] {
+  return settingsUnder('flows[].app.kind', kind).map((p) => p.slice('flows[].'.length));
+}
 
 /** Per-flow settings beside the algorithm and application. */
 const FLOW_FIELDS = ['start', 'reserved_bandwidth', 'access.delay'];
@@ -175,7 +170,7 @@ function FlowRow({ flow, count, describe }: { flow: number; count: number; descr
   const appId = useId();
   const descId = useId();
   const headId = useId();
-  const fields = APP_FIELDS[kind] ?? [];
+  const fields = appFields(kind);
   return (
     <li className="flow-row" data-flow={flow}>
       <section aria-labelledby={headId}>

@@ -1,14 +1,13 @@
 // The scenario controls: the path, the sender's application, the run; then every other
-// engine parameter under "All settings". Which application fields apply to which kind
-// follows the engine's help texts (write size and interval for CBR, thin, on/off and
-// Poisson; on and off periods for on/off; a byte count for bulk; scripted writes for
-// scripted). For the applications that leave the sender idle or application-limited (thin,
-// on/off, Poisson), the writes come first, with the application write frequency.
+// engine parameter under "All settings". Which application fields apply to which kind is
+// the engine's (`applies_when` in its schema). For the applications that leave the sender
+// idle or application-limited (thin, on/off, Poisson), the writes come first, with the
+// application write frequency.
 import { useApp, useAppState } from '../app/AppContext';
 import { useNarrow } from '../app/layout';
 import { formatDuration } from '../lib/format';
-import { getAt, mssOf } from '../scenario/paths';
-import { formatNumber } from '../scenario/params';
+import { concretePath, getAt, mssOf } from '../scenario/paths';
+import { formatNumber, settingsUnder } from '../scenario/params';
 import { effectiveValue } from '../state/selectors';
 import { AdvancedControls } from './AdvancedControls';
 import { CrossTraffic } from './CrossTraffic';
@@ -17,15 +16,6 @@ import { TimelineList } from './TimelineList';
 
 const WRITE_SIZE = 'flows[0].app.write_size';
 const WRITE_INTERVAL = 'flows[0].app.write_interval';
-
-const APP_FIELDS: Record<string, string[]> = {
-  bulk: ['flows[0].app.bytes'],
-  cbr: [WRITE_SIZE, WRITE_INTERVAL],
-  thin: [WRITE_SIZE, WRITE_INTERVAL],
-  on_off: [WRITE_SIZE, WRITE_INTERVAL, 'flows[0].app.on', 'flows[0].app.off'],
-  scripted: ['flows[0].app.writes'],
-  poisson: [WRITE_SIZE, WRITE_INTERVAL],
-};
 
 /** Applications whose write size and frequency decide whether the sender is idle or
  *  application-limited (where CWV and restart act): their writes are shown first, framed. */
@@ -203,7 +193,7 @@ export function Controls() {
   const appKind = useAppState((s) => String(effectiveValue(s, 'flows[0].app.kind')));
   // In a competition each flow's application and reservation are in the flow list.
   const compete = useAppState((s) => s.mode === 'compete');
-  const appFields = APP_FIELDS[appKind] ?? [];
+  const appFields = settingsUnder('flows[].app.kind', appKind).map((p) => concretePath(p, 0));
   const writes: string[] = WRITE_LIMITED.has(appKind)
     ? appFields.filter((p) => p === WRITE_SIZE || p === WRITE_INTERVAL)
     : [];

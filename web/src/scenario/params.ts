@@ -21,6 +21,21 @@ export function requireSpec(path: string): ParamSpec {
   return spec;
 }
 
+/** Whether the setting at `path` acts when the setting its condition names has `value`
+ *  (the engine's `applies_when`; a setting without a condition always acts). */
+export function appliesWith(path: string, value: JsonValue | undefined): boolean {
+  const c = specOf(path)?.applies_when;
+  return !c || c.values.some((v) => v === value);
+}
+
+/** The settings that act only under `when` and do when it is `value` (schema paths, in the
+ *  engine's order): e.g. an application kind's fields. */
+export function settingsUnder(when: string, value: JsonValue): string[] {
+  return PARAMS.filter((p) => p.applies_when?.path === when && p.applies_when.values.includes(value)).map(
+    (p) => p.path,
+  );
+}
+
 /** A parsed or checked value, or the reason it was refused. */
 export type Checked = { ok: true; value: JsonValue } | { ok: false; reason: string };
 

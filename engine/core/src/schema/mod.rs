@@ -438,6 +438,69 @@ macro_rules! access_params {
     };
 }
 
+/// A setting that acts only while another setting has one of some values: the page shows it
+/// only then (or says it is idle), and docs/parameters.md says when it applies. Each
+/// mechanism declares its own beside its settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Applies {
+    /// The setting (a schema path).
+    pub path: &'static str,
+    /// The setting it depends on.
+    pub when: &'static str,
+    /// The values of `when` under which `path` acts (enum values, or "true"/"false").
+    pub values: &'static [&'static str],
+}
+
+/// The application fields each kind reads (`app.rs`).
+const APP_APPLIES: [Applies; 6] = {
+    const KIND: &str = "flows[].app.kind";
+    const WRITES: &[&str] = &["cbr", "thin", "on_off", "poisson"];
+    [
+        Applies {
+            path: "flows[].app.bytes",
+            when: KIND,
+            values: &["bulk"],
+        },
+        Applies {
+            path: "flows[].app.write_size",
+            when: KIND,
+            values: WRITES,
+        },
+        Applies {
+            path: "flows[].app.write_interval",
+            when: KIND,
+            values: WRITES,
+        },
+        Applies {
+            path: "flows[].app.on",
+            when: KIND,
+            values: &["on_off"],
+        },
+        Applies {
+            path: "flows[].app.off",
+            when: KIND,
+            values: &["on_off"],
+        },
+        Applies {
+            path: "flows[].app.writes",
+            when: KIND,
+            values: &["scripted"],
+        },
+    ]
+};
+
+/// Every conditional setting (see [`Applies`]).
+pub fn applies() -> Vec<Applies> {
+    let mut v = APP_APPLIES.to_vec();
+    v.extend(crate::tcp::recovery::sack::settings::APPLIES);
+    v
+}
+
+/// When `path` acts, if only under a condition.
+pub fn applies_to(path: &str) -> Option<Applies> {
+    applies().into_iter().find(|a| a.path == path)
+}
+
 /// Every scenario parameter, in display order.
 pub fn params() -> &'static [ParamDef] {
     &PARAMS
@@ -722,6 +785,91 @@ mod tests {
         let n = paths.len();
         paths.dedup();
         assert_eq!(n, paths.len());
+    }
+
+    #[test]
+    fn every_condition_names_real_settings_and_values() {
+        let mut seen = Vec::new();
+        for a in applies() {
+            let p = params().iter().find(|p| p.path == a.path);
+            assert!(p.is_some(), "{} is no setting", a.path);
+            assert!(!seen.contains(&a.path), "{} has two conditions", a.path);
+            seen.push(a.path);
+            let when = params()
+                .iter()
+                .find(|p| p.path == a.when)
+                .expect("the condition is a setting");
+            assert!(!a.values.is_empty());
+            for v in a.values {
+                let ok = match &when.kind {
+                    Kind::Enum { options, .. } => options.iter().any(|c| c.value == *v),
+                    Kind::Bool { .. } => *v == "true" || *v == "false",
+                    _ => false,
+                };
+                assert!(ok, "{} = {v} is not a value of {}", a.path, a.when);
+            }
+        }
+        // In the JSON a switch's values are booleans, an enum's strings.
+        let j = schema_json();
+        let row = |path: &str| {
+            j["params"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["path"] == path)
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(
+            row("flows[].sack.rack")["applies_when"],
+            json!({"path": "flows[].sack.enabled", "values": [true]})
+        );
+        assert_eq!(
+            row("flows[].app.on")["applies_when"],
+            json!({"path": "flows[].app.kind", "values": ["on_off"]})
+        );
+        assert!(row("flows[].sack.enabled").get("applies_when").is_none());
+    }
+
+    /// What the conditions say of the applications is what they do: a field changes a run
+    /// of a kind it applies to, and no run of the others.
+    #[test]
+    fn the_application_fields_act_exactly_where_their_conditions_say() {
+        let digest = |kind: &str, field: &str, value: Value| {
+            let mut j = scenario_defaults();
+            j["duration"] = json!(3.0);
+            j["flows"][0]["app"]["kind"] = json!(kind);
+            j["flows"][0]["app"]["writes"] = json!([{"at": 0.1, "bytes": 5000}, {"at": 1.0, "bytes": 3000}]);
+            j["flows"][0]["app"]["bytes"] = json!(50_000);
+            j["flows"][0]["app"]["on"] = json!(0.5);
+            j["flows"][0]["app"]["off"] = json!(0.5);
+            j["flows"][0]["app"]["write_interval"] = json!(0.02);
+            let f = field.trim_start_matches("flows[].app.");
+            j["flows"][0]["app"][f] = value;
+            let mut sim = crate::sim::Simulation::from_json(&j.to_string()).expect("a valid scenario");
+            sim.run_to_end();
+            sim.digest()
+        };
+        let changed: [(&str, Value, Value); 6] = [
+            ("flows[].app.bytes", json!(50_000), json!(20_000)),
+            ("flows[].app.write_size", json!(1460), json!(500)),
+            ("flows[].app.write_interval", json!(0.02), json!(0.05)),
+            ("flows[].app.on", json!(0.5), json!(0.3)),
+            ("flows[].app.off", json!(0.5), json!(0.2)),
+            (
+                "flows[].app.writes",
+                json!([{"at": 0.1, "bytes": 5000}, {"at": 1.0, "bytes": 3000}]),
+                json!([{"at": 0.2, "bytes": 700}]),
+            ),
+        ];
+        let kinds = ["bulk", "cbr", "thin", "on_off", "scripted", "poisson"];
+        for (field, a, b) in changed {
+            let cond = applies_to(field).expect("an application field has a condition");
+            for kind in kinds {
+                let differs = digest(kind, field, a.clone()) != digest(kind, field, b.clone());
+                assert_eq!(differs, cond.values.contains(&kind), "{field} with app.kind = {kind}");
+            }
+        }
     }
 
     #[test]

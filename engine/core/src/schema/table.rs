@@ -81,8 +81,35 @@ fn kind_json(k: &Kind) -> Map<String, Value> {
     m
 }
 
+/// A condition as JSON: `{"path": the setting it depends on, "values": [its values under
+/// which the setting acts]}`, the values typed as that setting's (booleans for a switch).
+fn applies_json(a: &Applies) -> Value {
+    let boolean = params()
+        .iter()
+        .find(|p| p.path == a.when)
+        .is_some_and(|p| matches!(p.kind, Kind::Bool { .. }));
+    let values: Vec<Value> = a
+        .values
+        .iter()
+        .map(|v| if boolean { json!(*v == "true") } else { json!(v) })
+        .collect();
+    json!({"path": a.when, "values": values})
+}
+
+/// How a condition reads in docs/parameters.md.
+fn applies_text(a: &Applies) -> String {
+    let values: Vec<String> = a.values.iter().map(|v| format!("`{v}`")).collect();
+    let values = match values.as_slice() {
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+        [] => String::new(),
+    };
+    format!(" Applies only when `{}` is {values}.", a.when)
+}
+
 /// The parameter table as JSON: `{ "version": 1, "params": [ {path, label, group, unit, type,
-/// default, min, max, scale, options, items, help, live, display}, … ] }`.
+/// default, min, max, scale, options, items, help, live, display, applies_when}, … ] }`
+/// (`applies_when` only for a setting that acts under a condition: [`Applies`]).
 pub fn schema_json() -> Value {
     let list: Vec<Value> = params()
         .iter()
@@ -96,6 +123,9 @@ pub fn schema_json() -> Value {
             m.insert("live".into(), json!(p.live));
             if let Some(d) = p.display {
                 m.insert("display".into(), json!({"unit": d.unit, "factor": d.factor}));
+            }
+            if let Some(a) = applies_to(p.path) {
+                m.insert("applies_when".into(), applies_json(&a));
             }
             Value::Object(m)
         })
@@ -147,6 +177,9 @@ pub fn markdown() -> String {
             for c in options.iter() {
                 help.push_str(&format!(" `{}`: {}", c.value, esc(c.help)));
             }
+        }
+        if let Some(a) = applies_to(p.path) {
+            help.push_str(&applies_text(&a));
         }
         out.push_str(&format!(
             "| `{}` | {} | {} | {} | {} | {} |\n",

@@ -30,6 +30,10 @@ pub struct RecoveryRow {
     pub probe_out: bool,
 }
 
+/// What the loss timer is armed for, by `timer_kind` code (the recovery series' column; the
+/// page names the timer with these).
+pub const LOSS_TIMER_KINDS: [&str; 3] = ["none", "RACK's reordering timer", "the probe timeout (PTO)"];
+
 /// Column names of a SACK flow's recovery series, in output order. Units: t in seconds;
 /// pipe, sacked, lost in bytes (RFC 6675's pipe, the bytes SACKed above the cumulative ACK,
 /// the bytes deemed lost and not yet resent); in_recovery 1 in SACK-based recovery, else 0;

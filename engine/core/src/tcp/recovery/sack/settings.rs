@@ -3,7 +3,7 @@
 //! DupThresh (RACK-TLP, RFC 8985; early retransmit, RFC 5827). Part of the settings layer:
 //! it names no rule, and the scenario reads it.
 
-use crate::schema::{p, Choice, Kind, ParamDef};
+use crate::schema::{p, Applies, Choice, Kind, ParamDef};
 
 /// How much a sender in SACK-based recovery may send on each ACK.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +98,44 @@ pub fn clashes(flow: &crate::scenario::FlowCfg) -> Vec<(&'static str, String)> {
     }
     out
 }
+
+/// The SACK settings that act only with SACK on (`schema::applies`).
+pub(crate) const APPLIES: [Applies; 6] = {
+    const ON: &[&str] = &["true"];
+    const WHEN: &str = "flows[].sack.enabled";
+    [
+        Applies {
+            path: "flows[].sack.blocks",
+            when: WHEN,
+            values: ON,
+        },
+        Applies {
+            path: "flows[].sack.dsack",
+            when: WHEN,
+            values: ON,
+        },
+        Applies {
+            path: "flows[].sack.budget",
+            when: WHEN,
+            values: ON,
+        },
+        Applies {
+            path: "flows[].sack.rack",
+            when: WHEN,
+            values: ON,
+        },
+        Applies {
+            path: "flows[].sack.tlp",
+            when: WHEN,
+            values: ON,
+        },
+        Applies {
+            path: "flows[].sack.early_retransmit",
+            when: WHEN,
+            values: ON,
+        },
+    ]
+};
 
 /// The schema's rows for SACK-based recovery (`schema::params` places them).
 pub(crate) fn params() -> Vec<ParamDef> {
