@@ -136,3 +136,16 @@ test('without SACK in any compared run, All settings says the SACK settings it s
   await page.getByRole('checkbox', { name: 'NewReno + SACK (RFC 6675)', exact: true }).first().check();
   await expect(group.getByText(note)).toHaveCount(0);
 });
+
+test('bbr-random-loss compares BBR with and without SACK: both runs in the summary and the BBR model plot', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openApp(page, '?v=4&preset=bbr-random-loss');
+  const summary = page.getByRole('table', { name: /^Summary/ });
+  await expect(summary.getByText('BBR v1 + SACK + RACK-TLP', { exact: true })).toBeVisible();
+  await expect(summary.getByText('BBR v1', { exact: true })).toBeVisible();
+  const bbrPlot = page.getByRole('group', { name: /BBR/ }).first();
+  await expect(bbrPlot).toBeAttached();
+  await page.screenshot({ path: join(ARTIFACTS, 'bbr-sack-random-loss-1280.png') });
+});

@@ -401,6 +401,23 @@ pub static CATALOGUE: &[Algorithm] = &[
         settings: newreno_sack!("prr_ssrb", "sack.rack", "sack.tlp"),
     },
     Algorithm {
+        name: "bbr_sack",
+        label: "BBR v1 + SACK + RACK-TLP",
+        group: SACK,
+        description: help!("BBR v1 as Linux runs it with SACK (4.10 and later): the same model and pacing, over SACK-based loss detection (the scoreboard, RACK and tail loss probes) instead of NewReno's one hole per round trip. A segment counts as delivered when it is first SACKed, so the delivery rate does not wait for a hole to be filled; in recovery BBR sets the window itself (packet conservation for a round, then the window it had), not PRR."),
+        settings: &[
+            ("variant", Str("newreno")),
+            ("cc.controller", Str("bbr")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("cc.limited_transmit", Bool(true)),
+            ("sack.enabled", Bool(true)),
+            ("sack.budget", Str("rfc6675")),
+            ("sack.rack", Bool(true)),
+            ("sack.tlp", Bool(true)),
+        ],
+    },
+    Algorithm {
         name: "cubic_linux_today",
         label: "CUBIC as Linux runs it today",
         group: SACK,

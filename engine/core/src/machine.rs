@@ -85,7 +85,59 @@ pub fn machine_of_flow(f: &crate::scenario::FlowCfg) -> Machine {
             }
         }
     }
+    if f.sack.enabled && f.cc.controller == Controller::Bbr {
+        bbr_with_sack(&mut m, &f.sack);
+    }
     m
+}
+
+/// BBR over SACK recovery: SACK's edges replace NewReno's duplicate-ACK ones, leaving from
+/// (and returning to) BBR's four states, where a window controller's leave from slow start
+/// and congestion avoidance; recovery ends with BBR's window restored.
+fn bbr_with_sack(m: &mut Machine, cfg: &crate::scenario::SackCfg) {
+    use Phase::{BbrDrain, BbrProbeBw, BbrProbeRtt, BbrStartup, CongestionAvoidance, SlowStart};
+    let open = [BbrStartup, BbrDrain, BbrProbeBw, BbrProbeRtt];
+    let newreno = [
+        Rule::FastRetransmitBbr,
+        Rule::FastRetransmitSuppressed,
+        Rule::BbrPartialAck,
+    ];
+    m.transitions.retain(|t| !t.rules.iter().any(|r| newreno.contains(r)));
+    let mut sack = Vec::new();
+    for mut t in crate::tcp::recovery::sack::edges::edges(cfg) {
+        let from_open = t.from.iter().any(|p| matches!(p, SlowStart | CongestionAvoidance));
+        t.from.retain(|p| !matches!(p, SlowStart | CongestionAvoidance));
+        if from_open {
+            t.from.splice(0..0, open);
+        }
+        if t.rules.contains(&Rule::SackRecoveryExit) {
+            for s in open {
+                let mut u = t.clone();
+                u.to = Some(s);
+                u.label = "the cumulative ACK reaches RecoveryPoint: recovery over, cwnd restored";
+                u.rules.push(Rule::BbrRestore);
+                sack.push(u);
+            }
+            continue;
+        }
+        if t.to == Some(CongestionAvoidance) {
+            // A repaired probe only saves BBR's cwnd: no phase change.
+            t.to = None;
+            t.label = "the probe repaired a loss: cwnd saved";
+        }
+        sack.push(t);
+    }
+    let at = m
+        .transitions
+        .iter()
+        .position(|t| t.rules.contains(&Rule::BbrRestore))
+        .unwrap_or(m.transitions.len());
+    m.transitions.splice(at..at, sack);
+    for t in m.transitions.iter_mut() {
+        if t.rules.contains(&Rule::Timeout) {
+            t.label = "retransmission timeout: cwnd = 1 segment, resend what the receiver lacks";
+        }
+    }
 }
 
 /// The machine of a flow with `variant` and congestion-control settings `cc`: the states and

@@ -86,7 +86,9 @@ prop_compose! {
         }
         // SACK and its detectors, on the variants and controllers it combines with (the
         // scenario check refuses the others).
-        if sack && !bbr && algorithm.is_empty() && !matches!(variant, "tahoe" | "old_tahoe") {
+        if sack && algorithm.is_empty() && (bbr || !matches!(variant, "tahoe" | "old_tahoe")) {
+            // BBR sets its own window in recovery: RFC 6675's budget only.
+            let budget = if bbr { "rfc6675" } else { budget };
             f["sack"] = json!({"enabled": true, "blocks": sack_blocks, "dsack": dsack, "budget": budget,
                                "rack": rack, "tlp": tlp, "early_retransmit": er});
         }

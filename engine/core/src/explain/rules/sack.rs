@@ -21,7 +21,7 @@ fn trigger(code: u64, threshold: u64, dupacks: u64) -> String {
 
 rule! {
     SackRecovery = "sack.recovery", Loss, "SACK recovery begins",
-        "RFC 6675 §5 step 4; RFC 5827 §3; RFC 8985 §6", "RecoveryPoint = HighData; ssthresh by the flow's rule on pipe; cwnd = ssthresh; resend HighACK + 1",
+        "RFC 6675 §5 step 4; RFC 5827 §3; RFC 8985 §6", "RecoveryPoint = HighData; ssthresh by the flow's rule on pipe; cwnd = ssthresh (BBR keeps cwnd: its model sets it, conserving packets); resend HighACK + 1",
         [trigger: Count, threshold: Count, dupacks: Count, sacked: Bytes, head = "resent": Seg, pipe: Bytes, cwnd: Bytes, ssthresh: Bytes]
         => [ssthresh: Bytes, cwnd: Bytes, recovery_point = "RecoveryPoint": Seq]
 }

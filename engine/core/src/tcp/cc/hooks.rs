@@ -41,6 +41,10 @@ impl Cc {
         cc.tick = tick;
         cc.header = cfg.tcp.header;
         cc.br.reserved_bps = cfg.reserved_bandwidth;
+        if let Some(b) = cc.bbr.as_deref_mut() {
+            // With SACK the recovery mechanism reports what each ACK delivered.
+            b.scoreboard = cfg.sack.enabled;
+        }
         cc
     }
 
@@ -84,6 +88,16 @@ impl Cc {
     #[inline]
     pub fn dupacks(&self) -> u32 {
         self.dupacks
+    }
+
+    /// Whether the controller keeps a model of the path (BBR): with a recovery mechanism
+    /// that reads SACK blocks it then sets the window itself on every ACK, in recovery too
+    /// (no PRR), from the deliveries the mechanism reports ([`Cc::on_sack_delivered`],
+    /// [`Cc::on_ack_read`]), and its window caps pipe at all times, as Linux counts packets
+    /// in flight for such a controller.
+    #[inline]
+    pub fn models_path(&self) -> bool {
+        self.bbr.is_some()
     }
 
     /// Whether the controller sets a pacing rate: the sender then spaces its segments and

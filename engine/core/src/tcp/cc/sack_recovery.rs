@@ -17,7 +17,10 @@ impl Cc {
         let (from, c0, ss0, d) = (self.why_phase(), self.cwnd, self.ssthresh, self.dupacks);
         self.ssthresh = self.loss_ssthresh(flight);
         self.recover = Some(snd_max);
-        self.cwnd = self.recovery_target();
+        if self.bbr.is_none() {
+            self.cwnd = self.recovery_target();
+        }
+        // (BBR keeps cwnd here: the ACK's sample sets it, with packet conservation.)
         self.inflated = self.cwnd;
         self.in_fast_recovery = true;
         self.sack_recovery = true;
@@ -62,7 +65,10 @@ impl Cc {
     /// §5; RFC 6937 §3's last step), recovery ends.
     pub fn on_sack_recovery_end(&mut self, ack: u64, point: u64) {
         let (from, c0) = (self.why_phase(), self.cwnd);
-        self.cwnd = self.recovery_target();
+        if self.bbr.is_none() {
+            self.cwnd = self.recovery_target();
+        }
+        // (BBR restores the window it had before the recovery with this ACK's sample.)
         self.sack_recovery = false;
         self.leave_fast_recovery();
         why!(
@@ -79,7 +85,10 @@ impl Cc {
     pub fn on_probe_repaired(&mut self, flight: Flight, probe_end: u64, seg: u64) {
         let (from, c0, ss0) = (self.why_phase(), self.cwnd, self.ssthresh);
         self.ssthresh = self.loss_ssthresh(flight);
-        self.cwnd = self.recovery_target();
+        if self.bbr.is_none() {
+            self.cwnd = self.recovery_target();
+        }
+        // (BBR only saves cwnd: Linux's CWR with an infinite ssthresh leaves it.)
         self.inflated = self.cwnd;
         self.bytes_acked = 0;
         why!(

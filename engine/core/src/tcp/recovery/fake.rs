@@ -159,5 +159,8 @@ impl Conn for FakeConn {
     fn pass_limit(&self) -> u32 {
         4096
     }
+    fn out_of_data(&self) -> bool {
+        self.waiting < self.mss
+    }
     fn pass_end(&mut self, _: bool) {}
 }

@@ -108,6 +108,8 @@ pub trait Conn {
     fn defer_pass(&mut self);
     /// Most segments one pass sends.
     fn pass_limit(&self) -> u32;
+    /// Less than a segment of new data waits, so the send loop is out of data.
+    fn out_of_data(&self) -> bool;
     /// A pass sent something; `cwnd_stop`: the window stopped it.
     fn pass_end(&mut self, cwnd_stop: bool);
 }

@@ -178,6 +178,10 @@ impl<E: Env> Conn for Door<'_, E> {
         MAX_PASS_SEGMENTS
     }
 
+    fn out_of_data(&self) -> bool {
+        self.s.app_written.saturating_sub(self.s.snd_max) < self.s.mss
+    }
+
     fn pass_end(&mut self, cwnd_stop: bool) {
         let s = &mut self.s;
         s.cc.on_send_pass_end(s.nxt_idx as u64, s.snd_nxt, s.snd_una, cwnd_stop);

@@ -79,6 +79,7 @@ impl Mode {
 
 mod edges;
 mod model;
+mod sack;
 #[cfg(test)]
 mod tests;
 
@@ -153,6 +154,11 @@ pub struct Bbr {
     dup_credit: u64,
     /// Set up (at the first segment sent).
     started: bool,
+    /// The flow's recovery mechanism reads SACK blocks and reports deliveries
+    /// (`bbr/sack.rs`): duplicate ACKs are not the controller's.
+    pub(super) scoreboard: bool,
+    /// This ACK's deliveries so far (SACK only).
+    pub(super) acc: sack::Acc,
     /// Entries into ProbeBW so far (draws the starting phase).
     probe_bw_entries: u64,
     /// Hash of (seed, flow): the draws' prefix.
@@ -197,6 +203,8 @@ impl Default for Bbr {
             sacked: 0,
             dup_credit: 0,
             started: false,
+            scoreboard: false,
+            acc: sack::Acc::default(),
             probe_bw_entries: 0,
             draw_key: 0,
             last_rate: 0,
@@ -290,6 +298,7 @@ impl Cc {
             sent: now,
             app_limited: b.app_limited != 0,
             retx,
+            counted: false,
         };
         if index < b.txs.len() {
             b.txs[index] = stamp;
@@ -339,6 +348,9 @@ impl Cc {
         head: u64,
     ) -> super::NewAckAction {
         use super::NewAckAction;
+        if self.bbr.as_deref().is_some_and(|b| b.scoreboard) {
+            return self.bbr_sack_new_ack(now, ack, acked);
+        }
         let smss = self.smss;
         let pipe_before = self.bbr_pipe(before);
         let mut rs = RateSample::default();

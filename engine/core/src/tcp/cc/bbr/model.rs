@@ -76,6 +76,8 @@ pub(super) struct TxStamp {
     pub(super) app_limited: bool,
     /// A retransmission.
     pub(super) retx: bool,
+    /// Counted delivered already (SACKed before the cumulative ACK covered it).
+    pub(super) counted: bool,
 }
 
 /// One ACK's delivery-rate sample (Linux's `struct rate_sample`).

@@ -93,6 +93,13 @@ pub struct SackSender {
     pub probe: Option<Probe>,
     /// Scratch: segments newly deemed lost.
     pub newly_lost: Vec<usize>,
+    /// Scratch: segments the last ACK's blocks newly SACKed (indices).
+    pub newly_sacked: Vec<usize>,
+    /// Segments deemed lost while reading this ACK, and what its start of recovery resent
+    /// (bytes, segments): what a controller that models the path is told
+    /// (`Cc::on_ack_read`).
+    lost_in_ack: u64,
+    resent_in_ack: (u64, u64),
     /// The loss timer's pending queue entry and its generation.
     timer_event: Option<Ns>,
     timer_gen: u32,
@@ -118,6 +125,9 @@ impl SackSender {
             timer: None,
             probe: None,
             newly_lost: Vec::new(),
+            newly_sacked: Vec::new(),
+            lost_in_ack: 0,
+            resent_in_ack: (0, 0),
             timer_event: None,
             timer_gen: 0,
         }
@@ -147,7 +157,10 @@ impl SackSender {
         blocks: Option<&SackBlocks>,
         cum_newest: Option<(Ns, u64, u32)>,
     ) -> SackUpdate {
-        let u = blocks.map(|b| self.sb.apply(ack, b)).unwrap_or_default();
+        self.newly_sacked.clear();
+        let u = blocks
+            .map(|b| self.sb.apply_into(ack, b, &mut self.newly_sacked))
+            .unwrap_or_default();
         // The timestamp echo (RFC 7323 §4.3) says which transmission of the segment that
         // triggered this ACK arrived: a retransmission's delivery is then not ambiguous.
         let echo = blocks.map(|b| b.echo);

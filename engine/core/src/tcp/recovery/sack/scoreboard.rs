@@ -296,6 +296,11 @@ impl Scoreboard {
 
     /// Applies an ACK's SACK blocks (cumulative ACK `ack`, already applied).
     pub fn apply(&mut self, ack: u64, blocks: &SackBlocks) -> SackUpdate {
+        self.apply_into(ack, blocks, &mut Vec::new())
+    }
+
+    /// As [`Scoreboard::apply`], pushing the indices of the newly SACKed segments to `out`.
+    pub fn apply_into(&mut self, ack: u64, blocks: &SackBlocks, out: &mut Vec<usize>) -> SackUpdate {
         let mut u = SackUpdate::default();
         let mut fresh = Vec::new();
         for (i, (l, r)) in blocks.iter().enumerate() {
@@ -314,6 +319,7 @@ impl Scoreboard {
                     let e = self.segs[k];
                     if e.end() <= b && !e.sacked {
                         self.update(k, |e| e.sacked = true);
+                        out.push(k);
                         u.newly_sacked += e.len as u64;
                         u.newly_sacked_segs += 1;
                         if u.newest.is_none_or(|(t, end, _)| (e.xmit, e.end()) > (t, end)) {

@@ -80,10 +80,13 @@ pub fn clashes(flow: &crate::scenario::FlowCfg) -> Vec<(&'static str, String)> {
         }
         return out;
     }
-    if flow.cc.controller == Controller::Bbr {
+    if flow.cc.controller == Controller::Bbr && s.budget != RecoveryBudget::Rfc6675 {
         out.push((
-            "sack.enabled",
-            "= true cannot be combined with cc.controller = \"bbr\" yet: BBR's model reads its delivery rate from duplicate ACKs and paces its sends, and SACK recovery is built for the window controllers (use the window rules with SACK, or BBR without it)".to_string(),
+            "sack.budget",
+            format!(
+                "= \"{}\" cannot be combined with cc.controller = \"bbr\": BBR sets its own window in recovery (packet conservation for a round, then the window before it), as Linux runs BBR instead of PRR; leave sack.budget at \"rfc6675\" (SACK's loss detection and NextSeg, BBR's window)",
+                s.budget.name()
+            ),
         ));
     }
     if matches!(flow.variant, Variant::OldTahoe | Variant::Tahoe) {

@@ -49,7 +49,10 @@ impl SackSender {
             // In recovery and after a timeout the window is measured against pipe (RFC 6675
             // §5); before, against the flight, with Limited Transmit's allowance for new
             // data on the first two duplicate ACKs (RFC 3042), as for any flow.
-            let fits = if self.in_recovery || self.rto_point.is_some() || next != Next::New {
+            // A controller that models the path caps pipe at all times (Linux's packets in
+            // flight).
+            let by_pipe = self.in_recovery || self.rto_point.is_some() || next != Next::New || c.cc().models_path();
+            let fits = if by_pipe {
                 c.cc().fits(pipe_b + len, pipe_s, header, 0)
             } else {
                 let extra = self.limited_transmit(c);
@@ -110,6 +113,11 @@ impl SackSender {
         if sent > 0 {
             c.pass_end(cwnd_stop);
         }
+        if c.cc().paces() && c.out_of_data() && !self.sb.any_waiting() {
+            // Less than a segment left to send and nothing to resend: the samples to come
+            // may be application-limited.
+            c.cc_mut().on_out_of_data(self.loss_flight());
+        }
         if new_sent {
             // RFC 8985 §7.2: (re)start the probe timer after new data leaves.
             self.arm_probe(c, true);
@@ -140,6 +148,10 @@ impl SackSender {
     #[inline(never)]
     pub(crate) fn on_ack(&mut self, c: &mut impl Conn, ack: u64, blocks: Option<&SackBlocks>) {
         let now = c.now();
+        let models = c.cc().models_path();
+        let pipe_before = self.loss_flight();
+        self.lost_in_ack = 0;
+        self.resent_in_ack = (0, 0);
         if let Some(b) = blocks {
             for (k, (l, r)) in b.iter().enumerate() {
                 let len = u32::try_from(r.saturating_sub(l)).unwrap_or(u32::MAX);
@@ -161,6 +173,12 @@ impl SackSender {
             self.rto_point = None;
         }
         let u = self.on_blocks(now, ack, snd_max, blocks, cum_newest);
+        if models {
+            for &i in &self.newly_sacked {
+                let len = self.sb.get(i).len as u64;
+                c.cc_mut().on_sack_delivered(now, i, len);
+            }
+        }
         if new_ack {
             self.dupacks = 0;
         } else if dup && u.newly_sacked > 0 {
@@ -205,6 +223,18 @@ impl SackSender {
             // RFC 8985 §7.2: restart the probe timer on an ACK of new data.
             self.arm_probe(c, true);
         }
+        if models {
+            // The whole ACK is read: the model takes its sample, with pipe as it was before
+            // anything this ACK resent (Linux's cong_control runs before the resends).
+            let p = self.loss_flight();
+            let (rb, rs) = self.resent_in_ack;
+            let pipe = Flight {
+                bytes: p.bytes - rb,
+                segs: p.segs - rs,
+            };
+            c.cc_mut().on_ack_read(now, pipe_before, pipe, self.lost_in_ack);
+            c.trace_changes();
+        }
     }
 
     /// Marks (and logs) what IsLost says is lost.
@@ -219,6 +249,7 @@ impl SackSender {
     /// at recovery's start) and explains RACK's.
     fn log_lost(&mut self, c: &mut impl Conn, how: u32, srtt: Ns) {
         let mut lost = std::mem::take(&mut self.newly_lost);
+        self.lost_in_ack += lost.len() as u64;
         for &i in &lost {
             let e = self.sb.get(i);
             c.log(EventKind::MarkedLost, e.seq, e.len, e.no, how);
@@ -292,6 +323,7 @@ impl SackSender {
                 Units::Segments => 1,
             };
             self.prr.sent(n);
+            self.resent_in_ack = (e.len as u64, 1);
             c.resend(0);
         }
         c.restart_rto();
@@ -300,7 +332,9 @@ impl SackSender {
     /// The window for this ACK in recovery: PRR's pipe + sndcnt, or RFC 6675's cwnd =
     /// ssthresh as set at the start.
     fn recovery_budget(&mut self, c: &mut impl Conn, delivered: u64) {
-        if self.budget == RecoveryBudget::Rfc6675 {
+        // A controller that models the path sets its own window in recovery (Linux runs
+        // BBR's instead of PRR).
+        if self.budget == RecoveryBudget::Rfc6675 || c.cc().models_path() {
             return;
         }
         let (pipe_b, pipe_s) = self.sb.pipe();
