@@ -57,9 +57,18 @@ pub struct BottleneckCfg {
     pub scheduler: SchedulerKind,
     /// Reservation scheduler: whether a class may use capacity the others leave idle.
     pub borrow: bool,
+    /// Queue discipline of the data direction.
+    pub qdisc: QdiscKind,
+    /// Queue discipline of the ACK direction.
+    pub reverse_qdisc: QdiscKind,
+    /// RED's parameters (both directions).
+    pub red: RedCfg,
+    /// CoDel's parameters (both directions).
+    pub codel: CodelCfg,
 }
 json::json_struct!(BottleneckCfg:
-    bandwidth, delay, delay_variation, queue_packets, queue_bytes, loss, reverse_loss, scheduler, borrow);
+    bandwidth, delay, delay_variation, queue_packets, queue_bytes, loss, reverse_loss, scheduler, borrow,
+    qdisc, reverse_qdisc, red, codel);
 
 /// How a bottleneck direction chooses the next packet to send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,6 +192,9 @@ pub use crate::tcp::cc::gate::settings::{FullWindowSlack, GrowthGate};
 pub use crate::tcp::cc::increase::settings::{CongAvoidRule, SlowStartRule};
 pub use crate::tcp::cc::recovery::settings::{NewRenoFullAck, NewRenoTimer, PartialWindow, RepeatedRto, SsthreshRule};
 pub use crate::tcp::cc::validation::settings::IdlePolicy;
+pub use crate::net::qdisc::codel::settings::CodelCfg;
+pub use crate::net::qdisc::red::settings::RedCfg;
+pub use crate::net::qdisc::settings::QdiscKind;
 pub use crate::tcp::sack::settings::{RecoveryBudget, SackCfg};
 
 /// Congestion-control axes of a flow.
