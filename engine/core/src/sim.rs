@@ -152,6 +152,9 @@ impl Simulation {
                 l.sched = Some(Box::new(sched));
             }
         }
+        for l in [&mut fwd, &mut rev] {
+            l.serves = l.sched.is_some() || l.qdisc.is_some();
+        }
         links.push(fwd);
         links.push(rev);
         let mut scripted = Vec::new();

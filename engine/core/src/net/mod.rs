@@ -370,6 +370,9 @@ pub struct Link {
     pub sched: Option<Box<sched::Sched>>,
     /// A queue discipline other than drop-tail (`qdisc/`); None = drop-tail FIFO.
     pub qdisc: Option<Box<qdisc::Managed>>,
+    /// Whether the link serves its packets itself (a scheduler or a discipline: a
+    /// departure is decided when it starts, not at entry); one test on the FIFO path.
+    pub serves: bool,
     /// Whether packets may enter this link ahead of time from its only upstream link (see
     /// the module doc); decided once from the topology.
     pub express_in: bool,
@@ -418,6 +421,7 @@ impl Link {
             series: None,
             sched: None,
             qdisc: None,
+            serves: false,
             express_in: false,
             inbound: 0,
             variation: 0,

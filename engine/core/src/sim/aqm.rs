@@ -37,6 +37,7 @@ impl World {
 
     /// An idle managed link starts its next packet (after the discipline's drops, if any)
     /// and schedules the end of its transmission.
+    #[inline(never)]
     fn serve_managed(&mut self, link_id: u32) {
         let now = self.now;
         let mut drops = std::mem::take(&mut self.aqm_scratch);
@@ -68,6 +69,7 @@ impl World {
     }
 
     /// A managed link's transmission ended: the packet goes on the wire, the next starts.
+    #[inline(never)]
     pub(super) fn on_managed_service(&mut self, link_id: u32, gen: u32) {
         let now = self.now;
         let link = &mut self.links[link_id as usize];
@@ -122,7 +124,7 @@ impl World {
         match (why, &m.disc) {
             (AqmWhy::Red(r), Disc::Red(red)) => {
                 let ppm = |p: u64| (p as u128 * 1_000_000 / ONE as u128) as u64;
-                let milli = |v: u128| (v * 1000 >> 32) as u64;
+                let milli = |v: u128| ((v * 1000) >> 32) as u64;
                 let (min_th, max_th) = red.thresholds();
                 let u = if r.draw == u64::MAX { 0 } else { ppm(r.draw) };
                 log.push(

@@ -80,7 +80,7 @@ impl World {
         let mut admitted = false;
         loop {
             let link = &mut self.links[link_id as usize];
-            if link.sched.is_some() || link.qdisc.is_some() {
+            if link.serves {
                 debug_assert_eq!(at, self.now, "a scheduled or managed link takes no early entry");
                 if link.qdisc.is_some() {
                     return self.offer_managed(link_id, pkt);
