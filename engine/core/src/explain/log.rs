@@ -168,7 +168,8 @@ pub struct Order {
     pub t: Ns,
     /// Index of the batch's first decision among all the run's decisions.
     pub cum: u32,
-    /// 2·flow (sender) or 2·flow + 1 (receiver).
+    /// 2·flow (sender) or 2·flow + 1 (receiver); from 2·flows on, the bottleneck queues'
+    /// decisions about flow `endpoint − 2·flows` (see [`Decisions::queue_from`]).
     pub endpoint: u32,
     /// The batch's first decision, in the endpoint's log.
     pub first: u32,
