@@ -25,6 +25,7 @@ use crate::throughput::{Col, ThroughputRow, ThroughputTable};
 use crate::time::{secs_to_ns, Ns};
 use crate::trace::{EventKind, EventLog, FlowSeries, RecoverySeries, SectionDigests, ValidationSeries};
 
+mod aqm;
 mod live;
 mod recording;
 mod summary;
@@ -102,10 +103,6 @@ pub struct Simulation {
     hold_writes: bool,
     /// Whether decisions are explained (see `set_explain`).
     explain: bool,
-    /// The order in which the endpoints' batches of explained decisions were made.
-    decision_order: Vec<crate::explain::Order>,
-    /// Decisions stamped so far.
-    decision_total: u32,
     /// Per flow, what [`Simulation::rounds`] has read of the stored rows so far.
     rounds: std::cell::RefCell<Vec<crate::rounds::RoundsReader>>,
     /// Bounded recording, when asked for (see [`Simulation::set_bounded`]).
@@ -142,6 +139,9 @@ impl Simulation {
         rev.variation = secs_to_ns(b.delay_variation);
         rev.loss = LinkLoss::from_cfg(&b.reverse_loss);
         rev.series = Some(QueueSeries::default());
+        for (l, kind) in [(&mut fwd, b.qdisc), (&mut rev, b.reverse_qdisc)] {
+            l.qdisc = crate::net::qdisc::managed(kind, b);
+        }
         if b.scheduler == SchedulerKind::Reservation {
             let res: Vec<u64> = s.flows.iter().map(|f| f.reserved_bandwidth).collect();
             for l in [&mut fwd, &mut rev] {
@@ -151,6 +151,9 @@ impl Simulation {
                 }
                 l.sched = Some(Box::new(sched));
             }
+        }
+        for l in [&mut fwd, &mut rev] {
+            l.serves = l.sched.is_some() || l.qdisc.is_some();
         }
         links.push(fwd);
         links.push(rev);
@@ -210,13 +213,15 @@ impl Simulation {
         // feed and neither link has a scheduler. Each flow's receiver-side links are fed by
         // one bottleneck direction only; a bottleneck direction, only while one flow and no
         // cross traffic in that direction share it.
+        // A managed direction (a queue discipline) is fed and feeds as a scheduled one.
         let fifo = b.scheduler != SchedulerKind::Reservation;
+        let (fwd_fifo, rev_fifo) = (fifo && links[0].qdisc.is_none(), fifo && links[1].qdisc.is_none());
         let one_feed = |reverse: bool| n == 1 && !s.cross.iter().any(|c| c.reverse == reverse);
-        links[0].express_in = fifo && one_feed(false);
-        links[1].express_in = fifo && one_feed(true);
+        links[0].express_in = fwd_fifo && one_feed(false);
+        links[1].express_in = rev_fifo && one_feed(true);
         for i in 0..n as u32 {
-            links[(flow_base(i) + 1) as usize].express_in = fifo;
-            links[(flow_base(i) + 3) as usize].express_in = fifo;
+            links[(flow_base(i) + 1) as usize].express_in = fwd_fifo;
+            links[(flow_base(i) + 3) as usize].express_in = rev_fifo;
         }
         // Trace space for the data packets the run can carry (capped: an estimate for a long
         // run would otherwise hold memory it may never use, which matters in wasm). Reserved
@@ -237,6 +242,10 @@ impl Simulation {
             scripted,
             spurious: vec![Default::default(); n],
             found: Vec::new(),
+            decision_order: Vec::new(),
+            decision_total: 0,
+            aqm_why: (0..n).map(|_| Default::default()).collect(),
+            aqm_scratch: Vec::new(),
             end: secs_to_ns(s.duration),
             capture: None,
             sacks: Default::default(),
@@ -302,8 +311,6 @@ impl Simulation {
             held: vec![None; n],
             hold_writes: true,
             explain: false,
-            decision_order: Vec::new(),
-            decision_total: 0,
             rounds: std::cell::RefCell::new((0..n as u32).map(crate::rounds::RoundsReader::new).collect()),
             bounded: None,
             reserve: est,
@@ -502,13 +509,13 @@ impl Simulation {
     /// `n` decisions of `endpoint`'s log, from its decision `first` on, were made now.
     #[inline]
     fn push_order(&mut self, endpoint: u32, first: u32, n: u32) {
-        self.decision_order.push(crate::explain::Order {
+        self.world.decision_order.push(crate::explain::Order {
             t: self.world.now,
-            cum: self.decision_total,
+            cum: self.world.decision_total,
             endpoint,
             first,
         });
-        self.decision_total += n;
+        self.world.decision_total += n;
     }
 
     fn record(&mut self, flow: u32) {
@@ -684,6 +691,9 @@ impl Simulation {
         for r in &mut self.receivers {
             r.why.on = on;
         }
+        for w in &mut self.world.aqm_why {
+            w.on = on;
+        }
     }
 
     /// Builder form of [`Simulation::set_explain`]`(true)`.
@@ -699,10 +709,13 @@ impl Simulation {
             logs.push(&s.cc.why.log);
             logs.push(&r.why.log);
         }
+        let queue_from = logs.len();
+        logs.extend(self.world.aqm_why.iter().map(|w| &w.log));
         crate::explain::Decisions {
-            order: &self.decision_order,
+            order: &self.world.decision_order,
+            queue_from,
             logs,
-            total: self.decision_total as usize,
+            total: self.world.decision_total as usize,
         }
     }
 
@@ -723,8 +736,11 @@ impl Simulation {
         for r in &mut self.receivers {
             r.why.log.clear();
         }
-        self.decision_order.clear();
-        self.decision_total = 0;
+        for w in &mut self.world.aqm_why {
+            w.log.clear();
+        }
+        self.world.decision_order.clear();
+        self.world.decision_total = 0;
     }
 
     /// A 64-bit digest of every explained decision (time, flow, rule, phases, values), for
@@ -776,6 +792,16 @@ impl Simulation {
     /// Traced queues: (link name, occupancy series).
     pub fn queues(&self) -> Vec<(&str, &QueueSeries)> {
         self.world.links.iter().flat_map(Link::traced).collect()
+    }
+
+    /// The queue disciplines' state series: (link name, series) of each managed bottleneck
+    /// direction (none when both are drop-tail).
+    pub fn qdisc_series(&self) -> Vec<(&str, &crate::trace::QdiscSeries)> {
+        self.world
+            .links
+            .iter()
+            .filter_map(|l| l.qdisc.as_deref().map(|m| (l.name.as_str(), &m.series)))
+            .collect()
     }
 
     /// The rate (bit/s) of the link each traced queue belongs to, in [`Simulation::queues`]

@@ -6,7 +6,9 @@
 use crate::scenario::EventFilter;
 use crate::time::{ns_to_secs, Ns};
 
+mod qdisc;
 mod recovery;
+pub use qdisc::{QdiscRow, QdiscSeries, QDISC_COLUMNS};
 pub use recovery::{RecoveryRow, RecoverySeries, LOSS_TIMER_KINDS, RECOVERY_COLUMNS};
 
 /// Kinds of event-log rows.
@@ -101,11 +103,16 @@ pub enum EventKind {
     /// A tail loss probe left (RFC 8985 §7): `seq`, `len`, `seg` = the segment, `tx` = its
     /// attempt (1 = new data).
     TailLossProbe = 34,
+    /// A queue discipline (RED, CoDel) dropped a data packet (`net/qdisc`): `seq`, `len`,
+    /// `seg`, `tx` as `queue_drop`. A full buffer's drop stays `queue_drop`.
+    AqmDrop = 35,
+    /// A queue discipline dropped an ACK.
+    AckAqmDrop = 36,
 }
 
 impl EventKind {
     /// Every kind, in code order.
-    pub const ALL: [EventKind; 35] = [
+    pub const ALL: [EventKind; 37] = [
         EventKind::DataSend,
         EventKind::Retransmit,
         EventKind::QueueDrop,
@@ -141,6 +148,8 @@ impl EventKind {
         EventKind::SackBlock,
         EventKind::MarkedLost,
         EventKind::TailLossProbe,
+        EventKind::AqmDrop,
+        EventKind::AckAqmDrop,
     ];
 
     /// Name used in CSV and JSON.
@@ -181,6 +190,8 @@ impl EventKind {
             EventKind::SackBlock => "sack_block",
             EventKind::MarkedLost => "marked_lost",
             EventKind::TailLossProbe => "tail_loss_probe",
+            EventKind::AqmDrop => "aqm_drop",
+            EventKind::AckAqmDrop => "ack_aqm_drop",
         }
     }
 

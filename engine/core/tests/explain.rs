@@ -107,6 +107,20 @@ fn extra_scenarios() -> Vec<(&'static str, Scenario)> {
             ),
         ),
         (
+            "red",
+            scenario(
+                "cubic-bufferbloat",
+                &[("network.bottleneck.qdisc", "red"), ("duration", "10")],
+            ),
+        ),
+        (
+            "codel",
+            scenario(
+                "cubic-bufferbloat",
+                &[("network.bottleneck.qdisc", "codel"), ("duration", "10")],
+            ),
+        ),
+        (
             "limited transmit",
             scenario("fall-floyd-newreno-1drops", &[("flows[0].cc.limited_transmit", "true")]),
         ),

@@ -144,7 +144,13 @@ prop_compose! {
         borrow in any::<bool>(),
         cross in prop::collection::vec(cross_source(), 0..3),
         bin in pick(&[0.001, 0.01, 0.25]),
+        qdisc in pick(&["droptail", "droptail", "red", "codel"]),
+        reverse_qdisc in pick(&["droptail", "droptail", "red", "codel"]),
+        red in (1u64..10, any::<bool>(), any::<bool>(), pick(&[0.02, 0.1, 0.5])),
+        codel in (pick(&[0.001, 0.005, 0.02]), pick(&[0.02, 0.1])),
     ) -> Value {
+        // A queue discipline needs the fifo scheduler.
+        let (qdisc, reverse_qdisc) = if scheduler == "reservation" { ("droptail", "droptail") } else { (qdisc, reverse_qdisc) };
         // The reservation scheduler refuses reservations above the link: keep each flow's
         // to a third of it (at most two flows), and above zero for BR-TCP.
         let mut flows = flows;
@@ -165,7 +171,10 @@ prop_compose! {
                 "queue_packets": queue, "queue_bytes": queue_bytes,
                 "loss": {"model": loss, "probability": p, "ber": ber},
                 "reverse_loss": {"model": "bernoulli", "probability": rloss},
-                "scheduler": scheduler, "borrow": borrow}},
+                "scheduler": scheduler, "borrow": borrow,
+                "qdisc": qdisc, "reverse_qdisc": reverse_qdisc,
+                "red": {"min_th": red.0 as f64, "max_th": (3 * red.0) as f64, "gentle": red.1, "bytes": red.2, "max_p": red.3},
+                "codel": {"target": codel.0, "interval": codel.1}}},
             "flows": flows,
             "timeline": timeline,
         })
@@ -192,6 +201,7 @@ proptest! {
         prop_assert_eq!(a.digest(), b.digest(), "same scenario and seed, different trace");
         prop_assert_eq!(a.validation_digest(), b.validation_digest());
         prop_assert_eq!(a.recovery_digest(), b.recovery_digest());
+        prop_assert_eq!(a.qdisc_digest(), b.qdisc_digest());
         // A summary-only run (the CLI without --out) hashes its rows as they go: same digest.
         let mut c = Simulation::new(&s);
         c.set_recording(cwndlab_core::sim::Recording::Summary { digest: true });

@@ -168,7 +168,8 @@ pub struct Order {
     pub t: Ns,
     /// Index of the batch's first decision among all the run's decisions.
     pub cum: u32,
-    /// 2·flow (sender) or 2·flow + 1 (receiver).
+    /// 2·flow (sender) or 2·flow + 1 (receiver); from 2·flows on, the bottleneck queues'
+    /// decisions about flow `endpoint − 2·flows` (see [`Decisions::queue_from`]).
     pub endpoint: u32,
     /// The batch's first decision, in the endpoint's log.
     pub first: u32,
@@ -179,13 +180,26 @@ pub struct Order {
 pub struct Decisions<'a> {
     /// The batches in order.
     pub order: &'a [Order],
-    /// The logs, by endpoint.
+    /// The logs, by endpoint: each flow's sender and receiver (2·flow, 2·flow + 1), then from
+    /// `queue_from` on each flow's bottleneck queue decisions (`queue_from + flow`).
     pub logs: Vec<&'a DecisionLog>,
+    /// Where the queues' logs begin.
+    pub queue_from: usize,
     /// Decisions in all.
     pub total: usize,
 }
 
 impl Decisions<'_> {
+    /// The flow whose log `endpoint` is.
+    fn flow_of(&self, endpoint: u32) -> u32 {
+        let e = endpoint as usize;
+        if e < self.queue_from {
+            endpoint / 2
+        } else {
+            (e - self.queue_from) as u32
+        }
+    }
+
     /// How many decisions.
     pub fn len(&self) -> usize {
         self.total
@@ -208,14 +222,14 @@ impl Decisions<'_> {
     /// Decision `i`.
     pub fn get(&self, i: usize) -> Option<Entry> {
         let (o, local) = self.locate(i)?;
-        Some(self.logs[o.endpoint as usize].get_in(local, o.t, o.endpoint / 2))
+        Some(self.logs[o.endpoint as usize].get_in(local, o.t, self.flow_of(o.endpoint)))
     }
 
     /// Decision `i`'s time, flow and rule (without copying its values).
     pub fn time_flow(&self, i: usize) -> Option<(Ns, u32, Rule)> {
         let (o, local) = self.locate(i)?;
         let log = self.logs[o.endpoint as usize];
-        Some((o.t, o.endpoint / 2, log.rule(local)))
+        Some((o.t, self.flow_of(o.endpoint), log.rule(local)))
     }
 
     /// Flow `flow`'s decisions from the run's decision `from` on, in order, without copying
@@ -230,7 +244,7 @@ impl Decisions<'_> {
         self.order[start.min(self.order.len())..]
             .iter()
             .enumerate()
-            .filter(move |(_, o)| o.endpoint / 2 == flow)
+            .filter(move |(_, o)| self.flow_of(o.endpoint) == flow)
             .flat_map(move |(k, o)| {
                 let end = self.order.get(start + k + 1).map_or(self.total, |n| n.cum as usize);
                 let log = self.logs[o.endpoint as usize];

@@ -86,11 +86,13 @@ pub enum Kind {
     Ack,
     /// BBR's model of the path: its filters, states, pacing rate and cwnd.
     Model,
+    /// A bottleneck queue discipline's drop (RED, CoDel).
+    Queue,
 }
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 11] = [
         Kind::Increase,
         Kind::Gate,
         Kind::Loss,
@@ -101,6 +103,7 @@ impl Kind {
         Kind::Send,
         Kind::Ack,
         Kind::Model,
+        Kind::Queue,
     ];
 
     /// Name used in JSON and on the command line.
@@ -116,6 +119,7 @@ impl Kind {
             Kind::Send => "send",
             Kind::Ack => "ack",
             Kind::Model => "model",
+            Kind::Queue => "queue",
         }
     }
 
@@ -132,6 +136,7 @@ impl Kind {
             Kind::Send => "data held by Nagle or sent by Limited Transmit",
             Kind::Ack => "the receiver's delayed ACKs",
             Kind::Model => "BBR's model: bandwidth and RTT filters, its states, pacing rate and cwnd",
+            Kind::Queue => "a bottleneck queue discipline dropping a packet (RED at arrival, CoDel at dequeue)",
         }
     }
 
@@ -347,6 +352,7 @@ mod tests {
         let d = Decisions {
             order: &order,
             logs: vec![&log; 8],
+            queue_from: 8,
             total: 3,
         };
         let all: Vec<Entry> = d.iter().collect();

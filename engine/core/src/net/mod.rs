@@ -39,6 +39,7 @@
 //! travels, nothing behind it does either (`inbound`). With variation 0 (the default) none
 //! of this runs: no draw, no event, the same run as before the setting existed.
 
+pub mod qdisc;
 pub mod sack;
 pub mod sched;
 
@@ -367,6 +368,11 @@ pub struct Link {
     pub series: Option<QueueSeries>,
     /// Class-based scheduler (reservation); None = FIFO.
     pub sched: Option<Box<sched::Sched>>,
+    /// A queue discipline other than drop-tail (`qdisc/`); None = drop-tail FIFO.
+    pub qdisc: Option<Box<qdisc::Managed>>,
+    /// Whether the link serves its packets itself (a scheduler or a discipline: a
+    /// departure is decided when it starts, not at entry); one test on the FIFO path.
+    pub serves: bool,
     /// Whether packets may enter this link ahead of time from its only upstream link (see
     /// the module doc); decided once from the topology.
     pub express_in: bool,
@@ -414,6 +420,8 @@ impl Link {
             scripted: false,
             series: None,
             sched: None,
+            qdisc: None,
+            serves: false,
             express_in: false,
             inbound: 0,
             variation: 0,
@@ -581,6 +589,14 @@ impl Link {
     pub fn trace_total(&mut self, now: Ns) {
         if let (Some(series), Some(sched)) = (self.series.as_mut(), self.sched.as_ref()) {
             series.push(now, sched.total.0, sched.total.1);
+        }
+    }
+
+    /// A managed link's occupancy changed: trace its packets and bytes.
+    pub fn trace_managed(&mut self, now: Ns) {
+        if let (Some(series), Some(m)) = (self.series.as_mut(), self.qdisc.as_ref()) {
+            let (n, b) = m.total();
+            series.push(now, n, b);
         }
     }
 

@@ -602,6 +602,9 @@ impl Scenario {
             }
         }
         let b = &self.network.bottleneck;
+        for (name, problem) in crate::net::qdisc::settings::clashes(b) {
+            out.push(Problem::new(name, problem));
+        }
         if b.scheduler == SchedulerKind::Reservation {
             let reserved: u64 = self.flows.iter().map(|f| f.reserved_bandwidth).sum();
             if reserved > b.bandwidth {

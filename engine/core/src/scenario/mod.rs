@@ -57,9 +57,18 @@ pub struct BottleneckCfg {
     pub scheduler: SchedulerKind,
     /// Reservation scheduler: whether a class may use capacity the others leave idle.
     pub borrow: bool,
+    /// Queue discipline of the data direction.
+    pub qdisc: QdiscKind,
+    /// Queue discipline of the ACK direction.
+    pub reverse_qdisc: QdiscKind,
+    /// RED's parameters (both directions).
+    pub red: RedCfg,
+    /// CoDel's parameters (both directions).
+    pub codel: CodelCfg,
 }
 json::json_struct!(BottleneckCfg:
-    bandwidth, delay, delay_variation, queue_packets, queue_bytes, loss, reverse_loss, scheduler, borrow);
+    bandwidth, delay, delay_variation, queue_packets, queue_bytes, loss, reverse_loss, scheduler, borrow,
+    qdisc, reverse_qdisc, red, codel);
 
 /// How a bottleneck direction chooses the next packet to send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,6 +185,9 @@ json::names!(Units { Bytes = "bytes", Segments = "segments" });
 
 // Each congestion-control mechanism's settings live beside its rules
 // (`tcp/cc/<mechanism>/settings.rs`: the enums and the schema rows).
+pub use crate::net::qdisc::codel::settings::CodelCfg;
+pub use crate::net::qdisc::red::settings::RedCfg;
+pub use crate::net::qdisc::settings::QdiscKind;
 pub use crate::tcp::cc::bbr::settings::Controller;
 pub use crate::tcp::cc::brtcp::settings::{BrPacketSize, BrRecovery, BrRtt};
 pub use crate::tcp::cc::cubic::settings::{CubicGrowth, CubicRtt, CubicSsthreshFrom};

@@ -22,7 +22,8 @@ fn every_problem_is_reported_at_once() {
     let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     assert_eq!(problems.len(), 6, "{text:#?}");
     assert!(
-        text[0].starts_with("network.bottleneck.colour: unknown parameter; known here: bandwidth, borrow, delay"),
+        text[0]
+            .starts_with("network.bottleneck.colour: unknown parameter; known here: bandwidth, borrow, codel, delay"),
         "{text:#?}"
     );
     assert!(

@@ -550,6 +550,11 @@ fn build_params() -> Vec<ParamDef> {
             "How each direction of the bottleneck picks the next packet. The sum of the reservations must not exceed the bottleneck bandwidth."),
         p!("network.bottleneck.borrow", "Borrow idle capacity", "network", "", Kind::Bool { default: false }, false, NONE,
             "Reservation scheduler only. Off: every class is held to its own rate, as the bounded CBQ classes of Komuro et al. 2006 (the best-effort class gets bandwidth minus the reservations). On: capacity a class leaves idle goes to the backlogged classes in proportion to their rates."),
+    ]);
+    v.extend(crate::net::qdisc::settings::params());
+    v.extend(crate::net::qdisc::red::settings::params());
+    v.extend(crate::net::qdisc::codel::settings::params());
+    v.extend([
         p!("cross", "Cross traffic", "network", "", Kind::List { items: CROSS_ITEMS }, false, NONE,
             "Non-reactive (UDP-like) sources that cross the bottleneck only: list of {kind, rate, packet_size, start, stop, on, off, reverse}. They fill the queue, take drops and report their delivered rate, but never slow down."),
     ]);

@@ -98,6 +98,21 @@ impl Simulation {
         Some(cache.finish())
     }
 
+    /// Digest of the queue disciplines' state series (None when both bottleneck directions
+    /// are drop-tail): kept apart from [`Simulation::digest`] like the recovery series (the
+    /// drops it leads to are `aqm_drop` rows, digested there).
+    pub fn qdisc_digest(&self) -> Option<u64> {
+        let series = self.qdisc_series();
+        if series.is_empty() {
+            return None;
+        }
+        let mut cache = SectionDigests::default();
+        for (k, (_, q)) in series.iter().enumerate() {
+            cache.extend(k, &q.rows);
+        }
+        Some(cache.finish())
+    }
+
     /// Chooses what the run keeps; call before running. [`Recording::Full`] (the default)
     /// stores every row for the front ends; [`Recording::Summary`] stores none — the summary
     /// is accumulated as the run goes and memory stays flat however long the run — and, if
@@ -127,6 +142,12 @@ impl Simulation {
         }
         self.validation.iter_mut().flatten().for_each(|v| set(&mut v.stream));
         self.recovery.iter_mut().flatten().for_each(|v| set(&mut v.stream));
+        for m in self.world.links.iter_mut().filter_map(|l| l.qdisc.as_deref_mut()) {
+            set(&mut m.series.stream);
+            if drop {
+                m.series.rows = Vec::new();
+            }
+        }
         if drop && !hash {
             // Rows neither stored nor hashed need not be made at all: the summary reads
             // counters, histograms and integrals, never the event log or the queues. A link

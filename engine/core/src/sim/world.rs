@@ -49,11 +49,20 @@ pub struct World {
     pub capture: Option<Box<crate::capture::Capture>>,
     /// The SACK blocks of the ACKs in flight (see `net/sack.rs`).
     pub sacks: SackStore,
+    /// The order in which the batches of explained decisions were made (the endpoints'
+    /// and the queues').
+    pub(crate) decision_order: Vec<crate::explain::Order>,
+    /// Decisions stamped so far.
+    pub(crate) decision_total: u32,
+    /// Per flow, the bottleneck queue disciplines' explained drops of its packets.
+    pub aqm_why: Vec<crate::explain::Why>,
+    /// Scratch for the packets one dequeue drops.
+    pub(super) aqm_scratch: Vec<(Packet, crate::net::qdisc::AqmWhy)>,
 }
 
 impl World {
     /// A packet was dropped (queue or wire): a data segment's copy no longer travels.
-    fn data_lost(&mut self, pkt: &Packet) {
+    pub(super) fn data_lost(&mut self, pkt: &Packet) {
         if pkt.kind == PktKind::Data {
             self.spurious[pkt.flow as usize].lost(pkt.seg);
         }
@@ -71,8 +80,11 @@ impl World {
         let mut admitted = false;
         loop {
             let link = &mut self.links[link_id as usize];
-            if link.sched.is_some() {
-                debug_assert_eq!(at, self.now, "a scheduled link takes no early entry");
+            if link.serves {
+                debug_assert_eq!(at, self.now, "a scheduled or managed link takes no early entry");
+                if link.qdisc.is_some() {
+                    return self.offer_managed(link_id, pkt);
+                }
                 return self.offer_scheduled(link_id, pkt);
             }
             // The fate is a pure function of the packet: deciding it before admission changes
@@ -156,7 +168,7 @@ impl World {
 
     /// A full queue refused the packet.
     #[cold]
-    fn tail_drop(&mut self, pkt: Packet) {
+    pub(super) fn tail_drop(&mut self, pkt: Packet) {
         self.sacks.take(pkt.sack_handle());
         if pkt.kind == PktKind::Udp {
             self.cross[pkt.flow as usize].queue_drops += 1;
@@ -219,6 +231,9 @@ impl World {
     /// A scheduled link's service event: the packet in service (if any) goes on the wire,
     /// then the next one starts.
     pub(super) fn on_service(&mut self, link_id: u32, gen: u32) {
+        if self.links[link_id as usize].qdisc.is_some() {
+            return self.on_managed_service(link_id, gen);
+        }
         let now = self.now;
         let link = &mut self.links[link_id as usize];
         let sched = link.sched.as_mut().expect("a scheduled link");
@@ -243,7 +258,7 @@ impl World {
 /// Whether a packet accepted by a link will be discarded at its far end: a pure function of
 /// the packet's identity (scripted drops, then random loss).
 #[inline(always)]
-fn fate(link: &mut Link, scripted: &[Vec<(u64, u64)>], seed: u64, link_id: u32, pkt: &Packet) -> Fate {
+pub(super) fn fate(link: &mut Link, scripted: &[Vec<(u64, u64)>], seed: u64, link_id: u32, pkt: &Packet) -> Fate {
     if link.scripted
         && is_forward(pkt.kind)
         && scripted[pkt.flow as usize]
@@ -258,7 +273,7 @@ fn fate(link: &mut Link, scripted: &[Vec<(u64, u64)>], seed: u64, link_id: u32, 
     }
 }
 
-fn is_forward(k: PktKind) -> bool {
+pub(super) fn is_forward(k: PktKind) -> bool {
     matches!(k, PktKind::Data | PktKind::Syn)
 }
 impl Env for World {

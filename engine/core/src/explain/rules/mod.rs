@@ -112,6 +112,7 @@ macro_rules! rules {
     };
 }
 
+mod aqm;
 mod bbr;
 mod cubic;
 mod endpoint;
@@ -297,4 +298,8 @@ rules! {
     RackLost in sack;
     TlpProbe in sack;
     TlpRepaired in sack;
+    /// RED drops an arrival.
+    RedDrop in aqm;
+    /// CoDel drops a departing packet.
+    CodelDrop in aqm;
 }

@@ -1,0 +1,259 @@
+//! Queue disciplines of a bottleneck direction other than drop-tail (`network.bottleneck.
+//! qdisc`): the seam, and the queue model they need.
+//!
+//! A drop-tail link keeps the engine's FIFO model (`net/mod.rs`): a packet's departure and
+//! arrival are computed when it enters, and nothing here runs. A managed link instead keeps
+//! its waiting packets with their entry times and the packet in service, as the reservation
+//! scheduler does (`net/sched.rs`): the simulation starts a transmission when the link
+//! frees up and schedules a `LinkService` event at its end. That is what a discipline that
+//! drops at dequeue needs: a packet CoDel drops as it reaches the head never occupies the
+//! link, so the packets behind it leave earlier.
+//!
+//! The seam is two calls: [`Managed::enqueue`] (the arrival's verdict: RED decides here) and
+//! [`Managed::start`] (the head's verdict when the link takes the next packet: CoDel
+//! decides here). A verdict is pass, drop or "mark CE if the packet is ECN-capable, else
+//! drop" ([`Verdict`]); nothing is ECN-capable yet, so the last is a drop (RFC 3168 §5: an
+//! AQM marks instead of dropping only an ECT packet). The buffer's capacity (queue_packets,
+//! queue_bytes, counting the packet in service) still refuses arrivals first, as a forced
+//! drop-tail drop.
+
+pub mod codel;
+pub mod red;
+pub mod settings;
+
+use super::Packet;
+use crate::time::{tx_time, Ns};
+use codel::{Codel, CodelWhy};
+use red::{Red, RedWhy};
+use std::collections::VecDeque;
+
+/// Waiting packets with their entry times, and their bytes.
+#[derive(Clone, Debug, Default)]
+pub struct Fifo {
+    q: VecDeque<(Packet, Ns)>,
+    /// Bytes waiting.
+    pub bytes: u64,
+}
+
+impl Fifo {
+    /// Appends a packet that entered at `at`.
+    pub fn push(&mut self, pkt: Packet, at: Ns) {
+        self.bytes += pkt.size as u64;
+        self.q.push_back((pkt, at));
+    }
+
+    /// Takes the head.
+    pub fn pop(&mut self) -> Option<(Packet, Ns)> {
+        let head = self.q.pop_front();
+        if let Some((p, _)) = head {
+            self.bytes -= p.size as u64;
+        }
+        head
+    }
+
+    /// Packets waiting.
+    pub fn len(&self) -> usize {
+        self.q.len()
+    }
+
+    /// Whether none waits.
+    pub fn is_empty(&self) -> bool {
+        self.q.is_empty()
+    }
+}
+
+/// What a discipline does with a packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// It goes on.
+    Pass,
+    /// It is dropped whatever it carries (RED above max_th).
+    Drop,
+    /// Congestion is signalled: CE if the packet is ECN-capable (ECT), else a drop.
+    MarkCeIfEct,
+}
+
+/// The arithmetic of a discipline's drop, for its event and its explanation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AqmWhy {
+    /// RED at arrival.
+    Red(RedWhy),
+    /// CoDel at dequeue.
+    Codel(CodelWhy),
+}
+
+/// The discipline's state.
+#[derive(Clone, Debug)]
+pub enum Disc {
+    /// Random Early Detection.
+    Red(Red),
+    /// Controlled Delay.
+    Codel(Codel),
+}
+
+/// A managed bottleneck direction: its waiting packets, the packet in service and its
+/// discipline.
+#[derive(Clone, Debug)]
+pub struct Managed {
+    /// The waiting packets.
+    pub fifo: Fifo,
+    /// The packet being transmitted and when it entered.
+    in_service: Option<(Packet, Ns)>,
+    /// Generation of the link's pending service event (older ones are stale).
+    pub gen: u32,
+    /// The discipline.
+    pub disc: Disc,
+    /// When the system last became empty (RED's idle correction).
+    idle_since: Ns,
+    /// The discipline's state over time.
+    pub series: crate::trace::QdiscSeries,
+    /// Scratch for the packets one dequeue drops.
+    dropped: Vec<(Packet, CodelWhy)>,
+}
+
+impl Managed {
+    /// A managed queue with this discipline.
+    pub fn new(disc: Disc) -> Managed {
+        Managed {
+            fifo: Fifo::default(),
+            in_service: None,
+            gen: 0,
+            disc,
+            idle_since: 0,
+            series: Default::default(),
+            dropped: Vec::new(),
+        }
+    }
+
+    /// Packets and bytes in the system (waiting plus in service).
+    pub fn total(&self) -> (usize, u64) {
+        let s = self.in_service.map_or(0, |(p, _)| p.size as u64);
+        (
+            self.fifo.len() + self.in_service.is_some() as usize,
+            self.fifo.bytes + s,
+        )
+    }
+
+    /// Whether a packet is being transmitted.
+    pub fn busy(&self) -> bool {
+        self.in_service.is_some()
+    }
+
+    /// The packet being transmitted and when it entered the queue.
+    pub fn in_service(&self) -> Option<&(Packet, Ns)> {
+        self.in_service.as_ref()
+    }
+
+    /// The verdict on a packet arriving at `now` (already admitted by the buffer's
+    /// capacity), with the arithmetic of a drop; a passed packet joins the queue.
+    /// `draw(n)` is the link's n-th random draw.
+    pub fn enqueue(
+        &mut self,
+        now: Ns,
+        pkt: Packet,
+        bandwidth: u64,
+        draw: impl FnOnce(u64) -> u64,
+    ) -> (Verdict, Option<AqmWhy>) {
+        let verdict = match &mut self.disc {
+            Disc::Red(r) => {
+                let empty = self.fifo.is_empty() && self.in_service.is_none();
+                let q = if r.bytes {
+                    self.fifo.bytes
+                } else {
+                    self.fifo.len() as u64
+                };
+                let m = if empty {
+                    r.idle_packets(now - self.idle_since.min(now), bandwidth)
+                } else {
+                    0
+                };
+                r.average(q, empty, m);
+                let why = r.decide(q, m, pkt.size, draw);
+                let row = red_row(r);
+                self.series.record(now, row);
+                match why.verdict {
+                    0 => Verdict::Pass,
+                    1 => return (Verdict::MarkCeIfEct, Some(AqmWhy::Red(why))),
+                    _ => return (Verdict::Drop, Some(AqmWhy::Red(why))),
+                }
+            }
+            Disc::Codel(_) => Verdict::Pass,
+        };
+        self.fifo.push(pkt, now);
+        (verdict, None)
+    }
+
+    /// With the link idle at `now`, takes the next packet into service: returns when its
+    /// transmission ends at `bandwidth`, or None when nothing is left. The packets the
+    /// discipline drops on the way are handed to `dropped` with their verdict and
+    /// arithmetic.
+    pub fn start(&mut self, now: Ns, bandwidth: u64, mut dropped: impl FnMut(Packet, Verdict, AqmWhy)) -> Option<Ns> {
+        debug_assert!(self.in_service.is_none());
+        let head = match &mut self.disc {
+            Disc::Red(_) => self.fifo.pop(),
+            Disc::Codel(c) => {
+                let mut scratch = std::mem::take(&mut self.dropped);
+                let head = c.dequeue(now, &mut self.fifo, &mut scratch);
+                let row = codel_row(c);
+                self.series.record(now, row);
+                for (p, why) in scratch.drain(..) {
+                    dropped(p, Verdict::MarkCeIfEct, AqmWhy::Codel(why));
+                }
+                self.dropped = scratch;
+                head
+            }
+        };
+        match head {
+            Some((pkt, at)) => {
+                self.in_service = Some((pkt, at));
+                Some(now + tx_time(pkt.size as u64, bandwidth))
+            }
+            None => {
+                self.idle_since = now;
+                None
+            }
+        }
+    }
+
+    /// The packet in service finished at `now`: it leaves the queue.
+    pub fn complete(&mut self, now: Ns) -> Packet {
+        let (pkt, _) = self.in_service.take().expect("a packet in service");
+        if self.fifo.is_empty() {
+            self.idle_since = now;
+        }
+        pkt
+    }
+}
+
+/// RED's state as a trace row.
+fn red_row(r: &Red) -> crate::trace::QdiscRow {
+    crate::trace::QdiscRow {
+        avg: (r.avg >> 16).min(u64::MAX as u128) as u64,
+        p: r.p,
+        count: r.count,
+        ..Default::default()
+    }
+}
+
+/// CoDel's state as a trace row.
+fn codel_row(c: &Codel) -> crate::trace::QdiscRow {
+    crate::trace::QdiscRow {
+        sojourn: c.sojourn,
+        dropping: c.dropping,
+        count: c.count as i64,
+        drop_next: if c.dropping { c.drop_next } else { u64::MAX },
+        ..Default::default()
+    }
+}
+
+/// The managed queue a bottleneck direction with discipline `kind` gets (None: drop-tail,
+/// the FIFO link as it is).
+pub fn managed(kind: settings::QdiscKind, b: &crate::scenario::BottleneckCfg) -> Option<Box<Managed>> {
+    use settings::QdiscKind;
+    let disc = match kind {
+        QdiscKind::DropTail => return None,
+        QdiscKind::Red => Disc::Red(Red::new(&b.red)),
+        QdiscKind::Codel => Disc::Codel(Codel::new(&b.codel)),
+    };
+    Some(Box::new(Managed::new(disc)))
+}

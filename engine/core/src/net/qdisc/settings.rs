@@ -1,0 +1,61 @@
+//! The bottleneck's queue discipline, per direction (`network.bottleneck.qdisc`,
+//! `network.bottleneck.reverse_qdisc`), and what it cannot be combined with. Each
+//! discipline's own parameters live beside its rules (`red/settings.rs`,
+//! `codel/settings.rs`). Part of the settings layer: it names no rule, and the scenario
+//! reads it.
+
+use crate::schema::{p, Choice, Kind, ParamDef};
+
+/// What decides which packets a bottleneck direction's queue drops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QdiscKind {
+    /// Drop an arrival only when the buffer is full (the engine's FIFO link, unchanged).
+    DropTail,
+    /// Random Early Detection (Floyd & Jacobson 1993): drops at arrival with a probability
+    /// that grows with the average queue.
+    Red,
+    /// Controlled Delay (RFC 8289): drops at dequeue while packets have waited longer than
+    /// the target for at least an interval.
+    Codel,
+}
+crate::scenario::json::names!(QdiscKind { DropTail = "droptail", Red = "red", Codel = "codel" });
+
+/// What the bottleneck's disciplines cannot be combined with, as (setting, problem).
+pub fn clashes(b: &crate::scenario::BottleneckCfg) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    let managed = [
+        ("network.bottleneck.qdisc", b.qdisc),
+        ("network.bottleneck.reverse_qdisc", b.reverse_qdisc),
+    ];
+    for (name, q) in managed {
+        if q != QdiscKind::DropTail && b.scheduler == crate::scenario::SchedulerKind::Reservation {
+            out.push((
+                name,
+                format!(
+                    "= \"{}\" cannot be combined with network.bottleneck.scheduler = \"reservation\": the scheduler keeps a drop-tail queue per class (use the fifo scheduler with a queue discipline)",
+                    q.name()
+                ),
+            ));
+        }
+    }
+    if b.qdisc == QdiscKind::Red || b.reverse_qdisc == QdiscKind::Red {
+        out.extend(super::red::settings::clashes(&b.red));
+    }
+    out
+}
+
+const QDISCS: &[Choice] = &[
+    Choice { value: "droptail", label: "Drop-tail", help: help!("Drop an arriving packet only when the buffer (queue_packets, queue_bytes) is full.") },
+    Choice { value: "red", label: "RED", help: help!("Random Early Detection (Floyd & Jacobson 1993): an average of the queue, and drops at arrival with a probability rising from 0 at red.min_th to red.max_p at red.max_th, spaced by the count since the last drop.") },
+    Choice { value: "codel", label: "CoDel", help: help!("Controlled Delay (RFC 8289): each packet's time in the queue is measured as it leaves; once it has stayed above codel.target for codel.interval, packets are dropped at intervals of interval/√count until it falls below.") },
+];
+
+/// The schema's rows for the discipline choice (`schema::params` places them).
+pub(crate) fn params() -> Vec<ParamDef> {
+    vec![
+        p!("network.bottleneck.qdisc", "Queue discipline", "network", "", Kind::Enum { options: QDISCS, default: "droptail" }, false, None,
+            "What decides which packets the data direction of the bottleneck drops. The buffer's capacity (queue_packets, queue_bytes) still applies under every discipline. Needs the fifo scheduler."),
+        p!("network.bottleneck.reverse_qdisc", "Queue discipline (ACK direction)", "network", "", Kind::Enum { options: QDISCS, default: "droptail" }, false, None,
+            "The same for the ACK direction of the bottleneck, with its own state and the same parameters."),
+    ]
+}
