@@ -23,7 +23,8 @@
 // No queue discs (traffic-control root qdiscs are uninstalled): each PointToPointNetDevice's own
 // DropTailQueue is the only buffer. MSS 1460, IW 10, no delayed ACK, no SACK, no timestamps,
 // classic (NewReno-style, non-PRR) recovery, Limited Transmit off, RTO min/initial 1 s, as in
-// cubic_reference.cc.
+// cubic_reference.cc. --sack=1 turns SACK on; --recovery=prr picks ns3::TcpPrrRecovery (ns-3's
+// own default recovery) instead of TcpClassicRecovery, with --prrBound=SSRB (its default) or CRB.
 //
 // BBR flows: ns3::TcpBbr with pacing on (TcpBbr forces it on anyway) and the initial window paced
 // (--paceIW, Linux paces it too). CUBIC/NewReno flows are not paced (--cubicPacing=1 to pace
@@ -42,7 +43,8 @@
 //   ./bbr_reference --scenario=bufferbloat --algos=bbr,cubic --bufferPkts=17 --duration=60
 //       --RngRun=2 --outDir=out
 // (./bbr_reference --PrintHelp lists every option.)
-// Outputs (tag = <scenario>-<algos joined by +>-q<bufferPkts>[-ss<N>][-drop<N>][-sack][-lt]
+// Outputs (tag = <scenario>-<algos joined by +>-q<bufferPkts>[-ss<N>][-drop<N>][-sack]
+// [-prr: TcpPrrRecovery, SSRB | -prrcrb: TcpPrrRecovery, CRB][-lt]
 // [-acc<N>][-d<ms>_<ms>...: sender access delays, when not all 1 ms][-nox: no cross traffic
 // where the scenario has it | -x<kbit/s>: cross traffic at another rate]-s<RngRun>):
 //   <tag>.summary.txt          human-readable summary (also printed on stdout)
@@ -697,7 +699,7 @@ main(int argc, char* argv[])
     bool limitedTransmit = false, eventLogs = true;
     uint32_t dropSeg = 0, initSsthresh = 0, accessPkts = 1000, crossSize = 64;
     double accessRate = -1, crossRate = -1, bottleneckRate = -1, bottleneckDelay = -1;
-    std::string accessDelaysArg;
+    std::string accessDelaysArg, recovery = "classic", prrBound = "SSRB";
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario", "lfp | bufferbloat | share100 (path of the cwndlab preset)",
                  scenario);
@@ -710,8 +712,11 @@ main(int argc, char* argv[])
     cmd.AddValue("dropSeg", "flow 0's data segment number (1-based) dropped once, 0 = none", dropSeg);
     cmd.AddValue("traceModes", "BBR flows use TcpBbrTraced (0: plain TcpBbr, no mode log; "
                  "for checking that the subclass changes nothing)", traceModes);
-    cmd.AddValue("sack", "diagnostic: SACK on (cwndlab has no SACK; off in every reference case)",
-                 sack);
+    cmd.AddValue("sack", "SACK on (off in the reference cases made before cwndlab had SACK)", sack);
+    cmd.AddValue("recovery", "classic (TcpClassicRecovery, the default here) | prr "
+                 "(TcpPrrRecovery, ns-3's own default)", recovery);
+    cmd.AddValue("prrBound", "--recovery=prr: TcpPrrRecovery::ReductionBound, SSRB (ns-3's "
+                 "default) | CRB", prrBound);
     cmd.AddValue("accessPkts", "access links' drop-tail queues, packets (cwndlab default 1000)",
                  accessPkts);
     cmd.AddValue("limitedTransmit", "diagnostic: RFC 3042 Limited Transmit on (off in every "
@@ -739,6 +744,9 @@ main(int argc, char* argv[])
 
     NS_ABORT_MSG_UNLESS(scenario == "lfp" || scenario == "bufferbloat" || scenario == "share100",
                         "unknown scenario");
+    NS_ABORT_MSG_UNLESS(recovery == "classic" || recovery == "prr", "unknown recovery " << recovery);
+    NS_ABORT_MSG_UNLESS(prrBound == "SSRB" || prrBound == "CRB", "unknown prrBound " << prrBound);
+    const bool prr = recovery == "prr";
     const bool lfp = scenario == "lfp", share = scenario == "share100";
     const double bwBps = bottleneckRate > 0 ? bottleneckRate : lfp || share ? 100e6 : 10e6;
     const double delay = bottleneckDelay >= 0 ? bottleneckDelay : lfp ? 0.1 : share ? 0.018 : 0.02;
@@ -766,7 +774,10 @@ main(int argc, char* argv[])
 
     // ---- TCP configuration (as cubic_reference.cc) -------------------------------------------
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
-                       TypeIdValue(TcpClassicRecovery::GetTypeId()));
+                       TypeIdValue(prr ? TcpPrrRecovery::GetTypeId()
+                                       : TcpClassicRecovery::GetTypeId()));
+    if (prr)
+        Config::SetDefault("ns3::TcpPrrRecovery::ReductionBound", StringValue(prrBound));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(kMss));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
     if (initSsthresh > 0)
@@ -873,6 +884,7 @@ main(int argc, char* argv[])
     std::string tag = scenario + "-" + algosTag + "-q" + std::to_string(qPkts) +
                       (initSsthresh ? "-ss" + std::to_string(initSsthresh) : "") +
                       (dropSeg ? "-drop" + std::to_string(dropSeg) : "") + (sack ? "-sack" : "") +
+                      (!prr ? "" : prrBound == "SSRB" ? "-prr" : "-prrcrb") +
                       (limitedTransmit ? "-lt" : "") +
                       (accessPkts != 1000 ? "-acc" + std::to_string(accessPkts) : "") +
                       DelaysTag(accessDelays) +
@@ -1005,6 +1017,7 @@ main(int argc, char* argv[])
                       std::to_string(g_crossDrops)
                 : std::string("none"))
       << "\n"
+      << (prr ? "recovery: TcpPrrRecovery, ReductionBound " + prrBound + "\n" : "")
       << "t0 (first data segment sent) = " << Fmt(g_t0, 6) << " s; window [t0, t0+" << duration
       << " s]; second half [t0+" << half << ", t0+" << duration << "]\n"
       << "bottleneck queue: mean " << Fmt(g_qArea / duration, 2) << " pkts ("
@@ -1036,7 +1049,7 @@ main(int argc, char* argv[])
             "max_btlbw_mbps,btlbw_updates,btlbw_updates_above_link,ns3,sack,access_pkts,"
             "jain_2nd_half,sent_in_disorder,access_delay_ms,bottleneck_mbps,access_mbps,"
             "cross_mbps,cross_sent,cross_delivered,cross_drops,bottleneck_drops_total,"
-            "retransmits_open\n";
+            "retransmits_open,recovery\n";
     for (Flow* f : flows)
     {
         double gp = f->rxEnd * 8 / duration / 1e6;
@@ -1158,7 +1171,8 @@ main(int argc, char* argv[])
              << accessPkts << "," << Fmt(jain, 4) << "," << f->sentInDisorder << ","
              << Fmt(accessDelays[f->id] * 1e3, 3) << "," << bwBps / 1e6 << "," << accessBps / 1e6
              << "," << crossBps / 1e6 << "," << (cross ? cross->m_sent : 0) << "," << g_crossRx
-             << "," << g_crossDrops << "," << g_qDrops << "," << f->retxOpen << "\n";
+             << "," << g_crossDrops << "," << g_qDrops << "," << f->retxOpen << ","
+             << (prr ? "prr-" + prrBound : std::string("classic")) << "\n";
     }
     if (n > 1)
         o << "\nJain fairness index of the second-half goodputs = " << Fmt(jain, 4) << "\n";
