@@ -14,10 +14,12 @@
 #     with TcpClassicRecovery, prr = SACK on with TcpPrrRecovery (ns-3's default recovery,
 #     ReductionBound SSRB), to compare with cwndlab's SACK + PRR (README-sharing.md). A SACK
 #     run takes about 0.5 min of CPU: SETS=prr JOBS=1 SEEDS="1 2 3" takes about 5 min.
+#     Not in the default: prr64 = SACK on with TcpPrrRecovery64, 3.37's PRR rules without the
+#     32-bit wrap of its proportional step (a diagnostic, bbr_reference.cc).
 #   NS3_344=DIR ... also builds against ns-3 3.44 (the PyPI wheel's ns3 folder, see run_bbr.sh)
 #     and runs the three pairs there with SACK on, seeds 1-3 (its TcpCubic has the
 #     Reno-friendly region that 3.37's lacks), and CUBIC+NewReno with SACK off, seed 1.
-# Output: OUT_DIR/{main,nox,diag,prr,ns3.44}/<tag>.* (see bbr_reference.cc) and OUT_DIR/tables.md
+# Output: OUT_DIR/{main,nox,diag,prr,prr64,ns3.44}/<tag>.* (see bbr_reference.cc) and OUT_DIR/tables.md
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-/tmp/ns3-sharing-out}
@@ -25,7 +27,7 @@ jobs=${JOBS:-2}
 seeds=${SEEDS:-1 2 3 4 5}
 sets=" ${SETS:-main nox diag prr} "
 want() { [[ "$sets" == *" $1 "* ]]; }
-for d in main nox diag prr; do want $d && mkdir -p "$out/$d"; done
+for d in main nox diag prr prr64; do want $d && mkdir -p "$out/$d"; done
 
 libs="-lns3-core -lns3-network -lns3-internet -lns3-point-to-point -lns3-applications -lns3-traffic-control"
 g++ -O2 -std=c++17 "$here/bbr_reference.cc" -o "$out/bbr_reference" $libs
@@ -78,6 +80,13 @@ pairs=("--algos=cubic,newreno" "--algos=cubic,cubic $two" "--algos=newreno,newre
       done
     done
   fi
+  if want prr64; then
+    for s in $seeds; do
+      for p in "${pairs[@]}"; do
+        echo "$out/bbr_reference $common --outDir=$out/prr64 --sack=1 --recovery=prr64 $p --RngRun=$s"
+      done
+    done
+  fi
   if [ -n "${NS3_344:-}" ]; then
     # 3.44 (TcpCubic with the Reno-friendly region) with SACK on, seeds 1-3
     for s in 1 2 3; do
@@ -89,7 +98,7 @@ pairs=("--algos=cubic,newreno" "--algos=cubic,cubic $two" "--algos=newreno,newre
 } | xargs -P "$jobs" -I{} sh -c '{} > /dev/null || echo "failed: {}" >&2'
 
 dirs=()
-for d in main nox diag prr; do want $d && dirs+=("$out/$d"); done
+for d in main nox diag prr prr64; do want $d && dirs+=("$out/$d"); done
 [ -d "$out/ns3.44" ] && dirs+=("$out/ns3.44")
 python3 "$here/sharing_tables.py" "${dirs[@]}" > "$out/tables.md"
 cat "$out/tables.md"
