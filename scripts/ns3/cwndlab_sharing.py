@@ -123,7 +123,7 @@ def main():
                     acc[f"to{i}"].append(int(f["timeouts"]))
                     acc[f"fr{i}"].append(int(f["fast_retransmits"]))
                     acc[f"qd{i}"].append(int(f["queue_drops"]))
-                    rows.append({"case": name, "variant": v, "seed": seed, **f})
+                    rows.append({"case": name, "setting": v, "seed": seed, **f})
                 detail.append(
                     f"| {seed} | {f0['algorithm']} / {f1['algorithm']} | {g0:.2f} / {g1:.2f} "
                     f"| {g0 / g1:.2f} | {f0['retransmits']} / {f1['retransmits']} "
