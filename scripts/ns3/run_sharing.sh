@@ -5,7 +5,8 @@
 # is): 100 Mbit/s, 18 ms one way, 400-packet drop-tail bottleneck, 1 Gbit/s access links,
 # 2 Mbit/s of Poisson UDP cross traffic in 64-byte packets, 120 s.
 # Runs go JOBS at a time (default 2); a 120 s run takes 1.5-2.5 min of CPU with SACK off (as
-# cwndlab), 0.5 min with SACK on (diagnostic): about 20 min on 2 cores, 25 with NS3_344.
+# cwndlab), 0.5 min with SACK on: about 20 min on 2 cores for main, nox and diag, about 5 more
+# for prr, 25 with NS3_344.
 #
 # Usage: [JOBS=N] [SEEDS="1 2 3 4 5"] [SETS="main nox diag prr"] scripts/ns3/run_sharing.sh [OUT_DIR]
 #        (default /tmp/ns3-sharing-out)
