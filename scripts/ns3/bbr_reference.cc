@@ -23,7 +23,8 @@
 // No queue discs (traffic-control root qdiscs are uninstalled): each PointToPointNetDevice's own
 // DropTailQueue is the only buffer. MSS 1460, IW 10, no delayed ACK, no SACK, no timestamps,
 // classic (NewReno-style, non-PRR) recovery, Limited Transmit off, RTO min/initial 1 s, as in
-// cubic_reference.cc.
+// cubic_reference.cc. --sack=1 turns SACK on; --recovery=prr picks ns3::TcpPrrRecovery (ns-3's
+// own default recovery) instead of TcpClassicRecovery, with --prrBound=SSRB (its default) or CRB.
 //
 // BBR flows: ns3::TcpBbr with pacing on (TcpBbr forces it on anyway) and the initial window paced
 // (--paceIW, Linux paces it too). CUBIC/NewReno flows are not paced (--cubicPacing=1 to pace
@@ -42,7 +43,8 @@
 //   ./bbr_reference --scenario=bufferbloat --algos=bbr,cubic --bufferPkts=17 --duration=60
 //       --RngRun=2 --outDir=out
 // (./bbr_reference --PrintHelp lists every option.)
-// Outputs (tag = <scenario>-<algos joined by +>-q<bufferPkts>[-ss<N>][-drop<N>][-sack][-lt]
+// Outputs (tag = <scenario>-<algos joined by +>-q<bufferPkts>[-ss<N>][-drop<N>][-sack]
+// [-prr: TcpPrrRecovery, SSRB | -prrcrb: TcpPrrRecovery, CRB | -prr64: TcpPrrRecovery64][-lt]
 // [-acc<N>][-d<ms>_<ms>...: sender access delays, when not all 1 ms][-nox: no cross traffic
 // where the scenario has it | -x<kbit/s>: cross traffic at another rate]-s<RngRun>):
 //   <tag>.summary.txt          human-readable summary (also printed on stdout)
@@ -51,10 +53,13 @@
 //   <tag>.f<i>-<algo>.cwnd.csv     cwnd/ssthresh/state at every instant they change (the value
 //                                  it settles on: time_s,cwnd_bytes,ssthresh_bytes,ca_state)
 //   <tag>.f<i>-<algo>.pacing.csv   every pacing-rate change (time_s,pacing_bps)
+//   <tag>.f<i>-<algo>.drops.csv    every bottleneck drop of the flow's packets (time_s,seq,
+//                                  retransmission: 1 if that sequence number was sent before)
 //   <tag>.f<i>-<algo>.samples.csv  every 10 ms: cwnd, pacing rate, srtt, bytes in flight, mode
 //   <tag>.f<i>-bbr.modes.csv       BBR only: every mode or pacing-gain change
-// (--eventLogs=0 leaves out cwnd.csv and pacing.csv, the files written at every change: at
-// 100 Mbit/s NewReno's cwnd changes with every ACK, about a million rows a minute.)
+// (--eventLogs=0 leaves out cwnd.csv, pacing.csv and drops.csv, the files written at every
+// change: at 100 Mbit/s NewReno's cwnd changes with every ACK, about a million rows a minute.)
+// Their times are the simulator's own (t0 = the first data segment is not subtracted).
 // Times in the summaries are "aligned": relative to t0 = the first data segment sent (ns-3 does
 // a SYN handshake first; cwndlab starts sending data at t = 0 without one). The measurement
 // window is [t0, t0 + duration]; the run stops at its end.
@@ -84,6 +89,7 @@
 #include <functional>
 #include <iomanip>
 #include <sstream>
+#include <unordered_set>
 
 using namespace ns3;
 
@@ -305,7 +311,8 @@ struct Flow
     Ptr<BulkSendApplication> app;
     Ptr<TcpSocketBase> sock;
     Ptr<TcpBbrTraced> bbr;
-    std::ofstream cwndCsv, pacingCsv, samplesCsv, modesCsv;
+    std::ofstream cwndCsv, pacingCsv, samplesCsv, modesCsv, dropsCsv;
+    std::unordered_set<uint32_t> retxSeqs; // sequence numbers sent again (drops.csv only)
     // live values
     uint32_t cwnd = 10 * kMss, ssth = UINT32_MAX, caState = 0, inflight = 0;
     double pendT = -1;                  // instant whose cwnd row is not written yet
@@ -469,6 +476,8 @@ TxTrace(Flow* f, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBas
     if (end <= f->maxSeqEnd)
     {
         f->retx++;
+        if (f->dropsCsv.is_open())
+            f->retxSeqs.insert(h.GetSequenceNumber().GetValue());
         if (f->caState == TcpSocketState::CA_OPEN || f->caState == TcpSocketState::CA_DISORDER)
             f->retxOpen++;
     }
@@ -542,6 +551,13 @@ CountDrop(Ptr<const Packet> p, bool hasPpp)
         if (ip.GetSource() == f->addr)
         {
             f->bottleneckDrops++;
+            if (f->dropsCsv.is_open())
+            {
+                TcpHeader h;
+                c->PeekHeader(h);
+                uint32_t seq = h.GetSequenceNumber().GetValue();
+                f->dropsCsv << SimNow() << "," << seq << "," << f->retxSeqs.count(seq) << "\n";
+            }
             return;
         }
     if (ip.GetSource() == g_crossAddr)
@@ -684,6 +700,87 @@ DelaysTag(const std::vector<double>& d)
     return all1 ? "" : t;
 }
 
+// --recovery=prr64 (diagnostic): PRR with the rules of ns-3 3.37's TcpPrrRecovery and its
+// default bound, computed in 64-bit integers. In 3.37, prr_delivered * ssthresh is a product of
+// two 32-bit unsigned values and wraps once it passes 2^32 (ssthresh 667 000 B: after 6.4 kB
+// delivered), so while pipe > ssthresh the sender sends next to nothing (fixed in ns-3 in 2026,
+// issue #1282). This class writes the same rules without the wrap, to show what the wrap does:
+//   entry: prr_delivered = prr_out = 0, RecoverFS = snd.max - snd.una (ns-3's UnAckDataCount)
+//   per call: prr_delivered += delivered;
+//     pipe > ssthresh: sndcnt = ceil(prr_delivered * ssthresh / RecoverFS) - prr_out
+//     else: limit = max(prr_delivered - prr_out, delivered) + SMSS if the ACK cumulatively
+//           acknowledged retransmitted data (m_isRetransDataAcked), else delivered (3.37's
+//           "SSRB"); sndcnt = min(limit, ssthresh - pipe)
+//     sndcnt = max(sndcnt, SMSS if nothing was sent in this recovery yet, else 0)
+//     cwnd = pipe + sndcnt
+class TcpPrrRecovery64 : public TcpClassicRecovery
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("TcpPrrRecovery64Diag")
+                                .SetParent<TcpClassicRecovery>()
+                                .AddConstructor<TcpPrrRecovery64>();
+        return tid;
+    }
+
+    std::string GetName() const override
+    {
+        return "TcpPrrRecovery64";
+    }
+
+    void EnterRecovery(Ptr<TcpSocketState> tcb, uint32_t, uint32_t unAckDataCount,
+                       uint32_t deliveredBytes) override
+    {
+        m_delivered = 0;
+        m_out = 0;
+        m_recoverFs = std::max<uint64_t>(unAckDataCount, 1);
+        DoRecovery(tcb, deliveredBytes);
+    }
+
+    void DoRecovery(Ptr<TcpSocketState> tcb, uint32_t deliveredBytes) override
+    {
+        m_delivered += deliveredBytes;
+        const int64_t pipe = tcb->m_bytesInFlight.Get(), ssth = tcb->m_ssThresh.Get();
+        const int64_t mss = tcb->m_segmentSize;
+        int64_t sndcnt;
+        if (pipe > ssth)
+        {
+            const uint64_t num = m_delivered * uint64_t(ssth);
+            sndcnt = int64_t((num + m_recoverFs - 1) / m_recoverFs) - int64_t(m_out);
+        }
+        else
+        {
+            int64_t limit = deliveredBytes;
+            if (tcb->m_isRetransDataAcked)
+                limit = std::max<int64_t>(int64_t(m_delivered) - int64_t(m_out), deliveredBytes) +
+                        mss;
+            sndcnt = std::min(limit, ssth - pipe);
+        }
+        sndcnt = std::max<int64_t>(sndcnt, m_out > 0 ? 0 : mss);
+        tcb->m_cWnd = uint32_t(pipe + sndcnt);
+        tcb->m_cWndInfl = tcb->m_cWnd;
+    }
+
+    void ExitRecovery(Ptr<TcpSocketState> tcb) override
+    {
+        tcb->m_cWndInfl = tcb->m_cWnd;
+    }
+
+    void UpdateBytesSent(uint32_t bytesSent) override
+    {
+        m_out += bytesSent;
+    }
+
+    Ptr<TcpRecoveryOps> Fork() override
+    {
+        return CopyObject<TcpPrrRecovery64>(this);
+    }
+
+  private:
+    uint64_t m_delivered = 0, m_out = 0, m_recoverFs = 1;
+};
+
 // the cross traffic's random stream (TcpBbr uses 4, 5, ...: see SetUpSocket)
 static const int64_t kCrossStream = 100;
 
@@ -697,7 +794,7 @@ main(int argc, char* argv[])
     bool limitedTransmit = false, eventLogs = true;
     uint32_t dropSeg = 0, initSsthresh = 0, accessPkts = 1000, crossSize = 64;
     double accessRate = -1, crossRate = -1, bottleneckRate = -1, bottleneckDelay = -1;
-    std::string accessDelaysArg;
+    std::string accessDelaysArg, recovery = "classic", prrBound = "SSRB";
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario", "lfp | bufferbloat | share100 (path of the cwndlab preset)",
                  scenario);
@@ -710,8 +807,12 @@ main(int argc, char* argv[])
     cmd.AddValue("dropSeg", "flow 0's data segment number (1-based) dropped once, 0 = none", dropSeg);
     cmd.AddValue("traceModes", "BBR flows use TcpBbrTraced (0: plain TcpBbr, no mode log; "
                  "for checking that the subclass changes nothing)", traceModes);
-    cmd.AddValue("sack", "diagnostic: SACK on (cwndlab has no SACK; off in every reference case)",
-                 sack);
+    cmd.AddValue("sack", "SACK on (off in the reference cases made before cwndlab had SACK)", sack);
+    cmd.AddValue("recovery", "classic (TcpClassicRecovery, the default here) | prr "
+                 "(TcpPrrRecovery, ns-3's own default) | prr64 (diagnostic: TcpPrrRecovery's "
+                 "rules in 64-bit arithmetic, see TcpPrrRecovery64)", recovery);
+    cmd.AddValue("prrBound", "--recovery=prr: TcpPrrRecovery::ReductionBound, SSRB (ns-3's "
+                 "default) | CRB", prrBound);
     cmd.AddValue("accessPkts", "access links' drop-tail queues, packets (cwndlab default 1000)",
                  accessPkts);
     cmd.AddValue("limitedTransmit", "diagnostic: RFC 3042 Limited Transmit on (off in every "
@@ -739,6 +840,10 @@ main(int argc, char* argv[])
 
     NS_ABORT_MSG_UNLESS(scenario == "lfp" || scenario == "bufferbloat" || scenario == "share100",
                         "unknown scenario");
+    NS_ABORT_MSG_UNLESS(recovery == "classic" || recovery == "prr" || recovery == "prr64",
+                        "unknown recovery " << recovery);
+    NS_ABORT_MSG_UNLESS(prrBound == "SSRB" || prrBound == "CRB", "unknown prrBound " << prrBound);
+    const bool prr = recovery == "prr", prr64 = recovery == "prr64";
     const bool lfp = scenario == "lfp", share = scenario == "share100";
     const double bwBps = bottleneckRate > 0 ? bottleneckRate : lfp || share ? 100e6 : 10e6;
     const double delay = bottleneckDelay >= 0 ? bottleneckDelay : lfp ? 0.1 : share ? 0.018 : 0.02;
@@ -766,7 +871,11 @@ main(int argc, char* argv[])
 
     // ---- TCP configuration (as cubic_reference.cc) -------------------------------------------
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
-                       TypeIdValue(TcpClassicRecovery::GetTypeId()));
+                       TypeIdValue(prr     ? TcpPrrRecovery::GetTypeId()
+                                   : prr64 ? TcpPrrRecovery64::GetTypeId()
+                                           : TcpClassicRecovery::GetTypeId()));
+    if (prr)
+        Config::SetDefault("ns3::TcpPrrRecovery::ReductionBound", StringValue(prrBound));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(kMss));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
     if (initSsthresh > 0)
@@ -873,6 +982,7 @@ main(int argc, char* argv[])
     std::string tag = scenario + "-" + algosTag + "-q" + std::to_string(qPkts) +
                       (initSsthresh ? "-ss" + std::to_string(initSsthresh) : "") +
                       (dropSeg ? "-drop" + std::to_string(dropSeg) : "") + (sack ? "-sack" : "") +
+                      (prr64 ? "-prr64" : !prr ? "" : prrBound == "SSRB" ? "-prr" : "-prrcrb") +
                       (limitedTransmit ? "-lt" : "") +
                       (accessPkts != 1000 ? "-acc" + std::to_string(accessPkts) : "") +
                       DelaysTag(accessDelays) +
@@ -886,6 +996,9 @@ main(int argc, char* argv[])
         if (eventLogs)
         {
             f->cwndCsv.open(base + ".cwnd.csv");
+            f->dropsCsv.open(base + ".drops.csv");
+            f->dropsCsv << "time_s,seq,retransmission\n";
+            f->dropsCsv.precision(9);
             f->cwndCsv << "time_s,cwnd_bytes,ssthresh_bytes,ca_state\n";
             f->cwndCsv.precision(9);
             f->pacingCsv.open(base + ".pacing.csv");
@@ -1005,6 +1118,9 @@ main(int argc, char* argv[])
                       std::to_string(g_crossDrops)
                 : std::string("none"))
       << "\n"
+      << (prr ? "recovery: TcpPrrRecovery, ReductionBound " + prrBound + "\n"
+          : prr64 ? "recovery: TcpPrrRecovery64 (3.37's PRR rules in 64-bit arithmetic)\n"
+                  : "")
       << "t0 (first data segment sent) = " << Fmt(g_t0, 6) << " s; window [t0, t0+" << duration
       << " s]; second half [t0+" << half << ", t0+" << duration << "]\n"
       << "bottleneck queue: mean " << Fmt(g_qArea / duration, 2) << " pkts ("
@@ -1036,7 +1152,7 @@ main(int argc, char* argv[])
             "max_btlbw_mbps,btlbw_updates,btlbw_updates_above_link,ns3,sack,access_pkts,"
             "jain_2nd_half,sent_in_disorder,access_delay_ms,bottleneck_mbps,access_mbps,"
             "cross_mbps,cross_sent,cross_delivered,cross_drops,bottleneck_drops_total,"
-            "retransmits_open\n";
+            "retransmits_open,recovery\n";
     for (Flow* f : flows)
     {
         double gp = f->rxEnd * 8 / duration / 1e6;
@@ -1158,7 +1274,8 @@ main(int argc, char* argv[])
              << accessPkts << "," << Fmt(jain, 4) << "," << f->sentInDisorder << ","
              << Fmt(accessDelays[f->id] * 1e3, 3) << "," << bwBps / 1e6 << "," << accessBps / 1e6
              << "," << crossBps / 1e6 << "," << (cross ? cross->m_sent : 0) << "," << g_crossRx
-             << "," << g_crossDrops << "," << g_qDrops << "," << f->retxOpen << "\n";
+             << "," << g_crossDrops << "," << g_qDrops << "," << f->retxOpen << ","
+             << (prr ? "prr-" + prrBound : prr64 ? "prr64" : std::string("classic")) << "\n";
     }
     if (n > 1)
         o << "\nJain fairness index of the second-half goodputs = " << Fmt(jain, 4) << "\n";

@@ -5,20 +5,30 @@
 # is): 100 Mbit/s, 18 ms one way, 400-packet drop-tail bottleneck, 1 Gbit/s access links,
 # 2 Mbit/s of Poisson UDP cross traffic in 64-byte packets, 120 s.
 # Runs go JOBS at a time (default 2); a 120 s run takes 1.5-2.5 min of CPU with SACK off (as
-# cwndlab), 0.5 min with SACK on (diagnostic): about 20 min on 2 cores, 25 with NS3_344.
+# cwndlab), 0.5 min with SACK on: about 20 min on 2 cores for main, nox and diag, about 5 more
+# for prr, 25 with NS3_344.
 #
-# Usage: [JOBS=N] [SEEDS="1 2 3 4 5"] scripts/ns3/run_sharing.sh [OUT_DIR]
+# Usage: [JOBS=N] [SEEDS="1 2 3 4 5"] [SETS="main nox diag prr"] scripts/ns3/run_sharing.sh [OUT_DIR]
 #        (default /tmp/ns3-sharing-out)
+#   SETS picks the groups of runs (default all four): main = SACK off (the first reference,
+#     as cwndlab was before it had SACK), nox = the same without cross traffic, diag = SACK on
+#     with TcpClassicRecovery, prr = SACK on with TcpPrrRecovery (ns-3's default recovery,
+#     ReductionBound SSRB), to compare with cwndlab's SACK + PRR (README-sharing.md). A SACK
+#     run takes about 0.5 min of CPU: SETS=prr JOBS=1 SEEDS="1 2 3" takes about 5 min.
+#     Not in the default: prr64 = SACK on with TcpPrrRecovery64, 3.37's PRR rules without the
+#     32-bit wrap of its proportional step (a diagnostic, bbr_reference.cc).
 #   NS3_344=DIR ... also builds against ns-3 3.44 (the PyPI wheel's ns3 folder, see run_bbr.sh)
 #     and runs the three pairs there with SACK on, seeds 1-3 (its TcpCubic has the
 #     Reno-friendly region that 3.37's lacks), and CUBIC+NewReno with SACK off, seed 1.
-# Output: OUT_DIR/{main,nox,diag,ns3.44}/<tag>.* (see bbr_reference.cc) and OUT_DIR/tables.md
+# Output: OUT_DIR/{main,nox,diag,prr,prr64,ns3.44}/<tag>.* (see bbr_reference.cc) and OUT_DIR/tables.md
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-/tmp/ns3-sharing-out}
 jobs=${JOBS:-2}
 seeds=${SEEDS:-1 2 3 4 5}
-mkdir -p "$out/main" "$out/nox" "$out/diag"
+sets=" ${SETS:-main nox diag prr} "
+want() { [[ "$sets" == *" $1 "* ]]; }
+for d in main nox diag prr prr64; do want $d && mkdir -p "$out/$d"; done
 
 libs="-lns3-core -lns3-network -lns3-internet -lns3-point-to-point -lns3-applications -lns3-traffic-control"
 g++ -O2 -std=c++17 "$here/bbr_reference.cc" -o "$out/bbr_reference" $libs
@@ -38,25 +48,46 @@ pairs=("--algos=cubic,newreno" "--algos=cubic,cubic $two" "--algos=newreno,newre
     # 3.44 with SACK off (a debug build: about 5 min), one seed
     echo "$out/bbr_reference344 $common --outDir=$out/ns3.44 ${pairs[0]} --RngRun=1"
   fi
-  for s in $seeds; do # RngRun changes only the Poisson cross traffic's arrivals
-    for p in "${pairs[@]}"; do
-      # as cwndlab: SACK off (and timestamps off, classic recovery, Limited Transmit off)
-      echo "$out/bbr_reference $common --outDir=$out/main $p --RngRun=$s"
+  if want main; then
+    for s in $seeds; do # RngRun changes only the Poisson cross traffic's arrivals
+      for p in "${pairs[@]}"; do
+        # SACK off (and timestamps off, classic recovery, Limited Transmit off)
+        echo "$out/bbr_reference $common --outDir=$out/main $p --RngRun=$s"
+      done
     done
-  done
-  for p in "${pairs[@]}"; do
-    # without cross traffic nothing is random: one run each
-    echo "$out/bbr_reference $common --outDir=$out/nox --crossRate=0 $p"
-  done
-  for s in $seeds; do
+  fi
+  if want nox; then
     for p in "${pairs[@]}"; do
-      # diagnostic: SACK on (ns-3 3.37's SACK-less recovery is the main difference, see README)
-      echo "$out/bbr_reference $common --outDir=$out/diag --sack=1 $p --RngRun=$s"
+      # without cross traffic nothing is random: one run each
+      echo "$out/bbr_reference $common --outDir=$out/nox --crossRate=0 $p"
     done
-  done
-  for p in "${pairs[@]}"; do
-    echo "$out/bbr_reference $common --outDir=$out/diag --sack=1 --crossRate=0 $p"
-  done
+  fi
+  if want diag; then
+    for s in $seeds; do
+      for p in "${pairs[@]}"; do
+        # SACK on, classic recovery (ns-3 3.37's SACK-less recovery fails here, see README)
+        echo "$out/bbr_reference $common --outDir=$out/diag --sack=1 $p --RngRun=$s"
+      done
+    done
+    for p in "${pairs[@]}"; do
+      echo "$out/bbr_reference $common --outDir=$out/diag --sack=1 --crossRate=0 $p"
+    done
+  fi
+  if want prr; then
+    for s in $seeds; do
+      for p in "${pairs[@]}"; do
+        # SACK on, TcpPrrRecovery (SSRB): what cwndlab's SACK + PRR runs compare with
+        echo "$out/bbr_reference $common --outDir=$out/prr --sack=1 --recovery=prr $p --RngRun=$s"
+      done
+    done
+  fi
+  if want prr64; then
+    for s in $seeds; do
+      for p in "${pairs[@]}"; do
+        echo "$out/bbr_reference $common --outDir=$out/prr64 --sack=1 --recovery=prr64 $p --RngRun=$s"
+      done
+    done
+  fi
   if [ -n "${NS3_344:-}" ]; then
     # 3.44 (TcpCubic with the Reno-friendly region) with SACK on, seeds 1-3
     for s in 1 2 3; do
@@ -67,7 +98,8 @@ pairs=("--algos=cubic,newreno" "--algos=cubic,cubic $two" "--algos=newreno,newre
   fi
 } | xargs -P "$jobs" -I{} sh -c '{} > /dev/null || echo "failed: {}" >&2'
 
-dirs=("$out/main" "$out/nox" "$out/diag")
+dirs=()
+for d in main nox diag prr prr64; do want $d && dirs+=("$out/$d"); done
 [ -d "$out/ns3.44" ] && dirs+=("$out/ns3.44")
 python3 "$here/sharing_tables.py" "${dirs[@]}" > "$out/tables.md"
 cat "$out/tables.md"

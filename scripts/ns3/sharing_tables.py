@@ -2,7 +2,8 @@
 """sharing_tables.py -- markdown tables from bbr_reference's <tag>.flows.csv files for the
 two-flow sharing cases (run_sharing.sh; README-sharing.md).
 
-Usage: sharing_tables.py DIR [DIR ...]   (prints markdown on stdout)
+Usage: sharing_tables.py [--csv FILE] DIR [DIR ...]   (prints markdown on stdout; --csv also
+       writes one row per run and flow with the columns the tables use, CSV_COLUMNS)
 
 First one table with one row per case (means over the seeds, the per-seed ratio's range), then
 one table per case (the tag without its seed, and the ns-3 version) with one row per seed and a
@@ -101,11 +102,38 @@ def per_seed(key, seeds):
     return out, acc, label(first)
 
 
+CSV_COLUMNS = [
+    "tag", "ns3", "sack", "recovery", "seed", "duration_s", "flow", "algo", "access_delay_ms",
+    "min_srtt_ms", "goodput_mbps", "goodput_2nd_half_mbps", "data_segments", "retransmits",
+    "retransmits_open", "fast_recoveries", "rtos", "bottleneck_drops", "nic_drops",
+    "mean_cwnd_segs", "queue_mean_pkts", "queue_max_pkts", "cross_mbps", "cross_drops",
+]
+
+
+def write_csv(path, rows):
+    import csv
+
+    rows = sorted(rows, key=lambda r: (r["ns3"], re.sub(r"-s\d+$", "", r["tag"]), int(r["seed"]),
+                                       int(r["flow"])))
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(CSV_COLUMNS)
+        for r in rows:
+            # runs made before the recovery column existed used TcpClassicRecovery
+            w.writerow([r.get(c) or ("classic" if c == "recovery" else "") for c in CSV_COLUMNS])
+
+
 def main(argv):
+    csv_path = None
+    if argv[:1] == ["--csv"]:
+        csv_path, argv = argv[1], argv[2:]
     if not argv:
         print(__doc__, file=sys.stderr)
         return 2
-    cs = cases(load(argv))
+    rows = load(argv)
+    if csv_path:
+        write_csv(csv_path, rows)
+    cs = cases(rows)
     compact = [
         "| case | ns-3 | flows | seeds | goodput flow 0 / flow 1, Mbit/s (mean) "
         "| ratio per seed: range (mean) | 2nd half: flow 0 / flow 1 (mean ratio) "
