@@ -57,6 +57,7 @@ fn every_aqm_drop_is_an_event_row_and_an_explained_decision() {
         ("codel", Rule::CodelDrop),
         ("red", Rule::RedDrop),
         ("fq_codel", Rule::FqCodelDrop),
+        ("pie", Rule::PieDrop),
     ] {
         let sim = bloat("newreno", qdisc, "10");
         let rows = of(&sim, EventKind::AqmDrop);
@@ -128,7 +129,7 @@ fn red_holds_the_average_queue_near_its_thresholds() {
 
 #[test]
 fn same_seed_same_digest_and_drop_tail_unchanged() {
-    for qdisc in ["red", "codel", "fq_codel"] {
+    for qdisc in ["red", "codel", "fq_codel", "pie"] {
         let a = bloat("cubic", qdisc, "5");
         let b = bloat("cubic", qdisc, "5");
         assert_eq!(a.digest(), b.digest(), "{qdisc}");
@@ -150,6 +151,29 @@ fn same_seed_same_digest_and_drop_tail_unchanged() {
     let t = bloat("cubic", "droptail", "5");
     assert!(t.qdisc_series().is_empty() && t.qdisc_digest().is_none());
     let _ = SEC;
+}
+
+#[test]
+fn pie_holds_the_queueing_delay_near_its_15_ms_target() {
+    // PIE steers the delay its departures measure towards 15 ms: after the 150 ms burst
+    // allowance and slow start's overshoot (the drop probability needs a few hundred ms
+    // of updates to grow), the mean stays within a few targets, against drop-tail's
+    // ~640 ms; its probability series moves and is recorded at update instants.
+    for alg in ["newreno", "cubic"] {
+        let sim = bloat(alg, "pie", "30");
+        let f = &sim.summary().flows[0];
+        let q = f.qdelay_mean_ms.unwrap();
+        eprintln!("{alg} pie: mean queueing delay {q} ms, goodput {}", f.goodput_bps);
+        assert!((10.0..30.0).contains(&q), "{alg} PIE: mean queueing delay {q} ms");
+        assert!(f.goodput_bps > 7.0e6, "{alg} PIE: goodput {}", f.goodput_bps);
+        let s = sim.qdisc_series();
+        let p = s[0].1.column("p", 0).unwrap();
+        assert!(p.iter().any(|&p| p > 0.0) && p.iter().all(|&p| (0.0..=1.0).contains(&p)));
+    }
+    // No early drop in the first 150 ms (the burst allowance): the first PIE drop comes later.
+    let sim = bloat("cubic", "pie", "5");
+    let first = of(&sim, EventKind::AqmDrop)[0].t;
+    assert!(first > 150_000_000, "first drop at {first} ns");
 }
 
 /// thin-vs-greedy (a 50 B write every 20 ms, a NewReno bulk transfer from 20 s, 5 Mbit/s,
@@ -191,7 +215,7 @@ fn fq_codel_keeps_a_thin_stream_fast_beside_a_bulk_flow() {
 #[ignore]
 fn print_numbers() {
     for alg in ["newreno", "cubic"] {
-        for q in ["droptail", "red", "codel", "fq_codel"] {
+        for q in ["droptail", "red", "codel", "fq_codel", "pie"] {
             let sim = bloat(alg, q, "30");
             let s = sim.summary();
             let f = &s.flows[0];

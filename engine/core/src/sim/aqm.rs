@@ -237,6 +237,15 @@ impl World {
                     }
                 }
             }
+            (AqmWhy::Pie(w), Disc::Pie(pie)) => {
+                let ppm = |p: u64| ((p as u128 * 1_000_000) >> 56) as u64;
+                log.push(
+                    Rule::PieDrop,
+                    0,
+                    0,
+                    &[w.qdelay, pie.target, w.backlog, ppm(w.p), ppm(w.u), pkt.size as u64],
+                );
+            }
             _ => return,
         }
         if let Some((first, n)) = log.log.stamp() {

@@ -5,7 +5,8 @@ use super::*;
 
 /// A queue discipline's state at one instant. RED fills avg, p and count; CoDel fills
 /// sojourn, dropping, count and drop_next; FQ-CoDel fills CoDel's fields from the queue it
-/// served last, and active, new, old and fattest.
+/// served last, and active, new, old and fattest; PIE fills p, sojourn (its latest
+/// queueing delay) and burst.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QdiscRow {
     /// RED's average queue, in 2⁻¹⁶ packets (bytes in byte mode).
@@ -29,6 +30,8 @@ pub struct QdiscRow {
     pub old: u32,
     /// FQ-CoDel: the largest queue's backlog, bytes.
     pub fattest: u64,
+    /// PIE: burst allowance left, ns.
+    pub burst: u64,
 }
 
 impl Default for QdiscRow {
@@ -44,6 +47,7 @@ impl Default for QdiscRow {
             new: 0,
             old: 0,
             fattest: 0,
+            burst: 0,
         }
     }
 }
@@ -116,6 +120,7 @@ fn qdisc_field(name: &str) -> Option<Field<(Ns, QdiscRow)>> {
         "new" => |r| r.1.new as f64,
         "old" => |r| r.1.old as f64,
         "fattest" => |r| r.1.fattest as f64,
+        "burst" => |r| ns_to_secs(r.1.burst),
         _ => return None,
     })
 }
@@ -135,6 +140,7 @@ impl DigestRow for (Ns, QdiscRow) {
             r.active as u64 | (r.new as u64) << 32,
             r.old as u64,
             r.fattest,
+            r.burst,
         ]);
     }
 }

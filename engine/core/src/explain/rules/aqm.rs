@@ -173,3 +173,23 @@ impl FqCodelOverflow::In {
         )
     }
 }
+
+rule! {
+    PieDrop = "pie.drop", Queue, "PIE drops an arrival",
+        "RFC 8033 §4.1–4.4, §5.1; Linux net/sched/sch_pie.c (pie_drop_early, pie_calculate_probability)", "every tupdate: p += α·(qdelay − target) + β·(qdelay − qdelay_old) (α, β scaled down while p is small); drop if u < p, unless burst allowance is left, qdelay < target/2 with p < 20 %, or fewer than 2 MTU wait",
+        [qdelay: Ns, target: Ns, backlog: Bytes, p = "p (ppm)": Count, u = "u (ppm)": Count, size: Bytes] => []
+}
+
+impl PieDrop::In {
+    pub(crate) fn words(i: &Self, _: &PieDrop::Out, w: &W) -> String {
+        format!(
+            "PIE drops this {} arrival: the burst allowance is spent, the latest queueing delay is {} (target {}) with {} waiting, and the drop probability from its last update is p = {}; the draw u = {} < p",
+            w.b(i.size),
+            w.t(i.qdelay),
+            w.t(i.target),
+            w.b(i.backlog),
+            ppm(i.p),
+            ppm(i.u)
+        )
+    }
+}

@@ -306,4 +306,6 @@ rules! {
     FqCodelDrop in aqm;
     /// FQ-CoDel cuts its fattest queue.
     FqCodelOverflow in aqm;
+    /// PIE drops an arrival.
+    PieDrop in aqm;
 }

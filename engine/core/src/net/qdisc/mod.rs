@@ -19,6 +19,7 @@
 
 pub mod codel;
 pub mod fq_codel;
+pub mod pie;
 pub mod red;
 pub mod settings;
 
@@ -26,6 +27,7 @@ use super::Packet;
 use crate::time::{tx_time, Ns};
 use codel::{Codel, CodelWhy};
 use fq_codel::{FqCodel, FqWhy};
+use pie::{Pie, PieWhy};
 use red::{Red, RedWhy};
 use std::collections::VecDeque;
 
@@ -84,6 +86,8 @@ pub enum AqmWhy {
     Codel(CodelWhy),
     /// FQ-CoDel: a queue's CoDel at dequeue, or an overflow's cut of the fattest queue.
     FqCodel(FqWhy),
+    /// PIE at arrival.
+    Pie(PieWhy),
 }
 
 /// The discipline's state.
@@ -95,6 +99,8 @@ pub enum Disc {
     Codel(Codel),
     /// Flow queues with CoDel each.
     FqCodel(FqCodel),
+    /// Proportional Integral controller Enhanced.
+    Pie(Pie),
 }
 
 /// A managed bottleneck direction: its waiting packets, the packet in service and its
@@ -195,6 +201,23 @@ impl Managed {
                 self.fq_dropped = scratch;
                 return (Verdict::Pass, None);
             }
+            Disc::Pie(pie) => {
+                let backlog = self.fifo.bytes;
+                let series = &mut self.series;
+                pie.advance(now, backlog, |t, pie| series.record(t, pie_row(pie)));
+                let why = pie.decide(backlog, draw);
+                self.series.record(now, pie_row(pie));
+                if let Some(why) = why {
+                    // Linux marks an ECT packet only while p ≤ 10 %, and drops above.
+                    let v = if why.p <= pie::ONE / 10 {
+                        Verdict::MarkCeIfEct
+                    } else {
+                        Verdict::Drop
+                    };
+                    return (v, Some(AqmWhy::Pie(why)));
+                }
+                Verdict::Pass
+            }
             Disc::Red(r) => {
                 let empty = self.fifo.is_empty() && self.in_service.is_none();
                 let q = if r.bytes {
@@ -231,6 +254,16 @@ impl Managed {
         debug_assert!(self.in_service.is_none());
         let head = match &mut self.disc {
             Disc::Red(_) => self.fifo.pop(),
+            Disc::Pie(pie) => {
+                let series = &mut self.series;
+                pie.advance(now, self.fifo.bytes, |t, pie| series.record(t, pie_row(pie)));
+                let head = self.fifo.pop();
+                if let Some((_, entered)) = head {
+                    pie.measure(now, entered, self.fifo.bytes);
+                }
+                self.series.record(now, pie_row(pie));
+                head
+            }
             Disc::Codel(c) => {
                 let mut scratch = std::mem::take(&mut self.dropped);
                 let head = c.dequeue(now, &mut self.fifo, &mut scratch);
@@ -316,6 +349,16 @@ fn fq_row(f: &FqCodel) -> crate::trace::QdiscRow {
     }
 }
 
+/// PIE's state as a trace row: p (in 2⁻³²), the latest delay, the burst allowance left.
+fn pie_row(p: &Pie) -> crate::trace::QdiscRow {
+    crate::trace::QdiscRow {
+        p: p.p >> 24,
+        sojourn: p.qdelay,
+        burst: p.burst,
+        ..Default::default()
+    }
+}
+
 /// The managed queue a bottleneck direction with discipline `kind` gets (None: drop-tail,
 /// the FIFO link as it is); `seed` and `link` key its hash and draws.
 pub fn managed(
@@ -330,6 +373,7 @@ pub fn managed(
         QdiscKind::Red => Disc::Red(Red::new(&b.red)),
         QdiscKind::Codel => Disc::Codel(Codel::new(&b.codel)),
         QdiscKind::FqCodel => Disc::FqCodel(FqCodel::new(&b.fq_codel, seed, link)),
+        QdiscKind::Pie => Disc::Pie(Pie::new(&b.pie)),
     };
     Some(Box::new(Managed::new(disc)))
 }
