@@ -139,8 +139,11 @@ impl Simulation {
         rev.variation = secs_to_ns(b.delay_variation);
         rev.loss = LinkLoss::from_cfg(&b.reverse_loss);
         rev.series = Some(QueueSeries::default());
-        for (l, kind) in [(&mut fwd, b.qdisc), (&mut rev, b.reverse_qdisc)] {
-            l.qdisc = crate::net::qdisc::managed(kind, b);
+        for (k, (l, kind)) in [(&mut fwd, b.qdisc), (&mut rev, b.reverse_qdisc)]
+            .into_iter()
+            .enumerate()
+        {
+            l.qdisc = crate::net::qdisc::managed(kind, b, s.seed, k as u32);
         }
         if b.scheduler == SchedulerKind::Reservation {
             let res: Vec<u64> = s.flows.iter().map(|f| f.reserved_bandwidth).collect();

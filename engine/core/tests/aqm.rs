@@ -33,24 +33,40 @@ fn codel_keeps_the_queue_near_its_target_where_drop_tail_fills_the_buffer() {
     // queue has been dropped down: a packet's mean wait stays within a few targets.
     for alg in ["newreno", "cubic"] {
         let tail = bloat(alg, "droptail", "30").summary();
-        let codel = bloat(alg, "codel", "30").summary();
-        let (t, c) = (&tail.flows[0], &codel.flows[0]);
-        let (tq, cq) = (t.qdelay_mean_ms.unwrap(), c.qdelay_mean_ms.unwrap());
-        assert!(tq > 400.0, "{alg} drop-tail: mean queueing delay {tq} ms");
-        assert!(cq < 25.0, "{alg} CoDel: mean queueing delay {cq} ms");
-        // The link stays mostly busy: a 10 Mbit/s link carries 9.73 Mbit/s of payload.
-        assert!(c.goodput_bps > 7.0e6, "{alg} CoDel: goodput {}", c.goodput_bps);
+        assert!(tail.flows[0].qdelay_mean_ms.unwrap() > 400.0, "{alg} drop-tail");
+        for q in ["codel", "fq_codel"] {
+            let codel = bloat(alg, q, "30").summary();
+            let (t, c) = (&tail.flows[0], &codel.flows[0]);
+            let (tq, cq) = (t.qdelay_mean_ms.unwrap(), c.qdelay_mean_ms.unwrap());
+            assert!(tq > 400.0, "{alg} drop-tail: mean queueing delay {tq} ms");
+            assert!(cq < 25.0, "{alg} {q}: mean queueing delay {cq} ms");
+            // The link stays mostly busy: a 10 Mbit/s link carries 9.73 Mbit/s of payload.
+            assert!(c.goodput_bps > 7.0e6, "{alg} {q}: goodput {}", c.goodput_bps);
+        }
     }
+    // With one flow FQ-CoDel is one CoDel queue (its MTU 1 514 B against CoDel's 1 500 B
+    // never matters when every data packet is 1 500 B): the same drops at the same times.
+    let (c, f) = (bloat("cubic", "codel", "10"), bloat("cubic", "fq_codel", "10"));
+    let times = |s: &Simulation| of(s, EventKind::AqmDrop).iter().map(|r| r.t).collect::<Vec<_>>();
+    assert_eq!(times(&c), times(&f));
 }
 
 #[test]
 fn every_aqm_drop_is_an_event_row_and_an_explained_decision() {
-    for (qdisc, rule) in [("codel", Rule::CodelDrop), ("red", Rule::RedDrop)] {
+    for (qdisc, rule) in [
+        ("codel", Rule::CodelDrop),
+        ("red", Rule::RedDrop),
+        ("fq_codel", Rule::FqCodelDrop),
+        ("pie", Rule::PieDrop),
+    ] {
         let sim = bloat("newreno", qdisc, "10");
         let rows = of(&sim, EventKind::AqmDrop);
         assert!(!rows.is_empty(), "{qdisc} drops");
         let d = sim.decisions();
-        let explained: Vec<_> = d.iter().filter(|e| e.d.rule == rule).collect();
+        let explained: Vec<_> = d
+            .iter()
+            .filter(|e| e.d.rule == rule || (rule == Rule::FqCodelDrop && e.d.rule == Rule::FqCodelOverflow))
+            .collect();
         assert_eq!(explained.len(), rows.len(), "{qdisc}: one decision per drop");
         for (e, r) in explained.iter().zip(&rows) {
             assert_eq!((e.t, e.flow), (r.t, 0));
@@ -113,7 +129,7 @@ fn red_holds_the_average_queue_near_its_thresholds() {
 
 #[test]
 fn same_seed_same_digest_and_drop_tail_unchanged() {
-    for qdisc in ["red", "codel"] {
+    for qdisc in ["red", "codel", "fq_codel", "pie"] {
         let a = bloat("cubic", qdisc, "5");
         let b = bloat("cubic", qdisc, "5");
         assert_eq!(a.digest(), b.digest(), "{qdisc}");
@@ -138,10 +154,68 @@ fn same_seed_same_digest_and_drop_tail_unchanged() {
 }
 
 #[test]
+fn pie_holds_the_queueing_delay_near_its_15_ms_target() {
+    // PIE steers the delay its departures measure towards 15 ms: after the 150 ms burst
+    // allowance and slow start's overshoot (the drop probability needs a few hundred ms
+    // of updates to grow), the mean stays within a few targets, against drop-tail's
+    // ~640 ms; its probability series moves and is recorded at update instants.
+    for alg in ["newreno", "cubic"] {
+        let sim = bloat(alg, "pie", "30");
+        let f = &sim.summary().flows[0];
+        let q = f.qdelay_mean_ms.unwrap();
+        eprintln!("{alg} pie: mean queueing delay {q} ms, goodput {}", f.goodput_bps);
+        assert!((10.0..30.0).contains(&q), "{alg} PIE: mean queueing delay {q} ms");
+        assert!(f.goodput_bps > 7.0e6, "{alg} PIE: goodput {}", f.goodput_bps);
+        let s = sim.qdisc_series();
+        let p = s[0].1.column("p", 0).unwrap();
+        assert!(p.iter().any(|&p| p > 0.0) && p.iter().all(|&p| (0.0..=1.0).contains(&p)));
+    }
+    // No early drop in the first 150 ms (the burst allowance): the first PIE drop comes later.
+    let sim = bloat("cubic", "pie", "5");
+    let first = of(&sim, EventKind::AqmDrop)[0].t;
+    assert!(first > 150_000_000, "first drop at {first} ns");
+}
+
+/// thin-vs-greedy (a 50 B write every 20 ms, a NewReno bulk transfer from 20 s, 5 Mbit/s,
+/// 150 ms RTT, a 100-packet queue) with its bottleneck's discipline.
+fn thin(qdisc: &str) -> Simulation {
+    let s = scenario("thin-vs-greedy", &[("network.bottleneck.qdisc", qdisc)]);
+    let mut sim = Simulation::new(&s).explained();
+    sim.run_to_end();
+    sim
+}
+
+#[test]
+fn fq_codel_keeps_a_thin_stream_fast_beside_a_bulk_flow() {
+    // Drop-tail: once the bulk flow fills the 100-packet queue (0.24 s at 5 Mbit/s), every
+    // thin write waits behind it. FQ-CoDel: the thin stream's queue holds at most a packet
+    // or two and is new again at nearly every write, so it is served ahead of the bulk
+    // queue: its writes see little more than the path's 75 ms one-way delay.
+    let tail = thin("droptail").summary();
+    let fq = thin("fq_codel").summary();
+    let (t, f) = (&tail.flows[0], &fq.flows[0]);
+    eprintln!(
+        "thin: drop-tail p50 {:?} p99 {:?} qdelay {:?}; fq_codel p50 {:?} p99 {:?} qdelay {:?}",
+        t.latency_p50_s, t.latency_p99_s, t.qdelay_mean_ms, f.latency_p50_s, f.latency_p99_s, f.qdelay_mean_ms
+    );
+    let (tp90, fp90) = (t.latency_p90_s.unwrap(), f.latency_p90_s.unwrap());
+    assert!(tp90 > 0.2, "drop-tail p90 {tp90} s");
+    assert!(fp90 < 0.1, "fq_codel p90 {fp90} s");
+    assert!(f.latency_p99_s.unwrap() < t.latency_p99_s.unwrap());
+    assert!(f.qdelay_mean_ms.unwrap() < 5.0);
+    // The bulk flow still fills the link.
+    assert!(
+        fq.flows[1].goodput_bps > 3.0e6,
+        "bulk goodput {}",
+        fq.flows[1].goodput_bps
+    );
+}
+
+#[test]
 #[ignore]
 fn print_numbers() {
     for alg in ["newreno", "cubic"] {
-        for q in ["droptail", "red", "codel"] {
+        for q in ["droptail", "red", "codel", "fq_codel", "pie"] {
             let sim = bloat(alg, q, "30");
             let s = sim.summary();
             let f = &s.flows[0];

@@ -144,10 +144,12 @@ prop_compose! {
         borrow in any::<bool>(),
         cross in prop::collection::vec(cross_source(), 0..3),
         bin in pick(&[0.001, 0.01, 0.25]),
-        qdisc in pick(&["droptail", "droptail", "red", "codel"]),
-        reverse_qdisc in pick(&["droptail", "droptail", "red", "codel"]),
+        qdisc in pick(&["droptail", "droptail", "red", "codel", "fq_codel", "pie"]),
+        reverse_qdisc in pick(&["droptail", "droptail", "red", "codel", "fq_codel", "pie"]),
         red in (1u64..10, any::<bool>(), any::<bool>(), pick(&[0.02, 0.1, 0.5])),
         codel in (pick(&[0.001, 0.005, 0.02]), pick(&[0.02, 0.1])),
+        fq in (pick(&[1u64, 4, 1024]), pick(&[300u64, 1514]), pick(&[1u64, 64]), pick(&[5u64, 10_240])),
+        pie in (pick(&[0.002, 0.015]), pick(&[0.001, 0.015, 0.03]), pick(&[0.0, 0.15]), pick(&[0.125, 2.0])),
     ) -> Value {
         // A queue discipline needs the fifo scheduler.
         let (qdisc, reverse_qdisc) = if scheduler == "reservation" { ("droptail", "droptail") } else { (qdisc, reverse_qdisc) };
@@ -174,7 +176,10 @@ prop_compose! {
                 "scheduler": scheduler, "borrow": borrow,
                 "qdisc": qdisc, "reverse_qdisc": reverse_qdisc,
                 "red": {"min_th": red.0 as f64, "max_th": (3 * red.0) as f64, "gentle": red.1, "bytes": red.2, "max_p": red.3},
-                "codel": {"target": codel.0, "interval": codel.1}}},
+                "codel": {"target": codel.0, "interval": codel.1},
+                "fq_codel": {"flows": fq.0, "quantum": fq.1, "drop_batch_size": fq.2, "limit": fq.3,
+                    "target": codel.0, "interval": codel.1},
+                "pie": {"target": pie.0, "tupdate": pie.1, "max_burst": pie.2, "alpha": pie.3, "beta": 10.0 * pie.3}}},
             "flows": flows,
             "timeline": timeline,
         })

@@ -65,10 +65,14 @@ pub struct BottleneckCfg {
     pub red: RedCfg,
     /// CoDel's parameters (both directions).
     pub codel: CodelCfg,
+    /// FQ-CoDel's parameters (both directions).
+    pub fq_codel: FqCodelCfg,
+    /// PIE's parameters (both directions).
+    pub pie: PieCfg,
 }
 json::json_struct!(BottleneckCfg:
     bandwidth, delay, delay_variation, queue_packets, queue_bytes, loss, reverse_loss, scheduler, borrow,
-    qdisc, reverse_qdisc, red, codel);
+    qdisc, reverse_qdisc, red, codel, fq_codel, pie);
 
 /// How a bottleneck direction chooses the next packet to send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,6 +190,8 @@ json::names!(Units { Bytes = "bytes", Segments = "segments" });
 // Each congestion-control mechanism's settings live beside its rules
 // (`tcp/cc/<mechanism>/settings.rs`: the enums and the schema rows).
 pub use crate::net::qdisc::codel::settings::CodelCfg;
+pub use crate::net::qdisc::fq_codel::settings::FqCodelCfg;
+pub use crate::net::qdisc::pie::settings::PieCfg;
 pub use crate::net::qdisc::red::settings::RedCfg;
 pub use crate::net::qdisc::settings::QdiscKind;
 pub use crate::tcp::cc::bbr::settings::Controller;

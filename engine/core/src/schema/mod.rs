@@ -554,6 +554,8 @@ fn build_params() -> Vec<ParamDef> {
     v.extend(crate::net::qdisc::settings::params());
     v.extend(crate::net::qdisc::red::settings::params());
     v.extend(crate::net::qdisc::codel::settings::params());
+    v.extend(crate::net::qdisc::fq_codel::settings::params());
+    v.extend(crate::net::qdisc::pie::settings::params());
     v.extend([
         p!("cross", "Cross traffic", "network", "", Kind::List { items: CROSS_ITEMS }, false, NONE,
             "Non-reactive (UDP-like) sources that cross the bottleneck only: list of {kind, rate, packet_size, start, stop, on, off, reverse}. They fill the queue, take drops and report their delivered rate, but never slow down."),

@@ -20,16 +20,45 @@ impl World {
         let (bandwidth, cap_packets, cap_bytes) = (link.bandwidth, link.cap_packets, link.cap_bytes);
         let m = link.qdisc.as_mut().expect("a managed link");
         let (n, bytes) = m.total();
-        if n as u64 >= cap_packets || (cap_bytes > 0 && bytes + pkt.size as u64 > cap_bytes) {
+        let full = n as u64 >= cap_packets || (cap_bytes > 0 && bytes + pkt.size as u64 > cap_bytes);
+        if full && !m.owns_capacity() {
             return self.tail_drop(pkt);
         }
-        let (verdict, why) = m.enqueue(now, pkt, bandwidth, |k| red_draw(seed, link_id, k));
+        let mut cut = std::mem::take(&mut self.aqm_scratch);
+        let (verdict, why) = m.enqueue(
+            now,
+            pkt,
+            bandwidth,
+            (cap_packets, cap_bytes),
+            |k| red_draw(seed, link_id, k),
+            |p, _, why| cut.push((p, why)),
+        );
+        if !cut.is_empty() {
+            return self.overflowed(link_id, cut);
+        }
+        self.aqm_scratch = cut;
         if verdict != Verdict::Pass {
             // No packet is ECN-capable yet: "mark CE if ECT" is a drop.
             return self.aqm_drop(link_id, pkt, why.expect("a drop has its arithmetic"));
         }
         let idle = !m.busy();
         link.trace_managed(now);
+        if idle {
+            self.serve_managed(link_id);
+        }
+    }
+
+    /// The discipline cut packets from its queues to take an arrival (FQ-CoDel): each is
+    /// an AQM drop; the link starts the next packet if it was idle.
+    #[cold]
+    fn overflowed(&mut self, link_id: u32, mut cut: Vec<(Packet, AqmWhy)>) {
+        let link = &mut self.links[link_id as usize];
+        link.trace_managed(self.now);
+        let idle = !link.qdisc.as_ref().expect("a managed link").busy();
+        for (p, why) in cut.drain(..) {
+            self.aqm_drop(link_id, p, why);
+        }
+        self.aqm_scratch = cut;
         if idle {
             self.serve_managed(link_id);
         }
@@ -164,6 +193,57 @@ impl World {
                         c.count as u64,
                         c.next,
                     ],
+                );
+            }
+            (AqmWhy::FqCodel(f), Disc::FqCodel(fq)) => {
+                use crate::net::qdisc::fq_codel::FqCause;
+                match f.cause {
+                    FqCause::Codel(c) => {
+                        let codel = fq.codel(f.queue);
+                        log.push(
+                            Rule::FqCodelDrop,
+                            0,
+                            0,
+                            &[
+                                f.queue as u64,
+                                c.sojourn,
+                                codel.target,
+                                c.backlog,
+                                c.first_above,
+                                c.entered as u64,
+                                c.delta as u64,
+                                codel.interval,
+                                c.count as u64,
+                                c.next,
+                            ],
+                        );
+                    }
+                    FqCause::Overflow { backlog, waiting, nth } => {
+                        log.push(
+                            Rule::FqCodelOverflow,
+                            0,
+                            0,
+                            &[
+                                f.queue as u64,
+                                backlog,
+                                waiting,
+                                fq.limit,
+                                link.cap_packets,
+                                fq.batch as u64,
+                                pkt.size as u64,
+                                nth as u64,
+                            ],
+                        );
+                    }
+                }
+            }
+            (AqmWhy::Pie(w), Disc::Pie(pie)) => {
+                let ppm = |p: u64| ((p as u128 * 1_000_000) >> 56) as u64;
+                log.push(
+                    Rule::PieDrop,
+                    0,
+                    0,
+                    &[w.qdelay, pie.target, w.backlog, ppm(w.p), ppm(w.u), pkt.size as u64],
                 );
             }
             _ => return,

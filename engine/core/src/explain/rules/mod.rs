@@ -302,4 +302,10 @@ rules! {
     RedDrop in aqm;
     /// CoDel drops a departing packet.
     CodelDrop in aqm;
+    /// FQ-CoDel's queue drops a departing packet.
+    FqCodelDrop in aqm;
+    /// FQ-CoDel cuts its fattest queue.
+    FqCodelOverflow in aqm;
+    /// PIE drops an arrival.
+    PieDrop in aqm;
 }

@@ -18,12 +18,16 @@
 //! drop-tail drop.
 
 pub mod codel;
+pub mod fq_codel;
+pub mod pie;
 pub mod red;
 pub mod settings;
 
 use super::Packet;
 use crate::time::{tx_time, Ns};
 use codel::{Codel, CodelWhy};
+use fq_codel::{FqCodel, FqWhy};
+use pie::{Pie, PieWhy};
 use red::{Red, RedWhy};
 use std::collections::VecDeque;
 
@@ -80,6 +84,10 @@ pub enum AqmWhy {
     Red(RedWhy),
     /// CoDel at dequeue.
     Codel(CodelWhy),
+    /// FQ-CoDel: a queue's CoDel at dequeue, or an overflow's cut of the fattest queue.
+    FqCodel(FqWhy),
+    /// PIE at arrival.
+    Pie(PieWhy),
 }
 
 /// The discipline's state.
@@ -89,6 +97,10 @@ pub enum Disc {
     Red(Red),
     /// Controlled Delay.
     Codel(Codel),
+    /// Flow queues with CoDel each.
+    FqCodel(FqCodel),
+    /// Proportional Integral controller Enhanced.
+    Pie(Pie),
 }
 
 /// A managed bottleneck direction: its waiting packets, the packet in service and its
@@ -109,6 +121,8 @@ pub struct Managed {
     pub series: crate::trace::QdiscSeries,
     /// Scratch for the packets one dequeue drops.
     dropped: Vec<(Packet, CodelWhy)>,
+    /// The same for FQ-CoDel.
+    fq_dropped: Vec<(Packet, FqWhy)>,
 }
 
 impl Managed {
@@ -122,16 +136,29 @@ impl Managed {
             idle_since: 0,
             series: Default::default(),
             dropped: Vec::new(),
+            fq_dropped: Vec::new(),
+        }
+    }
+
+    /// Packets and bytes waiting (not counting the one in service).
+    pub fn waiting(&self) -> (usize, u64) {
+        match &self.disc {
+            Disc::FqCodel(f) => (f.len, f.bytes),
+            _ => (self.fifo.len(), self.fifo.bytes),
         }
     }
 
     /// Packets and bytes in the system (waiting plus in service).
     pub fn total(&self) -> (usize, u64) {
         let s = self.in_service.map_or(0, |(p, _)| p.size as u64);
-        (
-            self.fifo.len() + self.in_service.is_some() as usize,
-            self.fifo.bytes + s,
-        )
+        let (n, b) = self.waiting();
+        (n + self.in_service.is_some() as usize, b + s)
+    }
+
+    /// Whether the discipline enforces the buffer's capacity itself (FQ-CoDel cuts the
+    /// fattest queue instead of refusing the arrival).
+    pub fn owns_capacity(&self) -> bool {
+        matches!(self.disc, Disc::FqCodel(_))
     }
 
     /// Whether a packet is being transmitted.
@@ -145,16 +172,52 @@ impl Managed {
     }
 
     /// The verdict on a packet arriving at `now` (already admitted by the buffer's
-    /// capacity), with the arithmetic of a drop; a passed packet joins the queue.
-    /// `draw(n)` is the link's n-th random draw.
+    /// capacity unless the discipline [owns it](Self::owns_capacity): `cap` is the buffer's
+    /// (packets, bytes; 0 bytes = no byte limit)), with the arithmetic of a drop; a passed
+    /// packet joins the queue. `draw(n)` is the link's n-th random draw. Packets an
+    /// overflow cuts from the queue go to `dropped`.
     pub fn enqueue(
         &mut self,
         now: Ns,
         pkt: Packet,
         bandwidth: u64,
+        cap: (u64, u64),
         draw: impl FnOnce(u64) -> u64,
+        mut dropped: impl FnMut(Packet, Verdict, AqmWhy),
     ) -> (Verdict, Option<AqmWhy>) {
         let verdict = match &mut self.disc {
+            Disc::FqCodel(f) => {
+                let (busy, s) = self.in_service.map_or((0, 0), |(p, _)| (1, p.size as u64));
+                let over = |n: usize, b: u64| n as u64 + busy > cap.0 || (cap.1 > 0 && b + s > cap.1);
+                let mut scratch = std::mem::take(&mut self.fq_dropped);
+                f.enqueue(now, pkt, over, &mut scratch);
+                if !scratch.is_empty() {
+                    let row = fq_row(f);
+                    self.series.record(now, row);
+                }
+                for (p, why) in scratch.drain(..) {
+                    dropped(p, Verdict::Drop, AqmWhy::FqCodel(why));
+                }
+                self.fq_dropped = scratch;
+                return (Verdict::Pass, None);
+            }
+            Disc::Pie(pie) => {
+                let backlog = self.fifo.bytes;
+                let series = &mut self.series;
+                pie.advance(now, backlog, |t, pie| series.record(t, pie_row(pie)));
+                let why = pie.decide(backlog, draw);
+                self.series.record(now, pie_row(pie));
+                if let Some(why) = why {
+                    // Linux marks an ECT packet only while p ≤ 10 %, and drops above.
+                    let v = if why.p <= pie::ONE / 10 {
+                        Verdict::MarkCeIfEct
+                    } else {
+                        Verdict::Drop
+                    };
+                    return (v, Some(AqmWhy::Pie(why)));
+                }
+                Verdict::Pass
+            }
             Disc::Red(r) => {
                 let empty = self.fifo.is_empty() && self.in_service.is_none();
                 let q = if r.bytes {
@@ -191,6 +254,16 @@ impl Managed {
         debug_assert!(self.in_service.is_none());
         let head = match &mut self.disc {
             Disc::Red(_) => self.fifo.pop(),
+            Disc::Pie(pie) => {
+                let series = &mut self.series;
+                pie.advance(now, self.fifo.bytes, |t, pie| series.record(t, pie_row(pie)));
+                let head = self.fifo.pop();
+                if let Some((_, entered)) = head {
+                    pie.measure(now, entered, self.fifo.bytes);
+                }
+                self.series.record(now, pie_row(pie));
+                head
+            }
             Disc::Codel(c) => {
                 let mut scratch = std::mem::take(&mut self.dropped);
                 let head = c.dequeue(now, &mut self.fifo, &mut scratch);
@@ -200,6 +273,17 @@ impl Managed {
                     dropped(p, Verdict::MarkCeIfEct, AqmWhy::Codel(why));
                 }
                 self.dropped = scratch;
+                head
+            }
+            Disc::FqCodel(f) => {
+                let mut scratch = std::mem::take(&mut self.fq_dropped);
+                let head = f.dequeue(now, &mut scratch);
+                let row = fq_row(f);
+                self.series.record(now, row);
+                for (p, why) in scratch.drain(..) {
+                    dropped(p, Verdict::MarkCeIfEct, AqmWhy::FqCodel(why));
+                }
+                self.fq_dropped = scratch;
                 head
             }
         };
@@ -218,7 +302,7 @@ impl Managed {
     /// The packet in service finished at `now`: it leaves the queue.
     pub fn complete(&mut self, now: Ns) -> Packet {
         let (pkt, _) = self.in_service.take().expect("a packet in service");
-        if self.fifo.is_empty() {
+        if self.waiting().0 == 0 {
             self.idle_since = now;
         }
         pkt
@@ -246,14 +330,50 @@ fn codel_row(c: &Codel) -> crate::trace::QdiscRow {
     }
 }
 
+/// FQ-CoDel's state as a trace row: the lists, the fattest queue, and the CoDel of the
+/// queue served last.
+fn fq_row(f: &FqCodel) -> crate::trace::QdiscRow {
+    let (active, fattest, _) = f.fattest();
+    let (new, old) = f.lists();
+    let c = f.codel(f.served);
+    crate::trace::QdiscRow {
+        sojourn: c.sojourn,
+        dropping: c.dropping,
+        count: c.count as i64,
+        drop_next: if c.dropping { c.drop_next } else { u64::MAX },
+        active: active as u32,
+        new: new as u32,
+        old: old as u32,
+        fattest,
+        ..Default::default()
+    }
+}
+
+/// PIE's state as a trace row: p (in 2⁻³²), the latest delay, the burst allowance left.
+fn pie_row(p: &Pie) -> crate::trace::QdiscRow {
+    crate::trace::QdiscRow {
+        p: p.p >> 24,
+        sojourn: p.qdelay,
+        burst: p.burst,
+        ..Default::default()
+    }
+}
+
 /// The managed queue a bottleneck direction with discipline `kind` gets (None: drop-tail,
-/// the FIFO link as it is).
-pub fn managed(kind: settings::QdiscKind, b: &crate::scenario::BottleneckCfg) -> Option<Box<Managed>> {
+/// the FIFO link as it is); `seed` and `link` key its hash and draws.
+pub fn managed(
+    kind: settings::QdiscKind,
+    b: &crate::scenario::BottleneckCfg,
+    seed: u64,
+    link: u32,
+) -> Option<Box<Managed>> {
     use settings::QdiscKind;
     let disc = match kind {
         QdiscKind::DropTail => return None,
         QdiscKind::Red => Disc::Red(Red::new(&b.red)),
         QdiscKind::Codel => Disc::Codel(Codel::new(&b.codel)),
+        QdiscKind::FqCodel => Disc::FqCodel(FqCodel::new(&b.fq_codel, seed, link)),
+        QdiscKind::Pie => Disc::Pie(Pie::new(&b.pie)),
     };
     Some(Box::new(Managed::new(disc)))
 }

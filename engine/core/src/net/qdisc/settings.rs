@@ -17,8 +17,14 @@ pub enum QdiscKind {
     /// Controlled Delay (RFC 8289): drops at dequeue while packets have waited longer than
     /// the target for at least an interval.
     Codel,
+    /// Flow queueing with CoDel (RFC 8290): the flows hashed into queues served by deficit
+    /// round robin, each with its own CoDel.
+    FqCodel,
+    /// Proportional Integral controller Enhanced (RFC 8033): drops at arrival with a
+    /// probability updated from the queueing delay and its trend.
+    Pie,
 }
-crate::scenario::json::names!(QdiscKind { DropTail = "droptail", Red = "red", Codel = "codel" });
+crate::scenario::json::names!(QdiscKind { DropTail = "droptail", Red = "red", Codel = "codel", FqCodel = "fq_codel", Pie = "pie" });
 
 /// What the bottleneck's disciplines cannot be combined with, as (setting, problem).
 pub fn clashes(b: &crate::scenario::BottleneckCfg) -> Vec<(&'static str, String)> {
@@ -48,6 +54,8 @@ const QDISCS: &[Choice] = &[
     Choice { value: "droptail", label: "Drop-tail", help: help!("Drop an arriving packet only when the buffer (queue_packets, queue_bytes) is full.") },
     Choice { value: "red", label: "RED", help: help!("Random Early Detection (Floyd & Jacobson 1993): an average of the queue, and drops at arrival with a probability rising from 0 at red.min_th to red.max_p at red.max_th, spaced by the count since the last drop.") },
     Choice { value: "codel", label: "CoDel", help: help!("Controlled Delay (RFC 8289): each packet's time in the queue is measured as it leaves; once it has stayed above codel.target for codel.interval, packets are dropped at intervals of interval/√count until it falls below.") },
+    Choice { value: "fq_codel", label: "FQ-CoDel", help: help!("Flow queueing with CoDel (RFC 8290): flows are hashed into fq_codel.flows queues served by deficit round robin (fq_codel.quantum bytes a turn, new queues first), each with its own CoDel; when full, the queue with the largest backlog loses packets from its head.") },
+    Choice { value: "pie", label: "PIE", help: help!("Proportional Integral controller Enhanced (RFC 8033): every pie.tupdate the drop probability moves by α·(delay − pie.target) + β·(delay − previous delay); arrivals are dropped with that probability after a burst allowance.") },
 ];
 
 /// The schema's rows for the discipline choice (`schema::params` places them).

@@ -142,11 +142,24 @@ impl Codel {
     /// Dequeues at `now` from `q`: returns the packet to send (with its entry time), if
     /// any, and puts each dropped packet with its arithmetic in `dropped`.
     pub fn dequeue(&mut self, now: Ns, q: &mut Fifo, dropped: &mut Vec<(Packet, CodelWhy)>) -> Option<(Packet, Ns)> {
+        self.dequeue_among(now, q, 0, dropped)
+    }
+
+    /// The same for a queue that is one of several (FQ-CoDel): the backlog CoDel compares
+    /// with its MTU counts `others` bytes waiting in the other queues too (Linux's
+    /// fq_codel passes the whole qdisc's backlog to codel_dequeue).
+    pub fn dequeue_among(
+        &mut self,
+        now: Ns,
+        q: &mut Fifo,
+        others: u64,
+        dropped: &mut Vec<(Packet, CodelWhy)>,
+    ) -> Option<(Packet, Ns)> {
         let Some(mut head) = q.pop() else {
             self.dropping = false;
             return None;
         };
-        let drop = self.ok_to_drop(now, Some(&head), q.bytes);
+        let drop = self.ok_to_drop(now, Some(&head), q.bytes + others);
         if self.dropping {
             if !drop {
                 self.dropping = false;
@@ -155,7 +168,7 @@ impl Codel {
                 self.count = self.count.saturating_add(1);
                 let why = self.why();
                 let next = q.pop();
-                if self.ok_to_drop(now, next.as_ref(), q.bytes) {
+                if self.ok_to_drop(now, next.as_ref(), q.bytes + others) {
                     self.drop_next += step(self.interval, self.count);
                 } else {
                     self.dropping = false;
@@ -174,7 +187,7 @@ impl Codel {
         } else if drop {
             let why = self.why();
             let next = q.pop();
-            self.ok_to_drop(now, next.as_ref(), q.bytes);
+            self.ok_to_drop(now, next.as_ref(), q.bytes + others);
             self.dropping = true;
             // Re-entry (RFC 8289 §5.5, Linux): a state that ended recently starts from the
             // drops its predecessor needed beyond its own first.
