@@ -119,6 +119,7 @@ mod endpoint;
 mod increase;
 mod loss;
 mod sack;
+mod textbook;
 mod timer;
 mod validation;
 
@@ -302,4 +303,18 @@ rules! {
     RedDrop in aqm;
     /// CoDel drops a departing packet.
     CodelDrop in aqm;
+    /// The textbook model's first round.
+    TextbookStart in textbook;
+    /// The textbook model's slow start.
+    TextbookSlowStart in textbook;
+    /// The textbook model's congestion avoidance.
+    TextbookCongestionAvoidance in textbook;
+    /// The textbook model's triple duplicate ACK, Kurose & Ross.
+    TextbookTripleDupKr in textbook;
+    /// The textbook model's triple duplicate ACK, RFC 5681 read per round.
+    TextbookTripleDupRfc in textbook;
+    /// The textbook model's triple duplicate ACK, Tahoe.
+    TextbookTripleDupTahoe in textbook;
+    /// The textbook model's timeout.
+    TextbookTimeout in textbook;
 }
