@@ -35,6 +35,10 @@ pub struct ExerciseArgs {
     /// default: a preset's lesson's algorithms when it compares several)
     #[arg(long, value_name = "A,B,…", value_delimiter = ',')]
     pub compare: Vec<String>,
+    /// Ask in the textbook's round model instead, in this convention (kurose_ross or
+    /// rfc5681), with the run's losses by round (`cwndlab textbook --losses-from`)
+    #[arg(long, value_name = "CONVENTION", conflicts_with = "compare")]
+    pub textbook: Option<crate::textbook::ConventionArg>,
     /// Output format
     #[arg(long, value_enum, default_value_t = SheetFormat::Markdown)]
     pub format: SheetFormat,
@@ -66,6 +70,26 @@ pub fn exercise(a: &ExerciseArgs) -> Result<String, Fail> {
     }
     let (source, doc) = a.scenario.load()?;
     let scenario = Scenario::from_value(&doc).map_err(|p| problems_error(&source, &p))?;
+    if let Some(c) = a.textbook {
+        let variant = if scenario.flows[0].variant == cwndlab_core::scenario::Variant::Tahoe {
+            cwndlab_core::textbook::Variant::Tahoe
+        } else {
+            cwndlab_core::textbook::Variant::Reno
+        };
+        let m = cwndlab_core::textbook::model_of_run(&scenario, crate::textbook::convention_of(c), variant)
+            .map_err(Fail::invalid)?;
+        let title = format!("Exam sheet: the textbook's round model of {source}");
+        let s = cwndlab_core::textbook::sheet::sheet(&title, &m, a.sheet, a.questions).map_err(Fail::invalid)?;
+        return Ok(match a.format {
+            SheetFormat::Json => serde_json::to_string_pretty(&s.to_json()).expect("json"),
+            SheetFormat::Markdown => {
+                let cmd: Vec<String> = std::env::args().skip(1).collect();
+                s.to_markdown(&format!("cwndlab {}", cmd.join(" ")))
+                    .trim_end()
+                    .to_string()
+            }
+        });
+    }
     let compare: Vec<String> = if a.compare.is_empty() {
         a.scenario
             .preset

@@ -14,6 +14,7 @@ mod output;
 mod progress;
 mod run;
 mod sweep;
+mod textbook;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use cwndlab_core::catalogue;
@@ -49,6 +50,10 @@ enum Command {
     /// An exercise sheet about a run with its answer key (each answer from the run's record,
     /// with the rule behind it): Markdown or JSON; --sheet N chooses the questions
     Exercise(exercise::ExerciseArgs),
+    /// The textbook's round model in a convention (Kurose & Ross, RFC 5681 read per round;
+    /// Reno or Tahoe): each round's cwnd, ssthresh, phase, segments and rule; --segment K
+    /// says in which round segment K is sent
+    Textbook(textbook::TextbookArgs),
     /// List the rules an explained decision can name (ids for `explain --rule`)
     Rules {
         /// As JSON, with each rule's formula, inputs and outputs, and the glossary
@@ -160,6 +165,7 @@ fn dispatch(c: &Command) -> Result<String, Fail> {
         Command::Run(a) => run::run(a),
         Command::Explain(a) => explain::explain(a),
         Command::Exercise(a) => exercise::exercise(a),
+        Command::Textbook(a) => textbook::textbook(a),
         Command::Rules { json } => Ok(if *json {
             serde_json::to_string_pretty(&cwndlab_core::explain::rules_json()).expect("json")
         } else {

@@ -1038,3 +1038,70 @@ fn exercise_prints_a_sheet_and_its_answer_key_and_names_bad_options() {
         &["nothing to ask about"],
     );
 }
+
+#[test]
+fn textbook_prints_the_round_model_in_a_convention_and_names_bad_options() {
+    // Kurose & Ross's figure: a triple duplicate ACK after round 16 (cwnd 42), a timeout
+    // after round 22 (cwnd 29).
+    let o = cwndlab(&[
+        "textbook",
+        "--loss",
+        "16:triple-dup",
+        "--loss",
+        "22:timeout",
+        "--segment",
+        "70",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let cw: Vec<u64> = v["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["cwnd"].as_u64().unwrap())
+        .collect();
+    assert_eq!(&cw[14..18], &[41, 42, 24, 25]);
+    assert_eq!(&cw[21..26], &[29, 1, 2, 4, 8]);
+    assert_eq!(v["rounds"][16]["rule"], "textbook.triple_dup_kr");
+    assert_eq!(v["segment"]["round"], 7);
+    // RFC 5681 read per round deflates to ssthresh.
+    let o = cwndlab(&["textbook", "--convention", "rfc5681", "--loss", "16:triple-dup"]);
+    assert!(
+        stdout(&o).contains("   17    21        21  congestion_avoidance"),
+        "{}",
+        stdout(&o)
+    );
+    // The per-packet run's losses replayed.
+    let o = cwndlab(&["textbook", "--losses-from", "textbook-reno", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        v["model"]["losses"],
+        serde_json::json!([{"round": 17, "kind": "triple-dup"}, {"round": 25, "kind": "timeout"}])
+    );
+    // A sheet.
+    let o = cwndlab(&[
+        "textbook",
+        "--loss",
+        "16:triple-dup",
+        "--sheet",
+        "2",
+        "--questions",
+        "4",
+    ]);
+    assert!(stdout(&o).contains("## Answer key"));
+    // Bad values exit 2, naming the option and what is allowed.
+    let o = cwndlab(&["textbook", "--loss", "40:timeout"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--loss 40:timeout: expected ROUND:KIND with ROUND from 1 to 26"),
+        "{}",
+        stderr(&o)
+    );
+    let o = cwndlab(&["textbook", "--initial-ssthresh", "zero"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("allowed 1 to 1000000 segments, or none"));
+    let o = cwndlab(&["textbook", "--loss", "3:timeout", "--loss", "3:triple-dup"]);
+    assert!(stderr(&o).contains("round 3 already ends with a loss"));
+}

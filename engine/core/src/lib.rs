@@ -73,6 +73,7 @@ pub mod spurious;
 pub mod summary;
 pub mod sweep;
 pub mod tcp;
+pub mod textbook;
 pub mod theory;
 pub mod thin;
 pub mod throughput;

@@ -173,6 +173,31 @@ fn every_rule_is_explained_by_some_run() {
     for (_, s) in extra_scenarios() {
         seen.extend(explained(&s).decisions().iter().map(|e| e.d.rule));
     }
+    // The textbook's round model records its own rules (not a simulation's): Kurose &
+    // Ross's figure in each convention and variant.
+    use cwndlab_core::textbook::{Convention, Loss, LossKind, Model, Variant};
+    for (convention, variant) in [
+        (Convention::KuroseRoss, Variant::Reno),
+        (Convention::Rfc5681, Variant::Reno),
+        (Convention::KuroseRoss, Variant::Tahoe),
+    ] {
+        let m = Model {
+            convention,
+            variant,
+            losses: vec![
+                Loss {
+                    round: 16,
+                    kind: LossKind::TripleDup,
+                },
+                Loss {
+                    round: 22,
+                    kind: LossKind::Timeout,
+                },
+            ],
+            ..Model::default()
+        };
+        seen.extend(m.run().iter().map(|r| r.decision.rule));
+    }
     let missing: Vec<&str> = Rule::ALL
         .iter()
         .filter(|r| !seen.contains(r))

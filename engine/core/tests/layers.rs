@@ -49,6 +49,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "divergence",
             "exercise",
+            "textbook",
             "export",
             "sweep",
             "theory",

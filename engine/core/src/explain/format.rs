@@ -46,6 +46,7 @@ pub fn format_value(v: u64, unit: Unit) -> String {
         Unit::Seq => group(v),
         Unit::Bps => format_bps(v),
         Unit::Flag => if v != 0 { "yes" } else { "no" }.into(),
+        Unit::Milli if v == u64::MAX => "∞".into(),
         Unit::Milli => {
             let s = format!("{}.{:03}", v / 1000, v % 1000);
             s.trim_end_matches('0').trim_end_matches('.').to_string()

@@ -119,6 +119,7 @@ mod endpoint;
 mod increase;
 mod loss;
 mod sack;
+mod textbook;
 mod timer;
 mod validation;
 
@@ -308,4 +309,18 @@ rules! {
     FqCodelOverflow in aqm;
     /// PIE drops an arrival.
     PieDrop in aqm;
+    /// The textbook model's first round.
+    TextbookStart in textbook;
+    /// The textbook model's slow start.
+    TextbookSlowStart in textbook;
+    /// The textbook model's congestion avoidance.
+    TextbookCongestionAvoidance in textbook;
+    /// The textbook model's triple duplicate ACK, Kurose & Ross.
+    TextbookTripleDupKr in textbook;
+    /// The textbook model's triple duplicate ACK, RFC 5681 read per round.
+    TextbookTripleDupRfc in textbook;
+    /// The textbook model's triple duplicate ACK, Tahoe.
+    TextbookTripleDupTahoe in textbook;
+    /// The textbook model's timeout.
+    TextbookTimeout in textbook;
 }
