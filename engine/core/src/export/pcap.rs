@@ -370,6 +370,7 @@ mod tests {
                 tx: 1,
                 size: len + 52,
                 fate: Fate::Ok,
+                ecn: 0,
             },
             sack: Default::default(),
         }

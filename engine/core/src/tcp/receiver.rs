@@ -121,6 +121,7 @@ impl Receiver {
             tx: 1,
             size: self.header as u32,
             fate: Fate::Ok,
+            ecn: 0,
         };
         w.transmit(self.link, pkt);
     }
@@ -329,6 +330,7 @@ impl Receiver {
             tx: 1,
             size: self.header as u32,
             fate: Fate::Ok,
+            ecn: 0,
         };
         if SACK {
             self.send_sack_ack(w, pkt);

@@ -297,6 +297,7 @@ impl Sender {
             tx: self.syn_tx,
             size: self.header as u32,
             fate: Fate::Ok,
+            ecn: 0,
         };
         w.log(self.flow, EventKind::SynSend, 0, 0, 0, self.syn_tx);
         w.transmit(self.link, pkt);
@@ -589,6 +590,7 @@ impl Sender {
             tx: seg.tx,
             size: (seg.len as u64 + self.header) as u32,
             fate: Fate::Ok,
+            ecn: 0,
         };
         w.transmit(self.link, pkt);
         if let Some(log) = self.writes.as_mut() {
