@@ -24,6 +24,15 @@ impl World {
             return self.tail_drop(pkt);
         }
         let (verdict, why) = m.enqueue(now, pkt, bandwidth, |k| red_draw(seed, link_id, k));
+        if verdict == Verdict::Marked {
+            let idle = !m.busy();
+            link.trace_managed(now);
+            self.ce_mark(link_id, pkt, why.expect("a mark has its arithmetic"));
+            if idle {
+                self.serve_managed(link_id);
+            }
+            return;
+        }
         if verdict != Verdict::Pass {
             // No packet is ECN-capable yet: "mark CE if ECT" is a drop.
             return self.aqm_drop(link_id, pkt, why.expect("a drop has its arithmetic"));
@@ -44,12 +53,16 @@ impl World {
         let link = &mut self.links[link_id as usize];
         let bandwidth = link.bandwidth;
         let m = link.qdisc.as_mut().expect("a managed link");
-        let done = m.start(now, bandwidth, |p, _, why| drops.push((p, why)));
+        let done = m.start(now, bandwidth, |p, v, why| drops.push((p, why, v == Verdict::Marked)));
         if !drops.is_empty() {
             link.trace_managed(now);
         }
-        for (p, why) in drops.drain(..) {
-            self.aqm_drop(link_id, p, why);
+        for (p, why, marked) in drops.drain(..) {
+            if marked {
+                self.ce_mark(link_id, p, why);
+            } else {
+                self.aqm_drop(link_id, p, why);
+            }
         }
         self.aqm_scratch = drops;
         let Some(done) = done else {
@@ -110,12 +123,36 @@ impl World {
         self.log
             .push(self.now, pkt.flow, kind, pkt.seq, pkt.payload(), pkt.seg, pkt.tx);
         if self.aqm_why[pkt.flow as usize].on {
-            self.explain_drop(link_id, &pkt, why);
+            self.explain_drop(link_id, &pkt, why, false);
         }
     }
 
-    /// Records a drop's explanation in its flow's queue log and stamps it now.
-    fn explain_drop(&mut self, link_id: u32, pkt: &Packet, why: AqmWhy) {
+    /// The discipline marked an ECN-capable packet CE instead of dropping it: counted per
+    /// flow, logged as a `ce_mark` row, explained with the drop's arithmetic under the
+    /// discipline's mark rule.
+    #[cold]
+    fn ce_mark(&mut self, link_id: u32, pkt: Packet, why: AqmWhy) {
+        if pkt.kind == PktKind::Udp {
+            return;
+        }
+        self.drops[pkt.flow as usize].ce_marks += 1;
+        self.log.push(
+            self.now,
+            pkt.flow,
+            EventKind::CeMark,
+            pkt.seq,
+            pkt.payload(),
+            pkt.seg,
+            pkt.tx,
+        );
+        if self.aqm_why[pkt.flow as usize].on {
+            self.explain_drop(link_id, &pkt, why, true);
+        }
+    }
+
+    /// Records a drop's (or, `marked`, a CE mark's) explanation in its flow's queue log and
+    /// stamps it now.
+    fn explain_drop(&mut self, link_id: u32, pkt: &Packet, why: AqmWhy, marked: bool) {
         use crate::explain::Rule;
         use crate::net::qdisc::{red::ONE, Disc};
         let link = &self.links[link_id as usize];
@@ -129,7 +166,7 @@ impl World {
                 let (min_th, max_th) = red.thresholds();
                 let u = if r.draw == u64::MAX { 0 } else { ppm(r.draw) };
                 log.push(
-                    Rule::RedDrop,
+                    if marked { Rule::RedMark } else { Rule::RedDrop },
                     0,
                     0,
                     &[
@@ -150,7 +187,7 @@ impl World {
             }
             (AqmWhy::Codel(c), Disc::Codel(codel)) => {
                 log.push(
-                    Rule::CodelDrop,
+                    if marked { Rule::CodelMark } else { Rule::CodelDrop },
                     0,
                     0,
                     &[
@@ -165,6 +202,9 @@ impl World {
                         c.next,
                     ],
                 );
+            }
+            (AqmWhy::Step(q, k), Disc::Step(_)) => {
+                log.push(Rule::StepMark, 0, 0, &[q, k, pkt.size as u64]);
             }
             _ => return,
         }

@@ -143,6 +143,8 @@ pub struct Sender {
     /// The flow's loss-recovery mechanism, if its settings choose one (`tcp::recovery`):
     /// it then runs the send loop, reads every ACK and owns the loss timer.
     recovery: Option<Box<Recovery>>,
+    /// ECN is in force (`sender/ecn.rs`): every ACK goes to [`Sender::on_ecn_ack`].
+    ecn: bool,
 }
 
 impl Sender {
@@ -183,6 +185,7 @@ impl Sender {
             next_departure: 0,
             pace_event: None,
             recovery: Recovery::for_flow(cfg),
+            ecn: false,
         }
     }
 
@@ -220,6 +223,7 @@ impl Sender {
             self.send_syn(w);
         } else {
             self.state = ConnState::Established;
+            self.ecn = self.cc.ecn_active();
             self.send_loop(w);
         }
     }
@@ -297,7 +301,7 @@ impl Sender {
             tx: self.syn_tx,
             size: self.header as u32,
             fate: Fate::Ok,
-            ecn: 0,
+            ecn: self.cc.syn_ecn_flags(),
         };
         w.log(self.flow, EventKind::SynSend, 0, 0, 0, self.syn_tx);
         w.transmit(self.link, pkt);
@@ -590,7 +594,7 @@ impl Sender {
             tx: seg.tx,
             size: (seg.len as u64 + self.header) as u32,
             fate: Fate::Ok,
-            ecn: 0,
+            ecn: if self.ecn { self.data_ecn(w, seg) } else { 0 },
         };
         w.transmit(self.link, pkt);
         if let Some(log) = self.writes.as_mut() {
@@ -698,11 +702,14 @@ impl Sender {
             return self.on_ack_with_options(w, pkt, None);
         }
         if pkt.kind == PktKind::SynAck {
-            self.on_syn_ack(w);
+            self.on_syn_ack(w, pkt.ecn);
             return;
         }
         if self.state != ConnState::Established {
             return;
+        }
+        if self.ecn {
+            return self.on_ecn_ack(w, pkt, None);
         }
         let ack = pkt.seq;
         self.cc.set_now(w.now());
@@ -728,11 +735,14 @@ impl Sender {
     pub fn on_ack_with_options(&mut self, w: &mut impl Env, pkt: &Packet, blocks: Option<&SackBlocks>) {
         debug_assert!(self.recovery.is_some(), "ACK options reached a sender that reads none");
         if pkt.kind == PktKind::SynAck {
-            self.on_syn_ack(w);
+            self.on_syn_ack(w, pkt.ecn);
             return;
         }
         if self.state != ConnState::Established || self.recovery.is_none() {
             return;
+        }
+        if self.ecn {
+            return self.on_ecn_ack(w, pkt, blocks);
         }
         let ack = pkt.seq;
         self.cc.set_now(w.now());
@@ -741,12 +751,13 @@ impl Sender {
         self.send_loop(w);
     }
 
-    fn on_syn_ack(&mut self, w: &mut impl Env) {
+    fn on_syn_ack(&mut self, w: &mut impl Env, ecn: u8) {
         if self.state != ConnState::SynSent {
             return;
         }
         w.log(self.flow, EventKind::SynAckReceived, 0, 0, 0, self.syn_tx);
         self.state = ConnState::Established;
+        self.ecn = self.cc.on_syn_ack_ecn(ecn);
         self.stop_rto();
         let phase = self.cc.why_phase() as u8;
         if self.syn_tx == 1 {
@@ -877,5 +888,6 @@ fn log_rtt_sample(w: &mut impl Env, flow: u32, sample: Ns, exact: Ns, seg: u32) 
 }
 
 mod door;
+mod ecn;
 #[cfg(test)]
 mod tests;

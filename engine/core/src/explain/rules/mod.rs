@@ -115,6 +115,7 @@ macro_rules! rules {
 mod aqm;
 mod bbr;
 mod cubic;
+mod ecn;
 mod endpoint;
 mod increase;
 mod loss;
@@ -302,4 +303,16 @@ rules! {
     RedDrop in aqm;
     /// CoDel drops a departing packet.
     CodelDrop in aqm;
+    /// RED marks an arrival CE.
+    RedMark in ecn;
+    /// CoDel marks a departing packet CE.
+    CodelMark in ecn;
+    /// The step queue marks an arrival CE.
+    StepMark in ecn;
+    /// An ECN-Echo reduces the window.
+    EcnReduce in ecn;
+    /// DCTCP updates α.
+    DctcpAlpha in ecn;
+    /// DCTCP cuts the window by α/2.
+    DctcpCut in ecn;
 }

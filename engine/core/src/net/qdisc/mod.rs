@@ -20,6 +20,7 @@
 pub mod codel;
 pub mod red;
 pub mod settings;
+pub mod step;
 
 use super::Packet;
 use crate::time::{tx_time, Ns};
@@ -71,6 +72,9 @@ pub enum Verdict {
     Drop,
     /// Congestion is signalled: CE if the packet is ECN-capable (ECT), else a drop.
     MarkCeIfEct,
+    /// It goes on, marked CE (an ECN-capable packet under `MarkCeIfEct`, or the step
+    /// queue's mark).
+    Marked,
 }
 
 /// The arithmetic of a discipline's drop, for its event and its explanation.
@@ -80,6 +84,8 @@ pub enum AqmWhy {
     Red(RedWhy),
     /// CoDel at dequeue.
     Codel(CodelWhy),
+    /// The step queue at arrival: the packets it found, and K.
+    Step(u64, u64),
 }
 
 /// The discipline's state.
@@ -89,6 +95,8 @@ pub enum Disc {
     Red(Red),
     /// Controlled Delay.
     Codel(Codel),
+    /// Step marking at K packets (DCTCP's switches).
+    Step(step::Step),
 }
 
 /// A managed bottleneck direction: its waiting packets, the packet in service and its
@@ -173,11 +181,28 @@ impl Managed {
                 self.series.record(now, row);
                 match why.verdict {
                     0 => Verdict::Pass,
+                    1 if pkt.ecn_capable() => {
+                        // RFC 3168 §5: an ECN-capable packet is marked, not dropped.
+                        let mut p = pkt;
+                        p.ecn |= super::Packet::CE;
+                        self.fifo.push(p, now);
+                        return (Verdict::Marked, Some(AqmWhy::Red(why)));
+                    }
                     1 => return (Verdict::MarkCeIfEct, Some(AqmWhy::Red(why))),
                     _ => return (Verdict::Drop, Some(AqmWhy::Red(why))),
                 }
             }
             Disc::Codel(_) => Verdict::Pass,
+            Disc::Step(s) => {
+                let q = self.fifo.len() as u64 + self.in_service.is_some() as u64;
+                if s.marks(q) && pkt.ecn_capable() {
+                    let mut p = pkt;
+                    p.ecn |= super::Packet::CE;
+                    self.fifo.push(p, now);
+                    return (Verdict::Marked, Some(AqmWhy::Step(q, s.k)));
+                }
+                Verdict::Pass
+            }
         };
         self.fifo.push(pkt, now);
         (verdict, None)
@@ -190,7 +215,7 @@ impl Managed {
     pub fn start(&mut self, now: Ns, bandwidth: u64, mut dropped: impl FnMut(Packet, Verdict, AqmWhy)) -> Option<Ns> {
         debug_assert!(self.in_service.is_none());
         let head = match &mut self.disc {
-            Disc::Red(_) => self.fifo.pop(),
+            Disc::Red(_) | Disc::Step(_) => self.fifo.pop(),
             Disc::Codel(c) => {
                 let mut scratch = std::mem::take(&mut self.dropped);
                 let head = c.dequeue(now, &mut self.fifo, &mut scratch);
@@ -200,6 +225,10 @@ impl Managed {
                     dropped(p, Verdict::MarkCeIfEct, AqmWhy::Codel(why));
                 }
                 self.dropped = scratch;
+                if let (Some(why), Some((p, _))) = (c.marked.take(), head) {
+                    // The head goes on, marked CE (reported as `Verdict::Marked`).
+                    dropped(p, Verdict::Marked, AqmWhy::Codel(why));
+                }
                 head
             }
         };
@@ -254,6 +283,7 @@ pub fn managed(kind: settings::QdiscKind, b: &crate::scenario::BottleneckCfg) ->
         QdiscKind::DropTail => return None,
         QdiscKind::Red => Disc::Red(Red::new(&b.red)),
         QdiscKind::Codel => Disc::Codel(Codel::new(&b.codel)),
+        QdiscKind::Step => Disc::Step(step::Step::new(&b.step)),
     };
     Some(Box::new(Managed::new(disc)))
 }

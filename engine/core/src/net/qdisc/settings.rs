@@ -17,8 +17,11 @@ pub enum QdiscKind {
     /// Controlled Delay (RFC 8289): drops at dequeue while packets have waited longer than
     /// the target for at least an interval.
     Codel,
+    /// Step marking (RFC 8257 §3.1): CE on an ECN-capable arrival that finds more than K
+    /// packets queued; drop-tail otherwise.
+    Step,
 }
-crate::scenario::json::names!(QdiscKind { DropTail = "droptail", Red = "red", Codel = "codel" });
+crate::scenario::json::names!(QdiscKind { DropTail = "droptail", Red = "red", Codel = "codel", Step = "step" });
 
 /// What the bottleneck's disciplines cannot be combined with, as (setting, problem).
 pub fn clashes(b: &crate::scenario::BottleneckCfg) -> Vec<(&'static str, String)> {
@@ -48,6 +51,7 @@ const QDISCS: &[Choice] = &[
     Choice { value: "droptail", label: "Drop-tail", help: help!("Drop an arriving packet only when the buffer (queue_packets, queue_bytes) is full.") },
     Choice { value: "red", label: "RED", help: help!("Random Early Detection (Floyd & Jacobson 1993): an average of the queue, and drops at arrival with a probability rising from 0 at red.min_th to red.max_p at red.max_th, spaced by the count since the last drop.") },
     Choice { value: "codel", label: "CoDel", help: help!("Controlled Delay (RFC 8289): each packet's time in the queue is measured as it leaves; once it has stayed above codel.target for codel.interval, packets are dropped at intervals of interval/√count until it falls below.") },
+    Choice { value: "step", label: "Step marking", help: help!("DCTCP's switch queue (RFC 8257 §3.1): an ECN-capable arrival that finds more than step.k packets queued is marked CE; nothing is dropped but by the full buffer.") },
 ];
 
 /// The schema's rows for the discipline choice (`schema::params` places them).
