@@ -52,9 +52,13 @@ pub struct Receiver {
     ecn_cfg: EcnMode,
     /// ECN in force: by configuration without a handshake, else when the SYN offers it.
     ecn: EcnMode,
+    /// SACK or ECN: data takes [`Receiver::on_data_with_options`] (one test per segment,
+    /// as SACK's alone was).
+    options: bool,
     /// The ECE flag of the ACKs sent now: RFC 3168, set by a CE segment until a CWR
-    /// segment; DCTCP, the CE state of the last data segment (RFC 8257 §3.2).
-    ece: bool,
+    /// segment; DCTCP, the CE state of the last data segment (RFC 8257 §3.2). Kept as the
+    /// ACK's ECN byte (0 or `Packet::ECE`), so an ACK copies it as it is.
+    ece: u8,
 }
 
 /// What a SACK receiver keeps to fill its ACKs' options (RFC 2018 §4, RFC 2883 §4).
@@ -106,7 +110,8 @@ impl Receiver {
             }),
             ecn_cfg: cfg.ecn,
             ecn: if cfg.tcp.syn { EcnMode::Off } else { cfg.ecn },
-            ece: false,
+            options: cfg.sack.enabled || (!cfg.tcp.syn && cfg.ecn != EcnMode::Off),
+            ece: 0,
         }
     }
 
@@ -114,8 +119,7 @@ impl Receiver {
     pub fn on_packet(&mut self, w: &mut impl Env, pkt: &Packet) {
         match pkt.kind {
             PktKind::Syn => self.send_synack(w, pkt.ecn),
-            PktKind::Data if self.ecn != EcnMode::Off => self.on_ecn_data(w, pkt),
-            PktKind::Data if self.sack.is_some() => self.on_data::<true>(w, pkt),
+            PktKind::Data if self.options => self.on_data_with_options(w, pkt),
             PktKind::Data => self.on_data::<false>(w, pkt),
             PktKind::Ack | PktKind::SynAck | PktKind::Udp => {}
         }
@@ -127,6 +131,7 @@ impl Receiver {
         let setup = Packet::ECE | Packet::CWR;
         if self.ecn_cfg != EcnMode::Off && flags & setup == setup {
             self.ecn = self.ecn_cfg;
+            self.options = true;
         }
         let ecn = if self.ecn != EcnMode::Off { Packet::ECE } else { 0 };
         let pkt = Packet {
@@ -143,6 +148,15 @@ impl Receiver {
         w.transmit(self.link, pkt);
     }
 
+    /// A data segment of a flow with SACK or ECN.
+    #[inline(never)]
+    fn on_data_with_options(&mut self, w: &mut impl Env, pkt: &Packet) {
+        if self.ecn != EcnMode::Off {
+            return self.on_ecn_data(w, pkt);
+        }
+        self.on_data::<true>(w, pkt);
+    }
+
     /// A data segment of an ECN flow. RFC 3168 §6.1.3: CWR ends the echo, CE starts it
     /// (in that order, as Linux's tcp_ecn_accept_cwr and tcp_ecn_check_ce). DCTCP (RFC 8257
     /// §3.2, Linux's dctcp_ece_ack_update): when the segment's CE state differs from the
@@ -151,7 +165,11 @@ impl Receiver {
     #[cold]
     #[inline(never)]
     fn on_ecn_data(&mut self, w: &mut impl Env, pkt: &Packet) {
-        let ce = pkt.ecn & Packet::ECN_MASK == Packet::CE;
+        let ce = if pkt.ecn & Packet::ECN_MASK == Packet::CE {
+            Packet::ECE
+        } else {
+            0
+        };
         let mut now = false;
         if self.ecn == EcnMode::Dctcp {
             if ce != self.ece {
@@ -163,11 +181,9 @@ impl Receiver {
             }
         } else {
             if pkt.ecn & Packet::CWR != 0 {
-                self.ece = false;
+                self.ece = 0;
             }
-            if ce {
-                self.ece = true;
-            }
+            self.ece |= ce;
         }
         if self.sack.is_some() {
             self.on_data::<true>(w, pkt);
@@ -190,6 +206,7 @@ impl Receiver {
 
     /// A data segment arrived. `SACK` is the flow's SACK (a compile-time copy each, so a
     /// flow without it tests nothing per segment).
+    #[inline(always)]
     fn on_data<const SACK: bool>(&mut self, w: &mut impl Env, pkt: &Packet) {
         self.data_packets += 1;
         if SACK {
@@ -392,7 +409,7 @@ impl Receiver {
             tx: 1,
             size: self.header as u32,
             fate: Fate::Ok,
-            ecn: Packet::ECE * self.ece as u8,
+            ecn: self.ece,
         };
         if SACK {
             self.send_sack_ack(w, pkt);

@@ -145,6 +145,7 @@ pub struct Sender {
     recovery: Option<Box<Recovery>>,
     /// ECN is in force (`sender/ecn.rs`): every ACK goes to [`Sender::on_ecn_ack`].
     ecn: bool,
+    cold_send: bool, // paced or ECN: each segment takes `Sender::cold_send`
 }
 
 impl Sender {
@@ -186,6 +187,7 @@ impl Sender {
             pace_event: None,
             recovery: Recovery::for_flow(cfg),
             ecn: false,
+            cold_send: paced,
         }
     }
 
@@ -224,6 +226,7 @@ impl Sender {
         } else {
             self.state = ConnState::Established;
             self.ecn = self.cc.ecn_active();
+            self.cold_send |= self.ecn;
             self.send_loop(w);
         }
     }
@@ -564,9 +567,11 @@ impl Sender {
 
     fn transmit(&mut self, w: &mut impl Env, seg: Seg) {
         let retx = seg.tx > 1;
-        if self.paced {
-            self.paced_send(w, seg, retx);
-        }
+        let ecn = if self.cold_send {
+            self.cold_send(w, seg, retx)
+        } else {
+            0
+        };
         self.stats.data_packets += 1;
         self.stats.payload_bytes += seg.len as u64;
         self.stats.wire_bytes += seg.len as u64 + self.header;
@@ -594,7 +599,7 @@ impl Sender {
             tx: seg.tx,
             size: (seg.len as u64 + self.header) as u32,
             fate: Fate::Ok,
-            ecn: if self.ecn { self.data_ecn(w, seg) } else { 0 },
+            ecn,
         };
         w.transmit(self.link, pkt);
         if let Some(log) = self.writes.as_mut() {
@@ -758,6 +763,7 @@ impl Sender {
         w.log(self.flow, EventKind::SynAckReceived, 0, 0, 0, self.syn_tx);
         self.state = ConnState::Established;
         self.ecn = self.cc.on_syn_ack_ecn(ecn);
+        self.cold_send |= self.ecn;
         self.stop_rto();
         let phase = self.cc.why_phase() as u8;
         if self.syn_tx == 1 {

@@ -12,6 +12,20 @@ use crate::tcp::env::Env;
 use crate::trace::EventKind;
 
 impl Sender {
+    /// A segment of a paced or ECN flow leaves: the pacing bookkeeping, and its ECN bits.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn cold_send(&mut self, w: &mut impl Env, seg: Seg, retx: bool) -> u8 {
+        if self.paced {
+            self.paced_send(w, seg, retx);
+        }
+        if self.ecn {
+            self.data_ecn(w, seg)
+        } else {
+            0
+        }
+    }
+
     /// The ECN bits of a data segment of an ECN flow; a `cwr` row when it carries CWR.
     #[cold]
     #[inline(never)]
