@@ -489,3 +489,63 @@ fn rack_and_a_tail_loss_probe_as_wireshark_counts_them() {
         probes
     );
 }
+
+/// ECN in the capture (RFC 3168): the ECN-setup SYN (ECE+CWR) and SYN-ACK (ECE), ECT(0) on
+/// new data, CE as CoDel marked it, ECE on the receiver's echoes and CWR on the sender's
+/// answers, each counted as the engine logged them.
+#[test]
+fn ecn_codepoints_and_flags_as_wireshark_reads_them() {
+    if !tshark_here() {
+        return;
+    }
+    let d = dir("ecn");
+    let pcap = d.join("p.pcap");
+    let out = d.join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_cwndlab"))
+        .args(["run", "-q", "--preset", "cubic-bufferbloat", "--duration", "10"])
+        .args(["--set", "flows[].ecn=rfc3168", "--set", "flows[].tcp.syn=true"])
+        .args(["--set", "network.bottleneck.qdisc=codel", "--pcap"])
+        .arg(&pcap)
+        .args(["--pcap-point", "receiver", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let events: Vec<Vec<String>> = std::fs::read_to_string(out.join("events.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect();
+    let syn = tshark(
+        &pcap,
+        "tcp.flags.syn == 1",
+        &["tcp.flags.ack", "tcp.flags.ece", "tcp.flags.cwr"],
+        &[],
+    );
+    assert_eq!(syn.len(), 2, "{syn:?}");
+    assert!(
+        syn.iter().any(|r| r[0] == "0" && r[1] == "1" && r[2] == "1"),
+        "ECN-setup SYN: {syn:?}"
+    );
+    assert!(
+        syn.iter().any(|r| r[0] == "1" && r[1] == "1" && r[2] == "0"),
+        "ECN-setup SYN-ACK: {syn:?}"
+    );
+    // At the receiver every data segment that crossed CoDel is ECT(0) (2) or CE (3), and
+    // the CE ones are the engine's marks.
+    let ce = tshark(&pcap, "ip.dsfield.ecn == 3 and tcp.len > 0", &["tcp.seq"], &[]);
+    assert_eq!(ce.len(), count(&events, "ce_mark"), "CE-marked segments");
+    assert!(!ce.is_empty());
+    let cwr = tshark(&pcap, "tcp.flags.cwr == 1 and tcp.flags.syn == 0", &["tcp.seq"], &[]);
+    assert_eq!(cwr.len(), count(&events, "cwr"), "CWR segments");
+    let ece = tshark(&pcap, "tcp.flags.ece == 1 and tcp.flags.syn == 0", &["tcp.ack"], &[]);
+    assert!(!ece.is_empty(), "ACKs with ECE");
+    let malformed = tshark(
+        &pcap,
+        "_ws.malformed or _ws.expert.severity == error",
+        &["frame.number"],
+        &[],
+    );
+    assert!(malformed.is_empty(), "{} malformed", malformed.len());
+}

@@ -182,6 +182,7 @@ mod tests {
             tx: 1,
             size: 41,
             fate: Fate::Ok,
+            ecn: 0,
         }
     }
 

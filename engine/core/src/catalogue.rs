@@ -448,6 +448,18 @@ pub static CATALOGUE: &[Algorithm] = &[
             ("sack.tlp", Bool(true)),
         ],
     },
+    Algorithm {
+        name: "dctcp",
+        label: "DCTCP",
+        group: INTERNET,
+        description: help!("Data Center TCP (RFC 8257; Linux tcp_dctcp.c): ECN always on; the receiver echoes each segment's CE mark exactly, the sender keeps α, the smoothed fraction of its bytes that were marked (g = 1/16, α starting at 1), and once per window with marks cuts cwnd by α/2 instead of half. Reno's slow start and congestion avoidance, NewReno's loss recovery; a loss still halves. Meant for a queue that marks at a shallow threshold (the step queue)."),
+        settings: &[
+            ("variant", Str("newreno")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("ecn", Str("dctcp")),
+        ],
+    },
 ];
 
 /// Looks an entry up by name.

@@ -124,6 +124,7 @@ impl CrossSource {
             tx: 1,
             size: self.size,
             fate: Fate::Ok,
+            ecn: 0,
         }
     }
 }

@@ -15,6 +15,8 @@ pub struct Drops {
     pub ack_queue: u64,
     /// ACKs lost to random errors.
     pub ack_error: u64,
+    /// Data packets a queue discipline marked CE instead of dropping (RFC 3168 §5).
+    pub ce_marks: u64,
 }
 
 /// Metrics of one flow.

@@ -108,11 +108,23 @@ pub enum EventKind {
     AqmDrop = 35,
     /// A queue discipline dropped an ACK.
     AckAqmDrop = 36,
+    /// A queue discipline marked an ECN-capable data packet CE instead of dropping it
+    /// (RFC 3168 §5): `seq`, `len`, `seg`, `tx` as `aqm_drop`.
+    CeMark = 37,
+    /// The sender received an ACK with ECN-Echo: `seq` = the ACK, `seg` = 1 when it reduced
+    /// the window (the first of a window of data), 0 otherwise.
+    EcnEcho = 38,
+    /// A new data segment carried CWR (the first after a reduction): `seq`, `len`, `seg`,
+    /// `tx` as `data_send`.
+    Cwr = 39,
+    /// DCTCP's α at the end of a window of data: `seq` = α after (1/1024), `len` = bytes
+    /// acknowledged with ECE, `seg` = bytes acknowledged, `tx` = α before.
+    DctcpAlpha = 40,
 }
 
 impl EventKind {
     /// Every kind, in code order.
-    pub const ALL: [EventKind; 37] = [
+    pub const ALL: [EventKind; 41] = [
         EventKind::DataSend,
         EventKind::Retransmit,
         EventKind::QueueDrop,
@@ -150,6 +162,10 @@ impl EventKind {
         EventKind::TailLossProbe,
         EventKind::AqmDrop,
         EventKind::AckAqmDrop,
+        EventKind::CeMark,
+        EventKind::EcnEcho,
+        EventKind::Cwr,
+        EventKind::DctcpAlpha,
     ];
 
     /// Name used in CSV and JSON.
@@ -192,6 +208,10 @@ impl EventKind {
             EventKind::TailLossProbe => "tail_loss_probe",
             EventKind::AqmDrop => "aqm_drop",
             EventKind::AckAqmDrop => "ack_aqm_drop",
+            EventKind::CeMark => "ce_mark",
+            EventKind::EcnEcho => "ecn_echo",
+            EventKind::Cwr => "cwr",
+            EventKind::DctcpAlpha => "dctcp_alpha",
         }
     }
 

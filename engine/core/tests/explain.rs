@@ -121,6 +121,79 @@ fn extra_scenarios() -> Vec<(&'static str, Scenario)> {
             ),
         ),
         (
+            "fq_codel",
+            scenario(
+                "cubic-bufferbloat",
+                &[
+                    ("network.bottleneck.qdisc", "fq_codel"),
+                    ("network.bottleneck.fq_codel.limit", "60"),
+                    ("duration", "10"),
+                ],
+            ),
+        ),
+        (
+            "pie",
+            scenario(
+                "cubic-bufferbloat",
+                &[("network.bottleneck.qdisc", "pie"), ("duration", "10")],
+            ),
+        ),
+        (
+            "red with ecn",
+            scenario(
+                "cubic-bufferbloat",
+                &[
+                    ("network.bottleneck.qdisc", "red"),
+                    ("flows[0].ecn", "rfc3168"),
+                    ("duration", "10"),
+                ],
+            ),
+        ),
+        (
+            "codel with ecn",
+            scenario(
+                "cubic-bufferbloat",
+                &[
+                    ("network.bottleneck.qdisc", "codel"),
+                    ("flows[0].ecn", "rfc3168"),
+                    ("duration", "10"),
+                ],
+            ),
+        ),
+        (
+            "fq_codel with ecn",
+            scenario(
+                "cubic-bufferbloat",
+                &[
+                    ("network.bottleneck.qdisc", "fq_codel"),
+                    ("flows[0].ecn", "rfc3168"),
+                    ("duration", "10"),
+                ],
+            ),
+        ),
+        (
+            "pie with ecn",
+            scenario(
+                "cubic-bufferbloat",
+                &[
+                    ("network.bottleneck.qdisc", "pie"),
+                    ("flows[0].ecn", "rfc3168"),
+                    ("duration", "10"),
+                ],
+            ),
+        ),
+        (
+            "dctcp on a step queue",
+            scenario(
+                "cubic-bufferbloat",
+                &[
+                    ("network.bottleneck.qdisc", "step"),
+                    ("flows[0].algorithm", "dctcp"),
+                    ("duration", "10"),
+                ],
+            ),
+        ),
+        (
             "limited transmit",
             scenario("fall-floyd-newreno-1drops", &[("flows[0].cc.limited_transmit", "true")]),
         ),

@@ -53,6 +53,7 @@ prop_compose! {
         sack in any::<bool>(), sack_blocks in 1u64..5, dsack in any::<bool>(),
         budget in pick(&["rfc6675", "prr_ssrb", "prr_crb"]),
         rack in any::<bool>(), tlp in any::<bool>(), er in any::<bool>(),
+        ecn in pick(&["off", "off", "rfc3168", "dctcp"]), g_shift in 0u64..11,
     ) -> Value {
         let (kind, bytes) = match app { "bulk_finite" => ("bulk", 50_000), k => (k, 0) };
         let drops: Vec<Value> = drops.iter().map(|(s, a)| json!({"segment": s, "attempt": a})).collect();
@@ -92,6 +93,10 @@ prop_compose! {
             f["sack"] = json!({"enabled": true, "blocks": sack_blocks, "dsack": dsack, "budget": budget,
                                "rack": rack, "tlp": tlp, "early_retransmit": er});
         }
+        // ECN on any flow; DCTCP's cut is refused beside BBR's window.
+        let ecn = if ecn == "dctcp" && (bbr || algorithm == "bbr") { "rfc3168" } else { ecn };
+        f["ecn"] = json!(ecn);
+        f["dctcp"] = json!({"g_shift": g_shift});
         // A named algorithm sets its axes first; the explicit keys above then override
         // them, except the ones it names (left to the entry).
         if !algorithm.is_empty() {
@@ -144,12 +149,13 @@ prop_compose! {
         borrow in any::<bool>(),
         cross in prop::collection::vec(cross_source(), 0..3),
         bin in pick(&[0.001, 0.01, 0.25]),
-        qdisc in pick(&["droptail", "droptail", "red", "codel", "fq_codel", "pie"]),
+        qdisc in pick(&["droptail", "droptail", "red", "codel", "fq_codel", "pie", "step"]),
         reverse_qdisc in pick(&["droptail", "droptail", "red", "codel", "fq_codel", "pie"]),
         red in (1u64..10, any::<bool>(), any::<bool>(), pick(&[0.02, 0.1, 0.5])),
         codel in (pick(&[0.001, 0.005, 0.02]), pick(&[0.02, 0.1])),
         fq in (pick(&[1u64, 4, 1024]), pick(&[300u64, 1514]), pick(&[1u64, 64]), pick(&[5u64, 10_240])),
         pie in (pick(&[0.002, 0.015]), pick(&[0.001, 0.015, 0.03]), pick(&[0.0, 0.15]), pick(&[0.125, 2.0])),
+        step_k in 0u64..40,
     ) -> Value {
         // A queue discipline needs the fifo scheduler.
         let (qdisc, reverse_qdisc) = if scheduler == "reservation" { ("droptail", "droptail") } else { (qdisc, reverse_qdisc) };
@@ -179,7 +185,8 @@ prop_compose! {
                 "codel": {"target": codel.0, "interval": codel.1},
                 "fq_codel": {"flows": fq.0, "quantum": fq.1, "drop_batch_size": fq.2, "limit": fq.3,
                     "target": codel.0, "interval": codel.1},
-                "pie": {"target": pie.0, "tupdate": pie.1, "max_burst": pie.2, "alpha": pie.3, "beta": 10.0 * pie.3}}},
+                "pie": {"target": pie.0, "tupdate": pie.1, "max_burst": pie.2, "alpha": pie.3, "beta": 10.0 * pie.3},
+                "step": {"k": step_k}}},
             "flows": flows,
             "timeline": timeline,
         })

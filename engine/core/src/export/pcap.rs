@@ -37,7 +37,7 @@
 
 use crate::capture::Captured;
 use crate::net::sack::SackBlocks;
-use crate::net::PktKind;
+use crate::net::{Packet, PktKind};
 use crate::scenario::Scenario;
 
 /// Default snap length, bytes (tcpdump's long-standing default of 96).
@@ -236,7 +236,7 @@ impl PcapWriter {
             let (src, dst) = (addr(3, k), addr(4, k));
             let host = 2 * self.n_flows + k;
             let total = (p.size as u64).clamp(28, 0xffff) as u16;
-            self.ip(buf, 17, total, src, dst, host);
+            self.ip(buf, 17, total, src, dst, host, 0);
             let udp_len = total - 20;
             let sport = CROSS_PORT.wrapping_add(k as u16);
             let start = buf.len();
@@ -303,10 +303,13 @@ impl PcapWriter {
                 (1, p.seq.wrapping_add(1) as u32, ACK, f.window, olen)
             }
         };
+        // RFC 3168: ECE is the TCP flags byte's 0x40, CWR its 0x80; the codepoint is the
+        // low two bits of the IP header's TOS byte.
+        let flags = flags | ((p.ecn & Packet::ECE != 0) as u8) << 6 | ((p.ecn & Packet::CWR != 0) as u8) << 7;
         let payload = if p.kind == PktKind::Data { p.len as usize } else { 0 };
         let tcp_len = 20 + olen + payload;
         let total = (20 + tcp_len).min(0xffff) as u16;
-        self.ip(buf, 6, total, src, dst, host);
+        self.ip(buf, 6, total, src, dst, host, p.ecn & Packet::ECN_MASK);
         let start = buf.len();
         buf.extend_from_slice(&sport.to_be_bytes());
         buf.extend_from_slice(&dport.to_be_bytes());
@@ -328,11 +331,12 @@ impl PcapWriter {
         total as u32
     }
 
-    fn ip(&mut self, buf: &mut Vec<u8>, proto: u8, total: u16, src: [u8; 4], dst: [u8; 4], host: usize) {
+    #[allow(clippy::too_many_arguments)]
+    fn ip(&mut self, buf: &mut Vec<u8>, proto: u8, total: u16, src: [u8; 4], dst: [u8; 4], host: usize, tos: u8) {
         let id = self.ip_id[host];
         self.ip_id[host] = id.wrapping_add(1);
         let start = buf.len();
-        buf.extend_from_slice(&[0x45, 0]);
+        buf.extend_from_slice(&[0x45, tos]);
         buf.extend_from_slice(&total.to_be_bytes());
         buf.extend_from_slice(&id.to_be_bytes());
         buf.extend_from_slice(&[0x40, 0, 64, proto, 0, 0]);
@@ -370,6 +374,7 @@ mod tests {
                 tx: 1,
                 size: len + 52,
                 fate: Fate::Ok,
+                ecn: 0,
             },
             sack: Default::default(),
         }

@@ -98,9 +98,33 @@ pub struct Packet {
     pub size: u32,
     /// Whether it will be discarded on arrival.
     pub fate: Fate,
+    /// ECN bits (RFC 3168), in a byte that was padding: the IP header's codepoint in the
+    /// low two bits ([`Packet::ECT0`], [`Packet::ECT1`], [`Packet::CE`]; 0 = Not-ECT) and the
+    /// TCP header's flags [`Packet::ECE`] and [`Packet::CWR`]. 0 for a flow without ECN.
+    pub ecn: u8,
 }
 
 impl Packet {
+    /// The IP codepoint's bits (RFC 3168 §5: ECT(0) = 10, ECT(1) = 01, CE = 11).
+    pub const ECN_MASK: u8 = 0b11;
+    /// ECN-Capable Transport (0).
+    pub const ECT0: u8 = 0b10;
+    /// ECN-Capable Transport (1).
+    pub const ECT1: u8 = 0b01;
+    /// Congestion Experienced.
+    pub const CE: u8 = 0b11;
+    /// TCP flag ECN-Echo (RFC 3168 §6.1).
+    pub const ECE: u8 = 0b100;
+    /// TCP flag Congestion Window Reduced.
+    pub const CWR: u8 = 0b1000;
+
+    /// Whether an AQM may mark it instead of dropping it: ECT(0), ECT(1), or already CE
+    /// (RFC 3168 §5; Linux's `INET_ECN_set_ce` succeeds on all three).
+    #[inline]
+    pub fn ecn_capable(&self) -> bool {
+        self.ecn & Self::ECN_MASK != 0
+    }
+
     /// The handle of an ACK's SACK option in the world's store (0: none, or not an ACK).
     #[inline]
     pub fn sack_handle(&self) -> u32 {

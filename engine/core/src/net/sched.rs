@@ -253,6 +253,7 @@ mod tests {
             tx: 1,
             size: 1500,
             fate: Fate::Ok,
+            ecn: 0,
         }
     }
 

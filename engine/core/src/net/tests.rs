@@ -29,6 +29,7 @@ fn data(seg: u32, tx: u32) -> Packet {
         tx,
         size: 1500,
         fate: Fate::Ok,
+        ecn: 0,
     }
 }
 
@@ -269,4 +270,14 @@ fn variation_leaves_the_queue_as_it_was() {
     };
     assert_eq!(rows(0), rows(3_000_000_000));
     assert_eq!(rows(0).0, 5, "the queue of 3 refused the packet at 1.6 s");
+}
+
+#[test]
+fn a_packet_stays_32_bytes_and_copy_with_its_ecn_byte() {
+    fn copy<T: Copy>() {}
+    copy::<Packet>();
+    assert_eq!(std::mem::size_of::<Packet>(), 32);
+    // RFC 3168 §5's codepoints and the TCP flags sit in one byte apart from each other.
+    assert_eq!((Packet::ECT0, Packet::ECT1, Packet::CE), (0b10, 0b01, 0b11));
+    assert_eq!(Packet::ECN_MASK & (Packet::ECE | Packet::CWR), 0);
 }

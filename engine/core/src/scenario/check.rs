@@ -540,6 +540,9 @@ impl Scenario {
             if let Some(problem) = crate::tcp::cc::bbr::settings::clashes(f) {
                 out.push(Problem::new(at("cc.controller"), problem));
             }
+            for (name, problem) in crate::tcp::cc::ecn::settings::clashes(f) {
+                out.push(Problem::new(at(name), problem));
+            }
             for (name, problem) in crate::tcp::recovery::sack::settings::clashes(f) {
                 out.push(Problem::new(at(name), problem));
             }

@@ -69,10 +69,12 @@ pub struct BottleneckCfg {
     pub fq_codel: FqCodelCfg,
     /// PIE's parameters (both directions).
     pub pie: PieCfg,
+    /// The step queue's threshold (`qdisc = "step"`).
+    pub step: StepCfg,
 }
 json::json_struct!(BottleneckCfg:
     bandwidth, delay, delay_variation, queue_packets, queue_bytes, loss, reverse_loss, scheduler, borrow,
-    qdisc, reverse_qdisc, red, codel, fq_codel, pie);
+    qdisc, reverse_qdisc, red, codel, fq_codel, pie, step);
 
 /// How a bottleneck direction chooses the next packet to send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,9 +196,12 @@ pub use crate::net::qdisc::fq_codel::settings::FqCodelCfg;
 pub use crate::net::qdisc::pie::settings::PieCfg;
 pub use crate::net::qdisc::red::settings::RedCfg;
 pub use crate::net::qdisc::settings::QdiscKind;
+pub use crate::net::qdisc::step::settings::StepCfg;
 pub use crate::tcp::cc::bbr::settings::Controller;
 pub use crate::tcp::cc::brtcp::settings::{BrPacketSize, BrRecovery, BrRtt};
 pub use crate::tcp::cc::cubic::settings::{CubicGrowth, CubicRtt, CubicSsthreshFrom};
+pub use crate::tcp::cc::dctcp::settings::DctcpCfg;
+pub use crate::tcp::cc::ecn::settings::EcnMode;
 pub use crate::tcp::cc::gate::settings::{FullWindowSlack, GrowthGate};
 pub use crate::tcp::cc::increase::settings::{CongAvoidRule, SlowStartRule};
 pub use crate::tcp::cc::recovery::settings::{NewRenoFullAck, NewRenoTimer, PartialWindow, RepeatedRto, SsthreshRule};
@@ -410,6 +415,10 @@ pub struct FlowCfg {
     pub receiver: ReceiverCfg,
     /// SACK and the loss recovery that uses it.
     pub sack: SackCfg,
+    /// Explicit Congestion Notification (RFC 3168, or DCTCP's).
+    pub ecn: EcnMode,
+    /// DCTCP's parameters (with `ecn = "dctcp"`).
+    pub dctcp: DctcpCfg,
     /// Application.
     pub app: AppCfg,
     /// Scripted drops.
@@ -417,7 +426,7 @@ pub struct FlowCfg {
 }
 json::json_struct!(FlowCfg:
     algorithm, variant, start, reserved_bandwidth, access, receiver_access, tcp, cc, rto, receiver, sack,
-    app, drops);
+    ecn, dctcp, app, drops);
 
 /// A parameter change at a given time.
 #[derive(Clone, Debug, PartialEq)]

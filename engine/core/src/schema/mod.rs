@@ -493,6 +493,7 @@ const APP_APPLIES: [Applies; 6] = {
 pub fn applies() -> Vec<Applies> {
     let mut v = APP_APPLIES.to_vec();
     v.extend(crate::tcp::recovery::sack::settings::APPLIES);
+    v.extend(crate::tcp::cc::dctcp::settings::APPLIES);
     v
 }
 
@@ -556,6 +557,7 @@ fn build_params() -> Vec<ParamDef> {
     v.extend(crate::net::qdisc::codel::settings::params());
     v.extend(crate::net::qdisc::fq_codel::settings::params());
     v.extend(crate::net::qdisc::pie::settings::params());
+    v.extend(crate::net::qdisc::step::settings::params());
     v.extend([
         p!("cross", "Cross traffic", "network", "", Kind::List { items: CROSS_ITEMS }, false, NONE,
             "Non-reactive (UDP-like) sources that cross the bottleneck only: list of {kind, rate, packet_size, start, stop, on, off, reverse}. They fill the queue, take drops and report their delivered rate, but never slow down."),
@@ -661,6 +663,11 @@ fn build_params() -> Vec<ParamDef> {
     v.push(nvp_limit);
     v.extend(crate::tcp::cc::brtcp::settings::params());
     v.extend(crate::tcp::recovery::sack::settings::params());
+    v.extend(
+        crate::tcp::cc::ecn::settings::params()
+            .into_iter()
+            .chain(crate::tcp::cc::dctcp::settings::params()),
+    );
     v.extend([
         p!("flows[].rto.estimator", "RTO estimator", "rto", "", Kind::Enum { options: &[
             Choice { value: "rfc6298", label: "RFC 6298", help: help!("SRTT/RTTVAR with gains 1/8 and 1/4, RTO = SRTT + max(G, 4·RTTVAR).") },

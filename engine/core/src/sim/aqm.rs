@@ -31,14 +31,23 @@ impl World {
             bandwidth,
             (cap_packets, cap_bytes),
             |k| red_draw(seed, link_id, k),
-            |p, _, why| cut.push((p, why)),
+            |p, _, why| cut.push((p, why, false)),
         );
         if !cut.is_empty() {
             return self.overflowed(link_id, cut);
         }
         self.aqm_scratch = cut;
+        if verdict == Verdict::Marked {
+            let idle = !m.busy();
+            link.trace_managed(now);
+            self.ce_mark(link_id, pkt, why.expect("a mark has its arithmetic"));
+            if idle {
+                self.serve_managed(link_id);
+            }
+            return;
+        }
         if verdict != Verdict::Pass {
-            // No packet is ECN-capable yet: "mark CE if ECT" is a drop.
+            // A drop, or "mark CE if ECT" for a packet that is not ECN-capable.
             return self.aqm_drop(link_id, pkt, why.expect("a drop has its arithmetic"));
         }
         let idle = !m.busy();
@@ -51,11 +60,11 @@ impl World {
     /// The discipline cut packets from its queues to take an arrival (FQ-CoDel): each is
     /// an AQM drop; the link starts the next packet if it was idle.
     #[cold]
-    fn overflowed(&mut self, link_id: u32, mut cut: Vec<(Packet, AqmWhy)>) {
+    fn overflowed(&mut self, link_id: u32, mut cut: Vec<(Packet, AqmWhy, bool)>) {
         let link = &mut self.links[link_id as usize];
         link.trace_managed(self.now);
         let idle = !link.qdisc.as_ref().expect("a managed link").busy();
-        for (p, why) in cut.drain(..) {
+        for (p, why, _) in cut.drain(..) {
             self.aqm_drop(link_id, p, why);
         }
         self.aqm_scratch = cut;
@@ -73,12 +82,16 @@ impl World {
         let link = &mut self.links[link_id as usize];
         let bandwidth = link.bandwidth;
         let m = link.qdisc.as_mut().expect("a managed link");
-        let done = m.start(now, bandwidth, |p, _, why| drops.push((p, why)));
+        let done = m.start(now, bandwidth, |p, v, why| drops.push((p, why, v == Verdict::Marked)));
         if !drops.is_empty() {
             link.trace_managed(now);
         }
-        for (p, why) in drops.drain(..) {
-            self.aqm_drop(link_id, p, why);
+        for (p, why, marked) in drops.drain(..) {
+            if marked {
+                self.ce_mark(link_id, p, why);
+            } else {
+                self.aqm_drop(link_id, p, why);
+            }
         }
         self.aqm_scratch = drops;
         let Some(done) = done else {
@@ -139,12 +152,36 @@ impl World {
         self.log
             .push(self.now, pkt.flow, kind, pkt.seq, pkt.payload(), pkt.seg, pkt.tx);
         if self.aqm_why[pkt.flow as usize].on {
-            self.explain_drop(link_id, &pkt, why);
+            self.explain_drop(link_id, &pkt, why, false);
         }
     }
 
-    /// Records a drop's explanation in its flow's queue log and stamps it now.
-    fn explain_drop(&mut self, link_id: u32, pkt: &Packet, why: AqmWhy) {
+    /// The discipline marked an ECN-capable packet CE instead of dropping it: counted per
+    /// flow, logged as a `ce_mark` row, explained with the drop's arithmetic under the
+    /// discipline's mark rule.
+    #[cold]
+    fn ce_mark(&mut self, link_id: u32, pkt: Packet, why: AqmWhy) {
+        if pkt.kind == PktKind::Udp {
+            return;
+        }
+        self.drops[pkt.flow as usize].ce_marks += 1;
+        self.log.push(
+            self.now,
+            pkt.flow,
+            EventKind::CeMark,
+            pkt.seq,
+            pkt.payload(),
+            pkt.seg,
+            pkt.tx,
+        );
+        if self.aqm_why[pkt.flow as usize].on {
+            self.explain_drop(link_id, &pkt, why, true);
+        }
+    }
+
+    /// Records a drop's (or, `marked`, a CE mark's) explanation in its flow's queue log and
+    /// stamps it now.
+    fn explain_drop(&mut self, link_id: u32, pkt: &Packet, why: AqmWhy, marked: bool) {
         use crate::explain::Rule;
         use crate::net::qdisc::{red::ONE, Disc};
         let link = &self.links[link_id as usize];
@@ -158,7 +195,7 @@ impl World {
                 let (min_th, max_th) = red.thresholds();
                 let u = if r.draw == u64::MAX { 0 } else { ppm(r.draw) };
                 log.push(
-                    Rule::RedDrop,
+                    if marked { Rule::RedMark } else { Rule::RedDrop },
                     0,
                     0,
                     &[
@@ -179,7 +216,7 @@ impl World {
             }
             (AqmWhy::Codel(c), Disc::Codel(codel)) => {
                 log.push(
-                    Rule::CodelDrop,
+                    if marked { Rule::CodelMark } else { Rule::CodelDrop },
                     0,
                     0,
                     &[
@@ -201,7 +238,7 @@ impl World {
                     FqCause::Codel(c) => {
                         let codel = fq.codel(f.queue);
                         log.push(
-                            Rule::FqCodelDrop,
+                            if marked { Rule::FqCodelMark } else { Rule::FqCodelDrop },
                             0,
                             0,
                             &[
@@ -240,11 +277,14 @@ impl World {
             (AqmWhy::Pie(w), Disc::Pie(pie)) => {
                 let ppm = |p: u64| ((p as u128 * 1_000_000) >> 56) as u64;
                 log.push(
-                    Rule::PieDrop,
+                    if marked { Rule::PieMark } else { Rule::PieDrop },
                     0,
                     0,
                     &[w.qdelay, pie.target, w.backlog, ppm(w.p), ppm(w.u), pkt.size as u64],
                 );
+            }
+            (AqmWhy::Step(q, k), Disc::Step(_)) => {
+                log.push(Rule::StepMark, 0, 0, &[q, k, pkt.size as u64]);
             }
             _ => return,
         }

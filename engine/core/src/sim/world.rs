@@ -57,7 +57,7 @@ pub struct World {
     /// Per flow, the bottleneck queue disciplines' explained drops of its packets.
     pub aqm_why: Vec<crate::explain::Why>,
     /// Scratch for the packets one dequeue drops.
-    pub(super) aqm_scratch: Vec<(Packet, crate::net::qdisc::AqmWhy)>,
+    pub(super) aqm_scratch: Vec<(Packet, crate::net::qdisc::AqmWhy, bool)>,
 }
 
 impl World {

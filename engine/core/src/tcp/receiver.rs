@@ -10,7 +10,7 @@ use crate::event::Event;
 use crate::explain::{Rule, Why};
 use crate::net::sack::{SackBlocks, MAX_BLOCKS};
 use crate::net::{Fate, Packet, PktKind};
-use crate::scenario::FlowCfg;
+use crate::scenario::{EcnMode, FlowCfg};
 use crate::time::{secs_to_ns, Ns};
 use crate::trace::EventKind;
 use std::collections::VecDeque;
@@ -48,6 +48,17 @@ pub struct Receiver {
     pub why: Why,
     /// SACK (RFC 2018), when negotiated: the blocks it reports.
     sack: Option<Box<SackReport>>,
+    /// What the flow is configured for (`flows[].ecn`).
+    ecn_cfg: EcnMode,
+    /// ECN in force: by configuration without a handshake, else when the SYN offers it.
+    ecn: EcnMode,
+    /// SACK or ECN: data takes [`Receiver::on_data_with_options`] (one test per segment,
+    /// as SACK's alone was).
+    options: bool,
+    /// The ECE flag of the ACKs sent now: RFC 3168, set by a CE segment until a CWR
+    /// segment; DCTCP, the CE state of the last data segment (RFC 8257 §3.2). Kept as the
+    /// ACK's ECN byte (0 or `Packet::ECE`), so an ACK copies it as it is.
+    ece: u8,
 }
 
 /// What a SACK receiver keeps to fill its ACKs' options (RFC 2018 §4, RFC 2883 §4).
@@ -97,21 +108,32 @@ impl Receiver {
                     ..SackReport::default()
                 })
             }),
+            ecn_cfg: cfg.ecn,
+            ecn: if cfg.tcp.syn { EcnMode::Off } else { cfg.ecn },
+            options: cfg.sack.enabled || (!cfg.tcp.syn && cfg.ecn != EcnMode::Off),
+            ece: 0,
         }
     }
 
     /// A packet from the sender arrived.
     pub fn on_packet(&mut self, w: &mut impl Env, pkt: &Packet) {
         match pkt.kind {
-            PktKind::Syn => self.send_synack(w),
-            PktKind::Data if self.sack.is_some() => self.on_data::<true>(w, pkt),
+            PktKind::Syn => self.send_synack(w, pkt.ecn),
+            PktKind::Data if self.options => self.on_data_with_options(w, pkt),
             PktKind::Data => self.on_data::<false>(w, pkt),
             PktKind::Ack | PktKind::SynAck | PktKind::Udp => {}
         }
     }
 
-    fn send_synack(&mut self, w: &mut impl Env) {
+    fn send_synack(&mut self, w: &mut impl Env, flags: u8) {
         self.synacks += 1;
+        // RFC 3168 §6.1.1: an ECN-setup SYN (ECE and CWR) is answered with ECE alone.
+        let setup = Packet::ECE | Packet::CWR;
+        if self.ecn_cfg != EcnMode::Off && flags & setup == setup {
+            self.ecn = self.ecn_cfg;
+            self.options = true;
+        }
+        let ecn = if self.ecn != EcnMode::Off { Packet::ECE } else { 0 };
         let pkt = Packet {
             flow: self.flow,
             kind: PktKind::SynAck,
@@ -121,12 +143,70 @@ impl Receiver {
             tx: 1,
             size: self.header as u32,
             fate: Fate::Ok,
+            ecn,
         };
         w.transmit(self.link, pkt);
     }
 
+    /// A data segment of a flow with SACK or ECN.
+    #[inline(never)]
+    fn on_data_with_options(&mut self, w: &mut impl Env, pkt: &Packet) {
+        if self.ecn != EcnMode::Off {
+            return self.on_ecn_data(w, pkt);
+        }
+        self.on_data::<true>(w, pkt);
+    }
+
+    /// A data segment of an ECN flow. RFC 3168 §6.1.3: CWR ends the echo, CE starts it
+    /// (in that order, as Linux's tcp_ecn_accept_cwr and tcp_ecn_check_ce). DCTCP (RFC 8257
+    /// §3.2, Linux's dctcp_ece_ack_update): when the segment's CE state differs from the
+    /// last one, a delayed ACK still pending goes out at once with the old state, and this
+    /// segment is acknowledged at once with the new one.
+    #[cold]
+    #[inline(never)]
+    fn on_ecn_data(&mut self, w: &mut impl Env, pkt: &Packet) {
+        let ce = if pkt.ecn & Packet::ECN_MASK == Packet::CE {
+            Packet::ECE
+        } else {
+            0
+        };
+        let mut now = false;
+        if self.ecn == EcnMode::Dctcp {
+            if ce != self.ece {
+                if self.delack_armed {
+                    self.any_ack(w);
+                }
+                self.ece = ce;
+                now = true;
+            }
+        } else {
+            if pkt.ecn & Packet::CWR != 0 {
+                self.ece = 0;
+            }
+            self.ece |= ce;
+        }
+        if self.sack.is_some() {
+            self.on_data::<true>(w, pkt);
+        } else {
+            self.on_data::<false>(w, pkt);
+        }
+        if now && self.delack_armed {
+            self.any_ack(w);
+        }
+    }
+
+    /// Sends an ACK now, with the SACK option if the flow has it.
+    fn any_ack(&mut self, w: &mut impl Env) {
+        if self.sack.is_some() {
+            self.send_ack::<true>(w);
+        } else {
+            self.send_ack::<false>(w);
+        }
+    }
+
     /// A data segment arrived. `SACK` is the flow's SACK (a compile-time copy each, so a
     /// flow without it tests nothing per segment).
+    #[inline(always)]
     fn on_data<const SACK: bool>(&mut self, w: &mut impl Env, pkt: &Packet) {
         self.data_packets += 1;
         if SACK {
@@ -329,6 +409,7 @@ impl Receiver {
             tx: 1,
             size: self.header as u32,
             fate: Fate::Ok,
+            ecn: self.ece,
         };
         if SACK {
             self.send_sack_ack(w, pkt);
@@ -559,5 +640,74 @@ mod tests {
         assert_eq!(got, vec![(0, 5), (10, 40), (50, 65), (70, 90), (100, 110)]);
         r.store::<false>(4, 100);
         assert_eq!(r.ooo.iter().copied().collect::<Vec<_>>(), vec![(0, 110)]);
+    }
+}
+
+#[cfg(test)]
+mod ecn_tests {
+    use super::*;
+    use crate::tcp::testnet::{data, flow, FakeNet};
+
+    fn receiver(mode: EcnMode, delayed_ack: bool) -> (Receiver, FakeNet) {
+        let mut f = flow();
+        f.ecn = mode;
+        f.receiver.delayed_ack = delayed_ack;
+        f.receiver.delack_timeout = 0.2;
+        (Receiver::new(0, 4, &f), FakeNet::default())
+    }
+
+    /// Data segment `seg` with ECN bits `ecn`; returns the ACKs it caused as (ack, ECE).
+    fn arrive(r: &mut Receiver, n: &mut FakeNet, seg: u32, ecn: u8) -> Vec<(u64, bool)> {
+        r.on_packet(n, &Packet { ecn, ..data(seg, 1) });
+        n.take_sent()
+            .iter()
+            .map(|p| (p.seq, p.ecn & Packet::ECE != 0))
+            .collect()
+    }
+
+    #[test]
+    fn a_ce_segment_is_echoed_on_every_ack_until_cwr_rfc3168_6_1_3() {
+        let (mut r, mut n) = receiver(EcnMode::Rfc3168, false);
+        let (ect, ce, cwr) = (Packet::ECT0, Packet::CE, Packet::ECT0 | Packet::CWR);
+        assert_eq!(arrive(&mut r, &mut n, 1, ect), [(1000, false)]);
+        assert_eq!(arrive(&mut r, &mut n, 2, ce), [(2000, true)]);
+        assert_eq!(arrive(&mut r, &mut n, 3, ect), [(3000, true)]);
+        assert_eq!(arrive(&mut r, &mut n, 4, cwr), [(4000, false)]);
+        assert_eq!(arrive(&mut r, &mut n, 5, ect), [(5000, false)]);
+    }
+
+    #[test]
+    fn the_syn_ack_accepts_an_ecn_setup_syn_with_ece_alone() {
+        let mut f = flow();
+        f.ecn = EcnMode::Rfc3168;
+        f.tcp.syn = true;
+        let (mut r, mut n) = (Receiver::new(0, 4, &f), FakeNet::default());
+        let syn = Packet {
+            kind: PktKind::Syn,
+            ecn: Packet::ECE | Packet::CWR,
+            ..data(1, 1)
+        };
+        r.on_packet(&mut n, &syn);
+        assert_eq!(n.take_sent()[0].ecn, Packet::ECE);
+        // A SYN without the offer: no ECN, and CE is not echoed.
+        let (mut r, mut n) = (Receiver::new(0, 4, &f), FakeNet::default());
+        r.on_packet(&mut n, &Packet { ecn: 0, ..syn });
+        assert_eq!(n.take_sent()[0].ecn, 0);
+        assert_eq!(arrive(&mut r, &mut n, 1, Packet::CE), [(1000, false)]);
+    }
+
+    #[test]
+    fn dctcp_echoes_the_ce_state_exactly_with_an_ack_at_each_change_rfc8257_3_2() {
+        let (mut r, mut n) = receiver(EcnMode::Dctcp, true);
+        let (ect, ce) = (Packet::ECT0, Packet::CE);
+        // Segment 1 waits for its delayed ACK; 2 is CE: the pending ACK leaves with the
+        // old state, and 2 is acknowledged at once with the new one.
+        assert_eq!(arrive(&mut r, &mut n, 1, ect), []);
+        assert_eq!(arrive(&mut r, &mut n, 2, ce), [(1000, false), (2000, true)]);
+        // 3 CE: no change, delayed; 4 not CE: 3's ACK with ECE, 4's without.
+        assert_eq!(arrive(&mut r, &mut n, 3, ce), []);
+        assert_eq!(arrive(&mut r, &mut n, 4, ect), [(3000, true), (4000, false)]);
+        assert_eq!(arrive(&mut r, &mut n, 5, ect), []);
+        assert_eq!(arrive(&mut r, &mut n, 6, ect), [(6000, false)]);
     }
 }

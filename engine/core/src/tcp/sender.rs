@@ -143,6 +143,9 @@ pub struct Sender {
     /// The flow's loss-recovery mechanism, if its settings choose one (`tcp::recovery`):
     /// it then runs the send loop, reads every ACK and owns the loss timer.
     recovery: Option<Box<Recovery>>,
+    /// ECN is in force (`sender/ecn.rs`): every ACK goes to [`Sender::on_ecn_ack`].
+    ecn: bool,
+    cold_send: bool, // paced or ECN: each segment takes `Sender::cold_send`
 }
 
 impl Sender {
@@ -183,6 +186,8 @@ impl Sender {
             next_departure: 0,
             pace_event: None,
             recovery: Recovery::for_flow(cfg),
+            ecn: false,
+            cold_send: paced,
         }
     }
 
@@ -220,6 +225,8 @@ impl Sender {
             self.send_syn(w);
         } else {
             self.state = ConnState::Established;
+            self.ecn = self.cc.ecn_active();
+            self.cold_send |= self.ecn;
             self.send_loop(w);
         }
     }
@@ -297,6 +304,7 @@ impl Sender {
             tx: self.syn_tx,
             size: self.header as u32,
             fate: Fate::Ok,
+            ecn: self.cc.syn_ecn_flags(),
         };
         w.log(self.flow, EventKind::SynSend, 0, 0, 0, self.syn_tx);
         w.transmit(self.link, pkt);
@@ -559,9 +567,11 @@ impl Sender {
 
     fn transmit(&mut self, w: &mut impl Env, seg: Seg) {
         let retx = seg.tx > 1;
-        if self.paced {
-            self.paced_send(w, seg, retx);
-        }
+        let ecn = if self.cold_send {
+            self.cold_send(w, seg, retx)
+        } else {
+            0
+        };
         self.stats.data_packets += 1;
         self.stats.payload_bytes += seg.len as u64;
         self.stats.wire_bytes += seg.len as u64 + self.header;
@@ -589,6 +599,7 @@ impl Sender {
             tx: seg.tx,
             size: (seg.len as u64 + self.header) as u32,
             fate: Fate::Ok,
+            ecn,
         };
         w.transmit(self.link, pkt);
         if let Some(log) = self.writes.as_mut() {
@@ -696,11 +707,14 @@ impl Sender {
             return self.on_ack_with_options(w, pkt, None);
         }
         if pkt.kind == PktKind::SynAck {
-            self.on_syn_ack(w);
+            self.on_syn_ack(w, pkt.ecn);
             return;
         }
         if self.state != ConnState::Established {
             return;
+        }
+        if self.ecn {
+            return self.on_ecn_ack(w, pkt, None);
         }
         let ack = pkt.seq;
         self.cc.set_now(w.now());
@@ -726,11 +740,14 @@ impl Sender {
     pub fn on_ack_with_options(&mut self, w: &mut impl Env, pkt: &Packet, blocks: Option<&SackBlocks>) {
         debug_assert!(self.recovery.is_some(), "ACK options reached a sender that reads none");
         if pkt.kind == PktKind::SynAck {
-            self.on_syn_ack(w);
+            self.on_syn_ack(w, pkt.ecn);
             return;
         }
         if self.state != ConnState::Established || self.recovery.is_none() {
             return;
+        }
+        if self.ecn {
+            return self.on_ecn_ack(w, pkt, blocks);
         }
         let ack = pkt.seq;
         self.cc.set_now(w.now());
@@ -739,12 +756,14 @@ impl Sender {
         self.send_loop(w);
     }
 
-    fn on_syn_ack(&mut self, w: &mut impl Env) {
+    fn on_syn_ack(&mut self, w: &mut impl Env, ecn: u8) {
         if self.state != ConnState::SynSent {
             return;
         }
         w.log(self.flow, EventKind::SynAckReceived, 0, 0, 0, self.syn_tx);
         self.state = ConnState::Established;
+        self.ecn = self.cc.on_syn_ack_ecn(ecn);
+        self.cold_send |= self.ecn;
         self.stop_rto();
         let phase = self.cc.why_phase() as u8;
         if self.syn_tx == 1 {
@@ -875,5 +894,6 @@ fn log_rtt_sample(w: &mut impl Env, flow: u32, sample: Ns, exact: Ns, seg: u32) 
 }
 
 mod door;
+mod ecn;
 #[cfg(test)]
 mod tests;

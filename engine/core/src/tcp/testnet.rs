@@ -121,6 +121,7 @@ pub fn ack(ack: u64, dup: u32) -> Packet {
         tx: 1,
         size: 40,
         fate: Fate::Ok,
+        ecn: 0,
     }
 }
 
@@ -145,5 +146,6 @@ pub fn data(seg: u32, tx: u32) -> Packet {
         tx,
         size: 1040,
         fate: Fate::Ok,
+        ecn: 0,
     }
 }

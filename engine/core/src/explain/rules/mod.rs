@@ -115,6 +115,7 @@ macro_rules! rules {
 mod aqm;
 mod bbr;
 mod cubic;
+mod ecn;
 mod endpoint;
 mod increase;
 mod loss;
@@ -323,4 +324,22 @@ rules! {
     TextbookTripleDupTahoe in textbook;
     /// The textbook model's timeout.
     TextbookTimeout in textbook;
+    /// RED marks an arrival CE.
+    RedMark in ecn;
+    /// CoDel marks a departing packet CE.
+    CodelMark in ecn;
+    /// The step queue marks an arrival CE.
+    StepMark in ecn;
+    /// An ECN-Echo reduces the window.
+    EcnReduce in ecn;
+    /// DCTCP updates α.
+    DctcpAlpha in ecn;
+    /// DCTCP cuts the window by α/2.
+    DctcpCut in ecn;
+    /// PIE marks an arrival CE.
+    PieMark in ecn;
+    /// FQ-CoDel's queue marks a departing packet CE.
+    FqCodelMark in ecn;
+    /// An ECN-Echo ACK does not grow the window.
+    EcnNoGrowth in ecn;
 }

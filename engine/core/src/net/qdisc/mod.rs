@@ -22,6 +22,7 @@ pub mod fq_codel;
 pub mod pie;
 pub mod red;
 pub mod settings;
+pub mod step;
 
 use super::Packet;
 use crate::time::{tx_time, Ns};
@@ -75,6 +76,9 @@ pub enum Verdict {
     Drop,
     /// Congestion is signalled: CE if the packet is ECN-capable (ECT), else a drop.
     MarkCeIfEct,
+    /// It goes on, marked CE (an ECN-capable packet under `MarkCeIfEct`, or the step
+    /// queue's mark).
+    Marked,
 }
 
 /// The arithmetic of a discipline's drop, for its event and its explanation.
@@ -88,6 +92,8 @@ pub enum AqmWhy {
     FqCodel(FqWhy),
     /// PIE at arrival.
     Pie(PieWhy),
+    /// The step queue at arrival: the packets it found, and K.
+    Step(u64, u64),
 }
 
 /// The discipline's state.
@@ -101,6 +107,8 @@ pub enum Disc {
     FqCodel(FqCodel),
     /// Proportional Integral controller Enhanced.
     Pie(Pie),
+    /// Step marking at K packets (DCTCP's switches).
+    Step(step::Step),
 }
 
 /// A managed bottleneck direction: its waiting packets, the packet in service and its
@@ -209,12 +217,16 @@ impl Managed {
                 self.series.record(now, pie_row(pie));
                 if let Some(why) = why {
                     // Linux marks an ECT packet only while p ≤ 10 %, and drops above.
-                    let v = if why.p <= pie::ONE / 10 {
-                        Verdict::MarkCeIfEct
-                    } else {
-                        Verdict::Drop
-                    };
-                    return (v, Some(AqmWhy::Pie(why)));
+                    if why.p <= pie::ONE / 10 {
+                        if pkt.ecn_capable() {
+                            let mut p = pkt;
+                            p.ecn |= super::Packet::CE;
+                            self.fifo.push(p, now);
+                            return (Verdict::Marked, Some(AqmWhy::Pie(why)));
+                        }
+                        return (Verdict::MarkCeIfEct, Some(AqmWhy::Pie(why)));
+                    }
+                    return (Verdict::Drop, Some(AqmWhy::Pie(why)));
                 }
                 Verdict::Pass
             }
@@ -236,11 +248,28 @@ impl Managed {
                 self.series.record(now, row);
                 match why.verdict {
                     0 => Verdict::Pass,
+                    1 if pkt.ecn_capable() => {
+                        // RFC 3168 §5: an ECN-capable packet is marked, not dropped.
+                        let mut p = pkt;
+                        p.ecn |= super::Packet::CE;
+                        self.fifo.push(p, now);
+                        return (Verdict::Marked, Some(AqmWhy::Red(why)));
+                    }
                     1 => return (Verdict::MarkCeIfEct, Some(AqmWhy::Red(why))),
                     _ => return (Verdict::Drop, Some(AqmWhy::Red(why))),
                 }
             }
             Disc::Codel(_) => Verdict::Pass,
+            Disc::Step(s) => {
+                let q = self.fifo.len() as u64 + self.in_service.is_some() as u64;
+                if s.marks(q) && pkt.ecn_capable() {
+                    let mut p = pkt;
+                    p.ecn |= super::Packet::CE;
+                    self.fifo.push(p, now);
+                    return (Verdict::Marked, Some(AqmWhy::Step(q, s.k)));
+                }
+                Verdict::Pass
+            }
         };
         self.fifo.push(pkt, now);
         (verdict, None)
@@ -253,7 +282,7 @@ impl Managed {
     pub fn start(&mut self, now: Ns, bandwidth: u64, mut dropped: impl FnMut(Packet, Verdict, AqmWhy)) -> Option<Ns> {
         debug_assert!(self.in_service.is_none());
         let head = match &mut self.disc {
-            Disc::Red(_) => self.fifo.pop(),
+            Disc::Red(_) | Disc::Step(_) => self.fifo.pop(),
             Disc::Pie(pie) => {
                 let series = &mut self.series;
                 pie.advance(now, self.fifo.bytes, |t, pie| series.record(t, pie_row(pie)));
@@ -273,6 +302,10 @@ impl Managed {
                     dropped(p, Verdict::MarkCeIfEct, AqmWhy::Codel(why));
                 }
                 self.dropped = scratch;
+                if let (Some(why), Some((p, _))) = (c.marked.take(), head) {
+                    // The head goes on, marked CE (reported as `Verdict::Marked`).
+                    dropped(p, Verdict::Marked, AqmWhy::Codel(why));
+                }
                 head
             }
             Disc::FqCodel(f) => {
@@ -284,6 +317,10 @@ impl Managed {
                     dropped(p, Verdict::MarkCeIfEct, AqmWhy::FqCodel(why));
                 }
                 self.fq_dropped = scratch;
+                if let (Some(why), Some((p, _))) = (f.take_mark(), head) {
+                    // The served queue's CoDel marked its head CE: it goes on.
+                    dropped(p, Verdict::Marked, AqmWhy::FqCodel(why));
+                }
                 head
             }
         };
@@ -374,6 +411,7 @@ pub fn managed(
         QdiscKind::Codel => Disc::Codel(Codel::new(&b.codel)),
         QdiscKind::FqCodel => Disc::FqCodel(FqCodel::new(&b.fq_codel, seed, link)),
         QdiscKind::Pie => Disc::Pie(Pie::new(&b.pie)),
+        QdiscKind::Step => Disc::Step(step::Step::new(&b.step)),
     };
     Some(Box::new(Managed::new(disc)))
 }

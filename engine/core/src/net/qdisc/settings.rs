@@ -23,8 +23,11 @@ pub enum QdiscKind {
     /// Proportional Integral controller Enhanced (RFC 8033): drops at arrival with a
     /// probability updated from the queueing delay and its trend.
     Pie,
+    /// Step marking (RFC 8257 §3.1): CE on an ECN-capable arrival that finds more than K
+    /// packets queued; drop-tail otherwise.
+    Step,
 }
-crate::scenario::json::names!(QdiscKind { DropTail = "droptail", Red = "red", Codel = "codel", FqCodel = "fq_codel", Pie = "pie" });
+crate::scenario::json::names!(QdiscKind { DropTail = "droptail", Red = "red", Codel = "codel", FqCodel = "fq_codel", Pie = "pie", Step = "step" });
 
 /// What the bottleneck's disciplines cannot be combined with, as (setting, problem).
 pub fn clashes(b: &crate::scenario::BottleneckCfg) -> Vec<(&'static str, String)> {
@@ -56,6 +59,7 @@ const QDISCS: &[Choice] = &[
     Choice { value: "codel", label: "CoDel", help: help!("Controlled Delay (RFC 8289): each packet's time in the queue is measured as it leaves; once it has stayed above codel.target for codel.interval, packets are dropped at intervals of interval/√count until it falls below.") },
     Choice { value: "fq_codel", label: "FQ-CoDel", help: help!("Flow queueing with CoDel (RFC 8290): flows are hashed into fq_codel.flows queues served by deficit round robin (fq_codel.quantum bytes a turn, new queues first), each with its own CoDel; when full, the queue with the largest backlog loses packets from its head.") },
     Choice { value: "pie", label: "PIE", help: help!("Proportional Integral controller Enhanced (RFC 8033): every pie.tupdate the drop probability moves by α·(delay − pie.target) + β·(delay − previous delay); arrivals are dropped with that probability after a burst allowance.") },
+    Choice { value: "step", label: "Step marking", help: help!("DCTCP's switch queue (RFC 8257 §3.1): an ECN-capable arrival that finds more than step.k packets queued is marked CE; nothing is dropped but by the full buffer.") },
 ];
 
 /// The schema's rows for the discipline choice (`schema::params` places them).

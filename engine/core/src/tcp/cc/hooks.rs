@@ -41,6 +41,7 @@ impl Cc {
         cc.tick = tick;
         cc.header = cfg.tcp.header;
         cc.br.reserved_bps = cfg.reserved_bandwidth;
+        cc.set_ecn(cfg.ecn, cfg.tcp.syn, &cfg.dctcp);
         if let Some(b) = cc.bbr.as_deref_mut() {
             // With SACK the recovery mechanism reports what each ACK delivered.
             b.scoreboard = cfg.sack.enabled;

@@ -22,6 +22,8 @@ pub mod binomial;
 pub mod brtcp;
 pub mod cubic;
 pub mod cwv;
+pub mod dctcp;
+pub mod ecn;
 pub mod edges;
 pub mod gate;
 pub mod hooks;
@@ -47,6 +49,7 @@ macro_rules! why {
     };
 }
 pub use crate::trace::ValidationRow;
+pub use ecn::EcnAnswer;
 pub use validation::{Validation, WindowChange};
 pub(crate) use why;
 
@@ -218,6 +221,10 @@ pub struct Cc {
     hystart: hystart::HyStart,
     /// BBR's model and state (controller `bbr`); None for window-based control.
     bbr: Option<Box<bbr::Bbr>>,
+    /// ECN's state at the sender (RFC 3168 §6.1; unread without ECN).
+    ecn: ecn::EcnState,
+    /// DCTCP's α and window measurement (`ecn = "dctcp"`); None otherwise.
+    dctcp: Option<Box<dctcp::Dctcp>>,
     /// The time of the event being handled (set by the sender before it calls in).
     now: crate::time::Ns,
     /// Decisions explained since the sender last drained them (off unless asked for).
@@ -258,6 +265,8 @@ impl Cc {
             cubic: cubic::CubicState::default(),
             hystart: hystart::HyStart::default(),
             bbr: None,
+            ecn: Default::default(),
+            dctcp: None,
             now: 0,
             why: Why::default(),
         };

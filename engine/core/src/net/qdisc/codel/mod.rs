@@ -87,6 +87,9 @@ pub struct Codel {
     /// The last packet's sojourn, ns, and the bytes that waited behind it.
     pub sojourn: Ns,
     backlog: u64,
+    /// The head this dequeue marked CE instead of dropping, with the arithmetic (Linux's
+    /// codel_impl.h with `params->ecn`: an ECN-capable head is marked and sent).
+    pub marked: Option<CodelWhy>,
 }
 
 impl Codel {
@@ -103,6 +106,7 @@ impl Codel {
             drop_next: 0,
             sojourn: 0,
             backlog: 0,
+            marked: None,
         }
     }
 
@@ -167,6 +171,18 @@ impl Codel {
             while self.dropping && now >= self.drop_next {
                 self.count = self.count.saturating_add(1);
                 let why = self.why();
+                if head.0.ecn_capable() {
+                    // Marked, not dropped: the next signal on the control law, and the
+                    // packet behind is not examined (codel_impl.h's `goto end`).
+                    self.drop_next += step(self.interval, self.count);
+                    head.0.ecn |= Packet::CE;
+                    self.marked = Some(CodelWhy {
+                        count: self.count,
+                        next: self.drop_next,
+                        ..why
+                    });
+                    break;
+                }
                 let next = q.pop();
                 if self.ok_to_drop(now, next.as_ref(), q.bytes + others) {
                     self.drop_next += step(self.interval, self.count);
@@ -186,8 +202,11 @@ impl Codel {
             }
         } else if drop {
             let why = self.why();
-            let next = q.pop();
-            self.ok_to_drop(now, next.as_ref(), q.bytes + others);
+            let mark = head.0.ecn_capable();
+            let next = if mark { None } else { q.pop() };
+            if !mark {
+                self.ok_to_drop(now, next.as_ref(), q.bytes + others);
+            }
             self.dropping = true;
             // Re-entry (RFC 8289 §5.5, Linux): a state that ended recently starts from the
             // drops its predecessor needed beyond its own first.
@@ -198,16 +217,19 @@ impl Codel {
             self.lastcount = self.count;
             self.drop_next = now + step(self.interval, self.count);
             let delta = if carried { delta } else { 0 };
-            dropped.push((
-                head.0,
-                CodelWhy {
-                    count: self.count,
-                    next: self.drop_next,
-                    entered: 1,
-                    delta,
-                    ..why
-                },
-            ));
+            let why = CodelWhy {
+                count: self.count,
+                next: self.drop_next,
+                entered: 1,
+                delta,
+                ..why
+            };
+            if mark {
+                head.0.ecn |= Packet::CE;
+                self.marked = Some(why);
+                return Some(head);
+            }
+            dropped.push((head.0, why));
             head = next?;
         }
         Some(head)
@@ -230,6 +252,7 @@ mod tests {
             tx: 1,
             size: 1500,
             fate: Fate::Ok,
+            ecn: 0,
         }
     }
 

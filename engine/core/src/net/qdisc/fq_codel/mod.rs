@@ -211,6 +211,16 @@ impl FqCodel {
         self.bytes -= gone;
     }
 
+    /// The CE mark the last served queue's CoDel put on the head it returned, if any.
+    pub fn take_mark(&mut self) -> Option<FqWhy> {
+        let i = self.served;
+        let why = self.queues.get_mut(i as usize)?.codel.marked.take()?;
+        Some(FqWhy {
+            queue: i,
+            cause: FqCause::Codel(why),
+        })
+    }
+
     /// The next packet to send at `now`, if any; each packet a queue's CoDel drops on the
     /// way goes to `dropped`.
     pub fn dequeue(&mut self, now: Ns, dropped: &mut Vec<(Packet, FqWhy)>) -> Option<(Packet, Ns)> {

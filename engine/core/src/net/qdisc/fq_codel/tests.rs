@@ -11,6 +11,7 @@ fn pkt(flow: u32, seg: u32, size: u32) -> Packet {
         tx: 1,
         size,
         fate: Fate::Ok,
+        ecn: 0,
     }
 }
 
