@@ -39,7 +39,8 @@ fn ten_thousand_fuzzed_cases_keep_every_invariant() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(0);
     assert!(accepted > 4000, "{accepted} of 10000 accepted");
-    let n = cwndlab_core::catalogue::CATALOGUE.len();
+    // The catalogue's entries and custom.
+    let n = cwndlab_core::catalogue::CATALOGUE.len() + 1;
     assert!(text.contains(&format!("catalogue entries run: {n} of {n}")), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
