@@ -278,6 +278,7 @@ impl Receiver {
     }
 
     /// `SACK` only gives the SACK path a copy of its own (the classic one stays inlined).
+    #[inline(always)]
     fn store<const SACK: bool>(&mut self, start: u64, end: u64) {
         match self.ooo.back_mut() {
             None => self.ooo.push_back((start, end)),

@@ -145,7 +145,8 @@ pub struct Sender {
     recovery: Option<Box<Recovery>>,
     /// ECN is in force (`sender/ecn.rs`): every ACK goes to [`Sender::on_ecn_ack`].
     ecn: bool,
-    cold_send: bool, // paced or ECN: each segment takes `Sender::cold_send`
+    cold_send: bool,  // paced or ECN: each segment takes `Sender::cold_send`
+    ack_extras: bool, // a recovery mechanism or ECN: each ACK takes `Sender::on_ack_extras`
 }
 
 impl Sender {
@@ -188,6 +189,7 @@ impl Sender {
             recovery: Recovery::for_flow(cfg),
             ecn: false,
             cold_send: paced,
+            ack_extras: cfg.sack.enabled,
         }
     }
 
@@ -226,7 +228,7 @@ impl Sender {
         } else {
             self.state = ConnState::Established;
             self.ecn = self.cc.ecn_active();
-            self.cold_send |= self.ecn;
+            (self.cold_send, self.ack_extras) = (self.cold_send | self.ecn, self.ack_extras | self.ecn);
             self.send_loop(w);
         }
     }
@@ -703,8 +705,8 @@ impl Sender {
     /// gets its ACKs through [`Sender::on_ack_with_options`]).
     #[inline]
     pub fn on_ack(&mut self, w: &mut impl Env, pkt: &Packet) {
-        if self.recovery.is_some() {
-            return self.on_ack_with_options(w, pkt, None);
+        if self.ack_extras {
+            return self.on_ack_extras(w, pkt);
         }
         if pkt.kind == PktKind::SynAck {
             self.on_syn_ack(w, pkt.ecn);
@@ -712,9 +714,6 @@ impl Sender {
         }
         if self.state != ConnState::Established {
             return;
-        }
-        if self.ecn {
-            return self.on_ecn_ack(w, pkt, None);
         }
         let ack = pkt.seq;
         self.cc.set_now(w.now());
@@ -763,7 +762,7 @@ impl Sender {
         w.log(self.flow, EventKind::SynAckReceived, 0, 0, 0, self.syn_tx);
         self.state = ConnState::Established;
         self.ecn = self.cc.on_syn_ack_ecn(ecn);
-        self.cold_send |= self.ecn;
+        (self.cold_send, self.ack_extras) = (self.cold_send | self.ecn, self.ack_extras | self.ecn);
         self.stop_rto();
         let phase = self.cc.why_phase() as u8;
         if self.syn_tx == 1 {
@@ -847,6 +846,7 @@ impl Sender {
         }
     }
 
+    #[inline(always)]
     fn on_dupack(&mut self, w: &mut impl Env, ack: u64) {
         self.stats.dupacks += 1;
         let head = self.explained_head();

@@ -37,6 +37,22 @@ impl Sender {
         bits
     }
 
+    /// An ACK of a flow with a recovery mechanism or ECN in force (one flag test in
+    /// [`Sender::on_ack`] for both).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn on_ack_extras(&mut self, w: &mut impl Env, pkt: &Packet) {
+        if self.recovery.is_some() {
+            return self.on_ack_with_options(w, pkt, None);
+        }
+        if pkt.kind == crate::net::PktKind::SynAck {
+            return self.on_syn_ack(w, pkt.ecn);
+        }
+        if self.state == super::ConnState::Established {
+            self.on_ecn_ack(w, pkt, None);
+        }
+    }
+
     /// An ACK of an ECN flow: processed as any ACK (with the recovery mechanism's options
     /// when the flow has one), then handed to the controller with its ECE flag, the flight
     /// and window it found and the bytes it acknowledged.
