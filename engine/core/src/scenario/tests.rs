@@ -105,6 +105,14 @@ fn packet_estimates_bound_the_run() {
     s.flows[0].app.write_size = 50;
     s.flows[0].app.write_interval = 0.01;
     assert_eq!(s.estimated_packets(), 4000, "100 writes/s for 20 s, each with an ACK");
+    // Without slow start the whole receiver window leaves at once, whatever the path: a
+    // 1 GiB window of 24-byte segments is 44 739 242 segments, and their ACKs.
+    let mut s = Scenario::default();
+    s.flows[0].cc.slow_start = SlowStartRule::None;
+    s.flows[0].tcp.rwnd = 1 << 30;
+    s.flows[0].tcp.mss = 24;
+    s.network.bottleneck.bandwidth = 1000;
+    assert!(s.estimated_packets() >= 2 * 44_739_242, "{}", s.estimated_packets());
 }
 
 #[test]
