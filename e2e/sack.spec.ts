@@ -109,7 +109,7 @@ test('in a comparison the algorithm choice owns the SACK settings: the picker of
   expect(sack.length).toBe(7);
   await expect(group.getByRole('checkbox', { name: 'SACK', exact: true })).toHaveCount(0);
   // The compared run has SACK, so its blocks per ACK act: no note says otherwise.
-  await expect(group.getByText(/No effect in these runs/)).toHaveCount(0);
+  await expect(group.getByText(/No effect in these runs: it acts only when “SACK” is on/)).toHaveCount(0);
   await page.screenshot({ path: join(ARTIFACTS, 'sack-settings-390.png') });
 });
 
