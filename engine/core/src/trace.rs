@@ -573,22 +573,44 @@ pub struct ValidationRow {
 /// undefined); nvp 1 in RFC 7661's non-validated phase, else 0.
 pub const VALIDATION_COLUMNS: [&str; 6] = ["t", "t_last", "t_prev", "w_used", "pipeack", "nvp"];
 
-/// Window-validation state of one flow over time (only for flows whose idle policy keeps
-/// state): a row whenever it changes.
-#[derive(Clone, Debug, Default)]
-pub struct ValidationSeries {
+/// The row of a state that a series records only when it changes: its columns and how to
+/// read each one ([`ChangeSeries`]).
+pub trait ChangeRow: Copy + PartialEq {
+    /// Column names, in output order (`t` first).
+    const COLUMNS: &'static [&'static str];
+    /// How to read one column from a row, in output units.
+    fn field(name: &str) -> Option<Field<(Ns, Self)>>;
+}
+
+/// A state over time, a row whenever it changes: the window-validation, SACK recovery and
+/// queue-discipline series are one of these each.
+#[derive(Clone, Debug)]
+pub struct ChangeSeries<R> {
     /// (time, state) rows in time order.
-    pub rows: Vec<(Ns, ValidationRow)>,
+    pub rows: Vec<(Ns, R)>,
     /// The last row recorded (stored or not).
-    last: Option<ValidationRow>,
+    last: Option<R>,
     /// Whether rows are stored or dropped (see [`Stream`]).
     pub stream: Stream,
 }
 
-impl ValidationSeries {
+impl<R> Default for ChangeSeries<R> {
+    fn default() -> Self {
+        ChangeSeries {
+            rows: Vec::new(),
+            last: None,
+            stream: Stream::default(),
+        }
+    }
+}
+
+impl<R: ChangeRow> ChangeSeries<R>
+where
+    (Ns, R): DigestRow,
+{
     /// Appends a row if the state changed since the last one.
     #[inline]
-    pub fn record(&mut self, now: Ns, r: ValidationRow) {
+    pub fn record(&mut self, now: Ns, r: R) {
         if self.last == Some(r) {
             return;
         }
@@ -600,13 +622,24 @@ impl ValidationSeries {
     }
 }
 
-impl Table for ValidationSeries {
-    type Row = (Ns, ValidationRow);
-    const COLUMNS: &'static [&'static str] = &VALIDATION_COLUMNS;
+impl<R: ChangeRow> Table for ChangeSeries<R> {
+    type Row = (Ns, R);
+    const COLUMNS: &'static [&'static str] = R::COLUMNS;
     fn rows(&self) -> &[Self::Row] {
         &self.rows
     }
     fn field(name: &str) -> Option<Field<Self::Row>> {
+        R::field(name)
+    }
+}
+
+/// Window-validation state of one flow over time (only for flows whose idle policy keeps
+/// state): a row whenever it changes.
+pub type ValidationSeries = ChangeSeries<ValidationRow>;
+
+impl ChangeRow for ValidationRow {
+    const COLUMNS: &'static [&'static str] = &VALIDATION_COLUMNS;
+    fn field(name: &str) -> Option<Field<(Ns, ValidationRow)>> {
         validation_field(name)
     }
 }

@@ -71,37 +71,11 @@ pub const QDISC_COLUMNS: [&str; 11] = [
 ];
 
 /// A managed queue's discipline state over time: a row whenever it changes.
-#[derive(Clone, Debug, Default)]
-pub struct QdiscSeries {
-    /// (time, state) rows in time order.
-    pub rows: Vec<(Ns, QdiscRow)>,
-    last: Option<QdiscRow>,
-    /// Whether rows are stored or dropped (see [`Stream`]).
-    pub stream: Stream,
-}
+pub type QdiscSeries = ChangeSeries<QdiscRow>;
 
-impl QdiscSeries {
-    /// Appends a row if the state changed since the last one.
-    #[inline]
-    pub fn record(&mut self, now: Ns, r: QdiscRow) {
-        if self.last == Some(r) {
-            return;
-        }
-        self.last = Some(r);
-        let row = (now, r);
-        if self.stream.take(&row) {
-            self.rows.push(row);
-        }
-    }
-}
-
-impl Table for QdiscSeries {
-    type Row = (Ns, QdiscRow);
+impl ChangeRow for QdiscRow {
     const COLUMNS: &'static [&'static str] = &QDISC_COLUMNS;
-    fn rows(&self) -> &[Self::Row] {
-        &self.rows
-    }
-    fn field(name: &str) -> Option<Field<Self::Row>> {
+    fn field(name: &str) -> Option<Field<(Ns, QdiscRow)>> {
         qdisc_field(name)
     }
 }

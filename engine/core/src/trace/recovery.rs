@@ -60,38 +60,11 @@ pub const RECOVERY_COLUMNS: [&str; 12] = [
 
 /// SACK loss-recovery state of one flow over time (only for flows with SACK on): a row
 /// whenever it changes.
-#[derive(Clone, Debug, Default)]
-pub struct RecoverySeries {
-    /// (time, state) rows in time order.
-    pub rows: Vec<(Ns, RecoveryRow)>,
-    /// The last row recorded (stored or not).
-    last: Option<RecoveryRow>,
-    /// Whether rows are stored or dropped (see [`Stream`]).
-    pub stream: Stream,
-}
+pub type RecoverySeries = ChangeSeries<RecoveryRow>;
 
-impl RecoverySeries {
-    /// Appends a row if the state changed since the last one.
-    #[inline]
-    pub fn record(&mut self, now: Ns, r: RecoveryRow) {
-        if self.last == Some(r) {
-            return;
-        }
-        self.last = Some(r);
-        let row = (now, r);
-        if self.stream.take(&row) {
-            self.rows.push(row);
-        }
-    }
-}
-
-impl Table for RecoverySeries {
-    type Row = (Ns, RecoveryRow);
+impl ChangeRow for RecoveryRow {
     const COLUMNS: &'static [&'static str] = &RECOVERY_COLUMNS;
-    fn rows(&self) -> &[Self::Row] {
-        &self.rows
-    }
-    fn field(name: &str) -> Option<Field<Self::Row>> {
+    fn field(name: &str) -> Option<Field<(Ns, RecoveryRow)>> {
         recovery_field(name)
     }
 }
