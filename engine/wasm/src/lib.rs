@@ -9,11 +9,7 @@
 //! crate without it, a smaller wasm for the page's first view (docs/performance.md).
 
 use cwndlab_core::net::QUEUE_COLUMNS;
-#[cfg(feature = "tools")]
-use cwndlab_core::presets;
 use cwndlab_core::scenario::{Problem, Scenario};
-#[cfg(feature = "tools")]
-use cwndlab_core::schema;
 use cwndlab_core::sim::Simulation;
 use cwndlab_core::tcp::cc::Phase;
 use cwndlab_core::thin::WRITE_COLUMNS;
@@ -22,6 +18,8 @@ use cwndlab_core::time::{ns_to_secs, secs_to_ns};
 use cwndlab_core::trace::{
     EventKind, Table, EVENT_COLUMNS, LOSS_TIMER_KINDS, RECOVERY_COLUMNS, SERIES_COLUMNS, VALIDATION_COLUMNS,
 };
+#[cfg(feature = "tools")]
+use cwndlab_core::{presets, schema};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
@@ -84,10 +82,10 @@ pub fn preset_families_json() -> String {
     serde_json::Value::Array(list).to_string()
 }
 
-/// Event kinds and phases by code, and the column names of each table:
-/// `{"events": [...], "phases": [...], "series_columns": [...], "event_columns": [...],
-/// "validation_columns": [...], "recovery_columns", "throughput_columns", "write_columns",
-/// "decision_index_columns", "queue_columns", "loss_timer_kinds"}`.
+/// Event kinds, phases and the loss timer's kinds by code, and each table's column names:
+/// `{"events", "phases", "loss_timer_kinds", "series_columns", "event_columns",
+/// "validation_columns", "recovery_columns", "throughput_columns", "write_columns",
+/// "decision_index_columns", "queue_columns"}`, each an array of names.
 #[wasm_bindgen]
 pub fn codes_json() -> String {
     let events: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();

@@ -41,6 +41,10 @@
 
 pub mod qdisc;
 pub mod sack;
+
+/// The TCP options an ACK carries beyond its header, as an endpoint reads them: today its
+/// SACK blocks (RFC 2018, D-SACK RFC 2883) and the timestamp-like echo ([`sack`]).
+pub type AckOptions = sack::SackBlocks;
 pub mod sched;
 
 use crate::ring::Ring;

@@ -11,7 +11,7 @@ use super::recovery::Recovery;
 use super::rtt::RttEstimator;
 use crate::event::Event;
 use crate::explain::Rule;
-use crate::net::sack::SackBlocks;
+use crate::net::AckOptions;
 use crate::net::{Fate, Packet, PktKind};
 use crate::scenario::FlowCfg;
 use crate::time::Ns;
@@ -154,7 +154,7 @@ impl Sender {
     pub fn new(flow: u32, link: u32, cfg: &FlowCfg) -> Sender {
         let rtt = RttEstimator::new(&cfg.rto);
         let cc = Cc::for_flow(cfg, rtt.tick());
-        let paced = cc.paces();
+        let (paced, recovery) = (cc.paces(), Recovery::for_flow(cfg));
         Sender {
             flow,
             link,
@@ -186,10 +186,10 @@ impl Sender {
             paced,
             next_departure: 0,
             pace_event: None,
-            recovery: Recovery::for_flow(cfg),
+            ack_extras: recovery.is_some(),
+            recovery,
             ecn: false,
             cold_send: paced,
-            ack_extras: cfg.sack.enabled,
         }
     }
 
@@ -736,7 +736,7 @@ impl Sender {
     /// An ACK of a flow with a recovery mechanism arrived, with its SACK option `blocks` if
     /// it carries one.
     #[inline(never)]
-    pub fn on_ack_with_options(&mut self, w: &mut impl Env, pkt: &Packet, blocks: Option<&SackBlocks>) {
+    pub fn on_ack_with_options(&mut self, w: &mut impl Env, pkt: &Packet, blocks: Option<&AckOptions>) {
         debug_assert!(self.recovery.is_some(), "ACK options reached a sender that reads none");
         if pkt.kind == PktKind::SynAck {
             self.on_syn_ack(w, pkt.ecn);

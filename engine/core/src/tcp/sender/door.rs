@@ -209,7 +209,7 @@ impl Sender {
 
     /// An ACK's options and what follows from them, by the mechanism.
     #[inline(never)]
-    pub(super) fn recovery_ack(&mut self, w: &mut impl Env, ack: u64, blocks: Option<&crate::net::sack::SackBlocks>) {
+    pub(super) fn recovery_ack(&mut self, w: &mut impl Env, ack: u64, blocks: Option<&crate::net::AckOptions>) {
         self.with_recovery(w, |r, c| r.on_ack(c, ack, blocks));
     }
 

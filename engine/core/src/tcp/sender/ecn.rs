@@ -5,7 +5,7 @@
 //! rows and processes the ACK as any other first.
 
 use super::{Seg, Sender};
-use crate::net::sack::SackBlocks;
+use crate::net::AckOptions;
 use crate::net::Packet;
 use crate::tcp::cc::EcnAnswer;
 use crate::tcp::env::Env;
@@ -58,7 +58,7 @@ impl Sender {
     /// and window it found and the bytes it acknowledged.
     #[cold]
     #[inline(never)]
-    pub(super) fn on_ecn_ack(&mut self, w: &mut impl Env, pkt: &Packet, blocks: Option<&SackBlocks>) {
+    pub(super) fn on_ecn_ack(&mut self, w: &mut impl Env, pkt: &Packet, blocks: Option<&AckOptions>) {
         let ack = pkt.seq;
         self.cc.set_now(w.now());
         w.log(self.flow, EventKind::AckReceived, ack, 0, pkt.seg, 0);
