@@ -180,7 +180,10 @@ impl FqCodel {
             q.deficit = self.quantum;
             self.new.push_back(i);
         }
-        if self.len as u64 > self.limit || over(self.len, self.bytes) {
+        // Linux cuts one batch per arrival; the engine's buffer is a hard limit, so a batch
+        // that leaves the discipline still over its packet or byte capacity is followed by
+        // another (a batch of one 40 B packet does not make room for a 1 500 B arrival).
+        while self.len > 0 && (self.len as u64 > self.limit || over(self.len, self.bytes)) {
             self.overflow(dropped);
         }
     }

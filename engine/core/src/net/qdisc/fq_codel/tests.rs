@@ -170,6 +170,22 @@ fn an_overflow_cuts_the_fattest_queue_from_its_head() {
     f.enqueue(0, pkt(0, 2, 1500), cap, &mut d);
     f.enqueue(0, pkt(1, 1, 1500), cap, &mut d);
     assert_eq!(d.iter().map(|(p, _)| (p.flow, p.seg)).collect::<Vec<_>>(), vec![(0, 1)]);
+    // A batch that does not make room is followed by another: with batches of one, forty
+    // 50 B packets of flow 0 (2 000 B, the fattest) and a byte cap of 2 800 B, a 1 000 B
+    // arrival of flow 1 (3 000 B in all) cuts flow 0's head four times: 2 800 B then hold.
+    let mut f = fq(10_240, 1);
+    let mut d = Vec::new();
+    let cap = |_: usize, b: u64| b > 2800;
+    for k in 1..=40 {
+        f.enqueue(0, pkt(0, k, 50), cap, &mut d);
+    }
+    assert!(d.is_empty());
+    f.enqueue(0, pkt(1, 1, 1000), cap, &mut d);
+    assert_eq!(
+        d.iter().map(|(p, _)| (p.flow, p.seg)).collect::<Vec<_>>(),
+        vec![(0, 1), (0, 2), (0, 3), (0, 4)]
+    );
+    assert_eq!((f.len, f.bytes), (37, 2800));
 }
 
 #[test]
