@@ -56,6 +56,30 @@ pub struct Sheet {
 /// Most questions a sheet holds.
 pub const MAX_QUESTIONS: usize = 20;
 
+/// Which `count` of the candidate questions sheet `number` asks (indexes into `all`): one
+/// of each kind first, in an order the number chooses (a counter-based draw under `salt`),
+/// then the rest in that order.
+pub(crate) fn choose(all: &[Question], number: u64, salt: u64, count: usize) -> Vec<usize> {
+    let draw = |i: usize| crate::rng::hash_words(&[number, salt, i as u64]);
+    let mut order: Vec<usize> = (0..all.len()).collect();
+    order.sort_by_key(|&i| draw(i));
+    let mut chosen: Vec<usize> = Vec::new();
+    let mut kinds: Vec<&str> = Vec::new();
+    for &i in &order {
+        if !kinds.contains(&all[i].kind) {
+            kinds.push(all[i].kind);
+            chosen.push(i);
+        }
+    }
+    for &i in &order {
+        if !chosen.contains(&i) {
+            chosen.push(i);
+        }
+    }
+    chosen.truncate(count);
+    chosen
+}
+
 /// A count of segments: "1 segment", "21 segments", "19.83 segments".
 fn segs(bytes: u64, mss: u64) -> String {
     if mss > 0 && bytes == mss {
@@ -372,24 +396,7 @@ pub fn sheet(
                 .into(),
         );
     }
-    // One question of each kind first (in an order the number chooses), then the rest.
-    let draw = |i: usize| crate::rng::hash_words(&[number, 0x5e_e7, i as u64]);
-    let mut order: Vec<usize> = (0..all.len()).collect();
-    order.sort_by_key(|&i| draw(i));
-    let mut chosen: Vec<usize> = Vec::new();
-    let mut kinds: Vec<&str> = Vec::new();
-    for &i in &order {
-        if !kinds.contains(&all[i].kind) {
-            kinds.push(all[i].kind);
-            chosen.push(i);
-        }
-    }
-    for &i in &order {
-        if !chosen.contains(&i) {
-            chosen.push(i);
-        }
-    }
-    chosen.truncate(count);
+    let mut chosen = choose(&all, number, 0x5e_e7, count);
     // In the order the run reaches them: time questions by time, round questions after.
     chosen.sort_by_key(|&i| (all[i].at.is_none(), all[i].at.unwrap_or(0), i));
     Ok(Sheet {

@@ -251,23 +251,7 @@ pub fn sheet(title: &str, m: &Model, number: u64, count: usize) -> Result<Sheet,
     }
     let rounds = m.run();
     let all = candidates(m, &rounds, number);
-    let draw = |i: usize| crate::rng::hash_words(&[number, 0x7e_b0, i as u64]);
-    let mut order: Vec<usize> = (0..all.len()).collect();
-    order.sort_by_key(|&i| draw(i));
-    let mut chosen: Vec<usize> = Vec::new();
-    let mut kinds: Vec<&str> = Vec::new();
-    for &i in &order {
-        if !kinds.contains(&all[i].kind) {
-            kinds.push(all[i].kind);
-            chosen.push(i);
-        }
-    }
-    for &i in &order {
-        if !chosen.contains(&i) {
-            chosen.push(i);
-        }
-    }
-    chosen.truncate(count);
+    let mut chosen = crate::exercise::choose(&all, number, 0x7e_b0, count);
     // In the order of the exercise: the candidates' own order.
     chosen.sort_unstable();
     let mut s = Sheet {
