@@ -4,7 +4,7 @@
 //! transmission with a `LinkService` event, as the reservation scheduler does. A drop-tail
 //! link never comes here.
 
-use super::world::{fate, is_forward, World};
+use super::world::{fate, World};
 use crate::event::Event;
 use crate::net::qdisc::{red::red_draw, AqmWhy, Verdict};
 use crate::net::{Packet, PktKind};
@@ -135,23 +135,7 @@ impl World {
     /// `aqm_drop` row, and explained with its arithmetic.
     #[cold]
     fn aqm_drop(&mut self, link_id: u32, pkt: Packet, why: AqmWhy) {
-        self.sacks.take(pkt.sack_handle());
-        if pkt.kind == PktKind::Udp {
-            self.cross[pkt.flow as usize].queue_drops += 1;
-            return;
-        }
-        self.data_lost(&pkt);
-        let d = &mut self.drops[pkt.flow as usize];
-        let kind = if is_forward(pkt.kind) {
-            d.queue += 1;
-            EventKind::AqmDrop
-        } else {
-            d.ack_queue += 1;
-            EventKind::AckAqmDrop
-        };
-        self.log
-            .push(self.now, pkt.flow, kind, pkt.seq, pkt.payload(), pkt.seg, pkt.tx);
-        if self.aqm_why[pkt.flow as usize].on {
+        if self.queue_lost(&pkt, EventKind::AqmDrop, EventKind::AckAqmDrop) && self.aqm_why[pkt.flow as usize].on {
             self.explain_drop(link_id, &pkt, why, false);
         }
     }

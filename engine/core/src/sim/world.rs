@@ -169,22 +169,31 @@ impl World {
     /// A full queue refused the packet.
     #[cold]
     pub(super) fn tail_drop(&mut self, pkt: Packet) {
+        self.queue_lost(&pkt, EventKind::QueueDrop, EventKind::AckQueueDrop);
+    }
+
+    /// A queue lost `pkt` (a full buffer, or a discipline's drop): its SACK option freed,
+    /// counted with the queue's drops, logged as `fwd` or `rev` by its direction. Returns
+    /// false for a cross-traffic datagram (counted with its source, not logged).
+    #[inline]
+    pub(super) fn queue_lost(&mut self, pkt: &Packet, fwd: EventKind, rev: EventKind) -> bool {
         self.sacks.take(pkt.sack_handle());
         if pkt.kind == PktKind::Udp {
             self.cross[pkt.flow as usize].queue_drops += 1;
-            return;
+            return false;
         }
-        self.data_lost(&pkt);
+        self.data_lost(pkt);
         let d = &mut self.drops[pkt.flow as usize];
         let kind = if is_forward(pkt.kind) {
             d.queue += 1;
-            EventKind::QueueDrop
+            fwd
         } else {
             d.ack_queue += 1;
-            EventKind::AckQueueDrop
+            rev
         };
         self.log
             .push(self.now, pkt.flow, kind, pkt.seq, pkt.payload(), pkt.seg, pkt.tx);
+        true
     }
 
     /// Offers a packet to a link with a class-based scheduler.
