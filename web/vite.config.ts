@@ -182,6 +182,10 @@ export default defineConfig({
     root: here,
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
+    // Several tests run the engine over every catalogue entry or preset (seconds on an idle
+    // machine); on a busy 2-core runner 5 s is not enough, and a timeout there says nothing
+    // about the page.
+    testTimeout: 60_000,
     // Through Vite's resolver (the aliases above), not Node's: they import React.
     server: { deps: { inline: ['zustand', 'preact', '@testing-library/preact'] } },
   },

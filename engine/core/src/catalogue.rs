@@ -193,6 +193,38 @@ macro_rules! newreno_sack {
     };
 }
 
+/// What a Linux host sends with by default (`cubic_linux_today`), and `extra` settings.
+macro_rules! linux_today {
+    ($($extra:expr),* $(,)?) => {
+        &[
+            ("variant", Str("newreno")),
+            ("cc.idle_policy", Str("none")),
+            ("cc.growth_gate", Str("always")),
+            ("cc.congestion_avoidance", Str("cubic")),
+            ("cc.ssthresh_rule", Str("cubic")),
+            ("cc.newreno_full_ack", Str("ssthresh")),
+            ("cc.cubic_c", Num(0.4004)),
+            ("cc.cubic_beta", Num(0.7002)),
+            ("cc.cubic_fast_convergence", Bool(true)),
+            ("cc.cubic_reno_friendly", Bool(true)),
+            ("cc.cubic_ssthresh_from", Str("cwnd")),
+            ("cc.cubic_rtt", Str("min_rtt")),
+            ("cc.cubic_growth", Str("linux")),
+            ("cc.slow_start", Str("hystart_pp")),
+            ("cc.limited_transmit", Bool(true)),
+            ("tcp.initial_window", Int(10)),
+            ("rto.min", Num(0.2)),
+            ("receiver.delayed_ack", Bool(true)),
+            ("receiver.delack_timeout", Num(0.04)),
+            ("sack.enabled", Bool(true)),
+            ("sack.budget", Str("prr_ssrb")),
+            ("sack.rack", Bool(true)),
+            ("sack.tlp", Bool(true)),
+            $($extra,)*
+        ]
+    };
+}
+
 /// Every entry, in picker order (new entries go last: an entry's place is its colour on the
 /// page).
 pub static CATALOGUE: &[Algorithm] = &[
@@ -422,31 +454,7 @@ pub static CATALOGUE: &[Algorithm] = &[
         label: "CUBIC as Linux runs it today",
         group: SACK,
         description: help!("What a Linux host sends with by default: CUBIC as tcp_cubic.c computes it, HyStart++ slow start (RFC 9406), SACK recovery with PRR, RACK-TLP loss detection, initial window 10, minimum RTO 200 ms, and a receiver that delays ACKs (40 ms)."),
-        settings: &[
-            ("variant", Str("newreno")),
-            ("cc.idle_policy", Str("none")),
-            ("cc.growth_gate", Str("always")),
-            ("cc.congestion_avoidance", Str("cubic")),
-            ("cc.ssthresh_rule", Str("cubic")),
-            ("cc.newreno_full_ack", Str("ssthresh")),
-            ("cc.cubic_c", Num(0.4004)),
-            ("cc.cubic_beta", Num(0.7002)),
-            ("cc.cubic_fast_convergence", Bool(true)),
-            ("cc.cubic_reno_friendly", Bool(true)),
-            ("cc.cubic_ssthresh_from", Str("cwnd")),
-            ("cc.cubic_rtt", Str("min_rtt")),
-            ("cc.cubic_growth", Str("linux")),
-            ("cc.slow_start", Str("hystart_pp")),
-            ("cc.limited_transmit", Bool(true)),
-            ("tcp.initial_window", Int(10)),
-            ("rto.min", Num(0.2)),
-            ("receiver.delayed_ack", Bool(true)),
-            ("receiver.delack_timeout", Num(0.04)),
-            ("sack.enabled", Bool(true)),
-            ("sack.budget", Str("prr_ssrb")),
-            ("sack.rack", Bool(true)),
-            ("sack.tlp", Bool(true)),
-        ],
+        settings: linux_today!(),
     },
     Algorithm {
         name: "dctcp",
@@ -459,6 +467,13 @@ pub static CATALOGUE: &[Algorithm] = &[
             ("cc.growth_gate", Str("always")),
             ("ecn", Str("dctcp")),
         ],
+    },
+    Algorithm {
+        name: "cubic_linux_ecn",
+        label: "CUBIC as Linux runs it today, with ECN",
+        group: SACK,
+        description: help!("cubic_linux_today with ECN negotiated (RFC 3168; Linux's net.ipv4.tcp_ecn = 1): data packets are ECN-capable, a queue that manages itself marks them CE instead of dropping them, the receiver echoes ECE until the sender's CWR, and the sender answers a marked window as it would a loss, CUBIC's 0.7, once per round trip, without resending anything."),
+        settings: linux_today!(("ecn", Str("rfc3168"))),
     },
 ];
 

@@ -620,3 +620,58 @@ fn a_capture_ends_with_the_run() {
         "last packet at {last} ns"
     );
 }
+
+#[test]
+fn the_qlog_of_an_ecn_flow_counts_its_ce_marks_and_flags_ece_and_cwr() {
+    // CUBIC with ECN under CoDel on the bufferbloat path: CoDel marks instead of dropping.
+    let s = scenario(
+        "aqm-ecn-vs-drops",
+        &[("flows[0].algorithm", "cubic_linux_ecn"), ("duration", "10")],
+    );
+    let rows = rows0(&s);
+    let count = |k: &str| rows.iter().filter(|r| r.1 == k).count() as u64;
+    let (marks, echoes, cwrs) = (count("ce_mark"), count("ecn_echo"), count("cwr"));
+    assert!(marks > 0 && echoes > 0 && cwrs > 0, "{marks} {echoes} {cwrs}");
+    let events = qlog_events(&s, 3_000);
+    assert_eq!(events, qlog_events(&s, 7), "an ACK's rows travel together");
+    let acks: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["name"] == "transport:packet_received")
+        .map(|e| &e["data"]["frames"][0])
+        .collect();
+    // `ce` on every ACK after the handshake's, never falling, ending at the marks the ACKs
+    // covered: each marked transmission reached the receiver (CoDel marks, it does not then
+    // drop), so all but those still in flight at the end.
+    let ce: Vec<u64> = acks[1..].iter().map(|f| f["ce"].as_u64().expect("ce")).collect();
+    assert!(ce.windows(2).all(|w| w[0] <= w[1]));
+    let last = *ce.last().unwrap();
+    assert!(last <= marks && last + 5 >= marks, "{last} of {marks}");
+    // ECE exactly on the ACKs that have an ecn_echo row; CWR exactly on the segments with a
+    // cwr row, at the same instant and offset.
+    assert_eq!(acks.iter().filter(|f| f["ece"] == json!(true)).count() as u64, echoes);
+    let cwr_sent: Vec<(f64, u64)> = events
+        .iter()
+        .filter(|e| e["name"] == "transport:packet_sent" && e["data"]["header"]["cwr"] == json!(true))
+        .map(|e| {
+            (
+                e["time"].as_f64().unwrap(),
+                e["data"]["frames"][0]["offset"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let cwr_rows: Vec<(f64, u64)> = rows
+        .iter()
+        .filter(|r| r.1 == "cwr")
+        .map(|r| (r.0 as f64 / 1e6, r.2))
+        .collect();
+    assert_eq!(cwr_sent.len(), cwr_rows.len());
+    for (a, b) in cwr_sent.iter().zip(&cwr_rows) {
+        assert!((a.0 - b.0).abs() < 1e-9 && a.1 == b.1, "{a:?} {b:?}");
+    }
+    // A flow without ECN has no ECN fields.
+    let plain = scenario("aqm-ecn-vs-drops", &[("duration", "3")]);
+    let events = qlog_events(&plain, 3_000);
+    assert!(events.iter().all(|e| e["data"]["frames"][0]["ce"].is_null()
+        && e["data"]["frames"][0]["ece"].is_null()
+        && e["data"]["header"]["cwr"].is_null()));
+}

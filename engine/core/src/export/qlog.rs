@@ -37,6 +37,12 @@
 //! - `recovery:congestion_state_updated`: the sender's phase (`old`, `new`: the engine's
 //!   phase names, slow_start, congestion_avoidance, fast_recovery, timeout_recovery,
 //!   bbr_startup, …).
+//! - ECN (RFC 3168), for a flow with `ecn` on: each ACK's frame carries `ce`, the number of
+//!   the flow's transmissions the queue marked CE that ACKs have covered so far (what a
+//!   QUIC receiver's ECN counts report, RFC 9000 §19.3.2; TCP's ECE flag carries no count,
+//!   so this is the engine's count of `ce_mark` rows), and, as cwndlab's fields, `ece: true`
+//!   on an ACK with ECN-Echo and `header.cwr: true` on a segment carrying CWR. A CE mark
+//!   itself is not an event: the sender learns of it only from the ACKs.
 //! - `recovery:parameters_set` once at the start: `max_datagram_size` (MSS + header),
 //!   `reordering_threshold` (the duplicate-ACK threshold).
 //!
@@ -92,6 +98,14 @@ pub struct QlogWriter {
     last: Option<FlowState>,
     min_rtt: Option<u64>,
     pacing: Option<u64>,
+    /// ECN in force for the flow: its ACK frames carry `ce`.
+    ecn: bool,
+    /// Transmissions the queue marked CE, not yet covered by an ACK (by number).
+    marked: BTreeSet<u64>,
+    /// Marked transmissions covered by ACKs so far.
+    ce: u64,
+    /// A `cwr` row seen before its segment's `data_send`: that segment's first byte.
+    cwr: Option<u64>,
     /// Events written.
     pub events: u64,
 }
@@ -111,6 +125,10 @@ impl QlogWriter {
             last: None,
             min_rtt: None,
             pacing: None,
+            ecn: s.flows[flow].ecn != crate::scenario::EcnMode::Off,
+            marked: BTreeSet::new(),
+            ce: 0,
+            cwr: None,
             events: 0,
         }
     }
@@ -169,8 +187,9 @@ impl QlogWriter {
         }
     }
 
-    /// A transmission; `probe`: a tail loss probe (declares nothing lost).
-    fn sent(&mut self, out: &mut Vec<u8>, t: Ns, seq: u64, len: u32, probe: bool) {
+    /// A transmission; `probe`: a tail loss probe (declares nothing lost); `cwr`: it
+    /// carries CWR.
+    fn sent(&mut self, out: &mut Vec<u8>, t: Ns, seq: u64, len: u32, probe: bool, cwr: bool) {
         let pn = self.next_pn;
         self.next_pn += 1;
         if let Some(prev) = self.latest.insert(seq, pn) {
@@ -188,6 +207,9 @@ impl QlogWriter {
         if probe {
             data["trigger"] = json!("pto_probe");
         }
+        if cwr {
+            data["header"]["cwr"] = json!(true);
+        }
         self.event(out, t, "transport:packet_sent", data);
     }
 
@@ -200,8 +222,8 @@ impl QlogWriter {
     }
 
     /// An ACK: `ack` cumulative, `blocks` its SACK blocks in the option's order, the
-    /// first a D-SACK when `dsack`.
-    fn received(&mut self, out: &mut Vec<u8>, t: Ns, ack: u64, blocks: &[(u64, u64)], dsack: bool) {
+    /// first a D-SACK when `dsack`; `ece`: it carries ECN-Echo.
+    fn received(&mut self, out: &mut Vec<u8>, t: Ns, ack: u64, blocks: &[(u64, u64)], dsack: bool, ece: bool) {
         let mut acked = Vec::new();
         let covered: Vec<(u64, u64)> = self
             .unacked
@@ -225,6 +247,7 @@ impl QlogWriter {
             }
             acked.push(pn);
             self.declared.remove(&pn);
+            self.ce += self.marked.remove(&pn) as u64;
             if self.latest.get(&seq) == Some(&pn) {
                 self.latest.remove(&seq);
             }
@@ -255,6 +278,12 @@ impl QlogWriter {
         if dsack {
             frame["dsack"] = json!([[blocks[0].0, blocks[0].1]]);
         }
+        if self.ecn {
+            frame["ce"] = json!(self.ce);
+        }
+        if ece {
+            frame["ece"] = json!(true);
+        }
         let data = json!({
             "header": { "packet_type": "1RTT", "packet_number": pn, "ack_number": ack },
             "raw": { "length": self.header_bytes.max(1) },
@@ -271,18 +300,34 @@ impl QlogWriter {
             return 1;
         };
         let next_is = |k: EventKind, i: usize| rows.get(i).is_some_and(|n| n.kind == k as u8 && n.t == r.t);
+        // A row of kind `k` about `seq` later at the same instant (an ACK's `ecn_echo` comes
+        // after what the ACK made the sender do).
+        let at_instant = |k: EventKind, seq: u64| {
+            rows[1..]
+                .iter()
+                .take_while(|n| n.t == r.t)
+                .any(|n| n.kind == k as u8 && n.seq == seq)
+        };
         match kind {
-            EventKind::SynSend => self.sent(out, r.t, 0, 0, false),
+            EventKind::SynSend => self.sent(out, r.t, 0, 0, false, false),
             EventKind::DataSend | EventKind::Retransmit => {
                 let probe = next_is(EventKind::TailLossProbe, 1) && rows[1].seq == r.seq;
                 if probe {
                     let data = json!({ "timer_type": "pto" });
                     self.event(out, r.t, "recovery:loss_timer_triggered", data);
                 }
-                self.sent(out, r.t, r.seq, r.len, probe);
+                let cwr = self.cwr.take() == Some(r.seq);
+                self.sent(out, r.t, r.seq, r.len, probe, cwr);
                 return 1 + probe as usize;
             }
-            EventKind::SynAckReceived => self.received(out, r.t, 0, &[], false),
+            // The sender logs a segment's `cwr` just before its `data_send`.
+            EventKind::Cwr => self.cwr = Some(r.seq),
+            EventKind::CeMark => {
+                if let Some(&pn) = self.latest.get(&r.seq) {
+                    self.marked.insert(pn);
+                }
+            }
+            EventKind::SynAckReceived => self.received(out, r.t, 0, &[], false, false),
             EventKind::AckReceived => {
                 let mut blocks = Vec::new();
                 let mut dsack = false;
@@ -291,7 +336,8 @@ impl QlogWriter {
                     dsack |= blocks.is_empty() && b.tx == 1;
                     blocks.push((b.seq, b.seq + b.len as u64));
                 }
-                self.received(out, r.t, r.seq, &blocks, dsack);
+                let ece = self.ecn && at_instant(EventKind::EcnEcho, r.seq);
+                self.received(out, r.t, r.seq, &blocks, dsack, ece);
                 return 1 + blocks.len();
             }
             EventKind::MarkedLost => {

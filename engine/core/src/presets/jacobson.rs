@@ -75,7 +75,7 @@ fn timers() -> Value {
 
 /// Source 004 §3: a thin stream (50-byte writes every 20 ms, Linux 3.18-like) alone for
 /// 20 s, then sharing a 5 Mbit/s, 150 ms RTT bottleneck with a greedy NewReno transfer.
-fn thin_vs_greedy() -> Value {
+pub(super) fn thin_vs_greedy() -> Value {
     let access = json!({"bandwidth": 100_000_000u64, "delay": 0.0, "queue_packets": 1000});
     json!({
         "duration": 60.0,

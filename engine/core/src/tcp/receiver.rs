@@ -171,8 +171,13 @@ impl Receiver {
             0
         };
         let mut now = false;
+        let seg = pkt.seg as u64;
         if self.ecn == EcnMode::Dctcp {
             if ce != self.ece {
+                if self.why.on {
+                    let v = [seg, (ce != 0) as u64, self.delack_armed as u64];
+                    self.why.push(Rule::DctcpEcho, NO_PHASE, NO_PHASE, &v);
+                }
                 if self.delack_armed {
                     self.any_ack(w);
                 }
@@ -180,10 +185,19 @@ impl Receiver {
                 now = true;
             }
         } else {
-            if pkt.ecn & Packet::CWR != 0 {
+            let (before, cwr) = (self.ece, pkt.ecn & Packet::CWR != 0);
+            if cwr {
                 self.ece = 0;
             }
             self.ece |= ce;
+            if self.why.on {
+                if ce != 0 && (before == 0 || cwr) {
+                    self.why
+                        .push(Rule::EcnEchoStart, NO_PHASE, NO_PHASE, &[seg, cwr as u64]);
+                } else if cwr && before != 0 {
+                    self.why.push(Rule::EcnEchoStop, NO_PHASE, NO_PHASE, &[seg]);
+                }
+            }
         }
         if self.sack.is_some() {
             self.on_data::<true>(w, pkt);
@@ -675,6 +689,51 @@ mod ecn_tests {
         assert_eq!(arrive(&mut r, &mut n, 3, ect), [(3000, true)]);
         assert_eq!(arrive(&mut r, &mut n, 4, cwr), [(4000, false)]);
         assert_eq!(arrive(&mut r, &mut n, 5, ect), [(5000, false)]);
+    }
+
+    /// The rules the receiver explained, with their segments.
+    fn explained(r: &Receiver) -> Vec<(Rule, u64)> {
+        (0..r.why.log.len())
+            .filter_map(|i| r.why.log.get(i, 0))
+            .map(|e| (e.d.rule, e.d.values[0]))
+            .collect()
+    }
+
+    #[test]
+    fn the_echo_starts_at_a_ce_segment_and_stops_at_cwr_and_says_so() {
+        let (mut r, mut n) = receiver(EcnMode::Rfc3168, false);
+        r.why.on = true;
+        let (ect, ce, cwr) = (Packet::ECT0, Packet::CE, Packet::ECT0 | Packet::CWR);
+        arrive(&mut r, &mut n, 1, ect);
+        arrive(&mut r, &mut n, 2, ce);
+        // A second CE while echoing continues the echo: nothing new to explain.
+        arrive(&mut r, &mut n, 3, ce);
+        arrive(&mut r, &mut n, 4, cwr);
+        arrive(&mut r, &mut n, 5, ect);
+        // CWR and CE on one segment: the old echo ends and a new one starts.
+        arrive(&mut r, &mut n, 6, ce);
+        assert_eq!(arrive(&mut r, &mut n, 7, Packet::CE | Packet::CWR), [(7000, true)]);
+        assert_eq!(
+            explained(&r),
+            [
+                (Rule::EcnEchoStart, 2),
+                (Rule::EcnEchoStop, 4),
+                (Rule::EcnEchoStart, 6),
+                (Rule::EcnEchoStart, 7)
+            ]
+        );
+    }
+
+    #[test]
+    fn dctcp_explains_each_change_of_the_ce_state() {
+        let (mut r, mut n) = receiver(EcnMode::Dctcp, true);
+        r.why.on = true;
+        let (ect, ce) = (Packet::ECT0, Packet::CE);
+        for (seg, bits) in [(1, ect), (2, ce), (3, ce), (4, ect), (5, ect)] {
+            arrive(&mut r, &mut n, seg, bits);
+        }
+        let echo: Vec<_> = explained(&r).into_iter().filter(|e| e.0 == Rule::DctcpEcho).collect();
+        assert_eq!(echo, [(Rule::DctcpEcho, 2), (Rule::DctcpEcho, 4)]);
     }
 
     #[test]

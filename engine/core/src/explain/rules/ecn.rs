@@ -212,3 +212,60 @@ impl EcnNoGrowth::In {
         )
     }
 }
+
+rule! {
+    EcnEchoStart = "ecn.echo_start", Ack, "A CE segment: the receiver starts echoing ECE",
+        "RFC 3168 §6.1.3", "a data segment marked CE sets ECE on every ACK from now until a segment with CWR arrives",
+        [segment: Seg, cwr: Flag] => []
+}
+
+impl EcnEchoStart::In {
+    pub(crate) fn words(i: &Self, _: &EcnEchoStart::Out, _w: &W) -> String {
+        format!(
+            "Segment {} arrives marked CE{}: every ACK carries ECN-Echo from now until a segment with CWR arrives, so the sender learns of the mark even if ACKs are lost",
+            group(i.segment),
+            if i.cwr == 1 {
+                " (it also carries CWR, which ends the old echo first: this mark starts a new one)"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+rule! {
+    EcnEchoStop = "ecn.echo_stop", Ack, "CWR: the receiver stops echoing ECE",
+        "RFC 3168 §6.1.3", "a segment with CWR (the sender has reduced) clears ECE on the ACKs that follow",
+        [segment: Seg] => []
+}
+
+impl EcnEchoStop::In {
+    pub(crate) fn words(i: &Self, _: &EcnEchoStop::Out, _w: &W) -> String {
+        format!(
+            "Segment {} carries CWR: the sender has reduced its window for the mark, so the ACKs stop echoing ECE",
+            group(i.segment)
+        )
+    }
+}
+
+rule! {
+    DctcpEcho = "dctcp.echo", Ack, "DCTCP's receiver: the CE state changed",
+        "RFC 8257 §3.2; Linux net/ipv4/tcp_dctcp.c dctcp_ece_ack_update", "echo each segment's CE exactly: on a change, a delayed ACK still pending leaves at once with the old state, and this segment is acknowledged at once with the new one",
+        [segment: Seg, ce: Flag, pending = "delayed ACK pending": Flag] => []
+}
+
+impl DctcpEcho::In {
+    pub(crate) fn words(i: &Self, _: &DctcpEcho::Out, _w: &W) -> String {
+        format!(
+            "Segment {} arrives {}, a change from the one before: {}this segment is acknowledged at once {} ECE, so the sender counts exactly the bytes that were marked",
+            group(i.segment),
+            if i.ce == 1 { "marked CE" } else { "not marked" },
+            if i.pending == 1 {
+                "the delayed ACK still pending leaves first with the old state, and "
+            } else {
+                ""
+            },
+            if i.ce == 1 { "with" } else { "without" }
+        )
+    }
+}

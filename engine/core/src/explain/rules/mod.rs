@@ -342,4 +342,10 @@ rules! {
     FqCodelMark in ecn;
     /// An ECN-Echo ACK does not grow the window.
     EcnNoGrowth in ecn;
+    /// The receiver starts echoing ECE.
+    EcnEchoStart in ecn;
+    /// CWR: the receiver stops echoing ECE.
+    EcnEchoStop in ecn;
+    /// DCTCP's receiver: the CE state changed.
+    DctcpEcho in ecn;
 }
