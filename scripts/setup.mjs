@@ -165,6 +165,7 @@ export const VALIDATION_COLUMNS = ${lit(codes.validation_columns)} as const;
 export const RECOVERY_COLUMNS = ${lit(codes.recovery_columns)} as const;
 export const THROUGHPUT_COLUMNS = ${lit(codes.throughput_columns)} as const;
 export const WRITE_COLUMNS = ${lit(codes.write_columns)} as const;
+export const QDISC_COLUMNS = ${lit(codes.qdisc_columns)} as const;
 export const DECISION_INDEX_COLUMNS = ${lit(codes.decision_index_columns)} as const;
 
 /** What a SACK flow's loss timer is armed for, by the recovery series' \`timer_kind\` code. */

@@ -807,6 +807,12 @@ impl Simulation {
             .collect()
     }
 
+    /// The data direction's queue-discipline series (None under drop-tail): the page's
+    /// `qdisc` table.
+    pub fn bottleneck_qdisc(&self) -> Option<&crate::trace::QdiscSeries> {
+        self.world.links.first()?.qdisc.as_deref().map(|m| &m.series)
+    }
+
     /// The rate (bit/s) of the link each traced queue belongs to, in [`Simulation::queues`]
     /// order (a scheduler's classes share their link's).
     pub fn queue_rates(&self) -> Vec<u64> {

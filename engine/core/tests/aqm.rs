@@ -239,3 +239,41 @@ fn print_numbers() {
         }
     }
 }
+
+/// Each discipline's parameters act exactly where the schema's condition says
+/// (`schema::Applies`: the page shows them only then): one of each discipline's own
+/// settings changes the run (its trace and the discipline's series) under that discipline
+/// and under no other, in either direction's condition.
+#[test]
+fn a_disciplines_parameters_act_exactly_where_the_schema_says() {
+    use cwndlab_core::schema::applies_to;
+    let run = |qdisc: &str, set: Option<(&str, &str)>| {
+        let mut sets = vec![
+            ("network.bottleneck.qdisc", qdisc),
+            ("duration", "3"),
+            ("flows[0].ecn", "rfc3168"),
+        ];
+        sets.extend(set);
+        let mut sim = Simulation::new(&scenario("cubic-bufferbloat", &sets));
+        sim.run_to_end();
+        (sim.digest(), sim.qdisc_digest())
+    };
+    let kinds = ["droptail", "red", "codel", "fq_codel", "pie", "step"];
+    let base: Vec<_> = kinds.iter().map(|k| run(k, None)).collect();
+    let changed = [
+        ("network.bottleneck.red.min_th", "2"),
+        ("network.bottleneck.codel.target", "0.02"),
+        ("network.bottleneck.fq_codel.target", "0.02"),
+        ("network.bottleneck.pie.target", "0.005"),
+        ("network.bottleneck.step.k", "5"),
+    ];
+    for (path, value) in changed {
+        let cond = applies_to(path).expect("a discipline's parameter has a condition");
+        assert_eq!(cond.when, "network.bottleneck.qdisc");
+        assert_eq!(cond.also, ["network.bottleneck.reverse_qdisc"]);
+        for (k, kind) in kinds.iter().enumerate() {
+            let differs = run(kind, Some((path, value))) != base[k];
+            assert_eq!(differs, cond.values.contains(kind), "{path} under qdisc = {kind}");
+        }
+    }
+}

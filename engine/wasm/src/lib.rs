@@ -22,6 +22,7 @@ use cwndlab_core::trace::{
 use cwndlab_core::{presets, schema};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
+mod qdisc;
 
 fn problems_json(problems: &[Problem]) -> String {
     serde_json::to_string(problems).expect("json")
@@ -85,7 +86,7 @@ pub fn preset_families_json() -> String {
 /// Event kinds, phases and the loss timer's kinds by code, and each table's column names:
 /// `{"events", "phases", "loss_timer_kinds", "series_columns", "event_columns",
 /// "validation_columns", "recovery_columns", "throughput_columns", "write_columns",
-/// "decision_index_columns", "queue_columns"}`, each an array of names.
+/// "decision_index_columns", "queue_columns", "qdisc_columns"}`, each an array of names.
 #[wasm_bindgen]
 pub fn codes_json() -> String {
     let events: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
@@ -94,7 +95,7 @@ pub fn codes_json() -> String {
            "event_columns": EVENT_COLUMNS, "validation_columns": VALIDATION_COLUMNS,
            "recovery_columns": RECOVERY_COLUMNS, "loss_timer_kinds": LOSS_TIMER_KINDS,
            "throughput_columns": THROUGHPUT_COLUMNS, "write_columns": WRITE_COLUMNS,
-           "decision_index_columns": DECISION_INDEX_COLUMNS, "queue_columns": QUEUE_COLUMNS})
+           "decision_index_columns": DECISION_INDEX_COLUMNS, "queue_columns": QUEUE_COLUMNS, "qdisc_columns": cwndlab_core::trace::QDISC_COLUMNS})
     .to_string()
 }
 

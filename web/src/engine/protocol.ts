@@ -16,7 +16,7 @@ import type { Machine } from './tables';
  *  columns are views of one transferred buffer (the engine's block for that table). Each
  *  combined read returns the columns its mask selects, in the engine's order, one after
  *  another in one array. */
-export { QUEUE_COLUMNS, TABLES, type TableName } from './pkg/vocabulary';
+export { QDISC_COLUMNS, QUEUE_COLUMNS, TABLES, type TableName } from './pkg/vocabulary';
 
 /** A u32 field of an event row that saturated: "unlimited" (ssthresh ∞). */
 export const U32_UNLIMITED = 4294967295;
@@ -76,7 +76,15 @@ export interface FlowSummary {
   mean_cwnd_bytes: number;
   mean_cwnd_segments: number;
   cwnd_cv: number;
-  drops: { queue: number; error: number; scripted: number; ack_queue: number; ack_error: number };
+  /** Drops by cause (`queue`: a full buffer and a queue discipline) and CE marks (RFC 3168). */
+  drops: {
+    queue: number;
+    error: number;
+    scripted: number;
+    ack_queue: number;
+    ack_error: number;
+    ce_marks?: number;
+  };
   completion_time_s: number | null;
   /** Most data packets sent back to back at one instant. */
   max_burst_packets: number;

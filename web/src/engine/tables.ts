@@ -51,7 +51,9 @@ export interface ParamSpec {
   display?: { unit: string; factor: number };
   /** For a setting that acts only under a condition: the setting it depends on and that
    *  setting's values under which it acts (the engine's `schema::Applies`). */
-  applies_when?: { path: string; values: JsonValue[] };
+  /** The engine's condition: the setting acts only while `path` (or one of `also`) has one
+   *  of `values`. */
+  applies_when?: { path: string; values: JsonValue[]; also?: string[] };
 }
 
 /** The engine's scenario schema. */
@@ -147,6 +149,8 @@ export interface Codes {
   decision_index_columns: string[];
   /** Columns of a queue's occupancy (`Sim.queue_cols`). */
   queue_columns: string[];
+  /** Columns of the data direction's queue-discipline series (`Sim.qdisc_cols`). */
+  qdisc_columns: string[];
 }
 
 /** A state of an algorithm's machine: a phase (its code, as in the series' phase column). */

@@ -58,7 +58,7 @@ export class GrowTable<T extends TableName> {
 
 /** The tables of a whole run rather than of one flow: in a competition, every flow's trace
  *  holds the same objects (the worker sends their rows with flow 0's chunk only). */
-export const RUN_TABLES: ReadonlySet<TableName> = new Set<TableName>(['queue', 'throughput']);
+export const RUN_TABLES: ReadonlySet<TableName> = new Set<TableName>(['queue', 'throughput', 'qdisc']);
 
 /** Every table of one run (in a competition: of one flow of the run). */
 export class RunTrace {

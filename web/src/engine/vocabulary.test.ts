@@ -23,6 +23,7 @@ import {
   VALIDATION_COLUMNS,
   RECOVERY_COLUMNS,
   WRITE_COLUMNS,
+  QDISC_COLUMNS,
 } from './pkg/vocabulary';
 import { MAX_FLOWS } from '../scenario/competition';
 
@@ -47,6 +48,7 @@ describe('the generated vocabulary', () => {
       recovery: RECOVERY_COLUMNS,
       throughput: THROUGHPUT_COLUMNS,
       writes: WRITE_COLUMNS,
+      qdisc: QDISC_COLUMNS,
     };
     for (const [name, columns] of Object.entries(TABLES)) {
       const source = TABLE_SOURCES[name as keyof typeof TABLE_SOURCES];

@@ -16,6 +16,7 @@ import {
   type ExplainQuery,
   type ExplainResult,
   problemsOf,
+  QDISC_COLUMNS,
   QUEUE_COLUMNS,
   ROUNDS_EVERY_MS,
   type RoundsJson,
@@ -58,6 +59,8 @@ export type SimLike = Pick<
   | 'events_select'
   | 'queue_len'
   | 'queue_cols'
+  | 'qdisc_len'
+  | 'qdisc_cols'
   | 'throughput_len'
   | 'throughput_cols'
   | 'writes_len'
@@ -128,6 +131,7 @@ interface Run {
   cursors: {
     events: number;
     queue: number;
+    qdisc: number;
     throughput: number;
     flows: { series: number; validation: number; recovery: number; writes: number }[];
   };
@@ -307,7 +311,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         key: spec.key,
         keys: runKeys(spec),
         sim,
-        cursors: { events: 0, queue: 0, throughput: 0, flows: [] },
+        cursors: { events: 0, queue: 0, qdisc: 0, throughput: 0, flows: [] },
         sentMeta: false,
         computeMs: 0,
         lastPost: clock(),
@@ -398,11 +402,18 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       c.writes = writesEnd;
       // The run-wide tables travel with flow 0's chunk.
       let queue: Record<string, Float64Array>;
+      let qdisc: Record<string, Float64Array>;
       let throughput: Record<string, Float64Array>;
       if (flow === 0) {
         const queueEnd = sim.queue_len(0);
         queue = take(QUEUE_COLUMNS, TABLES.queue, (mask) => sim.queue_cols(0, cursors.queue, mask));
         cursors.queue = queueEnd;
+        // Only a managed data direction (a queue discipline other than drop-tail) has one.
+        const qdiscEnd = sim.qdisc_len();
+        qdisc = take(QDISC_COLUMNS, TABLES.qdisc, (mask) =>
+          qdiscEnd > cursors.qdisc ? sim.qdisc_cols(cursors.qdisc, mask) : none(),
+        );
+        cursors.qdisc = qdiscEnd;
         const throughputEnd = sim.throughput_len();
         throughput = take(throughputColumns, TABLES.throughput, (mask) =>
           throughputEnd > cursors.throughput ? sim.throughput_cols(cursors.throughput, mask) : none(),
@@ -410,9 +421,10 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
         cursors.throughput = throughputEnd;
       } else {
         queue = splitColumns(none(), QUEUE_COLUMNS, TABLES.queue);
+        qdisc = splitColumns(none(), QDISC_COLUMNS, TABLES.qdisc);
         throughput = splitColumns(none(), throughputColumns, TABLES.throughput);
       }
-      const chunk = { series, queue, validation, recovery, throughput, writes } as Record<
+      const chunk = { series, queue, qdisc, validation, recovery, throughput, writes } as Record<
         TableName,
         Record<string, Float64Array>
       >;
@@ -688,7 +700,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       const window: Run = {
         ...run,
         sim,
-        cursors: { events: 0, queue: 0, throughput: 0, flows: [] },
+        cursors: { events: 0, queue: 0, qdisc: 0, throughput: 0, flows: [] },
       };
       const chunks = readChunks(window);
       const mineChunk = chunks[flow] ?? chunks[0];
@@ -696,6 +708,7 @@ export function createWorkerHandler(api: EngineApi, post: Post, opts: HandlerOpt
       // The run-wide tables travel with flow 0's chunk: a later flow's window gets them too.
       if (flow > 0 && chunks[0]) {
         mineChunk.chunk.queue = chunks[0].chunk.queue;
+        mineChunk.chunk.qdisc = chunks[0].chunk.qdisc;
         mineChunk.chunk.throughput = chunks[0].chunk.throughput;
         mineChunk.transfer.push(...chunks[0].transfer);
       }

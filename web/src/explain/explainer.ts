@@ -33,7 +33,7 @@ const RULE_KIND_NAMES: Record<string, string> = {
 };
 
 /** Kinds a click on an instant prefers to explain (what its mark shows). */
-const TELLING = ['loss', 'timeout', 'recovery', 'idle', 'gate'];
+const TELLING = ['loss', 'timeout', 'recovery', 'idle', 'gate', 'queue'];
 
 /** The decision of `kind` that tells what happened at the instant of `row`: the one that
  *  took a transition of the machine (the fast retransmit, not the ssthresh it set; the
@@ -303,6 +303,19 @@ export class Explainer {
     const idx = key ? this.indexes.get(key) : undefined;
     if (!pick || !key || !idx) return;
     this.pendingPick = null;
+    // A plot whose marks show decisions of one kind (the queue plots' drops and marks):
+    // the nearest of that kind within the tolerance.
+    if (pick.kind !== undefined) {
+      let near = -1;
+      for (let r = idx.lastAtOrBefore(pick.t + pick.tol); r >= 0 && idx.t(r) >= pick.t - pick.tol; r -= 1) {
+        if (ruleOf(idx, r)?.kind !== pick.kind) continue;
+        if (near < 0 || Math.abs(idx.t(r) - pick.t) < Math.abs(idx.t(near) - pick.t)) near = r;
+      }
+      if (near >= 0) {
+        this.goTo({ key, index: idx.get('index', near) });
+        return;
+      }
+    }
     const before = idx.lastAtOrBefore(pick.t);
     let best = -1;
     for (const r of [before, before + 1]) {

@@ -7,7 +7,7 @@ import { useAppState } from '../app/AppContext';
 import type { JsonValue } from '../lib/json';
 import { algorithmLabel, CONTROLLED_PATHS, CUSTOM, flowSettingOf } from '../scenario/algorithms';
 import { flowsOf } from '../scenario/competition';
-import { appliesWith, formatValue, PARAMS, requireSpec, specOf } from '../scenario/params';
+import { appliesWith, formatValue, PARAMS, requireSpec, settingsDependingOn, specOf } from '../scenario/params';
 import { concretePath } from '../scenario/paths';
 import { effectiveValue } from '../state/selectors';
 import { ParamControl } from './ParamControl';
@@ -28,6 +28,10 @@ const ELSEWHERE = new Set([
   'network.bottleneck.loss.probability',
   'network.bottleneck.scheduler',
   'network.bottleneck.borrow',
+  // The data direction's discipline and every discipline's parameters: under Path.
+  'network.bottleneck.qdisc',
+  ...settingsDependingOn('network.bottleneck.qdisc'),
+  'flows[].ecn',
   'cross',
   'flows[].reserved_bandwidth',
   'flows[].app.kind',
@@ -83,7 +87,7 @@ function useConditionNote(path: string): string | null {
     const flowPath = cond.path.startsWith(FLOW) ? cond.path.slice(FLOW.length) : null;
     const values: (JsonValue | undefined)[] =
       flowPath === null
-        ? [effectiveValue(s, cond.path)]
+        ? [cond.path, ...(cond.also ?? [])].map((p) => effectiveValue(s, p))
         : s.mode === 'compare'
           ? s.algorithms.map((a) => flowSettingOf(s.scenario, a, flowPath))
           : flowsOf(s.scenario).map((_, i) => effectiveValue(s, concretePath(cond.path, i)));
@@ -93,7 +97,8 @@ function useConditionNote(path: string): string | null {
   const when = requireSpec(cond.path);
   const values = cond.values.map((v: JsonValue) => formatValue(when, v)).join(' or ');
   const owner = CONTROLLED_PATHS.has(cond.path) ? ', which the algorithm choice sets' : '';
-  return `No effect in these runs: it acts only when “${when.label}” is ${values}${owner}.`;
+  const labels = [cond.path, ...(cond.also ?? [])].map((p) => `“${requireSpec(p).label}”`).join(' or ');
+  return `No effect in these runs: it acts only when ${labels} is ${values}${owner}.`;
 }
 
 const FLOW = 'flows[].';

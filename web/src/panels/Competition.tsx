@@ -84,6 +84,7 @@ const SHORT: Record<string, string> = {
 
 const ALGORITHM_SPEC = requireSpec('flows[].algorithm');
 const APP_KIND_SPEC = requireSpec('flows[].app.kind');
+const ECN_SPEC = requireSpec('flows[].ecn');
 
 /** One number of one flow: a short visible label, the exact-value box and the unit. */
 function FlowNumber({ flow, field }: { flow: number; field: string }) {
@@ -168,6 +169,8 @@ function FlowRow({ flow, count, describe }: { flow: number; count: number; descr
   const kind = useAppState((s) => String(effectiveValue(s, `flows[${flow}].app.kind`) ?? 'bulk'));
   const algId = useId();
   const appId = useId();
+  const ecnId = useId();
+  const ecn = useAppState((s) => String(effectiveValue(s, `flows[${flow}].ecn`) ?? ECN_SPEC.default));
   const descId = useId();
   const headId = useId();
   const fields = appFields(kind);
@@ -215,6 +218,18 @@ function FlowRow({ flow, count, describe }: { flow: number; count: number; descr
             onChange={(v) => controller.setParam(`flows[${flow}].app.kind`, v)}
           >
             {(APP_KIND_SPEC.options ?? []).map((o) => (
+              <option key={o.value} value={o.value} title={o.help}>
+                {o.label}
+              </option>
+            ))}
+          </FlowSelect>
+          <FlowSelect
+            label={ECN_SPEC.label}
+            id={ecnId}
+            value={ecn}
+            onChange={(v) => controller.setParam(`flows[${flow}].ecn`, v)}
+          >
+            {(ECN_SPEC.options ?? []).map((o) => (
               <option key={o.value} value={o.value} title={o.help}>
                 {o.label}
               </option>

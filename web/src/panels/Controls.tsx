@@ -12,6 +12,7 @@ import { effectiveValue } from '../state/selectors';
 import { AdvancedControls } from './AdvancedControls';
 import { CrossTraffic } from './CrossTraffic';
 import { ParamControl } from './ParamControl';
+import { QueueDiscipline } from './QueueDiscipline';
 import { TimelineList } from './TimelineList';
 
 const WRITE_SIZE = 'flows[0].app.write_size';
@@ -129,17 +130,26 @@ function LossControls() {
   );
 }
 
-/** The path: bandwidth, delay (with the RTT it gives) and its variation, buffer and loss. In the scenario
- *  panel on wide screens; by the plots on phones (PathDock). */
-export function PathGroup({ headingId = 'grp-path' }: { headingId?: string }) {
+/** The path: bandwidth, delay (with the RTT it gives) and its variation, buffer, queue
+ *  discipline and loss. In the scenario panel on wide screens; by the plots on phones
+ *  (PathDock), where the discipline comes first (one tap opens the dock, one picks it). */
+export function PathGroup({
+  headingId = 'grp-path',
+  disciplineFirst = false,
+}: {
+  headingId?: string;
+  disciplineFirst?: boolean;
+}) {
   return (
     <section className="control-group" aria-labelledby={headingId}>
       <h2 id={headingId}>Path</h2>
+      {disciplineFirst && <QueueDiscipline />}
       <ParamControl path="network.bottleneck.bandwidth" />
       <ParamControl path="network.bottleneck.delay" extra={<RttOfDelay />} />
       <PathFacts />
       <ParamControl path="network.bottleneck.delay_variation" />
       <ParamControl path="network.bottleneck.queue_packets" />
+      {!disciplineFirst && <QueueDiscipline />}
       <LossControls />
     </section>
   );
@@ -217,6 +227,7 @@ export function Controls() {
             <AppField key={p} path={p} kind={appKind} />
           ))}
           <ParamControl path="flows[0].reserved_bandwidth" note={<ReservedNote />} />
+          <ParamControl path="flows[0].ecn" />
         </section>
       )}
       <CrossTraffic />

@@ -9,6 +9,7 @@ import { formatDuration } from '../lib/format';
 import { formatValue, requireSpec } from '../scenario/params';
 import { effectiveValue } from '../state/selectors';
 import { PathGroup } from './Controls';
+import { QDISC } from './QueueDiscipline';
 
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
 
@@ -22,6 +23,7 @@ function PathLine() {
         num(at('flows[0].access.delay')) +
         num(at('flows[0].receiver_access.delay')));
     const model = String(at('network.bottleneck.loss.model'));
+    const qdisc = String(at(QDISC));
     const loss =
       model === 'ber'
         ? `BER ${formatValue(requireSpec('network.bottleneck.loss.ber'), at('network.bottleneck.loss.ber'))}`
@@ -33,6 +35,7 @@ function PathLine() {
       formatValue(requireSpec('network.bottleneck.bandwidth'), at('network.bottleneck.bandwidth')),
       `buffer ${formatValue(requireSpec('network.bottleneck.queue_packets'), at('network.bottleneck.queue_packets'))}`,
       loss,
+      ...(qdisc === requireSpec(QDISC).default ? [] : [formatValue(requireSpec(QDISC), qdisc)]),
     ].join(' · ');
   });
   return <span className="path-line">{line}</span>;
@@ -50,7 +53,7 @@ export function PathDock() {
       </summary>
       {open && (
         <div className="path-dock-body">
-          <PathGroup headingId="grp-path-dock" />
+          <PathGroup headingId="grp-path-dock" disciplineFirst />
         </div>
       )}
     </details>

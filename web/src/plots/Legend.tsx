@@ -24,6 +24,7 @@ import { selectBbr, selectNewCwv, selectSack, selectWindowValidation } from '../
 import { SACK_LOOK } from './sackMarks';
 import { RTO_DASH } from './rttPlot';
 import { BOTTLENECK_DASH, NETWORK_WIDTH, SOJOURN_WIDTH } from './core/plotStyle';
+import { DisciplineLegend } from './QdiscLegend';
 
 function Line({ color, dash, width = 2.5 }: { color: string; dash: readonly number[]; width?: number }) {
   return (
@@ -204,6 +205,7 @@ export function Legend() {
           drop
         </li>
       </ul>
+      <DisciplineLegend />
       {sack && (
         <ul className="legend-row" aria-label="SACK marks">
           {([SACK_LOOK.sack_block, SACK_LOOK.dsack] as const).map((look) => (

@@ -7,6 +7,24 @@ import { formatNumber } from '../scenario/params';
 import { getAt } from '../scenario/paths';
 import type { PlotContext, PlotDef } from './core/types';
 import { drawQueueLines, referenceLine } from './layers';
+import {
+  aqmEventTimes,
+  describeDiscipline,
+  disciplineOf,
+  drawDropsAndMarks,
+  drawProbability,
+  drawStateLine,
+  stateMax,
+  stateText,
+  thresholdsOf,
+} from './qdiscLayers';
+
+/** RED's average in the plot's unit: packets (byte mode: packets of packet_size, as the
+ *  engine scales the thresholds). */
+function avgScale(context: PlotContext): number {
+  const th = thresholdsOf(context);
+  return th?.bytes ? 1 / th.bytes : 1;
+}
 
 /** The bottleneck's rate at t = 0, bit/s (0 when unknown). */
 function rate(context: PlotContext): number {
@@ -45,12 +63,16 @@ export const queuePlot: PlotDef = {
   yTick: (v) => formatNumber(v, 4),
 
   yExtent(runs, t0, t1, context) {
-    let hi = Math.max(1, capacity(context));
+    // Under a discipline the queue stays far below a deep buffer: the range is the data's
+    // (and RED's thresholds), the buffer's line drawn only when in it.
+    let hi = Math.max(1, disciplineOf(context) ? 0 : capacity(context));
     for (const run of runs) {
       const q = run.trace.tables.queue;
       const [i0, i1] = rowsInForce(q.cols.t, q.length, t0, t1);
       for (let i = i0; i < i1; i += 1) hi = Math.max(hi, q.cols.packets[i] ?? 0);
     }
+    const th = thresholdsOf(context);
+    if (th) hi = Math.max(hi, th.max * 1.25, stateMax(runs, 'avg', t0, t1) * avgScale(context));
     return [0, hi];
   },
 
@@ -64,8 +86,35 @@ export const queuePlot: PlotDef = {
       `buffer ${cap} packets${perClass(context) ? ' per class' : ''}${full ? ` ≈ ${full} of full-sized packets` : ''}`,
       [5, 4],
     );
+    // A discipline's thresholds (RED), its average queue and drop probability, and its
+    // drops and CE marks on the queue line; nothing of it under drop-tail.
+    const th = thresholdsOf(context);
+    if (th) {
+      const unit = th.bytes ? ` × ${th.bytes} B` : '';
+      referenceLine(f, th.min, `min_th ${formatNumber(th.min)}${unit}`, [6, 3]);
+      referenceLine(f, th.max, `max_th ${formatNumber(th.max)}${unit}`, [6, 3]);
+      drawProbability(f);
+    }
     drawQueueLines(f, 'packets', f.yl);
+    if (th) {
+      const k = avgScale(context);
+      drawStateLine(f, 'avg', (v) => f.y(v * k));
+    }
+    if (disciplineOf(context)) {
+      drawDropsAndMarks(f, (run, t) => {
+        const q = run.trace.tables.queue;
+        const r = rowAt(q.cols.t, q.length, t);
+        return f.y(r < 0 ? 0 : (q.cols.packets[r] ?? 0));
+      });
+    }
   },
+
+  eventTimes(runs) {
+    return aqmEventTimes(runs);
+  },
+
+  // Its ✕ and ◆ are a discipline's decisions (`red.drop`, `codel.mark`, …: kind queue).
+  explains: 'queue',
 
   readout(runs, t, context) {
     const shown = context.competition ? runs.slice(0, 1) : runs;
@@ -75,7 +124,8 @@ export const queuePlot: PlotDef = {
       const v = r < 0 ? 0 : (q.cols.packets[r] ?? 0);
       const bytes = r < 0 ? 0 : (q.cols.bytes[r] ?? 0);
       const wait = drainText(bytes, context);
-      const text = `queue ${formatNumber(v)} packets${wait ? ` · ${wait} of queueing delay` : ''}`;
+      const state = thresholdsOf(context) ? stateText(run, t, context) : '';
+      const text = `queue ${formatNumber(v)} packets${wait ? ` · ${wait} of queueing delay` : ''}${state ? ` · ${state}` : ''}`;
       return context.competition
         ? { key: 'queue', label: 'all flows', color: '#333333', text }
         : { key: run.key, label: run.label, color: run.style.color, text };
@@ -91,6 +141,6 @@ export const queuePlot: PlotDef = {
     const buffer = perClass(context)
       ? `every class's buffer holds ${capacity(context)} (the line is the backlog of all classes)`
       : `the buffer holds ${capacity(context)}`;
-    return `Bottleneck queue length in packets; ${buffer}. ${parts.join('; ')}.`;
+    return `Bottleneck queue length in packets; ${buffer}. ${parts.join('; ')}.${describeDiscipline(runs, context)}`;
   },
 };

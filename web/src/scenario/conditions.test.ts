@@ -1,6 +1,6 @@
 // The engine's conditions on settings (`applies_when` in its schema), as the page reads them.
 import { describe, expect, it } from 'vitest';
-import { appliesWith, settingsUnder, specOf } from './params';
+import { appliesWith, settingsDependingOn, settingsUnder, specOf } from './params';
 
 describe('settings that act only under a condition', () => {
   it('gives each application kind the fields the engine says it reads, in the engine order', () => {
@@ -25,5 +25,23 @@ describe('settings that act only under a condition', () => {
     expect(appliesWith('flows[0].sack.rack', undefined)).toBe(false);
     expect(appliesWith('flows[0].tcp.mss', undefined)).toBe(true);
     expect(settingsUnder('flows[].sack.enabled', true)).toHaveLength(6);
+  });
+
+  it('gives each queue discipline its own parameters, under either direction’s choice', () => {
+    expect(settingsUnder('network.bottleneck.qdisc', 'codel')).toEqual([
+      'network.bottleneck.codel.target',
+      'network.bottleneck.codel.interval',
+      'network.bottleneck.codel.mtu',
+    ]);
+    expect(settingsUnder('network.bottleneck.reverse_qdisc', 'codel')).toEqual(
+      settingsUnder('network.bottleneck.qdisc', 'codel'),
+    );
+    expect(settingsUnder('network.bottleneck.qdisc', 'droptail')).toEqual([]);
+    expect(settingsUnder('network.bottleneck.qdisc', 'step')).toEqual(['network.bottleneck.step.k']);
+    const all = settingsDependingOn('network.bottleneck.qdisc');
+    expect(all).toContain('network.bottleneck.red.min_th');
+    expect(all.every((p) => p.startsWith('network.bottleneck.'))).toBe(true);
+    expect(appliesWith('network.bottleneck.pie.target', 'pie')).toBe(true);
+    expect(appliesWith('network.bottleneck.pie.target', 'red')).toBe(false);
   });
 });

@@ -28,12 +28,21 @@ export function appliesWith(path: string, value: JsonValue | undefined): boolean
   return !c || c.values.some((v) => v === value);
 }
 
+/** The settings whose condition names `path` (its own setting or one of its `also`). */
+function conditionNames(p: ParamSpec, path: string): boolean {
+  const c = p.applies_when;
+  return c !== undefined && (c.path === path || (c.also ?? []).includes(path));
+}
+
 /** The settings that act only under `when` and do when it is `value` (schema paths, in the
- *  engine's order): e.g. an application kind's fields. */
+ *  engine's order): e.g. an application kind's fields, a queue discipline's parameters. */
 export function settingsUnder(when: string, value: JsonValue): string[] {
-  return PARAMS.filter((p) => p.applies_when?.path === when && p.applies_when.values.includes(value)).map(
-    (p) => p.path,
-  );
+  return PARAMS.filter((p) => conditionNames(p, when) && p.applies_when?.values.includes(value)).map((p) => p.path);
+}
+
+/** The settings whose condition is on `when` (whatever its value). */
+export function settingsDependingOn(when: string): string[] {
+  return PARAMS.filter((p) => conditionNames(p, when)).map((p) => p.path);
 }
 
 /** A parsed or checked value, or the reason it was refused. */

@@ -216,12 +216,19 @@ const createExplainSlice = (set: Set, init: ShareState): ExplainSlice => ({
   select: (selected) =>
     set((s) => (selected ? { selected, focus: selected.key, explaining: true } : { selected: null, focus: s.focus })),
   bumpDecisions: () => set((s) => ({ decisionsVersion: s.decisionsVersion + 1 })),
-  pickAt: (t, tol, key, y) =>
+  pickAt: (t, tol, key, y, kind) =>
     set((s) => ({
       cursor: t,
       explaining: true,
       focus: key ?? s.focus,
-      pick: { t, tol, key, n: (pickCount += 1), ...(y === undefined ? {} : { y }) },
+      pick: {
+        t,
+        tol,
+        key,
+        n: (pickCount += 1),
+        ...(y === undefined ? {} : { y }),
+        ...(kind === undefined ? {} : { kind }),
+      },
     })),
   setDivergence: (divergence) => set({ divergence }),
   setHelpOpen: (helpOpen) => set({ helpOpen }),

@@ -223,7 +223,9 @@ export interface ExplainSlice {
   decisionsVersion: number;
   /** A click or tap on a plot: where, how near (s) a decision must be to be taken, and the
    *  run of the plot (null: several). `n` makes each click a change. */
-  pick: { t: number; tol: number; key: string | null; n: number; y?: number } | null;
+  /** A click on a plot: its time, tolerance and run; `kind`: the rule kind the plot's marks
+   *  show (a click near one of its decisions explains that one). */
+  pick: { t: number; tol: number; key: string | null; n: number; y?: number; kind?: string } | null;
   /** The two runs whose first divergence is shown (comparison mode), and the answer. */
   divergence: DivergenceState | null;
   /** The keyboard help overlay is open. */
@@ -238,7 +240,7 @@ export interface ExplainSlice {
   bumpDecisions(): void;
   /** A click on a plot at time t: pins the cursor there and asks for the decision near it. */
   /** `y`: where on the screen the click was (client pixels), for the Why card to keep it in view. */
-  pickAt(t: number, tol: number, key: string | null, y?: number): void;
+  pickAt(t: number, tol: number, key: string | null, y?: number, kind?: string): void;
   setDivergence(d: DivergenceState | null): void;
   setHelpOpen(open: boolean): void;
   /** Predict-then-reveal practice (in the link as `practice`; web/src/practice), or null. */

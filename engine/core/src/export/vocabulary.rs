@@ -11,7 +11,7 @@
 use crate::net::QUEUE_COLUMNS;
 use crate::thin::WRITE_COLUMNS;
 use crate::throughput::THROUGHPUT_COLUMNS;
-use crate::trace::{EventKind, EVENT_COLUMNS, RECOVERY_COLUMNS, SERIES_COLUMNS, VALIDATION_COLUMNS};
+use crate::trace::{EventKind, EVENT_COLUMNS, QDISC_COLUMNS, RECOVERY_COLUMNS, SERIES_COLUMNS, VALIDATION_COLUMNS};
 use serde_json::{json, Value};
 
 /// Where a trace table's rows come from: one of the engine's column reads (`Sim.*_cols`,
@@ -32,6 +32,9 @@ pub enum TraceSource {
     Throughput,
     /// A flow's delivered writes (`writes_cols`).
     Writes,
+    /// The data direction's queue-discipline state (`qdisc_cols`), run-wide; no rows under
+    /// drop-tail.
+    Qdisc,
 }
 
 impl TraceSource {
@@ -45,6 +48,7 @@ impl TraceSource {
             TraceSource::Recovery => "recovery",
             TraceSource::Throughput => "throughput",
             TraceSource::Writes => "writes",
+            TraceSource::Qdisc => "qdisc",
         }
     }
 
@@ -58,6 +62,7 @@ impl TraceSource {
             TraceSource::Recovery => &RECOVERY_COLUMNS,
             TraceSource::Throughput => &THROUGHPUT_COLUMNS,
             TraceSource::Writes => &WRITE_COLUMNS,
+            TraceSource::Qdisc => &QDISC_COLUMNS,
         }
     }
 }
@@ -95,7 +100,7 @@ const fn events(name: &'static str, columns: &'static [&'static str], kinds: &'s
 
 /// The tables a run produces for the page, per flow (the queue and throughput tables are the
 /// run's), in the page's order.
-pub const TRACE_TABLES: [TraceTable; 16] = [
+pub const TRACE_TABLES: [TraceTable; 18] = [
     // Window state, one row per change: cwnd, inflated, ssthresh (+∞ = unlimited), flight in
     // bytes; srtt and rto in seconds; phase code.
     table(
@@ -107,7 +112,8 @@ pub const TRACE_TABLES: [TraceTable; 16] = [
     events("sends", &["t", "seq", "len"], &[EventKind::DataSend]),
     // Retransmissions (any later transmission of a segment).
     events("retx", &["t", "seq", "len"], &[EventKind::Retransmit]),
-    // Lost packets (queue, error, script; data or ACK direction): kind code.
+    // Lost packets (a full queue, a queue discipline, error, script; data or ACK
+    // direction): kind code.
     events(
         "drops",
         &["t", "seq", "kind"],
@@ -117,8 +123,13 @@ pub const TRACE_TABLES: [TraceTable; 16] = [
             EventKind::ScriptedDrop,
             EventKind::AckQueueDrop,
             EventKind::AckErrorDrop,
+            EventKind::AqmDrop,
+            EventKind::AckAqmDrop,
         ],
     ),
+    // Data packets a queue discipline marked CE instead of dropping them (RFC 3168 §5):
+    // first byte, length.
+    events("ce_marks", &["t", "seq", "len"], &[EventKind::CeMark]),
     // ACKs arriving at the sender: seq = acknowledgment number.
     events("acks", &["t", "seq"], &[EventKind::AckReceived]),
     // Congestion events: fast retransmit (3rd dup ACK), partial ACK, timeout, recovery exit,
@@ -202,6 +213,15 @@ pub const TRACE_TABLES: [TraceTable; 16] = [
         "throughput",
         TraceSource::Throughput,
         &["t", "class", "bottleneck_bytes", "delivered_bytes"],
+    ),
+    // The data direction's queue discipline (RED, CoDel, FQ-CoDel, PIE, step), one row per
+    // change, none under drop-tail (see QDISC_COLUMNS: avg in packets, or bytes in RED's
+    // byte mode; p a probability; sojourn and drop_next in seconds, drop_next NaN when not
+    // dropping; dropping 1 or 0).
+    table(
+        "qdisc",
+        TraceSource::Qdisc,
+        &["t", "avg", "p", "count", "sojourn", "dropping", "drop_next"],
     ),
     // The application's writes (every application but bulk), one row per write delivered:
     // when it was written, its bytes, its sojourn and latency (s).

@@ -449,6 +449,9 @@ pub struct Applies {
     pub when: &'static str,
     /// The values of `when` under which `path` acts (enum values, or "true"/"false").
     pub values: &'static [&'static str],
+    /// Other settings of the same values, any of which at one of `values` also makes
+    /// `path` act (a discipline's parameters act when either bottleneck direction runs it).
+    pub also: &'static [&'static str],
 }
 
 /// The application fields each kind reads (`app.rs`).
@@ -456,44 +459,33 @@ const APP_APPLIES: [Applies; 6] = {
     const KIND: &str = "flows[].app.kind";
     const WRITES: &[&str] = &["cbr", "thin", "on_off", "poisson"];
     [
-        Applies {
-            path: "flows[].app.bytes",
-            when: KIND,
-            values: &["bulk"],
-        },
-        Applies {
-            path: "flows[].app.write_size",
-            when: KIND,
-            values: WRITES,
-        },
-        Applies {
-            path: "flows[].app.write_interval",
-            when: KIND,
-            values: WRITES,
-        },
-        Applies {
-            path: "flows[].app.on",
-            when: KIND,
-            values: &["on_off"],
-        },
-        Applies {
-            path: "flows[].app.off",
-            when: KIND,
-            values: &["on_off"],
-        },
-        Applies {
-            path: "flows[].app.writes",
-            when: KIND,
-            values: &["scripted"],
-        },
+        Applies::new("flows[].app.bytes", KIND, &["bulk"]),
+        Applies::new("flows[].app.write_size", KIND, WRITES),
+        Applies::new("flows[].app.write_interval", KIND, WRITES),
+        Applies::new("flows[].app.on", KIND, &["on_off"]),
+        Applies::new("flows[].app.off", KIND, &["on_off"]),
+        Applies::new("flows[].app.writes", KIND, &["scripted"]),
     ]
 };
+
+impl Applies {
+    /// `path` acts only while `when` has one of `values`.
+    pub const fn new(path: &'static str, when: &'static str, values: &'static [&'static str]) -> Applies {
+        Applies {
+            path,
+            when,
+            values,
+            also: &[],
+        }
+    }
+}
 
 /// Every conditional setting (see [`Applies`]).
 pub fn applies() -> Vec<Applies> {
     let mut v = APP_APPLIES.to_vec();
     v.extend(crate::tcp::recovery::sack::settings::APPLIES);
     v.extend(crate::tcp::cc::dctcp::settings::APPLIES);
+    v.extend(crate::net::qdisc::settings::applies());
     v
 }
 
@@ -822,6 +814,15 @@ mod tests {
                 };
                 assert!(ok, "{} = {v} is not a value of {}", a.path, a.when);
             }
+            for also in a.also {
+                let other = params().iter().find(|p| p.path == *also).expect("a setting");
+                assert_eq!(
+                    format!("{:?}", other.kind),
+                    format!("{:?}", when.kind),
+                    "{} also",
+                    a.path
+                );
+            }
         }
         // In the JSON a switch's values are booleans, an enum's strings.
         let j = schema_json();
@@ -843,6 +844,10 @@ mod tests {
             json!({"path": "flows[].app.kind", "values": ["on_off"]})
         );
         assert!(row("flows[].sack.enabled").get("applies_when").is_none());
+        assert_eq!(
+            row("network.bottleneck.codel.target")["applies_when"],
+            json!({"path": "network.bottleneck.qdisc", "values": ["codel"], "also": ["network.bottleneck.reverse_qdisc"]})
+        );
     }
 
     /// What the conditions say of the applications is what they do: a field changes a run

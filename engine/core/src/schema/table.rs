@@ -82,7 +82,8 @@ fn kind_json(k: &Kind) -> Map<String, Value> {
 }
 
 /// A condition as JSON: `{"path": the setting it depends on, "values": [its values under
-/// which the setting acts]}`, the values typed as that setting's (booleans for a switch).
+/// which the setting acts]}`, the values typed as that setting's (booleans for a switch),
+/// and `"also": [other settings]` when any of those at one of the values makes it act too.
 fn applies_json(a: &Applies) -> Value {
     let boolean = params()
         .iter()
@@ -93,7 +94,11 @@ fn applies_json(a: &Applies) -> Value {
         .iter()
         .map(|v| if boolean { json!(*v == "true") } else { json!(v) })
         .collect();
-    json!({"path": a.when, "values": values})
+    let mut j = json!({"path": a.when, "values": values});
+    if !a.also.is_empty() {
+        j["also"] = json!(a.also);
+    }
+    j
 }
 
 /// How a condition reads in docs/parameters.md.
@@ -104,7 +109,11 @@ fn applies_text(a: &Applies) -> String {
         [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
         [] => String::new(),
     };
-    format!(" Applies only when `{}` is {values}.", a.when)
+    let settings: Vec<String> = std::iter::once(a.when)
+        .chain(a.also.iter().copied())
+        .map(|w| format!("`{w}`"))
+        .collect();
+    format!(" Applies only when {} is {values}.", settings.join(" or "))
 }
 
 /// The parameter table as JSON: `{ "version": 1, "params": [ {path, label, group, unit, type,

@@ -423,7 +423,7 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
     const [d0 = 0, d1 = 0] = this.x.domain();
     const tol = this.plotW > 0 ? (6 * (d1 - d0)) / this.plotW : 0;
     const key = this.spec.keys.length === 1 ? (this.spec.keys[0] ?? null) : null;
-    this.store.getState().pickAt(this.xAt(e.clientX), tol, key, e.clientY);
+    this.store.getState().pickAt(this.xAt(e.clientX), tol, key, e.clientY, this.spec.def.explains);
   };
 
   private onDblClick = () => {

@@ -77,4 +77,7 @@ export interface PlotDef {
   describe(runs: PlotRun[], context: PlotContext): string;
   /** Times of the marked events, in order, which [ and ] step the cursor through. */
   eventTimes?(runs: PlotRun[]): number[];
+  /** The rule kind (the engine's, teaching.json) of the decisions its marks show: a click
+   *  near one explains it rather than a nearer decision of another kind. */
+  explains?: string;
 }

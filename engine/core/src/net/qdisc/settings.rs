@@ -4,7 +4,7 @@
 //! `codel/settings.rs`). Part of the settings layer: it names no rule, and the scenario
 //! reads it.
 
-use crate::schema::{p, Choice, Kind, ParamDef};
+use crate::schema::{p, Applies, Choice, Kind, ParamDef};
 
 /// What decides which packets a bottleneck direction's queue drops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +61,31 @@ const QDISCS: &[Choice] = &[
     Choice { value: "pie", label: "PIE", help: help!("Proportional Integral controller Enhanced (RFC 8033): every pie.tupdate the drop probability moves by α·(delay − pie.target) + β·(delay − previous delay); arrivals are dropped with that probability after a burst allowance.") },
     Choice { value: "step", label: "Step marking", help: help!("DCTCP's switch queue (RFC 8257 §3.1): an ECN-capable arrival that finds more than step.k packets queued is marked CE; nothing is dropped but by the full buffer.") },
 ];
+
+/// Each discipline's parameters act only while a bottleneck direction runs it: the page
+/// shows them only then and docs/parameters.md says so (`schema::Applies`). Read from each
+/// discipline's own schema rows, so a parameter added there is covered.
+pub(crate) fn applies() -> Vec<Applies> {
+    const WHEN: &str = "network.bottleneck.qdisc";
+    const ALSO: &[&str] = &["network.bottleneck.reverse_qdisc"];
+    let own: [(&'static [&'static str], Vec<ParamDef>); 5] = [
+        (&["red"], super::red::settings::params()),
+        (&["codel"], super::codel::settings::params()),
+        (&["fq_codel"], super::fq_codel::settings::params()),
+        (&["pie"], super::pie::settings::params()),
+        (&["step"], super::step::settings::params()),
+    ];
+    own.into_iter()
+        .flat_map(|(values, rows)| {
+            rows.into_iter().map(move |p| Applies {
+                path: p.path,
+                when: WHEN,
+                values,
+                also: ALSO,
+            })
+        })
+        .collect()
+}
 
 /// The schema's rows for the discipline choice (`schema::params` places them).
 pub(crate) fn params() -> Vec<ParamDef> {

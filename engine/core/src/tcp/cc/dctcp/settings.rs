@@ -34,11 +34,13 @@ pub(crate) const APPLIES: [Applies; 2] = {
             path: "flows[].dctcp.g_shift",
             when: WHEN,
             values: ON,
+            also: &[],
         },
         Applies {
             path: "flows[].dctcp.alpha_init",
             when: WHEN,
             values: ON,
+            also: &[],
         },
     ]
 };

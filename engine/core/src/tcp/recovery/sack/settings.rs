@@ -111,31 +111,37 @@ pub(crate) const APPLIES: [Applies; 6] = {
             path: "flows[].sack.blocks",
             when: WHEN,
             values: ON,
+            also: &[],
         },
         Applies {
             path: "flows[].sack.dsack",
             when: WHEN,
             values: ON,
+            also: &[],
         },
         Applies {
             path: "flows[].sack.budget",
             when: WHEN,
             values: ON,
+            also: &[],
         },
         Applies {
             path: "flows[].sack.rack",
             when: WHEN,
             values: ON,
+            also: &[],
         },
         Applies {
             path: "flows[].sack.tlp",
             when: WHEN,
             values: ON,
+            also: &[],
         },
         Applies {
             path: "flows[].sack.early_retransmit",
             when: WHEN,
             values: ON,
+            also: &[],
         },
     ]
 };
