@@ -2,7 +2,8 @@
 // the bufferbloat preset's queue discipline (drop-tail against CoDel, CUBIC, one seed, the
 // mean queueing delay) opens the view with the values ticked, runs, and plots one band per
 // value labelled with the engine's names for them, CoDel's point below drop-tail's; the CLI
-// line says --values. Screenshots at 1280 and 390 px in e2e/artifacts.
+// line says --values; axe finds nothing. Screenshots at 1280 and 390 px in e2e/artifacts.
+import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -48,6 +49,9 @@ async function check(page: Page, shot: string): Promise<void> {
   expect(await mean('codel')).toBeLessThan(await mean('droptail'));
   expect(await cy('codel')).toBeGreaterThan(await cy('droptail'));
   await expect(p.locator('.sweep-cli')).toContainText('--param network.bottleneck.qdisc --values droptail,codel');
+  // The form and the plot pass axe.
+  const axe = await new AxeBuilder({ page }).include('details.sweep').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join('; ')})`)).toEqual([]);
   await p.locator('.sweep-plot').scrollIntoViewIfNeeded();
   await p.screenshot({ path: join(ARTIFACTS, shot) });
 }

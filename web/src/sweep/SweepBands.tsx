@@ -2,7 +2,8 @@
 // band per value, in the order the sweep lists them, labelled with the engine's names for the
 // values; in each band a point per algorithm (the mean over the seeds, the same colours and
 // legend as the line plot) with a bar from the minimum to the maximum over the seeds. The
-// scenario's own value is marked; a point opens its run.
+// scenario's own value is marked; a point opens its run (a button: the plot is a group of
+// them with its summary as its name, not an image, which may hold no control).
 import type { KeyboardEvent } from 'react';
 import { scaleLinear } from 'd3-scale';
 import { algStyle } from '../lib/styles';
@@ -72,7 +73,7 @@ export function BandsPlot(props: ResultProps) {
         ))}
       </ul>
       <div ref={box}>
-        <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={summary}>
+        <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="group" aria-label={summary}>
           {values.map((v, i) => (
             <rect
               key={`band${v}`}
