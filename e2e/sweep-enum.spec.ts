@@ -7,7 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { ARTIFACTS, expect, openApp, test } from './fixtures';
+import { ARTIFACTS, expect, openApp, test, waitIdle } from './fixtures';
 
 const SCHEMA = JSON.parse(
   readFileSync(join(import.meta.dirname, '..', 'web', 'src', 'engine', 'pkg', 'tables.json'), 'utf8'),
@@ -62,6 +62,15 @@ test('a link sweeping the queue discipline plots a band per value, CoDel below d
   await check(page, 'sweep-enum-1280.png');
   // The link keeps the list form.
   await page.waitForFunction(() => location.search.includes('sweep=network.bottleneck.qdisc:droptail,codel'));
+  // A point opens its run: CoDel in the scenario, its band now the scenario's own.
+  const p = panel(page);
+  await p.locator('.sweep-point[data-value="codel"]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => location.search.includes('network.bottleneck.qdisc=codel'));
+  await waitIdle(page);
+  await expect(p.locator('.sweep-point[data-value="codel"] circle[r="7"]')).toHaveCount(1);
+  await expect(p.locator('.sweep-current rect')).toHaveAttribute('x', /.+/);
+  await expect(p.locator('.sweep-band-label[data-value="codel"]')).toHaveAttribute('font-weight', '700');
 });
 
 test('the same at phone width; values ticked later join the end', async ({ page }) => {

@@ -84,6 +84,11 @@ describe('a sweep over an enumerated setting in the link', () => {
     expect(noticeFor(none.notices, 'sweep')).toContain('cake, sfq are not values of network.bottleneck.qdisc');
     expect(noticeFor(none.notices, 'sweep')).toContain('no sweep is shown');
     expect(none.state.sweep).toBeNull();
+    const twice = decode('?v=4&sweep=network.bottleneck.qdisc:codel,pie,codel');
+    expect(noticeFor(twice.notices, 'sweep')).toBe(
+      'sweep=network.bottleneck.qdisc:codel,pie,codel: codel given more than once; codel, pie swept.',
+    );
+    expect(twice.state.sweep?.values).toEqual(['codel', 'pie']);
   });
 
   it('refuses a list for a numeric setting, naming the range forms', () => {

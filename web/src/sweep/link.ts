@@ -77,12 +77,18 @@ function readList(text: string, key: string, list: string, notes: [string, strin
   const asked = list.split(',').filter((v) => v !== '');
   const values = asked.filter((v, i) => allowed.includes(v) && asked.indexOf(v) === i);
   const unknown = asked.filter((v) => !allowed.includes(v));
-  if (unknown.length > 0 || values.length === 0) {
-    notes.push([
-      'sweep',
-      `sweep=${text}: ${unknown.length ? `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a value' : 'are not values'}` : 'no value is given'} ` +
-        `of ${param} (allowed: ${allowed.join(', ')}); ${values.length ? `${values.join(', ')} swept.` : 'no sweep is shown.'}`,
-    ]);
+  const twice = [...new Set(asked.filter((v, i) => allowed.includes(v) && asked.indexOf(v) !== i))];
+  const problems: string[] = [];
+  const allowedText = `(allowed: ${allowed.join(', ')})`;
+  if (unknown.length > 0)
+    problems.push(
+      `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a value' : 'are not values'} of ${param} ${allowedText}`,
+    );
+  else if (values.length === 0) problems.push(`no value of ${param} is given ${allowedText}`);
+  if (twice.length > 0) problems.push(`${twice.join(', ')} given more than once`);
+  if (problems.length > 0) {
+    const outcome = values.length ? `${values.join(', ')} swept.` : 'no sweep is shown.';
+    notes.push(['sweep', `sweep=${text}: ${problems.join('; ')}; ${outcome}`]);
     if (values.length === 0) return null;
   }
   return {
