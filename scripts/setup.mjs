@@ -198,7 +198,7 @@ export const LIMITS = ${lit(vocabulary.limits)} as const;
  * teaching.json is a chunk of its own (web/src/engine/teaching.ts), since the first view
  * shows no lesson text, step or rule. The engine's answers are only regrouped here, never
  * reworded: a preset keeps its lesson's `compare` list (loading a preset selects those
- * algorithms) and `mode`; the lesson's texts and the preset's steps go to teaching.json by
+ * algorithms), `mode` and `sweep` (the sweep its lesson opens); the lesson's texts and the preset's steps go to teaching.json by
  * preset name. The catalogue's state machines are left out: the page reads a run's machine
  * from the engine that runs it (`Sim.machine_json`).
  */
@@ -213,7 +213,7 @@ export function splitTables({ schema, defaultScenario, presets, families, codes,
   const steps = {};
   for (const p of presets) {
     placed('a preset', p, ['name', 'title', 'family', 'focus', 'description', 'scenario', 'lesson', 'steps']);
-    placed('a lesson', p.lesson, ['look', 'happens', 'source', 'question', 'compare', 'mode']);
+    placed('a lesson', p.lesson, ['look', 'happens', 'source', 'question', 'compare', 'mode', 'sweep']);
     if (p.lesson) {
       const { look, happens, source, question } = p.lesson;
       lessons[p.name] = { look, happens, source, question };
@@ -234,7 +234,7 @@ export function splitTables({ schema, defaultScenario, presets, families, codes,
         focus,
         description,
         scenario,
-        lesson: lesson ? { compare: lesson.compare, mode: lesson.mode } : null,
+        lesson: lesson ? { compare: lesson.compare, mode: lesson.mode, sweep: lesson.sweep } : null,
       })),
       // The menu's groups, in order: `[{name, title}]`.
       presetFamilies: families,

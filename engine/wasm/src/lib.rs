@@ -52,9 +52,9 @@ pub fn catalogue_json() -> String {
 /// Every preset: `[{name, title, family, focus, description, scenario, lesson, steps}]`,
 /// in menu order, each scenario complete; `family` a family's name (`preset_families_json`);
 /// `focus` the run its lesson is about (a catalogue name, `flow<i>` in a competition) or
-/// null; `lesson` is null or `{look, happens, source, question, compare}` (`compare`:
-/// catalogue names to select); `steps` where the explanation tools lead in it:
-/// `[{label, rules}]` (rule ids; offer a step when the run explains one of its rules).
+/// null; `lesson` null or `{look, happens, source, question, compare, mode, sweep}` (`compare`:
+/// catalogue names to select; `sweep`: null or the link keys of a sweep it opens); `steps`
+/// where explanation tools lead: `[{label, rules}]` (rule ids; offered when a run explains one).
 #[cfg(feature = "tools")]
 #[wasm_bindgen]
 pub fn presets_json() -> String {

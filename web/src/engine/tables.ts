@@ -84,6 +84,9 @@ export interface LessonHead {
   compare: string[];
   /** `compare`: run once per algorithm of `compare`; `compete`: run once, the flows competing. */
   mode: 'compare' | 'compete';
+  /** The link keys of a sweep the lesson opens on its scenario (`sweep=PATH:…&sweepm=…`,
+   *  web/src/sweep/link.ts), or null. */
+  sweep: string | null;
 }
 
 /** Where the explanation tools lead in a preset: a label and the rules whose first

@@ -125,7 +125,7 @@ export interface ShareState {
   sheet: SheetLink | null;
   /** Mathis and Padhye reference lines on the throughput plot (`theory=1`; web/src/theory). */
   theory: boolean;
-  /** The sweep view (`sweep=PATH:FROM:TO:N[:log]`, `sweepseeds`, `sweepalg`, `sweepm`;
+  /** The sweep view (`sweep=PATH:FROM:TO:N[:log]` or `PATH:V1,V2`, `sweepseeds`, `sweepalg`, `sweepm`;
    *  web/src/sweep/link.ts), or null when it is closed. */
   sweep: SweepLink | null;
 }

@@ -179,7 +179,7 @@ export interface ViewSlice {
   /** The Mathis and Padhye lines on the throughput plot (in the link, `theory=1`). */
   theory: boolean;
   setTheory(on: boolean): void;
-  /** The sweep view's sweep (in the link, `sweep=PATH:FROM:TO:N`; web/src/sweep), or null. */
+  /** The sweep view's sweep (in the link, `sweep=PATH:FROM:TO:N` or `PATH:V1,V2`; web/src/sweep), or null. */
   sweep: SweepLink | null;
   setSweep(sweep: SweepLink | null): void;
   /** Hides or shows flow i (never the last one shown). */

@@ -1,9 +1,11 @@
-// The sweep view: vary one numeric parameter over a range for the chosen algorithms, several
-// seeds per point, in workers of its own (runner.ts) with progress and Cancel; plot the mean
-// and the spread (min–max over the seeds) of a metric against the parameter, the current
-// scenario's value marked; a point opens its run. The engine plans, runs and aggregates
-// (sweep_plan_json, sweep_run_json, sweep_output: the rows `cwndlab sweep` prints); the
-// theory lines are the engine's theory_json. Loaded after the first view (SweepShell.tsx).
+// The sweep view: vary one numeric parameter over a range, or an enumerated one over the values
+// ticked, for the chosen algorithms, several seeds per point, in workers of its own (runner.ts)
+// with progress and Cancel; plot the mean and the spread (min–max over the seeds) of a metric
+// against the parameter (a line over a numeric axis, points in one band per value over an
+// enumerated one: SweepBands.tsx), the current scenario's value marked; a point opens its run.
+// The engine plans, runs and aggregates (sweep_plan_json, sweep_run_json, sweep_output: the
+// rows `cwndlab sweep` prints); the theory lines are the engine's theory_json. Loaded after
+// the first view (SweepShell.tsx).
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { useApp, useAppState } from '../app/AppContext';
@@ -15,10 +17,12 @@ import { displayForUnit, formatNumber, formatValue, specOf, toDisplay } from '..
 import { setAt } from '../scenario/paths';
 import { inputsText, MODEL_NAMES, theoryOf } from '../theory/theory';
 import { METRICS, type SweepLink } from './link';
+import { BandsPlot } from './SweepBands';
+import { AlgLegendItem, ResultFooter, useWidth, type Result, type ResultProps } from './SweepParts';
 import { spawnSweepWorker, sweepPoolSize, SweepRun } from './runner';
 import {
   checkForm,
-  cliCommand,
+  currentName,
   currentValue,
   defaultForm,
   definitionOf,
@@ -40,17 +44,6 @@ type Status =
   | { kind: 'done'; total: number }
   | { kind: 'failed'; message: string };
 
-/** A finished sweep: what was run and the engine's output. */
-interface Result {
-  link: SweepLink;
-  /** The algorithms run (the link's, or the page's compared ones). */
-  algorithms: string[];
-  def: string;
-  base: string;
-  rows: unknown[];
-  json: string;
-}
-
 export function SweepBody({ open }: { open: boolean }) {
   const { store, controller } = useApp();
   const scenario = useAppState((s) => s.scenario);
@@ -63,9 +56,10 @@ export function SweepBody({ open }: { open: boolean }) {
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [result, setResult] = useState<Result | null>(null);
   const running = useRef<SweepRun | null>(null);
-  const started = useRef(false);
+  // The last sweep this view put in the store: another one (a lesson's button) is run anew.
+  const own = useRef<SweepLink | null>(null);
 
-  const start = () => {
+  const start = (form: SweepForm) => {
     running.current?.cancel();
     const errs = checkForm(form);
     setErrors(errs);
@@ -84,6 +78,7 @@ export function SweepBody({ open }: { open: boolean }) {
       setStatus({ kind: 'failed', message: 'The engine is not loaded yet; try again in a moment.' });
       return;
     }
+    own.current = sweep;
     store.getState().setSweep(sweep);
     const run = new SweepRun(
       module,
@@ -117,14 +112,15 @@ export function SweepBody({ open }: { open: boolean }) {
     });
   };
 
-  // A link with a sweep runs it once the view is open.
+  // A link with a sweep runs it once the view is open; so does a sweep put in the store by
+  // something else (a lesson's button) while the view is open.
   useEffect(() => {
-    if (open && link && !started.current) {
-      started.current = true;
-      start();
-    }
+    if (!open || !link || link === own.current) return;
+    const f = formOf(link, pageAlgorithms);
+    setForm(f);
+    start(f);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open]);
+  }, [open, link]);
   useEffect(() => () => running.current?.cancel(), []);
 
   const cancel = () => running.current?.cancel();
@@ -146,7 +142,7 @@ export function SweepBody({ open }: { open: boolean }) {
   const openRun = (p: SweepPoint, seed: number) => {
     if (!result) return;
     const s = specOf(result.link.param);
-    const value = s?.type === 'int' ? Math.round(Number(p.xText)) : Number(p.xText);
+    const value = result.link.values ? p.xText : s?.type === 'int' ? Math.round(Number(p.xText)) : Number(p.xText);
     const ok = result.link.param.startsWith('flows[].')
       ? controller.setParamAllFlows(result.link.param, value)
       : controller.setParam(result.link.param, value);
@@ -166,7 +162,7 @@ export function SweepBody({ open }: { open: boolean }) {
         className="sweep-form"
         onSubmit={(e) => {
           e.preventDefault();
-          start();
+          start(form);
         }}
       >
         <label>
@@ -190,40 +186,65 @@ export function SweepBody({ open }: { open: boolean }) {
             ))}
           </select>
         </label>
-        <label>
-          From{spec && unitText(spec) ? ` (${spec.unit})` : ''}
-          <input
-            type="text"
-            inputMode="decimal"
-            value={form.from}
-            aria-invalid={errorOf('from') ? true : undefined}
-            onChange={(e) => set({ from: e.target.value })}
-          />
-        </label>
-        <label>
-          To{spec && unitText(spec) ? ` (${spec.unit})` : ''}
-          <input
-            type="text"
-            inputMode="decimal"
-            value={form.to}
-            aria-invalid={errorOf('to') ? true : undefined}
-            onChange={(e) => set({ to: e.target.value })}
-          />
-        </label>
-        <label>
-          Points
-          <input
-            type="text"
-            inputMode="numeric"
-            value={form.points}
-            aria-invalid={errorOf('points') ? true : undefined}
-            onChange={(e) => set({ points: e.target.value })}
-          />
-        </label>
-        <label className="sweep-check">
-          <input type="checkbox" checked={form.log} onChange={(e) => set({ log: e.target.checked })} />
-          Logarithmic spacing
-        </label>
+        {spec?.type === 'enum' ? (
+          <fieldset>
+            <legend>Values (in the order ticked)</legend>
+            {(spec.options ?? []).map((o) => (
+              <label key={o.value} className="sweep-check" title={o.help}>
+                <input
+                  type="checkbox"
+                  value={o.value}
+                  checked={form.values.includes(o.value)}
+                  onChange={(ev) =>
+                    set({
+                      values: ev.target.checked
+                        ? [...form.values.filter((v) => v !== o.value), o.value]
+                        : form.values.filter((v) => v !== o.value),
+                    })
+                  }
+                />
+                {o.label}
+              </label>
+            ))}
+          </fieldset>
+        ) : (
+          <>
+            <label>
+              From{spec && unitText(spec) ? ` (${spec.unit})` : ''}
+              <input
+                type="text"
+                inputMode="decimal"
+                value={form.from}
+                aria-invalid={errorOf('from') ? true : undefined}
+                onChange={(e) => set({ from: e.target.value })}
+              />
+            </label>
+            <label>
+              To{spec && unitText(spec) ? ` (${spec.unit})` : ''}
+              <input
+                type="text"
+                inputMode="decimal"
+                value={form.to}
+                aria-invalid={errorOf('to') ? true : undefined}
+                onChange={(e) => set({ to: e.target.value })}
+              />
+            </label>
+            <label>
+              Points
+              <input
+                type="text"
+                inputMode="numeric"
+                value={form.points}
+                aria-invalid={errorOf('points') ? true : undefined}
+                onChange={(e) => set({ points: e.target.value })}
+              />
+            </label>
+            <label className="sweep-check">
+              <input type="checkbox" checked={form.log} onChange={(e) => set({ log: e.target.checked })} />
+              Logarithmic spacing
+            </label>
+          </>
+        )}
         <label>
           Seeds per point
           <input
@@ -290,7 +311,9 @@ export function SweepBody({ open }: { open: boolean }) {
           metricName={metric.name}
           metricLabel={metric.label}
           metricUnit={metric.unit}
-          current={currentValue(scenario, result.link.param)}
+          current={
+            result.link.values ? currentName(scenario, result.link.param) : currentValue(scenario, result.link.param)
+          }
           onOpen={openRun}
           onDownload={download}
         />
@@ -312,17 +335,6 @@ function statusText(s: Status): string {
     case 'failed':
       return `The sweep failed: ${s.message}`;
   }
-}
-
-interface ResultProps {
-  result: Result;
-  points: SweepPoint[];
-  metricName: string;
-  metricLabel: string;
-  metricUnit: string;
-  current: number | null;
-  onOpen: (p: SweepPoint, seed: number) => void;
-  onDownload: (format: 'csv' | 'json') => void;
 }
 
 /** Theory lines: Mathis and Padhye for goodput against a random loss rate (the engine's
@@ -350,20 +362,17 @@ function theoryLines(result: Result, metricName: string) {
   return { lines, inputs, unavailable };
 }
 
-const W_MIN = 260;
-
+/** The plot of a finished sweep: bands for an enumerated setting's values, else a line. */
 function SweepResult(props: ResultProps) {
+  const { current } = props;
+  if (props.result.link.values) return <BandsPlot {...props} />;
+  return <LinePlot {...props} current={typeof current === 'number' ? current : null} />;
+}
+
+/** The plot over a numeric axis: per algorithm, the mean as a line, the min–max as a band. */
+function LinePlot(props: Omit<ResultProps, 'current'> & { current: number | null }) {
   const { result, points, metricName, metricLabel, metricUnit, current, onOpen, onDownload } = props;
-  const box = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(640);
-  useEffect(() => {
-    const el = box.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(() => setWidth(Math.max(W_MIN, Math.round(el.clientWidth))));
-    ro.observe(el);
-    setWidth(Math.max(W_MIN, Math.round(el.clientWidth)));
-    return () => ro.disconnect();
-  }, []);
+  const { box, width } = useWidth();
   const spec = specOf(result.link.param);
   const theory = useMemo(() => theoryLines(result, metricName), [result, metricName]);
   const yDisplay = displayForUnit(metricUnit);
@@ -426,12 +435,7 @@ function SweepResult(props: ResultProps) {
     <section className="sweep-plot" aria-label="Sweep plot">
       <ul className="sweep-legend">
         {algs.map((a) => (
-          <li key={a}>
-            <svg width="28" height="10" aria-hidden="true">
-              <line x1="0" y1="5" x2="28" y2="5" stroke={algStyle(a).color} strokeWidth="2.5" />
-            </svg>
-            {algorithmLabel(a)}
-          </li>
+          <AlgLegendItem key={a} algorithm={a} />
         ))}
         {theory && theory.lines.mathis.length > 0 ? (
           <>
@@ -586,18 +590,7 @@ function SweepResult(props: ResultProps) {
             : `No theory lines: ${theory.unavailable}.`}
         </p>
       ) : null}
-      <div className="sweep-actions">
-        <button type="button" onClick={() => onDownload('csv')}>
-          Download CSV
-        </button>
-        <button type="button" onClick={() => onDownload('json')}>
-          Download JSON
-        </button>
-      </div>
-      <p className="sweep-note">
-        The same rows from the command line (the scenario saved as scenario.json):{' '}
-        <code className="sweep-cli">{cliCommand(result.link, result.algorithms)}</code>
-      </p>
+      <ResultFooter result={result} onDownload={onDownload} />
     </section>
   );
 }

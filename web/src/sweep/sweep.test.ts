@@ -11,11 +11,14 @@ import {
   cliCommand,
   defaultForm,
   definitionOf,
+  formOf,
+  isListParam,
   linkOf,
   PAGE_MAX_RUNS,
   planSweep,
   pointsOf,
   sweepOutput,
+  SWEEP_PARAMS,
   type SweepForm,
 } from './sweep';
 
@@ -31,11 +34,17 @@ const form = (patch: Partial<SweepForm> = {}): SweepForm => ({
   to: '1e-4',
   points: '3',
   log: true,
+  values: [],
   seeds: '2',
   algorithms: ['reno', 'newreno'],
   metric: 'goodput_bps',
   ...patch,
 });
+
+/** A sweep of the queue discipline (an enumerated setting) as the form holds it. */
+const qdiscForm = (patch: Partial<SweepForm> = {}): SweepForm =>
+  form({ param: 'network.bottleneck.qdisc', values: ['droptail', 'codel'], algorithms: ['cubic'], ...patch });
+const QDISC = tables.schema.params.find((p) => p.path === 'network.bottleneck.qdisc');
 
 /** A worker that runs the real engine in this thread, answering asynchronously. */
 function inProcess(log: string[]): () => SweepWorkerLike {
@@ -68,7 +77,49 @@ describe('the sweep form', () => {
     const errs = checkForm(form({ from: 'abc', to: '', points: '0', seeds: '1.5', algorithms: [] }));
     expect(errs.map((e) => e.field)).toEqual(['from', 'to', 'points', 'seeds', 'algorithms']);
     expect(errs[2]?.message).toBe('Points: “0” is not a whole number of points, 1 or more.');
-    expect(checkForm(form({ param: 'network.bottleneck.scheduler' }))[0]?.field).toBe('param');
+    expect(checkForm(form({ param: 'trace.events' }))[0]?.field).toBe('param');
+    expect(checkForm(form({ param: 'flows[].algorithm', values: ['reno'] }))[0]?.field).toBe('param');
+  });
+
+  it('offers every enumerated setting but the algorithm, with the engine’s values', () => {
+    const enums = tables.schema.params.filter((p) => p.type === 'enum').map((p) => p.path);
+    const offered = SWEEP_PARAMS.filter((p) => p.type === 'enum').map((p) => p.path);
+    expect(offered).toEqual(enums.filter((p) => p !== 'flows[].algorithm' && !p.startsWith('trace.')));
+    expect(offered).toContain('network.bottleneck.qdisc');
+    expect(isListParam('network.bottleneck.qdisc')).toBe(true);
+    expect(isListParam('network.bottleneck.delay')).toBe(false);
+    // The form starts with every value ticked, in the engine's order.
+    const f = defaultForm(JSON.parse(wasm.validate_json(base)).scenario, ['cubic'], 'network.bottleneck.qdisc');
+    expect(f.values).toEqual(QDISC?.options?.map((o) => o.value));
+    expect(f.values.length).toBeGreaterThan(2);
+  });
+
+  it('checks an enumerated setting’s values, not a range, naming the allowed ones', () => {
+    expect(checkForm(qdiscForm({ from: 'x', points: '0' }))).toEqual([]);
+    const none = checkForm(qdiscForm({ values: [] }));
+    expect(none.map((e) => e.field)).toEqual(['values']);
+    expect(none[0]?.message).toBe(
+      `Values: choose at least one (allowed: ${QDISC?.options?.map((o) => o.value).join(', ')}).`,
+    );
+    const bad = checkForm(qdiscForm({ values: ['codel', 'cake'] }));
+    expect(bad[0]?.message).toMatch(/^Values: cake is not a value of network\.bottleneck\.qdisc \(allowed: droptail, /);
+  });
+
+  it('sends the engine a list of values and writes the CLI’s --values, in the order ticked', () => {
+    const link = linkOf(qdiscForm({ values: ['codel', 'droptail'] }), ['cubic']);
+    expect(link).toMatchObject({ values: ['codel', 'droptail'], points: 2, algorithms: null });
+    expect(JSON.parse(definitionOf(link, ['cubic']))).toEqual({
+      param: 'network.bottleneck.qdisc',
+      values: ['codel', 'droptail'],
+      algorithms: ['cubic'],
+      seeds: 2,
+    });
+    expect(cliCommand(link, ['cubic'])).toBe(
+      'cwndlab sweep scenario.json --param network.bottleneck.qdisc --values codel,droptail --algorithms cubic --seeds 2',
+    );
+    expect(formOf(link, ['cubic'])).toMatchObject({ param: 'network.bottleneck.qdisc', values: ['codel', 'droptail'] });
+    // A numeric sweep's link has no list.
+    expect(linkOf(form(), [])).not.toHaveProperty('values');
   });
 
   it('starts from a decade either side of the current value, on a log scale for a loss rate', () => {
@@ -162,5 +213,36 @@ describe('the runner', () => {
       expect(p.mean).toBeLessThanOrEqual(p.max);
       expect(p.seeds).toEqual([1, 2]);
     }
+  });
+});
+
+describe('a sweep over an enumerated setting', () => {
+  it('plots a point per value and algorithm in the order chosen, the engine’s: CoDel’s queue shorter than drop-tail’s', async () => {
+    const bloat = tables.presets.find((p) => p.name === 'cubic-bufferbloat');
+    const scenario = JSON.stringify({ ...bloat?.scenario, duration: 4 });
+    const def = definitionOf(linkOf(qdiscForm({ values: ['codel', 'droptail'], seeds: '2' }), []), []);
+    const plan = planSweep(def, scenario);
+    expect(plan).toEqual({ ok: true, runs: 4, values: ['codel', 'droptail'] });
+    const run = new SweepRun(module, inProcess([]), def, scenario, 4, () => {}, 2);
+    const o = await run.outcome;
+    if (o.kind !== 'done') throw new Error(o.kind);
+    const json = sweepOutput(def, scenario, o.rows, 'json');
+    const points = pointsOf(json, 'qdelay_mean_ms');
+    expect(points.map((p) => [p.xText, p.index, p.algorithm])).toEqual([
+      ['codel', 0, 'cubic'],
+      ['droptail', 1, 'cubic'],
+    ]);
+    // The engine's own per-point numbers, unchanged.
+    const engine = (JSON.parse(json) as { points: { metrics: { qdelay_mean_ms: { mean: number } } }[] }).points;
+    expect(points.map((p) => p.mean)).toEqual(engine.map((p) => p.metrics.qdelay_mean_ms.mean));
+    const [codel, droptail] = points;
+    expect(codel && droptail && codel.mean < droptail.mean / 5).toBe(true);
+    for (const p of points) expect(p.min <= p.mean && p.mean <= p.max).toBe(true);
+    expect(sweepOutput(def, scenario, o.rows, 'csv').split('\n')[0]).toMatch(
+      /^kind,run,network\.bottleneck\.qdisc,algorithm,seed,flow,n,/,
+    );
+    // An unknown value is the engine's to refuse too, by name.
+    const cake = planSweep(JSON.stringify({ param: 'network.bottleneck.qdisc', values: ['cake'] }), scenario);
+    expect(!cake.ok && cake.error.message).toContain('cake');
   });
 });

@@ -8,28 +8,13 @@ use serde_json::{json, Value};
 mod aqm;
 mod internet;
 mod jacobson;
+mod lesson;
 mod recovery;
 mod textbook;
 mod thin;
 
-/// What a preset teaches, shown beside it in the app (docs/lessons/ has the full guides).
-#[derive(Clone, Debug, Serialize)]
-pub struct Lesson {
-    /// What to look at.
-    pub look: String,
-    /// What happens, and why.
-    pub happens: String,
-    /// The source and section it reproduces.
-    pub source: String,
-    /// One question for the class.
-    pub question: String,
-    /// The algorithms to compare on it (catalogue names); empty in competition mode.
-    pub compare: Vec<String>,
-    /// `compare`: the scenario is run once per algorithm in `compare` (flow 0 takes each in
-    /// turn). `compete`: the scenario is run once, its flows competing with the algorithms
-    /// the scenario gives them.
-    pub mode: &'static str,
-}
+pub use lesson::Lesson;
+use lesson::{compete_lesson, lesson};
 
 /// A place in a run worth stepping to: the first decision of one of `rules`.
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -274,25 +259,6 @@ fn underutilized(algorithm: &str, cc: Value) -> Value {
         {"at": 2.5, "set": "flows[0].app.write_interval", "value": 3600.0}
     ]);
     v
-}
-
-fn lesson(look: &str, happens: &str, source: &str, question: &str, compare: &[&str]) -> Option<Lesson> {
-    Some(Lesson {
-        look: look.into(),
-        happens: happens.into(),
-        source: source.into(),
-        question: question.into(),
-        compare: compare.iter().map(|s| s.to_string()).collect(),
-        mode: "compare",
-    })
-}
-
-/// A lesson whose scenario's flows compete in one run.
-fn compete_lesson(look: &str, happens: &str, source: &str, question: &str) -> Option<Lesson> {
-    Some(Lesson {
-        mode: "compete",
-        ..lesson(look, happens, source, question, &[])?
-    })
 }
 
 /// The classroom comparison: an on/off sender that hands TCP 100 kB at the start of every
