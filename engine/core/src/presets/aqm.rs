@@ -97,7 +97,8 @@ pub(super) fn presets() -> Vec<Preset> {
                 &format!("{CODEL}; {PIE}; {BLOAT}"),
                 "The link is as busy under CoDel as under drop-tail. Then what was the 1 000-packet buffer doing for the flow, and why is CoDel's signal a time rather than a queue length?",
                 &["cubic_linux_today", "newreno_sack_prr"],
-            ),
+            )
+            .map(|l| l.with_sweep("sweep=network.bottleneck.qdisc:droptail,red,codel,fq_codel,pie&sweepseeds=1&sweepalg=cubic_linux_today&sweepm=qdelay_mean_ms")),
             ..preset(
                 "aqm-bufferbloat-cured",
                 Some("cubic_linux_today"),
@@ -159,11 +160,12 @@ pub(super) fn presets() -> Vec<Preset> {
         Preset {
             lesson: lesson(
                 "The queue plot (the step queue's marks above K = 20 packets), each run's window plot, and the summary's goodput and queueing delay.",
-                "The path holds about 83 packets; the switch marks every ECN-capable arrival that finds more than 20 waiting. DCTCP counts the fraction of its bytes that came back marked (α, smoothed with g = 1/16) and cuts its window by α/2 once per window: a few marks mean a small cut. The queue hovers at K: 22 004 marks, 0.20 ms of queueing on average and 971 Mbit/s. CUBIC with ECN reads any mark as a loss and cuts to 0.7 (1 496 marks): the window falls below what the path holds, the queue empties (0.08 ms) and the link idles: 936 Mbit/s. Without ECN the step queue is drop-tail for CUBIC: it fills the 200-packet buffer, 1.9 ms of queue and 525 drops.",
+                "The path holds about 83 packets; the switch marks every ECN-capable arrival that finds more than 20 waiting. DCTCP counts the fraction of its bytes that came back marked (α, smoothed with g = 1/16) and cuts its window by α/2 once per window: a few marks mean a small cut. The queue hovers at K: 22 004 marks, 0.20 ms of queueing on average and 971 Mbit/s. CUBIC with ECN reads any mark as a loss and cuts to 0.7 (1 496 marks): the window falls below what the path holds, the queue empties (0.08 ms) and the link idles: 936 Mbit/s. Without ECN the step queue is drop-tail for CUBIC: it fills the 200-packet buffer, 1.9 ms of queue and 525 drops. The sweep varies K: CUBIC with ECN needs 0.7·(83 + K) ≥ 83, K ≥ 36, to keep the link busy (841 Mbit/s at K = 5, 970 at K = 35), DCTCP hardly any (952 Mbit/s at K = 5).",
                 DCTCP,
                 "DCTCP and CUBIC-with-ECN see the same marks. Why does one keep the link full with a short queue and the other not, and why does DCTCP need a shallow threshold to work?",
                 &["dctcp", "cubic_linux_ecn", "cubic_linux_today"],
-            ),
+            )
+            .map(|l| l.with_sweep("sweep=network.bottleneck.step.k:5:80:6&sweepseeds=1&sweepalg=dctcp,cubic_linux_ecn&sweepm=goodput_bps")),
             ..preset(
                 "aqm-dctcp",
                 Some("dctcp"),
