@@ -7,7 +7,7 @@
 # usage: ns red-dumbbell.tcl <flows> <duration s> <warmup s> <outprefix> [seed]
 # writes <outprefix>.red.tr (RED's ave_ and curq_ at every change: "a time avg", "Q time q"),
 # <outprefix>.queue.tr (the r1->r2 link's enqueue/dequeue/drop events) and prints one line:
-#   flows duration warmup seed goodput_bps(per flow, comma-separated) drops early_drops forced_drops
+#   flows duration warmup seed goodput_bps(per flow, comma-separated) timeouts(per flow: nrexmit_)
 if {$argc < 4} {
     puts stderr "usage: ns red-dumbbell.tcl <flows> <duration> <warmup> <outprefix> \[seed\]"
     exit 2
@@ -98,7 +98,9 @@ proc finish {} {
         lappend g [expr {$a * 1460 * 8.0 / ($dur - $warm)}]
         incr i
     }
-    puts "$nflows $dur $warm $seed [join $g ,]"
+    set rto {}
+    foreach t $tcps { lappend rto [$t set nrexmit_] }
+    puts "$nflows $dur $warm $seed [join $g ,] [join $rto ,]"
     exit 0
 }
 $ns at $warm "mark_warm"

@@ -14,7 +14,7 @@ ns-2 RED's average ave_), and prints a markdown table.
 Measured over [warmup, duration]: total goodput (ns-2: the ACKed segments × 1460 B; cwndlab:
 bytes delivered), the waiting queue's time average (ns-2: its queue trace's enqueues and
 dequeues; cwndlab: queue_bottleneck.csv less the packet in transmission), ns-2's ave_ time
-average, and over the whole run RED's drops (ns-2: the trace's drops, early and forced
+average, and over the whole run each flow's timeouts (ns-2's nrexmit_), RED's drops (ns-2: the trace's drops, early and forced
 together; cwndlab: aqm_drop rows) and overflow drops (cwndlab: queue_drop rows)."""
 import argparse
 import bisect
@@ -58,6 +58,7 @@ def ns2(a, seed, d):
                            str(a.duration), str(a.warmup), pre, str(seed)],
                           check=True, capture_output=True, text=True, cwd=d).stdout.split()
     good = [float(x) for x in line[4].split(",")]
+    rtos = [int(x) for x in line[5].split(",")]
     qt, qv, q, drops = [], [], 0, 0
     with open(pre + ".queue.tr") as f:
         for ln in f:
@@ -84,7 +85,7 @@ def ns2(a, seed, d):
            "per_flow_bps": ";".join(f"{g:.0f}" for g in good),
            "queue_mean_pkts": time_avg(qt, qv, a.warmup, a.duration),
            "avg_mean_pkts": time_avg(at, av, a.warmup, a.duration),
-           "red_drops": drops, "overflow_drops": 0}
+           "red_drops": drops, "overflow_drops": 0, "timeouts": ";".join(map(str, rtos))}
     traj = [(t, v, w) for (t, v), (_, w) in zip(samples(qt, qv, a.duration),
                                                 samples(at, av, a.duration))]
     return row, traj
@@ -106,7 +107,8 @@ def cwndlab(a, seed, d):
     with open(sj, "w") as f:
         json.dump(scen, f)
     t = os.path.join(d, f"t{seed}")
-    subprocess.run([a.bin, "run", sj, "-q", "--out", t], check=True, capture_output=True)
+    summ = json.loads(subprocess.run([a.bin, "run", sj, "-q", "--out", t], check=True,
+                                     capture_output=True, text=True).stdout)
     qt, qv = [], []
     with open(os.path.join(t, "queue_bottleneck.csv")) as f:
         for r in csv.DictReader(f):
@@ -125,7 +127,8 @@ def cwndlab(a, seed, d):
     row = {"simulator": "cwndlab", "seed": seed, "goodput_bps": sum(good),
            "per_flow_bps": ";".join(f"{g:.0f}" for g in good),
            "queue_mean_pkts": time_avg(qt, qv, a.warmup, a.duration), "avg_mean_pkts": "",
-           "red_drops": red, "overflow_drops": over}
+           "red_drops": red, "overflow_drops": over,
+           "timeouts": ";".join(str(f["timeouts"]) for f in summ["flows"])}
     return row, [(t, v, "") for t, v in samples(qt, qv, a.duration)]
 
 
@@ -157,13 +160,14 @@ def main():
         for r in rows:
             w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in r.items()})
     print("| simulator | seed | goodput, Mbit/s (per flow) | waiting queue, pkts | ns-2 ave_, pkts "
-          "| RED drops | overflow drops |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+          "| RED drops | overflow drops | timeouts per flow |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         per = ", ".join(f"{int(x) / 1e6:.2f}" for x in r["per_flow_bps"].split(";"))
         avg = f"{r['avg_mean_pkts']:.2f}" if r["avg_mean_pkts"] != "" else "–"
         print(f"| {r['simulator']} | {r['seed']} | {r['goodput_bps'] / 1e6:.2f} ({per}) "
-              f"| {r['queue_mean_pkts']:.2f} | {avg} | {r['red_drops']} | {r['overflow_drops']} |")
+              f"| {r['queue_mean_pkts']:.2f} | {avg} | {r['red_drops']} | {r['overflow_drops']} "
+              f"| {r['timeouts'].replace(';', ', ')} |")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@
 //
 // TCP as bbr_reference.cc: MSS 1460, IW 10, no delayed ACK, 100 MB buffers, timestamps off,
 // Limited Transmit off, RTO min/initial 1 s, unpaced; SACK on (--sack=0 turns it off) and ns-3's
-// default TcpPrrRecovery; CUBIC with HyStart off. --ecn=1: TcpSocketBase::UseEcn "On" (RFC 3168)
+// default TcpPrrRecovery (--recovery=classic: TcpClassicRecovery); CUBIC with HyStart off. --ecn=1: TcpSocketBase::UseEcn "On" (RFC 3168)
 // and every discipline's UseEcn true; DCTCP flows (TcpDctcp) always use ECN (ECT(0)).
 //
 // Measured over [warmup, duration] (simulator time; the first data segment leaves at about
@@ -21,7 +21,8 @@
 // start of its transmission on the bottleneck: the PhyTxBegin trace), its mean, p50, p99; the
 // queue (discipline + device queue, packets) every 1 ms: mean, p1, p99; and over the whole run
 // the discipline's drops (early / overflow) and CE marks, and DCTCP's alpha (mean of the values
-// TcpDctcp::CongestionEstimate reports after warmup).
+// TcpDctcp::CongestionEstimate reports after warmup), and each flow's entries into fast
+// recovery (CA_RECOVERY) and into CA_LOSS (retransmission timeouts) over the whole run.
 //
 // Build / run: see run_aqm.sh, or
 //   g++ -O2 -std=c++17 aqm_reference.cc -o aqm_reference -lns3-core -lns3-network
@@ -66,6 +67,8 @@ static std::vector<double> g_delays;             // queueing delays (s) after wa
 static std::vector<uint32_t> g_queue;            // queue samples (packets) after warmup
 static std::vector<uint64_t> g_rx;               // bytes delivered per flow after warmup
 static std::vector<double> g_alphaSum;
+static std::vector<uint32_t> g_cwnd;      // each flow's latest cwnd, bytes
+static std::vector<uint32_t> g_recoveries, g_rtos; // entries into CA_RECOVERY and CA_LOSS
 static std::vector<uint64_t> g_alphaN;
 static Ptr<QueueDisc> g_qdisc;
 static Ptr<Queue<Packet>> g_devQueue;
@@ -119,7 +122,12 @@ SampleQueue(uint32_t everyMs)
     if (t >= g_warmup)
         g_queue.push_back(q);
     if (g_queueLog.is_open() && (uint64_t)std::llround(t * 1000) % 10 == 0)
-        g_queueLog << t << "," << q << "\n";
+    {
+        g_queueLog << t << "," << q;
+        for (uint32_t c : g_cwnd)
+            g_queueLog << "," << c / kMss;
+        g_queueLog << "\n";
+    }
     if (t + everyMs / 1000.0 <= g_duration + 1e-9)
         Simulator::Schedule(MilliSeconds(everyMs), &SampleQueue, everyMs);
 }
@@ -141,6 +149,21 @@ OnAlpha(uint32_t i, uint32_t, uint32_t, double alpha)
     }
 }
 
+static void
+OnCwnd(uint32_t i, uint32_t, uint32_t cwnd)
+{
+    g_cwnd[i] = cwnd;
+}
+
+static void
+OnCongState(uint32_t i, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+{
+    if (now == TcpSocketState::CA_RECOVERY)
+        g_recoveries[i]++;
+    else if (now == TcpSocketState::CA_LOSS)
+        g_rtos[i]++;
+}
+
 static double
 Pct(std::vector<double> v, double p)
 {
@@ -154,7 +177,7 @@ Pct(std::vector<double> v, double p)
 int
 main(int argc, char* argv[])
 {
-    std::string qdisc = "codel", algosArg = "cubic", outDir = ".";
+    std::string qdisc = "codel", algosArg = "cubic", outDir = ".", recovery = "prr";
     bool ecn = false, sack = true, queueLog = false;
     double bw = 10e6, delay = 0.048;
     uint32_t bufferPkts = 1000, stepK = 19;
@@ -166,6 +189,8 @@ main(int argc, char* argv[])
                  algosArg);
     cmd.AddValue("ecn", "RFC 3168 ECN on the loss-based flows and the discipline", ecn);
     cmd.AddValue("sack", "SACK", sack);
+    cmd.AddValue("recovery", "prr (TcpPrrRecovery, ns-3's default) | classic (TcpClassicRecovery)",
+                 recovery);
     cmd.AddValue("duration", "simulated seconds", g_duration);
     cmd.AddValue("warmup", "measurements start here (s)", g_warmup);
     cmd.AddValue("bw", "bottleneck rate, bit/s of IP packets", bw);
@@ -187,6 +212,10 @@ main(int argc, char* argv[])
                             qdisc == "fq_codel" || qdisc == "pie" || qdisc == "step",
                         "unknown qdisc " << qdisc);
 
+    NS_ABORT_MSG_UNLESS(recovery == "prr" || recovery == "classic", "unknown recovery " << recovery);
+    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                       TypeIdValue(recovery == "prr" ? TcpPrrRecovery::GetTypeId()
+                                                     : TcpClassicRecovery::GetTypeId()));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(kMss));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
@@ -307,6 +336,9 @@ main(int argc, char* argv[])
     g_rx.assign(n, 0);
     g_alphaSum.assign(n, 0);
     g_alphaN.assign(n, 0);
+    g_cwnd.assign(n, 0);
+    g_recoveries.assign(n, 0);
+    g_rtos.assign(n, 0);
     for (uint32_t i = 0; i < n; i++)
     {
         uint16_t port = 5000 + i;
@@ -321,6 +353,16 @@ main(int argc, char* argv[])
         ApplicationContainer b = bulk.Install(senders.Get(i));
         b.Start(Seconds(0));
         b.Stop(Seconds(g_duration));
+        {
+            std::string sock = "/NodeList/" + std::to_string(senders.Get(i)->GetId()) +
+                               "/$ns3::TcpL4Protocol/SocketList/0/";
+            Simulator::Schedule(Seconds(0.001), [sock, i]() {
+                Config::ConnectWithoutContext(sock + "CongestionWindow",
+                                              MakeBoundCallback(&OnCwnd, i));
+                Config::ConnectWithoutContext(sock + "CongState",
+                                              MakeBoundCallback(&OnCongState, i));
+            });
+        }
         if (algos[i] == "dctcp")
         {
             // the socket exists once the application has started
@@ -354,7 +396,8 @@ main(int argc, char* argv[])
     g_dev->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&OnTxEnd));
 
     std::ostringstream tagS;
-    tagS << qdisc << "-" << algosArg << (ecn ? "-ecn" : "") << (sack ? "" : "-nosack");
+    tagS << qdisc << "-" << algosArg << (ecn ? "-ecn" : "") << (sack ? "" : "-nosack")
+         << (recovery == "prr" ? "" : "-classic");
     if (qdisc == "step")
         tagS << "-k" << stepK;
     tagS << "-s" << RngSeedManager::GetRun();
@@ -363,7 +406,10 @@ main(int argc, char* argv[])
     if (queueLog)
     {
         g_queueLog.open(outDir + "/" + tag + ".queue.csv");
-        g_queueLog << "time_s,packets\n";
+        g_queueLog << "time_s,packets";
+        for (uint32_t i = 0; i < n; i++)
+            g_queueLog << ",cwnd" << i << "_segments";
+        g_queueLog << "\n";
     }
     Simulator::Schedule(MilliSeconds(1), &SampleQueue, 1);
     Simulator::Stop(Seconds(g_duration));
@@ -403,28 +449,32 @@ main(int argc, char* argv[])
     bool fresh = !std::ifstream(file).good();
     std::ofstream out(file, std::ios::app);
     if (fresh)
-        out << "simulator,qdisc,algos,ecn,sack,seed,duration_s,warmup_s,flow,algo,goodput_bps,"
+        out << "simulator,qdisc,algos,ecn,sack,recovery,seed,duration_s,warmup_s,flow,algo,goodput_bps,"
                "total_goodput_bps,qdelay_mean_ms,qdelay_p50_ms,qdelay_p99_ms,queue_mean_pkts,"
-               "queue_p1_pkts,queue_p99_pkts,early_drops,overflow_drops,ce_marks,dctcp_alpha_mean\n";
+               "queue_p1_pkts,queue_p99_pkts,early_drops,overflow_drops,ce_marks,dctcp_alpha_mean,"
+               "fast_recoveries,timeouts\n";
     uint64_t total = 0;
     for (uint32_t i = 0; i < n; i++)
         total += g_rx[i];
     for (uint32_t i = 0; i < n; i++)
     {
         out << "ns-3.37," << qdisc << "," << tag.substr(qdisc.size() + 1, algosArg.size()) << ","
-            << ecn << "," << sack << "," << RngSeedManager::GetRun() << "," << g_duration << ","
+            << ecn << "," << sack << "," << recovery << "," << RngSeedManager::GetRun() << "," << g_duration << ","
             << g_warmup << "," << i << "," << algos[i] << "," << g_rx[i] * 8 / span << ","
             << total * 8 / span << "," << dmean * 1e3 << "," << Pct(g_delays, 50) * 1e3 << ","
             << Pct(g_delays, 99) * 1e3 << "," << qmean << "," << Pct(qd, 1) << "," << Pct(qd, 99)
             << "," << early << "," << overflow << "," << marks << ",";
         if (g_alphaN[i])
             out << g_alphaSum[i] / g_alphaN[i];
-        out << "\n";
+        out << "," << g_recoveries[i] << "," << g_rtos[i] << "\n";
     }
     std::cout << tag << ": goodput " << total * 8 / span / 1e6 << " Mbit/s, qdelay mean "
               << dmean * 1e3 << " ms p99 " << Pct(g_delays, 99) * 1e3 << " ms, queue " << qmean
-              << " pkts, early " << early << " overflow " << overflow << " marks " << marks
-              << "\n";
+              << " pkts, early " << early << " overflow " << overflow << " marks " << marks;
+    for (uint32_t i = 0; i < n; i++)
+        std::cout << "; flow " << i << ": " << g_recoveries[i] << " recoveries, " << g_rtos[i]
+                  << " RTOs";
+    std::cout << "\n";
     Simulator::Destroy();
     return 0;
 }

@@ -4,14 +4,16 @@
 flow to OUT/runs.csv with the columns aqm_reference writes.
 
 Usage: cwndlab_aqm.py --qdisc Q --algos a,b [--ecn] [--nosack] [--seed N] [--duration S]
+                      [--budget prr_ssrb|rfc6675]
                       [--warmup S] [--step-k K] [--red a=b ...] [--bin PATH] [--out DIR]
        cwndlab_aqm.py --scenario-only ...   (print the scenario JSON and stop)
 
 Path: every flow has its own 100 Mbit/s, 1 ms access links (cwndlab's defaults) and shares a
 10 Mbit/s, 48 ms bottleneck (base RTT 100 ms) with a 1 000-packet buffer; MSS 1460, IW 10,
 rwnd 100 MB, no delayed ACK (cwndlab's default); SACK with PRR (ns-3 3.37's default recovery,
-TcpPrrRecovery, SSRB) and without RACK, TLP, early retransmit or D-SACK, which 3.37 lacks; 4
-SACK blocks. --ecn: flows[].ecn = rfc3168 for the loss-based flows; DCTCP flows always run
+TcpPrrRecovery, SSRB) or, with --budget rfc6675, RFC 6675's window (ns-3's TcpClassicRecovery
+with SACK), and without RACK, TLP, early retransmit or D-SACK, which 3.37 lacks; 4 SACK
+blocks. --ecn: flows[].ecn = rfc3168 for the loss-based flows; DCTCP flows always run
 flows[].ecn = dctcp.
 
 Measured over [warmup, duration], as aqm_reference.cc measures:
@@ -26,7 +28,8 @@ Measured over [warmup, duration], as aqm_reference.cc measures:
   transmission);
 - the queue every 1 ms (queue_bottleneck.csv: waiting plus in transmission);
 - early (discipline) drops = aqm_drop rows, overflow drops = the rest of the flows' queue drops,
-  CE marks (summary), and DCTCP's alpha (mean of the dctcp_alpha rows' values after warmup).
+  CE marks (summary), DCTCP's alpha (mean of the dctcp_alpha rows' values after warmup), and
+  each flow's fast retransmits (entries into recovery) and timeouts over the whole run.
 """
 
 import argparse
@@ -47,9 +50,10 @@ ACCESS_S = 1500 * 8 / 100e6 + 0.001  # access serialisation + propagation
 SACK_PRR = {"enabled": True, "budget": "prr_ssrb", "rack": False, "tlp": False,
             "early_retransmit": False, "dsack": False, "blocks": 4}
 
-COLUMNS = ("simulator,qdisc,algos,ecn,sack,seed,duration_s,warmup_s,flow,algo,goodput_bps,"
+COLUMNS = ("simulator,qdisc,algos,ecn,sack,recovery,seed,duration_s,warmup_s,flow,algo,goodput_bps,"
            "total_goodput_bps,qdelay_mean_ms,qdelay_p50_ms,qdelay_p99_ms,queue_mean_pkts,"
-           "queue_p1_pkts,queue_p99_pkts,early_drops,overflow_drops,ce_marks,dctcp_alpha_mean")
+           "queue_p1_pkts,queue_p99_pkts,early_drops,overflow_drops,ce_marks,dctcp_alpha_mean,"
+           "fast_recoveries,timeouts")
 
 
 def scenario(a):
@@ -70,7 +74,7 @@ def scenario(a):
         f = {"algorithm": alg, "tcp": {"rwnd": 100_000_000, "initial_window": 10},
              "app": {"kind": "bulk"}}
         if a.sack:
-            f["sack"] = dict(SACK_PRR)
+            f["sack"] = dict(SACK_PRR, budget=a.budget)
         if alg == "dctcp":
             f["ecn"] = "dctcp"
         elif a.ecn:
@@ -186,11 +190,12 @@ def run(a):
     rows = []
     for i, alg in enumerate(a.algos.split(",")):
         rows.append(["cwndlab", a.qdisc, a.algos.replace(",", "+"), int(a.ecn), int(a.sack),
-                     a.seed, a.duration, a.warmup, i, alg, good[i] * 8 / span,
+                     {"prr_ssrb": "prr", "rfc6675": "classic"}[a.budget], a.seed, a.duration, a.warmup, i, alg, good[i] * 8 / span,
                      sum(good) * 8 / span, 1e3 * sum(delays) / max(1, len(delays)),
                      1e3 * pct(delays, 50), 1e3 * pct(delays, 99), sum(q) / len(q),
                      pct(q, 1), pct(q, 99), e, over, marks,
-                     sum(alpha[i]) / len(alpha[i]) if alpha[i] else ""])
+                     sum(alpha[i]) / len(alpha[i]) if alpha[i] else "",
+                     fl[i]["fast_retransmits"], fl[i]["timeouts"]])
     return scen, rows
 
 
@@ -201,6 +206,10 @@ def main():
     ap.add_argument("--ecn", action="store_true")
     ap.add_argument("--nosack", dest="sack", action="store_false")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--budget", default="prr_ssrb", choices=["prr_ssrb", "rfc6675"],
+                    help="flows[].sack.budget: prr_ssrb (as ns-3's TcpPrrRecovery, the "
+                         "recovery column's prr) or rfc6675 (cwnd = ssthresh through the "
+                         "recovery, as ns-3's TcpClassicRecovery with SACK: classic)")
     ap.add_argument("--duration", type=float, default=60)
     ap.add_argument("--warmup", type=float, default=10)
     ap.add_argument("--step-k", type=int, default=20)
@@ -223,9 +232,11 @@ def main():
         for r in rows:
             w.writerow([f"{x:.6g}" if isinstance(x, float) else x for x in r])
     r = rows[0]
-    print(f"cwndlab {a.qdisc} {a.algos} ecn={int(a.ecn)} s{a.seed}: goodput {r[11] / 1e6:.3f} "
-          f"Mbit/s, qdelay mean {r[12]:.2f} p99 {r[14]:.2f} ms, queue {r[15]:.1f}, "
-          f"early {r[18]} overflow {r[19]} marks {r[20]}")
+    c = dict(zip(COLUMNS.split(","), r))
+    print(f"cwndlab {a.qdisc} {a.algos} ecn={int(a.ecn)} {a.budget} s{a.seed}: goodput "
+          f"{c['total_goodput_bps'] / 1e6:.3f} Mbit/s, qdelay mean {c['qdelay_mean_ms']:.2f} "
+          f"p99 {c['qdelay_p99_ms']:.2f} ms, queue {c['queue_mean_pkts']:.1f}, early "
+          f"{c['early_drops']} overflow {c['overflow_drops']} marks {c['ce_marks']}")
 
 
 if __name__ == "__main__":
