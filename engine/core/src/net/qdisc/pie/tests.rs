@@ -144,7 +144,9 @@ fn a_delay_sequence_moves_p_by_the_integral_and_proportional_terms_with_the_caps
         assert_eq!(q.qdelay_old, d * MS, "the update keeps the delay it used");
     }
     let real = |p: u64| p as f64 / ONE as f64;
-    let want = [0.0434375, 0.06375, 0.0790625, 0.095625, 0.1134375, 0.1334375, 0.1734375, 0.0];
+    let want = [
+        0.0434375, 0.06375, 0.0790625, 0.095625, 0.1134375, 0.1334375, 0.1734375, 0.0,
+    ];
     for (k, (&p, w)) in ps.iter().zip(want).enumerate() {
         assert!((real(p) - w).abs() < 1e-8, "update {}: {} against {w}", k + 1, real(p));
     }
