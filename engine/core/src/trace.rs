@@ -608,6 +608,13 @@ impl<R: ChangeRow> ChangeSeries<R>
 where
     (Ns, R): DigestRow,
 {
+    /// Whether rows are neither stored nor hashed (`Recording::Summary` without digest,
+    /// chosen before the run): a row that is costly to make need not be made.
+    #[inline]
+    pub fn silent(&self) -> bool {
+        self.stream.drop && !self.stream.hash
+    }
+
     /// Appends a row if the state changed since the last one.
     #[inline]
     pub fn record(&mut self, now: Ns, r: R) {

@@ -199,7 +199,7 @@ impl Managed {
                 let over = |n: usize, b: u64| n as u64 + busy > cap.0 || (cap.1 > 0 && b + s > cap.1);
                 let mut scratch = std::mem::take(&mut self.fq_dropped);
                 f.enqueue(now, pkt, over, &mut scratch);
-                if !scratch.is_empty() {
+                if !scratch.is_empty() && !self.series.silent() {
                     let row = fq_row(f);
                     self.series.record(now, row);
                 }
@@ -311,8 +311,12 @@ impl Managed {
             Disc::FqCodel(f) => {
                 let mut scratch = std::mem::take(&mut self.fq_dropped);
                 let head = f.dequeue(now, &mut scratch);
-                let row = fq_row(f);
-                self.series.record(now, row);
+                // The row scans every active queue for the fattest: not made when nothing
+                // would store or hash it (a summary-only run without digest).
+                if !self.series.silent() {
+                    let row = fq_row(f);
+                    self.series.record(now, row);
+                }
                 for (p, why) in scratch.drain(..) {
                     dropped(p, Verdict::MarkCeIfEct, AqmWhy::FqCodel(why));
                 }

@@ -116,3 +116,40 @@ fn lazy_updates_equal_one_update_per_tupdate() {
     assert_eq!(lazy, steps);
     assert!(rows < 666, "{rows} rows: the fixed point is skipped");
 }
+
+#[test]
+fn a_delay_sequence_moves_p_by_the_integral_and_proportional_terms_with_the_caps() {
+    // RFC 8033 §4.2 by hand, α = 0.125/s, β = 1.25/s, target 15 ms, from p = 5 % with
+    // qdelay_old = 20 ms. While p < 10 % both are halved (α' = 0.0625, β' = 0.625); from
+    // 10 % on they are whole, and Δp is held to 2 % (+2 % more above 250 ms of delay):
+    //   1. 10 ms:  0.0625·(−0.005) + 0.625·(−0.010) = −0.0065625 → p = 0.0434375
+    //   2. 40 ms:  0.0625·0.025 + 0.625·0.030 = 0.0203125 (p < 10 %: no cap) → 0.06375
+    //   3. 60 ms:  0.0625·0.045 + 0.625·0.020 = 0.0153125 → 0.0790625
+    //   4. 80 ms:  0.0625·0.065 + 0.625·0.020 = 0.0165625 → 0.095625
+    //   5. 100 ms: 0.0625·0.085 + 0.625·0.020 = 0.0178125 → 0.1134375
+    //   6. 120 ms: 0.125·0.105 + 1.25·0.020 = 0.038125, held to 0.02 → 0.1334375
+    //   7. 300 ms: 0.125·0.285 + 1.25·0.180 = 0.260625, held to 0.02, + 0.02 → 0.1734375
+    //   8. 100 ms: 0.125·0.085 + 1.25·(−0.200) = −0.239375 → below 0: p = 0
+    // The fixed point truncates α and β per ns (9 007 199 and 90 071 992 in 2⁻⁵⁶), a
+    // relative error of 3e-8: every step within 1e-8 of the paper's, and the held steps
+    // exactly 2 % (ONE/50) and 4 %.
+    let mut q = pie();
+    q.p = ONE / 20;
+    q.qdelay_old = 20 * MS;
+    let mut ps = Vec::new();
+    for d in [10, 40, 60, 80, 100, 120, 300, 100] {
+        q.qdelay = d * MS;
+        q.update(100_000);
+        ps.push(q.p);
+        assert_eq!(q.qdelay_old, d * MS, "the update keeps the delay it used");
+    }
+    let real = |p: u64| p as f64 / ONE as f64;
+    let want = [
+        0.0434375, 0.06375, 0.0790625, 0.095625, 0.1134375, 0.1334375, 0.1734375, 0.0,
+    ];
+    for (k, (&p, w)) in ps.iter().zip(want).enumerate() {
+        assert!((real(p) - w).abs() < 1e-8, "update {}: {} against {w}", k + 1, real(p));
+    }
+    assert_eq!(ps[5], ps[4] + ONE / 50, "held to 2 %");
+    assert_eq!(ps[6], ps[5] + 2 * (ONE / 50), "held to 2 %, and 2 % more above 250 ms");
+}
