@@ -1,6 +1,6 @@
-//! Sending applications: bulk, CBR, thin stream, on/off, scripted and Poisson writes. An
-//! application only decides when and how many bytes it hands to TCP; TCP decides when they
-//! leave.
+//! Sending applications: bulk, CBR, thin stream, on/off, scripted and Poisson writes, and
+//! short transfers. An application only decides when and how many bytes it hands to TCP;
+//! TCP decides when they leave.
 
 use crate::rng::{hash_words, ln_det, unit_open0};
 use crate::scenario::{AppCfg, AppKind};
@@ -73,6 +73,11 @@ impl App {
                 let at = self.start + self.poisson_gap();
                 (0, Some(at))
             }
+            AppKind::Transfers if self.writes.is_empty() => {
+                let at = self.start + self.poisson_gap();
+                (0, Some(at))
+            }
+            AppKind::Transfers => (0, self.writes.first().map(|w| w.0)),
         }
     }
 
@@ -86,6 +91,16 @@ impl App {
             AppKind::Bulk => (0, None),
             AppKind::Cbr | AppKind::Thin => (self.write_size, Some(now + self.write_interval)),
             AppKind::Poisson => (self.write_size, Some(now + self.poisson_gap())),
+            // A drawn transfer: Poisson arrivals, as the Poisson writes.
+            AppKind::Transfers if self.writes.is_empty() => (self.write_size, Some(now + self.poisson_gap())),
+            // Listed transfers come one at a time, even two due at one instant.
+            AppKind::Transfers => match self.writes.get(self.next_write as usize) {
+                Some(&(at, b)) if at <= now => {
+                    self.next_write += 1;
+                    (b, self.writes.get(self.next_write as usize).map(|w| w.0))
+                }
+                w => (0, w.map(|w| w.0)),
+            },
             AppKind::OnOff => {
                 let bytes = if self.in_on_period(now) { self.write_size } else { 0 };
                 let mut next = now + self.write_interval;
@@ -122,6 +137,7 @@ impl App {
         match self.kind {
             AppKind::Bulk => self.bulk_bytes < UNBOUNDED,
             AppKind::Scripted => self.next_write as usize >= self.writes.len(),
+            AppKind::Transfers => !self.writes.is_empty() && self.next_write as usize >= self.writes.len(),
             _ => false,
         }
     }

@@ -27,10 +27,12 @@ use crate::trace::{EventKind, EventLog, FlowSeries, RecoverySeries, SectionDiges
 
 mod aqm;
 mod live;
+pub mod ping;
 mod recording;
 mod summary;
 #[cfg(test)]
 mod tests;
+pub mod transfers;
 mod world;
 
 use world::Endpoint;
@@ -89,6 +91,10 @@ pub struct Simulation {
     /// Bytes each application has ready when its flow starts.
     first_bytes: Vec<u64>,
     completion: Vec<Option<Ns>>,
+    /// Per flow, its short transfers (`transfers` applications only; `sim/transfers.rs`).
+    transfers: Vec<Option<Box<transfers::Transfers>>>,
+    /// Some flow makes short transfers.
+    any_transfers: bool,
     finished: bool,
     events_processed: u64,
     digests: std::cell::RefCell<SectionDigests>,
@@ -238,6 +244,19 @@ impl Simulation {
             drops: vec![Drops::default(); n],
             qdelay: vec![Default::default(); n],
             cross: vec![CrossStats::default(); s.cross.len()],
+            pings: s
+                .cross
+                .iter()
+                .map(|c| {
+                    (c.kind == crate::scenario::CrossKind::Ping).then(|| {
+                        Box::new(ping::PingLog {
+                            start: secs_to_ns(c.start),
+                            interval: secs_to_ns(c.interval).max(1),
+                            rows: Vec::new(),
+                        })
+                    })
+                })
+                .collect(),
             tput: ThroughputTable::new(n + s.cross.len(), secs_to_ns(s.trace.throughput_bin)),
             scripted,
             spurious: vec![Default::default(); n],
@@ -303,6 +322,15 @@ impl Simulation {
             starts,
             first_bytes,
             completion: vec![None; n],
+            transfers: s
+                .flows
+                .iter()
+                .map(|f| (f.app.kind == crate::scenario::AppKind::Transfers).then(Box::default))
+                .collect(),
+            any_transfers: s
+                .flows
+                .iter()
+                .any(|f| f.app.kind == crate::scenario::AppKind::Transfers),
             finished: false,
             events_processed: 0,
             digests: Default::default(),
@@ -593,7 +621,12 @@ impl Simulation {
                         self.world.schedule(at, Event::AppWrite { flow });
                     }
                 }
-                if bytes > 0 && self.senders[i].app_write(&mut self.world, bytes) {
+                if self.any_transfers && self.transfers[i].is_some() {
+                    if bytes > 0 {
+                        self.transfer_due(i, bytes);
+                        self.record(flow);
+                    }
+                } else if bytes > 0 && self.senders[i].app_write(&mut self.world, bytes) {
                     self.record(flow);
                 } else if self.explain {
                     self.drain_why(i);
@@ -607,7 +640,10 @@ impl Simulation {
                 if let (Some(log), true) = (self.senders[i].writes.as_mut(), bytes > 0) {
                     log.write(self.world.now, bytes, written);
                 }
-                self.senders[i].start(&mut self.world);
+                // A transfers flow opens a connection per transfer, when it is due.
+                if !self.any_transfers || self.transfers[i].is_none() {
+                    self.senders[i].start(&mut self.world);
+                }
                 self.record(flow);
             }
             Event::Timeline { index } => {
@@ -670,6 +706,9 @@ impl Simulation {
             self.senders[i].on_ack(&mut self.world, &pkt);
         }
         self.resume_writes(i);
+        if self.any_transfers {
+            self.transfer_acked(i);
+        }
         let w = &mut self.world;
         let s = &self.senders[i];
         if self.completion[i].is_none() && self.apps[i].exhausted() && s.app_written > 0 && s.snd_una == s.app_written {
@@ -782,6 +821,16 @@ impl Simulation {
     /// A flow's per-write measurements (None for a bulk sender).
     pub fn writes(&self, flow: usize) -> Option<&crate::thin::WriteLog> {
         self.senders.get(flow).and_then(|s| s.writes.as_ref())
+    }
+
+    /// A flow's short transfers (None unless its application is `transfers`).
+    pub fn transfers(&self, flow: usize) -> Option<&transfers::Transfers> {
+        self.transfers.get(flow).and_then(|t| t.as_deref())
+    }
+
+    /// A cross-traffic source's ping samples (None unless it is a ping source).
+    pub fn pings(&self, source: usize) -> Option<&ping::PingLog> {
+        self.world.pings.get(source).and_then(|p| p.as_deref())
     }
 
     /// The event log.

@@ -108,11 +108,18 @@ pub enum EventKind {
     AqmDrop = 35,
     /// A queue discipline dropped an ACK.
     AckAqmDrop = 36,
+    /// A short transfer began on a fresh connection (`sim/transfers.rs`): `seq` = its first
+    /// byte, `len` = its bytes (saturating), `seg` = its number in the flow (from 0), `tx`
+    /// = how long it waited for the transfer before it, µs (saturating).
+    TransferStart = 37,
+    /// A short transfer's last byte was acknowledged: `seq` = its end, `len` = its
+    /// completion time (from when it was due), µs (saturating), `seg` = its number.
+    TransferEnd = 38,
 }
 
 impl EventKind {
     /// Every kind, in code order.
-    pub const ALL: [EventKind; 37] = [
+    pub const ALL: [EventKind; 39] = [
         EventKind::DataSend,
         EventKind::Retransmit,
         EventKind::QueueDrop,
@@ -150,6 +157,8 @@ impl EventKind {
         EventKind::TailLossProbe,
         EventKind::AqmDrop,
         EventKind::AckAqmDrop,
+        EventKind::TransferStart,
+        EventKind::TransferEnd,
     ];
 
     /// Name used in CSV and JSON.
@@ -192,6 +201,8 @@ impl EventKind {
             EventKind::TailLossProbe => "tail_loss_probe",
             EventKind::AqmDrop => "aqm_drop",
             EventKind::AckAqmDrop => "ack_aqm_drop",
+            EventKind::TransferStart => "transfer_start",
+            EventKind::TransferEnd => "transfer_end",
         }
     }
 

@@ -35,6 +35,8 @@ pub struct World {
     pub qdelay: Vec<crate::delay::Delays>,
     /// What became of each cross-traffic source's packets.
     pub cross: Vec<CrossStats>,
+    /// Per cross-traffic source, a ping source's samples (`sim/ping.rs`).
+    pub pings: Vec<Option<Box<super::ping::PingLog>>>,
     /// Bytes per class per bin (flows, then cross sources).
     pub tput: ThroughputTable,
     /// Scripted drops per flow, sorted: (segment, attempt).
@@ -435,6 +437,9 @@ impl World {
         }
         self.tput
             .add(self.now, self.now, class, Col::Delivered, pkt.size as u64);
+        if self.pings[pkt.flow as usize].is_some() {
+            self.ping_arrive(link, pkt);
+        }
     }
 }
 
