@@ -222,7 +222,14 @@ impl Simulation {
         // A managed direction (a queue discipline) is fed and feeds as a scheduled one.
         let fifo = b.scheduler != SchedulerKind::Reservation;
         let (fwd_fifo, rev_fifo) = (fifo && links[0].qdisc.is_none(), fifo && links[1].qdisc.is_none());
-        let one_feed = |reverse: bool| n == 1 && !s.cross.iter().any(|c| c.reverse == reverse);
+        // A ping source feeds both directions (its echoes come back on the other).
+        let one_feed = |reverse: bool| {
+            n == 1
+                && !s
+                    .cross
+                    .iter()
+                    .any(|c| c.reverse == reverse || c.kind == crate::scenario::CrossKind::Ping)
+        };
         links[0].express_in = fwd_fifo && one_feed(false);
         links[1].express_in = rev_fifo && one_feed(true);
         for i in 0..n as u32 {
@@ -244,19 +251,7 @@ impl Simulation {
             drops: vec![Drops::default(); n],
             qdelay: vec![Default::default(); n],
             cross: vec![CrossStats::default(); s.cross.len()],
-            pings: s
-                .cross
-                .iter()
-                .map(|c| {
-                    (c.kind == crate::scenario::CrossKind::Ping).then(|| {
-                        Box::new(ping::PingLog {
-                            start: secs_to_ns(c.start),
-                            interval: secs_to_ns(c.interval).max(1),
-                            rows: Vec::new(),
-                        })
-                    })
-                })
-                .collect(),
+            pings: ping::logs(&s.cross),
             tput: ThroughputTable::new(n + s.cross.len(), secs_to_ns(s.trace.throughput_bin)),
             scripted,
             spurious: vec![Default::default(); n],
@@ -283,12 +278,23 @@ impl Simulation {
         }
         // Bulk data available at each flow's start, and each application's first write.
         let mut first_bytes = Vec::with_capacity(n);
+        // A transfers flow opens a connection per transfer, when it is due: it has no
+        // start event of its own, and its writes are transfers.
         for (i, app) in apps.iter_mut().enumerate() {
-            world.schedule(starts[i], Event::FlowStart { flow: i as u32 });
+            let flow = i as u32;
+            let transfers = s.flows[i].app.kind == crate::scenario::AppKind::Transfers;
+            if !transfers {
+                world.schedule(starts[i], Event::FlowStart { flow });
+            }
             let (bytes, at) = app.first();
             first_bytes.push(bytes);
             if let Some(at) = at {
-                world.schedule(at, Event::AppWrite { flow: i as u32 });
+                let ev = if transfers {
+                    Event::TransferDue { flow }
+                } else {
+                    Event::AppWrite { flow }
+                };
+                world.schedule(at, ev);
             }
         }
         for (k, e) in s.timeline.iter().enumerate() {
@@ -621,12 +627,7 @@ impl Simulation {
                         self.world.schedule(at, Event::AppWrite { flow });
                     }
                 }
-                if self.any_transfers && self.transfers[i].is_some() {
-                    if bytes > 0 {
-                        self.transfer_due(i, bytes);
-                        self.record(flow);
-                    }
-                } else if bytes > 0 && self.senders[i].app_write(&mut self.world, bytes) {
+                if bytes > 0 && self.senders[i].app_write(&mut self.world, bytes) {
                     self.record(flow);
                 } else if self.explain {
                     self.drain_why(i);
@@ -640,10 +641,7 @@ impl Simulation {
                 if let (Some(log), true) = (self.senders[i].writes.as_mut(), bytes > 0) {
                     log.write(self.world.now, bytes, written);
                 }
-                // A transfers flow opens a connection per transfer, when it is due.
-                if !self.any_transfers || self.transfers[i].is_none() {
-                    self.senders[i].start(&mut self.world);
-                }
+                self.senders[i].start(&mut self.world);
                 self.record(flow);
             }
             Event::Timeline { index } => {
@@ -654,6 +652,7 @@ impl Simulation {
                 self.apply_timeline(index);
             }
             Event::LinkService { link, gen } => self.world.on_service(link, gen),
+            Event::TransferDue { flow } => self.on_transfer_due(flow),
             Event::CrossSend { source } => {
                 let src = &mut self.cross[source as usize];
                 let pkt = src.emit();
@@ -706,12 +705,17 @@ impl Simulation {
             self.senders[i].on_ack(&mut self.world, &pkt);
         }
         self.resume_writes(i);
-        if self.any_transfers {
-            self.transfer_acked(i);
-        }
-        let w = &mut self.world;
         let s = &self.senders[i];
-        if self.completion[i].is_none() && self.apps[i].exhausted() && s.app_written > 0 && s.snd_una == s.app_written {
+        // (A transfers application is always "exhausted" here: everything written is
+        // acknowledged is when its running transfer completes; the check stays off the path
+        // of every other flow's ACKs.)
+        if self.completion[i].is_none()
+            && self.apps[i].exhausted()
+            && s.app_written > 0
+            && s.snd_una == s.app_written
+            && (!self.any_transfers || self.transfers[i].is_none() || self.transfer_acked(i))
+        {
+            let (w, s) = (&mut self.world, &self.senders[i]);
             self.completion[i] = Some(w.now);
             w.log(pkt.flow, EventKind::FlowComplete, s.snd_una, 0, 0, 0);
         }

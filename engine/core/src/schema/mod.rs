@@ -860,9 +860,7 @@ mod tests {
             j["flows"][0]["app"]["write_interval"] = json!(0.02);
             let f = field.trim_start_matches("flows[].app.");
             if kind == "transfers" && f != "writes" {
-                // Short transfers read write_size and write_interval when they are drawn,
-                // that is, when no list is given.
-                j["flows"][0]["app"]["writes"] = json!([]);
+                j["flows"][0]["app"]["writes"] = json!([]); // drawn transfers read these
             }
             j["flows"][0]["app"][f] = value;
             let mut sim = crate::sim::Simulation::from_json(&j.to_string()).expect("a valid scenario");

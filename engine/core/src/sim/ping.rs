@@ -3,6 +3,8 @@
 //! echoes it back across the other direction, and the echo's arrival is a round-trip-time
 //! sample: now − the probe's send time (`start + k · interval`, exact integers). A probe
 //! or echo lost on the way (a full queue, a queue discipline, random loss) gives none.
+//! The source's packet counters count probes and echoes alike (sent, delivered, dropped);
+//! its delivered bytes and the throughput table count the probes only.
 
 use super::World;
 use crate::net::Packet;
@@ -24,16 +26,19 @@ pub struct PingLog {
     pub rows: Vec<(Ns, Ns)>,
 }
 
-impl PingLog {
-    /// Rows as the page reads them (see `Transfers::cols`).
-    pub fn cols(&self, from: usize, columns: u32) -> Vec<f64> {
-        let secs = crate::time::ns_to_secs;
-        let mut out = Vec::new();
-        for &(t, rtt) in self.rows.iter().skip(from) {
-            let cells = [secs(t), secs(rtt)];
-            out.extend((0..2).filter(|k| columns & (1 << k) != 0).map(|k| cells[k]));
-        }
-        out
+impl crate::trace::Table for PingLog {
+    type Row = (Ns, Ns);
+    const COLUMNS: &'static [&'static str] = &PING_COLUMNS;
+    fn rows(&self) -> &[(Ns, Ns)] {
+        &self.rows
+    }
+    fn field(name: &str) -> Option<crate::trace::Field<(Ns, Ns)>> {
+        use crate::time::ns_to_secs;
+        Some(match name {
+            "t" => |r| ns_to_secs(r.0),
+            "rtt" => |r| ns_to_secs(r.1),
+            _ => return None,
+        })
     }
 }
 
@@ -72,6 +77,23 @@ impl PingSummary {
     }
 }
 
+/// Each cross-traffic source's ping log (None for the other kinds).
+pub(super) fn logs(cross: &[crate::scenario::CrossCfg]) -> Vec<Option<Box<PingLog>>> {
+    let ns = crate::time::secs_to_ns;
+    let ping = |c: &crate::scenario::CrossCfg| {
+        let (start, interval) = (ns(c.start), ns(c.interval).max(1));
+        Box::new(PingLog {
+            start,
+            interval,
+            rows: Vec::new(),
+        })
+    };
+    cross
+        .iter()
+        .map(|c| (c.kind == crate::scenario::CrossKind::Ping).then(|| ping(c)))
+        .collect()
+}
+
 impl World {
     /// A ping source's packet reached the far end of bottleneck direction `link` intact: a
     /// probe (tx 1) is echoed on the other direction; an echo (tx 2) is a sample.
@@ -81,6 +103,8 @@ impl World {
             return;
         };
         if pkt.tx == 1 {
+            // The echo is a packet the source's far end sends: counted among its sent.
+            self.cross[pkt.flow as usize].sent_packets += 1;
             self.transmit(link ^ 1, Packet { tx: 2, ..pkt });
         } else {
             let sent = log.start.saturating_add(log.interval.saturating_mul(pkt.seq));

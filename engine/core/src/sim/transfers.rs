@@ -48,17 +48,23 @@ impl Transfers {
     pub fn begun(&self) -> u32 {
         self.begun
     }
+}
 
-    /// Rows as the page reads them, column by column: `columns` is a bit mask over
-    /// [`TRANSFER_COLUMNS`]; each row gives the chosen columns in order, from row `from`.
-    pub fn cols(&self, from: usize, columns: u32) -> Vec<f64> {
-        let secs = crate::time::ns_to_secs;
-        let mut out = Vec::new();
-        for r in self.rows.iter().skip(from) {
-            let cells = [secs(r.due), r.bytes as f64, secs(r.began), secs(r.completion)];
-            out.extend((0..4).filter(|k| columns & (1 << k) != 0).map(|k| cells[k]));
-        }
-        out
+impl crate::trace::Table for Transfers {
+    type Row = TransferRow;
+    const COLUMNS: &'static [&'static str] = &TRANSFER_COLUMNS;
+    fn rows(&self) -> &[TransferRow] {
+        &self.rows
+    }
+    fn field(name: &str) -> Option<crate::trace::Field<TransferRow>> {
+        use crate::time::ns_to_secs;
+        Some(match name {
+            "t" => |r| ns_to_secs(r.due),
+            "bytes" => |r| r.bytes as f64,
+            "began" => |r| ns_to_secs(r.began),
+            "completion" => |r| ns_to_secs(r.completion),
+            _ => return None,
+        })
     }
 }
 
@@ -108,9 +114,24 @@ impl TransferSummary {
 }
 
 impl Simulation {
-    /// A transfer of flow `i` is due now: it begins, or waits for the running one.
+    /// A transfer of flow `flow` is due now (its application's write event): it begins, or
+    /// waits for the running one; the next one is scheduled.
     #[cold]
-    pub(super) fn transfer_due(&mut self, i: usize, bytes: u64) {
+    #[inline(never)]
+    pub(super) fn on_transfer_due(&mut self, flow: u32) {
+        let i = flow as usize;
+        let (bytes, next) = self.apps[i].on_write(self.world.now);
+        if let Some(at) = next {
+            self.world.schedule(at, crate::event::Event::TransferDue { flow });
+        }
+        if bytes > 0 {
+            self.transfer_due(i, bytes);
+            self.record(flow);
+        }
+    }
+
+    /// A transfer of flow `i` is due now: it begins, or waits for the running one.
+    fn transfer_due(&mut self, i: usize, bytes: u64) {
         let now = self.world.now;
         let Some(t) = self.transfers[i].as_deref_mut() else {
             return;
@@ -146,34 +167,34 @@ impl Simulation {
         self.senders[i].start(&mut self.world);
     }
 
-    /// After an ACK reached flow `i`'s sender: the running transfer completes once its last
-    /// byte is acknowledged, and the next waiting one begins at once.
+    /// Everything flow `i`'s sender was handed is acknowledged: the running transfer (if
+    /// any) completes, and the next waiting one begins at once. Returns whether the flow is
+    /// done: its list of transfers all due, none waiting and none running.
     #[cold]
-    pub(super) fn transfer_acked(&mut self, i: usize) {
+    #[inline(never)]
+    pub(super) fn transfer_acked(&mut self, i: usize) -> bool {
         let una = self.senders[i].snd_una;
         let Some(t) = self.transfers[i].as_deref_mut() else {
-            return;
+            return false;
         };
-        let Some((due, began, bytes, end)) = t.running else {
-            return;
-        };
-        if una < end {
-            return;
+        if let Some((due, began, bytes, end)) = t.running.filter(|r| una >= r.3) {
+            let now = self.world.now;
+            t.running = None;
+            t.rows.push(TransferRow {
+                due,
+                began,
+                bytes,
+                completion: now - due,
+            });
+            let number = t.begun - 1;
+            let next = t.waiting.pop_front();
+            let us = u32::try_from((now - due) / 1_000).unwrap_or(u32::MAX);
+            self.world.log(i as u32, EventKind::TransferEnd, end, us, number, 0);
+            if let Some((due, bytes)) = next {
+                self.begin_transfer(i, due, bytes);
+            }
         }
-        let now = self.world.now;
-        t.running = None;
-        t.rows.push(TransferRow {
-            due,
-            began,
-            bytes,
-            completion: now - due,
-        });
-        let number = t.begun - 1;
-        let next = t.waiting.pop_front();
-        let us = u32::try_from((now - due) / 1_000).unwrap_or(u32::MAX);
-        self.world.log(i as u32, EventKind::TransferEnd, end, us, number, 0);
-        if let Some((due, bytes)) = next {
-            self.begin_transfer(i, due, bytes);
-        }
+        let t = self.transfers[i].as_deref().expect("a transfers flow");
+        t.running.is_none() && t.waiting.is_empty() && self.apps[i].all_written()
     }
 }

@@ -421,6 +421,7 @@ impl World {
 
     /// A cross-traffic packet reached the far end of the bottleneck (its sink).
     #[cold]
+    #[inline(never)]
     fn cross_arrive(&mut self, link: u32, pkt: Packet) {
         let st = &mut self.cross[pkt.flow as usize];
         if pkt.fate != Fate::Ok {
@@ -428,6 +429,11 @@ impl World {
             return;
         }
         st.delivered_packets += 1;
+        if pkt.tx == 2 {
+            // A ping echo (`sim/ping.rs`): a packet, but not among the delivered bytes nor
+            // in the throughput table (the probe's are).
+            return self.ping_arrive(link, pkt);
+        }
         st.delivered_bytes += pkt.size as u64;
         // Throughput classes: the flows, then the cross sources.
         let class = self.drops.len() + pkt.flow as usize;
