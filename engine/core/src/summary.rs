@@ -122,6 +122,10 @@ pub struct FlowSummary {
     pub completion_time_s: Option<f64>,
     /// Seconds from the flow's start to now.
     pub active_time_s: f64,
+    /// Short transfers (a `transfers` application; omitted otherwise): how many began and
+    /// completed, their completion times' mean and nearest-rank percentiles, and the list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transfers: Option<crate::sim::transfers::TransferSummary>,
 }
 
 /// Metrics of a run.
@@ -158,7 +162,7 @@ pub struct Summary {
 pub struct CrossSummary {
     /// Index in `cross`.
     pub source: u32,
-    /// cbr, poisson or on_off.
+    /// cbr, poisson, on_off or ping.
     pub kind: crate::scenario::CrossKind,
     /// Configured rate, bit/s.
     pub rate_bps: u64,
@@ -169,6 +173,9 @@ pub struct CrossSummary {
     pub stats: crate::cross::CrossStats,
     /// Delivered bytes · 8 over the time the source was active so far (start to stop).
     pub delivered_bps: f64,
+    /// A ping source's round-trip times (omitted for other kinds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ping: Option<crate::sim::ping::PingSummary>,
 }
 
 /// Jain's fairness index of `xs`: (Σx)² / (n·Σx²). 1 when every x is equal, 1/n when one

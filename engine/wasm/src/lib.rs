@@ -94,7 +94,9 @@ pub fn codes_json() -> String {
            "event_columns": EVENT_COLUMNS, "validation_columns": VALIDATION_COLUMNS,
            "recovery_columns": RECOVERY_COLUMNS, "loss_timer_kinds": LOSS_TIMER_KINDS,
            "throughput_columns": THROUGHPUT_COLUMNS, "write_columns": WRITE_COLUMNS,
-           "decision_index_columns": DECISION_INDEX_COLUMNS, "queue_columns": QUEUE_COLUMNS})
+           "decision_index_columns": DECISION_INDEX_COLUMNS, "queue_columns": QUEUE_COLUMNS,
+           "transfer_columns": cwndlab_core::sim::transfers::TRANSFER_COLUMNS,
+           "ping_columns": cwndlab_core::sim::ping::PING_COLUMNS})
     .to_string()
 }
 
@@ -381,6 +383,36 @@ impl Sim {
             self.sim
                 .writes(flow as usize)
                 .map(|w| w.columns(from as usize, columns)),
+        )
+    }
+
+    /// Rows in a flow's transfers table (0 unless its application is `transfers`).
+    pub fn transfers_len(&self, flow: u32) -> u32 {
+        self.sim.transfers(flow as usize).map_or(0, |t| t.len() as u32)
+    }
+
+    /// Transfers-table columns of a flow from row `from` selected by `columns` (bit i of t,
+    /// bytes, began, completion; 0xf = all), one after another.
+    pub fn transfers_cols(&self, flow: u32, from: u32, columns: u32) -> Box<[f64]> {
+        boxed(
+            self.sim
+                .transfers(flow as usize)
+                .map(|t| t.columns(from as usize, columns)),
+        )
+    }
+
+    /// Rows in a cross-traffic source's ping table (0 unless it is a ping source).
+    pub fn pings_len(&self, source: u32) -> u32 {
+        self.sim.pings(source as usize).map_or(0, |p| p.len() as u32)
+    }
+
+    /// Ping-table columns of a source from row `from` selected by `columns` (bit i of t,
+    /// rtt; 0x3 = both), one after another.
+    pub fn pings_cols(&self, source: u32, from: u32, columns: u32) -> Box<[f64]> {
+        boxed(
+            self.sim
+                .pings(source as usize)
+                .map(|p| p.columns(from as usize, columns)),
         )
     }
 

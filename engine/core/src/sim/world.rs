@@ -35,6 +35,8 @@ pub struct World {
     pub qdelay: Vec<crate::delay::Delays>,
     /// What became of each cross-traffic source's packets.
     pub cross: Vec<CrossStats>,
+    /// Per cross-traffic source, a ping source's samples (`sim/ping.rs`).
+    pub pings: Vec<Option<Box<super::ping::PingLog>>>,
     /// Bytes per class per bin (flows, then cross sources).
     pub tput: ThroughputTable,
     /// Scripted drops per flow, sorted: (segment, attempt).
@@ -428,6 +430,7 @@ impl World {
 
     /// A cross-traffic packet reached the far end of the bottleneck (its sink).
     #[cold]
+    #[inline(never)]
     fn cross_arrive(&mut self, link: u32, pkt: Packet) {
         let st = &mut self.cross[pkt.flow as usize];
         if pkt.fate != Fate::Ok {
@@ -435,6 +438,11 @@ impl World {
             return;
         }
         st.delivered_packets += 1;
+        if pkt.tx == 2 {
+            // A ping echo (`sim/ping.rs`): a packet, but not among the delivered bytes nor
+            // in the throughput table (the probe's are).
+            return self.ping_arrive(link, pkt);
+        }
         st.delivered_bytes += pkt.size as u64;
         // Throughput classes: the flows, then the cross sources.
         let class = self.drops.len() + pkt.flow as usize;
@@ -444,6 +452,9 @@ impl World {
         }
         self.tput
             .add(self.now, self.now, class, Col::Delivered, pkt.size as u64);
+        if self.pings[pkt.flow as usize].is_some() {
+            self.ping_arrive(link, pkt);
+        }
     }
 }
 
