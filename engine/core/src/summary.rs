@@ -125,7 +125,7 @@ pub struct FlowSummary {
     /// Short transfers (a `transfers` application; omitted otherwise): how many began and
     /// completed, their completion times' mean and nearest-rank percentiles, and the list.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub transfers: Option<crate::sim::transfers::TransferSummary>,
+    pub transfers: Option<TransferSummary>,
 }
 
 /// Metrics of a run.
@@ -175,7 +175,7 @@ pub struct CrossSummary {
     pub delivered_bps: f64,
     /// A ping source's round-trip times (omitted for other kinds).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ping: Option<crate::sim::ping::PingSummary>,
+    pub ping: Option<PingSummary>,
 }
 
 /// Jain's fairness index of `xs`: (Σx)² / (n·Σx²). 1 when every x is equal, 1/n when one
@@ -201,4 +201,40 @@ mod tests {
         let j = jain_index(&[8.0, 5.0, 5.0, 0.5]).unwrap();
         assert!((j - 342.25 / 457.0).abs() < 1e-12, "{j}");
     }
+}
+
+/// What the summary reports of a flow's transfers.
+#[derive(Clone, Debug, Serialize)]
+pub struct TransferSummary {
+    /// Transfers begun.
+    pub started: u32,
+    /// Transfers completed.
+    pub completed: u32,
+    /// Mean completion time, s (null when none completed).
+    pub mean_s: Option<f64>,
+    /// Median completion time, s (nearest rank).
+    pub p50_s: Option<f64>,
+    /// 90th percentile, s (nearest rank).
+    pub p90_s: Option<f64>,
+    /// 99th percentile, s (nearest rank).
+    pub p99_s: Option<f64>,
+    /// Every completion time, s, in completion order.
+    pub completion_times_s: Vec<f64>,
+}
+
+/// What the summary reports of a ping source.
+#[derive(Clone, Debug, Serialize)]
+pub struct PingSummary {
+    /// Echoes received (RTT samples).
+    pub samples: u64,
+    /// Probes or echoes dropped (queue, discipline or random loss).
+    pub lost: u64,
+    /// Mean RTT, s (null without samples).
+    pub mean_s: Option<f64>,
+    /// Median RTT, s (nearest rank).
+    pub p50_s: Option<f64>,
+    /// 90th percentile, s.
+    pub p90_s: Option<f64>,
+    /// 99th percentile, s.
+    pub p99_s: Option<f64>,
 }

@@ -10,7 +10,7 @@ use super::World;
 use crate::net::Packet;
 use crate::tcp::env::Env;
 use crate::time::Ns;
-use serde::Serialize;
+use crate::summary::PingSummary;
 
 /// Columns of the page's ping table (`Sim.pings_cols`): send time and RTT, seconds.
 pub const PING_COLUMNS: [&str; 2] = ["t", "rtt"];
@@ -40,23 +40,6 @@ impl crate::trace::Table for PingLog {
             _ => return None,
         })
     }
-}
-
-/// What the summary reports of a ping source.
-#[derive(Clone, Debug, Serialize)]
-pub struct PingSummary {
-    /// Echoes received (RTT samples).
-    pub samples: u64,
-    /// Probes or echoes dropped (queue, discipline or random loss).
-    pub lost: u64,
-    /// Mean RTT, s (null without samples).
-    pub mean_s: Option<f64>,
-    /// Median RTT, s (nearest rank).
-    pub p50_s: Option<f64>,
-    /// 90th percentile, s.
-    pub p90_s: Option<f64>,
-    /// 99th percentile, s.
-    pub p99_s: Option<f64>,
 }
 
 impl PingSummary {

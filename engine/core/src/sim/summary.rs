@@ -81,7 +81,7 @@ impl Simulation {
                     completion_time_s: self.completion[i].map(ns_to_secs),
                     transfers: self.transfers[i]
                         .as_deref()
-                        .map(crate::sim::transfers::TransferSummary::of),
+                        .map(crate::summary::TransferSummary::of),
                     active_time_s: active,
                 }
             })
@@ -109,7 +109,7 @@ impl Simulation {
                     },
                     ping: self.world.pings[k]
                         .as_deref()
-                        .map(|p| crate::sim::ping::PingSummary::of(p, stats.queue_drops + stats.error_drops)),
+                        .map(|p| crate::summary::PingSummary::of(p, stats.queue_drops + stats.error_drops)),
                 }
             })
             .collect();

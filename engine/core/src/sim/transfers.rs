@@ -10,7 +10,7 @@ use super::Simulation;
 use crate::tcp::env::Env;
 use crate::time::Ns;
 use crate::trace::EventKind;
-use serde::Serialize;
+use crate::summary::TransferSummary;
 use std::collections::VecDeque;
 
 /// Columns of the page's transfers table (`Sim.transfers_cols`): due time, bytes, when it
@@ -66,25 +66,6 @@ impl crate::trace::Table for Transfers {
             _ => return None,
         })
     }
-}
-
-/// What the summary reports of a flow's transfers.
-#[derive(Clone, Debug, Serialize)]
-pub struct TransferSummary {
-    /// Transfers begun.
-    pub started: u32,
-    /// Transfers completed.
-    pub completed: u32,
-    /// Mean completion time, s (null when none completed).
-    pub mean_s: Option<f64>,
-    /// Median completion time, s (nearest rank).
-    pub p50_s: Option<f64>,
-    /// 90th percentile, s (nearest rank).
-    pub p90_s: Option<f64>,
-    /// 99th percentile, s (nearest rank).
-    pub p99_s: Option<f64>,
-    /// Every completion time, s, in completion order.
-    pub completion_times_s: Vec<f64>,
 }
 
 /// The nearest-rank percentile p (0–100) of sorted values: the ⌈p·n/100⌉-th smallest.
