@@ -7,10 +7,10 @@
 //! its delivered bytes and the throughput table count the probes only.
 
 use super::World;
-use crate::net::Packet;
+use crate::net::{Fate, Packet, PktKind};
+use crate::summary::PingSummary;
 use crate::tcp::env::Env;
 use crate::time::Ns;
-use crate::summary::PingSummary;
 
 /// Columns of the page's ping table (`Sim.pings_cols`): send time and RTT, seconds.
 pub const PING_COLUMNS: [&str; 2] = ["t", "rtt"];
@@ -78,19 +78,38 @@ pub(super) fn logs(cross: &[crate::scenario::CrossCfg]) -> Vec<Option<Box<PingLo
 }
 
 impl World {
-    /// A ping source's packet reached the far end of bottleneck direction `link` intact: a
-    /// probe (tx 1) is echoed on the other direction; an echo (tx 2) is a sample.
+    /// A ping source's packet reached the far end of bottleneck direction `link`: dropped
+    /// on the wire (as any cross packet), a probe (tx 1: its bytes delivered, echoed on the
+    /// other direction) or an echo (tx 2: a sample; a packet, but not among the delivered
+    /// bytes nor in the throughput table, the probe's are).
     #[cold]
-    pub(super) fn ping_arrive(&mut self, link: u32, pkt: Packet) {
-        let Some(log) = self.pings.get_mut(pkt.flow as usize).and_then(|p| p.as_deref_mut()) else {
+    #[inline(never)]
+    pub(super) fn ping_arrive(&mut self, link: u32, source: u32, seq: u64, tx: u32, size: u32, fate: Fate) {
+        let k = source as usize;
+        if fate != Fate::Ok {
+            self.cross[k].error_drops += 1;
             return;
-        };
-        if pkt.tx == 1 {
-            // The echo is a packet the source's far end sends: counted among its sent.
-            self.cross[pkt.flow as usize].sent_packets += 1;
-            self.transmit(link ^ 1, Packet { tx: 2, ..pkt });
-        } else {
-            let sent = log.start.saturating_add(log.interval.saturating_mul(pkt.seq));
+        }
+        self.cross[k].delivered_packets += 1;
+        if tx == 1 {
+            self.cross_delivered(link, source, size);
+            // The echo is a packet the source's far end sends (counted among its sent):
+            // the probe again, as `CrossSource::emit` made it, with tx 2.
+            self.cross[k].sent_packets += 1;
+            let echo = Packet {
+                flow: source,
+                kind: PktKind::Udp,
+                seq,
+                len: size,
+                seg: seq as u32,
+                tx: 2,
+                size,
+                fate: Fate::Ok,
+                ecn: 0,
+            };
+            self.transmit(link ^ 1, echo);
+        } else if let Some(log) = self.pings[k].as_deref_mut() {
+            let sent = log.start.saturating_add(log.interval.saturating_mul(seq));
             log.rows.push((sent, self.now - sent));
         }
     }

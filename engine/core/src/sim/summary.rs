@@ -79,9 +79,7 @@ impl Simulation {
                     rtt_mean_ms: s.rtt_samples.mean_ms(),
                     rtt_p95_ms: s.rtt_samples.p95_ms(),
                     completion_time_s: self.completion[i].map(ns_to_secs),
-                    transfers: self.transfers[i]
-                        .as_deref()
-                        .map(crate::summary::TransferSummary::of),
+                    transfers: self.transfers[i].as_deref().map(crate::summary::TransferSummary::of),
                     active_time_s: active,
                 }
             })

@@ -7,10 +7,10 @@
 //! as a user would count it.
 
 use super::Simulation;
+use crate::summary::TransferSummary;
 use crate::tcp::env::Env;
 use crate::time::Ns;
 use crate::trace::EventKind;
-use crate::summary::TransferSummary;
 use std::collections::VecDeque;
 
 /// Columns of the page's transfers table (`Sim.transfers_cols`): due time, bytes, when it
