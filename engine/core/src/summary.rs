@@ -222,6 +222,19 @@ pub struct TransferSummary {
     pub completion_times_s: Vec<f64>,
 }
 
+/// The summary CSV's transfer columns (`summary.csv`, the last five) and the field of
+/// [`TransferSummary`] each holds: the page's transfers view names its columns by these.
+pub const TRANSFER_SUMMARY_COLUMNS: [(&str, &str); 5] = [
+    ("transfers_completed", "completed"),
+    ("transfer_mean_s", "mean_s"),
+    ("transfer_p50_s", "p50_s"),
+    ("transfer_p90_s", "p90_s"),
+    ("transfer_p99_s", "p99_s"),
+];
+
+/// The fields of [`PingSummary`], in the order the page's transfers view shows them.
+pub const PING_SUMMARY_FIELDS: [&str; 6] = ["samples", "lost", "mean_s", "p50_s", "p90_s", "p99_s"];
+
 /// What the summary reports of a ping source.
 #[derive(Clone, Debug, Serialize)]
 pub struct PingSummary {

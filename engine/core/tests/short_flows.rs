@@ -151,3 +151,28 @@ fn ping_behind_a_full_thousand_packet_buffer_waits_for_the_queue_to_drain() {
     assert!(p.p50_s.unwrap() > 0.5, "{p:?}");
     assert!(p.lost > 0, "probes arriving at the full buffer are dropped");
 }
+
+#[test]
+fn the_summary_columns_the_page_names_are_the_csv_columns_and_the_summary_fields() {
+    use cwndlab_core::export::tables::SUMMARY_FILE_COLUMNS;
+    use cwndlab_core::summary::{PING_SUMMARY_FIELDS, TRANSFER_SUMMARY_COLUMNS};
+    // The CSV's last five columns, in order.
+    let tail = &SUMMARY_FILE_COLUMNS[SUMMARY_FILE_COLUMNS.len() - 5..];
+    assert_eq!(tail, TRANSFER_SUMMARY_COLUMNS.map(|(c, _)| c));
+    // Each named field is in the summary's JSON, with the value the summary holds.
+    let sim = path(10_000_000, listed(&[(0.0, 14_600)]), true, 1);
+    let s = sim.summary();
+    let v = serde_json::to_value(&s).unwrap();
+    let t = &v["flows"][0]["transfers"];
+    for (_, field) in TRANSFER_SUMMARY_COLUMNS {
+        assert!(t.get(field).is_some(), "{field} in {t}");
+    }
+    assert_eq!(t["completed"], json!(1));
+    assert_eq!(t["p50_s"], json!((HANDSHAKE_10M + TEN_SEGMENTS_10M) as f64 / 1e9));
+    let v = serde_json::to_value(ping_path(false).summary()).unwrap();
+    let p = &v["cross"][0]["ping"];
+    for field in PING_SUMMARY_FIELDS {
+        assert!(p.get(field).is_some(), "{field} in {p}");
+    }
+    assert_eq!(p["p50_s"], json!(0.1001024));
+}

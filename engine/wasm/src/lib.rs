@@ -96,7 +96,9 @@ pub fn codes_json() -> String {
            "throughput_columns": THROUGHPUT_COLUMNS, "write_columns": WRITE_COLUMNS,
            "decision_index_columns": DECISION_INDEX_COLUMNS, "queue_columns": QUEUE_COLUMNS,
            "transfer_columns": cwndlab_core::sim::transfers::TRANSFER_COLUMNS,
-           "ping_columns": cwndlab_core::sim::ping::PING_COLUMNS})
+           "ping_columns": cwndlab_core::sim::ping::PING_COLUMNS,
+           "transfer_summary_columns": cwndlab_core::summary::TRANSFER_SUMMARY_COLUMNS,
+           "ping_summary_fields": cwndlab_core::summary::PING_SUMMARY_FIELDS})
     .to_string()
 }
 

@@ -766,4 +766,26 @@ describe('the scenario URL: the preset a scenario came from (preset=)', () => {
     expect(noticeFor(bad.notices, 'preset')).toContain('preset=fall-floyd-vegas-3drops is not a preset');
     expect([bad.state.preset, getAt(bad.state.scenario, 'duration')]).toEqual([null, 5]);
   });
+
+  it('round-trips short transfers and a ping source, with the transfers view', () => {
+    let scenario = defaultShareState().scenario;
+    scenario = setAt(scenario, 'flows[0].app.kind', 'transfers');
+    scenario = setAt(scenario, 'flows[0].app.writes', [
+      { at: 0.5, bytes: 14600 },
+      { at: 2, bytes: 100000 },
+    ]);
+    scenario = setAt(scenario, 'cross', [{ kind: 'ping', packet_size: 64, interval: 0.02 }]);
+    const state: ShareState = { ...defaultShareState(), scenario, plots: ['window', 'transfers'] };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    expect(query).toContain('plots=window,transfers');
+    expect(getAt(back.scenario, 'flows[0].app.kind')).toBe('transfers');
+    expect(getAt(back.scenario, 'flows[0].app.writes')).toEqual([
+      { at: 0.5, bytes: 14600 },
+      { at: 2, bytes: 100000 },
+    ]);
+    expect(getAt(back.scenario, 'cross[0].kind')).toBe('ping');
+    expect(getAt(back.scenario, 'cross[0].interval')).toBe(0.02);
+    expect(back.plots).toEqual(['window', 'transfers']);
+  });
 });
