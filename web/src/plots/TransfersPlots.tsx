@@ -5,6 +5,7 @@
 // number is the engine's summary (`flows[i].transfers`, `cross[k].ping`); the page sorts the
 // completion times for the CDF and computes nothing else.
 import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useAppState } from '../app/AppContext';
 import { PING_SUMMARY_FIELDS, TRANSFER_SUMMARY_COLUMNS } from '../engine/pkg/vocabulary';
 import type { PingSummary, TransferSummary } from '../engine/protocol';
@@ -53,11 +54,13 @@ function TransferCdf({ keys }: { keys: string[] }) {
 
 /** Each run's transfers: the engine's summary, columns named as in summary.csv. */
 function TransferTable({ keys }: { keys: string[] }) {
-  const rows = useAppState(
-    useShallowRows(keys.join(','), (s) =>
-      keys.map((key) => ({ key, label: runLabel(s.scenario, key), t: transfersOf(s, key) })),
-    ),
-  );
+  // Labels and the summaries' own objects: unchanged state, the same values (useShallow).
+  const flat = useAppState(useShallow((s) => keys.flatMap((key) => [runLabel(s.scenario, key), transfersOf(s, key)])));
+  const rows = keys.map((key, i) => ({
+    key,
+    label: String(flat[2 * i]),
+    t: (flat[2 * i + 1] ?? null) as TransferSummary | null,
+  }));
   return (
     <table className="transfer-table" data-table="transfers">
       <caption>Short transfers: the engine&apos;s summary (seconds)</caption>
@@ -94,19 +97,31 @@ function TransferTable({ keys }: { keys: string[] }) {
 
 /** Each run's ping sources: the engine's round trips, and what they mean in a sentence. */
 function PingTable({ keys }: { keys: string[] }) {
-  const rows = useAppState(
-    useShallowRows(keys.join(','), (s) =>
+  // Per ping source of each run: its run, label, source, probe size and the summary's own
+  // ping object (useShallow: unchanged state, the same values).
+  const flat = useAppState(
+    useShallow((s) =>
       keys.flatMap((key) =>
-        pingsOf(s, key).map((c) => ({
+        pingsOf(s, key).flatMap((c) => [
           key,
-          label: runLabel(s.scenario, key),
-          source: c.source,
-          size: getAt(s.scenario, `cross[${c.source}].packet_size`),
-          ping: c.ping,
-        })),
+          runLabel(s.scenario, key),
+          c.source,
+          getAt(s.scenario, `cross[${c.source}].packet_size`) ?? null,
+          c.ping,
+        ]),
       ),
     ),
   );
+  const rows: { key: string; label: string; source: number; size: unknown; ping: PingSummary }[] = [];
+  for (let i = 0; i + 4 < flat.length; i += 5) {
+    rows.push({
+      key: String(flat[i]),
+      label: String(flat[i + 1]),
+      source: Number(flat[i + 2]),
+      size: flat[i + 3],
+      ping: flat[i + 4] as PingSummary,
+    });
+  }
   if (rows.length === 0) return null;
   return (
     <>
@@ -151,22 +166,6 @@ function PingTable({ keys }: { keys: string[] }) {
       </ul>
     </>
   );
-}
-
-/** A selector of rows compared by content, so that a state change that leaves the summaries
- *  as they were returns the same rows (and the table is not re-rendered); made afresh when
- *  `dep` (the runs shown) changes. */
-function useShallowRows<S, R>(dep: string, pick: (s: S) => R[]): (s: S) => R[] {
-  return useMemo(() => {
-    let last: R[] = [];
-    return (s: S) => {
-      const next = pick(s);
-      const same = next.length === last.length && next.every((r, i) => JSON.stringify(r) === JSON.stringify(last[i]));
-      if (!same) last = next;
-      return last;
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [dep]);
 }
 
 /** The transfers view of the compared runs. */
