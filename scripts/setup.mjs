@@ -166,6 +166,14 @@ export const RECOVERY_COLUMNS = ${lit(codes.recovery_columns)} as const;
 export const THROUGHPUT_COLUMNS = ${lit(codes.throughput_columns)} as const;
 export const WRITE_COLUMNS = ${lit(codes.write_columns)} as const;
 export const QDISC_COLUMNS = ${lit(codes.qdisc_columns)} as const;
+export const TRANSFER_COLUMNS = ${lit(codes.transfer_columns)} as const;
+export const PING_COLUMNS = ${lit(codes.ping_columns)} as const;
+
+/** The summary CSV's transfer columns and the field of a flow's \`transfers\` summary each
+ *  holds (\`TRANSFER_SUMMARY_COLUMNS\`, engine/core/src/summary.rs). */
+export const TRANSFER_SUMMARY_COLUMNS = ${lit(codes.transfer_summary_columns)} as const;
+/** The fields of a ping source's summary (\`PING_SUMMARY_FIELDS\`). */
+export const PING_SUMMARY_FIELDS = ${lit(codes.ping_summary_fields)} as const;
 export const DECISION_INDEX_COLUMNS = ${lit(codes.decision_index_columns)} as const;
 
 /** What a SACK flow's loss timer is armed for, by the recovery series' \`timer_kind\` code. */

@@ -33,13 +33,15 @@ use std::sync::Mutex;
 const BUF: usize = 1 << 16;
 
 /// The tables `--out` writes (the summary and scenario go as JSON beside them).
-pub const OUT_TABLES: [Table; 8] = [
+pub const OUT_TABLES: [Table; 10] = [
     Table::Series,
     Table::Events,
     Table::Queues,
     Table::Validation,
     Table::Recovery,
     Table::Writes,
+    Table::Transfers,
+    Table::Pings,
     Table::Throughput,
     Table::Rounds,
 ];

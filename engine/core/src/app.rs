@@ -1,6 +1,6 @@
-//! Sending applications: bulk, CBR, thin stream, on/off, scripted and Poisson writes. An
-//! application only decides when and how many bytes it hands to TCP; TCP decides when they
-//! leave.
+//! Sending applications: bulk, CBR, thin stream, on/off, scripted and Poisson writes, and
+//! short transfers. An application only decides when and how many bytes it hands to TCP;
+//! TCP decides when they leave.
 
 use crate::rng::{hash_words, ln_det, unit_open0};
 use crate::scenario::{AppCfg, AppKind};
@@ -73,6 +73,11 @@ impl App {
                 let at = self.start + self.poisson_gap();
                 (0, Some(at))
             }
+            AppKind::Transfers if self.writes.is_empty() => {
+                let at = self.start + self.poisson_gap();
+                (0, Some(at))
+            }
+            AppKind::Transfers => (0, self.writes.first().map(|w| w.0)),
         }
     }
 
@@ -86,6 +91,7 @@ impl App {
             AppKind::Bulk => (0, None),
             AppKind::Cbr | AppKind::Thin => (self.write_size, Some(now + self.write_interval)),
             AppKind::Poisson => (self.write_size, Some(now + self.poisson_gap())),
+            AppKind::Transfers => self.on_transfer_due(now),
             AppKind::OnOff => {
                 let bytes = if self.in_on_period(now) { self.write_size } else { 0 };
                 let mut next = now + self.write_interval;
@@ -110,6 +116,24 @@ impl App {
         }
     }
 
+    /// A short transfer is due at `now`: its bytes, and when the next one is due. Drawn
+    /// transfers are Poisson arrivals, as the Poisson writes; listed ones come one at a
+    /// time, even two due at one instant.
+    #[cold]
+    #[inline(never)]
+    fn on_transfer_due(&mut self, now: Ns) -> (u64, Option<Ns>) {
+        if self.writes.is_empty() {
+            return (self.write_size, Some(now + self.poisson_gap()));
+        }
+        match self.writes.get(self.next_write as usize) {
+            Some(&(at, b)) if at <= now => {
+                self.next_write += 1;
+                (b, self.writes.get(self.next_write as usize).map(|w| w.0))
+            }
+            w => (0, w.map(|w| w.0)),
+        }
+    }
+
     /// Whether every write is `write_size` bytes, `write_interval` after the one before
     /// (CBR and thin-stream applications), so that a stretch of writes is known in advance.
     pub fn periodic(&self) -> bool {
@@ -117,13 +141,20 @@ impl App {
     }
 
     /// True once the application will write nothing more (finite bulk, or scripted writes
-    /// all done).
+    /// all done). Always true of short transfers: once all they were handed is
+    /// acknowledged, the simulation asks them (`sim/transfers.rs`, [`App::all_written`]).
     pub fn exhausted(&self) -> bool {
         match self.kind {
             AppKind::Bulk => self.bulk_bytes < UNBOUNDED,
             AppKind::Scripted => self.next_write as usize >= self.writes.len(),
+            AppKind::Transfers => true,
             _ => false,
         }
+    }
+
+    /// Short transfers: every listed transfer has been due (never, for drawn ones).
+    pub fn all_written(&self) -> bool {
+        !self.writes.is_empty() && self.next_write as usize >= self.writes.len()
     }
 }
 

@@ -6,6 +6,8 @@
 //! `start + ⌊k · size · 8 · 10⁹ / rate⌋` ns (no drift however long the run); an on/off source
 //! runs the same clock during its on periods only; a Poisson source's k-th gap is a pure
 //! function of (seed, source, k), so the same seed gives the same packets on every platform.
+//! A ping source's k-th probe leaves at `start + k · interval`; the far end echoes it
+//! (`sim/ping.rs`).
 
 use crate::net::{Fate, Packet, PktKind};
 use crate::rng::{hash_words, ln_det, unit_open0};
@@ -42,6 +44,8 @@ pub struct CrossSource {
     stop: Ns,
     on: Ns,
     period: Ns,
+    /// Time between probes (ping).
+    interval: Ns,
     /// Whether it sends on the ACK direction.
     pub reverse: bool,
     seed: u64,
@@ -69,6 +73,7 @@ impl CrossSource {
             stop,
             on,
             period: on + secs_to_ns(cfg.off),
+            interval: secs_to_ns(cfg.interval).max(1),
             reverse: cfg.reverse,
             seed,
             index,
@@ -88,6 +93,7 @@ impl CrossSource {
     fn time_of(&self, k: u64, prev: Ns) -> Ns {
         match self.kind {
             CrossKind::Cbr => self.start + self.clock(k),
+            CrossKind::Ping => self.start.saturating_add(self.interval.saturating_mul(k)),
             CrossKind::OnOff => {
                 // The CBR clock runs only while on: on-time τ maps to whole periods plus the
                 // offset into the current on period.
@@ -103,6 +109,16 @@ impl CrossSource {
                 prev + ((-ln_det(u) * mean).round() as u64).max(1)
             }
         }
+    }
+
+    /// When probe `k` of a ping source was sent.
+    pub fn sent_at(&self, k: u64) -> Ns {
+        self.time_of(k, 0)
+    }
+
+    /// Whether it is a ping source.
+    pub fn is_ping(&self) -> bool {
+        self.kind == CrossKind::Ping
     }
 
     /// Time of the next packet, if the source has one before it stops.
@@ -143,6 +159,7 @@ mod tests {
             on: 0.5,
             off: 1.5,
             reverse: false,
+            interval: 0.1,
         }
     }
 

@@ -39,6 +39,8 @@ pub enum Event {
     /// A SACK sender's loss timer (RACK's reordering timer or the tail loss probe) fires
     /// (ignored unless `gen` is current).
     LossTimer { flow: u32, gen: u32 },
+    /// A short transfer of the flow is due (`sim/transfers.rs`).
+    TransferDue { flow: u32 },
 }
 
 /// A queue entry: `key` packs (time, insertion sequence) so one integer comparison orders

@@ -122,6 +122,10 @@ pub struct FlowSummary {
     pub completion_time_s: Option<f64>,
     /// Seconds from the flow's start to now.
     pub active_time_s: f64,
+    /// Short transfers (a `transfers` application; omitted otherwise): how many began and
+    /// completed, their completion times' mean and nearest-rank percentiles, and the list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transfers: Option<TransferSummary>,
 }
 
 /// Metrics of a run.
@@ -158,7 +162,7 @@ pub struct Summary {
 pub struct CrossSummary {
     /// Index in `cross`.
     pub source: u32,
-    /// cbr, poisson or on_off.
+    /// cbr, poisson, on_off or ping.
     pub kind: crate::scenario::CrossKind,
     /// Configured rate, bit/s.
     pub rate_bps: u64,
@@ -169,6 +173,9 @@ pub struct CrossSummary {
     pub stats: crate::cross::CrossStats,
     /// Delivered bytes · 8 over the time the source was active so far (start to stop).
     pub delivered_bps: f64,
+    /// A ping source's round-trip times (omitted for other kinds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ping: Option<PingSummary>,
 }
 
 /// Jain's fairness index of `xs`: (Σx)² / (n·Σx²). 1 when every x is equal, 1/n when one
@@ -194,4 +201,53 @@ mod tests {
         let j = jain_index(&[8.0, 5.0, 5.0, 0.5]).unwrap();
         assert!((j - 342.25 / 457.0).abs() < 1e-12, "{j}");
     }
+}
+
+/// What the summary reports of a flow's transfers.
+#[derive(Clone, Debug, Serialize)]
+pub struct TransferSummary {
+    /// Transfers begun.
+    pub started: u32,
+    /// Transfers completed.
+    pub completed: u32,
+    /// Mean completion time, s (null when none completed).
+    pub mean_s: Option<f64>,
+    /// Median completion time, s (nearest rank).
+    pub p50_s: Option<f64>,
+    /// 90th percentile, s (nearest rank).
+    pub p90_s: Option<f64>,
+    /// 99th percentile, s (nearest rank).
+    pub p99_s: Option<f64>,
+    /// Every completion time, s, in completion order.
+    pub completion_times_s: Vec<f64>,
+}
+
+/// The summary CSV's transfer columns (`summary.csv`, the last five) and the field of
+/// [`TransferSummary`] each holds: the page's transfers view names its columns by these.
+pub const TRANSFER_SUMMARY_COLUMNS: [(&str, &str); 5] = [
+    ("transfers_completed", "completed"),
+    ("transfer_mean_s", "mean_s"),
+    ("transfer_p50_s", "p50_s"),
+    ("transfer_p90_s", "p90_s"),
+    ("transfer_p99_s", "p99_s"),
+];
+
+/// The fields of [`PingSummary`], in the order the page's transfers view shows them.
+pub const PING_SUMMARY_FIELDS: [&str; 6] = ["samples", "lost", "mean_s", "p50_s", "p90_s", "p99_s"];
+
+/// What the summary reports of a ping source.
+#[derive(Clone, Debug, Serialize)]
+pub struct PingSummary {
+    /// Echoes received (RTT samples).
+    pub samples: u64,
+    /// Probes or echoes dropped (queue, discipline or random loss).
+    pub lost: u64,
+    /// Mean RTT, s (null without samples).
+    pub mean_s: Option<f64>,
+    /// Median RTT, s (nearest rank).
+    pub p50_s: Option<f64>,
+    /// 90th percentile, s.
+    pub p90_s: Option<f64>,
+    /// 99th percentile, s.
+    pub p99_s: Option<f64>,
 }

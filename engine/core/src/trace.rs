@@ -120,11 +120,18 @@ pub enum EventKind {
     /// DCTCP's α at the end of a window of data: `seq` = α after (1/1024), `len` = bytes
     /// acknowledged with ECE, `seg` = bytes acknowledged, `tx` = α before.
     DctcpAlpha = 40,
+    /// A short transfer began on a fresh connection (`sim/transfers.rs`): `seq` = its first
+    /// byte, `len` = its bytes (saturating), `seg` = its number in the flow (from 0), `tx`
+    /// = how long it waited for the transfer before it, µs (saturating).
+    TransferStart = 41,
+    /// A short transfer's last byte was acknowledged: `seq` = its end, `len` = its
+    /// completion time (from when it was due), µs (saturating), `seg` = its number.
+    TransferEnd = 42,
 }
 
 impl EventKind {
     /// Every kind, in code order.
-    pub const ALL: [EventKind; 41] = [
+    pub const ALL: [EventKind; 43] = [
         EventKind::DataSend,
         EventKind::Retransmit,
         EventKind::QueueDrop,
@@ -166,6 +173,8 @@ impl EventKind {
         EventKind::EcnEcho,
         EventKind::Cwr,
         EventKind::DctcpAlpha,
+        EventKind::TransferStart,
+        EventKind::TransferEnd,
     ];
 
     /// Name used in CSV and JSON.
@@ -212,6 +221,8 @@ impl EventKind {
             EventKind::EcnEcho => "ecn_echo",
             EventKind::Cwr => "cwr",
             EventKind::DctcpAlpha => "dctcp_alpha",
+            EventKind::TransferStart => "transfer_start",
+            EventKind::TransferEnd => "transfer_end",
         }
     }
 

@@ -276,6 +276,7 @@ fn a_disciplines_parameters_act_exactly_where_the_schema_says() {
             assert_eq!(differs, cond.values.contains(kind), "{path} under qdisc = {kind}");
         }
     }
+}
 
 /// The time average of RED's average queue over [from, to] s (a step function: the series
 /// holds a row whenever the average changes).

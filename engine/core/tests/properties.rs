@@ -40,7 +40,7 @@ prop_compose! {
         min_rto in pick(&[0.2, 1.0]),
         mss in 100u64..1461, iw in 1u64..11, syn in any::<bool>(), nagle in any::<bool>(),
         delack in any::<bool>(),
-        app in pick(&["bulk", "bulk_finite", "cbr", "thin", "on_off", "poisson"]),
+        app in pick(&["bulk", "bulk_finite", "cbr", "thin", "on_off", "poisson", "transfers", "transfers_listed"]),
         idle in pick(&["none", "restart", "rfc2861", "rfc7661"]),
         gate in pick(&["always", "window_full", "linux_3_15", "linux_3_16"]),
         slack in pick(&["one_mss", "none"]),
@@ -55,7 +55,15 @@ prop_compose! {
         rack in any::<bool>(), tlp in any::<bool>(), er in any::<bool>(),
         ecn in pick(&["off", "off", "rfc3168", "dctcp"]), g_shift in 0u64..11,
     ) -> Value {
-        let (kind, bytes) = match app { "bulk_finite" => ("bulk", 50_000), k => (k, 0) };
+        let (kind, bytes) = match app { "bulk_finite" => ("bulk", 50_000), "transfers_listed" => ("transfers", 0), k => (k, 0) };
+        // Short transfers: listed (two due at once, so that one waits), or drawn (Poisson
+        // arrivals of 10 write sizes).
+        let writes = if app == "transfers_listed" {
+            json!([{"at": 0.05, "bytes": 20_000}, {"at": 0.4, "bytes": 5_000}, {"at": 0.4, "bytes": write_size}])
+        } else {
+            json!([])
+        };
+        let write_size = if app == "transfers" { 10 * write_size } else { write_size };
         let drops: Vec<Value> = drops.iter().map(|(s, a)| json!({"segment": s, "attempt": a})).collect();
         // New CWV has its own growth rule: the window-full gate is refused with it.
         let gate = if idle == "rfc7661" { "always" } else { gate };
@@ -75,7 +83,7 @@ prop_compose! {
             "rto": {"estimator": est, "clock_tick": tick, "min": min_rto},
             "receiver": {"delayed_ack": delack},
             "app": {"kind": kind, "bytes": bytes, "write_size": write_size,
-                    "write_interval": write_ms as f64 / 1000.0, "on": 0.3, "off": 0.2},
+                    "write_interval": write_ms as f64 / 1000.0, "on": 0.3, "off": 0.2, "writes": writes},
             "drops": drops,
         });
         // BBR (the controller) with the settings it accepts.
@@ -115,7 +123,7 @@ prop_compose! {
 
 prop_compose! {
     fn cross_source()(
-        kind in pick(&["cbr", "poisson", "on_off"]),
+        kind in pick(&["cbr", "poisson", "on_off", "ping"]),
         rate in 50_000u64..10_000_000,
         size in pick(&[64u64, 576, 1500]),
         start_ms in 0u64..800,
@@ -126,7 +134,7 @@ prop_compose! {
         let stop = if stop_ms > start_ms { stop_ms as f64 / 1000.0 } else { 0.0 };
         json!({"kind": kind, "rate": rate, "packet_size": size, "start": start_ms as f64 / 1000.0,
                "stop": stop, "on": on_ms as f64 / 1000.0, "off": off_ms as f64 / 1000.0,
-               "reverse": reverse})
+               "reverse": reverse, "interval": on_ms as f64 / 10_000.0})
     }
 }
 

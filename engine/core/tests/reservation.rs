@@ -185,9 +185,9 @@ fn bad_reservation_and_cross_settings_are_refused_with_their_paths() {
         {"kind": "vbr"}, {"rate": 0}, {"kind": "cbr", "colour": 1}, {"start": 4, "stop": 2}, {"start": 10},
         {"reverse": "yes"}]}));
     let want = [
-        "cross[0].kind = \"vbr\" is not allowed; allowed: \"cbr\", \"poisson\", \"on_off\"",
+        "cross[0].kind = \"vbr\" is not allowed; allowed: \"cbr\", \"poisson\", \"on_off\", \"ping\"",
         "cross[1].rate = 0 is not allowed; allowed whole numbers 1000 to 100000000000 bit/s",
-        "cross[2].colour: unknown field; expected: kind, rate, packet_size, start, stop, on, off, reverse",
+        "cross[2].colour: unknown field; expected: kind, rate, packet_size, start, stop, on, off, reverse, interval",
         "cross[5].reverse = \"yes\" is a string; expected true or false",
     ];
     for w in want {

@@ -23,6 +23,7 @@ use cwndlab_core::{presets, schema};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 mod qdisc;
+mod tables;
 
 fn problems_json(problems: &[Problem]) -> String {
     serde_json::to_string(problems).expect("json")
@@ -33,85 +34,6 @@ fn problems_json(problems: &[Problem]) -> String {
 #[wasm_bindgen]
 pub fn schema_json() -> String {
     schema::schema_json().to_string()
-}
-
-/// The default scenario (every setting) as JSON.
-#[wasm_bindgen]
-pub fn default_scenario_json() -> String {
-    Scenario::default().to_value().to_string()
-}
-
-/// The catalogue of named algorithms: `[{name, label, group, description, settings}]`,
-/// `settings` mapping a path inside a flow (e.g. `cc.idle_policy`) to its value.
-#[cfg(feature = "tools")]
-#[wasm_bindgen]
-pub fn catalogue_json() -> String {
-    cwndlab_core::machine::catalogue_json().to_string()
-}
-
-/// Every preset: `[{name, title, family, focus, description, scenario, lesson, steps}]`,
-/// in menu order, each scenario complete; `family` a family's name (`preset_families_json`);
-/// `focus` the run its lesson is about (a catalogue name, `flow<i>` in a competition) or
-/// null; `lesson` null or `{look, happens, source, question, compare, mode, sweep}` (`compare`:
-/// catalogue names to select; `sweep`: null or the link keys of a sweep it opens); `steps`
-/// where explanation tools lead: `[{label, rules}]` (rule ids; offered when a run explains one).
-#[cfg(feature = "tools")]
-#[wasm_bindgen]
-pub fn presets_json() -> String {
-    let list: Vec<_> = presets::all()
-        .into_iter()
-        .filter_map(|p| {
-            let s = p.scenario().ok()?;
-            Some(
-                json!({"name": p.name, "title": p.title, "family": p.family, "focus": p.focus,
-                        "description": p.description, "scenario": s.to_value(),
-                        "lesson": p.lesson, "steps": p.steps}),
-            )
-        })
-        .collect();
-    serde_json::Value::Array(list).to_string()
-}
-
-/// The preset families, in menu order: `[{name, title}]`.
-#[cfg(feature = "tools")]
-#[wasm_bindgen]
-pub fn preset_families_json() -> String {
-    let list: Vec<_> = presets::FAMILIES
-        .iter()
-        .map(|f| json!({"name": f.name, "title": f.title}))
-        .collect();
-    serde_json::Value::Array(list).to_string()
-}
-
-/// Event kinds, phases and the loss timer's kinds by code, and each table's column names:
-/// `{"events", "phases", "loss_timer_kinds", "series_columns", "event_columns",
-/// "validation_columns", "recovery_columns", "throughput_columns", "write_columns",
-/// "decision_index_columns", "queue_columns", "qdisc_columns"}`, each an array of names.
-#[wasm_bindgen]
-pub fn codes_json() -> String {
-    let events: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
-    let phases: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
-    json!({"events": events, "phases": phases, "series_columns": SERIES_COLUMNS,
-           "event_columns": EVENT_COLUMNS, "validation_columns": VALIDATION_COLUMNS,
-           "recovery_columns": RECOVERY_COLUMNS, "loss_timer_kinds": LOSS_TIMER_KINDS,
-           "throughput_columns": THROUGHPUT_COLUMNS, "write_columns": WRITE_COLUMNS,
-           "decision_index_columns": DECISION_INDEX_COLUMNS, "queue_columns": QUEUE_COLUMNS, "qdisc_columns": cwndlab_core::trace::QDISC_COLUMNS})
-    .to_string()
-}
-
-/// What the page's types are generated from (scripts/setup.mjs writes
-/// web/src/engine/pkg/vocabulary.ts): `{"trace_tables": [{name, source, columns, kinds}],
-/// "selector_keys": [paths], "limits": {"max_flows", "event_mask_bits"}}` (the page's trace
-/// tables, and the settings the algorithm choice owns beside the common ones:
-/// `cwndlab_core::export::vocabulary`).
-#[cfg(feature = "tools")]
-#[wasm_bindgen]
-pub fn vocabulary_json() -> String {
-    use cwndlab_core::export::vocabulary::{trace_tables_json, EVENT_MASK_BITS};
-    json!({"trace_tables": trace_tables_json(),
-           "selector_keys": cwndlab_core::scenario::runs::SELECTOR_KEYS,
-           "limits": {"max_flows": cwndlab_core::scenario::MAX_FLOWS, "event_mask_bits": EVENT_MASK_BITS}})
-    .to_string()
 }
 
 /// Test-only fault switch: panics inside the engine, so that the page's handling of a wasm
@@ -382,6 +304,36 @@ impl Sim {
             self.sim
                 .writes(flow as usize)
                 .map(|w| w.columns(from as usize, columns)),
+        )
+    }
+
+    /// Rows in a flow's transfers table (0 unless its application is `transfers`).
+    pub fn transfers_len(&self, flow: u32) -> u32 {
+        self.sim.transfers(flow as usize).map_or(0, |t| t.len() as u32)
+    }
+
+    /// Transfers-table columns of a flow from row `from` selected by `columns` (bit i of t,
+    /// bytes, began, completion; 0xf = all), one after another.
+    pub fn transfers_cols(&self, flow: u32, from: u32, columns: u32) -> Box<[f64]> {
+        boxed(
+            self.sim
+                .transfers(flow as usize)
+                .map(|t| t.columns(from as usize, columns)),
+        )
+    }
+
+    /// Rows in a cross-traffic source's ping table (0 unless it is a ping source).
+    pub fn pings_len(&self, source: u32) -> u32 {
+        self.sim.pings(source as usize).map_or(0, |p| p.len() as u32)
+    }
+
+    /// Ping-table columns of a source from row `from` selected by `columns` (bit i of t,
+    /// rtt; 0x3 = both), one after another.
+    pub fn pings_cols(&self, source: u32, from: u32, columns: u32) -> Box<[f64]> {
+        boxed(
+            self.sim
+                .pings(source as usize)
+                .map(|p| p.columns(from as usize, columns)),
         )
     }
 

@@ -124,6 +124,31 @@ export interface FlowSummary {
    *  percentile, ms; null before the first sample. */
   rtt_mean_ms: number | null;
   rtt_p95_ms: number | null;
+  /** Short transfers (a `transfers` application; absent otherwise). */
+  transfers?: TransferSummary;
+}
+
+/** A flow's short transfers in `Sim.summary_json()` (engine/core/src/summary.rs): its
+ *  fields are named by TRANSFER_SUMMARY_COLUMNS (pkg/vocabulary.ts). */
+export interface TransferSummary {
+  started: number;
+  completed: number;
+  mean_s: number | null;
+  p50_s: number | null;
+  p90_s: number | null;
+  p99_s: number | null;
+  /** Every completion time, s, in completion order. */
+  completion_times_s: number[];
+}
+
+/** A ping source's round-trip times in `Sim.summary_json()` (PING_SUMMARY_FIELDS). */
+export interface PingSummary {
+  samples: number;
+  lost: number;
+  mean_s: number | null;
+  p50_s: number | null;
+  p90_s: number | null;
+  p99_s: number | null;
 }
 
 /** Per cross-traffic source metrics of `Sim.summary_json()`. */
@@ -140,6 +165,8 @@ export interface CrossSummary {
   error_drops: number;
   /** Delivered bytes × 8 / the run's duration. */
   delivered_bps: number;
+  /** A ping source's round-trip times (absent for other kinds). */
+  ping?: PingSummary;
 }
 
 /** `Sim.summary_json()`. */

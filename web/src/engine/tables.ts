@@ -148,6 +148,14 @@ export interface Codes {
   throughput_columns: string[];
   /** Columns of a flow's write table (`Sim.writes_cols`). */
   write_columns: string[];
+  /** Columns of a flow's transfers table (`Sim.transfers_cols`). */
+  transfer_columns: string[];
+  /** Columns of a ping source's samples (`Sim.pings_cols`). */
+  ping_columns: string[];
+  /** The summary CSV's transfer columns, each with the transfers summary field it holds. */
+  transfer_summary_columns: [string, string][];
+  /** A ping source's summary fields. */
+  ping_summary_fields: string[];
   /** Columns of a flow's decision index (`Sim.decisions_index`). */
   decision_index_columns: string[];
   /** Columns of a queue's occupancy (`Sim.queue_cols`). */

@@ -160,13 +160,18 @@ function WriteRate({ kind }: { kind: string }) {
   const size = useAppState((s) => num(effectiveValue(s, WRITE_SIZE)));
   const interval = useAppState((s) => num(effectiveValue(s, WRITE_INTERVAL)));
   if (interval <= 0) return null;
-  const mean = kind === 'poisson' ? 'mean ' : '';
+  const mean = kind === 'poisson' || kind === 'transfers' ? 'mean ' : '';
   const when = kind === 'on_off' ? ' while on' : '';
+  // Drawn short transfers: write_size bytes per transfer, a Poisson arrival per mean gap.
+  const what = kind === 'transfers' ? 'Transfer arrival rate' : 'Application write frequency';
+  const per = kind === 'transfers' ? 'transfers/s' : 'writes/s';
   return (
     <span className="write-rate">
-      Application write frequency: {mean}
-      <strong>{formatNumber(1 / interval, 4)} writes/s</strong> (Hz){when} ·{' '}
-      {formatNumber((size * 8) / interval / 1e6, 4)} Mbit/s offered
+      {what}: {mean}
+      <strong>
+        {formatNumber(1 / interval, 4)} {per}
+      </strong>{' '}
+      (Hz){when} · {formatNumber((size * 8) / interval / 1e6, 4)} Mbit/s offered
     </span>
   );
 }

@@ -14,10 +14,10 @@ import { effectiveValue } from '../state/selectors';
 import { ParamControl, SpecControl } from './ParamControl';
 
 /** Fields that apply to one kind of source only (the schema's help says so). */
-const ONLY_FOR_KIND: Record<string, string> = { on: 'on_off', off: 'on_off' };
+const ONLY_FOR_KIND: Record<string, string> = { on: 'on_off', off: 'on_off', interval: 'ping' };
 
 /** Fields shown first; the rest are under "More". */
-const MAIN_FIELDS = new Set(['kind', 'rate', 'on', 'off']);
+const MAIN_FIELDS = new Set(['kind', 'rate', 'on', 'off', 'interval']);
 
 /** The scheduler choice that enforces reservations, and its label in the schema. */
 const RESERVATION = 'reservation';

@@ -38,6 +38,7 @@ const PLOT_LABEL: Record<PlotId, string> = {
   thin: 'Thin-stream CDFs',
   bbr: 'BBR’s model (BtlBw, pacing)',
   rounds: 'Rounds (cwnd per round)',
+  transfers: 'Transfers (completion times, ping)',
 };
 
 /** The throughput plot's bin width (whole engine bins) and what it counts. */

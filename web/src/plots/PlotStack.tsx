@@ -14,13 +14,21 @@ import { bbrKeys } from '../scenario/bbr';
 import type { PlotSpec } from './core/PlotController';
 import { TimePlot } from './core/TimePlot';
 import { THROUGHPUT_COLUMN_SHORT, wantedBinWidth } from './throughputPlot';
-import { ROUNDS_KIND, shownPlots, THIN_PLOTS_KIND, TIME_PLOTS as KINDS, type TimePlotId } from './registry';
+import {
+  ROUNDS_KIND,
+  shownPlots,
+  THIN_PLOTS_KIND,
+  TIME_PLOTS as KINDS,
+  TRANSFERS_KIND,
+  type TimePlotId,
+} from './registry';
 import { lazyModule, useLazyModule, type LazyModule } from './core/lazyModule';
 import { TheoryNote } from '../theory/TheoryNote';
 
 // The thin-stream CDFs and the rounds view: loaded when first shown (core/lazyModule.ts).
 const thinPlots = lazyModule(() => import('./ThinPlots').then((m) => m.ThinPlots));
 const roundsPlots = lazyModule(() => import('./RoundsPlots').then((m) => m.RoundsPlots));
+const transfersPlots = lazyModule(() => import('./TransfersPlots').then((m) => m.TransfersPlots));
 
 /** Plots of the shared bottleneck: in a competition one plot of every shown flow, whatever
  *  the layout. */
@@ -184,6 +192,13 @@ export function PlotStack() {
               module={thinPlots}
               title={THIN_PLOTS_KIND.title}
               show={(ThinPlots) => <ThinPlots keys={keys} />}
+            />
+          ) : kind === 'transfers' ? (
+            <WhenLoaded
+              key={kind}
+              module={transfersPlots}
+              title={TRANSFERS_KIND.title}
+              show={(TransfersPlots) => <TransfersPlots keys={keys} />}
             />
           ) : kind === 'rounds' ? (
             <WhenLoaded

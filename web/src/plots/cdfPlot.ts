@@ -1,6 +1,6 @@
-// The thin-stream CDF panels (source 004, figures 2–7): for payload, ITT, sojourn and
-// latency, the empirical CDF of each compared run, one line per algorithm in its colour,
-// dash and marker, with markers at its 50th and 90th percentiles. The x axis is the value
+// The CDF panels: the thin-stream ones (source 004, figures 2–7), for payload, ITT, sojourn
+// and latency, and the short transfers' completion times (TransfersPlots.tsx): the empirical
+// CDF of each compared run, one line per algorithm in its colour, dash and marker, with markers at its 50th and 90th percentiles. The x axis is the value
 // (not time), from 0 to the largest 99th percentile of the runs (so a long tail, such as
 // one ITT of a backed-off timeout, does not squeeze the rest into a corner); the lines that
 // go on run off the right edge, and a note above the panel gives the longest value.
@@ -19,6 +19,10 @@ import { mapLinear, type Linear } from './core/decimate';
 import type { PlotRun, ReadoutLine } from './core/types';
 import { strokePolyline } from './layers';
 import { cdfAt, cdfPolyline, meanOf, nearestRank, type ThinKind, type TimeWindow } from './thinSamples';
+
+/** What a CDF panel shows: a thin-stream measurement, or the short transfers' completion
+ *  times (TransfersPlots.tsx, from the engine's summary). */
+export type CdfKind = ThinKind | 'transfer';
 import { lw } from './core/plotStyle';
 
 /** How one measurement is shown. */
@@ -36,7 +40,7 @@ export interface CdfKindSpec {
 }
 
 /** The four panels. */
-export const CDF_KINDS: Record<ThinKind, CdfKindSpec> = {
+export const CDF_KINDS: Record<CdfKind, CdfKindSpec> = {
   payload: { title: 'Payload per packet', unit: 'B', factor: 1, what: 'payload of each data packet', items: 'packets' },
   itt: {
     title: 'Inter-transmission time',
@@ -59,6 +63,13 @@ export const CDF_KINDS: Record<ThinKind, CdfKindSpec> = {
     what: 'latency of each delivered write (written until delivered in order)',
     items: 'writes',
   },
+  transfer: {
+    title: 'Completion time of transfers',
+    unit: 'ms',
+    factor: 1e3,
+    what: 'completion time of each short transfer (from when it was due until its last byte was acknowledged)',
+    items: 'transfers',
+  },
 };
 
 /** Percentiles marked on each line (and listed in the text). */
@@ -72,7 +83,7 @@ export interface CdfRun {
 
 /** The x range the runs need, in shown units: `hi`, where the axis ends (before nice()):
  *  the largest 99th percentile, or the largest value when that is 0; `max`, the largest. */
-export function cdfRange(kind: ThinKind, runs: readonly CdfRun[]): { hi: number; max: number } {
+export function cdfRange(kind: CdfKind, runs: readonly CdfRun[]): { hi: number; max: number } {
   const f = CDF_KINDS[kind].factor;
   let hi = 0;
   let max = 0;
@@ -117,7 +128,7 @@ function niceEnd(v: number): number {
  *  (at most LOG_DECADES decades below the end) to 1, 2 or 5 × the power of ten at or above
  *  the largest value. With no positive value at all, one decade from 1 (every value is then
  *  drawn at the start). */
-export function cdfLogAxis(kind: ThinKind, runs: readonly CdfRun[]): LogAxis {
+export function cdfLogAxis(kind: CdfKind, runs: readonly CdfRun[]): LogAxis {
   const f = CDF_KINDS[kind].factor;
   let minPos = Infinity;
   let max = 0;
@@ -188,7 +199,7 @@ export function logTicks(lo: number, hi: number, width: number): number[] {
 }
 
 /** The note above a logarithmic panel whose values include some drawn at the start. */
-export function startNote(kind: ThinKind, axis: LogAxis): string | null {
+export function startNote(kind: CdfKind, axis: LogAxis): string | null {
   if (!axis.clamped) return null;
   const unit = CDF_KINDS[kind].unit;
   const what = axis.zerosOnly ? '0' : `0 to ${logTickLabel(axis.lo)}`;
@@ -196,7 +207,7 @@ export function startNote(kind: ThinKind, axis: LogAxis): string | null {
 }
 
 /** What a screen reader is told about a logarithmic axis. */
-export function logAxisText(kind: ThinKind, axis: LogAxis): string {
+export function logAxisText(kind: CdfKind, axis: LogAxis): string {
   const unit = CDF_KINDS[kind].unit;
   const start = axis.clamped
     ? `; ${axis.zerosOnly ? 'values of 0' : `values from 0 to ${logTickLabel(axis.lo)} ${unit}`} are drawn at its start`
@@ -213,7 +224,7 @@ export interface CdfFrame {
   width: number;
   height: number;
   dpr: number;
-  kind: ThinKind;
+  kind: CdfKind;
   runs: CdfRun[];
   /** Shown value → position on the x axis: the identity (linear), or `logPosition`. */
   axis?: (shown: number) => number;
@@ -245,13 +256,13 @@ export function drawCdf(f: CdfFrame): void {
 
 /** The note shown above a panel whose lines run off the right end of the axis (`end`, in
  *  shown units): the longest value; null when every value is on the axis. */
-export function tailNote(kind: ThinKind, runs: readonly CdfRun[], end: number): string | null {
+export function tailNote(kind: CdfKind, runs: readonly CdfRun[], end: number): string | null {
   const { max } = cdfRange(kind, runs);
   return max > end * (1 + 1e-9) ? `longest ${formatNumber(max, 4)} ${CDF_KINDS[kind].unit} →` : null;
 }
 
 /** A value with enough digits to compare with the summary, in shown units. */
-function shown(kind: ThinKind, v: number): string {
+function shown(kind: CdfKind, v: number): string {
   const spec = CDF_KINDS[kind];
   return `${formatNumber(v * spec.factor, 6)} ${spec.unit}`;
 }
@@ -266,7 +277,7 @@ export function windowText(window: TimeWindow, soFar: number | null = null): str
 /** The sentence for screen readers: per run, the count, median, 90th and 99th percentiles
  *  and the largest value (and the mean payload); then `axisText` (a logarithmic axis). */
 export function describeCdf(
-  kind: ThinKind,
+  kind: CdfKind,
   runs: readonly CdfRun[],
   window: TimeWindow,
   soFar: number | null = null,
@@ -287,7 +298,7 @@ export function describeCdf(
 }
 
 /** Each run's share at or below `x` (shown units). */
-export function readCdf(kind: ThinKind, runs: readonly CdfRun[], x: number): ReadoutLine[] {
+export function readCdf(kind: CdfKind, runs: readonly CdfRun[], x: number): ReadoutLine[] {
   const f = CDF_KINDS[kind].factor;
   return runs.map(({ run, sorted }) => ({
     key: run.key,

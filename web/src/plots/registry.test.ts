@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PLOT_IDS } from '../scenario/shareState';
 import { engineWasm } from '../test/wasm';
 import { parseVocabulary } from '../export/vocabulary';
-import { plotTables, shownPlots, THIN_PLOTS_KIND, TIME_PLOTS } from './registry';
+import { plotTables, plotTitle, shownPlots, THIN_PLOTS_KIND, TIME_PLOTS } from './registry';
 
 const vocabulary = parseVocabulary(engineWasm().export_tables_json());
 
@@ -31,6 +31,8 @@ describe('plot registry', () => {
     expect(TIME_PLOTS.writes.tables).toEqual(['writes']);
     expect(THIN_PLOTS_KIND.tables).toEqual(['writes', 'events']);
     expect(plotTables('rounds')).toEqual(['rounds']);
+    expect(plotTables('transfers')).toEqual(['transfers', 'pings']);
+    expect(plotTitle('transfers')).toBe('Transfers: completion times');
   });
 
   it('competition plots are shown only in a competition', () => {

@@ -19,7 +19,7 @@ import { windowPlot } from './windowPlot';
 const competitionPlots = () => import('./competitionPlots');
 
 /** The plots on the shared time axis. */
-export type TimePlotId = Exclude<PlotId, 'thin' | 'rounds'>;
+export type TimePlotId = Exclude<PlotId, 'thin' | 'rounds' | 'transfers'>;
 
 /** A time plot kind. */
 export interface TimePlotKind {
@@ -144,14 +144,27 @@ export const ROUNDS_KIND = {
   tables: ['rounds'],
 } as const;
 
+/** The transfers view (TransfersPlots.tsx): the CDF of the short transfers' completion
+ *  times, one line per run (cdfPlot.ts, kind `transfer`), their count, mean and percentiles,
+ *  and the ping sources' round trips, all read from the engine's summary; the engine's
+ *  `transfers` and `pings` tables hold the same rows. */
+export const TRANSFERS_KIND = {
+  title: 'Transfers: completion times',
+  name: 'transfers',
+  tables: ['transfers', 'pings'],
+} as const;
+
+/** The views that are not time plots, by id. */
+const OTHER_KINDS = { thin: THIN_PLOTS_KIND, rounds: ROUNDS_KIND, transfers: TRANSFERS_KIND } as const;
+
 /** The title of a plot kind. */
 export function plotTitle(id: PlotId): string {
-  return id === 'thin' ? THIN_PLOTS_KIND.title : id === 'rounds' ? ROUNDS_KIND.title : TIME_PLOTS[id].title;
+  return id in OTHER_KINDS ? OTHER_KINDS[id as keyof typeof OTHER_KINDS].title : TIME_PLOTS[id as TimePlotId].title;
 }
 
 /** The engine tables a plot kind draws from. */
 export function plotTables(id: PlotId): readonly string[] {
-  return id === 'thin' ? THIN_PLOTS_KIND.tables : id === 'rounds' ? ROUNDS_KIND.tables : TIME_PLOTS[id].tables;
+  return id in OTHER_KINDS ? OTHER_KINDS[id as keyof typeof OTHER_KINDS].tables : TIME_PLOTS[id as TimePlotId].tables;
 }
 
 /** The plots of `plots` the page shows in `mode`: the competition plots only in a

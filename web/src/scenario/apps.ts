@@ -22,3 +22,15 @@ export function appKindOf(scenario: Scenario): string {
 export function writesStream(scenario: Scenario): boolean {
   return STREAM_APPS.has(appKindOf(scenario));
 }
+
+/** Whether the scenario has short transfers (a flow whose application is `transfers`) or a
+ *  ping source: choosing such an application, or loading a preset with either, shows the
+ *  transfers view (plots/TransfersPlots.tsx). */
+export function hasTransfers(scenario: Scenario): boolean {
+  const flows = Array.isArray(scenario.flows) ? scenario.flows : [];
+  const cross = Array.isArray(scenario.cross) ? scenario.cross : [];
+  return (
+    flows.some((_, i) => getAt(scenario, `flows[${i}].app.kind`) === 'transfers') ||
+    cross.some((_, k) => getAt(scenario, `cross[${k}].kind`) === 'ping')
+  );
+}

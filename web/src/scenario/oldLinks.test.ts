@@ -6,6 +6,8 @@
 // text is the same state (the round-trip tests in url.test.ts); it is v=4 with no fragment.
 // One entry changed on purpose: `?v=2&lesson=fall-floyd-reno-1drops` named a preset without a
 // lesson (a notice, no lesson) until Fall & Floyd got lessons (issue 43); it now opens one.
+// The three links with cross traffic are written back with one more field per source, ping's
+// `interval` at its default (`:0.1`; issue 40's ping sources): they open the same state.
 import { describe, expect, it } from 'vitest';
 import { realValidator } from '../test/wasm';
 import fixture from './oldLinks.fixture.json';

@@ -3,7 +3,7 @@
 // the preset's (and if not, which settings changed), and the run its lesson is about.
 import { tables, type Preset, type Scenario } from '../engine/tables';
 import { jsonEqual } from '../lib/json';
-import { THIN_PLOTS, writesStream } from './apps';
+import { hasTransfers, THIN_PLOTS, writesStream } from './apps';
 import { CUSTOM, isAlgorithm, orderAlgorithms, presetBase, type AlgorithmName } from './algorithms';
 import { anyBbr, BBR_PLOTS } from './bbr';
 import { flowsOf, toCompetition, type Mode } from './competition';
@@ -54,6 +54,7 @@ export function presetView(preset: Preset, mode: Mode, algorithms: readonly Algo
   const plots: PlotId[] = [];
   if (crossOf(view.scenario).length > 0) plots.push('throughput');
   if (writesStream(view.scenario)) plots.push(...THIN_PLOTS);
+  if (hasTransfers(view.scenario)) plots.push('transfers');
   if (anyBbr(view.mode, view.algorithms, view.scenario)) plots.push(...BBR_PLOTS);
   return { ...view, plots };
 }

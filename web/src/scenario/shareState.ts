@@ -12,7 +12,8 @@ import type { SweepLink } from '../sweep/link';
  *  (`bbr`: BtlBw and the pacing rate; added last, so the lists' order, which is the page's,
  *  stays that of earlier pages; a link names its plots, so old links mean what they did), then
  *  the rounds view (`rounds`: cwnd and ssthresh per transmission round, the engine's rounds;
- *  added last for the same reason). */
+ *  added last for the same reason), then the transfers view (`transfers`: the short
+ *  transfers' completion times and the ping probes' round trips; last, likewise). */
 export type PlotId =
   | 'window'
   | 'seq'
@@ -26,7 +27,8 @@ export type PlotId =
   | 'writes'
   | 'thin'
   | 'bbr'
-  | 'rounds';
+  | 'rounds'
+  | 'transfers';
 /** Every plot, in page order. */
 export const PLOT_IDS: readonly PlotId[] = [
   'window',
@@ -42,6 +44,7 @@ export const PLOT_IDS: readonly PlotId[] = [
   'thin',
   'bbr',
   'rounds',
+  'transfers',
 ];
 /** The plots about flows sharing the bottleneck: drawn and offered in competition mode only
  *  (a comparison link may name them; they show once the page competes). */

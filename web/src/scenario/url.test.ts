@@ -10,6 +10,7 @@ import {
   withDefaultAlgorithm,
 } from './algorithms';
 import { requireSpec } from './params';
+import { CROSS_SPEC } from './cross';
 import { jsonEqual } from '../lib/json';
 import { getAt, setAt } from './paths';
 import { defaultShareState, type ShareState } from './shareState';
@@ -232,7 +233,14 @@ describe('the scenario URL: cross traffic, the bottleneck scheduler and the thro
       'cross=on_off:700000:1000:0.5:9:0.25:0.3333333333333333:false,poisson:300000:200:0:0:1:1:true',
     );
     expect(query).toContain('trace.throughput_bin=0.05');
-    expect(back.scenario).toEqual(scenario);
+    // Each item read back has every field of the engine's list, `interval` (ping's) at its
+    // default.
+    const interval = CROSS_SPEC.items?.find((f) => f.name === 'interval')?.default;
+    expect(interval).toBeTypeOf('number');
+    expect(back.scenario).toEqual({
+      ...scenario,
+      cross: (scenario.cross as Record<string, unknown>[]).map((c) => ({ ...c, interval })),
+    });
   });
 
   it('the BR-TCP presets round-trip exactly, cross traffic and scheduler included', () => {
@@ -337,7 +345,7 @@ describe('the scenario URL: cross traffic, the bottleneck scheduler and the thro
     expect(decode('?v=3&plots=window,rtt,thin').state.plots).toEqual(['window', 'rtt', 'thin']);
     const bad = decode('?v=4&alg=bbr&plots=window,bbr,model');
     expect(noticeFor(bad.notices, 'plots')).toBe(
-      'plots: model is not a plot (allowed: window, seq, queue, qdelay, throughput, share, fairness, retx, rtt, writes, thin, bbr, rounds); ignored.',
+      'plots: model is not a plot (allowed: window, seq, queue, qdelay, throughput, share, fairness, retx, rtt, writes, thin, bbr, rounds, transfers); ignored.',
     );
     expect(bad.state.plots).toEqual(['window', 'bbr']);
   });
@@ -765,5 +773,31 @@ describe('the scenario URL: the preset a scenario came from (preset=)', () => {
     const bad = decode(`?v=4&preset=fall-floyd-vegas-3drops&duration=5`);
     expect(noticeFor(bad.notices, 'preset')).toContain('preset=fall-floyd-vegas-3drops is not a preset');
     expect([bad.state.preset, getAt(bad.state.scenario, 'duration')]).toEqual([null, 5]);
+  });
+
+  it('round-trips short transfers and a ping source, with the transfers view', () => {
+    let scenario = defaultShareState().scenario;
+    scenario = setAt(scenario, 'flows[0].app.kind', 'transfers');
+    scenario = setAt(scenario, 'flows[0].app.writes', [
+      { at: 0.5, bytes: 14600 },
+      { at: 2, bytes: 100000 },
+    ]);
+    scenario = setAt(scenario, 'cross', [{ kind: 'ping', packet_size: 64, interval: 0.02 }]);
+    const state: ShareState = { ...defaultShareState(), scenario, plots: ['window', 'transfers'] };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    expect(query, query).toContain('plots=window,transfers');
+    expect(back.scenario.cross, query).toHaveLength(1);
+    expect(getAt(back.scenario, 'flows[0].app.kind')).toBe('transfers');
+    expect(getAt(back.scenario, 'flows[0].app.writes')).toEqual([
+      { at: 0.5, bytes: 14600 },
+      { at: 2, bytes: 100000 },
+    ]);
+    expect((back.scenario.cross as Record<string, unknown>[])[0]).toMatchObject({
+      kind: 'ping',
+      packet_size: 64,
+      interval: 0.02,
+    });
+    expect(back.plots).toEqual(['window', 'transfers']);
   });
 });

@@ -14,7 +14,7 @@ import { TraceStore } from '../engine/traceStore';
 import type { World } from '../plots/core/prerender';
 import { isJsonObject, type JsonValue } from '../lib/json';
 import type { AlgorithmName } from '../scenario/algorithms';
-import { THIN_PLOTS, writesStream } from '../scenario/apps';
+import { hasTransfers, THIN_PLOTS, writesStream } from '../scenario/apps';
 import { anyBbr, BBR_PLOTS } from '../scenario/bbr';
 import {
   flowKey,
@@ -33,7 +33,7 @@ import {
 import { presetFocus, presetNamed, presetView } from '../scenario/presets';
 import { specOf } from '../scenario/params';
 import { concretePath, durationOf, setAt } from '../scenario/paths';
-import { defaultLayout, defaultPlots, PLOT_IDS, type Notice } from '../scenario/shareState';
+import { defaultLayout, defaultPlots, PLOT_IDS, type Notice, type PlotId } from '../scenario/shareState';
 import type { Validator } from '../scenario/url';
 import { seriesFor, type AppStore } from './store';
 import { Explainer } from '../explain/explainer';
@@ -695,11 +695,15 @@ export class AppController {
   }
 
   /** Choosing an application that writes a stream (thin, CBR, Poisson, on/off) in place of
-   *  one that does not shows what it is about: the write timeline and the thin-stream CDFs. */
+   *  one that does not shows what it is about: the write timeline and the thin-stream CDFs;
+   *  choosing short transfers, the transfers view. */
   private viewForApp(before: Scenario, after: Scenario): Partial<AppState> {
     const shown = this.store.getState().plots;
-    if (writesStream(before) || !writesStream(after) || THIN_PLOTS.every((p) => shown.includes(p))) return {};
-    return { plots: PLOT_IDS.filter((p) => THIN_PLOTS.includes(p) || shown.includes(p)) };
+    const add: PlotId[] = [];
+    if (!writesStream(before) && writesStream(after)) add.push(...THIN_PLOTS);
+    if (!hasTransfers(before) && hasTransfers(after)) add.push('transfers');
+    if (add.every((p) => shown.includes(p))) return {};
+    return { plots: PLOT_IDS.filter((p) => add.includes(p) || shown.includes(p)) };
   }
 
   /**

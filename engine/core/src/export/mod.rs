@@ -33,6 +33,10 @@ pub enum Table {
     Recovery,
     /// `writes_flowN`: the application's writes (applications other than bulk).
     Writes,
+    /// `transfers_flowN`: each completed short transfer (`transfers` applications).
+    Transfers,
+    /// `pings_crossN`: each ping source's RTT samples.
+    Pings,
     /// `throughput`: bytes per bin and traffic class.
     Throughput,
     /// `rounds_flowN`: each flow's transmission rounds (cwnd, ssthresh, phase per round).
@@ -46,13 +50,15 @@ pub enum Table {
 
 impl Table {
     /// Every table, in file order.
-    pub const ALL: [Table; 10] = [
+    pub const ALL: [Table; 12] = [
         Table::Series,
         Table::Events,
         Table::Queues,
         Table::Validation,
         Table::Recovery,
         Table::Writes,
+        Table::Transfers,
+        Table::Pings,
         Table::Throughput,
         Table::Rounds,
         Table::Summary,
@@ -68,6 +74,8 @@ impl Table {
             Table::Validation => "validation",
             Table::Recovery => "recovery",
             Table::Writes => "writes",
+            Table::Transfers => "transfers",
+            Table::Pings => "pings",
             Table::Throughput => "throughput",
             Table::Rounds => "rounds",
             Table::Summary => "summary",
@@ -90,6 +98,10 @@ impl Table {
             Table::Writes => {
                 "writes_flowN: each application write, its sojourn and latency (applications other than bulk)"
             }
+            Table::Transfers => {
+                "transfers_flowN: each completed short transfer: when it was due, its bytes, when it began, its completion time (transfers applications)"
+            }
+            Table::Pings => "pings_crossN: each ping probe's send time and round-trip time (ping sources)",
             Table::Throughput => "throughput: bytes per bin and traffic class at the bottleneck and delivered",
             Table::Rounds => "rounds_flowN: each flow's transmission rounds, as textbooks count them: cwnd, ssthresh and phase at each round's start, segments sent, loss events (runs that keep the sender's events)",
             Table::Summary => "summary: per-flow goodput, retransmissions, timeouts, drops, …",

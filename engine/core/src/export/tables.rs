@@ -51,6 +51,10 @@ pub const RECOVERY_FILE_COLUMNS: [&str; 12] = [
 ];
 /// Columns of each flow's delivered writes (`writes_flowN`).
 pub const WRITES_FILE_COLUMNS: [&str; 4] = ["written_s", "bytes", "sojourn_s", "latency_s"];
+/// Columns of each flow's completed short transfers (`transfers_flowN`).
+pub const TRANSFERS_FILE_COLUMNS: [&str; 4] = ["due_s", "bytes", "began_s", "completion_s"];
+/// Columns of each ping source's samples (`pings_crossN`).
+pub const PINGS_FILE_COLUMNS: [&str; 2] = ["sent_s", "rtt_s"];
 /// Columns of the throughput table (`throughput`).
 pub const THROUGHPUT_FILE_COLUMNS: [&str; 4] = ["bin_start_s", "class", "bottleneck_bytes", "delivered_bytes"];
 /// Columns of each flow's transmission rounds (`rounds_flowN`; see `rounds.rs`): `events`
@@ -67,7 +71,7 @@ pub const ROUNDS_FILE_COLUMNS: [&str; 9] = [
     "events",
 ];
 /// Columns of the summary (`summary.csv`, one row per flow).
-pub const SUMMARY_FILE_COLUMNS: [&str; 22] = [
+pub const SUMMARY_FILE_COLUMNS: [&str; 27] = [
     "flow",
     "algorithm",
     "variant",
@@ -90,6 +94,11 @@ pub const SUMMARY_FILE_COLUMNS: [&str; 22] = [
     "qdelay_p95_ms",
     "rtt_mean_ms",
     "rtt_p95_ms",
+    "transfers_completed",
+    "transfer_mean_s",
+    "transfer_p50_s",
+    "transfer_p90_s",
+    "transfer_p99_s",
 ];
 
 /// One cell of a row.
@@ -142,6 +151,10 @@ pub struct TableWriter {
     validation: Vec<Option<Out>>,
     recovery: Vec<Option<Out>>,
     writes: Vec<Option<Out>>,
+    /// Short transfers and ping samples: written whole at the end (a row per transfer or
+    /// probe, few beside the packet tables).
+    transfers: Vec<Option<Out>>,
+    pings: Vec<Option<Out>>,
     throughput: Option<Out>,
     rounds: Vec<Option<(Out, crate::rounds::RoundTracker)>>,
     summary: Option<Out>,
@@ -164,6 +177,8 @@ impl TableWriter {
             validation: vec![None; sim.flow_count()],
             recovery: vec![None; sim.flow_count()],
             writes: vec![None; sim.flow_count()],
+            transfers: vec![None; sim.flow_count()],
+            pings: vec![None; sim.scenario().cross.len()],
             throughput: None,
             rounds: (0..sim.flow_count()).map(|_| None).collect(),
             summary: None,
@@ -236,6 +251,25 @@ impl TableWriter {
                     for i in 0..sim.flow_count() {
                         if sim.writes(i).is_some() {
                             w.writes[i] = Some(open(&mut w, bufs, format!("writes_flow{i}"), &WRITES_FILE_COLUMNS));
+                        }
+                    }
+                }
+                Table::Transfers => {
+                    for i in 0..sim.flow_count() {
+                        if sim.transfers(i).is_some() {
+                            w.transfers[i] = Some(open(
+                                &mut w,
+                                bufs,
+                                format!("transfers_flow{i}"),
+                                &TRANSFERS_FILE_COLUMNS,
+                            ));
+                        }
+                    }
+                }
+                Table::Pings => {
+                    for k in 0..w.pings.len() {
+                        if sim.pings(k).is_some() {
+                            w.pings[k] = Some(open(&mut w, bufs, format!("pings_cross{k}"), &PINGS_FILE_COLUMNS));
                         }
                     }
                 }
@@ -533,6 +567,30 @@ impl TableWriter {
             }
             self.rounds[i] = Some((out, tracker));
         }
+        for i in 0..self.transfers.len() {
+            let (Some(mut out), Some(t)) = (self.transfers[i], sim.transfers(i)) else {
+                continue;
+            };
+            for r in &t.rows {
+                let cells = [
+                    Cell::F(ns_to_secs(r.due)),
+                    Cell::U(r.bytes),
+                    Cell::F(ns_to_secs(r.began)),
+                    Cell::F(ns_to_secs(r.completion)),
+                ];
+                self.row(&mut out, bufs, &cells);
+            }
+            self.transfers[i] = Some(out);
+        }
+        for k in 0..self.pings.len() {
+            let (Some(mut out), Some(p)) = (self.pings[k], sim.pings(k)) else {
+                continue;
+            };
+            for &(t, rtt) in &p.rows {
+                self.row(&mut out, bufs, &[Cell::F(ns_to_secs(t)), Cell::F(ns_to_secs(rtt))]);
+            }
+            self.pings[k] = Some(out);
+        }
         if let Some(mut out) = self.summary {
             match self.format {
                 TableFormat::Csv => {
@@ -565,6 +623,8 @@ impl TableWriter {
                 .chain(self.validation.iter().flatten())
                 .chain(self.recovery.iter().flatten())
                 .chain(self.writes.iter().flatten())
+                .chain(self.transfers.iter().flatten())
+                .chain(self.pings.iter().flatten())
                 .chain(self.throughput.iter())
                 .chain(self.rounds.iter().flatten().map(|(o, _)| o));
             let files: Vec<usize> = tables.map(|o| o.file).collect();
@@ -604,6 +664,11 @@ pub fn summary_rows(s: &Summary) -> Vec<Vec<String>> {
                 ms(f.qdelay_p95_ms),
                 ms(f.rtt_mean_ms),
                 ms(f.rtt_p95_ms),
+                f.transfers.as_ref().map_or(String::new(), |t| t.completed.to_string()),
+                secs(f.transfers.as_ref().and_then(|t| t.mean_s)),
+                secs(f.transfers.as_ref().and_then(|t| t.p50_s)),
+                secs(f.transfers.as_ref().and_then(|t| t.p90_s)),
+                secs(f.transfers.as_ref().and_then(|t| t.p99_s)),
             ]
         })
         .collect()
@@ -612,6 +677,11 @@ pub fn summary_rows(s: &Summary) -> Vec<Vec<String>> {
 /// A delay in ms to the µs, or an empty cell when there is none.
 fn ms(v: Option<f64>) -> String {
     v.map_or(String::new(), |v| format!("{v:.3}"))
+}
+
+/// A time in s to the µs, or an empty cell when there is none.
+fn secs(v: Option<f64>) -> String {
+    v.map_or(String::new(), |v| format!("{v:.6}"))
 }
 
 /// The summary as CSV text, header included, without a final newline (`run --format csv`).

@@ -96,8 +96,11 @@ pub enum CrossKind {
     Poisson,
     /// CBR at `rate` during on periods, silent during off periods.
     OnOff,
+    /// A probe of `packet_size` bytes every `interval`, echoed back by the far end: each
+    /// echo is a round-trip-time sample (see `sim/ping.rs`).
+    Ping,
 }
-json::names!(CrossKind { Cbr = "cbr", Poisson = "poisson", OnOff = "on_off" });
+json::names!(CrossKind { Cbr = "cbr", Poisson = "poisson", OnOff = "on_off", Ping = "ping" });
 
 /// A non-reactive (UDP-like) traffic source that sends across the bottleneck only.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,8 +121,10 @@ pub struct CrossCfg {
     pub off: f64,
     /// Send in the ACK direction instead of the data direction.
     pub reverse: bool,
+    /// Time between probes, s (ping).
+    pub interval: f64,
 }
-json::json_struct!(CrossCfg: kind, rate, packet_size, start, stop, on, off, reverse);
+json::json_struct!(CrossCfg: kind, rate, packet_size, start, stop, on, off, reverse, interval);
 
 /// Network part of the scenario.
 #[derive(Clone, Debug, PartialEq)]
@@ -345,8 +350,15 @@ pub enum AppKind {
     Scripted,
     /// Writes with exponentially distributed gaps (a remote-shell user typing).
     Poisson,
+    /// Finite transfers, each on a fresh connection, at given times (`writes`) or drawn
+    /// (Poisson arrivals of `write_size` bytes, mean gap `write_interval`); each one's
+    /// completion time is measured (see `sim/transfers.rs`).
+    Transfers,
 }
-json::names!(AppKind { Bulk = "bulk", Cbr = "cbr", Thin = "thin", OnOff = "on_off", Scripted = "scripted", Poisson = "poisson" });
+json::names!(AppKind {
+    Bulk = "bulk", Cbr = "cbr", Thin = "thin", OnOff = "on_off", Scripted = "scripted", Poisson = "poisson",
+    Transfers = "transfers"
+});
 
 /// One scripted application write.
 #[derive(Clone, Debug, PartialEq)]

@@ -257,6 +257,7 @@ pub const CROSS_ITEMS: &[ItemField] = &[
                 Choice { value: "cbr", label: "CBR", help: help!("One packet every packet_size · 8 / rate seconds.") },
                 Choice { value: "poisson", label: "Poisson", help: help!("Exponentially distributed gaps with that mean (counter-based randomness: the same seed gives the same packets).") },
                 Choice { value: "on_off", label: "On/off", help: help!("CBR at rate during each 'on' period, silent during each 'off' period.") },
+                Choice { value: "ping", label: "Ping", help: help!("A probe of packet_size bytes every interval, echoed back by the far end of the bottleneck; each echo is a round-trip-time sample (the RTT a small packet sees through the queues).") },
             ],
             default: "cbr",
         },
@@ -311,6 +312,13 @@ pub const CROSS_ITEMS: &[ItemField] = &[
         kind: ItemKind::Bool { default: false },
         default: None,
         help: help!("Send in the ACK direction (competing with the flows' ACKs) instead of the data direction."),
+    },
+    ItemField {
+        name: "interval",
+        unit: "s",
+        kind: ItemKind::Float { min: 1e-6, max: 1e5 },
+        default: Some(0.1),
+        help: help!("Time between probes (ping; rate is not used)."),
     },
 ];
 
@@ -457,14 +465,14 @@ pub struct Applies {
 /// The application fields each kind reads (`app.rs`).
 const APP_APPLIES: [Applies; 6] = {
     const KIND: &str = "flows[].app.kind";
-    const WRITES: &[&str] = &["cbr", "thin", "on_off", "poisson"];
+    const WRITES: &[&str] = &["cbr", "thin", "on_off", "poisson", "transfers"];
     [
         Applies::new("flows[].app.bytes", KIND, &["bulk"]),
         Applies::new("flows[].app.write_size", KIND, WRITES),
         Applies::new("flows[].app.write_interval", KIND, WRITES),
         Applies::new("flows[].app.on", KIND, &["on_off"]),
         Applies::new("flows[].app.off", KIND, &["on_off"]),
-        Applies::new("flows[].app.writes", KIND, &["scripted"]),
+        Applies::new("flows[].app.writes", KIND, &["scripted", "transfers"]),
     ]
 };
 
@@ -690,20 +698,21 @@ fn build_params() -> Vec<ParamDef> {
             Choice { value: "on_off", label: "On/off", help: help!("Writes write_size every write_interval during 'on' periods, nothing during 'off' periods.") },
             Choice { value: "scripted", label: "Scripted writes", help: help!("Writes of given sizes at given times (app.writes).") },
             Choice { value: "poisson", label: "Poisson (Telnet-like)", help: help!("Writes of write_size bytes with exponentially distributed gaps of mean write_interval, as a person typing into a remote shell.") },
+            Choice { value: "transfers", label: "Short transfers", help: help!("Finite transfers (web page fetches), each on a fresh connection (handshake if tcp.syn, initial window, RTO from scratch), each one's completion time measured: at the times and sizes of app.writes, or, with none, Poisson arrivals of write_size bytes with mean gap write_interval. A transfer due while the one before is still running waits for it.") },
         ], default: "bulk" }, false, NONE,
             "What the sending application does."),
         p!("flows[].app.bytes", "Bulk size", "app", "B", Kind::Int { min: 0, max: 1 << 50, default: 0 }, false, NONE,
             "Bytes a bulk application sends; 0 = unbounded."),
         p!("flows[].app.write_size", "Write size", "app", "B", Kind::Int { min: 1, max: 1_000_000_000, default: 1460 }, true, NONE,
-            "Bytes per application write (CBR, thin stream, on/off, Poisson)."),
+            "Bytes per application write (CBR, thin stream, on/off, Poisson); bytes per drawn transfer (short transfers)."),
         p!("flows[].app.write_interval", "Write interval", "app", "s", Kind::Float { min: 1e-6, max: 3600.0, default: 0.01, log: true }, true, MS,
-            "Time between application writes (the mean gap for Poisson); its inverse is the application write frequency."),
+            "Time between application writes (the mean gap for Poisson and for drawn transfers); its inverse is the application write frequency."),
         p!("flows[].app.on", "On period", "app", "s", Kind::Float { min: 1e-6, max: 100_000.0, default: 1.0, log: false }, false, NONE,
             "Length of each 'on' period (on/off application)."),
         p!("flows[].app.off", "Off period", "app", "s", Kind::Float { min: 0.0, max: 100_000.0, default: 1.0, log: false }, false, NONE,
             "Length of each 'off' period (on/off application)."),
         p!("flows[].app.writes", "Scripted writes", "app", "", Kind::List { items: WRITE_ITEMS }, false, NONE,
-            "List of {at, bytes} writes for the scripted application."),
+            "List of {at, bytes} writes for the scripted application; the transfers (start, size) of the short-transfers application (none: drawn)."),
         p!("flows[].drops", "Scripted drops", "loss", "", Kind::List { items: DROP_ITEMS }, false, NONE,
             "Data segments of this flow dropped at the bottleneck: list of {segment, attempt}. Deterministic, for exact lessons and tests."),
         p!("timeline", "Timeline", "run", "", Kind::List { items: TIMELINE_ITEMS }, false, NONE,
@@ -864,6 +873,9 @@ mod tests {
             j["flows"][0]["app"]["off"] = json!(0.5);
             j["flows"][0]["app"]["write_interval"] = json!(0.02);
             let f = field.trim_start_matches("flows[].app.");
+            if kind == "transfers" && f != "writes" {
+                j["flows"][0]["app"]["writes"] = json!([]); // drawn transfers read these
+            }
             j["flows"][0]["app"][f] = value;
             let mut sim = crate::sim::Simulation::from_json(&j.to_string()).expect("a valid scenario");
             sim.run_to_end();
@@ -881,7 +893,7 @@ mod tests {
                 json!([{"at": 0.2, "bytes": 700}]),
             ),
         ];
-        let kinds = ["bulk", "cbr", "thin", "on_off", "scripted", "poisson"];
+        let kinds = ["bulk", "cbr", "thin", "on_off", "scripted", "poisson", "transfers"];
         for (field, a, b) in changed {
             let cond = applies_to(field).expect("an application field has a condition");
             for kind in kinds {

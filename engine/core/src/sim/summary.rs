@@ -79,6 +79,7 @@ impl Simulation {
                     rtt_mean_ms: s.rtt_samples.mean_ms(),
                     rtt_p95_ms: s.rtt_samples.p95_ms(),
                     completion_time_s: self.completion[i].map(ns_to_secs),
+                    transfers: self.transfers[i].as_deref().map(crate::summary::TransferSummary::of),
                     active_time_s: active,
                 }
             })
@@ -104,6 +105,9 @@ impl Simulation {
                     } else {
                         0.0
                     },
+                    ping: self.world.pings[k]
+                        .as_deref()
+                        .map(|p| crate::summary::PingSummary::of(p, stats.queue_drops + stats.error_drops)),
                 }
             })
             .collect();

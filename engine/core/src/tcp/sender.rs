@@ -895,5 +895,6 @@ fn log_rtt_sample(w: &mut impl Env, flow: u32, sample: Ns, exact: Ns, seg: u32) 
 
 mod door;
 mod ecn;
+mod reopen;
 #[cfg(test)]
 mod tests;

@@ -36,9 +36,11 @@ import {
   readCdf,
   startNote,
   tailNote,
+  type CdfKind,
   type CdfRun,
 } from '../cdfPlot';
-import { thinSamples, type ThinKind } from '../thinSamples';
+import { thinSamples } from '../thinSamples';
+import { sortedTimes, transfersOf } from '../transferSamples';
 import { linearOf } from './decimate';
 import { Panel, type PlotElements } from './panel';
 import { requestDraw } from './scheduler';
@@ -46,7 +48,7 @@ import { canvasFont } from './plotStyle';
 
 /** What a panel shows. */
 export interface CdfSpec {
-  kind: ThinKind;
+  kind: CdfKind;
   /** Runs drawn (every compared algorithm). */
   keys: AlgorithmName[];
 }
@@ -82,15 +84,24 @@ export class CdfController extends Panel<CdfSpec> {
 
   protected stateChanged(s: AppState, prev: AppState) {
     if (s.drawn !== prev.drawn || s.xDomain !== prev.xDomain || s.cdfScale !== prev.cdfScale) this.invalidate();
+    // The transfers' completion times come with the runs' summaries.
+    else if (this.spec.kind === 'transfer' && s.runs !== prev.runs) this.invalidate();
+  }
+
+  /** The time window the samples are taken over: the zoomed one for the thin-stream
+   *  measurements; the whole run (so far) for the transfers, which the summary gives. */
+  private window(s: AppState) {
+    return this.spec.kind === 'transfer' ? null : s.xDomain;
   }
 
   /** Every compared run's sorted samples of this panel's measurement. */
   private runs(s: AppState): CdfRun[] {
     const out: CdfRun[] = [];
+    const kind = this.spec.kind;
     for (const key of this.spec.keys) {
       const trace = this.traces.get(key);
       if (!trace) continue;
-      const sorted = thinSamples(trace, s.xDomain)[this.spec.kind];
+      const sorted = kind === 'transfer' ? sortedTimes(transfersOf(s, key)) : thinSamples(trace, s.xDomain)[kind];
       // An algorithm of a comparison, or a flow of a competition.
       out.push({ run: { key, label: runLabel(s.scenario, key), style: runStyle(key) }, sorted });
     }
@@ -174,7 +185,7 @@ export class CdfController extends Panel<CdfSpec> {
     for (const key of this.spec.keys) soFar = Math.min(soFar, this.traces.get(key)?.now ?? Infinity);
     if (this.exporting) return;
     this.setLabel(
-      describeCdf(kind, runs, s.xDomain, soFar < duration ? soFar : null, log ? logAxisText(kind, log) : ''),
+      describeCdf(kind, runs, this.window(s), soFar < duration ? soFar : null, log ? logAxisText(kind, log) : ''),
     );
     this.last.readout = '';
   }
