@@ -33,7 +33,7 @@ use std::sync::Mutex;
 const BUF: usize = 1 << 16;
 
 /// The tables `--out` writes (the summary and scenario go as JSON beside them).
-pub const OUT_TABLES: [Table; 10] = [
+pub const OUT_TABLES: [Table; 11] = [
     Table::Series,
     Table::Events,
     Table::Queues,
@@ -42,6 +42,7 @@ pub const OUT_TABLES: [Table; 10] = [
     Table::Writes,
     Table::Transfers,
     Table::Pings,
+    Table::Qdisc,
     Table::Throughput,
     Table::Rounds,
 ];

@@ -675,3 +675,43 @@ fn the_qlog_of_an_ecn_flow_counts_its_ce_marks_and_flags_ece_and_cwr() {
         && e["data"]["frames"][0]["ece"].is_null()
         && e["data"]["header"]["cwr"].is_null()));
 }
+
+#[test]
+fn a_queue_disciplines_state_is_a_file_of_its_own() {
+    // CoDel on the bufferbloat path: one file for the managed data direction, none for the
+    // drop-tail ACK direction, its rows the engine's series, the dropping state as 1/0 with
+    // the next drop's time only while dropping.
+    let s = scenario("aqm-bufferbloat-cured", &[("duration", "5")]);
+    let (names, files) = export(
+        &s,
+        &Request::Tables {
+            format: TableFormat::Csv,
+            tables: vec![Table::Qdisc],
+        },
+        997,
+    );
+    assert_eq!(names, ["qdisc_bottleneck.csv"]);
+    let text = String::from_utf8(files[0].clone()).unwrap();
+    let mut lines = text.lines();
+    let head = lines.next().unwrap();
+    assert_eq!(head, cwndlab_core::export::tables::QDISC_FILE_COLUMNS.join(","));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let mut sim = Simulation::new(&s);
+    sim.run_to_end();
+    let series = sim.qdisc_series();
+    assert_eq!(series.len(), 1);
+    assert_eq!(rows.len(), series[0].1.rows.len());
+    assert!(rows.iter().any(|r| r[5] == "1"), "CoDel drops in 5 s");
+    for (r, (t, q)) in rows.iter().zip(&series[0].1.rows) {
+        assert_eq!(r[0].parse::<f64>().unwrap(), *t as f64 / 1e9);
+        assert_eq!(r[5], if q.dropping { "1" } else { "0" });
+        assert_eq!(r[6].is_empty(), q.drop_next == u64::MAX);
+    }
+    // Drop-tail in both directions: no file.
+    let plain = scenario("cubic-bufferbloat", &[("duration", "1")]);
+    let req = Request::Tables {
+        format: TableFormat::Csv,
+        tables: vec![Table::Qdisc],
+    };
+    assert!(export(&plain, &req, 997).0.is_empty());
+}

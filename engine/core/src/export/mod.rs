@@ -37,6 +37,8 @@ pub enum Table {
     Transfers,
     /// `pings_crossN`: each ping source's RTT samples.
     Pings,
+    /// `qdisc_<link>`: each managed bottleneck direction's queue-discipline state.
+    Qdisc,
     /// `throughput`: bytes per bin and traffic class.
     Throughput,
     /// `rounds_flowN`: each flow's transmission rounds (cwnd, ssthresh, phase per round).
@@ -50,7 +52,7 @@ pub enum Table {
 
 impl Table {
     /// Every table, in file order.
-    pub const ALL: [Table; 12] = [
+    pub const ALL: [Table; 13] = [
         Table::Series,
         Table::Events,
         Table::Queues,
@@ -59,6 +61,7 @@ impl Table {
         Table::Writes,
         Table::Transfers,
         Table::Pings,
+        Table::Qdisc,
         Table::Throughput,
         Table::Rounds,
         Table::Summary,
@@ -76,6 +79,7 @@ impl Table {
             Table::Writes => "writes",
             Table::Transfers => "transfers",
             Table::Pings => "pings",
+            Table::Qdisc => "qdisc",
             Table::Throughput => "throughput",
             Table::Rounds => "rounds",
             Table::Summary => "summary",
@@ -102,6 +106,9 @@ impl Table {
                 "transfers_flowN: each completed short transfer: when it was due, its bytes, when it began, its completion time (transfers applications)"
             }
             Table::Pings => "pings_crossN: each ping probe's send time and round-trip time (ping sources)",
+            Table::Qdisc => {
+                "qdisc_<link>: the queue discipline's state, a row per change: RED's average queue, drop probability and count, CoDel's sojourn, dropping state and next drop, FQ-CoDel's queues, PIE's probability and burst allowance (bottleneck directions with a discipline other than drop-tail)"
+            }
             Table::Throughput => "throughput: bytes per bin and traffic class at the bottleneck and delivered",
             Table::Rounds => "rounds_flowN: each flow's transmission rounds, as textbooks count them: cwnd, ssthresh and phase at each round's start, segments sent, loss events (runs that keep the sender's events)",
             Table::Summary => "summary: per-flow goodput, retransmissions, timeouts, drops, …",

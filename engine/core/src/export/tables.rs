@@ -53,6 +53,25 @@ pub const RECOVERY_FILE_COLUMNS: [&str; 12] = [
 pub const WRITES_FILE_COLUMNS: [&str; 4] = ["written_s", "bytes", "sojourn_s", "latency_s"];
 /// Columns of each flow's completed short transfers (`transfers_flowN`).
 pub const TRANSFERS_FILE_COLUMNS: [&str; 4] = ["due_s", "bytes", "began_s", "completion_s"];
+/// Columns of each managed bottleneck direction's discipline state (`qdisc_<link>`; see
+/// [`crate::trace::QdiscRow`]): RED's average queue (`avg`, packets, or bytes in byte mode),
+/// its last drop probability `p` (PIE's probability too) and `count`; CoDel's last sojourn,
+/// `dropping` (1/0) and next drop (empty when not dropping); FQ-CoDel's active, new and old
+/// queues and its fattest queue's bytes; PIE's burst allowance left.
+pub const QDISC_FILE_COLUMNS: [&str; 12] = [
+    "time_s",
+    "avg",
+    "p",
+    "count",
+    "sojourn_s",
+    "dropping",
+    "drop_next_s",
+    "active",
+    "new",
+    "old",
+    "fattest_bytes",
+    "burst_s",
+];
 /// Columns of each ping source's samples (`pings_crossN`).
 pub const PINGS_FILE_COLUMNS: [&str; 2] = ["sent_s", "rtt_s"];
 /// Columns of the throughput table (`throughput`).
@@ -71,7 +90,7 @@ pub const ROUNDS_FILE_COLUMNS: [&str; 9] = [
     "events",
 ];
 /// Columns of the summary (`summary.csv`, one row per flow).
-pub const SUMMARY_FILE_COLUMNS: [&str; 27] = [
+pub const SUMMARY_FILE_COLUMNS: [&str; 28] = [
     "flow",
     "algorithm",
     "variant",
@@ -90,6 +109,7 @@ pub const SUMMARY_FILE_COLUMNS: [&str; 27] = [
     "queue_drops",
     "error_drops",
     "scripted_drops",
+    "ce_marks",
     "qdelay_mean_ms",
     "qdelay_p95_ms",
     "rtt_mean_ms",
@@ -155,6 +175,8 @@ pub struct TableWriter {
     /// probe, few beside the packet tables).
     transfers: Vec<Option<Out>>,
     pings: Vec<Option<Out>>,
+    /// Each managed bottleneck direction's discipline state, written whole at the end.
+    qdisc: Vec<Out>,
     throughput: Option<Out>,
     rounds: Vec<Option<(Out, crate::rounds::RoundTracker)>>,
     summary: Option<Out>,
@@ -179,6 +201,7 @@ impl TableWriter {
             writes: vec![None; sim.flow_count()],
             transfers: vec![None; sim.flow_count()],
             pings: vec![None; sim.scenario().cross.len()],
+            qdisc: Vec::new(),
             throughput: None,
             rounds: (0..sim.flow_count()).map(|_| None).collect(),
             summary: None,
@@ -271,6 +294,12 @@ impl TableWriter {
                         if sim.pings(k).is_some() {
                             w.pings[k] = Some(open(&mut w, bufs, format!("pings_cross{k}"), &PINGS_FILE_COLUMNS));
                         }
+                    }
+                }
+                Table::Qdisc => {
+                    for (name, _) in sim.qdisc_series() {
+                        let o = open(&mut w, bufs, format!("qdisc_{}", slug(name)), &QDISC_FILE_COLUMNS);
+                        w.qdisc.push(o);
                     }
                 }
                 Table::Throughput => {
@@ -591,6 +620,34 @@ impl TableWriter {
             }
             self.pings[k] = Some(out);
         }
+        for (k, (_, q)) in sim.qdisc_series().into_iter().enumerate() {
+            let Some(mut out) = self.qdisc.get(k).copied() else {
+                continue;
+            };
+            for &(t, r) in &q.rows {
+                let next = if r.drop_next == u64::MAX {
+                    Cell::Empty
+                } else {
+                    Cell::F(ns_to_secs(r.drop_next))
+                };
+                let cells = [
+                    Cell::F(ns_to_secs(t)),
+                    Cell::F(r.avg as f64 / 65_536.0),
+                    Cell::F(r.p as f64 / 4_294_967_296.0),
+                    Cell::F(r.count as f64),
+                    Cell::F(ns_to_secs(r.sojourn)),
+                    Cell::U(r.dropping as u64),
+                    next,
+                    Cell::U(r.active as u64),
+                    Cell::U(r.new as u64),
+                    Cell::U(r.old as u64),
+                    Cell::U(r.fattest),
+                    Cell::F(ns_to_secs(r.burst)),
+                ];
+                self.row(&mut out, bufs, &cells);
+            }
+            self.qdisc[k] = out;
+        }
         if let Some(mut out) = self.summary {
             match self.format {
                 TableFormat::Csv => {
@@ -625,6 +682,7 @@ impl TableWriter {
                 .chain(self.writes.iter().flatten())
                 .chain(self.transfers.iter().flatten())
                 .chain(self.pings.iter().flatten())
+                .chain(self.qdisc.iter())
                 .chain(self.throughput.iter())
                 .chain(self.rounds.iter().flatten().map(|(o, _)| o));
             let files: Vec<usize> = tables.map(|o| o.file).collect();
@@ -660,6 +718,7 @@ pub fn summary_rows(s: &Summary) -> Vec<Vec<String>> {
                 f.drops.queue.to_string(),
                 f.drops.error.to_string(),
                 f.drops.scripted.to_string(),
+                f.drops.ce_marks.to_string(),
                 ms(f.qdelay_mean_ms),
                 ms(f.qdelay_p95_ms),
                 ms(f.rtt_mean_ms),

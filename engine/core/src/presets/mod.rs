@@ -811,7 +811,7 @@ mod tests {
     #[test]
     fn every_preset_is_a_valid_scenario() {
         let all = all();
-        assert_eq!(all.len(), 65);
+        assert_eq!(all.len(), 66);
         for p in all {
             if let Err(e) = p.scenario() {
                 panic!("{}: {e:?}", p.name);

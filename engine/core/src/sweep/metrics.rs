@@ -46,6 +46,7 @@ pub const METRIC_TABLE: &[Metric] = &[
     m("queue_drops", "Queue drops", ""),
     m("error_drops", "Error drops", ""),
     m("scripted_drops", "Scripted drops", ""),
+    m("ce_marks", "CE marks (ECN)", ""),
     m("ack_queue_drops", "ACK queue drops", ""),
     m("ack_error_drops", "ACK error drops", ""),
     m("qdelay_mean_ms", "Queueing delay, mean", "ms"),
@@ -64,6 +65,11 @@ pub const METRIC_TABLE: &[Metric] = &[
     m("latency_p50_s", "Write latency p50", "s"),
     m("latency_p90_s", "Write latency p90", "s"),
     m("latency_p99_s", "Write latency p99", "s"),
+    m("transfers_completed", "Short transfers completed", ""),
+    m("transfer_mean_s", "Transfer completion time, mean", "s"),
+    m("transfer_p50_s", "Transfer completion time p50", "s"),
+    m("transfer_p90_s", "Transfer completion time p90", "s"),
+    m("transfer_p99_s", "Transfer completion time p99", "s"),
 ];
 
 /// The metric names, in output order.
@@ -84,6 +90,15 @@ pub fn vocabulary_json() -> Value {
 
 /// A metric's value in a flow summary (as JSON); None when it is null (e.g. no completion).
 pub fn metric(flow: &Value, name: &str) -> Option<f64> {
+    if let Some((_, field)) = crate::summary::TRANSFER_SUMMARY_COLUMNS
+        .iter()
+        .find(|(c, _)| *c == name)
+    {
+        return flow["transfers"][field].as_f64();
+    }
+    if name == "ce_marks" {
+        return flow["drops"]["ce_marks"].as_f64();
+    }
     let v = match name.strip_suffix("_drops") {
         Some(kind) if flow.get(name).is_none() => &flow["drops"][kind],
         _ => &flow[name],
