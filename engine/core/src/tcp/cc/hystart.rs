@@ -137,7 +137,15 @@ impl Cc {
 }
 
 /// The rules whose decisions grow cwnd in slow start with HyStart++.
-pub(crate) const SS_RULES: &[Rule] = &[Rule::SsHystart, Rule::HystartCssEnter, Rule::HystartCssResume];
+/// Once HyStart++ is over (it ended the first slow start, or a loss came), slow start is
+/// RFC 3465's byte counting (`increase.rs`), so `ss.abc` is one of its rules too: a slow start
+/// after a timeout, or a fresh connection's in a short transfer, can reach ssthresh by it.
+pub(crate) const SS_RULES: &[Rule] = &[
+    Rule::SsHystart,
+    Rule::HystartCssEnter,
+    Rule::HystartCssResume,
+    Rule::SsAbc,
+];
 
 /// HyStart++'s edge, when the flow uses it: slow start ends on a rising RTT.
 pub(crate) fn edges(cc: &crate::scenario::CcCfg) -> Vec<super::edges::Transition> {
