@@ -89,9 +89,9 @@ test('CoDel under Path: its target, dropping state, drops and marks drawn; a dro
   await expect(canvas).toHaveAttribute('aria-label', /NewReno: 0 drops, [1-9]\d* CE marks/);
 
   // The link keeps the discipline and ECN: the same runs in a fresh page, controls as set.
+  await expect.poll(() => page.url()).toContain('f0.ecn=rfc3168');
   const link = page.url();
   expect(link).toContain('network.bottleneck.qdisc=codel');
-  expect(link).toContain('f0.ecn=rfc3168');
   const want = await summaryText(page);
   await expectLinkReproduces(context, link, want);
   const other = await context.newPage();

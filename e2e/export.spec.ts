@@ -246,7 +246,9 @@ test('a refused export shows the engine’s reason; a long one can be cancelled;
   // One file: saved as itself, not zipped; its delay columns end the header.
   expect(summary.name).toBe('summary.csv');
   expect(readFileSync(summary.path, 'utf8')).toMatch(/^flow,algorithm,variant,goodput_bps/);
-  expect(readFileSync(summary.path, 'utf8')).toMatch(/,qdelay_mean_ms,qdelay_p95_ms,rtt_mean_ms,rtt_p95_ms\n/);
+  expect(readFileSync(summary.path, 'utf8')).toMatch(
+    /,scripted_drops,ce_marks,qdelay_mean_ms,qdelay_p95_ms,rtt_mean_ms,rtt_p95_ms,transfers_completed,transfer_mean_s,transfer_p50_s,transfer_p90_s,transfer_p99_s\n/,
+  );
 });
 
 test('printing gives a handout: title, scenario, plots as vectors, legend, summary, lesson; no controls', async ({
