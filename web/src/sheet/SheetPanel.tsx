@@ -14,6 +14,7 @@ import type { AppState } from '../state/types';
 import { DEFAULT_SHEET_QUESTIONS, MAX_SHEET_QUESTIONS } from './link';
 import { asksAboutRounds, sheetInput, sheetReference } from './sheet';
 import { pageSheets } from './sheetClient';
+import { CONVENTIONS, readConvention } from '../textbook/link';
 import { sheetResult } from './sheetResult';
 import { SheetAnswers, SheetQuestions } from './SheetView';
 // Its styles (sheet.css) are imported by main.tsx with the page's.
@@ -66,7 +67,7 @@ function useSheetMaker() {
         return;
       }
       sheetResult.setState((r) => ({ ...r, status: 'making', message: 'Making the sheet…' }));
-      client.request(JSON.parse(inputText) as ReturnType<typeof sheetInput>, link.number, link.count).then(
+      client.request(JSON.parse(inputText) as ReturnType<typeof sheetInput>, link.number, link.count, link.textbook).then(
         (sheet) => {
           if (stale || !sheet) return;
           sheetResult.setState({
@@ -121,12 +122,14 @@ export function SheetPanel() {
   const result = useStore(sheetResult);
   const [numberText, setNumberText] = useState(String(link?.number ?? 1));
   const [countText, setCountText] = useState(String(link?.count ?? DEFAULT_SHEET_QUESTIONS));
+  const [modelText, setModelText] = useState<string>(link?.textbook ?? '');
   useSheetMaker();
   useSheetPrintMode(result.status === 'ready' && link !== null);
   useEffect(() => {
     if (!link) return;
     setNumberText(String(link.number));
     setCountText(String(link.count));
+    setModelText(link.textbook ?? '');
   }, [link]);
 
   const make = () => {
@@ -149,7 +152,12 @@ export function SheetPanel() {
       return;
     }
     // The count's range is the engine's to check: its refusal comes back as a notice.
-    s.setSheet({ number, count });
+    const model = modelText === '' ? null : readConvention('tbsheet', modelText);
+    if (model !== null && typeof model === 'object') {
+      s.addNotices([{ key: SHEET_NOTICE, message: `Exercise sheet: ${model.error}` }]);
+      return;
+    }
+    s.setSheet(model === null ? { number, count } : { number, count, textbook: model });
   };
   const sheet = result.status === 'ready' && link ? result.sheet : null;
   return (
@@ -178,6 +186,20 @@ export function SheetPanel() {
             value={countText}
             onChange={(e) => setCountText(e.target.value)}
           />
+          <label htmlFor={`${id}-m`}>Model</label>
+          <select
+            id={`${id}-m`}
+            className="sheet-model"
+            value={modelText}
+            onChange={(e) => setModelText(e.target.value)}
+          >
+            <option value="">Per-packet run</option>
+            {CONVENTIONS.map((c) => (
+              <option key={c.name} value={c.name}>
+                {`Textbook model: ${c.label}`}
+              </option>
+            ))}
+          </select>
         </div>
         <div className="export-row">
           <button type="button" onClick={make}>
@@ -194,7 +216,8 @@ export function SheetPanel() {
         </div>
         <p className="export-note">
           Questions about flow 0 of the {askedAbout(store.getState())}, answered by the engine from the run, with the
-          rule behind each answer. The same number gives the same sheet (it is in the link). Printing while a sheet is
+          rule behind each answer; or, with a textbook model, the same losses in that convention&apos;s round model,
+          each answer citing the convention&apos;s rule (as <code>cwndlab exercise --textbook</code>). The same number gives the same sheet (it is in the link). Printing while a sheet is
           shown prints the sheet: questions and plots, then the answer key on a page of its own.
         </p>
         <p className="sheet-status" role="status" aria-live="polite">
