@@ -230,19 +230,25 @@ function drawTextbook(f: RoundsFrame, line: TextbookLine): void {
       ctx.strokeRect(x - s, y - s, 2 * s, 2 * s);
     }
   }
-  // The label beside the highest point, inside the plot.
-  let top = pts[0] as [number, number];
-  for (const p of pts) if (p[1] < top[1]) top = p;
+  // The label as a legend in the top right corner, under the phase lanes (the room kept
+  // above the data): a dashed swatch and the name.
   ctx.font = canvasFont(11, 600);
   const w = ctx.measureText(line.label).width;
-  const lx = Math.min(Math.max(2, top[0] - w / 2), f.width - w - 2);
-  const ly = Math.max(textPx(12), top[1] - 8);
-  ctx.fillStyle = 'rgba(255,255,255,0.85)';
-  ctx.fillRect(lx - 2, ly - textPx(11), w + 4, textPx(14));
+  const sw = 22;
+  const lx = Math.max(2, f.width - w - sw - 12);
+  const ly = roundsLaneHeight(f.runs.length) * Math.max(1, f.runs.length) + textPx(14);
+  ctx.fillStyle = 'rgba(255,255,255,0.9)';
+  ctx.fillRect(lx - 4, ly - textPx(11), w + sw + 12, textPx(15));
+  ctx.setLineDash([7, 4]);
+  ctx.beginPath();
+  ctx.moveTo(lx, ly - textPx(4));
+  ctx.lineTo(lx + sw, ly - textPx(4));
+  ctx.stroke();
+  ctx.setLineDash([]);
   ctx.fillStyle = TEXTBOOK_COLOR;
   ctx.textAlign = 'left';
   ctx.textBaseline = 'alphabetic';
-  ctx.fillText(line.label, lx, ly);
+  ctx.fillText(line.label, lx + sw + 4, ly);
   ctx.restore();
 }
 

@@ -67,26 +67,28 @@ function useSheetMaker() {
         return;
       }
       sheetResult.setState((r) => ({ ...r, status: 'making', message: 'Making the sheet…' }));
-      client.request(JSON.parse(inputText) as ReturnType<typeof sheetInput>, link.number, link.count, link.textbook).then(
-        (sheet) => {
-          if (stale || !sheet) return;
-          sheetResult.setState({
-            status: 'ready',
-            sheet,
-            message: `Sheet ${sheet.number}: ${sheet.questions.length} question${sheet.questions.length === 1 ? '' : 's'}.`,
-          });
-          // A sheet that failed before (e.g. its worker stopped) is no longer news.
-          store.getState().dismissNoticesAbout(SHEET_NOTICE);
-          if (asksAboutRounds(sheet)) store.getState().showPlot('rounds');
-        },
-        (e: unknown) => {
-          if (stale) return;
-          const reason = e instanceof Error ? e.message : String(e);
-          sheetResult.setState({ status: 'failed', sheet: null, message: `No sheet: ${reason}` });
-          store.getState().addNotices([{ key: SHEET_NOTICE, message: `Exercise sheet not made: ${reason}` }]);
-          store.getState().setSheet(null);
-        },
-      );
+      client
+        .request(JSON.parse(inputText) as ReturnType<typeof sheetInput>, link.number, link.count, link.textbook)
+        .then(
+          (sheet) => {
+            if (stale || !sheet) return;
+            sheetResult.setState({
+              status: 'ready',
+              sheet,
+              message: `Sheet ${sheet.number}: ${sheet.questions.length} question${sheet.questions.length === 1 ? '' : 's'}.`,
+            });
+            // A sheet that failed before (e.g. its worker stopped) is no longer news.
+            store.getState().dismissNoticesAbout(SHEET_NOTICE);
+            if (asksAboutRounds(sheet)) store.getState().showPlot('rounds');
+          },
+          (e: unknown) => {
+            if (stale) return;
+            const reason = e instanceof Error ? e.message : String(e);
+            sheetResult.setState({ status: 'failed', sheet: null, message: `No sheet: ${reason}` });
+            store.getState().addNotices([{ key: SHEET_NOTICE, message: `Exercise sheet not made: ${reason}` }]);
+            store.getState().setSheet(null);
+          },
+        );
     };
     timer = setTimeout(ask, SETTLE_MS);
     return () => {
@@ -186,6 +188,8 @@ export function SheetPanel() {
             value={countText}
             onChange={(e) => setCountText(e.target.value)}
           />
+        </div>
+        <div className="export-row">
           <label htmlFor={`${id}-m`}>Model</label>
           <select
             id={`${id}-m`}
@@ -194,11 +198,13 @@ export function SheetPanel() {
             onChange={(e) => setModelText(e.target.value)}
           >
             <option value="">Per-packet run</option>
-            {CONVENTIONS.map((c) => (
-              <option key={c.name} value={c.name}>
-                {`Textbook model: ${c.label}`}
-              </option>
-            ))}
+            <optgroup label="Textbook round model">
+              {CONVENTIONS.map((c) => (
+                <option key={c.name} value={c.name}>
+                  {c.label}
+                </option>
+              ))}
+            </optgroup>
           </select>
         </div>
         <div className="export-row">
@@ -217,8 +223,9 @@ export function SheetPanel() {
         <p className="export-note">
           Questions about flow 0 of the {askedAbout(store.getState())}, answered by the engine from the run, with the
           rule behind each answer; or, with a textbook model, the same losses in that convention&apos;s round model,
-          each answer citing the convention&apos;s rule (as <code>cwndlab exercise --textbook</code>). The same number gives the same sheet (it is in the link). Printing while a sheet is
-          shown prints the sheet: questions and plots, then the answer key on a page of its own.
+          each answer citing the convention&apos;s rule (as <code>cwndlab exercise --textbook</code>). The same number
+          gives the same sheet (it is in the link). Printing while a sheet is shown prints the sheet: questions and
+          plots, then the answer key on a page of its own.
         </p>
         <p className="sheet-status" role="status" aria-live="polite">
           {link ? result.message : ''}

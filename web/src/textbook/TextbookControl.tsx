@@ -63,7 +63,12 @@ function useTextbookMaker() {
         (e: unknown) => {
           if (stale) return;
           const reason = e instanceof Error ? e.message : String(e);
-          textbookResult.setState({ status: 'failed', runKey: null, model: null, message: `No textbook model: ${reason}` });
+          textbookResult.setState({
+            status: 'failed',
+            runKey: null,
+            model: null,
+            message: `No textbook model: ${reason}`,
+          });
           store.getState().addNotices([{ key: TEXTBOOK_NOTICE, message: `Textbook model not made: ${reason}` }]);
         },
       );
@@ -86,6 +91,7 @@ export function TextbookControl() {
   useTextbookMaker();
   const ready = convention !== null && result.status === 'ready' && result.model?.convention === convention;
   const d = ready ? result.model?.divergence : null;
+  const later = ready ? (result.model?.partings.slice(1) ?? []) : [];
   return (
     <div className="textbook-control">
       <div className="export-row">
@@ -120,6 +126,16 @@ export function TextbookControl() {
               <p className="plot-note textbook-divergence">
                 {d ? d.why : 'The model and the per-packet run agree in every round, in whole segments.'}
               </p>
+              {later.length > 0 && (
+                <details className="plot-note textbook-partings">
+                  <summary>Where they part again ({later.length})</summary>
+                  <ul>
+                    {later.map((p) => (
+                      <li key={p.round}>{p.why}</li>
+                    ))}
+                  </ul>
+                </details>
+              )}
             </>
           ) : (
             <p className="plot-note">{result.message}</p>

@@ -105,6 +105,14 @@ describe('the model beside the run', () => {
     const tripleDup = model?.rounds.find((r) => r.rule === 'textbook.triple_dup_kr');
     expect(tripleDup).toMatchObject({ cwnd: 24, ssthresh: 21 });
     expect(model?.divergence?.round).toBe(17);
+    // Then the K&R rule itself: round 18, per-packet Reno in fast recovery at 21, the model
+    // at ssthresh + 3 = 24.
+    expect(model?.partings[0]).toEqual(model?.divergence);
+    expect(model?.partings[1]).toMatchObject({
+      round: 18,
+      perPacket: { cwnd: 21, phase: 'fast_recovery' },
+      textbook: { cwnd: 24, ssthresh: 21, rule: 'textbook.triple_dup_kr' },
+    });
     expect(model?.divergence?.why).toMatch(/^Round 17: per-packet Reno has cwnd 42, ssthresh 32/);
     // A refused convention comes back with the engine's reason.
     await expect(client.request(input?.scenarioJson ?? '', 'stevens')).rejects.toThrow(
@@ -116,7 +124,10 @@ describe('the model beside the run', () => {
   it('draws the points and sets the y range from the model’s rounds', () => {
     const h = createHarness(renoQuery(), 1);
     harnesses.push(h);
-    const json = engineWasm().textbook_beside_json(textbookInput(h.store.getState())?.scenarioJson ?? '', 'kurose_ross');
+    const json = engineWasm().textbook_beside_json(
+      textbookInput(h.store.getState())?.scenarioJson ?? '',
+      'kurose_ross',
+    );
     const m = parseBeside(json);
     expect(textbookPoints(m, 17, 19)).toEqual([
       [17, 43],
@@ -141,6 +152,9 @@ describe('the model beside the run', () => {
     act(() => textbookResult.setState({ status: 'ready', runKey: 'reno', model, message: model.model }));
     expect(screen.getByText(model.divergence?.why ?? 'none')).toBeTruthy();
     expect(document.body.textContent).toContain('textbook (K&R)');
+    // The later partings, each the engine's sentence.
+    for (const p of model.partings.slice(1)) expect(document.body.textContent).toContain(p.why);
+    expect(screen.getByText(`Where they part again (${model.partings.length - 1})`)).toBeTruthy();
     // Off: the link key goes.
     act(() => h.store.getState().setTextbook(null));
     expect(document.querySelector('.textbook-divergence')).toBeNull();
@@ -154,7 +168,9 @@ describe('the sheet in a convention', () => {
     const input = sheetInput(h.store.getState());
     const client = new SheetClient({} as WebAssembly.Module, () => new InProcessSheetWorker());
     const sheet = await client.request(input, 1, 8, 'kurose_ross');
-    const expected = parseSheet(engineWasm().textbook_exercise_json(input.scenarioJson, input.title, 1, 8, 'kurose_ross'));
+    const expected = parseSheet(
+      engineWasm().textbook_exercise_json(input.scenarioJson, input.title, 1, 8, 'kurose_ross'),
+    );
     expect(sheet).toEqual(expected);
     const ids = sheet?.questions.flatMap((q) => q.rules.map((r) => r.id)) ?? [];
     expect(ids.some((id) => id.startsWith('textbook.'))).toBe(true);

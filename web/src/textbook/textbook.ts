@@ -35,6 +35,8 @@ export interface TextbookBeside {
   model: string;
   rounds: TextbookRound[];
   divergence: TextbookDivergence | null;
+  /** Every round where they part anew (the first is `divergence`). */
+  partings: TextbookDivergence[];
 }
 
 const str = (o: JsonObject, k: string): string => (typeof o[k] === 'string' ? o[k] : '');
@@ -57,8 +59,7 @@ export function parseBeside(json: string): TextbookBeside {
     rule: str(r, 'rule'),
     why: str(r, 'why'),
   }));
-  const d = raw.divergence;
-  const divergence =
+  const parting = (d: JsonValue | undefined): TextbookDivergence | null =>
     d !== undefined && isJsonObject(d)
       ? {
           round: num(d, 'round'),
@@ -75,6 +76,8 @@ export function parseBeside(json: string): TextbookBeside {
           why: str(d, 'why'),
         }
       : null;
+  const divergence = parting(raw.divergence);
+  const partings = (Array.isArray(raw.partings) ? raw.partings : []).flatMap((d) => parting(d) ?? []);
   return {
     convention: str(raw, 'convention'),
     label: str(raw, 'label'),
@@ -82,6 +85,7 @@ export function parseBeside(json: string): TextbookBeside {
     model: str(raw, 'model'),
     rounds,
     divergence,
+    partings,
   };
 }
 

@@ -52,7 +52,7 @@ fn windows(cwnd: u64, ssthresh: u64) -> String {
 }
 
 /// The reason a round's rule gives a different window than the per-packet sender's.
-fn reason(m: &Model, t: &TextbookRound, r: &Round) -> String {
+fn reason(m: &Model, t: &TextbookRound, r: &Round, before: Option<&Round>, mss: u64) -> String {
     let conv = m.convention.label();
     let in_recovery = r.phase_name() == "fast_recovery";
     let lossy = r
@@ -72,7 +72,14 @@ fn reason(m: &Model, t: &TextbookRound, r: &Round) -> String {
             "the {conv} model of Tahoe sets cwnd = 1 after a triple duplicate ACK, as after a timeout (textbook.triple_dup_tahoe), while the per-packet sender kept a larger window"
         ),
         Rule::TextbookTimeout => format!(
-            "the {conv} model sets cwnd = 1 and ssthresh = cwnd/2 after a timeout (textbook.timeout), while the per-packet sender's window in the round differs (it counts the window the round filled, with its halving in bytes)"
+            "both set cwnd = 1 after the timeout and ssthresh to half the window before it, but the windows before it differed ({} in the {conv} model, {} per packet), so the halves differ (textbook.timeout)",
+            segments_text(t.decision.values[2]),
+            before.map_or("?".to_string(), |b| segments_text(milli(b.cwnd, mss)))
+        ),
+        Rule::TextbookSlowStart if whole(milli(r.ssthresh, mss)) != whole(t.ssthresh) => format!(
+            "slow start stops at ssthresh in both, and ssthresh differs ({} in the {conv} model, {} per packet) since the last loss halved different windows (textbook.slow_start)",
+            segments_text(t.ssthresh),
+            segments_text(milli(r.ssthresh, mss))
         ),
         Rule::TextbookSlowStart => format!(
             "per-packet slow start adds one segment per ACK, so a round's window depends on the ACKs that arrived in it (delayed ACKs, losses), while the {conv} model doubles cwnd once per round (textbook.slow_start)"
@@ -94,9 +101,32 @@ fn reason(m: &Model, t: &TextbookRound, r: &Round) -> String {
 /// rounds of a flow with segments of `mss` bytes), or None where they agree in every round
 /// both have.
 pub fn first_divergence(m: &Model, model_rounds: &[TextbookRound], rounds: &[Round], mss: u64) -> Option<Divergence> {
-    for (t, r) in model_rounds.iter().zip(rounds) {
+    partings(m, model_rounds, rounds, mss).into_iter().next()
+}
+
+/// Every round where the model and the run part anew: the first round that differs, and
+/// each later round where the difference (in cwnd or ssthresh, whole segments) changes to
+/// another that is not zero, each with its sentence. The first is [`first_divergence`].
+pub fn partings(m: &Model, model_rounds: &[TextbookRound], rounds: &[Round], mss: u64) -> Vec<Divergence> {
+    let gap = |a: u64, b: u64| -> i128 {
+        if a == u64::MAX || b == u64::MAX {
+            if a == b {
+                0
+            } else {
+                i128::MAX
+            }
+        } else {
+            whole(a) as i128 - whole(b) as i128
+        }
+    };
+    let mut out = Vec::new();
+    let mut last = (0i128, 0i128);
+    for (i, (t, r)) in model_rounds.iter().zip(rounds).enumerate() {
         let (pc, ps) = (milli(r.cwnd, mss), milli(r.ssthresh, mss));
-        if whole(pc) == whole(t.cwnd) && whole(ps) == whole(t.ssthresh) {
+        let now = (gap(t.cwnd, pc), gap(t.ssthresh, ps));
+        let changed = now != last;
+        last = now;
+        if !changed || now == (0, 0) {
             continue;
         }
         let variant = match m.variant {
@@ -111,9 +141,9 @@ pub fn first_divergence(m: &Model, model_rounds: &[TextbookRound], rounds: &[Rou
             phase.replace('_', " "),
             m.convention.short(),
             windows(t.cwnd, t.ssthresh),
-            reason(m, t, r)
+            reason(m, t, r, i.checked_sub(1).and_then(|j| rounds.get(j)), mss)
         );
-        return Some(Divergence {
+        out.push(Divergence {
             round: t.round,
             per_packet_cwnd: pc,
             per_packet_ssthresh: ps,
@@ -124,7 +154,7 @@ pub fn first_divergence(m: &Model, model_rounds: &[TextbookRound], rounds: &[Rou
             why,
         });
     }
-    None
+    out
 }
 
 impl Divergence {
@@ -140,7 +170,8 @@ impl Divergence {
 }
 
 /// The textbook model beside a per-packet run of scenario `s` (flow 0; Tahoe where the flow
-/// is): `{convention, label, short, model, rounds: [round JSON], divergence: {…}|null}`.
+/// is): `{convention, label, short, model, rounds: [round JSON], divergence: {…}|null,
+/// partings: [{…}]}` (the first divergence, and every round where they part anew).
 /// Runs the scenario to the end. Errors: no complete round.
 pub fn beside_run_json(s: &crate::scenario::Scenario, convention: Convention) -> Result<Value, String> {
     let variant = if s.flows.first().map(|f| f.variant) == Some(crate::scenario::Variant::Tahoe) {
@@ -152,14 +183,15 @@ pub fn beside_run_json(s: &crate::scenario::Scenario, convention: Convention) ->
     let m = super::model_of_rounds(s, &rounds, convention, variant)?;
     let model_rounds = m.run();
     let mss = s.flows[0].tcp.mss;
-    let d = first_divergence(&m, &model_rounds, &rounds, mss);
+    let all = partings(&m, &model_rounds, &rounds, mss);
     Ok(json!({
         "convention": convention.name(),
         "label": convention.label(),
         "short": convention.short(),
         "model": describe(&m),
         "rounds": model_rounds.iter().map(TextbookRound::to_json).collect::<Vec<_>>(),
-        "divergence": d.map(|d| d.to_json()),
+        "divergence": all.first().map(Divergence::to_json),
+        "partings": all.iter().map(Divergence::to_json).collect::<Vec<_>>(),
     }))
 }
 
@@ -179,7 +211,6 @@ mod tests {
         let m = super::super::model_of_rounds(&s, &rounds, Convention::KuroseRoss, Variant::Reno).unwrap();
         let mr = m.run();
         let d = first_divergence(&m, &mr, &rounds, s.flows[0].tcp.mss).expect("they part");
-        eprintln!("{d:?}");
         // Round 17 ends with the triple duplicate ACK: per-packet Reno's duplicate ACKs do not
         // grow cwnd (42), the model adds its segment (43).
         assert_eq!(d.round, 17);
@@ -202,8 +233,31 @@ mod tests {
             (t18.cwnd, t18.ssthresh, t18.decision.rule),
             (24 * SEG, 21 * SEG, Rule::TextbookTripleDupKr)
         );
-        let later = first_divergence(&m, &mr[17..], &rounds[17..], s.flows[0].tcp.mss).unwrap();
-        assert_eq!(later.round, 18);
+        let all = partings(&m, &mr, &rounds, s.flows[0].tcp.mss);
+        let at: Vec<(u32, &str)> = all.iter().map(|d| (d.round, d.rule)).collect();
+        assert_eq!(
+            &at[..2],
+            &[(17, "textbook.congestion_avoidance"), (18, "textbook.triple_dup_kr")]
+        );
+        let later = &all[1];
+        assert_eq!(
+            (later.per_packet_cwnd, later.per_packet_phase),
+            (21 * SEG, "fast_recovery")
+        );
+        // After the timeout (round 25): ssthresh 15 in the model (31/2), 13 per packet (27/2).
+        let timeout = all
+            .iter()
+            .find(|d| d.rule == "textbook.timeout")
+            .expect("the timeout parts them");
+        assert_eq!(
+            (timeout.round, timeout.textbook_ssthresh, timeout.per_packet_ssthresh),
+            (26, 15 * SEG, 13 * SEG)
+        );
+        assert!(
+            timeout.why.contains("(31 in the Kurose & Ross model, 27 per packet)"),
+            "{}",
+            timeout.why
+        );
         assert!(
             later.why.contains("the textbook model (K&R) cwnd 24, ssthresh 21"),
             "{}",

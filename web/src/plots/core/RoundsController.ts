@@ -66,7 +66,13 @@ export class RoundsController extends Panel<RoundsSpec> {
   }
 
   protected stateChanged(s: AppState, prev: AppState): void {
-    if (s.drawn !== prev.drawn || s.xDomain !== prev.xDomain || s.layout !== prev.layout || s.mode !== prev.mode || s.textbook !== prev.textbook) {
+    if (
+      s.drawn !== prev.drawn ||
+      s.xDomain !== prev.xDomain ||
+      s.layout !== prev.layout ||
+      s.mode !== prev.mode ||
+      s.textbook !== prev.textbook
+    ) {
       this.invalidate();
     } else if (s.cursor !== prev.cursor || s.hover !== prev.hover || s.time !== prev.time || s.live !== prev.live) {
       requestDraw(this);
