@@ -176,6 +176,12 @@ export const TRANSFER_SUMMARY_COLUMNS = ${lit(codes.transfer_summary_columns)} a
 export const PING_SUMMARY_FIELDS = ${lit(codes.ping_summary_fields)} as const;
 export const DECISION_INDEX_COLUMNS = ${lit(codes.decision_index_columns)} as const;
 
+/** The textbook round model's conventions (\`cwndlab_core::textbook::Convention\`): name,
+ *  title, short name for a plot's label, and what it does after a triple duplicate ACK. */
+export const TEXTBOOK_CONVENTIONS = ${lit(codes.textbook_conventions)} as const;
+/** A convention's name (the link's \`tb=\`). */
+export type TextbookConventionName = (typeof TEXTBOOK_CONVENTIONS)[number]['name'];
+
 /** What a SACK flow's loss timer is armed for, by the recovery series' \`timer_kind\` code. */
 export const LOSS_TIMER_KINDS = ${lit(codes.loss_timer_kinds)} as const;
 

@@ -7,6 +7,7 @@
 import './practice/practice.css';
 import './sweep/sweep.css';
 import './sheet/sheet.css';
+import './textbook/textbook.css';
 import './offline/updateNotice.css';
 import './app/styles.css';
 

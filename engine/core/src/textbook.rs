@@ -92,6 +92,41 @@ impl Convention {
             Convention::Rfc5681 => "rfc5681",
         }
     }
+    /// The convention by its name.
+    pub fn from_name(name: &str) -> Option<Convention> {
+        Convention::ALL.into_iter().find(|c| c.name() == name)
+    }
+    /// Its title: "Kurose & Ross".
+    pub fn label(self) -> &'static str {
+        match self {
+            Convention::KuroseRoss => "Kurose & Ross",
+            Convention::Rfc5681 => "RFC 5681 read per round",
+        }
+    }
+    /// Its short name on a plot: "K&R".
+    pub fn short(self) -> &'static str {
+        match self {
+            Convention::KuroseRoss => "K&R",
+            Convention::Rfc5681 => "RFC 5681",
+        }
+    }
+    /// What it does after a triple duplicate ACK, in one sentence.
+    pub fn description(self) -> &'static str {
+        match self {
+            Convention::KuroseRoss => "Their Reno figure: after a triple duplicate ACK, ssthresh = cwnd/2 and cwnd = ssthresh + 3, growing by one segment per round from there (no deflation); after a timeout, cwnd = 1.",
+            Convention::Rfc5681 => "After a triple duplicate ACK, ssthresh = max(cwnd/2, 2) and the next round starts at cwnd = ssthresh (fast recovery's inflation is deflated within the round); after a timeout, cwnd = 1.",
+        }
+    }
+}
+
+/// The conventions for the page and the CLI's help: `[{name, label, short, description}]`.
+pub fn conventions_json() -> Value {
+    Value::Array(
+        Convention::ALL
+            .iter()
+            .map(|c| json!({"name": c.name(), "label": c.label(), "short": c.short(), "description": c.description()}))
+            .collect(),
+    )
 }
 
 impl LossKind {
@@ -292,11 +327,30 @@ pub fn losses_from_rounds(rounds: &[Round]) -> Vec<Loss> {
 /// in segments, its losses by the rounds they ended, and as many rounds as it completed, in
 /// `convention` and `variant`. Errors: a run with no complete round.
 pub fn model_of_run(s: &crate::scenario::Scenario, convention: Convention, variant: Variant) -> Result<Model, String> {
+    model_of_rounds(s, &run_rounds(s)?, convention, variant)
+}
+
+/// The complete rounds of flow 0 of a per-packet run of `s`, to its end. Errors: a run with
+/// no complete round.
+pub fn run_rounds(s: &crate::scenario::Scenario) -> Result<Vec<Round>, String> {
     let mut every = s.clone();
     every.trace.events = crate::scenario::EventFilter::All;
     let mut sim = crate::sim::Simulation::new(&every);
     sim.run_to_end();
     let rounds: Vec<Round> = sim.rounds(0)?.into_iter().filter(|r| r.end.is_some()).collect();
+    if rounds.is_empty() {
+        return Err("the run completed no transmission round (lengthen it)".into());
+    }
+    Ok(rounds)
+}
+
+/// The model of the per-packet rounds `rounds` of scenario `s` (flow 0): see [`model_of_run`].
+pub fn model_of_rounds(
+    s: &crate::scenario::Scenario,
+    rounds: &[Round],
+    convention: Convention,
+    variant: Variant,
+) -> Result<Model, String> {
     if rounds.is_empty() {
         return Err("the run completed no transmission round (lengthen it)".into());
     }
@@ -307,7 +361,7 @@ pub fn model_of_run(s: &crate::scenario::Scenario, convention: Convention, varia
         variant,
         initial_cwnd: f.tcp.initial_window,
         initial_ssthresh: (f.tcp.initial_ssthresh > 0).then(|| (f.tcp.initial_ssthresh / mss).max(1)),
-        losses: losses_from_rounds(&rounds),
+        losses: losses_from_rounds(rounds),
         rounds: rounds.len() as u32,
         ..Model::default()
     })
@@ -316,10 +370,7 @@ pub fn model_of_run(s: &crate::scenario::Scenario, convention: Convention, varia
 /// The model in one line: "Textbook round model (not the per-packet engine): Kurose & Ross,
 /// Reno, ⌊W/2⌋, slow start stops at ssthresh; initial cwnd 1 segment(s), initial ssthresh 32".
 pub fn describe(m: &Model) -> String {
-    let conv = match m.convention {
-        Convention::KuroseRoss => "Kurose & Ross",
-        Convention::Rfc5681 => "RFC 5681 read per round",
-    };
+    let conv = m.convention.label();
     let var = match m.variant {
         Variant::Reno => "Reno",
         Variant::Tahoe => "Tahoe",
@@ -372,6 +423,7 @@ impl TextbookRound {
     }
 }
 
+pub mod divergence;
 pub mod sheet;
 #[cfg(test)]
 mod tests;

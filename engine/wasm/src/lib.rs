@@ -24,6 +24,8 @@ use serde_json::json;
 use wasm_bindgen::prelude::*;
 mod qdisc;
 mod tables;
+#[cfg(feature = "tools")]
+mod textbook;
 
 fn problems_json(problems: &[Problem]) -> String {
     serde_json::to_string(problems).expect("json")

@@ -55,7 +55,9 @@ pub fn preset_families_json() -> String {
 /// Event kinds, phases and the loss timer's kinds by code, and each table's column names:
 /// `{"events", "phases", "loss_timer_kinds", "series_columns", "event_columns",
 /// "validation_columns", "recovery_columns", "throughput_columns", "write_columns",
-/// "decision_index_columns", "queue_columns", "qdisc_columns"}`, each an array of names.
+/// "decision_index_columns", "queue_columns", "qdisc_columns"}`, each an array of names, and
+/// `"textbook_conventions"`: the textbook model's conventions, `[{name, label, short,
+/// description}]` (`cwndlab_core::textbook::conventions_json`).
 #[wasm_bindgen]
 pub fn codes_json() -> String {
     let events: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
@@ -68,7 +70,8 @@ pub fn codes_json() -> String {
            "transfer_columns": cwndlab_core::sim::transfers::TRANSFER_COLUMNS,
            "ping_columns": cwndlab_core::sim::ping::PING_COLUMNS,
            "transfer_summary_columns": cwndlab_core::summary::TRANSFER_SUMMARY_COLUMNS,
-           "ping_summary_fields": cwndlab_core::summary::PING_SUMMARY_FIELDS})
+           "ping_summary_fields": cwndlab_core::summary::PING_SUMMARY_FIELDS,
+           "textbook_conventions": cwndlab_core::textbook::conventions_json()})
     .to_string()
 }
 

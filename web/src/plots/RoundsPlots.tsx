@@ -11,6 +11,7 @@ import { PanelFigure } from './core/PanelFigure';
 import { RoundsController, type RoundsSpec } from './core/RoundsController';
 import { ROUNDS_KIND } from './registry';
 import { unitText } from './roundsPlot';
+import { TextbookControl } from '../textbook/TextbookControl';
 
 function RoundsFigure({
   keys,
@@ -88,6 +89,7 @@ export function RoundsPlots({ keys, overlay }: { keys: AlgorithmName[]; overlay:
       ) : (
         keys.map((k) => <RoundsFigure key={k} keys={[k]} all={keys} id={`rounds-${k}`} single />)
       )}
+      <TextbookControl />
       {definition !== '' && (
         <p className="plot-note rounds-definition">
           <b>A round:</b> {definition}

@@ -193,6 +193,63 @@ export interface RoundsFrame {
   /** Several runs in this plot. */
   overlay: boolean;
   unit?: RoundsUnit;
+  /** The textbook round model of the same losses (web/src/textbook), drawn beside the
+   *  per-packet rounds: its [round, cwnd in segments] points and its label. */
+  textbook?: TextbookLine | null;
+}
+
+/** The textbook model's cwnd line. */
+export interface TextbookLine {
+  points: [number, number][];
+  label: string;
+}
+
+/** The textbook line's colour: apart from every run's (a dark grey-violet), and dashed. */
+export const TEXTBOOK_COLOR = '#4b3a6b';
+
+/** The textbook model's cwnd: a dashed line with square markers, labelled at its end. */
+function drawTextbook(f: RoundsFrame, line: TextbookLine): void {
+  const { ctx } = f;
+  const pts = line.points.map(([r, v]): [number, number] => [f.x(r), f.y(v)]);
+  if (pts.length === 0) return;
+  ctx.save();
+  ctx.strokeStyle = TEXTBOOK_COLOR;
+  ctx.lineWidth = lw(2);
+  ctx.lineJoin = 'round';
+  ctx.setLineDash([7, 4]);
+  ctx.beginPath();
+  pts.forEach(([x, y], i) => (i === 0 ? ctx.moveTo(x, y) : ctx.lineTo(x, y)));
+  ctx.stroke();
+  ctx.setLineDash([]);
+  const colW = f.x(1) - f.x(0);
+  if (colW >= 5) {
+    const s = Math.min(3, colW / 4);
+    ctx.fillStyle = '#ffffff';
+    for (const [x, y] of pts) {
+      ctx.fillRect(x - s, y - s, 2 * s, 2 * s);
+      ctx.strokeRect(x - s, y - s, 2 * s, 2 * s);
+    }
+  }
+  // The label as a legend in the top right corner, under the phase lanes (the room kept
+  // above the data): a dashed swatch and the name.
+  ctx.font = canvasFont(11, 600);
+  const w = ctx.measureText(line.label).width;
+  const sw = 22;
+  const lx = Math.max(2, f.width - w - sw - 12);
+  const ly = roundsLaneHeight(f.runs.length) * Math.max(1, f.runs.length) + textPx(14);
+  ctx.fillStyle = 'rgba(255,255,255,0.9)';
+  ctx.fillRect(lx - 4, ly - textPx(11), w + sw + 12, textPx(15));
+  ctx.setLineDash([7, 4]);
+  ctx.beginPath();
+  ctx.moveTo(lx, ly - textPx(4));
+  ctx.lineTo(lx + sw, ly - textPx(4));
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.fillStyle = TEXTBOOK_COLOR;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'alphabetic';
+  ctx.fillText(line.label, lx + sw + 4, ly);
+  ctx.restore();
 }
 
 /** The height of the phase lanes of n runs (the window plot's). */
@@ -398,5 +455,6 @@ export function drawRounds(f: RoundsFrame): void {
   drawPhases(f);
   for (const run of f.runs) drawSsthresh(f, run);
   for (const run of f.runs) drawCwnd(f, run);
+  if (f.textbook) drawTextbook(f, f.textbook);
   for (const run of f.runs) drawEvents(f, run);
 }

@@ -4,6 +4,7 @@ import { DEFAULT_SELECTION, type AlgorithmName } from './algorithms';
 import type { Mode } from './competition';
 import type { PracticeLink } from '../practice/link';
 import type { SheetLink } from '../sheet/link';
+import type { TextbookConventionName } from '../engine/pkg/vocabulary';
 import type { SweepLink } from '../sweep/link';
 
 /** The plots a page can show: time plots on the shared cursor (`share`, `fairness` and
@@ -126,6 +127,8 @@ export interface ShareState {
   projector: boolean;
   /** The exercise sheet shown (`sheet=N` or `sheet=N:C`; web/src/sheet), or null. */
   sheet: SheetLink | null;
+  /** The textbook round model beside the rounds view (`tb=NAME`; web/src/textbook), or null. */
+  textbook: TextbookConventionName | null;
   /** Mathis and Padhye reference lines on the throughput plot (`theory=1`; web/src/theory). */
   theory: boolean;
   /** The sweep view (`sweep=PATH:FROM:TO:N[:log]` or `PATH:V1,V2`, `sweepseeds`, `sweepalg`, `sweepm`;
@@ -165,6 +168,7 @@ export function defaultShareState(): ShareState {
     projector: false,
     sheet: null,
     theory: false,
+    textbook: null,
     sweep: null,
   };
 }

@@ -161,6 +161,7 @@ describe('the scenario URL: round trip', () => {
       projector: true,
       sheet: { number: 3, count: 8 },
       theory: true,
+      textbook: null,
       sweep: {
         param: 'network.bottleneck.loss.ber',
         from: '1e-7',

@@ -30,6 +30,7 @@ import { PLAIN_VERSION, upgrade, URL_VERSION, versionsReadingOtherwise, type Que
 import { expandPairs, joinFragment, LONG_VERSION, longLinkText, splitLink } from './longLink';
 import { practiceText, readPractice } from '../practice/link';
 import { readSheet, readTheory, sheetText } from '../sheet/link';
+import { readConvention } from '../textbook/link';
 import { readSweep, sweepPairs } from '../sweep/link';
 import { flowAlgorithm, flowBaseline, MAX_FLOWS, MODES, runKeysOf, withFlowAlgorithm, type Mode } from './competition';
 import { presetNamed, presetStatus, presetView } from './presets';
@@ -59,6 +60,8 @@ const VIEW_KEYS = new Set([
   'projector',
   'sheet',
   'theory',
+  'tb',
+  'tbsheet',
   'sweep',
   'sweepseeds',
   'sweepalg',
@@ -158,7 +161,10 @@ export function sharePairs(state: ShareState): QueryPairs {
   if (state.projector) pairs.push(['projector', '1']);
   // Exercise sheets and the theory lines (web/src/sheet, web/src/theory).
   if (state.sheet) pairs.push(['sheet', sheetText(state.sheet)]);
+  if (state.sheet?.textbook) pairs.push(['tbsheet', state.sheet.textbook]);
   if (state.theory) pairs.push(['theory', '1']);
+  // The textbook model beside the rounds view (web/src/textbook).
+  if (state.textbook) pairs.push(['tb', state.textbook]);
   // The sweep view (web/src/sweep/link.ts).
   pairs.push(...sweepPairs(state.sweep));
   return pairs;
@@ -491,6 +497,19 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
     const read = readSheet(sheetValue);
     if ('error' in read) note('sheet', read.error);
     else state.sheet = read;
+  }
+  // The textbook model (web/src/textbook): the rounds view's line, and the sheet's model.
+  const tbsheetValue = pairs.find(([k]) => k === 'tbsheet')?.[1];
+  if (tbsheetValue !== undefined && state.sheet) {
+    const read = readConvention('tbsheet', tbsheetValue);
+    if (typeof read === 'object') note('tbsheet', read.error);
+    else state.sheet = { ...state.sheet, textbook: read };
+  }
+  const tbValue = pairs.find(([k]) => k === 'tb')?.[1];
+  if (tbValue !== undefined) {
+    const read = readConvention('tb', tbValue);
+    if (typeof read === 'object') note('tb', read.error);
+    else state.textbook = read;
   }
   const theoryValue = pairs.find(([k]) => k === 'theory')?.[1];
   if (theoryValue !== undefined) {

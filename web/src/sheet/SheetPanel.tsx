@@ -14,6 +14,7 @@ import type { AppState } from '../state/types';
 import { DEFAULT_SHEET_QUESTIONS, MAX_SHEET_QUESTIONS } from './link';
 import { asksAboutRounds, sheetInput, sheetReference } from './sheet';
 import { pageSheets } from './sheetClient';
+import { CONVENTIONS, readConvention } from '../textbook/link';
 import { sheetResult } from './sheetResult';
 import { SheetAnswers, SheetQuestions } from './SheetView';
 // Its styles (sheet.css) are imported by main.tsx with the page's.
@@ -66,26 +67,28 @@ function useSheetMaker() {
         return;
       }
       sheetResult.setState((r) => ({ ...r, status: 'making', message: 'Making the sheet…' }));
-      client.request(JSON.parse(inputText) as ReturnType<typeof sheetInput>, link.number, link.count).then(
-        (sheet) => {
-          if (stale || !sheet) return;
-          sheetResult.setState({
-            status: 'ready',
-            sheet,
-            message: `Sheet ${sheet.number}: ${sheet.questions.length} question${sheet.questions.length === 1 ? '' : 's'}.`,
-          });
-          // A sheet that failed before (e.g. its worker stopped) is no longer news.
-          store.getState().dismissNoticesAbout(SHEET_NOTICE);
-          if (asksAboutRounds(sheet)) store.getState().showPlot('rounds');
-        },
-        (e: unknown) => {
-          if (stale) return;
-          const reason = e instanceof Error ? e.message : String(e);
-          sheetResult.setState({ status: 'failed', sheet: null, message: `No sheet: ${reason}` });
-          store.getState().addNotices([{ key: SHEET_NOTICE, message: `Exercise sheet not made: ${reason}` }]);
-          store.getState().setSheet(null);
-        },
-      );
+      client
+        .request(JSON.parse(inputText) as ReturnType<typeof sheetInput>, link.number, link.count, link.textbook)
+        .then(
+          (sheet) => {
+            if (stale || !sheet) return;
+            sheetResult.setState({
+              status: 'ready',
+              sheet,
+              message: `Sheet ${sheet.number}: ${sheet.questions.length} question${sheet.questions.length === 1 ? '' : 's'}.`,
+            });
+            // A sheet that failed before (e.g. its worker stopped) is no longer news.
+            store.getState().dismissNoticesAbout(SHEET_NOTICE);
+            if (asksAboutRounds(sheet)) store.getState().showPlot('rounds');
+          },
+          (e: unknown) => {
+            if (stale) return;
+            const reason = e instanceof Error ? e.message : String(e);
+            sheetResult.setState({ status: 'failed', sheet: null, message: `No sheet: ${reason}` });
+            store.getState().addNotices([{ key: SHEET_NOTICE, message: `Exercise sheet not made: ${reason}` }]);
+            store.getState().setSheet(null);
+          },
+        );
     };
     timer = setTimeout(ask, SETTLE_MS);
     return () => {
@@ -121,12 +124,14 @@ export function SheetPanel() {
   const result = useStore(sheetResult);
   const [numberText, setNumberText] = useState(String(link?.number ?? 1));
   const [countText, setCountText] = useState(String(link?.count ?? DEFAULT_SHEET_QUESTIONS));
+  const [modelText, setModelText] = useState<string>(link?.textbook ?? '');
   useSheetMaker();
   useSheetPrintMode(result.status === 'ready' && link !== null);
   useEffect(() => {
     if (!link) return;
     setNumberText(String(link.number));
     setCountText(String(link.count));
+    setModelText(link.textbook ?? '');
   }, [link]);
 
   const make = () => {
@@ -149,7 +154,12 @@ export function SheetPanel() {
       return;
     }
     // The count's range is the engine's to check: its refusal comes back as a notice.
-    s.setSheet({ number, count });
+    const model = modelText === '' ? null : readConvention('tbsheet', modelText);
+    if (model !== null && typeof model === 'object') {
+      s.addNotices([{ key: SHEET_NOTICE, message: `Exercise sheet: ${model.error}` }]);
+      return;
+    }
+    s.setSheet(model === null ? { number, count } : { number, count, textbook: model });
   };
   const sheet = result.status === 'ready' && link ? result.sheet : null;
   return (
@@ -180,6 +190,24 @@ export function SheetPanel() {
           />
         </div>
         <div className="export-row">
+          <label htmlFor={`${id}-m`}>Model</label>
+          <select
+            id={`${id}-m`}
+            className="sheet-model"
+            value={modelText}
+            onChange={(e) => setModelText(e.target.value)}
+          >
+            <option value="">Per-packet run</option>
+            <optgroup label="Textbook round model">
+              {CONVENTIONS.map((c) => (
+                <option key={c.name} value={c.name}>
+                  {c.label}
+                </option>
+              ))}
+            </optgroup>
+          </select>
+        </div>
+        <div className="export-row">
           <button type="button" onClick={make}>
             Make sheet
           </button>
@@ -194,8 +222,10 @@ export function SheetPanel() {
         </div>
         <p className="export-note">
           Questions about flow 0 of the {askedAbout(store.getState())}, answered by the engine from the run, with the
-          rule behind each answer. The same number gives the same sheet (it is in the link). Printing while a sheet is
-          shown prints the sheet: questions and plots, then the answer key on a page of its own.
+          rule behind each answer; or, with a textbook model, the same losses in that convention&apos;s round model,
+          each answer citing the convention&apos;s rule (as <code>cwndlab exercise --textbook</code>). The same number
+          gives the same sheet (it is in the link). Printing while a sheet is shown prints the sheet: questions and
+          plots, then the answer key on a page of its own.
         </p>
         <p className="sheet-status" role="status" aria-live="polite">
           {link ? result.message : ''}

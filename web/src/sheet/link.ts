@@ -1,11 +1,15 @@
 // Exercise sheets in the link: `sheet=N` opens sheet number N (6 questions), `sheet=N:C` with
 // C questions; `theory=1` draws the Mathis and Padhye reference lines on the throughput plot
 // (docs/scenario-url.md). View keys that no older link has: old links open without them.
+import type { TextbookConventionName } from '../engine/pkg/vocabulary';
 
 /** The sheet a link opens: its number (which questions) and how many questions. */
 export interface SheetLink {
   number: number;
   count: number;
+  /** Asked in the textbook's round model in this convention (`tbsheet=NAME`), else about
+   *  the per-packet run. */
+  textbook?: TextbookConventionName;
 }
 
 /** Questions on a sheet when nobody says (the engine allows 1 to MAX_SHEET_QUESTIONS). */

@@ -1,6 +1,12 @@
 // Sheet worker entry: instantiates the wasm compiled by the page, then hands every message
 // to the handler (sheetHandler.ts). No logic lives here (the plumbing: lib/workerRpc.ts).
-import { debug_panic, exercise_json, initSync } from '../engine/pkg/cwndlab_wasm.js';
+import {
+  debug_panic,
+  exercise_json,
+  initSync,
+  textbook_beside_json,
+  textbook_exercise_json,
+} from '../engine/pkg/cwndlab_wasm.js';
 import { hang } from '../engine/fault';
 import { serveWorker } from '../lib/workerRpc';
 import { createSheetHandler } from './sheetHandler';
@@ -21,7 +27,10 @@ serveWorker<ToSheetWorker>(
       if (at === 'hang') hang();
       return exercise_json(...args);
     };
-    const handler = createSheetHandler({ exercise }, post);
+    const handler = createSheetHandler(
+      { exercise, textbookExercise: textbook_exercise_json, beside: textbook_beside_json },
+      post,
+    );
     post({ type: 'ready' });
     return (request) => handler.handle(request);
   },

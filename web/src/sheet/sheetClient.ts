@@ -26,9 +26,9 @@ export class SheetClient {
 
   /** Asks the engine for sheet `number` with `count` questions; null when a newer request
    *  replaced it. Rejects with the engine's reason. */
-  request(input: SheetInput, number: number, count: number): Promise<Sheet | null> {
+  request(input: SheetInput, number: number, count: number, textbook?: string): Promise<Sheet | null> {
     return this.channel.request(
-      (id) => ({ msg: { type: 'sheet', id, number, count, ...input } }),
+      (id) => ({ msg: { type: 'sheet', id, number, count, ...input, ...(textbook ? { textbook } : {}) } }),
       (msg, current) => {
         if (msg.type !== 'sheet') return;
         this.channel.finish(current.id);
@@ -51,7 +51,7 @@ let client: SheetClient | null = null;
 
 /** Starts the sheet worker (Vite bundles it from this exact expression; lib/workerRpc.ts
  *  arms a test's fault). */
-function spawnSheetWorker(): SheetWorkerLike {
+export function spawnSheetWorker(): SheetWorkerLike {
   return spawnWorker(
     'sheet',
     () =>

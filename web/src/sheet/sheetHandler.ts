@@ -8,6 +8,10 @@ import type { FromSheetWorker, ToSheetWorker } from './protocol';
 export interface SheetApi {
   /** `exercise_json(scenario, title, number, count, compare)`; throws with the reason. */
   exercise(scenarioJson: string, title: string, number: number, count: number, compareJson: string): string;
+  /** `textbook_exercise_json(scenario, title, number, count, convention)`; throws with the reason. */
+  textbookExercise?(scenarioJson: string, title: string, number: number, count: number, convention: string): string;
+  /** `textbook_beside_json(scenario, convention)`; throws with the reason. */
+  beside?(scenarioJson: string, convention: string): string;
 }
 
 /** What a sheet request says when the engine trapped (a panic). */
@@ -17,9 +21,20 @@ export const SHEET_TRAP_TEXT = 'the engine failed unexpectedly; try again';
 export function createSheetHandler(api: SheetApi, post: (msg: FromSheetWorker) => void) {
   return {
     handle(msg: ToSheetWorker): void {
-      if (msg.type !== 'sheet') return;
+      if (msg.type !== 'sheet' && msg.type !== 'textbook') return;
       try {
-        const json = api.exercise(msg.scenarioJson, msg.title, msg.number, msg.count, msg.compareJson);
+        if (msg.type === 'textbook') {
+          if (!api.beside) throw new Error('this engine has no textbook model');
+          post({ type: 'textbook', id: msg.id, json: api.beside(msg.scenarioJson, msg.convention) });
+          return;
+        }
+        let json: string;
+        if (msg.textbook) {
+          if (!api.textbookExercise) throw new Error('this engine has no textbook model');
+          json = api.textbookExercise(msg.scenarioJson, msg.title, msg.number, msg.count, msg.textbook);
+        } else {
+          json = api.exercise(msg.scenarioJson, msg.title, msg.number, msg.count, msg.compareJson);
+        }
         post({ type: 'sheet', id: msg.id, json });
       } catch (e) {
         // A trap (a panic): plain words, and the page replaces the worker.

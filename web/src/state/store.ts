@@ -146,6 +146,8 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
   setProjector: (projector) => set({ projector }),
   sheet: init.sheet,
   setSheet: (sheet) => set({ sheet }),
+  textbook: init.textbook,
+  setTextbook: (textbook) => set({ textbook }),
   theory: init.theory,
   setTheory: (theory) => set({ theory }),
   sweep: init.sweep,

@@ -9,6 +9,7 @@ import type { DivergenceJson } from '../engine/protocol';
 import type { JsonValue } from '../lib/json';
 import type { PracticeLink } from '../practice/link';
 import type { SheetLink } from '../sheet/link';
+import type { TextbookConventionName } from '../engine/pkg/vocabulary';
 import type { SweepLink } from '../sweep/link';
 
 /** Scenario slice: the base scenario (t = 0 values plus the timeline of changes). */
@@ -176,6 +177,10 @@ export interface ViewSlice {
   /** The exercise sheet shown (in the link, `sheet=N`; web/src/sheet), or null. */
   sheet: SheetLink | null;
   setSheet(sheet: SheetLink | null): void;
+  /** The textbook round model drawn beside the rounds view, in this convention (in the
+   *  link, `tb=NAME`; web/src/textbook), or null. */
+  textbook: TextbookConventionName | null;
+  setTextbook(textbook: TextbookConventionName | null): void;
   /** The Mathis and Padhye lines on the throughput plot (in the link, `theory=1`). */
   theory: boolean;
   setTheory(on: boolean): void;

@@ -34,6 +34,7 @@ export function shareStateOf(s: AppState): ShareState {
     projector: s.projector,
     sheet: s.sheet,
     theory: s.theory,
+    textbook: s.textbook,
     sweep: s.sweep,
   };
 }
@@ -96,6 +97,7 @@ export function startUrlSync(store: AppStore, win: Window = window): () => void 
       s.projector !== prev.projector ||
       s.sheet !== prev.sheet ||
       s.theory !== prev.theory ||
+      s.textbook !== prev.textbook ||
       s.sweep !== prev.sweep;
     if (!changed || timer !== null) return;
     timer = setTimeout(write, THROTTLE_MS);

@@ -19,7 +19,14 @@ export class InProcessSheetWorker implements SheetWorkerLike {
       if (this.terminated) return;
       if (msg.type === 'init') {
         const w = engineWasm();
-        this.handler = createSheetHandler({ exercise: (...a) => w.exercise_json(...a) }, (out) => this.deliver(out));
+        this.handler = createSheetHandler(
+          {
+            exercise: (...a) => w.exercise_json(...a),
+            textbookExercise: (...a) => w.textbook_exercise_json(...a),
+            beside: (...a) => w.textbook_beside_json(...a),
+          },
+          (out) => this.deliver(out),
+        );
         this.deliver({ type: 'ready' });
         return;
       }

@@ -28,6 +28,10 @@ import {
   type RoundsRun,
 } from '../roundsPlot';
 import { formatNumber } from '../../scenario/params';
+import { textbookLabel } from '../../textbook/link';
+import { textbookMax, textbookPoints } from '../../textbook/textbook';
+import { textbookResult } from '../../textbook/textbookResult';
+import type { TextbookLine } from '../roundsPlot';
 
 /** What a rounds panel draws. */
 export interface RoundsSpec {
@@ -44,8 +48,13 @@ export class RoundsController extends Panel<RoundsSpec> {
   /** Rounds shown, inclusive (from the last data draw). */
   private shown: [number, number] = [1, 1];
 
+  /** Stops listening to the textbook model. */
+  private unsubscribeTextbook: () => void;
+
   constructor(els: PlotElements, spec: RoundsSpec, store: AppStore, traces: TraceStore) {
     super(els, spec, store, traces);
+    // The textbook model arrives from its worker: redraw with it.
+    this.unsubscribeTextbook = textbookResult.subscribe(() => this.invalidate());
     // The shared cursor is drawn as the highlighted round, not as a line.
     els.cursor.style.display = 'none';
     this.listen({
@@ -57,7 +66,13 @@ export class RoundsController extends Panel<RoundsSpec> {
   }
 
   protected stateChanged(s: AppState, prev: AppState): void {
-    if (s.drawn !== prev.drawn || s.xDomain !== prev.xDomain || s.layout !== prev.layout || s.mode !== prev.mode) {
+    if (
+      s.drawn !== prev.drawn ||
+      s.xDomain !== prev.xDomain ||
+      s.layout !== prev.layout ||
+      s.mode !== prev.mode ||
+      s.textbook !== prev.textbook
+    ) {
       this.invalidate();
     } else if (s.cursor !== prev.cursor || s.hover !== prev.hover || s.time !== prev.time || s.live !== prev.live) {
       requestDraw(this);
@@ -72,6 +87,13 @@ export class RoundsController extends Panel<RoundsSpec> {
       if (!trace) return [];
       return [{ key, label: runLabel(s.scenario, key), style: runStyle(key), data: trace.rounds, now: trace.now }];
     });
+  }
+
+  /** The textbook model of the same losses, when it is on and of a run drawn here. */
+  private textbook(s: AppState) {
+    const t = textbookResult.getState();
+    if (s.textbook === null || t.status !== 'ready' || !t.model || t.model.convention !== s.textbook) return null;
+    return t.runKey !== null && this.spec.keys.includes(t.runKey) ? t.model : null;
   }
 
   /** The rounds shown: those overlapping the time window, over every run of the extent. */
@@ -103,7 +125,10 @@ export class RoundsController extends Panel<RoundsSpec> {
     this.x = scaleLinear()
       .domain([r0 - 0.5, r1 + 0.5])
       .range([0, pw]);
-    const hi = Math.max(1, roundsMax(extent, r0, r1));
+    const model = this.textbook(s);
+    const hi = Math.max(1, roundsMax(extent, r0, r1), model ? textbookMax(model, r0, r1) : 0);
+    const line: TextbookLine | null =
+      model && s.textbook ? { points: textbookPoints(model, r0, r1), label: textbookLabel(s.textbook) } : null;
     // Room above the data for the phase lanes and the event marks.
     const lanes = roundsLaneHeight(runs.length) * Math.max(1, runs.length);
     const room = Math.min(0.5, (lanes + 26) / Math.max(1, ph));
@@ -133,6 +158,7 @@ export class RoundsController extends Panel<RoundsSpec> {
           runs,
           overlay: runs.length > 1,
           unit: ROUNDS_UNIT,
+          textbook: line,
         }),
     );
     // Whole rounds only, about one tick per xTickPx / 1.5.
@@ -149,7 +175,12 @@ export class RoundsController extends Panel<RoundsSpec> {
       values: yTicks,
       format: (v) => formatNumber(v, 4),
     });
-    this.setLabel(roundsDescribe(runs));
+    this.setLabel(
+      roundsDescribe(runs) +
+        (line && model
+          ? ` Dashed: ${line.label}, the textbook round model of the same losses (${model.label}), cwnd ${line.points.map((p) => formatNumber(p[1], 4)).join(', ')}.`
+          : ''),
+    );
   }
 
   /** The instant the readouts show: hover, else the pinned cursor, else the play head. */
@@ -274,6 +305,7 @@ export class RoundsController extends Panel<RoundsSpec> {
 
   override dispose(): void {
     super.dispose();
+    this.unsubscribeTextbook();
     for (const el of this.highlights) el.remove();
     this.highlights = [];
   }
