@@ -8,6 +8,7 @@ import './practice/practice.css';
 import './sweep/sweep.css';
 import './sheet/sheet.css';
 import './offline/updateNotice.css';
+import './course/course.css';
 import './app/styles.css';
 
 import('react-dom/client')

@@ -33,6 +33,7 @@ import { readSheet, readTheory, sheetText } from '../sheet/link';
 import { readSweep, sweepPairs } from '../sweep/link';
 import { flowAlgorithm, flowBaseline, MAX_FLOWS, MODES, runKeysOf, withFlowAlgorithm, type Mode } from './competition';
 import { presetNamed, presetStatus, presetView } from './presets';
+import { withCourseStop } from '../course/course';
 
 /** The engine's validator (`validate_json`), parsed: resolves a partial scenario. */
 export type Validator = (scenarioJson: string) => Validation;
@@ -63,6 +64,7 @@ const VIEW_KEYS = new Set([
   'sweepseeds',
   'sweepalg',
   'sweepm',
+  'course',
 ]);
 
 /** Parameters that are not written as `key=value`: the version is `v`, the timeline `tl`. */
@@ -231,6 +233,9 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
   } else {
     pairs = upgrade(pairs, Number(vText), note);
   }
+
+  // A lesson of the course (`course=<id>`, web/src/course) opens its preset as `preset=` does.
+  pairs = withCourseStop(pairs, note);
 
   // The preset the scenario came from (`preset=NAME`). A link with no setting of its own
   // (no parameter, `tl` or `flows`) opens the preset as the menu loads it.
