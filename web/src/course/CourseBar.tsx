@@ -2,7 +2,8 @@
 // 4 of 15"), Previous and Next, a "Done" mark, and the whole list (a disclosure) with each
 // lesson's done mark and its link (`?course=<id>`). Opening a lesson loads its preset exactly
 // as the menu does (`controller.loadPreset`). Progress is kept in this browser (course.ts).
-// Keyboard: every control is a button, checkbox, summary or link (Tab, Enter, Space).
+// Keyboard: every control is a button, checkbox, summary or link (Tab, Enter, Space). Previous
+// and Next at either end are aria-disabled rather than disabled, so the focus stays on them.
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
 import { usePracticeStatus } from '../practice/PracticePanel';
@@ -75,17 +76,26 @@ export function CourseBar() {
       <button
         type="button"
         className="course-prev"
-        disabled={!prev}
-        onClick={() => open(at - 1)}
+        aria-disabled={!prev}
+        onClick={() => prev && open(at - 1)}
         aria-label={prev ? `Previous lesson: ${prev.title}` : 'Previous lesson'}
       >
-        ‹ Previous
+        <span aria-hidden="true">‹</span>
       </button>
       <details className="course-list" ref={listRef}>
         <summary
           aria-label={`Course: ${stop ? `lesson ${at + 1} of ${n}, ${stop.title}` : `${n} lessons`}; ${done.length} done. Show the lessons`}
         >
-          <span className="course-position">{stop ? `Lesson ${at + 1} of ${n}` : `Course: ${n} lessons`}</span>
+          <span className="course-position">
+            {stop ? (
+              <>
+                <span className="course-word">Lesson </span>
+                {`${at + 1} of ${n}`}
+              </>
+            ) : (
+              `Course: ${n} lessons`
+            )}
+          </span>
           <span className="course-count">
             {done.length}/{n} done
           </span>
@@ -133,13 +143,12 @@ export function CourseBar() {
       <button
         type="button"
         className="course-next primary"
-        disabled={!next}
-        onClick={() => open(at < 0 ? 0 : at + 1)}
+        aria-disabled={!next}
+        onClick={() => next && open(at < 0 ? 0 : at + 1)}
         aria-label={next ? `${at < 0 ? 'Start the course' : 'Next lesson'}: ${next.title}` : 'Next lesson'}
       >
         {at < 0 ? 'Start the course' : 'Next ›'}
       </button>
-      {stop && <p className="course-now">{stop.title}</p>}
     </nav>
   );
 }
