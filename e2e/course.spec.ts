@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { ARTIFACTS, expect, openApp, test } from './fixtures';
 
 const TABLES = JSON.parse(
@@ -159,4 +160,36 @@ test('at 390 px the course bar is reachable and usable from the keyboard', async
   expect(popup && popup.x).toBeGreaterThanOrEqual(0);
   expect(popup && popup.x + popup.width).toBeLessThanOrEqual(390);
   await page.screenshot({ path: join(ARTIFACTS, 'course-list-390.png') });
+});
+
+test('revealing an answer in a lesson’s practice marks the lesson done; axe finds nothing in the bar', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const stop = COURSE.find((s) => s.id === 'reno-newreno');
+  if (!stop) throw new Error('no reno-newreno stop');
+  await openApp(page, `?course=${stop.id}&practice=predict`);
+  const bar = page.getByRole('navigation', { name: 'Course' });
+  await expect(page.getByLabel('Preset')).toHaveValue(stop.preset);
+  await expect(bar.locator('.course-count')).toHaveText(`0/${N} done`);
+  const practice = page.locator('.practice-panel');
+  await expect(practice.locator('.practice-question')).toBeVisible();
+  // The practice's own keys: an event, cwnd, ssthresh, Enter reveals.
+  await page.keyboard.press('1');
+  await page.keyboard.press('c');
+  await page.keyboard.type('7');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('7');
+  await page.keyboard.press('Enter');
+  await expect(practice.locator('.practice-reveal')).toBeVisible();
+  await expect(bar.locator('.course-count')).toHaveText(`1/${N} done`);
+  await expect(bar.getByRole('checkbox')).toBeChecked();
+  await page.reload();
+  await expect(bar.locator('.course-count')).toHaveText(`1/${N} done`);
+
+  await bar.locator('.course-list > summary').click();
+  const violations = (await new AxeBuilder({ page }).include('nav.course').analyze()).violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`,
+  );
+  expect(violations).toEqual([]);
 });
