@@ -73,17 +73,20 @@ export function CourseBar() {
   const next = at < 0 ? COURSE[0] : COURSE[at + 1];
   return (
     <nav className="course" aria-label="Course">
-      <button
-        type="button"
-        className="course-prev"
-        aria-disabled={!prev}
-        onClick={() => prev && open(at - 1)}
-        aria-label={prev ? `Previous lesson: ${prev.title}` : 'Previous lesson'}
-      >
-        <span aria-hidden="true">‹</span>
-      </button>
+      {stop && (
+        <button
+          type="button"
+          className="course-prev"
+          aria-disabled={!prev}
+          onClick={() => prev && open(at - 1)}
+          aria-label={prev ? `Previous lesson: ${prev.title}` : 'Previous lesson'}
+        >
+          <span aria-hidden="true">‹</span>
+        </button>
+      )}
       <details className="course-list" ref={listRef}>
         <summary
+          title={stop ? `${stop.title}: ${stop.teaches}` : 'The lessons in a teaching order'}
           aria-label={`Course: ${stop ? `lesson ${at + 1} of ${n}, ${stop.title}` : `${n} lessons`}; ${done.length} done. Show the lessons`}
         >
           <span className="course-position">
@@ -93,7 +96,10 @@ export function CourseBar() {
                 {`${at + 1} of ${n}`}
               </>
             ) : (
-              `Course: ${n} lessons`
+              <>
+                <span className="course-word">Course: </span>
+                {`${n} lessons`}
+              </>
             )}
           </span>
           <span className="course-count">
