@@ -48,9 +48,13 @@ export function CourseBar() {
   const practice = usePracticeStatus();
   const listRef = useRef<HTMLDetailsElement>(null);
   const stop = at >= 0 ? COURSE[at] : undefined;
-  // Answering the lesson's predict-then-reveal marks it done.
+  // Answering the lesson's predict-then-reveal marks it done: when an answer is revealed
+  // (not when another lesson opens while a reveal is still on screen).
+  const lastStatus = useRef(practice);
   useEffect(() => {
-    if (practice === 'revealed' && stop) mark(stop.id, true);
+    const was = lastStatus.current;
+    lastStatus.current = practice;
+    if (practice === 'revealed' && was !== 'revealed' && stop) mark(stop.id, true);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [practice, stop?.id]);
   const n = COURSE.length;
