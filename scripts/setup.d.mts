@@ -6,6 +6,8 @@ export function splitTables(answers: {
   defaultScenario: unknown;
   presets: unknown[];
   families?: unknown;
+  /** The course path (`course_json()`). */
+  course: unknown[];
   codes: unknown;
   catalogue: unknown[];
   rules: unknown;

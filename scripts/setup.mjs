@@ -216,7 +216,18 @@ export const LIMITS = ${lit(vocabulary.limits)} as const;
  * preset name. The catalogue's state machines are left out: the page reads a run's machine
  * from the engine that runs it (`Sim.machine_json`).
  */
-export function splitTables({ schema, defaultScenario, presets, families, codes, catalogue, rules, limits, sweep }) {
+export function splitTables({
+  schema,
+  defaultScenario,
+  presets,
+  families,
+  course,
+  codes,
+  catalogue,
+  rules,
+  limits,
+  sweep,
+}) {
   // Every field the engine writes has a place: a new one stops the build until it has one.
   const placed = (what, entry, fields) => {
     for (const f of Object.keys(entry ?? {})) {
@@ -252,6 +263,11 @@ export function splitTables({ schema, defaultScenario, presets, families, codes,
       })),
       // The menu's groups, in order: `[{name, title}]`.
       presetFamilies: families,
+      // The course path (issue 41), in teaching order: `[{id, title, preset, teaches}]`.
+      course: course.map((stop) => {
+        placed('a course stop', stop, ['id', 'title', 'preset', 'teaches']);
+        return stop;
+      }),
       codes,
       catalogue: catalogue.map(({ name, label, group, description, settings }) => ({
         name,
@@ -280,6 +296,7 @@ async function writeTables() {
     defaultScenario: JSON.parse(wasm.default_scenario_json()),
     presets: JSON.parse(wasm.presets_json()),
     families: JSON.parse(wasm.preset_families_json()),
+    course: JSON.parse(wasm.course_json()),
     codes,
     catalogue: JSON.parse(wasm.catalogue_json()),
     // The rules every explained decision names, their kinds, and the glossary.

@@ -9,6 +9,7 @@ import './sweep/sweep.css';
 import './sheet/sheet.css';
 import './textbook/textbook.css';
 import './offline/updateNotice.css';
+import './course/course.css';
 import './app/styles.css';
 
 import('react-dom/client')

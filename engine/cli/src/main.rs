@@ -71,7 +71,12 @@ enum Command {
         file: PathBuf,
     },
     /// List the built-in scenarios
-    Presets,
+    Presets {
+        /// The course path instead: the lessons in teaching order (stop id, preset, title,
+        /// what it teaches), as the page's Course bar walks them
+        #[arg(long)]
+        course: bool,
+    },
     /// List the named algorithms (values of flows[].algorithm) and the settings each means
     Algorithms {
         /// As JSON, with each entry's settings
@@ -174,7 +179,7 @@ fn dispatch(c: &Command) -> Result<String, Fail> {
         Command::Sweep(a) => sweep::sweep(a),
         Command::SweepMerge(a) => sweep::merge(a),
         Command::Validate { file } => validate(file),
-        Command::Presets => Ok(presets_list()),
+        Command::Presets { course } => Ok(if *course { course_list() } else { presets_list() }),
         Command::Algorithms { json } => Ok(if *json {
             serde_json::to_string_pretty(&cwndlab_core::machine::catalogue_json()).expect("json")
         } else {
@@ -214,6 +219,29 @@ fn presets_list() -> String {
     };
     all.iter()
         .map(|p| format!("{:width$}  {} · {}", p.name, p.title, family(p.family)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The course path, one stop a line: number, id (`course=<id>` in a link), preset, title,
+/// and what it teaches.
+fn course_list() -> String {
+    let course = &presets::course::COURSE;
+    let id = course.iter().map(|s| s.id.len()).max().unwrap_or(0);
+    let preset = course.iter().map(|s| s.preset.len()).max().unwrap_or(0);
+    course
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            format!(
+                "{:2}. {:id$}  {:preset$}  {}: {}",
+                i + 1,
+                s.id,
+                s.preset,
+                s.title,
+                s.teaches
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -218,6 +218,18 @@ fn presets_schema_and_validate() {
     let o = cwndlab(&["presets"]);
     assert_eq!(stdout(&o).lines().count(), cwndlab_core::presets::all().len());
     assert!(stdout(&o).contains("fall-floyd-newreno-4drops"));
+    // The course path: one stop a line, in order, with its id and preset.
+    let o = cwndlab(&["presets", "--course"]);
+    let course = &cwndlab_core::presets::course::COURSE;
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), course.len());
+    for (line, s) in lines.iter().zip(course.iter()) {
+        assert!(
+            line.contains(s.id) && line.contains(s.preset) && line.contains(s.title),
+            "{line}"
+        );
+    }
+    assert!(lines[0].starts_with(" 1. slow-start"), "{}", lines[0]);
     let schema: serde_json::Value = serde_json::from_str(&stdout(&cwndlab(&["schema"]))).unwrap();
     let p = schema["params"]
         .as_array()

@@ -41,6 +41,13 @@ pub fn presets_json() -> String {
     serde_json::Value::Array(list).to_string()
 }
 
+/// The course path (`presets::course`), in teaching order: `[{id, title, preset, teaches}]`.
+#[cfg(feature = "tools")]
+#[wasm_bindgen]
+pub fn course_json() -> String {
+    serde_json::to_string(&presets::course::COURSE).expect("json")
+}
+
 /// The preset families, in menu order: `[{name, title}]`.
 #[cfg(feature = "tools")]
 #[wasm_bindgen]

@@ -11,6 +11,7 @@ import { Notices } from '../panels/Notices';
 import { Playback } from '../panels/Playback';
 import { PathDock } from '../panels/PathDock';
 import { PresetMenu } from '../panels/PresetMenu';
+import { CourseBar } from '../course/CourseBar';
 import { SharePanel } from '../panels/SharePanel';
 import { Status } from '../panels/Status';
 import { Summary } from '../panels/CompetitionSummary';
@@ -66,6 +67,9 @@ export function App() {
         </div>
         <HydratedLater>
           <PresetMenu />
+        </HydratedLater>
+        <HydratedLater>
+          <CourseBar />
         </HydratedLater>
         <HydratedLater>
           <Playback />

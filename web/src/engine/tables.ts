@@ -245,6 +245,18 @@ export interface SweepTables {
   spread: string;
 }
 
+/** A stop on the course path (the engine's `presets::course`): the lessons in a teaching
+ *  order. */
+export interface CourseStop {
+  /** Stable id, in links (`course=<id>`) and in the saved progress. */
+  id: string;
+  title: string;
+  /** The preset it opens (`Preset.name`). */
+  preset: string;
+  /** One line on what it teaches. */
+  teaches: string;
+}
+
 /** Everything the UI reads from the engine at build time. */
 export interface EngineTables {
   schema: Schema;
@@ -252,6 +264,8 @@ export interface EngineTables {
   presets: Preset[];
   /** The presets' families, in menu order (`preset_families_json()`). */
   presetFamilies: PresetFamily[];
+  /** The course path, in teaching order (`course_json()`). */
+  course: CourseStop[];
   codes: Codes;
   catalogue: CatalogueEntry[];
   /** The glossary of the terms on screen (the rules themselves are in teaching.json). */

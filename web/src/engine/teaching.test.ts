@@ -43,6 +43,7 @@ describe('the teaching texts', () => {
       defaultScenario: tables.defaultScenario,
       presets,
       families: JSON.parse(wasm.preset_families_json()) as unknown,
+      course: JSON.parse(wasm.course_json()) as unknown[],
       codes: tables.codes,
       catalogue,
       rules,
@@ -75,9 +76,13 @@ describe('the teaching texts', () => {
       limits: {},
       sweep: {},
       rules: { rules: [], kinds: [], glossary: [] },
+      course: [],
     };
     expect(() => splitTables({ ...base, presets: [{ name: 'x', extra: 1 }], catalogue: [] })).toThrow(/"extra"/);
     expect(() => splitTables({ ...base, presets: [], catalogue: [{ name: 'y', colour: 'red' }] })).toThrow(/"colour"/);
+    expect(() => splitTables({ ...base, presets: [], catalogue: [], course: [{ id: 'z', level: 2 }] })).toThrow(
+      /"level"/,
+    );
     expect(() => splitTables({ ...base, presets: [], catalogue: [] })).not.toThrow();
   });
 });

@@ -10,7 +10,7 @@ import { decisionTime } from '../explain/headline';
 import { phaseName } from '../explain/vocabulary';
 import { runLabel } from '../scenario/competition';
 import type { PracticeScope } from './link';
-import { Practice, type PracticeState } from './practice';
+import { Practice, type PracticeState, type PracticeStatus } from './practice';
 import { FRACTION_TOLERANCE, valueText, type AnswerUnit, type Marked } from './questions';
 // Its styles (practice.css) are imported by main.tsx with the page's.
 
@@ -29,6 +29,11 @@ function usePractice(): Practice {
 
 function usePracticeState<T>(selector: (s: PracticeState) => T): T {
   return useStore(usePractice().state, selector);
+}
+
+/** The practice's status (the course marks its lesson done once an answer is revealed). */
+export function usePracticeStatus(): PracticeStatus {
+  return usePracticeState((s) => s.status);
 }
 
 /** Whether a practice hides what lies after the cursor. */

@@ -34,6 +34,7 @@ import { readConvention } from '../textbook/link';
 import { readSweep, sweepPairs } from '../sweep/link';
 import { flowAlgorithm, flowBaseline, MAX_FLOWS, MODES, runKeysOf, withFlowAlgorithm, type Mode } from './competition';
 import { presetNamed, presetStatus, presetView } from './presets';
+import { withCourseStop } from '../course/course';
 
 /** The engine's validator (`validate_json`), parsed: resolves a partial scenario. */
 export type Validator = (scenarioJson: string) => Validation;
@@ -66,6 +67,7 @@ const VIEW_KEYS = new Set([
   'sweepseeds',
   'sweepalg',
   'sweepm',
+  'course',
 ]);
 
 /** Parameters that are not written as `key=value`: the version is `v`, the timeline `tl`. */
@@ -237,6 +239,9 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
   } else {
     pairs = upgrade(pairs, Number(vText), note);
   }
+
+  // A lesson of the course (`course=<id>`, web/src/course) opens its preset as `preset=` does.
+  pairs = withCourseStop(pairs, note);
 
   // The preset the scenario came from (`preset=NAME`). A link with no setting of its own
   // (no parameter, `tl` or `flows`) opens the preset as the menu loads it.

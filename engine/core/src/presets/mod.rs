@@ -6,6 +6,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 mod aqm;
+pub mod course;
 mod internet;
 mod jacobson;
 mod lesson;
