@@ -850,22 +850,6 @@ impl Simulation {
         self.world.links.iter().flat_map(Link::traced).collect()
     }
 
-    /// The queue disciplines' state series: (link name, series) of each managed bottleneck
-    /// direction (none when both are drop-tail).
-    pub fn qdisc_series(&self) -> Vec<(&str, &crate::trace::QdiscSeries)> {
-        self.world
-            .links
-            .iter()
-            .filter_map(|l| l.qdisc.as_deref().map(|m| (l.name.as_str(), &m.series)))
-            .collect()
-    }
-
-    /// The data direction's queue-discipline series (None under drop-tail): the page's
-    /// `qdisc` table.
-    pub fn bottleneck_qdisc(&self) -> Option<&crate::trace::QdiscSeries> {
-        self.world.links.first()?.qdisc.as_deref().map(|m| &m.series)
-    }
-
     /// The rate (bit/s) of the link each traced queue belongs to, in [`Simulation::queues`]
     /// order (a scheduler's classes share their link's).
     pub fn queue_rates(&self) -> Vec<u64> {

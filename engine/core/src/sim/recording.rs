@@ -98,6 +98,22 @@ impl Simulation {
         Some(cache.finish())
     }
 
+    /// The queue disciplines' state series: (link name, series) of each managed bottleneck
+    /// direction (none when both are drop-tail).
+    pub fn qdisc_series(&self) -> Vec<(&str, &crate::trace::QdiscSeries)> {
+        self.world
+            .links
+            .iter()
+            .filter_map(|l| l.qdisc.as_deref().map(|m| (l.name.as_str(), &m.series)))
+            .collect()
+    }
+
+    /// The data direction's queue-discipline series (None under drop-tail): the page's
+    /// `qdisc` table.
+    pub fn bottleneck_qdisc(&self) -> Option<&crate::trace::QdiscSeries> {
+        self.world.links.first()?.qdisc.as_deref().map(|m| &m.series)
+    }
+
     /// Digest of the queue disciplines' state series (None when both bottleneck directions
     /// are drop-tail): kept apart from [`Simulation::digest`] like the recovery series (the
     /// drops it leads to are `aqm_drop` rows, digested there).
