@@ -30,12 +30,13 @@ function PathLine() {
         : model === 'bernoulli'
           ? `loss ${formatValue(requireSpec('network.bottleneck.loss.probability'), at('network.bottleneck.loss.probability'))}`
           : 'no random loss';
+    // A managed queue comes first: the phone's bar cuts the line's end.
     return [
+      ...(qdisc === requireSpec(QDISC).default ? [] : [formatValue(requireSpec(QDISC), qdisc)]),
       `RTT ${formatDuration(rtt)}`,
       formatValue(requireSpec('network.bottleneck.bandwidth'), at('network.bottleneck.bandwidth')),
       `buffer ${formatValue(requireSpec('network.bottleneck.queue_packets'), at('network.bottleneck.queue_packets'))}`,
       loss,
-      ...(qdisc === requireSpec(QDISC).default ? [] : [formatValue(requireSpec(QDISC), qdisc)]),
     ].join(' · ');
   });
   return <span className="path-line">{line}</span>;
