@@ -71,6 +71,16 @@ test('CoDel under Path: its target, dropping state, drops and marks drawn; a dro
   await expect(delayPlot(page).locator('.readout')).toContainText('dropping, next drop at');
   await hit.evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await page.mouse.wheel(0, -60);
+  // The wheel scrolls asynchronously: click only once the plot has stopped moving.
+  let last = '';
+  await expect
+    .poll(async () => {
+      const b = JSON.stringify(await hit.boundingBox());
+      const still = b === last;
+      last = b;
+      return still;
+    })
+    .toBe(true);
   const box = await hit.boundingBox();
   if (!box) throw new Error('no plot');
   await page.mouse.click(box.x + (t / 4) * box.width, box.y + box.height / 2);
