@@ -4,12 +4,11 @@
 // legend as the line plot) with a bar from the minimum to the maximum over the seeds. The
 // scenario's own value is marked; a point opens its run (a button: the plot is a group of
 // them with its summary as its name, not an image, which may hold no control).
-import type { KeyboardEvent } from 'react';
 import { scaleLinear } from 'd3-scale';
 import { algStyle } from '../lib/styles';
 import { algorithmLabel } from '../scenario/algorithms';
 import { displayForUnit, formatNumber, specOf } from '../scenario/params';
-import { AlgLegendItem, ResultFooter, useWidth, type ResultProps } from './SweepParts';
+import { activateOnKey, AlgLegendItem, ResultFooter, useWidth, type ResultProps } from './SweepParts';
 
 /** The engine's label of an enumerated setting's value (its name when it has none). */
 function valueLabel(param: string, value: string): string {
@@ -165,12 +164,7 @@ export function BandsPlot(props: ResultProps) {
                 data-value={p.xText}
                 data-mean={p.mean}
                 onClick={open}
-                onKeyDown={(e: KeyboardEvent) => {
-                  if (e.key === 'Enter' || e.key === ' ') {
-                    e.preventDefault();
-                    open();
-                  }
-                }}
+                onKeyDown={activateOnKey(open)}
               >
                 <title>{label}</title>
                 <line x1={cx} x2={cx} y1={y(p.min * yFactor)} y2={y(p.max * yFactor)} stroke={color} strokeWidth="2" />

@@ -6,7 +6,7 @@
 // The engine plans, runs and aggregates (sweep_plan_json, sweep_run_json, sweep_output: the
 // rows `cwndlab sweep` prints); the theory lines are the engine's theory_json. Loaded after
 // the first view (SweepShell.tsx).
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { useApp, useAppState } from '../app/AppContext';
 import { compiledEngine } from '../engine/wasmMain';
@@ -18,7 +18,7 @@ import { setAt } from '../scenario/paths';
 import { inputsText, MODEL_NAMES, theoryOf } from '../theory/theory';
 import { METRICS, type SweepLink } from './link';
 import { BandsPlot } from './SweepBands';
-import { AlgLegendItem, ResultFooter, useWidth, type Result, type ResultProps } from './SweepParts';
+import { activateOnKey, AlgLegendItem, ResultFooter, useWidth, type Result, type ResultProps } from './SweepParts';
 import { spawnSweepWorker, sweepPoolSize, SweepRun } from './runner';
 import {
   checkForm,
@@ -557,12 +557,7 @@ function LinePlot(props: Omit<ResultProps, 'current'> & { current: number | null
                 data-algorithm={p.algorithm}
                 data-value={p.xText}
                 onClick={open}
-                onKeyDown={(e: KeyboardEvent) => {
-                  if (e.key === 'Enter' || e.key === ' ') {
-                    e.preventDefault();
-                    open();
-                  }
-                }}
+                onKeyDown={activateOnKey(open)}
               >
                 <title>{label}</title>
                 <circle

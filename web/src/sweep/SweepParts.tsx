@@ -1,7 +1,7 @@
 // What the sweep view's two plots share (SweepPanel.tsx's line over a numeric axis,
 // SweepBands.tsx's bands of an enumerated setting): the finished sweep, the plot's width, an
 // algorithm's legend entry, and the downloads with the CLI command under the plot.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { algStyle } from '../lib/styles';
 import { algorithmLabel } from '../scenario/algorithms';
 import type { SweepLink } from './link';
@@ -34,6 +34,16 @@ export interface ResultProps {
 const W_MIN = 260;
 
 /** The width of the element the ref is put on (at least 260 px), following its resizes. */
+/** A point drawn as an SVG group that acts as a button: Enter or Space opens it, as a click does. */
+export function activateOnKey(open: () => void) {
+  return (e: KeyboardEvent) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      open();
+    }
+  };
+}
+
 export function useWidth() {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(640);
