@@ -247,7 +247,7 @@ export function splitTables({
   }
   for (const e of catalogue)
     placed('a catalogue entry', e, ['name', 'label', 'group', 'description', 'settings', 'machine']);
-  placed('the rules table', rules, ['rules', 'kinds', 'glossary']);
+  placed('the rules table', rules, ['rules', 'kinds', 'glossary', 'units']);
   return {
     tables: {
       schema,
@@ -277,6 +277,8 @@ export function splitTables({
         settings,
       })),
       glossary: rules.glossary,
+      // The units windows can be shown in (the page's unit choice, `unit=`), the default first.
+      units: rules.units,
       limits,
       sweep,
     },

@@ -6,7 +6,8 @@ use crate::input::{problems_error, ScenarioArgs};
 use crate::Fail;
 use clap::{Args, ValueEnum};
 use cwndlab_core::catalogue;
-use cwndlab_core::exercise::{sheet, MAX_QUESTIONS};
+use cwndlab_core::exercise::{sheet_in, MAX_QUESTIONS};
+use cwndlab_core::explain::ShownUnit;
 use cwndlab_core::presets;
 use cwndlab_core::scenario::Scenario;
 use serde_json::json;
@@ -39,6 +40,10 @@ pub struct ExerciseArgs {
     /// rfc5681), with the run's losses by round (`cwndlab textbook --losses-from`)
     #[arg(long, value_name = "CONVENTION", conflicts_with = "compare")]
     pub textbook: Option<crate::textbook::ConventionArg>,
+    /// Write windows and byte counts in this unit first, the other in brackets (segments or
+    /// bytes; default: the run's own unit, or segments for a whole number of them)
+    #[arg(long, value_name = "UNIT", value_parser = ShownUnit::parse)]
+    pub unit: Option<ShownUnit>,
     /// Output format
     #[arg(long, value_enum, default_value_t = SheetFormat::Markdown)]
     pub format: SheetFormat,
@@ -71,6 +76,11 @@ pub fn exercise(a: &ExerciseArgs) -> Result<String, Fail> {
     let (source, doc) = a.scenario.load()?;
     let scenario = Scenario::from_value(&doc).map_err(|p| problems_error(&source, &p))?;
     if let Some(c) = a.textbook {
+        if a.unit == Some(ShownUnit::Bytes) {
+            return Err(Fail::usage(
+                "--unit bytes: the textbook's round model counts whole segments, as the conventions do; leave --unit out or use segments",
+            ));
+        }
         let variant = if scenario.flows[0].variant == cwndlab_core::scenario::Variant::Tahoe {
             cwndlab_core::textbook::Variant::Tahoe
         } else {
@@ -113,7 +123,7 @@ pub fn exercise(a: &ExerciseArgs) -> Result<String, Fail> {
         Some(p) => format!("Exercise sheet: {p}"),
         None => "Exercise sheet".to_string(),
     };
-    let s = sheet(&title, &scenario, a.sheet, a.questions, &others).map_err(Fail::invalid)?;
+    let s = sheet_in(&title, &scenario, a.sheet, a.questions, &others, a.unit).map_err(Fail::invalid)?;
     Ok(match a.format {
         SheetFormat::Json => serde_json::to_string_pretty(&s.to_json()).expect("json"),
         SheetFormat::Markdown => {

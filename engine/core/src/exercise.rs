@@ -11,7 +11,7 @@
 //! which rule made the difference (the runs' first divergence).
 
 use crate::catalogue;
-use crate::explain::{Kind, Rule};
+use crate::explain::{Kind, Rule, ShownUnit};
 use crate::rounds::Round;
 use crate::scenario::{EventFilter, Scenario, Units};
 use crate::sim::Simulation;
@@ -91,14 +91,19 @@ fn segs(bytes: u64, mss: u64) -> String {
     }
 }
 
-/// A window or a byte count as a student writes it: in segments with the bytes in brackets
-/// when the run counts segments or the count is a whole number of segments ("21 segments
-/// (30660 B)"), else in bytes with the segments in brackets ("28954 B (19.83 segments)");
-/// "unlimited" for an ssthresh not set yet.
-fn size(bytes: u64, mss: u64, units: Units) -> String {
+/// A window or a byte count as a student writes it, the other unit in brackets: in the
+/// reader's chosen unit (`shown`: the page's unit choice, `cwndlab exercise --unit`), else in
+/// segments when the run counts segments or the count is a whole number of segments ("21
+/// segments (30660 B)"), else in bytes ("28954 B (19.83 segments)"); "unlimited" for an
+/// ssthresh not set yet.
+fn size(bytes: u64, mss: u64, units: Units, shown: Option<ShownUnit>) -> String {
+    let segments_first = match shown {
+        Some(u) => u == ShownUnit::Segments,
+        None => units == Units::Segments || (mss > 0 && bytes.is_multiple_of(mss)),
+    };
     if bytes == u64::MAX {
         "unlimited".to_string()
-    } else if units == Units::Segments || (mss > 0 && bytes.is_multiple_of(mss)) {
+    } else if segments_first {
         format!("{} ({bytes} B)", segs(bytes, mss))
     } else {
         format!("{bytes} B ({})", segs(bytes, mss))
@@ -196,10 +201,16 @@ fn rules_used(sim: &Simulation, flow: u32, kind: Kind, prefix: &str) -> Vec<Rule
 
 /// Every question this run can answer about flow 0 (and, with `others`, about the
 /// algorithms compared), in the order the run reaches them.
-fn candidates(s: &Scenario, sim: &Simulation, rounds: &[Round], others: &[(String, Scenario)]) -> Vec<Question> {
+fn candidates(
+    s: &Scenario,
+    sim: &Simulation,
+    rounds: &[Round],
+    others: &[(String, Scenario)],
+    shown: Option<ShownUnit>,
+) -> Vec<Question> {
     let mss = s.flows[0].tcp.mss;
     let units = s.flows[0].cc.units;
-    let bytes_and_segs = |bytes: u64, mss: u64| size(bytes, mss, units);
+    let bytes_and_segs = |bytes: u64, mss: u64| size(bytes, mss, units, shown);
     let series = &sim.series(0).rows;
     let mut out = Vec::new();
     for r in sim.events().rows.iter().filter(|r| r.flow == 0) {
@@ -372,13 +383,28 @@ fn candidates(s: &Scenario, sim: &Simulation, rounds: &[Round], others: &[(Strin
 
 /// The sheet of `s` numbered `number` with up to `count` questions about flow 0; `others`:
 /// (algorithm, scenario) runs to compare (the page's comparison, a lesson's list), for the
-/// comparison question. Errors say what is wrong (no questions, too many asked).
+/// comparison question. Sizes are written in the run's own unit first (see `sheet_in`).
+/// Errors say what is wrong (no questions, too many asked).
 pub fn sheet(
     title: &str,
     s: &Scenario,
     number: u64,
     count: usize,
     others: &[(String, Scenario)],
+) -> Result<Sheet, String> {
+    sheet_in(title, s, number, count, others, None)
+}
+
+/// `sheet` with its windows and byte counts written in `shown` first (the other unit in
+/// brackets), or in the run's own unit first for None. The questions asked are the same
+/// whatever the unit.
+pub fn sheet_in(
+    title: &str,
+    s: &Scenario,
+    number: u64,
+    count: usize,
+    others: &[(String, Scenario)],
+    shown: Option<ShownUnit>,
 ) -> Result<Sheet, String> {
     if count == 0 || count > MAX_QUESTIONS {
         return Err(format!("questions: {count} is not from 1 to {MAX_QUESTIONS}"));
@@ -389,7 +415,7 @@ pub fn sheet(
     sim.run_to_end();
     // Only rounds that ended: an open one's window is not known yet.
     let rounds: Vec<Round> = sim.rounds(0)?.into_iter().filter(|r| r.end.is_some()).collect();
-    let all = candidates(s, &sim, &rounds, others);
+    let all = candidates(s, &sim, &rounds, others, shown);
     if all.is_empty() {
         return Err(
             "this run has nothing to ask about: no timeout, no fast retransmit and no complete round (lengthen the run)"
@@ -490,12 +516,23 @@ mod tests {
     #[test]
     fn sizes_in_the_runs_unit_with_the_other_in_brackets() {
         // A run counting segments: segments first.
-        assert_eq!(size(30660, 1460, Units::Segments), "21 segments (30660 B)");
-        assert_eq!(size(1460, 1460, Units::Segments), "1 segment (1460 B)");
+        assert_eq!(size(30660, 1460, Units::Segments, None), "21 segments (30660 B)");
+        assert_eq!(size(1460, 1460, Units::Segments, None), "1 segment (1460 B)");
         // A run counting bytes: segments first only for a whole number of them.
-        assert_eq!(size(7000, 1000, Units::Bytes), "7 segments (7000 B)");
-        assert_eq!(size(28954, 1460, Units::Bytes), "28954 B (19.83 segments)");
-        assert_eq!(size(u64::MAX, 1460, Units::Bytes), "unlimited");
+        assert_eq!(size(7000, 1000, Units::Bytes, None), "7 segments (7000 B)");
+        assert_eq!(size(28954, 1460, Units::Bytes, None), "28954 B (19.83 segments)");
+        assert_eq!(size(u64::MAX, 1460, Units::Bytes, None), "unlimited");
+    }
+
+    #[test]
+    fn sizes_in_the_readers_unit_whatever_the_run_counts() {
+        let seg = Some(ShownUnit::Segments);
+        let b = Some(ShownUnit::Bytes);
+        assert_eq!(size(28954, 1460, Units::Bytes, seg), "19.83 segments (28954 B)");
+        assert_eq!(size(30660, 1460, Units::Segments, b), "30660 B (21 segments)");
+        assert_eq!(size(1460, 1460, Units::Segments, b), "1460 B (1 segment)");
+        assert_eq!(size(7000, 1000, Units::Bytes, seg), "7 segments (7000 B)");
+        assert_eq!(size(u64::MAX, 1460, Units::Segments, b), "unlimited");
         assert_eq!(decimal(0.05 * 1e3, 3), "50");
         assert_eq!(decimal(0.1 * 3.0, 3), "0.3");
         assert_eq!(algorithm_label("old_tahoe"), "Old Tahoe");

@@ -561,7 +561,8 @@ pub fn rounds_value(sim: &Simulation, flow: usize) -> serde_json::Value {
 /// comparison for the comparison question. Returns the sheet's JSON (`{title, scenario,
 /// number, definition, questions: [{number, kind, text, answer, values, rules, at_s}]}`);
 /// throws with the reason (an invalid scenario as a JSON problem list, nothing to ask, a
-/// count out of range). Runs the scenario (and each compared one) to the end: call it from
+/// count out of range). `unit`: the unit windows are written in first (`segments`, `bytes`;
+/// empty: the run's own). Runs the scenario (and each compared one) to the end: call it from
 /// a worker.
 #[cfg(feature = "tools")]
 #[wasm_bindgen]
@@ -571,7 +572,12 @@ pub fn exercise_json(
     number: f64,
     count: u32,
     compare_json: &str,
+    unit: &str,
 ) -> Result<String, JsError> {
+    let shown = match unit {
+        "" => None,
+        u => Some(cwndlab_core::explain::ShownUnit::parse(u).map_err(|e| JsError::new(&e))?),
+    };
     let s = Scenario::from_json_str(scenario_json).map_err(|p| JsError::new(&problems_json(&p)))?;
     let list: Vec<serde_json::Value> =
         serde_json::from_str(compare_json).map_err(|e| JsError::new(&format!("compare: {e}")))?;
@@ -586,7 +592,7 @@ pub fn exercise_json(
     } else {
         1
     };
-    cwndlab_core::exercise::sheet(title, &s, number, count as usize, &others)
+    cwndlab_core::exercise::sheet_in(title, &s, number, count as usize, &others, shown)
         .map(|sheet| sheet.to_json().to_string())
         .map_err(|e| JsError::new(&e))
 }

@@ -218,6 +218,19 @@ export interface GlossaryEntry {
   definition: string;
 }
 
+/** A unit windows and byte counts can be shown in (`rules_json().units`, the engine's
+ *  `ShownUnit`): the page's unit choice, `unit=` in its links. */
+export interface ShownUnitEntry {
+  /** "segments", "bytes" (in links and `cwndlab exercise --unit`). */
+  name: string;
+  label: string;
+  /** The word for one ("segment"). */
+  singular: string;
+  /** After a number ("seg", "B"). */
+  symbol: string;
+  description: string;
+}
+
 /** Limits the engine enforces that no schema entry states (`vocabulary_json().limits`; the
  *  page's code reads them typed from pkg/vocabulary.ts, `LIMITS`). */
 export interface Limits {
@@ -270,6 +283,8 @@ export interface EngineTables {
   catalogue: CatalogueEntry[];
   /** The glossary of the terms on screen (the rules themselves are in teaching.json). */
   glossary: GlossaryEntry[];
+  /** The units windows can be shown in, the default first. */
+  units: ShownUnitEntry[];
   limits: Limits;
   sweep: SweepTables;
 }

@@ -10,7 +10,8 @@ import { runLabel } from '../scenario/competition';
 import { durationOf, mssOfFlow } from '../scenario/paths';
 import type { Scenario } from '../engine/tables';
 import { tellingOfInstant, type Explainer, type StepTarget } from './explainer';
-import { decisionTime, valueText, windowChange } from './headline';
+import { decisionText, decisionTime, valueText, windowChange } from './headline';
+import type { WindowUnit } from '../lib/units';
 import { ruleKinds, ruleOf } from './vocabulary';
 import { Term } from './Term';
 import { StateMachines } from './StateMachine';
@@ -43,7 +44,17 @@ export function stepAndSay(explainer: Explainer, setMessage: (m: string) => void
   setMessage(r.ok ? '' : r.message);
 }
 
-function Values({ title, values, mss }: { title: string; values: DecisionValue[]; mss: number }) {
+function Values({
+  title,
+  values,
+  mss,
+  unit,
+}: {
+  title: string;
+  values: DecisionValue[];
+  mss: number;
+  unit: WindowUnit;
+}) {
   if (values.length === 0) return null;
   return (
     <div className="why-values">
@@ -54,7 +65,7 @@ function Values({ title, values, mss }: { title: string; values: DecisionValue[]
             <dt>
               <Term name={v.name} />
             </dt>
-            <dd>{valueText(v, mss)}</dd>
+            <dd>{valueText(v, mss, unit)}</dd>
           </div>
         ))}
       </dl>
@@ -70,7 +81,7 @@ function mssFor(d: Omit<DecisionJson, 'index'>, scenario: Scenario): number {
 }
 
 /** One decision, in full: what it did in the engine's words, its arithmetic (byte counts in
- *  segments, the plots' unit, with the bytes beside them), its source; when and whose, and
+ *  the page's unit: segments with the bytes beside them, or bytes), its source; when and whose, and
  *  the rule's id last, for those who look it up. */
 export function DecisionCard({
   d,
@@ -85,19 +96,23 @@ export function DecisionCard({
   const H = heading;
   const scenario = useAppState((s) => s.scenario);
   const mss = mssFor(d, scenario);
+  const unit = useAppState((s) => s.unit);
+  // The sentence in the page's unit; the other unit's sentence on hover.
+  const other = decisionText(d, unit === 'bytes' ? 'segments' : 'bytes');
+  const text = decisionText(d, unit);
   return (
     <article className="decision" data-rule={d.rule}>
       <H className="decision-title">{d.title}</H>
-      <p className="decision-text" title={d.text_segments === undefined ? undefined : d.text}>
-        {d.text_segments ?? d.text}
+      <p className="decision-text" title={other === text ? undefined : other}>
+        {text}
       </p>
       <p className="decision-formula">
         <span className="visually-hidden">Formula: </span>
         <code>{d.formula}</code>
       </p>
       <div className="why-io">
-        <Values title="Inputs (before)" values={d.inputs} mss={mss} />
-        <Values title="Outputs (after)" values={d.outputs} mss={mss} />
+        <Values title="Inputs (before)" values={d.inputs} mss={mss} unit={unit} />
+        <Values title="Outputs (after)" values={d.outputs} mss={mss} unit={unit} />
       </div>
       <p className="decision-source">Source: {d.source}</p>
       <p className="decision-meta">
@@ -113,6 +128,7 @@ export function DecisionCard({
  *  own title leads). */
 function Headline({ explainer, keyName, index }: { explainer: Explainer; keyName: string; index: number }) {
   const scenario = useAppState((s) => s.scenario);
+  const unit = useAppState((s) => s.unit);
   const idx = explainer.index(keyName);
   const row = idx ? idx.rowOf(index) : -1;
   if (!idx || row < 0) return null;
@@ -126,7 +142,7 @@ function Headline({ explainer, keyName, index }: { explainer: Explainer; keyName
   const cause = explainer.detail(keyName, idx.get('index', tellingOfInstant(idx, row)));
   const first = instant[0];
   if (!cause || !first) return null;
-  const change = windowChange(instant, mssFor(first, scenario));
+  const change = windowChange(instant, mssFor(first, scenario), unit);
   if (!change) return null;
   return (
     <header className="why-headline" data-rule={cause.rule}>

@@ -7,11 +7,15 @@ import { runLabel } from '../scenario/competition';
 import { flowSettingOf } from '../scenario/algorithms';
 import { mssOfFlow } from '../scenario/paths';
 import { decisionTime, segments, segmentWord } from './headline';
+import { amountText, unitLabel } from '../lib/units';
 import { LOSS_TIMER_KINDS } from '../engine/pkg/vocabulary';
 import { sackStateAt } from './sackState';
 import { Term } from './Term';
 
+/** A byte count in the page's unit: "3 segments (4380 B)" or "4 380 B". */
 function Bytes({ bytes, mss }: { bytes: number; mss: number }) {
+  const unit = useAppState((s) => s.unit);
+  if (unit === 'bytes') return <>{amountText(bytes, unit, mss)}</>;
   return (
     <>
       {segments(bytes, mss)} {segmentWord(bytes, mss)} ({bytes} B)
@@ -24,6 +28,7 @@ export function SackPanel({ keyName }: { keyName: string | null }) {
   const { traces } = useApp();
   useAppState((s) => s.drawn);
   const scenario = useAppState((s) => s.scenario);
+  const unit = useAppState((s) => s.unit);
   const t = useAppState((s) => s.hover ?? s.cursor ?? (s.live ? s.time : null));
   const trace = keyName ? traces.get(keyName) : undefined;
   if (!keyName || !trace || trace.tables.recovery.length === 0) return null;
@@ -75,8 +80,11 @@ export function SackPanel({ keyName }: { keyName: string | null }) {
                 : st.ack.blocks.length === 0
                   ? `none (ACK at ${decisionTime(st.ack.t)})`
                   : st.ack.blocks
-                      .map((b) => `${b.dsack ? 'D-SACK ' : ''}${segments(b.seq, mss)}–${segments(b.seq + b.len, mss)}`)
-                      .join(', ') + ` (segments; ACK at ${decisionTime(st.ack.t)})`}
+                      .map(
+                        (b) =>
+                          `${b.dsack ? 'D-SACK ' : ''}${segments(b.seq, mss, unit)}–${segments(b.seq + b.len, mss, unit)}`,
+                      )
+                      .join(', ') + ` (${unitLabel(unit)}; ACK at ${decisionTime(st.ack.t)})`}
             </dd>
           </div>
           <div>
@@ -85,7 +93,7 @@ export function SackPanel({ keyName }: { keyName: string | null }) {
               {st.inRecovery ? (
                 <>
                   yes, until <Term term="recovery_point">RecoveryPoint</Term>{' '}
-                  {st.recoveryPoint === null ? '—' : `${segments(st.recoveryPoint, mss)} (segments)`}
+                  {st.recoveryPoint === null ? '—' : `${segments(st.recoveryPoint, mss, unit)} (${unitLabel(unit)})`}
                 </>
               ) : (
                 'no'

@@ -2,7 +2,7 @@
 // the bytes beside every byte count.
 import { describe, expect, it } from 'vitest';
 import type { DecisionJson, DecisionValue } from '../engine/protocol';
-import { decisionTime, valueText, windowChange } from './headline';
+import { decisionText, decisionTime, valueText, windowChange } from './headline';
 
 const B = (name: string, value: number | null): DecisionValue => ({
   name,
@@ -49,6 +49,18 @@ describe('the Why card’s lead', () => {
     expect(valueText(B('cwnd', 1460), 1460)).toBe('1 segment (1460 B)');
     expect(valueText(B('ssthresh', null), 1460)).toBe('∞');
     expect(valueText({ name: 'RTO', unit: 'ns', value: 1e9, text: '1 s' }, 1460)).toBe('1 s');
+  });
+
+  it('follows the page’s unit: in bytes, the change in bytes and every value as the engine wrote it', () => {
+    const instant = [record('timeout.expire', [B('cwnd', 51100)], [B('cwnd', 1460), B('ssthresh', 25550)])];
+    expect(windowChange(instant, 1460, 'bytes')?.text).toBe('cwnd 51\u202f100 → 1460 B');
+    expect(windowChange(instant, 1460, 'segments')?.text).toBe('cwnd 35 → 1 segment');
+    expect(valueText(B('cwnd', 51100), 1460, 'bytes')).toBe('51100 B');
+    expect(valueText(B('ssthresh', null), 1460, 'bytes')).toBe('∞');
+    const d = { text: 'cwnd = 51 100 B', text_segments: 'cwnd = 35 segments' };
+    expect(decisionText(d, 'bytes')).toBe('cwnd = 51 100 B');
+    expect(decisionText(d, 'segments')).toBe('cwnd = 35 segments');
+    expect(decisionText({ text: 'no byte counts' }, 'segments')).toBe('no byte counts');
   });
 
   it('writes times as a student does: milliseconds', () => {

@@ -12,6 +12,7 @@ import { formatNumber, formatValue, requireSpec } from '../scenario/params';
 import { getAt } from '../scenario/paths';
 import { reportsProgress, summaryShown } from '../state/selectors';
 import { SummaryTable } from './SummaryTable';
+import { amountNumber, unitEntry } from '../lib/units';
 
 const KIND_SPEC = requireSpec('flows[].app.kind');
 
@@ -25,6 +26,9 @@ const JAIN_TITLE =
 
 /** One row per flow, a total row, Jain's index and the run's digest. */
 export function CompetitionSummary() {
+  const unit = useAppState((s) => s.unit);
+  // The unit's symbol keeps the column narrow: "seg", "B".
+  const cwndHead = unitEntry(unit).symbol;
   const scenario = useAppState((s) => s.scenario);
   const status = useAppState((s) => s.runs[flowKey(0)]?.status);
   const summary: RunSummary | null = useAppState((s) => summaryShown(s.runs[flowKey(0)]));
@@ -93,7 +97,7 @@ export function CompetitionSummary() {
                 Fast retrans&shy;mits
               </th>
               <th scope="col" title="Time-averaged congestion window">
-                Mean cwnd (seg.)
+                Mean cwnd ({cwndHead})
               </th>
               <th scope="col" title="Packets lost: queue overflow + random errors + scripted">
                 Drops
@@ -138,7 +142,14 @@ export function CompetitionSummary() {
                   </td>
                   <td data-label="Timeouts">{cellOr(f && String(f.timeouts))}</td>
                   <td data-label="Fast retransmits">{cellOr(f && String(f.fast_retransmits))}</td>
-                  <td data-label="Mean cwnd (seg.)">{cellOr(f && formatNumber(f.mean_cwnd_segments, 4))}</td>
+                  <td data-label={`Mean cwnd (${cwndHead})`}>
+                    {cellOr(
+                      f &&
+                        (unit === 'bytes'
+                          ? amountNumber(f.mean_cwnd_bytes, unit, 1)
+                          : formatNumber(f.mean_cwnd_segments, 4)),
+                    )}
+                  </td>
                   <td data-label="Drops">{cellOr(f && String(f.drops.queue + f.drops.error + f.drops.scripted))}</td>
                   {finite && (
                     <td data-label="Done at (s)">
@@ -167,7 +178,7 @@ export function CompetitionSummary() {
               </td>
               <td data-label="Timeouts">{cellOr(String(sum((f) => f.timeouts)))}</td>
               <td data-label="Fast retransmits">{cellOr(String(sum((f) => f.fast_retransmits)))}</td>
-              <td data-label="Mean cwnd (seg.)">—</td>
+              <td data-label={`Mean cwnd (${cwndHead})`}>—</td>
               <td data-label="Drops">{cellOr(String(sum((f) => f.drops.queue + f.drops.error + f.drops.scripted)))}</td>
               {finite && <td data-label="Done at (s)">—</td>}
             </tr>

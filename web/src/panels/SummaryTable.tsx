@@ -17,6 +17,7 @@ import { crossLabel } from '../scenario/cross';
 import { isJsonObject, type JsonObject } from '../lib/json';
 import { reportsProgress, summaryShown } from '../state/selectors';
 import type { RunInfo } from '../state/types';
+import { amountNumber, unitLabel, type WindowUnit } from '../lib/units';
 
 /** A row of the table: a metric of a run's summary (undefined while the summary lacks it). */
 interface Row {
@@ -27,8 +28,8 @@ interface Row {
   multi?: boolean;
 }
 
-/** Rows of the compared flow's metrics. */
-const FLOW_ROWS: { label: string; title: string; value: (f: FlowSummary) => string }[] = [
+/** Rows of the compared flow's metrics, windows in `unit`. */
+const flowRowsIn = (unit: WindowUnit): { label: string; title: string; value: (f: FlowSummary) => string }[] => [
   {
     label: 'Goodput (Mbit/s)',
     title: 'Data delivered in order to the receiver per second',
@@ -40,9 +41,9 @@ const FLOW_ROWS: { label: string; title: string; value: (f: FlowSummary) => stri
   { label: 'Fast retransmits', title: '3rd duplicate ACK responses', value: (f) => String(f.fast_retransmits) },
   { label: 'Partial ACKs', title: 'NewReno partial acknowledgments', value: (f) => String(f.partial_acks) },
   {
-    label: 'Mean cwnd (segments)',
+    label: `Mean cwnd (${unitLabel(unit)})`,
     title: 'Time-averaged congestion window',
-    value: (f) => formatNumber(f.mean_cwnd_segments, 4),
+    value: (f) => (unit === 'bytes' ? amountNumber(f.mean_cwnd_bytes, unit, 1) : formatNumber(f.mean_cwnd_segments, 4)),
   },
   { label: 'cwnd variation', title: 'Coefficient of variation of cwnd', value: (f) => formatNumber(f.cwnd_cv, 3) },
   {
@@ -104,7 +105,7 @@ const DELAY_ROWS: { label: string; title: string; value: (f: FlowSummary) => str
   },
 ];
 
-const ROWS: Row[] = flowRows([...FLOW_ROWS, ...DELAY_ROWS]);
+const rowsIn = (unit: WindowUnit): Row[] => flowRows([...flowRowsIn(unit), ...DELAY_ROWS]);
 
 /** The 50th, 90th and 99th percentiles of a thin-stream measurement, ms. */
 function percentiles(p50: number | null, p90: number | null, p99: number | null): string {
@@ -272,9 +273,14 @@ export function SummaryTable() {
   const cross = useAppState((s) => s.scenario.cross);
   // The thin-stream rows when a compared sender writes (its summary counts writes).
   const writes = summaries.some((s) => typeof s?.flows[0]?.writes === 'number');
+  const unit = useAppState((s) => s.unit);
   const rows = useMemo(
-    () => [...ROWS, ...(writes ? THIN_ROWS : []), ...crossRows(Array.isArray(cross) ? cross.filter(isJsonObject) : [])],
-    [cross, writes],
+    () => [
+      ...rowsIn(unit),
+      ...(writes ? THIN_ROWS : []),
+      ...crossRows(Array.isArray(cross) ? cross.filter(isJsonObject) : []),
+    ],
+    [cross, writes, unit],
   );
   return (
     <section className="summary" aria-labelledby="summary-h" data-testid="summary">

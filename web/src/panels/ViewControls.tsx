@@ -20,6 +20,7 @@ import {
 import { NEW_CWV_SERIES, SERIES_STYLES, VALIDATION_SERIES } from '../lib/styles';
 import { selectNewCwv, selectWindowValidation } from '../state/selectors';
 import type { SeriesVisibility } from '../state/types';
+import { unitEntry, unitLabel, WINDOW_UNITS } from '../lib/units';
 
 const LAYOUT_LABEL: Record<Layout, string> = { multiples: 'One plot per algorithm', overlay: 'Overlay' };
 /** In a competition the runs are flows. */
@@ -90,6 +91,25 @@ function ThroughputOptions() {
   );
 }
 
+/** The one unit of every window and byte count on the page (`unit=`): the plots, their
+ *  readouts, the Why card, practice, the rounds view and the sheets follow it. The units
+ *  and their descriptions are the engine's. */
+function UnitChoice() {
+  const { store } = useApp();
+  const unit = useAppState((s) => s.unit);
+  return (
+    <fieldset className="unit-choice">
+      <legend>Windows in</legend>
+      {WINDOW_UNITS.map((u) => (
+        <label key={u} title={unitEntry(u).description}>
+          <input type="radio" name="unit" value={u} checked={unit === u} onChange={() => store.getState().setUnit(u)} />
+          {unitLabel(u)}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 /** The view options above the plots. */
 export function ViewControls() {
   const { store } = useApp();
@@ -97,6 +117,7 @@ export function ViewControls() {
   const plots = useAppState(useShallow((s) => s.plots));
   const compete = useAppState((s) => s.mode === 'compete');
   const series = useAppState((s) => s.series);
+  const unit = useAppState((s) => s.unit);
   const narrow = useNarrow();
   // W_used only exists for runs with an idle policy, pipeACK for new CWV runs.
   const validation = useAppState(selectWindowValidation);
@@ -127,6 +148,7 @@ export function ViewControls() {
           </label>
         ))}
       </fieldset>
+      <UnitChoice />
       <fieldset>
         <legend>Window lines</legend>
         {lines.map((k) => (
@@ -146,7 +168,7 @@ export function ViewControls() {
   return (
     <details className="view-fold">
       <summary>
-        View: {(compete ? COMPETE_LAYOUT_LABEL : LAYOUT_LABEL)[layout]} · {shown}
+        View: {(compete ? COMPETE_LAYOUT_LABEL : LAYOUT_LABEL)[layout]} · {shown} · {unitLabel(unit)}
       </summary>
       {body}
     </details>

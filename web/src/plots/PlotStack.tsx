@@ -19,6 +19,7 @@ import {
   shownPlots,
   THIN_PLOTS_KIND,
   TIME_PLOTS as KINDS,
+  plotUnit,
   TRANSFERS_KIND,
   type TimePlotId,
 } from './registry';
@@ -156,7 +157,8 @@ function PlotFor({
   // bottleneck are about every flow, even when one is shown).
   const one = single || (keys.length === 1 && !(compete && RUN_WIDE.has(kind)));
   const detail = useDetail(kind);
-  const title = `${k.title}${one ? ` — ${label}` : ''} (${k.unit}${detail})`;
+  const unit = useAppState((s) => plotUnit(k, s.unit));
+  const title = `${k.title}${one ? ` — ${label}` : ''} (${unit}${detail})`;
   const size = !one || wide ? k.size : k.size === 'tall' ? 'medium' : 'short';
   if (!spec) return <PlotLoading title={title} size={size} error={error} />;
   return <TimePlot id={id} title={title} spec={spec} size={size} />;

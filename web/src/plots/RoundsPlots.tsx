@@ -31,7 +31,8 @@ function RoundsFigure({
     [keysText, allText],
   );
   const label = useAppState((s) => (single ? runLabel(s.scenario, keys[0] ?? '') : ''));
-  const title = `${ROUNDS_KIND.title}${single ? ` — ${label}` : ''} (${unitText()})`;
+  const unit = useAppState((s) => s.unit);
+  const title = `${ROUNDS_KIND.title}${single ? ` — ${label}` : ''} (${unitText(unit)})`;
   return (
     <PanelFigure
       controller={RoundsController}

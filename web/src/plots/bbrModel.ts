@@ -10,6 +10,7 @@ import { rowAt, rowsInForce } from '../engine/lookup';
 import type { RunTrace } from '../engine/traceStore';
 import { formatNumber } from '../scenario/params';
 import { EVENT_CODE } from './layers';
+import type { Shown } from './core/shown';
 
 const MODEL = EVENT_CODE.get('bbr_model');
 const PACING = EVENT_CODE.get('bbr_pacing');
@@ -156,11 +157,12 @@ export function rtPropText(s: number): string {
 }
 
 /** What BBR's model is at row i, for the readouts: "ProbeBW phase 2 (pacing gain 1) · BtlBw
- *  9.733 Mbit/s · RTprop 40.05 ms · pacing 9.733 Mbit/s · BDP 33.4 seg". */
-export function bbrModelText(s: BbrSeries, i: number, mss: number): string {
+ *  9.733 Mbit/s · RTprop 40.05 ms · pacing 9.733 Mbit/s · BDP 33.4 seg", the BDP in the
+ *  page's unit. */
+export function bbrModelText(s: BbrSeries, i: number, u: Shown): string {
   const bdp = s.bdp[i] ?? NaN;
   return (
     `${bbrStateText(s, i)} · BtlBw ${mbitText(s.btlBw[i] ?? NaN)} Mbit/s · RTprop ${rtPropText(s.rtProp[i] ?? NaN)} · ` +
-    `pacing ${mbitText(s.pacing[i] ?? NaN)} Mbit/s · BDP ${formatNumber(bdp / mss, 4)} seg`
+    `pacing ${mbitText(s.pacing[i] ?? NaN)} Mbit/s · BDP ${u.num(bdp)} ${u.symbol}`
   );
 }

@@ -16,6 +16,7 @@ import { mapLinear } from './core/decimate';
 import type { DrawFrame, PlotContext, PlotDef, PlotRun } from './core/types';
 import { drawEndLabels, referenceRule, strokePolyline } from './layers';
 import { BOTTLENECK_DASH, canvasFont, lw } from './core/plotStyle';
+import { shownOf } from './core/shown';
 
 /** The bottleneck's rate at t = 0, bit/s (0 when unknown). */
 export function bottleneckBps(context: PlotContext): number {
@@ -159,13 +160,13 @@ export const bbrPlot: PlotDef = {
   },
 
   readout(runs, t, context) {
-    const mss = mssOf(context.scenario);
+    const u = shownOf(context);
     return runs.map((run) => {
       const line = { key: run.key, label: run.label, color: run.style.color };
       if (!isBbrRun(run, context)) return { ...line, text: 'not BBR: no bandwidth estimate or pacing rate' };
       const r = bbrRowAt(run.trace, t);
       if (r < 0 || t > run.trace.now) return { ...line, text: 'no model yet (BBR estimates from its first ACK)' };
-      return { ...line, text: bbrModelText(bbrSeries(run.trace), r, mss) };
+      return { ...line, text: bbrModelText(bbrSeries(run.trace), r, u) };
     });
   },
 

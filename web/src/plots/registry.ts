@@ -6,6 +6,7 @@
 import type { Mode } from '../scenario/competition';
 import { COMPETITION_PLOTS, type PlotId } from '../scenario/shareState';
 import type { PlotDef } from './core/types';
+import { unitLabel, type WindowUnit } from '../lib/units';
 import { lazyModule, loadedModule, type LazyModule } from './core/lazyModule';
 import { queuePlot } from './queuePlot';
 import { queueDelayPlot } from './queueDelayPlot';
@@ -26,13 +27,23 @@ export interface TimePlotKind {
   /** How it draws: part of the page's script, or loaded when first shown. */
   plot: LazyModule<PlotDef>;
   title: string;
-  /** The y axis's unit, in the plot's title ("Congestion window (segments)"). */
-  unit: string;
+  /** The y axis's unit, in the plot's title ("Throughput (Mbit/s)"); `PAGE_UNIT`: the
+   *  page's unit for windows and sequence numbers (`unit=`: segments or bytes; see
+   *  `plotUnit`). */
+  unit: string | typeof PAGE_UNIT;
   /** Short name for the keyboard help ("congestion window"). */
   name: string;
   size: 'tall' | 'medium' | 'short';
   /** The engine's trace tables it draws from (export table names). */
   tables: readonly string[];
+}
+
+/** A plot whose y axis is in the page's unit for windows and sequence numbers. */
+export const PAGE_UNIT = Symbol('the page’s window unit');
+
+/** A time plot's unit in its title: its own, or the page's unit for windows. */
+export function plotUnit(kind: TimePlotKind, unit: WindowUnit): string {
+  return kind.unit === PAGE_UNIT ? unitLabel(unit) : kind.unit;
 }
 
 /** Every time plot kind. */
@@ -42,7 +53,7 @@ export const TIME_PLOTS: Record<TimePlotId, TimePlotKind> = {
   window: {
     plot: loadedModule(windowPlot),
     title: 'Congestion window',
-    unit: 'segments',
+    unit: PAGE_UNIT,
     name: 'congestion window',
     size: 'tall',
     tables: ['series', 'validation'],
@@ -50,7 +61,7 @@ export const TIME_PLOTS: Record<TimePlotId, TimePlotKind> = {
   seq: {
     plot: loadedModule(seqPlot),
     title: 'Time–sequence',
-    unit: 'segments',
+    unit: PAGE_UNIT,
     name: 'time–sequence',
     size: 'tall',
     tables: ['events'],

@@ -116,6 +116,11 @@ describe('the rounds view: cursor time ↔ round', () => {
       'between round 5 and round 6: no round open (waiting for the retransmission timer)',
     );
     expect(roundsReadout(a, 0.2)).toContain('before round 1');
+    // In bytes (`unit=bytes`): the same rounds, the engine's bytes grouped.
+    expect(roundText(r6, 'bytes')).toBe(
+      'round 6: cwnd 1000, ssthresh 2000 bytes · Timeout recovery · 1 sent, 1 retransmitted · timeout',
+    );
+    expect(roundsReadout(a, 1.7, 'bytes')).toContain('round 4: cwnd 8000, ssthresh 64\u202f000 bytes · Slow start');
     expect(roundsReadout(run('x', 0, null), 1)).toBe('no rounds yet');
     expect(roundsReadout(run('x', 0, { definition: DEF, rounds: [], unavailable: 'no sender rows' }), 1)).toBe(
       'no rounds: no sender rows',

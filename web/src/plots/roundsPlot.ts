@@ -1,5 +1,5 @@
 // The rounds view: cwnd and ssthresh per transmission round, the way textbooks draw them
-// (x: round 1, 2, 3, …; y: the window in segments), the phase of each round shaded and
+// (x: round 1, 2, 3, …; y: the window in the page's unit, segments by default), the phase of each round shaded and
 // named, a mark on each round with a fast retransmit (▼), a timeout (✕) or a partial ACK
 // (○). What a round is and every number come from the engine (`Sim.rounds_json`, carried
 // with a run's chunks into `RunTrace.rounds`); this module only maps and draws them. The
@@ -8,15 +8,15 @@
 import type { EventKindName } from '../engine/pkg/vocabulary';
 import type { RoundJson, RoundsJson } from '../engine/protocol';
 import { formatNumber } from '../scenario/params';
+import { amountNumber, DEFAULT_UNIT, unitLabel, type WindowUnit } from '../lib/units';
 import { drawMarker, EVENT_MARKS, PHASES, type AlgStyle, type PhaseStyle } from '../lib/styles';
 import { canvasFont, lw, markerR, textPx } from './core/plotStyle';
 import { LANE_H, laneHeight } from './windowPlot';
 
-/** The unit of the y axis. The page draws windows in segments everywhere (the window plot,
- *  its readouts, the summary's mean cwnd); the plot can draw bytes too. */
-export type RoundsUnit = 'segments' | 'bytes';
-/** The unit the page draws the rounds in. */
-export const ROUNDS_UNIT: RoundsUnit = 'segments';
+/** The unit of the y axis: the page's unit for windows (`unit=`; lib/units.ts). */
+export type RoundsUnit = WindowUnit;
+/** The unit a page without `unit=` draws the rounds in (segments). */
+export const ROUNDS_UNIT: RoundsUnit = DEFAULT_UNIT;
 
 /** One run's rounds as a plot draws them. */
 export interface RoundsRun {
@@ -84,9 +84,14 @@ export function inUnit(bytes: number | null, mss: number, unit: RoundsUnit = ROU
   return unit === 'bytes' || !(mss > 0) ? bytes : bytes / mss;
 }
 
-/** "segments" / "bytes". */
+/** "segments" / "bytes": the engine's label of the unit. */
 export function unitText(unit: RoundsUnit = ROUNDS_UNIT): string {
-  return unit;
+  return unitLabel(unit);
+}
+
+/** A round's window as text in the unit ("21", "30 660", "∞"). */
+function windowText(bytes: number | null, mss: number, unit: RoundsUnit): string {
+  return bytes === null ? '∞' : amountNumber(bytes, unit, mss);
 }
 
 /** The look of an engine phase (its fill, hatch and names), by name. */
@@ -119,9 +124,8 @@ export const MARKED_EVENTS = ['timeout', 'fast_retransmit', 'partial_ack'] as co
 /** One round in words: "round 7: cwnd 1, ssthresh 3 segments · Timeout recovery · 1 sent,
  *  1 retransmitted · timeout". */
 export function roundText(r: RoundJson, unit: RoundsUnit = ROUNDS_UNIT): string {
-  const v = (x: number | null) => (x === null ? '∞' : formatNumber(x, 4));
   const parts = [
-    `round ${r.round}: cwnd ${v(inUnit(r.cwnd, r.mss, unit))}, ssthresh ${v(inUnit(r.ssthresh, r.mss, unit))} ${unitText(unit)}`,
+    `round ${r.round}: cwnd ${windowText(r.cwnd, r.mss, unit)}, ssthresh ${windowText(r.ssthresh, r.mss, unit)} ${unitText(unit)}`,
     phaseText(r.phase),
     `${r.sent} sent${r.retransmitted > 0 ? `, ${r.retransmitted} retransmitted` : ''}`,
   ];
@@ -161,8 +165,9 @@ export function roundsDescribe(runs: readonly RoundsRun[], unit: RoundsUnit = RO
       const list = at.length > 6 ? `${at.slice(0, 6).join(', ')}, …` : at.join(', ');
       return [`${eventText(kind)} in round${at.length > 1 ? 's' : ''} ${list}`];
     });
-    const peak = d.rounds.reduce((m, r) => Math.max(m, inUnit(r.cwnd, r.mss, unit) ?? 0), 0);
-    return `${run.label}: ${d.rounds.length} rounds, largest cwnd ${formatNumber(peak, 4)}${marks.length > 0 ? `, ${marks.join(', ')}` : ''}`;
+    const peak = d.rounds.reduce((m, r) => Math.max(m, r.cwnd), 0);
+    const mss = d.rounds[0]?.mss ?? 1;
+    return `${run.label}: ${d.rounds.length} rounds, largest cwnd ${windowText(peak, mss, unit)}${marks.length > 0 ? `, ${marks.join(', ')}` : ''}`;
   });
   return `Congestion window and ssthresh per transmission round, in ${unitText(unit)}, with each round's phase shaded and named. ${parts.join('; ')}.`;
 }
@@ -194,7 +199,7 @@ export interface RoundsFrame {
   overlay: boolean;
   unit?: RoundsUnit;
   /** The textbook round model of the same losses (web/src/textbook), drawn beside the
-   *  per-packet rounds: its [round, cwnd in segments] points and its label. */
+   *  per-packet rounds: its [round, cwnd in the plot's unit] points and its label. */
   textbook?: TextbookLine | null;
 }
 

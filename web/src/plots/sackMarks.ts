@@ -13,6 +13,7 @@ import { lw } from './core/plotStyle';
 import { fillBars } from './core/stepStroke';
 import type { DrawFrame, PlotRun } from './core/types';
 import { drawLabel, EVENT_CODE } from './layers';
+import type { Shown } from './core/shown';
 
 /** How the SACK marks look (the legend draws the same); `term`: the engine glossary's id. */
 export const SACK_LOOK = {
@@ -57,12 +58,12 @@ export function sackBlocksAt(trace: RunTrace, t: number): { t: number; blocks: S
   return { t: at, blocks };
 }
 
-function drawBlocks(f: DrawFrame, run: PlotRun, mss: number) {
+function drawBlocks(f: DrawFrame, run: PlotRun, u: Shown) {
   const tb = run.trace.tables.sack_blocks;
   if (tb.length === 0) return;
   const [i0, i1] = visibleRange(tb.cols.t, tb.length, f.t0, f.t1);
   const spans = cachedSpans(run.trace, 'sack_blocks', tb.cols.t, tb.cols.seq, tb.cols.len, i0, i1, f.xl, f.dpr).spans(
-    (v) => mapLinear(f.yl, v / mss),
+    (v) => mapLinear(f.yl, v / u.scale),
   );
   const { ctx } = f;
   const n = spans.n;
@@ -92,15 +93,15 @@ function drawBlocks(f: DrawFrame, run: PlotRun, mss: number) {
   for (let i = i0; i < i1; i += 1) {
     if (tb.cols.tx[i] !== 1) continue;
     const x = f.x(tb.cols.t[i] ?? 0);
-    const a = f.y((tb.cols.seq[i] ?? 0) / mss);
-    const b = f.y(((tb.cols.seq[i] ?? 0) + (tb.cols.len[i] ?? 0)) / mss);
+    const a = f.y((tb.cols.seq[i] ?? 0) / u.scale);
+    const b = f.y(((tb.cols.seq[i] ?? 0) + (tb.cols.len[i] ?? 0)) / u.scale);
     ctx.moveTo(x, Math.max(a, b) + 0.5);
     ctx.lineTo(x, Math.min(a, b, Math.max(a, b) - 1) - 0.5);
   }
   ctx.stroke();
 }
 
-function drawLossMarks(f: DrawFrame, run: PlotRun, mss: number, code: number, look: { color: string; glyph: string }) {
+function drawLossMarks(f: DrawFrame, run: PlotRun, u: Shown, code: number, look: { color: string; glyph: string }) {
   const tb = run.trace.tables.loss_marks;
   if (tb.length === 0) return;
   const [i0, i1] = visibleRange(tb.cols.t, tb.length, f.t0, f.t1);
@@ -117,7 +118,7 @@ function drawLossMarks(f: DrawFrame, run: PlotRun, mss: number, code: number, lo
     0,
     ts.length,
     (t) => f.x(t),
-    (v) => f.y(v / mss),
+    (v) => f.y(v / u.scale),
     12,
   );
   for (let k = 0; k < marks.n; k += 1) {
@@ -126,17 +127,17 @@ function drawLossMarks(f: DrawFrame, run: PlotRun, mss: number, code: number, lo
 }
 
 /** Draws a run's SACK blocks, lost marks and probes (nothing for a run without them). */
-export function drawSack(f: DrawFrame, run: PlotRun, mss: number): void {
-  drawBlocks(f, run, mss);
-  drawLossMarks(f, run, mss, LOST, SACK_LOOK.marked_lost);
-  drawLossMarks(f, run, mss, PROBE, SACK_LOOK.tail_loss_probe);
+export function drawSack(f: DrawFrame, run: PlotRun, u: Shown): void {
+  drawBlocks(f, run, u);
+  drawLossMarks(f, run, u, LOST, SACK_LOOK.marked_lost);
+  drawLossMarks(f, run, u, PROBE, SACK_LOOK.tail_loss_probe);
 }
 
-/** What the readout adds for a run with SACK: the last ACK's blocks, in segments. */
-export function sackReadout(trace: RunTrace, t: number, mss: number, fmt: (v: number) => string): string {
+/** What the readout adds for a run with SACK: the last ACK's blocks, in the plot's unit. */
+export function sackReadout(trace: RunTrace, t: number, u: Shown): string {
   const at = sackBlocksAt(trace, t);
   if (!at || at.blocks.length === 0) return '';
-  const list = at.blocks.map((b) => `${b.dsack ? 'D-SACK ' : ''}${fmt(b.seq / mss)}–${fmt((b.seq + b.len) / mss)}`);
+  const list = at.blocks.map((b) => `${b.dsack ? 'D-SACK ' : ''}${u.num(b.seq, 6)}–${u.num(b.seq + b.len, 6)}`);
   return ` · SACK ${list.join(', ')}`;
 }
 

@@ -1,10 +1,11 @@
 // Time–sequence plot in the style of tcptrace: each transmission is a vertical bar from its
 // first to its last byte at the time it left the sender, retransmissions are marked R, the
 // ACK line is a step line of the acknowledgment number, and drops are marked ✕.
-// Sequence numbers are shown in segments (bytes / MSS) so they match the lesson texts.
+// Sequence numbers are shown in the page's unit: segments (bytes / MSS) by default, so they
+// match the lesson texts, or bytes (`unit=bytes`; lib/units.ts).
 import { rowAt, rowsInForce, rowsWithin, visibleRange } from '../engine/lookup';
 import { formatNumber } from '../scenario/params';
-import { mssOf } from '../scenario/paths';
+import { shownOf, type Shown } from './core/shown';
 import { mapLinear, thinMarks } from './core/decimate';
 import { cachedSpans } from './core/lineCache';
 import type { DrawFrame, PlotDef, PlotRun } from './core/types';
@@ -13,11 +14,11 @@ import { fillBars } from './core/stepStroke';
 import { lw } from './core/plotStyle';
 import { drawSack, hasSackRows, sackCounts, sackReadout } from './sackMarks';
 
-function drawBars(f: DrawFrame, run: PlotRun, table: 'sends' | 'retx', mss: number, width: number) {
+function drawBars(f: DrawFrame, run: PlotRun, table: 'sends' | 'retx', u: Shown, width: number) {
   const tb = run.trace.tables[table];
   const [i0, i1] = visibleRange(tb.cols.t, tb.length, f.t0, f.t1);
   const spans = cachedSpans(run.trace, table, tb.cols.t, tb.cols.seq, tb.cols.len, i0, i1, f.xl, f.dpr).spans((v) =>
-    mapLinear(f.yl, v / mss),
+    mapLinear(f.yl, v / u.scale),
   );
   const { ctx } = f;
   ctx.lineWidth = lw(width);
@@ -40,7 +41,7 @@ function drawBars(f: DrawFrame, run: PlotRun, table: 'sends' | 'retx', mss: numb
   ctx.stroke();
 }
 
-function drawRetransmitLabels(f: DrawFrame, run: PlotRun, mss: number) {
+function drawRetransmitLabels(f: DrawFrame, run: PlotRun, u: Shown) {
   const tb = run.trace.tables.retx;
   const [i0, i1] = visibleRange(tb.cols.t, tb.length, f.t0, f.t1);
   const top = new Float64Array(Math.max(0, i1 - i0));
@@ -51,7 +52,7 @@ function drawRetransmitLabels(f: DrawFrame, run: PlotRun, mss: number) {
     0,
     i1 - i0,
     (t) => f.x(t),
-    (v) => f.y(v / mss),
+    (v) => f.y(v / u.scale),
     12,
   );
   for (let k = 0; k < marks.n; k += 1) {
@@ -59,7 +60,7 @@ function drawRetransmitLabels(f: DrawFrame, run: PlotRun, mss: number) {
   }
 }
 
-function drawDrops(f: DrawFrame, run: PlotRun, mss: number) {
+function drawDrops(f: DrawFrame, run: PlotRun, u: Shown) {
   const tb = run.trace.tables.drops;
   const [i0, i1] = visibleRange(tb.cols.t, tb.length, f.t0, f.t1);
   const marks = thinMarks(
@@ -68,7 +69,7 @@ function drawDrops(f: DrawFrame, run: PlotRun, mss: number) {
     i0,
     i1,
     (t) => f.x(t),
-    (v) => f.y(v / mss + 0.5),
+    (v) => f.y((v + u.mss / 2) / u.scale),
     7,
   );
   const { ctx } = f;
@@ -97,7 +98,7 @@ export const seqPlot: PlotDef = {
   yTick: (v) => formatNumber(v, 6),
 
   yExtent(runs, t0, t1, context) {
-    const mss = mssOf(context.scenario);
+    const u = shownOf(context);
     let lo = Infinity;
     let hi = -Infinity;
     for (const run of runs) {
@@ -116,23 +117,23 @@ export const seqPlot: PlotDef = {
       }
     }
     if (!Number.isFinite(lo)) return [0, 10];
-    return [lo / mss, hi / mss];
+    return [lo / u.scale, hi / u.scale];
   },
 
   draw(f) {
     const { ctx, runs, context } = f;
-    const mss = mssOf(context.scenario);
+    const u = shownOf(context);
     const single = !context.overlay;
     for (const run of runs) {
       ctx.setLineDash([]);
       ctx.strokeStyle = run.style.color;
       ctx.globalAlpha = 0.85;
-      drawBars(f, run, 'sends', mss, 1.5);
+      drawBars(f, run, 'sends', u, 1.5);
       ctx.globalAlpha = 1;
-      drawBars(f, run, 'retx', mss, 2.5);
+      drawBars(f, run, 'retx', u, 2.5);
       // The ACK line: dark for a single run, the run's colour and dash when overlaid.
       const line = visibleLine(f, run.trace, 'acks', 'seq').polyline(
-        (v) => mapLinear(f.yl, v / mss),
+        (v) => mapLinear(f.yl, v / u.scale),
         f.xl,
         Math.min(run.trace.now, f.t1),
       );
@@ -144,26 +145,26 @@ export const seqPlot: PlotDef = {
     }
     for (const run of runs) {
       // SACK's blocks, lost marks and probes (flows with SACK on only), over the ACK line.
-      if (hasSackRows(run.trace)) drawSack(f, run, mss);
-      drawRetransmitLabels(f, run, mss);
-      drawDrops(f, run, mss);
+      if (hasSackRows(run.trace)) drawSack(f, run, u);
+      drawRetransmitLabels(f, run, u);
+      drawDrops(f, run, u);
     }
   },
 
   readout(runs, t, context) {
-    const mss = mssOf(context.scenario);
+    const u = shownOf(context);
     return runs.map((run) => {
       const sends = run.trace.tables.sends;
       const acks = run.trace.tables.acks;
       const rs = rowAt(sends.cols.t, sends.length, t);
       const ra = rowAt(acks.cols.t, acks.length, t);
-      const sent = rs < 0 ? '—' : formatNumber(((sends.cols.seq[rs] ?? 0) + (sends.cols.len[rs] ?? 0)) / mss, 6);
-      const acked = ra < 0 ? '—' : formatNumber((acks.cols.seq[ra] ?? 0) / mss, 6);
+      const sent = rs < 0 ? '—' : u.num((sends.cols.seq[rs] ?? 0) + (sends.cols.len[rs] ?? 0), 6);
+      const acked = ra < 0 ? '—' : u.num(acks.cols.seq[ra] ?? 0, 6);
       return {
         key: run.key,
         label: run.label,
         color: run.style.color,
-        text: `highest sent ${sent} · acknowledged ${acked}${sackReadout(run.trace, t, mss, (v) => formatNumber(v, 6))} (segments)`,
+        text: `highest sent ${sent} · acknowledged ${acked}${sackReadout(run.trace, t, u)} (${u.label})`,
       };
     });
   },

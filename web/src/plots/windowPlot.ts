@@ -1,5 +1,5 @@
 // Congestion window plot: cwnd, ssthresh, flight size and the inflated window over time, in
-// segments, with phase bands and marks for the events a lesson is about (3rd duplicate ACK
+// the page's unit (segments by default), with phase bands and marks for the events a lesson is about (3rd duplicate ACK
 // → fast retransmit, retransmission timeout, NewReno partial ACK); for runs with an idle
 // policy also W_used and pipeACK (window-validation series), a mark for every window decay,
 // restart and new-CWV phase change (read at the cursor as before → after), and a strip
@@ -11,7 +11,7 @@ import { rowAt, rowsInForce, rowsWithin, visibleRange } from '../engine/lookup';
 import { U32_UNLIMITED } from '../engine/protocol';
 import type { RunTrace } from '../engine/traceStore';
 import { formatNumber } from '../scenario/params';
-import { mssOf } from '../scenario/paths';
+import { shownOf, type Shown } from './core/shown';
 import {
   BBR_LINES,
   drawMarker,
@@ -65,7 +65,7 @@ function visibleSeries(context: PlotContext): (keyof SeriesVisibility)[] {
   return SERIES_ORDER.filter((k) => context.series[k]);
 }
 
-function drawEventMarks(f: DrawFrame, run: PlotRun, mss: number) {
+function drawEventMarks(f: DrawFrame, run: PlotRun, u: Shown) {
   const { ctx, x, y } = f;
   const marks = run.trace.tables.marks;
   const series = run.trace.tables.series;
@@ -75,7 +75,7 @@ function drawEventMarks(f: DrawFrame, run: PlotRun, mss: number) {
   const yAt = (i: number) => {
     const te = marks.cols.t[i] ?? 0;
     const r = Math.max(0, rowBefore(series.cols.t, series.length, te));
-    return y((cwnd[r] ?? 0) / mss) - 9;
+    return y((cwnd[r] ?? 0) / u.scale) - 9;
   };
   for (const name of kindsOf(EVENT_MARKS)) {
     const look = EVENT_MARKS[name];
@@ -144,28 +144,28 @@ function drawEventMarks(f: DrawFrame, run: PlotRun, mss: number) {
   }
 }
 
-/** A byte count of an event row in segments ("∞" when the engine saturated it). */
-function segText(v: number, mss: number): string {
-  return v >= U32_UNLIMITED || !Number.isFinite(v) ? '∞' : formatNumber(v / mss, 3);
+/** A byte count of an event row in the plot's unit ("∞" when the engine saturated it). */
+function segText(v: number, u: Shown): string {
+  return v >= U32_UNLIMITED || !Number.isFinite(v) ? '∞' : u.num(v, 3);
 }
 
 /** What window-event rows first…last of one kind did, from the first one's before to the
  *  last one's after: "window decay after idle ×3: cwnd 24 → 3, ssthresh 18 segments". */
-function changeText(trace: RunTrace, first: number, last: number, count: number, mss: number): string {
+function changeText(trace: RunTrace, first: number, last: number, count: number, u: Shown): string {
   const m = trace.tables.marks;
   const label = WINDOW_EVENTS.get(m.cols.kind[first] ?? -1)?.look.label ?? 'window change';
-  const at = (col: Float64Array, i: number) => segText(col[i] ?? NaN, mss);
+  const at = (col: Float64Array, i: number) => segText(col[i] ?? NaN, u);
   const cwnd = `cwnd ${at(m.cols.seq, first)} → ${at(m.cols.len, last)}`;
   const ssthresh =
     m.cols.seg[first] === m.cols.tx[last]
       ? `ssthresh ${at(m.cols.seg, first)}`
       : `ssthresh ${at(m.cols.seg, first)} → ${at(m.cols.tx, last)}`;
-  return `${label}${count > 1 ? ` ×${count}` : ''}: ${cwnd}, ${ssthresh} segments`;
+  return `${label}${count > 1 ? ` ×${count}` : ''}: ${cwnd}, ${ssthresh} ${u.label}`;
 }
 
 /** "idle decay: cwnd 12 → 6, ssthresh ∞ → 9 segments" for window-event row i. */
-export function windowEventText(trace: RunTrace, i: number, mss: number): string {
-  return changeText(trace, i, i, 1, mss);
+export function windowEventText(trace: RunTrace, i: number, u: Shown): string {
+  return changeText(trace, i, i, 1, u);
 }
 
 /** Window-event rows of a run within [t0, t1]. */
@@ -181,7 +181,7 @@ function windowEventRows(trace: RunTrace, t0: number, t1: number): number[] {
  *  one per RTO), just above the window they changed. Several of one kind at one instant (the
  *  halvings of a long silence, applied together) are one mark; different kinds at one
  *  instant stack upwards. */
-function drawWindowEvents(f: DrawFrame, run: PlotRun, index: number, mss: number) {
+function drawWindowEvents(f: DrawFrame, run: PlotRun, index: number, u: Shown) {
   const m = run.trace.tables.marks;
   let lastPx = NaN;
   let drawn = new Set<number>();
@@ -204,14 +204,14 @@ function drawWindowEvents(f: DrawFrame, run: PlotRun, index: number, mss: number
       continue;
     }
     const top = Math.max(m.cols.seq[i] ?? 0, m.cols.len[i] ?? 0);
-    const py = Math.max(7, f.y(top / mss) - 10 - stack * 11);
+    const py = Math.max(7, f.y(top / u.scale) - 10 - stack * 11);
     drawWindowEvent(f.ctx, ev.look, px, py, 4.5, run.style.color);
   }
 }
 
 /** What the window events at the instant of row `near` did, one line per kind: "window decay
  *  after idle ×3: cwnd 24 → 3, ssthresh 18 segments". */
-function windowEventsAt(trace: RunTrace, near: number, mss: number): string {
+function windowEventsAt(trace: RunTrace, near: number, u: Shown): string {
   const m = trace.tables.marks;
   const t = m.cols.t[near] ?? 0;
   const rows = windowEventRows(trace, t, t);
@@ -221,7 +221,7 @@ function windowEventsAt(trace: RunTrace, near: number, mss: number): string {
     byKind.set(k, [...(byKind.get(k) ?? []), i]);
   }
   return [...byKind.values()]
-    .map((list) => changeText(trace, list[0] ?? near, list[list.length - 1] ?? near, list.length, mss))
+    .map((list) => changeText(trace, list[0] ?? near, list[list.length - 1] ?? near, list.length, u))
     .join(' · ');
 }
 
@@ -269,7 +269,7 @@ function drawNvpStrips(f: DrawFrame) {
 }
 
 /** Markers along a run's cwnd line, so overlaid runs differ by shape as well as colour. */
-function drawIdentityMarkers(f: DrawFrame, run: PlotRun, index: number, mss: number) {
+function drawIdentityMarkers(f: DrawFrame, run: PlotRun, index: number, u: Shown) {
   const s = run.trace.tables.series;
   const spacing = 110;
   for (let px = 30 + index * 26; px < f.width; px += spacing) {
@@ -277,32 +277,34 @@ function drawIdentityMarkers(f: DrawFrame, run: PlotRun, index: number, mss: num
     if (t > run.trace.now) break;
     const r = rowAt(s.cols.t, s.length, t);
     if (r < 0) continue;
-    drawMarker(f.ctx, run.style.marker, px, f.y((s.cols.cwnd[r] ?? 0) / mss), 4, run.style.color);
+    drawMarker(f.ctx, run.style.marker, px, f.y((s.cols.cwnd[r] ?? 0) / u.scale), 4, run.style.color);
   }
 }
 
 /** "f3" at the end of each flow's cwnd line (moved apart where they would overlap). */
-function drawFlowNames(f: DrawFrame, mss: number) {
+function drawFlowNames(f: DrawFrame, u: Shown) {
   const labels = f.runs.flatMap((run) => {
     const s = run.trace.tables.series;
     const end = Math.min(run.trace.now, f.t1);
     const r = rowAt(s.cols.t, s.length, end);
     if (r < 0 || end < f.t0) return [];
-    return [{ text: `f${run.flow ?? 0}`, color: run.style.color, x: f.x(end), y: f.y((s.cols.cwnd[r] ?? 0) / mss) }];
+    return [
+      { text: `f${run.flow ?? 0}`, color: run.style.color, x: f.x(end), y: f.y((s.cols.cwnd[r] ?? 0) / u.scale) },
+    ];
   });
   drawEndLabels(f.ctx, labels, f);
 }
 
-/** BR-TCP runs: the reserved rate's bandwidth-delay product (segments), which the engine
+/** BR-TCP runs: the reserved rate's bandwidth-delay product (in the plot's unit), which the engine
  *  reports in the run's summary; null for other runs. */
-function reservedBdp(run: PlotRun, mss: number): number | null {
+function reservedBdp(run: PlotRun, u: Shown): number | null {
   const b = run.summary?.flows[run.flow ?? 0]?.reserved_bdp_bytes;
-  return typeof b === 'number' && mss > 0 ? b / mss : null;
+  return typeof b === 'number' && u.scale > 0 ? b / u.scale : null;
 }
 
 /** A dashed reference line at BR-TCP's reserved BDP, labelled, in the run's colour. */
-function drawReservedBdp(f: DrawFrame, run: PlotRun, mss: number) {
-  const bdp = reservedBdp(run, mss);
+function drawReservedBdp(f: DrawFrame, run: PlotRun, u: Shown) {
+  const bdp = reservedBdp(run, u);
   if (bdp === null) return;
   const { ctx } = f;
   const py = Math.round(f.y(bdp)) + 0.5;
@@ -315,7 +317,7 @@ function drawReservedBdp(f: DrawFrame, run: PlotRun, mss: number) {
   ctx.lineTo(f.width, py);
   ctx.stroke();
   ctx.setLineDash([]);
-  const label = `reserved BDP ${formatNumber(bdp, 4)} seg`;
+  const label = `reserved BDP ${u.num(bdp * u.scale)} ${u.symbol}`;
   ctx.font = canvasFont(11);
   const tw = ctx.measureText(label).width;
   const lx = Math.max(4, f.width - tw - 10);
@@ -329,7 +331,7 @@ function drawReservedBdp(f: DrawFrame, run: PlotRun, mss: number) {
 }
 
 /** CUBIC's epochs (RFC 9438 §4.2, the engine's `cubic_epoch` rows): each from its start
- *  to the next loss response or epoch, with W_max (segments) and the time K after its
+ *  to the next loss response or epoch, with W_max (in the plot's unit) and the time K after its
  *  start at which the cubic regains W_max. */
 const CUBIC_EPOCH = EVENT_CODE.get('cubic_epoch');
 const EPOCH_ENDS: ReadonlySet<number> = new Set(
@@ -343,7 +345,7 @@ interface CubicEpoch {
   k: number;
 }
 
-function cubicEpochs(run: PlotRun, t0: number, t1: number, mss: number): CubicEpoch[] {
+function cubicEpochs(run: PlotRun, t0: number, t1: number, u: Shown): CubicEpoch[] {
   if (CUBIC_EPOCH === undefined) return [];
   const m = run.trace.tables.marks;
   const out: CubicEpoch[] = [];
@@ -362,15 +364,15 @@ function cubicEpochs(run: PlotRun, t0: number, t1: number, mss: number): CubicEp
     }
     const t = m.cols.t[i] ?? 0;
     if (end < t0 || t > t1) continue;
-    out.push({ t, end, wMax: (m.cols.seq[i] ?? 0) / mss, k: (m.cols.seg[i] ?? 0) / 1e6 });
+    out.push({ t, end, wMax: (m.cols.seq[i] ?? 0) / u.scale, k: (m.cols.seg[i] ?? 0) / 1e6 });
   }
   return out;
 }
 
 /** CUBIC's references: W_max as a dotted line over each epoch, and K as a tick where the
  *  cubic regains it, both labelled, in the run's colour. */
-function drawCubic(f: DrawFrame, run: PlotRun, mss: number) {
-  const epochs = cubicEpochs(run, f.t0, f.t1, mss);
+function drawCubic(f: DrawFrame, run: PlotRun, u: Shown) {
+  const epochs = cubicEpochs(run, f.t0, f.t1, u);
   if (epochs.length === 0) return;
   const { ctx } = f;
   ctx.save();
@@ -404,16 +406,16 @@ function drawCubic(f: DrawFrame, run: PlotRun, mss: number) {
   ctx.restore();
 }
 
-/** BBR's estimated BDP (BtlBw × RTprop, in segments) as a step line in the run's colour,
+/** BBR's estimated BDP (BtlBw × RTprop, in the plot's unit) as a step line in the run's colour,
  *  named "BDP" at its right end. */
-function drawBbrBdp(f: DrawFrame, run: PlotRun, mss: number) {
+function drawBbrBdp(f: DrawFrame, run: PlotRun, u: Shown) {
   const m = run.trace.tables.model;
   if (m.length === 0) return;
   const s = bbrSeries(run.trace);
   const [i0, i1] = visibleRange(m.cols.t, m.length, f.t0, f.t1);
   const end = Math.min(run.trace.now, f.t1);
   const line = cachedLine(run.trace, 'bbr.bdp', m.cols.t, s.bdp, i0, i1, f.xl, f.dpr, f.width, true).polyline(
-    (v) => mapLinear(f.yl, v / mss),
+    (v) => mapLinear(f.yl, v / u.scale),
     f.xl,
     end,
   );
@@ -450,7 +452,7 @@ export const windowPlot: PlotDef = {
   yTick: (v) => formatNumber(v, 4),
 
   yExtent(runs, t0, t1, context) {
-    const mss = mssOf(context.scenario);
+    const u = shownOf(context);
     let hi = 1;
     for (const run of runs) {
       for (const name of visibleSeries(context)) {
@@ -461,13 +463,13 @@ export const windowPlot: PlotDef = {
         const [i0, i1] = rowsInForce(t, tb.length, t0, t1);
         for (let i = i0; i < i1; i += 1) {
           const v = col[i] ?? 0;
-          if (v > hi * mss && Number.isFinite(v)) hi = v / mss;
+          if (v > hi * u.scale && Number.isFinite(v)) hi = v / u.scale;
         }
       }
     }
-    for (const run of runs) hi = Math.max(hi, reservedBdp(run, mss) ?? 0);
+    for (const run of runs) hi = Math.max(hi, reservedBdp(run, u) ?? 0);
     for (const run of runs) {
-      if (run.trace.tables.model.length > 0) hi = Math.max(hi, bbrMaxIn(run.trace, 'bdp', t0, t1) / mss);
+      if (run.trace.tables.model.length > 0) hi = Math.max(hi, bbrMaxIn(run.trace, 'bdp', t0, t1) / u.scale);
     }
     // Room above the data for the phase lanes and event marks.
     const lanes = context.overlay ? runs.length : 1;
@@ -476,10 +478,10 @@ export const windowPlot: PlotDef = {
 
   draw(f) {
     const { ctx, runs, context } = f;
-    const mss = mssOf(context.scenario);
+    const u = shownOf(context);
     drawPhaseBands(f, context.overlay ? laneHeight(runs.length) : textPx(LANE_H));
     const { xl, yl } = f;
-    const toY = (v: number) => mapLinear(yl, v / mss);
+    const toY = (v: number) => mapLinear(yl, v / u.scale);
     drawNvpStrips(f);
     for (const run of runs) {
       for (const name of visibleSeries(context)) {
@@ -501,37 +503,37 @@ export const windowPlot: PlotDef = {
       ctx.setLineDash([]);
     }
     runs.forEach((run, i) => {
-      drawReservedBdp(f, run, mss);
-      drawCubic(f, run, mss);
-      if (context.overlay) drawIdentityMarkers(f, run, i, mss);
-      drawEventMarks(f, run, mss);
-      drawWindowEvents(f, run, i, mss);
+      drawReservedBdp(f, run, u);
+      drawCubic(f, run, u);
+      if (context.overlay) drawIdentityMarkers(f, run, i, u);
+      drawEventMarks(f, run, u);
+      drawWindowEvents(f, run, i, u);
       // (After the marks: its name stays readable among them.)
-      drawBbrBdp(f, run, mss);
+      drawBbrBdp(f, run, u);
     });
     // The flows of a competition are named at the end of their lines (f0, f1, …).
-    if (context.competition && context.overlay) drawFlowNames(f, mss);
+    if (context.competition && context.overlay) drawFlowNames(f, u);
   },
 
   readout(runs, t, context) {
-    const mss = mssOf(context.scenario);
+    const u = shownOf(context);
     return runs.map((run) => {
       const s = run.trace.tables.series;
       const r = rowAt(s.cols.t, s.length, t);
       if (r < 0 || t > run.trace.now) {
         return { key: run.key, label: run.label, color: run.style.color, text: 'no data yet' };
       }
-      const seg = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? '∞' : formatNumber(v / mss, 4));
+      const seg = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? '∞' : u.num(v));
       const look = PHASES[s.cols.phase[r] ?? -1];
       // BBR's model at the cursor: its state (which names the phase, unless the window is in
       // a recovery), BtlBw, RTprop, pacing rate and BDP.
       const b = run.trace.tables.model.length > 0 ? bbrRowAt(run.trace, t) : -1;
-      const bbr = b >= 0 ? `BBR ${bbrModelText(bbrSeries(run.trace), b, mss)}` : '';
+      const bbr = b >= 0 ? `BBR ${bbrModelText(bbrSeries(run.trace), b, u)}` : '';
       const phase =
         bbr !== '' && look?.bbr === true ? bbr : [look?.label ?? '', bbr].filter((p) => p !== '').join(' · ');
       let text =
         `cwnd ${seg(s.cols.cwnd[r])} · ssthresh ${seg(s.cols.ssthresh[r])} · ` +
-        `flight ${seg(s.cols.flight[r])} · inflated ${seg(s.cols.inflated[r])} seg · ${phase}`;
+        `flight ${seg(s.cols.flight[r])} · inflated ${seg(s.cols.inflated[r])} ${u.symbol} · ${phase}`;
       const v = run.trace.tables.validation;
       const vr = rowAt(v.cols.t, v.length, t);
       if (vr >= 0) {
@@ -547,10 +549,10 @@ export const windowPlot: PlotDef = {
         const ti = run.trace.tables.marks.cols.t[i] ?? Infinity;
         if (near < 0 || Math.abs(ti - t) < Math.abs((run.trace.tables.marks.cols.t[near] ?? Infinity) - t)) near = i;
       }
-      if (near >= 0) text += ` · ${windowEventsAt(run.trace, near, mss)}`;
-      const epoch = cubicEpochs(run, t, t, mss).find((e) => e.t <= t && t <= e.end);
+      if (near >= 0) text += ` · ${windowEventsAt(run.trace, near, u)}`;
+      const epoch = cubicEpochs(run, t, t, u).find((e) => e.t <= t && t <= e.end);
       if (epoch) {
-        text += ` · CUBIC epoch from ${formatNumber(epoch.t, 4)} s: W_max ${formatNumber(epoch.wMax, 4)} seg, K ${formatNumber(epoch.k, 4)} s`;
+        text += ` · CUBIC epoch from ${formatNumber(epoch.t, 4)} s: W_max ${u.num(epoch.wMax * u.scale)} ${u.symbol}, K ${formatNumber(epoch.k, 4)} s`;
       }
 
       return { key: run.key, label: run.label, color: run.style.color, text };
@@ -558,26 +560,26 @@ export const windowPlot: PlotDef = {
   },
 
   describe(runs, context) {
-    const mss = mssOf(context.scenario);
+    const u = shownOf(context);
     const parts = runs.map((r) => {
       const f = r.summary?.flows[r.flow ?? 0];
       if (!f) return `${r.label}: running`;
       const decays = f.window_decays > 0 ? `, ${f.window_decays} window decays or restarts` : '';
-      const bdp = reservedBdp(r, mss);
-      const reserved = bdp === null ? '' : `, reserved BDP ${formatNumber(bdp, 4)} segments (dashed line)`;
+      const bdp = reservedBdp(r, u);
+      const reserved = bdp === null ? '' : `, reserved BDP ${u.num(bdp * u.scale)} ${u.label} (dashed line)`;
       const cubic = f.algorithm === 'cubic' ? ", CUBIC's W_max as a dotted line over each epoch and K as a tick" : '';
       const m = r.trace.tables.model;
       const bbr =
         m.length > 0
-          ? `, BBR's estimated BDP (BtlBw × RTprop) as a dash-dot line, ${formatNumber((bbrSeries(r.trace).bdp[m.length - 1] ?? NaN) / mss, 4)} segments at the end, and its states as phase bands`
+          ? `, BBR's estimated BDP (BtlBw × RTprop) as a dash-dot line, ${u.num(bbrSeries(r.trace).bdp[m.length - 1] ?? NaN)} ${u.label} at the end, and its states as phase bands`
           : '';
       return (
-        `${r.label}: mean cwnd ${formatNumber(f.mean_cwnd_segments, 3)} segments, ` +
+        `${r.label}: mean cwnd ${u.unit === 'bytes' ? u.num(f.mean_cwnd_bytes) : formatNumber(f.mean_cwnd_segments, 3)} ${u.label}, ` +
         `${f.fast_retransmits} fast retransmits, ${f.timeouts} timeouts, ${f.partial_acks} partial ACKs${decays}${reserved}${cubic}${bbr}`
       );
     });
     return (
-      'Congestion window over time in segments, with phase bands and event marks ' +
+      `Congestion window over time in ${shownOf(context).label}, with phase bands and event marks ` +
       `(] and [ step the cursor through them). ${parts.join('; ')}.`
     );
   },

@@ -12,6 +12,7 @@ import { runLabel } from '../scenario/competition';
 import type { PracticeScope } from './link';
 import { Practice, type PracticeState, type PracticeStatus } from './practice';
 import { FRACTION_TOLERANCE, valueText, type AnswerUnit, type Marked } from './questions';
+import { unitLabel, WINDOW_UNITS } from '../lib/units';
 // Its styles (practice.css) are imported by main.tsx with the page's.
 
 /** The page's practice: one per store (one per page; one per test), made when first used. */
@@ -218,8 +219,11 @@ function Question() {
         <label>
           Answer in
           <select value={p.unit} onChange={(e) => practice.setUnit(e.target.value as AnswerUnit)}>
-            <option value="segments">segments</option>
-            <option value="bytes">bytes</option>
+            {WINDOW_UNITS.map((u) => (
+              <option key={u} value={u}>
+                {unitLabel(u)}
+              </option>
+            ))}
           </select>
         </label>
       </fieldset>

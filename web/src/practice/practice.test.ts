@@ -10,7 +10,7 @@ import { defaultShareState } from '../scenario/shareState';
 import { encodeShareState } from '../scenario/url';
 import { createHarness } from '../test/appHarness';
 import { waitFor } from '../test/inProcessWorker';
-import { PLOT_UNIT, Practice, revealUntil } from './practice';
+import { Practice, revealUntil } from './practice';
 import {
   eventChoices,
   isEventRow,
@@ -127,6 +127,12 @@ describe('predict-then-reveal: the questions', () => {
 });
 
 describe('predict-then-reveal: marking', () => {
+  it('asks in the unit of the page’s link (unit=bytes)', async () => {
+    const { practice } = await practising('&unit=bytes&practice=predict:reno');
+    await waitFor(() => practice.get().status === 'asking');
+    expect(practice.get().unit).toBe('bytes');
+  });
+
   it('marks a wrong answer and a right one against the engine’s outputs, and keeps the score', async () => {
     const { h, practice } = await practising('&practice=predict:reno');
     // The link started it.
@@ -134,7 +140,15 @@ describe('predict-then-reveal: marking', () => {
     expect(practice.get().key).toBe('reno');
     // The preset counts cwnd in segments (its cwnd units setting): answers start in segments.
     expect(practice.get().unit).toBe('segments');
+    // Practice's unit is the page's: changing it here changes the page's (and the link's)…
     practice.setUnit('bytes');
+    expect(h.store.getState().unit).toBe('bytes');
+    expect(practice.get().unit).toBe('bytes');
+    // …and the page's choice changes the unit questions ask in.
+    h.store.getState().setUnit('segments');
+    expect(practice.get().unit).toBe('segments');
+    h.store.getState().setUnit('bytes');
+    expect(practice.get().unit).toBe('bytes');
     const q0 = practice.get().questions[0];
     if (!q0) throw new Error('no question');
     // While asked, the plots stop just before the decision and the cursor cannot pass it.
@@ -263,7 +277,6 @@ describe('predict-then-reveal: answers in segments or bytes', () => {
   });
 
   it('asks in the plots’ unit (segments) and accepts either unit', () => {
-    expect(PLOT_UNIT).toBe('segments');
     const cwnd = 35 * mss; // 51 100 B
     for (const t of ['35', '35 segments', '35 seg', '51100 B', '51 100 bytes'])
       expect(markValue(t, cwnd, 'segments', mss), t).toEqual({ right: true, hint: '' });

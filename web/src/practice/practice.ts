@@ -9,7 +9,7 @@ import type { DecisionJson } from '../engine/protocol';
 import type { TraceStore } from '../engine/traceStore';
 import type { Explainer } from '../explain/explainer';
 import { durationOf, getAt, mssOf } from '../scenario/paths';
-import { TIME_PLOTS } from '../plots/registry';
+import { DEFAULT_UNIT } from '../lib/units';
 import { runScenario, type AlgorithmName } from '../scenario/algorithms';
 import { flowIndexOf } from '../scenario/competition';
 import { presetFocus } from '../scenario/presets';
@@ -62,9 +62,6 @@ function flowMss(scenario: Parameters<typeof mssOf>[0], flow: number): number {
   return typeof mss === 'number' && mss > 0 ? mss : mssOf(scenario);
 }
 
-/** The unit the window plot draws cwnd in: the unit questions ask in by default. */
-export const PLOT_UNIT: AnswerUnit = TIME_PLOTS.window.unit === 'bytes' ? 'bytes' : 'segments';
-
 const initial = (): PracticeState => ({
   status: 'off',
   scope: 'events',
@@ -74,7 +71,7 @@ const initial = (): PracticeState => ({
   k: 0,
   answers: [],
   score: scoreOf([]),
-  unit: PLOT_UNIT,
+  unit: DEFAULT_UNIT,
   mss: 1460,
   until: null,
   revealed: [],
@@ -159,8 +156,9 @@ export class Practice {
       status: 'loading',
       scope: link.scope,
       key,
-      // Asked in the plots' unit (segments), whatever the run counts cwnd in.
-      unit: PLOT_UNIT,
+      // Asked in the page's unit (`unit=`, segments by default), whatever the run counts
+      // cwnd in.
+      unit: s.unit,
       mss: flowMss(scenario, flow),
       until: 0,
     });
@@ -172,10 +170,11 @@ export class Practice {
     this.tryReady();
   }
 
-  /** The unit questions ask in (the plots' unit, segments, by default); a number typed
-   *  without a unit is read in it. */
+  /** The unit questions ask in: the page's unit (`unit=`, segments by default), which the
+   *  plots, the Why card and the sheets follow too; a number typed without a unit is read in
+   *  it. Changing it here changes it for the whole page. */
   setUnit(unit: AnswerUnit): void {
-    this.state.setState({ unit });
+    this.store.getState().setUnit(unit);
   }
 
   private changed(s: AppState, prev: AppState) {
@@ -185,6 +184,7 @@ export class Practice {
     }
     const p = this.get();
     if (p.status === 'off') return;
+    if (s.unit !== prev.unit) this.state.setState({ unit: s.unit });
     if (s.gen !== this.gen && this.link) {
       // New runs (a changed setting): new decisions, new questions.
       this.begin(this.link);

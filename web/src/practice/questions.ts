@@ -2,11 +2,12 @@
 // an answer is marked. Everything here reads the engine's vocabulary (rule kinds, rule
 // titles, inputs and outputs, the state machine's transitions and their labels) and the
 // engine's decisions; nothing about TCP is decided or worded here.
-import { U32_UNLIMITED, type DecisionJson } from '../engine/protocol';
+import type { DecisionJson } from '../engine/protocol';
 import type { RuleSpec } from '../engine/tables';
 import { NO_PHASE, type DecisionIndex } from '../explain/decisionIndex';
 import { ruleOf, ruleSpecs } from '../explain/vocabulary';
 import type { PracticeScope } from './link';
+import { amountText, inUnit, unitWord, unlimited, type WindowUnit } from '../lib/units';
 
 /** Rule kinds whose every decision is a congestion event: loss detection and the ssthresh it
  *  sets, the recover guard, the retransmission timer expiring and backing off (the engine's
@@ -163,8 +164,8 @@ export function truthOf(
   return { cwnd: c.v, ssthresh: s.v, cwndFrom: c.from, ssthreshFrom: s.from };
 }
 
-/** The unit answers are typed in. */
-export type AnswerUnit = 'bytes' | 'segments';
+/** The unit answers are typed in: the page's unit (lib/units.ts). */
+export type AnswerUnit = WindowUnit;
 
 /** Tolerance for a value that is not a whole number in the unit (three decimals, as shown). */
 export const FRACTION_TOLERANCE = 0.0005;
@@ -172,22 +173,16 @@ export const FRACTION_TOLERANCE = 0.0005;
 /** What an ssthresh not set yet may be typed as (no ssthresh: the engine's "unlimited"). */
 export const UNSET_WORDS: readonly string[] = ['inf', '∞', 'none', 'unset', 'infinity', 'unlimited'];
 
-/** No ssthresh yet (the engine's "unlimited"). */
-export function unlimited(bytes: number): boolean {
-  return !Number.isFinite(bytes) || bytes >= U32_UNLIMITED;
-}
+export { inUnit, unlimited };
 
-/** A value in the answer unit. */
-export function inUnit(bytes: number, unit: AnswerUnit, mss: number): number {
-  return unit === 'bytes' ? bytes : bytes / mss;
-}
-
-/** A value as the page shows it in the answer unit ("7000 B", "7 segments", "∞"). */
+/** A value as the page shows it in the answer unit ("7000 B", "51 100 B", "7 segments",
+ *  "19.832 segments", "∞"): bytes as every readout writes them (lib/units.ts), segments to
+ *  three decimals, the precision an answer is marked to. */
 export function valueText(bytes: number, unit: AnswerUnit, mss: number): string {
-  if (unlimited(bytes)) return '∞';
+  if (unlimited(bytes) || unit === 'bytes') return amountText(bytes, unit, mss);
   const v = inUnit(bytes, unit, mss);
   const n = Number.isInteger(v) ? String(v) : String(Number(v.toFixed(3)));
-  return unit === 'bytes' ? `${n} B` : `${n} segment${v === 1 ? '' : 's'}`;
+  return `${n} ${unitWord(unit, v)}`;
 }
 
 /** A typed value: the number, and the unit typed after it (null: none typed). */

@@ -6,6 +6,7 @@ import type { PracticeLink } from '../practice/link';
 import type { SheetLink } from '../sheet/link';
 import type { TextbookConventionName } from '../engine/pkg/vocabulary';
 import type { SweepLink } from '../sweep/link';
+import { DEFAULT_UNIT, type WindowUnit } from '../lib/units';
 
 /** The plots a page can show: time plots on the shared cursor (`share`, `fairness` and
  *  `retx` only in competition mode; `rtt`, the RTT samples with SRTT and RTO, in both), then
@@ -115,6 +116,9 @@ export interface ShareState {
   throughputColumn: ThroughputColumn;
   /** The thin-stream CDFs' x axis (`cdfx=` in the link). */
   cdfScale: CdfScale;
+  /** The unit of every window and byte count on the page (`unit=` in the link; web/src/lib/
+   *  units.ts): segments by default. A view key: old links open in segments, as before. */
+  unit: WindowUnit;
   /** Flows hidden from the plots (competition mode; flow indices, ascending). */
   hidden: number[];
   /** The selected decision (`why=key:index`): a run's key (an algorithm, or `flow<i>` in a
@@ -162,6 +166,7 @@ export function defaultShareState(): ShareState {
     throughputBin: null,
     throughputColumn: 'delivered',
     cdfScale: 'linear',
+    unit: DEFAULT_UNIT,
     hidden: [],
     why: null,
     practice: null,

@@ -155,6 +155,7 @@ describe('the scenario URL: round trip', () => {
       throughputBin: 0.1 + 0.2,
       throughputColumn: 'bottleneck',
       cdfScale: 'log',
+      unit: 'bytes',
       hidden: [],
       why: { key: 'newreno', index: 29 },
       practice: { scope: 'events', run: 'newreno' },
@@ -177,6 +178,7 @@ describe('the scenario URL: round trip', () => {
     expect(notices).toEqual([]);
     expect(back).toEqual(state);
     expect(query).toContain('why=newreno:29');
+    expect(query).toContain('unit=bytes');
     expect(query).toContain('practice=predict:newreno');
     // Readable: plain keys, commas and colons unescaped.
     expect(query).toContain('alg=reno,newreno');
@@ -375,6 +377,27 @@ describe('the scenario URL: cross traffic, the bottleneck scheduler and the thro
     expect(bad.state.plots).toEqual(['window', 'thin']);
     expect(getAt(bad.state.scenario, 'duration')).toBe(5);
     // It is a view key, not a setting: no "not a cwndlab setting" notice.
+    expect(bad.notices).toHaveLength(1);
+  });
+
+  it('keeps the unit of windows in unit= (segments unwritten: old links open in segments), and names a bad one', () => {
+    expect(defaultShareState().unit).toBe('segments');
+    expect(decode('?v=4&plots=window').state.unit).toBe('segments');
+    expect(encodeShareState(defaultShareState())).not.toContain('unit');
+    const state: ShareState = { ...defaultShareState(), unit: 'bytes' };
+    const { query, state: back, notices } = roundTrip(state);
+    expect(notices).toEqual([]);
+    expect(query).toBe('v=4&alg=old_tahoe,tahoe,reno,newreno&unit=bytes');
+    expect(back).toEqual(state);
+    const spelled = decode('?v=4&unit=segments');
+    expect(spelled.notices).toEqual([]);
+    expect(encodeShareState(spelled.state)).not.toContain('unit');
+    const bad = decode('?v=4&unit=packets&duration=5');
+    expect(noticeFor(bad.notices, 'unit')).toBe(
+      'unit=packets is not a unit windows are shown in (allowed: segments, bytes); using segments.',
+    );
+    expect(bad.state.unit).toBe('segments');
+    expect(getAt(bad.state.scenario, 'duration')).toBe(5);
     expect(bad.notices).toHaveLength(1);
   });
 

@@ -31,6 +31,7 @@ import { expandPairs, joinFragment, LONG_VERSION, longLinkText, splitLink } from
 import { practiceText, readPractice } from '../practice/link';
 import { readSheet, readTheory, sheetText } from '../sheet/link';
 import { readConvention } from '../textbook/link';
+import { isWindowUnit, WINDOW_UNITS } from '../lib/units';
 import { readSweep, sweepPairs } from '../sweep/link';
 import { flowAlgorithm, flowBaseline, MAX_FLOWS, MODES, runKeysOf, withFlowAlgorithm, type Mode } from './competition';
 import { presetNamed, presetStatus, presetView } from './presets';
@@ -51,6 +52,7 @@ const VIEW_KEYS = new Set([
   'bin',
   'tput',
   'cdfx',
+  'unit',
   'lesson',
   'preset',
   'tl',
@@ -155,6 +157,7 @@ export function sharePairs(state: ShareState): QueryPairs {
   if (state.throughputBin !== null) pairs.push(['bin', String(state.throughputBin)]);
   if (state.throughputColumn !== def.throughputColumn) pairs.push(['tput', state.throughputColumn]);
   if (state.cdfScale !== def.cdfScale) pairs.push(['cdfx', state.cdfScale]);
+  if (state.unit !== def.unit) pairs.push(['unit', state.unit]);
   if (state.lesson !== null) pairs.push(['lesson', state.lesson]);
   if (stillPreset) pairs.push(['preset', preset.name]);
   if (compete && state.hidden.length > 0) pairs.push(['hide', state.hidden.join(',')]);
@@ -447,6 +450,18 @@ export function decodeShareState(search: string, validate?: Validator): Decoded 
         'cdfx',
         `cdfx=${cdfxText} is not an x axis of the thin-stream CDFs (allowed: ${CDF_SCALES.join(', ')}); ` +
           `using ${state.cdfScale}.`,
+      );
+    }
+  }
+  const unitText = pairs.find(([k]) => k === 'unit')?.[1];
+  if (unitText !== undefined) {
+    if (isWindowUnit(unitText)) {
+      state.unit = unitText;
+    } else {
+      note(
+        'unit',
+        `unit=${unitText} is not a unit windows are shown in (allowed: ${WINDOW_UNITS.join(', ')}); ` +
+          `using ${state.unit}.`,
       );
     }
   }

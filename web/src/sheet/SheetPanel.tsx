@@ -48,6 +48,7 @@ function useSheetMaker() {
       presetName: s.presetName,
       lesson: s.lesson,
       preset: s.preset,
+      unit: s.unit,
     })),
   );
   const inputText = useMemo(() => (link ? JSON.stringify(sheetInput(view)) : ''), [link, view]);

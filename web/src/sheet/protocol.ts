@@ -12,6 +12,8 @@ export type ToSheetWorker =
       number: number;
       count: number;
       compareJson: string;
+      /** The unit windows are written in first (`segments`, `bytes`; '' the run's own). */
+      unit: string;
       /** Ask in the textbook's round model, in this convention (`textbook_exercise_json`). */
       textbook?: string;
     }

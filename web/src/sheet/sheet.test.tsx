@@ -84,12 +84,35 @@ describe('the sheet request', () => {
     const input = sheetInput(h.store.getState());
     const sheet = await client.request(input, 1, 6);
     expect(worker.received.map((m) => m.type)).toEqual(['init', 'sheet']);
-    const expected = parseSheet(engineWasm().exercise_json(input.scenarioJson, input.title, 1, 6, '[]'));
+    const expected = parseSheet(engineWasm().exercise_json(input.scenarioJson, input.title, 1, 6, '[]', 'segments'));
     expect(sheet).toEqual(expected);
     expect(sheet?.questions.map((q) => q.kind)).toContain('timeout');
     expect(sheet?.questions.map((q) => q.kind)).toContain('fast_retransmit');
     // The engine's refusal comes back as the reason.
     await expect(client.request(input, 1, 30)).rejects.toThrow('questions: 30 is not from 1 to 20');
+    client.dispose();
+  });
+
+  it('writes windows in the page’s unit first (unit=bytes: bytes, the segments in brackets)', async () => {
+    const worker = new InProcessSheetWorker();
+    const client = new SheetClient({} as WebAssembly.Module, () => worker);
+    const h = createHarness(presetQuery('textbook-reno') + '&unit=bytes', 1);
+    harnesses.push(h);
+    const input = sheetInput(h.store.getState());
+    expect(input.unit).toBe('bytes');
+    const bytes = await client.request(input, 1, 6);
+    const segs = await client.request({ ...input, unit: 'segments' }, 1, 6);
+    // The same questions, whatever the unit.
+    expect(bytes?.questions.map((q) => q.kind)).toEqual(segs?.questions.map((q) => q.kind));
+    const sized = (sheet: typeof bytes) => (sheet?.questions ?? []).map((q) => q.answer).filter((a) => / B\b/.test(a));
+    expect(sized(bytes).length).toBeGreaterThan(0);
+    // textbook-reno counts segments: in bytes its sizes read "1000 B (1 segment)".
+    for (const a of sized(bytes)) expect(a).toMatch(/\d B \(\d+(\.\d+)? segments?\)/);
+    for (const a of sized(segs)) expect(a).toMatch(/\d+(\.\d+)? segments? \(\d+ B\)/);
+    // A unit the engine does not know is refused with the allowed ones.
+    expect(() => engineWasm().exercise_json(input.scenarioJson, input.title, 1, 6, '[]', 'packets')).toThrow(
+      /allowed: segments, bytes/,
+    );
     client.dispose();
   });
 
@@ -159,7 +182,7 @@ describe('the sheet request', () => {
 describe('the sheet view', () => {
   it('shows the engine’s questions, the round definition, and the answers with their rules', () => {
     const sc = preset('textbook-reno').scenario;
-    const sheet = parseSheet(engineWasm().exercise_json(JSON.stringify(sc), 'textbook-reno', 1, 6, '[]'));
+    const sheet = parseSheet(engineWasm().exercise_json(JSON.stringify(sc), 'textbook-reno', 1, 6, '[]', ''));
     const times: number[] = [];
     const { container } = render(
       <>

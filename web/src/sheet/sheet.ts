@@ -5,6 +5,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../lib/json';
 import type { AppState } from '../state/types';
 import { exportRuns, scenarioName } from '../export/describe';
 import { presetFocus } from '../scenario/presets';
+import { DEFAULT_UNIT } from '../lib/units';
 
 /** A rule behind an answer. */
 export interface SheetRule {
@@ -93,11 +94,15 @@ export interface SheetInput {
   scenarioJson: string;
   title: string;
   compareJson: string;
+  /** The unit the sheet writes windows in first (the page's `unit=`: segments or bytes). */
+  unit: string;
 }
 
 /** The sheet input of the page's view (each run's scenario as the export uses it). */
 export function sheetInput(
-  s: Pick<AppState, 'scenario' | 'mode' | 'algorithms' | 'presetName' | 'lesson' | 'preset'>,
+  s: Pick<AppState, 'scenario' | 'mode' | 'algorithms' | 'presetName' | 'lesson' | 'preset'> & {
+    unit?: AppState['unit'];
+  },
 ): SheetInput {
   const runs = exportRuns(s);
   const focus = presetFocus(
@@ -113,6 +118,7 @@ export function sheetInput(
     scenarioJson: first?.scenarioJson ?? JSON.stringify(s.scenario),
     title: scenarioName(s),
     compareJson: JSON.stringify(compare),
+    unit: s.unit ?? DEFAULT_UNIT,
   };
 }
 

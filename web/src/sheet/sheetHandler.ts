@@ -6,8 +6,15 @@ import type { FromSheetWorker, ToSheetWorker } from './protocol';
 
 /** What the handler needs from the wasm module. */
 export interface SheetApi {
-  /** `exercise_json(scenario, title, number, count, compare)`; throws with the reason. */
-  exercise(scenarioJson: string, title: string, number: number, count: number, compareJson: string): string;
+  /** `exercise_json(scenario, title, number, count, compare, unit)`; throws with the reason. */
+  exercise(
+    scenarioJson: string,
+    title: string,
+    number: number,
+    count: number,
+    compareJson: string,
+    unit: string,
+  ): string;
   /** `textbook_exercise_json(scenario, title, number, count, convention)`; throws with the reason. */
   textbookExercise?(scenarioJson: string, title: string, number: number, count: number, convention: string): string;
   /** `textbook_beside_json(scenario, convention)`; throws with the reason. */
@@ -33,7 +40,7 @@ export function createSheetHandler(api: SheetApi, post: (msg: FromSheetWorker) =
           if (!api.textbookExercise) throw new Error('this engine has no textbook model');
           json = api.textbookExercise(msg.scenarioJson, msg.title, msg.number, msg.count, msg.textbook);
         } else {
-          json = api.exercise(msg.scenarioJson, msg.title, msg.number, msg.count, msg.compareJson);
+          json = api.exercise(msg.scenarioJson, msg.title, msg.number, msg.count, msg.compareJson, msg.unit);
         }
         post({ type: 'sheet', id: msg.id, json });
       } catch (e) {

@@ -127,6 +127,7 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
   throughputBin: init.throughputBin,
   throughputColumn: init.throughputColumn,
   cdfScale: init.cdfScale,
+  unit: init.unit,
   projector: init.projector,
   setLayout: (layout) => set({ layout }),
   togglePlot: (id) =>
@@ -143,6 +144,7 @@ const createViewSlice = (set: Set, get: Get, init: ShareState): ViewSlice => ({
   setThroughputBin: (throughputBin) => set({ throughputBin }),
   setThroughputColumn: (throughputColumn) => set({ throughputColumn }),
   setCdfScale: (cdfScale) => set({ cdfScale }),
+  setUnit: (unit) => set({ unit }),
   setProjector: (projector) => set({ projector }),
   sheet: init.sheet,
   setSheet: (sheet) => set({ sheet }),

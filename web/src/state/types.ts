@@ -4,6 +4,7 @@ import type { Scenario } from '../engine/tables';
 import type { RunSummary } from '../engine/protocol';
 import type { AlgorithmName } from '../scenario/algorithms';
 import type { Mode } from '../scenario/competition';
+import type { WindowUnit } from '../lib/units';
 import type { CdfScale, DecisionRef, Layout, Notice, PlotId, ThroughputColumn } from '../scenario/shareState';
 import type { DivergenceJson } from '../engine/protocol';
 import type { JsonValue } from '../lib/json';
@@ -162,6 +163,8 @@ export interface ViewSlice {
   hidden: number[];
   /** The thin-stream CDFs' x axis. */
   cdfScale: CdfScale;
+  /** The unit of every window and byte count on the page (`unit=`; lib/units.ts). */
+  unit: WindowUnit;
   /** Projector mode: large type, thick lines, high contrast (in the link, `projector=1`). */
   projector: boolean;
   setLayout(layout: Layout): void;
@@ -173,6 +176,7 @@ export interface ViewSlice {
   setThroughputBin(width: number | null): void;
   setThroughputColumn(column: ThroughputColumn): void;
   setCdfScale(scale: CdfScale): void;
+  setUnit(unit: WindowUnit): void;
   setProjector(on: boolean): void;
   /** The exercise sheet shown (in the link, `sheet=N`; web/src/sheet), or null. */
   sheet: SheetLink | null;

@@ -28,6 +28,7 @@ export function shareStateOf(s: AppState): ShareState {
     throughputBin: s.throughputBin,
     throughputColumn: s.throughputColumn,
     cdfScale: s.cdfScale,
+    unit: s.unit,
     hidden: s.hidden,
     why: s.selected,
     practice: s.practice,
@@ -92,6 +93,7 @@ export function startUrlSync(store: AppStore, win: Window = window): () => void 
       s.throughputBin !== prev.throughputBin ||
       s.throughputColumn !== prev.throughputColumn ||
       s.cdfScale !== prev.cdfScale ||
+      s.unit !== prev.unit ||
       s.selected !== prev.selected ||
       s.practice !== prev.practice ||
       s.projector !== prev.projector ||

@@ -5,6 +5,15 @@
 // jsdom's elements here).
 import { act as preactAct } from '@testing-library/preact';
 import { configure } from '@testing-library/dom';
+import { options } from 'preact';
+
+// Effects run after a plain timer, not after the next frame: Preact's frame wait arms a
+// 100 ms fallback timer that calls `cancelAnimationFrame`, and one still pending when a test
+// file ends fired after jsdom's globals were gone ("cancelAnimationFrame is not defined", an
+// unhandled error that failed a whole, passing run under load).
+(options as { requestAnimationFrame?: (cb: () => void) => void }).requestAnimationFrame = (cb) => {
+  setTimeout(cb);
+};
 
 configure({
   eventWrapper: (cb) => {

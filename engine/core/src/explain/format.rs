@@ -12,6 +12,88 @@ pub enum ByteUnit {
     Segments(u64),
 }
 
+/// The unit a reader chooses to see windows and byte counts in: the page's unit choice (its
+/// plots, readouts, inspector, practice, rounds view and sheets; `unit=` in its links) and
+/// `cwndlab exercise --unit`. Segments first, as textbooks count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShownUnit {
+    /// Windows in segments of the flow's SMSS.
+    Segments,
+    /// Windows in bytes.
+    Bytes,
+}
+
+impl ShownUnit {
+    /// Every choice, the default first.
+    pub const ALL: [ShownUnit; 2] = [ShownUnit::Segments, ShownUnit::Bytes];
+
+    /// The name links and the command line use.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShownUnit::Segments => "segments",
+            ShownUnit::Bytes => "bytes",
+        }
+    }
+
+    /// The word for one ("segment", "byte").
+    pub fn singular(self) -> &'static str {
+        match self {
+            ShownUnit::Segments => "segment",
+            ShownUnit::Bytes => "byte",
+        }
+    }
+
+    /// Its short symbol after a number ("seg", "B").
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ShownUnit::Segments => "seg",
+            ShownUnit::Bytes => "B",
+        }
+    }
+
+    /// What choosing it means, for the choice's help text.
+    pub fn description(self) -> &'static str {
+        match self {
+            ShownUnit::Segments => {
+                "Windows and byte counts in segments of the flow's SMSS (bytes ÷ SMSS), as textbooks count."
+            }
+            ShownUnit::Bytes => {
+                "Windows and byte counts in bytes, as the engine keeps them and RFC 5681 states its rules."
+            }
+        }
+    }
+
+    /// The choice named `name`, or a message naming the allowed ones.
+    pub fn parse(name: &str) -> Result<ShownUnit, String> {
+        ShownUnit::ALL.into_iter().find(|u| u.name() == name).ok_or_else(|| {
+            let all: Vec<&str> = ShownUnit::ALL.iter().map(|u| u.name()).collect();
+            format!(
+                "unit: {name:?} is not a unit windows are shown in (allowed: {})",
+                all.join(", ")
+            )
+        })
+    }
+
+    /// How sentences write byte counts in this unit, with segments of `smss` bytes.
+    pub fn byte_unit(self, smss: u64) -> ByteUnit {
+        match self {
+            ShownUnit::Segments => ByteUnit::Segments(smss),
+            ShownUnit::Bytes => ByteUnit::Bytes,
+        }
+    }
+
+    /// The vocabulary entry: `{name, label, singular, symbol, description}`.
+    pub fn to_json(self) -> serde_json::Value {
+        serde_json::json!({
+            "name": self.name(),
+            "label": self.name(),
+            "singular": self.singular(),
+            "symbol": self.symbol(),
+            "description": self.description(),
+        })
+    }
+}
+
 /// A byte count in segments of `smss` bytes, to the hundredth (rounded half up, integer
 /// arithmetic): "7 segments", "1 segment", "7.5 segments", "∞" for unlimited.
 pub fn format_segments(v: u64, smss: u64) -> String {

@@ -75,6 +75,7 @@ pub fn rules_json() -> Value {
         |f: &[(&str, Unit)]| -> Vec<Value> { f.iter().map(|(n, u)| json!({"name": n, "unit": u.name()})).collect() };
     json!({
         "glossary": GLOSSARY.iter().map(|(t, l, d)| json!({"term": t, "label": l, "definition": d})).collect::<Vec<_>>(),
+        "units": super::ShownUnit::ALL.iter().map(|u| u.to_json()).collect::<Vec<_>>(),
         "kinds": Kind::ALL.iter().map(|k| json!({"id": k.name(), "description": k.description()})).collect::<Vec<_>>(),
         "rules": RULES.iter().map(|r| json!({
             "id": r.id,

@@ -215,7 +215,7 @@ mod log;
 mod text;
 
 pub use doc::markdown;
-pub use format::{format_ns, format_segments, format_value, ByteUnit};
+pub use format::{format_ns, format_segments, format_value, ByteUnit, ShownUnit};
 pub use glossary::GLOSSARY;
 pub use json::rules_json;
 pub use log::{DecisionLog, Decisions, Order, Why};

@@ -116,6 +116,7 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
       s.layout !== prev.layout ||
       s.throughputBin !== prev.throughputBin ||
       s.throughputColumn !== prev.throughputColumn ||
+      s.unit !== prev.unit ||
       s.theory !== prev.theory;
     if (dataChanged) {
       this.invalidate();
@@ -162,6 +163,7 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
       pxTime,
       throughputBin: s.throughputBin,
       throughputColumn: s.throughputColumn,
+      unit: s.unit,
       theory: s.theory,
     };
   }
@@ -211,7 +213,7 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
     const context = this.context(s);
     const runs = this.runs(this.spec.keys);
     const extentRuns = this.runs(this.spec.extentKeys);
-    const memoKey = `${this.spec.name}|${this.spec.extentKeys.join()}|${s.drawn}|${dom.join()}|${JSON.stringify(s.series)}|${s.throughputBin}|${s.throughputColumn}|${s.theory}|${extentRuns.map((r) => r.trace.version).join()}`;
+    const memoKey = `${this.spec.name}|${this.spec.extentKeys.join()}|${s.drawn}|${dom.join()}|${JSON.stringify(s.series)}|${s.throughputBin}|${s.throughputColumn}|${s.unit}|${s.theory}|${extentRuns.map((r) => r.trace.version).join()}`;
     let memo = extentMemo.get(s.scenario);
     if (!memo) {
       memo = new Map();
@@ -306,6 +308,7 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
       JSON.stringify(s.series),
       s.throughputBin,
       s.throughputColumn,
+      s.unit,
       s.mode,
       runs.map((r) => r.key).join(),
       extentRuns.map((r) => r.key).join(),
@@ -508,7 +511,7 @@ export class PlotController extends Panel<PlotSpec> implements Prerenderable {
     }
     // Without a cursor the readout is a fixed hint: new data does not touch it.
     const key = shown
-      ? `${shown.t}|${s.drawn}|${this.spec.keys.join()}|${s.throughputBin}|${s.throughputColumn}`
+      ? `${shown.t}|${s.drawn}|${this.spec.keys.join()}|${s.throughputBin}|${s.throughputColumn}|${s.unit}`
       : 'hint';
     this.writeReadout(key, () =>
       shown

@@ -24,7 +24,6 @@ import {
   roundsReadout,
   roundStart,
   roundsWithin,
-  ROUNDS_UNIT,
   type RoundsRun,
 } from '../roundsPlot';
 import { formatNumber } from '../../scenario/params';
@@ -32,6 +31,8 @@ import { textbookLabel } from '../../textbook/link';
 import { textbookMax, textbookPoints } from '../../textbook/textbook';
 import { textbookResult } from '../../textbook/textbookResult';
 import type { TextbookLine } from '../roundsPlot';
+import { unitLabel, unitScale } from '../../lib/units';
+import { mssOf } from '../../scenario/paths';
 
 /** What a rounds panel draws. */
 export interface RoundsSpec {
@@ -71,6 +72,7 @@ export class RoundsController extends Panel<RoundsSpec> {
       s.xDomain !== prev.xDomain ||
       s.layout !== prev.layout ||
       s.mode !== prev.mode ||
+      s.unit !== prev.unit ||
       s.textbook !== prev.textbook
     ) {
       this.invalidate();
@@ -126,9 +128,17 @@ export class RoundsController extends Panel<RoundsSpec> {
       .domain([r0 - 0.5, r1 + 0.5])
       .range([0, pw]);
     const model = this.textbook(s);
-    const hi = Math.max(1, roundsMax(extent, r0, r1), model ? textbookMax(model, r0, r1) : 0);
+    const unit = s.unit;
+    // The textbook model counts segments: drawn in bytes of flow 0's segments under `unit=bytes`.
+    const tb = unitScale(unit, mssOf(s.scenario));
+    const hi = Math.max(1, roundsMax(extent, r0, r1, unit), model ? textbookMax(model, r0, r1) * tb : 0);
     const line: TextbookLine | null =
-      model && s.textbook ? { points: textbookPoints(model, r0, r1), label: textbookLabel(s.textbook) } : null;
+      model && s.textbook
+        ? {
+            points: textbookPoints(model, r0, r1).map(([r, v]): [number, number] => [r, v * tb]),
+            label: textbookLabel(s.textbook),
+          }
+        : null;
     // Room above the data for the phase lanes and the event marks.
     const lanes = roundsLaneHeight(runs.length) * Math.max(1, runs.length);
     const room = Math.min(0.5, (lanes + 26) / Math.max(1, ph));
@@ -157,7 +167,7 @@ export class RoundsController extends Panel<RoundsSpec> {
           r1,
           runs,
           overlay: runs.length > 1,
-          unit: ROUNDS_UNIT,
+          unit,
           textbook: line,
         }),
     );
@@ -176,9 +186,9 @@ export class RoundsController extends Panel<RoundsSpec> {
       format: (v) => formatNumber(v, 4),
     });
     this.setLabel(
-      roundsDescribe(runs) +
+      roundsDescribe(runs, unit) +
         (line && model
-          ? ` Dashed: ${line.label}, the textbook round model of the same losses (${model.label}), cwnd ${line.points.map((p) => formatNumber(p[1], 4)).join(', ')}.`
+          ? ` Dashed: ${line.label}, the textbook round model of the same losses (${model.label}), cwnd ${line.points.map((p) => formatNumber(p[1], 6)).join(', ')} ${unitLabel(unit)}.`
           : ''),
     );
   }
@@ -221,7 +231,7 @@ export class RoundsController extends Panel<RoundsSpec> {
       el.dataset.round = String(r.round);
       el.dataset.key = run.key;
     });
-    const key = t === null ? 'hint' : `${t}|${s.drawn}|${this.spec.keys.join()}`;
+    const key = t === null ? 'hint' : `${t}|${s.drawn}|${this.spec.keys.join()}|${s.unit}`;
     this.writeReadout(key, () =>
       t === null
         ? null
@@ -231,7 +241,7 @@ export class RoundsController extends Panel<RoundsSpec> {
               key: run.key,
               label: run.label,
               color: run.style.color,
-              text: roundsReadout(run, t),
+              text: roundsReadout(run, t, s.unit),
             })),
           },
     );

@@ -7,6 +7,7 @@ import type { AlgStyle } from '../../lib/styles';
 import type { AlgorithmName } from '../../scenario/algorithms';
 import type { ThroughputColumn } from '../../scenario/shareState';
 import type { SeriesVisibility } from '../../state/types';
+import type { WindowUnit } from '../../lib/units';
 
 /** One run drawn in a plot: an algorithm of a comparison, or a flow of a competition. */
 export interface PlotRun {
@@ -36,6 +37,9 @@ export interface PlotContext {
    *  bytes it counts. */
   throughputBin: number | null;
   throughputColumn: ThroughputColumn;
+  /** The unit windows and sequence numbers are drawn and read out in (`unit=`; lib/units.ts);
+   *  absent: segments. */
+  unit?: WindowUnit;
   /** The throughput plot draws the Mathis and Padhye estimates (`theory=1`; theory/). */
   theory?: boolean;
 }
