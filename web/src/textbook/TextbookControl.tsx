@@ -86,6 +86,7 @@ export function TextbookControl() {
   const { store } = useApp();
   const id = useId();
   const convention = useAppState((s) => s.textbook);
+  const bytes = useAppState((s) => s.unit === 'bytes');
   const result = useStore(textbookResult);
   const runName = useAppState((s) => (result.runKey ? runLabel(s.scenario, result.runKey) : ''));
   useTextbookMaker();
@@ -122,6 +123,8 @@ export function TextbookControl() {
                 <span className="textbook-swatch" aria-hidden="true" /> <b>{textbookLabel(convention)}</b>, dashed: the
                 textbook&apos;s round model of the {runName} run&apos;s losses, apart from the per-packet engine.{' '}
                 {conventionOf(convention)?.description}
+                {bytes &&
+                  ' The model counts whole segments, as the conventions do: drawn here in bytes of the run’s segments, compared below in segments.'}
               </p>
               <p className="plot-note textbook-divergence">
                 {d ? d.why : 'The model and the per-packet run agree in every round, in whole segments.'}
