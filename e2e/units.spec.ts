@@ -99,12 +99,19 @@ test('practice asks in the page’s unit, and its own choice is the page’s', a
 
 test('the rounds view and the exercise sheet follow the unit', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await openApp(page, '?preset=textbook-reno&plots=window,rounds&unit=bytes');
+  await openApp(page, '?preset=textbook-reno&plots=window,rounds&unit=bytes&tb=kurose_ross');
   await waitIdle(page);
   const rounds = page.locator('figure[data-plot="rounds-reno"]');
   await expect(rounds.locator('h3').first()).toContainText('(bytes)');
   await expect(rounds.locator('canvas')).toHaveAttribute('aria-label', /in bytes/);
   await expect(rounds.locator('canvas')).toHaveAttribute('aria-label', /largest cwnd \d+\u202f\d{3},/);
+  // The textbook model counts segments: drawn in bytes of the run's 1 460-byte segments.
+  await expect(rounds.locator('canvas')).toHaveAttribute('aria-label', /\(Kurose & Ross\), cwnd 1460, 2920, 5840, /);
+  await expect(page.locator('.textbook-legend')).toContainText('counts whole segments');
+  // Back in segments, the model's own numbers.
+  await page.getByRole('radio', { name: 'segments' }).check();
+  await expect(rounds.locator('canvas')).toHaveAttribute('aria-label', /\(Kurose & Ross\), cwnd 1, 2, 4, 8, /);
+  await page.getByRole('radio', { name: 'bytes' }).check();
   const panel = await openSheetPanel(page);
   await panel.getByRole('button', { name: 'Make sheet' }).click();
   await expect(sheetPanel(page).locator('.sheet-screen .sheet-question').first()).toBeVisible({ timeout: 30_000 });

@@ -130,7 +130,8 @@ export class RoundsController extends Panel<RoundsSpec> {
     const model = this.textbook(s);
     const unit = s.unit;
     // The textbook model counts segments: drawn in bytes of flow 0's segments under `unit=bytes`.
-    const tb = unitScale(unit, mssOf(s.scenario));
+    const mss = mssOf(s.scenario);
+    const tb = mss / unitScale(unit, mss);
     const hi = Math.max(1, roundsMax(extent, r0, r1, unit), model ? textbookMax(model, r0, r1) * tb : 0);
     const line: TextbookLine | null =
       model && s.textbook
