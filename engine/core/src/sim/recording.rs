@@ -166,9 +166,11 @@ impl Simulation {
         }
         if drop && !hash {
             // Rows neither stored nor hashed need not be made at all: the summary reads
-            // counters, histograms and integrals, never the event log or the queues. A link
+            // counters, histograms and integrals, never the event log, the queues or the
+            // throughput table's bins. A link
             // without an occupancy trace also drains its queue only when it may be full.
             self.world.log.silence();
+            self.world.tput.silence();
             for l in self.world.links.iter_mut() {
                 l.series = None;
             }
