@@ -554,7 +554,12 @@ impl Simulation {
         if self.explain {
             self.drain_why(i);
         }
-        self.series[i].record(self.world.now, self.senders[i].state_row());
+        let series = &mut self.series[i];
+        if series.cwnd_only {
+            series.record_cwnd(self.world.now, self.senders[i].cc.cwnd());
+        } else {
+            series.record(self.world.now, self.senders[i].state_row());
+        }
         if self.any_validation {
             if let (Some(v), Some(row)) = (self.validation[i].as_mut(), self.senders[i].cc.validation_row()) {
                 v.record(self.world.now, row);
