@@ -475,7 +475,7 @@ pub struct FlowSeries {
     /// Whether rows are stored or dropped (see [`Stream`]).
     pub stream: Stream,
     last_t: Ns,
-    /// Only cwnd's changes are recorded (see [`FlowSeries::silence`]).
+    /// Only cwnd's changes are recorded (see [`FlowSeries::record_cwnd`]).
     pub(crate) cwnd_only: bool,
     cwnd_area: u128,
     cwnd_sq_area: u128,
@@ -497,19 +497,17 @@ impl FlowSeries {
         }
     }
 
-    /// Records only cwnd's changes from now on, with [`FlowSeries::record_cwnd`]: for runs
-    /// whose rows nobody stores or hashes (the summary reads only the cwnd integrals).
-    pub fn silence(&mut self) {
-        self.cwnd_only = true;
-    }
-
-    /// [`FlowSeries::record`] of a silenced series: the integrals are exact sums, so
-    /// integrating at cwnd's changes only gives the same values.
+    /// [`FlowSeries::record`] when only cwnd's changes are recorded (`cwnd_only`: a run whose
+    /// rows nobody stores or hashes, whose summary reads only the cwnd integrals). The
+    /// integrals are exact sums, so integrating at cwnd's changes only gives the same values.
     #[inline]
     pub fn record_cwnd(&mut self, now: Ns, cwnd: u64) {
         if self.last.is_none_or(|l| l.cwnd != cwnd) {
             self.integrate_to(now);
-            self.last = Some(FlowState { cwnd, ..FlowState::default() });
+            self.last = Some(FlowState {
+                cwnd,
+                ..FlowState::default()
+            });
         }
     }
 

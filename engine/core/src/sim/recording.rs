@@ -171,7 +171,7 @@ impl Simulation {
             // without an occupancy trace also drains its queue only when it may be full.
             self.world.log.silence();
             self.world.tput.silence();
-            self.series.iter_mut().for_each(FlowSeries::silence);
+            self.series.iter_mut().for_each(|s| s.cwnd_only = true);
             for l in self.world.links.iter_mut() {
                 l.series = None;
             }
