@@ -68,12 +68,14 @@ impl Histogram {
         self.count += 1;
     }
 
-    /// Grows the counters to bucket `i` and counts one value there (the rare first value
-    /// past the largest bucket so far).
+    /// Grows the counters past bucket `i` and counts one value there (the rare first value
+    /// past the largest bucket so far). A few buckets more than needed, so that values
+    /// creeping upwards do not grow it one bucket at a time; empty buckets change no
+    /// percentile.
     #[cold]
     #[inline(never)]
     fn grow_to(&mut self, i: usize) {
-        self.buckets.resize(i + 1, 0);
+        self.buckets.resize(i + 64, 0);
         self.buckets[i] = 1;
     }
 
