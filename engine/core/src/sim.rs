@@ -549,6 +549,7 @@ impl Simulation {
         self.world.decision_total += n;
     }
 
+    #[inline(always)]
     fn record(&mut self, flow: u32) {
         let i = flow as usize;
         if self.explain {
