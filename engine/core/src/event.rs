@@ -80,7 +80,7 @@ impl EventQueue {
         self.insert(key, event);
     }
 
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, key: u128, event: Event) {
         let entry = Entry { key, event };
         let v = &mut self.sorted;

@@ -37,6 +37,7 @@ pub struct Histogram {
 }
 
 impl Histogram {
+    #[inline]
     fn index(v: u64) -> u32 {
         if v < (1 << SUB_BITS) {
             return v as u32;
@@ -57,13 +58,25 @@ impl Histogram {
     }
 
     /// Counts a value.
+    #[inline]
     pub fn add(&mut self, v: u64) {
         let i = Self::index(v) as usize;
-        if i >= self.buckets.len() {
-            self.buckets.resize(i + 1, 0);
+        match self.buckets.get_mut(i) {
+            Some(b) => *b += 1,
+            None => self.grow_to(i),
         }
-        self.buckets[i] += 1;
         self.count += 1;
+    }
+
+    /// Grows the counters past bucket `i` and counts one value there (the rare first value
+    /// past the largest bucket so far). A few buckets more than needed, so that values
+    /// creeping upwards do not grow it one bucket at a time; empty buckets change no
+    /// percentile.
+    #[cold]
+    #[inline(never)]
+    fn grow_to(&mut self, i: usize) {
+        self.buckets.resize(i + 64, 0);
+        self.buckets[i] = 1;
     }
 
     /// Values counted.

@@ -67,6 +67,8 @@ pub struct ThroughputTable {
     pub rows: Vec<ThroughputRow>,
     /// Whether rows are stored or dropped.
     pub stream: Stream,
+    /// Nothing is counted at all (see [`ThroughputTable::silence`]).
+    silent: bool,
 }
 
 /// One open bin: bytes per class and column.
@@ -118,7 +120,14 @@ impl ThroughputTable {
             spare: Vec::new(),
             rows: Vec::new(),
             stream: Stream::default(),
+            silent: false,
         }
+    }
+
+    /// Counts nothing from now on: for runs whose rows nobody stores or hashes (the summary
+    /// reads no bin), so a summary-only run pays one test per record, not the bins' work.
+    pub fn silence(&mut self) {
+        self.silent = true;
     }
 
     /// Bin width, ns.
@@ -128,9 +137,17 @@ impl ThroughputTable {
 
     /// Adds `bytes` to `class`'s column at time `at`, with the run's clock at `now`
     /// (`at >= now`: nothing is ever counted in the past). Bins that end at or before `now`
-    /// are complete: they are written first.
-    #[inline]
+    /// are complete: they are written first. Nothing, once silenced.
+    #[inline(always)]
     pub fn add(&mut self, now: Ns, at: Ns, class: usize, col: Col, bytes: u64) {
+        if !self.silent {
+            self.count(now, at, class, col, bytes);
+        }
+    }
+
+    /// [`ThroughputTable::add`]'s work.
+    #[inline(never)]
+    fn count(&mut self, now: Ns, at: Ns, class: usize, col: Col, bytes: u64) {
         debug_assert!(at >= now, "a count in the past: {at} < {now}");
         if now >= self.edge {
             self.close_until(now);
@@ -207,6 +224,9 @@ impl ThroughputTable {
 
     /// Writes the rows of every open bin (the end of the run).
     pub fn flush(&mut self) {
+        if self.silent {
+            return;
+        }
         for (k, b) in self.open.iter_mut().enumerate() {
             b.write((self.first + k as u64) * self.bin, &mut self.rows, &mut self.stream);
         }
@@ -251,6 +271,17 @@ mod tests {
         t.flush();
         assert_eq!(t.rows.len(), 3, "flushing twice adds nothing");
         assert_eq!(t.column("t", 0).unwrap(), vec![0.0, 0.0, 3e-8]);
+    }
+
+    #[test]
+    fn a_silenced_table_counts_nothing() {
+        let mut t = ThroughputTable::new(1, 10);
+        t.add(1, 1, 0, Col::Bottleneck, 100);
+        t.silence();
+        t.add(2, 2, 0, Col::Delivered, 5);
+        t.add(35, 35, 0, Col::Delivered, 5);
+        t.flush();
+        assert_eq!(t.rows, vec![], "no bin is written, not even the one counted before");
     }
 
     #[test]

@@ -475,6 +475,8 @@ pub struct FlowSeries {
     /// Whether rows are stored or dropped (see [`Stream`]).
     pub stream: Stream,
     last_t: Ns,
+    /// Only cwnd's changes are recorded (see [`FlowSeries::record_cwnd`]).
+    pub(crate) cwnd_only: bool,
     cwnd_area: u128,
     cwnd_sq_area: u128,
     area_time: u128,
@@ -492,6 +494,20 @@ impl FlowSeries {
         let row = (now, s);
         if self.stream.take(&row) {
             self.rows.push(row);
+        }
+    }
+
+    /// [`FlowSeries::record`] when only cwnd's changes are recorded (`cwnd_only`: a run whose
+    /// rows nobody stores or hashes, whose summary reads only the cwnd integrals). The
+    /// integrals are exact sums, so integrating at cwnd's changes only gives the same values.
+    #[inline]
+    pub fn record_cwnd(&mut self, now: Ns, cwnd: u64) {
+        if self.last.is_none_or(|l| l.cwnd != cwnd) {
+            self.integrate_to(now);
+            self.last = Some(FlowState {
+                cwnd,
+                ..FlowState::default()
+            });
         }
     }
 

@@ -194,6 +194,9 @@ pub struct LinkLoss {
     cache: [(u32, Threshold); 2],
     /// (seed, link) and the hash of that prefix of every draw's words.
     prefix: Option<(u64, u32, u64)>,
+    /// (flow, kind) of the last draw and the hash of the prefix continued by them: a link
+    /// carries one flow's data or ACKs in long runs.
+    flow_prefix: Option<(u32, PktKind, u64)>,
 }
 
 impl LinkLoss {
@@ -205,6 +208,7 @@ impl LinkLoss {
             bernoulli: Threshold::NEVER,
             cache: [(0, Threshold::NEVER); 2],
             prefix: None,
+            flow_prefix: None,
         }
     }
 
@@ -261,6 +265,17 @@ impl LinkLoss {
             return false;
         }
         // The draw hashes (seed, link, flow, kind, seq, segment, attempt).
+        let prefix = match (self.prefix, self.flow_prefix) {
+            (Some((s, l, _)), Some((f, k, h))) if s == seed && l == link && f == pkt.flow && k == pkt.kind => h,
+            _ => self.flow_prefix(seed, link, pkt),
+        };
+        let draw = hash_more(prefix, &[pkt.seq, pkt.seg as u64, pkt.tx as u64]);
+        t.hit(draw)
+    }
+
+    /// The hash of (seed, link, flow, kind) for `pkt`'s draw, kept for the next draws.
+    #[inline(never)]
+    fn flow_prefix(&mut self, seed: u64, link: u32, pkt: &Packet) -> u64 {
         let prefix = match self.prefix {
             Some((s, l, h)) if s == seed && l == link => h,
             _ => {
@@ -269,11 +284,9 @@ impl LinkLoss {
                 h
             }
         };
-        let draw = hash_more(
-            prefix,
-            &[pkt.flow as u64, pkt.kind as u64, pkt.seq, pkt.seg as u64, pkt.tx as u64],
-        );
-        t.hit(draw)
+        let h = hash_more(prefix, &[pkt.flow as u64, pkt.kind as u64]);
+        self.flow_prefix = Some((pkt.flow, pkt.kind, h));
+        h
     }
 }
 

@@ -166,9 +166,12 @@ impl Simulation {
         }
         if drop && !hash {
             // Rows neither stored nor hashed need not be made at all: the summary reads
-            // counters, histograms and integrals, never the event log or the queues. A link
+            // counters, histograms and the cwnd integrals, never the event log, the queues,
+            // the throughput table's bins or the window series' other columns. A link
             // without an occupancy trace also drains its queue only when it may be full.
             self.world.log.silence();
+            self.world.tput.silence();
+            self.series.iter_mut().for_each(|s| s.cwnd_only = true);
             for l in self.world.links.iter_mut() {
                 l.series = None;
             }

@@ -327,12 +327,22 @@ impl Env for World {
     /// Logs the retransmissions this arrival shows were spurious.
     #[inline]
     fn data_arrived(&mut self, flow: u32, seg: u32, attempt: u32) {
-        let mut found = std::mem::take(&mut self.found);
-        self.spurious[flow as usize].arrived(seg, attempt, &mut found);
-        for s in found.drain(..) {
+        self.spurious[flow as usize].arrived(seg, attempt, &mut self.found);
+        if !self.found.is_empty() {
+            self.log_found(flow);
+        }
+    }
+}
+
+impl World {
+    /// Logs the spurious retransmissions an arrival found (`Env::data_arrived`).
+    #[cold]
+    fn log_found(&mut self, flow: u32) {
+        for k in 0..self.found.len() {
+            let s = self.found[k];
             self.log(flow, EventKind::SpuriousRetransmit, s.seq, s.len, s.seg, s.attempt);
         }
-        self.found = found;
+        self.found.clear();
     }
 }
 
