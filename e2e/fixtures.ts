@@ -102,6 +102,18 @@ export async function waitNewComparison(page: Page, before: number): Promise<voi
   await waitIdle(page);
 }
 
+/** Opens Fall & Floyd's Reno three-drop preset from the menu at width × height (Reno and
+ *  NewReno compared) and returns its link (the query string). */
+export async function threeDropsLink(page: Page, width = 1280, height = 900): Promise<string> {
+  await page.setViewportSize({ width, height });
+  await openApp(page, '?v=4&alg=newreno');
+  const n = await comparisons(page);
+  await page.getByLabel('Preset').selectOption('fall-floyd-reno-3drops');
+  await waitNewComparison(page, n);
+  await expect.poll(() => page.url()).toContain('alg=reno,newreno');
+  return page.url().slice(page.url().indexOf('?'));
+}
+
 /** Per canvas matching `selector`, how many pixels are data: coloured (channel spread above
  *  60), or, with `darkBelow` > 0, darker than that in every channel (a black or grey data
  *  line; the grid #e6e6e6 and the frame #8a8a8a stay below the count with 100–120). */

@@ -7,18 +7,7 @@
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { ARTIFACTS, comparisons, expect, openApp, test, waitIdle, waitNewComparison } from './fixtures';
-
-/** The three-drop preset (Reno and NewReno), its link. */
-async function threeDropsLink(page: Page, width = 1280, height = 900): Promise<string> {
-  await page.setViewportSize({ width, height });
-  await openApp(page, '?v=4&alg=newreno');
-  const n = await comparisons(page);
-  await page.getByLabel('Preset').selectOption('fall-floyd-reno-3drops');
-  await waitNewComparison(page, n);
-  await expect.poll(() => page.url()).toContain('alg=reno,newreno');
-  return page.url().slice(page.url().indexOf('?'));
-}
+import { ARTIFACTS, expect, openApp, test, threeDropsLink, waitIdle } from './fixtures';
 
 const panel = (page: Page) => page.locator('.practice-panel');
 const question = (page: Page) => panel(page).locator('.practice-question');

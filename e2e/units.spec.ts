@@ -5,27 +5,7 @@
 // Screenshots at 390, 1280 and 1920 px under e2e/artifacts: units-*.png.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import {
-  ARTIFACTS,
-  comparisons,
-  expect,
-  openApp,
-  openSheetPanel,
-  sheetPanel,
-  test,
-  waitIdle,
-  waitNewComparison,
-} from './fixtures';
-
-/** The link of Fall & Floyd's Reno three-drop preset (Reno and NewReno compared). */
-async function threeDropsLink(page: Page): Promise<string> {
-  await openApp(page, '?v=4&alg=newreno');
-  const n = await comparisons(page);
-  await page.getByLabel('Preset').selectOption('fall-floyd-reno-3drops');
-  await waitNewComparison(page, n);
-  await expect.poll(() => page.url()).toContain('alg=reno,newreno');
-  return page.url().slice(page.url().indexOf('?'));
-}
+import { ARTIFACTS, expect, openApp, openSheetPanel, sheetPanel, test, threeDropsLink, waitIdle } from './fixtures';
 
 const heading = (page: Page, plot: string) => page.locator(`figure[data-plot="${plot}"] h3`).first();
 const current = (page: Page) => page.locator('.why-current .decision');
