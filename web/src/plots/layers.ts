@@ -223,6 +223,34 @@ export function rowBefore(t: ArrayLike<number>, length: number, te: number): num
 
 const glyphCache = new Map<string, HTMLCanvasElement | null>();
 
+/** Drop marks: `n` crosses (✕, 8 px) at (x(k), y(k)), all in one path stroked twice (a
+ *  white halo, then `color`): two paint operations whatever the number of marks. The time–
+ *  sequence plot's drops and the queue plots' discipline drops. */
+export function strokeCrosses(
+  ctx: CanvasRenderingContext2D,
+  n: number,
+  x: (k: number) => number,
+  y: (k: number) => number,
+  color: string,
+): void {
+  ctx.setLineDash([]);
+  ctx.beginPath();
+  for (let k = 0; k < n; k += 1) {
+    const px = x(k);
+    const py = y(k);
+    ctx.moveTo(px - 4, py - 4);
+    ctx.lineTo(px + 4, py + 4);
+    ctx.moveTo(px + 4, py - 4);
+    ctx.lineTo(px - 4, py + 4);
+  }
+  ctx.lineWidth = lw(4);
+  ctx.strokeStyle = '#ffffff';
+  ctx.stroke();
+  ctx.lineWidth = lw(2);
+  ctx.strokeStyle = color;
+  ctx.stroke();
+}
+
 /**
  * Draws a short bold label (e.g. the R of a retransmission) centred above (x, y), with a
  * white halo. Labels are rendered once per text and colour and then copied: text

@@ -12,7 +12,7 @@ import { formatNumber, formatValue, requireSpec, specOf } from '../scenario/para
 import { getAt } from '../scenario/paths';
 import { canvasFont, lw } from './core/plotStyle';
 import type { DrawFrame, PlotContext, PlotRun } from './core/types';
-import { EVENT_CODE, visibleLine, strokePolyline } from './layers';
+import { EVENT_CODE, strokeCrosses, visibleLine, strokePolyline } from './layers';
 
 const QDISC = 'network.bottleneck.qdisc';
 const PREFIX = 'network.bottleneck.';
@@ -242,21 +242,13 @@ export function drawDropsAndMarks(f: DrawFrame, yAt: (run: PlotRun, t: number) =
   ctx.setLineDash([]);
   const p = points.drops;
   if (p.length > 0) {
-    ctx.beginPath();
-    for (let k = 0; k < p.length; k += 2) {
-      const x = p[k] ?? 0;
-      const y = p[k + 1] ?? 0;
-      ctx.moveTo(x - 4, y - 4);
-      ctx.lineTo(x + 4, y + 4);
-      ctx.moveTo(x + 4, y - 4);
-      ctx.lineTo(x - 4, y + 4);
-    }
-    ctx.lineWidth = lw(4);
-    ctx.strokeStyle = '#ffffff';
-    ctx.stroke();
-    ctx.lineWidth = lw(2);
-    ctx.strokeStyle = DROP_COLOR;
-    ctx.stroke();
+    strokeCrosses(
+      ctx,
+      p.length / 2,
+      (k) => p[2 * k] ?? 0,
+      (k) => p[2 * k + 1] ?? 0,
+      DROP_COLOR,
+    );
   }
   const m = points.marks;
   if (m.length > 0) {

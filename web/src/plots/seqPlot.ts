@@ -9,7 +9,8 @@ import { shownOf, type Shown } from './core/shown';
 import { mapLinear, thinMarks } from './core/decimate';
 import { cachedSpans } from './core/lineCache';
 import type { DrawFrame, PlotDef, PlotRun } from './core/types';
-import { drawLabel, strokePolyline, visibleLine } from './layers';
+import { drawLabel, strokeCrosses, strokePolyline, visibleLine } from './layers';
+import { DROP_COLOR } from './qdiscLayers';
 import { fillBars } from './core/stepStroke';
 import { lw } from './core/plotStyle';
 import { drawSack, hasSackRows, sackCounts, sackReadout } from './sackMarks';
@@ -72,25 +73,13 @@ function drawDrops(f: DrawFrame, run: PlotRun, u: Shown) {
     (v) => f.y((v + u.mss / 2) / u.scale),
     7,
   );
-  const { ctx } = f;
-  // All marks in one path, stroked twice (halo, then colour): two paint operations
-  // whatever the number of drops.
-  ctx.setLineDash([]);
-  ctx.beginPath();
-  for (let k = 0; k < marks.n; k += 1) {
-    const px = marks.xs[k] ?? 0;
-    const py = marks.ys[k] ?? 0;
-    ctx.moveTo(px - 4, py - 4);
-    ctx.lineTo(px + 4, py + 4);
-    ctx.moveTo(px + 4, py - 4);
-    ctx.lineTo(px - 4, py + 4);
-  }
-  ctx.lineWidth = lw(4);
-  ctx.strokeStyle = '#ffffff';
-  ctx.stroke();
-  ctx.lineWidth = lw(2);
-  ctx.strokeStyle = '#b2182b';
-  ctx.stroke();
+  strokeCrosses(
+    f.ctx,
+    marks.n,
+    (k) => marks.xs[k] ?? 0,
+    (k) => marks.ys[k] ?? 0,
+    DROP_COLOR,
+  );
 }
 
 /** The time–sequence plot definition. */

@@ -8,7 +8,7 @@ import { scaleLinear } from 'd3-scale';
 import { algStyle } from '../lib/styles';
 import { algorithmLabel } from '../scenario/algorithms';
 import { displayForUnit, formatNumber, specOf } from '../scenario/params';
-import { activateOnKey, AlgLegendItem, ResultFooter, useWidth, type ResultProps } from './SweepParts';
+import { activateOnKey, AlgLegendItem, PlotFrame, ResultFooter, useWidth, type ResultProps } from './SweepParts';
 
 /** The engine's label of an enumerated setting's value (its name when it has none). */
 function valueLabel(param: string, value: string): string {
@@ -85,22 +85,15 @@ export function BandsPlot(props: ResultProps) {
               fill={i % 2 ? '#f3f3f3' : '#fff'}
             />
           ))}
-          <rect
-            x={m.left}
-            y={m.top}
-            width={width - m.left - m.right}
-            height={plotBottom - m.top}
-            fill="none"
-            stroke="#8a8a8a"
+          <PlotFrame
+            left={m.left}
+            right={width - m.right}
+            top={m.top}
+            bottom={plotBottom}
+            ticks={yTicks}
+            y={y}
+            grid="#e0e0e0"
           />
-          {yTicks.map((t) => (
-            <g key={`y${t}`}>
-              <line x1={m.left} x2={width - m.right} y1={y(t)} y2={y(t)} stroke="#e0e0e0" />
-              <text x={m.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
-                {formatNumber(t, 4)}
-              </text>
-            </g>
-          ))}
           {values.map((v, i) => (
             <text
               key={`label${v}`}

@@ -18,7 +18,15 @@ import { setAt } from '../scenario/paths';
 import { inputsText, MODEL_NAMES, theoryOf } from '../theory/theory';
 import { METRICS, type SweepLink } from './link';
 import { BandsPlot } from './SweepBands';
-import { activateOnKey, AlgLegendItem, ResultFooter, useWidth, type Result, type ResultProps } from './SweepParts';
+import {
+  activateOnKey,
+  AlgLegendItem,
+  PlotFrame,
+  ResultFooter,
+  useWidth,
+  type Result,
+  type ResultProps,
+} from './SweepParts';
 import { spawnSweepWorker, sweepPoolSize, SweepRun } from './runner';
 import {
   checkForm,
@@ -456,22 +464,15 @@ function LinePlot(props: Omit<ResultProps, 'current'> & { current: number | null
       </ul>
       <div ref={box}>
         <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={summary}>
-          <rect
-            x={m.left}
-            y={m.top}
-            width={width - m.left - m.right}
-            height={height - m.top - m.bottom}
-            fill="none"
-            stroke="#8a8a8a"
+          <PlotFrame
+            left={m.left}
+            right={width - m.right}
+            top={m.top}
+            bottom={height - m.bottom}
+            ticks={yTicks}
+            y={y}
+            grid="#e6e6e6"
           />
-          {yTicks.map((t) => (
-            <g key={`y${t}`}>
-              <line x1={m.left} x2={width - m.right} y1={y(t)} y2={y(t)} stroke="#e6e6e6" />
-              <text x={m.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
-                {formatNumber(t, 4)}
-              </text>
-            </g>
-          ))}
           {xTicks.map((t) => (
             <g key={`x${t}`}>
               <line x1={x(t)} x2={x(t)} y1={m.top} y2={height - m.bottom} stroke="#e6e6e6" />

@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { algStyle } from '../lib/styles';
 import { algorithmLabel } from '../scenario/algorithms';
+import { formatNumber } from '../scenario/params';
 import type { SweepLink } from './link';
 import { cliCommand, type SweepPoint } from './sweep';
 
@@ -86,6 +87,40 @@ export function ResultFooter({ result, onDownload }: Pick<ResultProps, 'result' 
         The same rows from the command line (the scenario saved as scenario.json):{' '}
         <code className="sweep-cli">{cliCommand(result.link, result.algorithms)}</code>
       </p>
+    </>
+  );
+}
+
+/** A sweep plot's frame and its y axis: the plot area's outline, a grid line and a label
+ *  per tick (`y` maps a value to its pixel row). */
+export function PlotFrame({
+  left,
+  right,
+  top,
+  bottom,
+  ticks,
+  y,
+  grid,
+}: {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  ticks: readonly number[];
+  y: (v: number) => number;
+  grid: string;
+}) {
+  return (
+    <>
+      <rect x={left} y={top} width={right - left} height={bottom - top} fill="none" stroke="#8a8a8a" />
+      {ticks.map((t) => (
+        <g key={`y${t}`}>
+          <line x1={left} x2={right} y1={y(t)} y2={y(t)} stroke={grid} />
+          <text x={left - 6} y={y(t)} dy="0.32em" textAnchor="end">
+            {formatNumber(t, 4)}
+          </text>
+        </g>
+      ))}
     </>
   );
 }
