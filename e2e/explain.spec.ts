@@ -5,16 +5,11 @@
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { ARTIFACTS, comparisons, expect, openApp, test, waitIdle, waitNewComparison } from './fixtures';
+import { ARTIFACTS, expect, openApp, test, threeDropsLink, waitIdle } from './fixtures';
 
 /** Opens Fall & Floyd's Reno three-drop preset from the menu (Reno and NewReno compared). */
 async function openThreeDrops(page: Page, width = 1280, height = 900) {
-  await page.setViewportSize({ width, height });
-  await openApp(page, '?v=4&alg=newreno');
-  const n = await comparisons(page);
-  await page.getByLabel('Preset').selectOption('fall-floyd-reno-3drops');
-  await waitNewComparison(page, n);
-  await expect.poll(() => page.url()).toContain('alg=reno,newreno');
+  await threeDropsLink(page, width, height);
 }
 
 const inspector = (page: Page) => page.locator('.explain-panel');
