@@ -494,7 +494,7 @@ pub fn apply(flow: &mut Value, alg: &Algorithm) {
 /// keeps neither CUBIC's rules nor BBR's controller), then `alg` is applied. Settings no
 /// entry names (the segment size, a preset's own choices) stay.
 pub fn switch_to(flow: &mut Value, alg: &Algorithm) {
-    if let Some(old) = find(identify(flow)) {
+    if let Some(old) = find(identify(flow)).or_else(|| nearest(flow)) {
         let defaults = crate::schema::flow_defaults();
         for (p, _) in old.settings {
             if alg.settings.iter().all(|(q, _)| q != p) {
@@ -507,15 +507,65 @@ pub fn switch_to(flow: &mut Value, alg: &Algorithm) {
     apply(flow, alg);
 }
 
-/// The entry a resolved flow object matches: every setting equal, the most specific entry
-/// (most settings) first, catalogue order among equals; `custom` when none matches.
-pub fn identify(flow: &Value) -> &'static str {
-    // Numbers compare by value: a scenario written by JavaScript has `1` where the entry
-    // says `1.0`.
-    let same = |have: Option<&Value>, want: &Value| match (have, want.as_f64()) {
+/// Whether a flow's value at `path` is the entry's `want`. Numbers compare by value: a
+/// scenario written by JavaScript has `1` where the entry says `1.0`.
+fn same(have: Option<&Value>, want: &Value) -> bool {
+    match (have, want.as_f64()) {
         (Some(h), Some(w)) => h.as_f64() == Some(w),
         (h, _) => h == Some(want),
-    };
+    }
+}
+
+/// The schema's default flow, made once.
+fn defaults() -> &'static Value {
+    static DEFAULTS: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    DEFAULTS.get_or_init(crate::schema::flow_defaults)
+}
+
+/// Of an entry's settings that set it apart from the defaults (a value other than the
+/// default: CUBIC's congestion avoidance and ssthresh rule, Reno's variant), how many the
+/// flow has, and how many there are.
+fn distinctive(flow: &Value, a: &Algorithm) -> (usize, usize) {
+    let d = defaults();
+    let mut shared = 0;
+    let mut total = 0;
+    for (path, v) in a.settings {
+        let want = v.to_json();
+        if !same(crate::scenario::get_path(d, path), &want) {
+            total += 1;
+            shared += usize::from(same(crate::scenario::get_path(flow, path), &want));
+        }
+    }
+    (shared, total)
+}
+
+/// Whether a flow that matches `best` (with `own` of its distinctive settings) is rather a
+/// changed `a`: it has more than half of `a`'s distinctive settings and more of them than of
+/// `best`'s, and `a` does not refine `best` (name every distinctive setting of a `best` that
+/// has some). Fall & Floyd's Reno, with four of Jacobson 1988's eight, stays Reno; their Old
+/// Tahoe, with five, stays Old Tahoe (Jacobson 1988 is Old Tahoe with its timers); CUBIC
+/// with another C is CUBIC's three rules on `newreno`, which has none of its own: custom.
+fn rather(flow: &Value, a: &Algorithm, best: &Algorithm, own: usize) -> bool {
+    let (shared, total) = distinctive(flow, a);
+    if shared <= own || 2 * shared <= total {
+        return false;
+    }
+    let d = defaults();
+    let refines = best
+        .settings
+        .iter()
+        .filter(|(path, v)| !same(crate::scenario::get_path(d, path), &v.to_json()))
+        .all(|(path, v)| a.settings.iter().any(|(q, w)| q == path && w == v));
+    own == 0 || !refines
+}
+
+/// The entry a resolved flow object matches: every setting equal, the most specific entry
+/// (most settings) first, catalogue order among equals; `custom` when none matches, and
+/// when the flow is rather a changed other entry (`rather`: a CUBIC flow with its C changed is no
+/// longer `cubic`, and not `newreno` either, whose few settings it still matches). A
+/// preset's own choice that an entry also names (NewReno counting segments, as the Linux
+/// entries do) leaves the name as it is.
+pub fn identify(flow: &Value) -> &'static str {
     let matches = |a: &&Algorithm| {
         a.settings
             .iter()
@@ -527,7 +577,29 @@ pub fn identify(flow: &Value) -> &'static str {
             best = Some(a);
         }
     }
-    best.map_or(CUSTOM, |a| a.name)
+    let Some(best) = best else { return CUSTOM };
+    let own = distinctive(flow, best).0;
+    if CATALOGUE
+        .iter()
+        .any(|a| a.name != best.name && rather(flow, a, best, own))
+    {
+        return CUSTOM;
+    }
+    best.name
+}
+
+/// The entry a flow is nearest to, matched or not: the most of its distinctive settings
+/// (then the most specific, then catalogue order); None when the flow has none of any
+/// entry's. What `switch_to` clears when the flow is `custom`.
+fn nearest(flow: &Value) -> Option<&'static Algorithm> {
+    let mut best: Option<(&Algorithm, usize)> = None;
+    for a in CATALOGUE.iter() {
+        let n = distinctive(flow, a).0;
+        if n > 0 && best.is_none_or(|(b, m)| n > m || (n == m && a.settings.len() > b.settings.len())) {
+            best = Some((a, n));
+        }
+    }
+    best.map(|(a, _)| a)
 }
 
 #[cfg(test)]
@@ -613,5 +685,29 @@ mod tests {
         assert_eq!(s.flows[0].algorithm, CUSTOM, "rfc2861 without the gate is no entry");
         let s = Scenario::from_value(&json!({"flows": [{"variant": "reno"}]})).unwrap();
         assert_eq!(s.flows[0].algorithm, "reno", "derived from the settings when not given");
+    }
+
+    #[test]
+    fn a_cubic_flow_with_one_of_its_settings_changed_is_custom_not_newreno() {
+        let s = Scenario::from_value(&json!({"flows": [{"algorithm": "cubic", "cc": {"cubic_c": 0.2}}]})).unwrap();
+        assert_eq!(s.flows[0].algorithm, CUSTOM, "CUBIC's rules with another C: no entry");
+        // Switching it to Reno clears CUBIC's rules (its nearest entry), C included.
+        let mut doc =
+            crate::scenario::resolve(&json!({"flows": [{"algorithm": "cubic", "cc": {"cubic_c": 0.2}}]})).unwrap();
+        switch_to(&mut doc["flows"][0], find("reno").unwrap());
+        let s = Scenario::from_value(&doc).unwrap();
+        assert_eq!(s.flows[0].algorithm, "reno");
+        let d = crate::schema::flow_defaults();
+        for p in ["cc.congestion_avoidance", "cc.ssthresh_rule", "cc.cubic_c"] {
+            assert_eq!(
+                crate::scenario::get_path(&doc["flows"][0], p),
+                crate::scenario::get_path(&d, p),
+                "{p}"
+            );
+        }
+        // A preset's own choice that an entry also names keeps the label: Reno counting
+        // segments (textbook-reno) is still Reno.
+        let s = Scenario::from_value(&json!({"flows": [{"algorithm": "reno", "cc": {"units": "segments"}}]})).unwrap();
+        assert_eq!(s.flows[0].algorithm, "reno");
     }
 }
