@@ -516,90 +516,128 @@ fn same(have: Option<&Value>, want: &Value) -> bool {
     }
 }
 
-/// The schema's default flow, made once.
-fn defaults() -> &'static Value {
-    static DEFAULTS: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    DEFAULTS.get_or_init(crate::schema::flow_defaults)
+/// The catalogue as `identify` reads it, made once: every path an entry names, and per entry
+/// its settings as (path index, value, whether the value differs from the schema's default:
+/// a setting that sets the entry apart, like CUBIC's congestion avoidance or Reno's variant).
+struct Index {
+    paths: Vec<&'static str>,
+    entries: Vec<Vec<(usize, Value, bool)>>,
 }
 
-/// Of an entry's settings that set it apart from the defaults (a value other than the
-/// default: CUBIC's congestion avoidance and ssthresh rule, Reno's variant), how many the
-/// flow has, and how many there are.
-fn distinctive(flow: &Value, a: &Algorithm) -> (usize, usize) {
-    let d = defaults();
-    let mut shared = 0;
-    let mut total = 0;
-    for (path, v) in a.settings {
-        let want = v.to_json();
-        if !same(crate::scenario::get_path(d, path), &want) {
-            total += 1;
-            shared += usize::from(same(crate::scenario::get_path(flow, path), &want));
+fn index() -> &'static Index {
+    static INDEX: std::sync::OnceLock<Index> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut at: std::collections::HashMap<&'static str, usize> = std::collections::HashMap::new();
+        let mut paths: Vec<&'static str> = Vec::new();
+        let settings: Vec<Vec<(usize, Value)>> = CATALOGUE
+            .iter()
+            .map(|a| {
+                a.settings
+                    .iter()
+                    .map(|(path, v)| {
+                        let i = *at.entry(path).or_insert_with(|| {
+                            paths.push(path);
+                            paths.len() - 1
+                        });
+                        (i, v.to_json())
+                    })
+                    .collect()
+            })
+            .collect();
+        // Each named path's default, in one pass over the schema.
+        let mut defaults: Vec<Option<Value>> = vec![None; paths.len()];
+        for p in crate::schema::params() {
+            if let Some(&i) = p.path.strip_prefix("flows[].").and_then(|rest| at.get(rest)) {
+                defaults[i] = Some(crate::schema::default_value(p));
+            }
         }
-    }
-    (shared, total)
+        let entries = settings
+            .into_iter()
+            .map(|list| {
+                list.into_iter()
+                    .map(|(i, want)| {
+                        let apart = !same(defaults[i].as_ref(), &want);
+                        (i, want, apart)
+                    })
+                    .collect()
+            })
+            .collect();
+        Index { paths, entries }
+    })
 }
 
-/// Whether a flow that matches `best` (with `own` of its distinctive settings) is rather a
-/// changed `a`: it has more than half of `a`'s distinctive settings and more of them than of
-/// `best`'s, and `a` does not refine `best` (name every distinctive setting of a `best` that
-/// has some). Fall & Floyd's Reno, with four of Jacobson 1988's eight, stays Reno; their Old
-/// Tahoe, with five, stays Old Tahoe (Jacobson 1988 is Old Tahoe with its timers); CUBIC
-/// with another C is CUBIC's three rules on `newreno`, which has none of its own: custom.
-fn rather(flow: &Value, a: &Algorithm, best: &Algorithm, own: usize) -> bool {
-    let (shared, total) = distinctive(flow, a);
+/// A flow's values at the index's paths.
+fn values<'a>(ix: &Index, flow: &'a Value) -> Vec<Option<&'a Value>> {
+    ix.paths.iter().map(|p| crate::scenario::get_path(flow, p)).collect()
+}
+
+/// Of entry `k`'s settings that set it apart from the defaults, how many the flow has, and
+/// how many there are.
+fn distinctive(ix: &Index, vals: &[Option<&Value>], k: usize) -> (usize, usize) {
+    let apart = ix.entries[k].iter().filter(|(_, _, apart)| *apart);
+    apart.fold((0, 0), |(shared, total), (i, want, _)| {
+        (shared + usize::from(same(vals[*i], want)), total + 1)
+    })
+}
+
+/// Whether a flow that matches entry `best` (with `own` of its distinctive settings) is
+/// rather a changed entry `k`: it has more than half of `k`'s distinctive settings and more
+/// of them than of `best`'s, and `k` does not refine `best` (name every distinctive setting
+/// of a `best` that has some). Fall & Floyd's Reno, with four of Jacobson 1988's eight,
+/// stays Reno; their Old Tahoe, with five, stays Old Tahoe (Jacobson 1988 is Old Tahoe with
+/// its timers); CUBIC with another C is CUBIC's three rules on `newreno`, which has none of
+/// its own: custom.
+fn rather(ix: &Index, vals: &[Option<&Value>], k: usize, best: usize, own: usize) -> bool {
+    let (shared, total) = distinctive(ix, vals, k);
     if shared <= own || 2 * shared <= total {
         return false;
     }
-    let d = defaults();
-    let refines = best
-        .settings
+    let refines = ix.entries[best]
         .iter()
-        .filter(|(path, v)| !same(crate::scenario::get_path(d, path), &v.to_json()))
-        .all(|(path, v)| a.settings.iter().any(|(q, w)| q == path && w == v));
+        .filter(|(_, _, apart)| *apart)
+        .all(|(i, want, _)| ix.entries[k].iter().any(|(j, w, _)| j == i && w == want));
     own == 0 || !refines
 }
 
 /// The entry a resolved flow object matches: every setting equal, the most specific entry
 /// (most settings) first, catalogue order among equals; `custom` when none matches, and
-/// when the flow is rather a changed other entry (`rather`: a CUBIC flow with its C changed is no
-/// longer `cubic`, and not `newreno` either, whose few settings it still matches). A
+/// when the flow is rather a changed other entry (`rather`: a CUBIC flow with its C changed
+/// is no longer `cubic`, and not `newreno` either, whose few settings it still matches). A
 /// preset's own choice that an entry also names (NewReno counting segments, as the Linux
 /// entries do) leaves the name as it is.
 pub fn identify(flow: &Value) -> &'static str {
-    let matches = |a: &&Algorithm| {
-        a.settings
-            .iter()
-            .all(|(path, v)| same(crate::scenario::get_path(flow, path), &v.to_json()))
-    };
-    let mut best: Option<&Algorithm> = None;
-    for a in CATALOGUE.iter().filter(matches) {
-        if best.is_none_or(|b| a.settings.len() > b.settings.len()) {
-            best = Some(a);
+    let ix = index();
+    let vals = values(ix, flow);
+    let mut best: Option<usize> = None;
+    for (k, settings) in ix.entries.iter().enumerate() {
+        if settings.iter().all(|(i, want, _)| same(vals[*i], want))
+            && best.is_none_or(|b| settings.len() > ix.entries[b].len())
+        {
+            best = Some(k);
         }
     }
     let Some(best) = best else { return CUSTOM };
-    let own = distinctive(flow, best).0;
-    if CATALOGUE
-        .iter()
-        .any(|a| a.name != best.name && rather(flow, a, best, own))
-    {
+    let own = distinctive(ix, &vals, best).0;
+    if (0..ix.entries.len()).any(|k| k != best && rather(ix, &vals, k, best, own)) {
         return CUSTOM;
     }
-    best.name
+    CATALOGUE[best].name
 }
 
 /// The entry a flow is nearest to, matched or not: the most of its distinctive settings
 /// (then the most specific, then catalogue order); None when the flow has none of any
 /// entry's. What `switch_to` clears when the flow is `custom`.
 fn nearest(flow: &Value) -> Option<&'static Algorithm> {
-    let mut best: Option<(&Algorithm, usize)> = None;
-    for a in CATALOGUE.iter() {
-        let n = distinctive(flow, a).0;
-        if n > 0 && best.is_none_or(|(b, m)| n > m || (n == m && a.settings.len() > b.settings.len())) {
-            best = Some((a, n));
+    let ix = index();
+    let vals = values(ix, flow);
+    let mut best: Option<(usize, usize)> = None;
+    for k in 0..ix.entries.len() {
+        let n = distinctive(ix, &vals, k).0;
+        if n > 0 && best.is_none_or(|(b, m)| n > m || (n == m && ix.entries[k].len() > ix.entries[b].len())) {
+            best = Some((k, n));
         }
     }
-    best.map(|(a, _)| a)
+    best.map(|(k, _)| &CATALOGUE[k])
 }
 
 #[cfg(test)]
@@ -709,5 +747,27 @@ mod tests {
         // segments (textbook-reno) is still Reno.
         let s = Scenario::from_value(&json!({"flows": [{"algorithm": "reno", "cc": {"units": "segments"}}]})).unwrap();
         assert_eq!(s.flows[0].algorithm, "reno");
+    }
+}
+
+#[cfg(test)]
+mod switching {
+    /// Every preset's flow 0 switched to every entry is named that entry: a preset's own
+    /// choices (segments counted, Jacobson's timers) never make a switched flow `custom`.
+    #[test]
+    fn every_preset_switched_to_every_entry_is_named_that_entry() {
+        let mut bad = Vec::new();
+        for p in crate::presets::all() {
+            let doc = crate::scenario::resolve(&p.overrides).unwrap();
+            for a in super::CATALOGUE.iter() {
+                let mut d = doc.clone();
+                super::switch_to(&mut d["flows"][0], a);
+                let got = super::identify(&d["flows"][0]);
+                if got != a.name {
+                    bad.push(format!("{} -> {}: {got}", p.name, a.name));
+                }
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
     }
 }
