@@ -23,9 +23,9 @@ import {
   runSettings,
   withDefaultAlgorithm,
 } from './algorithms';
-import { jsonEqual } from '../lib/json';
 import type { Scenario } from '../engine/tables';
 import { requireSpec } from './params';
+import { flowsOf } from './competition';
 import { getAt, setAt } from './paths';
 
 const validate = realValidator();
@@ -187,6 +187,24 @@ describe('the algorithm model', () => {
     },
   );
 
+  it.each(tables.presets.filter((p) => flowsOf(p.scenario).length === 1).map((p) => [p.name, p] as const))(
+    'compares preset %s from the base the engine makes: flow 0 renamed, its entry’s settings cleared',
+    (_name, preset) => {
+      const { own, base: b } = presetBase(preset.scenario);
+      // The engine's base: the run of the default entry (`scenario::runs::run_value`), or,
+      // for a custom flow 0, the preset as it is.
+      const runs = new wasm.Runs(JSON.stringify(preset.scenario));
+      const sim = runs.sim(own === CUSTOM ? null : (requireSpec('flows[].algorithm').default as string));
+      const engine = JSON.parse(sim.scenario_json()) as Scenario;
+      sim.free();
+      runs.free();
+      const v = validate(JSON.stringify(b));
+      expect(v.ok && v.scenario).toEqual(engine);
+      // …which the engine names as the page does: the default entry, or custom.
+      expect(getAt(engine, 'flows[0].algorithm')).toBe(own === CUSTOM ? CUSTOM : requireSpec('flows[].algorithm').default);
+    },
+  );
+
   it('makes a run’s scenario as the chain of setAt it stands for: same values, same key order, input untouched', () => {
     // The rule as it was written before the writer (algorithms.ts, Flow0Writer): one setAt
     // per setting, each copying the path to it.
@@ -200,9 +218,7 @@ describe('the algorithm model', () => {
           : undefined;
       let s = setAt(scenario, 'flows[0].algorithm', requireSpec('flows[].algorithm').default);
       for (const k of common) s = setAt(s, `flows[0].${k}`, defaultOf(k));
-      if (old && Object.entries(old.settings).every(([k, v]) => jsonEqual(getAt(s, `flows[0].${k}`) ?? null, v))) {
-        for (const k of Object.keys(old.settings)) s = setAt(s, `flows[0].${k}`, defaultOf(k));
-      }
+      if (old) for (const k of Object.keys(old.settings)) s = setAt(s, `flows[0].${k}`, defaultOf(k));
       for (const k of CONTROLLED_KEYS) s = setAt(s, `flows[0].${k}`, defaultOf(k));
       return s;
     };

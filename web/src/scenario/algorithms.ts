@@ -147,13 +147,6 @@ class Flow0Writer {
     this.scenario = { ...base, flows };
   }
 
-  /** The value at a path inside flow 0 (`cc.idle_policy`). */
-  get(key: string): JsonValue | undefined {
-    let cur: JsonValue | undefined = this.flow;
-    for (const k of key.split('.')) cur = isJsonObject(cur) ? cur[k] : undefined;
-    return cur;
-  }
-
   put(key: string, value: JsonValue): void {
     const keys = key.split('.');
     const last = keys.pop() as string;
@@ -183,12 +176,13 @@ export function isCustomFlow(scenario: Scenario): boolean {
 }
 
 /** The scenario with flow 0's algorithm and catalogue-controlled settings at their defaults
- *  (what the base scenario holds when the comparison chooses the algorithms). A flow whose
- *  entry differs from the default only beyond the controlled settings (CUBIC's rules, BBR's
- *  Limited Transmit, a binomial control's k and l) would still be that entry: its settings go
- *  back to their defaults too, as the engine does when a flow's algorithm is renamed. Other
- *  entries' settings (a Linux profile's initial window in a thin-stream preset) stay scenario
- *  settings. */
+ *  (what the base scenario holds when the comparison chooses the algorithms). A flow 0 named
+ *  after an entry loses every setting of that entry (CUBIC's rules, a Linux profile's initial
+ *  window and timers, 4.3BSD's timer), as the engine does when a flow's algorithm is renamed
+ *  (`catalogue::switch_to`) and when it makes a compared run (`scenario::runs::run_value`, the
+ *  rule this mirrors, checked against it by algorithms.test.ts): a base that kept them would
+ *  be a changed profile, which the engine names `custom`. Settings the flow has beyond its
+ *  entry (a thin stream, a segment size) stay. */
 export function withDefaultAlgorithm(scenario: Scenario): Scenario {
   return defaulted(scenario).scenario;
 }
@@ -200,9 +194,7 @@ function defaulted(scenario: Scenario): Flow0Writer {
   const w = new Flow0Writer(scenario);
   w.put('algorithm', algorithmSpec.default);
   for (const k of COMMON_KEYS) w.put(k, defaultOf(k));
-  if (old && Object.entries(old.settings).every(([k, v]) => jsonEqual(w.get(k) ?? null, v))) {
-    for (const k of Object.keys(old.settings)) w.put(k, defaultOf(k));
-  }
+  if (old) for (const k of Object.keys(old.settings)) w.put(k, defaultOf(k));
   for (const k of CONTROLLED_KEYS) w.put(k, defaultOf(k));
   return w;
 }

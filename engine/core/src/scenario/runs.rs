@@ -63,10 +63,11 @@ fn put(flow: &mut Value, key: &str, value: Value) {
 
 /// The scenario a run of catalogue entry `name` simulates on `base` (a scenario object,
 /// partial or complete, as the page holds it): flow 0's algorithm and the settings the
-/// algorithm choice owns go back to their defaults (and a named entry's own settings too,
-/// while the flow still has them all), then `name`'s settings and name are written. Any
-/// other name (`custom`): `base` as it is. The result is checked where it is read
-/// (`Scenario::from_value`): an entry may not suit the path (BR-TCP without a reservation).
+/// algorithm choice owns go back to their defaults (and, when flow 0 names an entry, every
+/// setting of that entry: the comparison base of a preset, `base_value`), then `name`'s
+/// settings and name are written. Any other name (`custom`): `base` as it is. The result is
+/// checked where it is read (`Scenario::from_value`): an entry may not suit the path (BR-TCP
+/// without a reservation).
 pub fn run_value(base: &Value, name: &str) -> Value {
     let Some(entry) = catalogue::find(name) else {
         return base.clone();
@@ -104,15 +105,12 @@ pub fn run_value(base: &Value, name: &str) -> Value {
     for k in common_keys() {
         put(flow, k, default_of(k));
     }
+    // A flow named after an entry loses all of that entry's settings, as a rename does
+    // (`catalogue::switch_to`): a base made from a Linux or 4.3BSD profile keeps none of
+    // its timers or counters under another name (the engine would name such a run `custom`).
     if let Some(old) = old {
-        let same = old
-            .settings
-            .iter()
-            .all(|(k, v)| crate::scenario::get_path(flow, k).unwrap_or(&Value::Null) == &v.to_json());
-        if same {
-            for (k, _) in old.settings {
-                put(flow, k, default_of(k));
-            }
+        for (k, _) in old.settings {
+            put(flow, k, default_of(k));
         }
     }
     for k in controlled_keys() {
@@ -222,6 +220,58 @@ mod tests {
         assert!(compared > bases.len() / 2, "{compared} of {}", bases.len());
         // BR-TCP needs a reservation most bases lack: the rule relating the two still refuses.
         assert!(refused > 0);
+    }
+
+    /// The page compares a one-flow preset from its base: flow 0 renamed to the default
+    /// entry (`run_value(scenario, "newreno")`, web/src/scenario/algorithms.ts `presetBase`),
+    /// or the preset as it is when flow 0 is custom. Every run of an entry on that base is
+    /// that entry as the catalogue defines it, and the engine names it so: the base of a
+    /// thin-stream preset keeps no Linux timers under `newreno`, that of a 4.3BSD preset no
+    /// 4.3BSD timers (either would be a changed profile: `custom`).
+    #[test]
+    fn every_run_on_a_preset_base_is_named_its_entry() {
+        let default_name = crate::schema::flow_defaults()["algorithm"].as_str().unwrap().to_string();
+        let mut bad = Vec::new();
+        let mut checked = 0;
+        for p in crate::presets::all() {
+            let s = p.scenario().expect("a preset is valid");
+            if s.flows.len() != 1 || s.flows[0].algorithm == catalogue::CUSTOM {
+                continue;
+            }
+            let base = Scenario::from_value(&run_value(&s.to_value(), &default_name)).unwrap();
+            if base.flows[0].algorithm != default_name {
+                bad.push(format!("{}: base {}", p.name, base.flows[0].algorithm));
+            }
+            let base = base.to_value();
+            for e in CATALOGUE {
+                match Scenario::from_value(&run_value(&base, e.name)) {
+                    Ok(run) if run.flows[0].algorithm == e.name => checked += 1,
+                    Ok(run) => bad.push(format!("{} -> {}: {}", p.name, e.name, run.flows[0].algorithm)),
+                    Err(_) => assert_eq!(e.name, "br_tcp", "{}: {} refused", p.name, e.name),
+                }
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+        assert!(checked > 1000, "{checked}");
+    }
+
+    #[test]
+    fn a_profile_base_keeps_none_of_the_profile() {
+        // A thin-stream preset's flow 0 is Linux 3.15: its base is NewReno with the schema's
+        // initial window and timers, as renaming the flow (`switch_to`) gives; the thin
+        // stream (the preset's own setting) stays.
+        let p = crate::presets::all().into_iter().find(|p| p.name == "thin-50b-10ms").unwrap();
+        let s = p.scenario().unwrap().to_value();
+        let base = run_value(&s, "newreno");
+        let mut renamed = s.clone();
+        catalogue::switch_to(&mut renamed["flows"][0], catalogue::find("newreno").unwrap());
+        let (a, b) = (Scenario::from_value(&base).unwrap(), Scenario::from_value(&renamed).unwrap());
+        assert_eq!(a.to_value(), b.to_value());
+        let d = Scenario::default();
+        assert_eq!(a.flows[0].tcp.initial_window, d.flows[0].tcp.initial_window);
+        assert_eq!(a.flows[0].rto.min, d.flows[0].rto.min);
+        assert_eq!(a.flows[0].algorithm, "newreno");
+        assert_eq!(a.flows[0].app, Scenario::from_value(&s).unwrap().flows[0].app);
     }
 
     #[test]
