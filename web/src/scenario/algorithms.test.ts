@@ -201,7 +201,9 @@ describe('the algorithm model', () => {
       const v = validate(JSON.stringify(b));
       expect(v.ok && v.scenario).toEqual(engine);
       // …which the engine names as the page does: the default entry, or custom.
-      expect(getAt(engine, 'flows[0].algorithm')).toBe(own === CUSTOM ? CUSTOM : requireSpec('flows[].algorithm').default);
+      expect(getAt(engine, 'flows[0].algorithm')).toBe(
+        own === CUSTOM ? CUSTOM : requireSpec('flows[].algorithm').default,
+      );
     },
   );
 

@@ -119,7 +119,10 @@ describe('the settings an algorithm brings with it', () => {
     expect(plain).toEqual([]);
     expect(groups.map((g) => g.names)).toEqual([['linux_3_15', 'linux_3_18'], ['freebsd_10']]);
     expect(groups[0]?.overrides.map(overrideText)).toEqual(
-      expect.arrayContaining(['Initial window 10 segments (controls: 2 segments)', 'Minimum RTO 200 ms (controls: 1000 ms)']),
+      expect.arrayContaining([
+        'Initial window 10 segments (controls: 2 segments)',
+        'Minimum RTO 200 ms (controls: 1000 ms)',
+      ]),
     );
     expect(groups[1]?.overrides.map(overrideText)).toEqual(
       expect.arrayContaining(['Initial window 10 segments (controls: 2 segments)', 'Initial RTO 3 s (controls: 1 s)']),
