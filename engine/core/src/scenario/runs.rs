@@ -230,7 +230,10 @@ mod tests {
     /// 4.3BSD timers (either would be a changed profile: `custom`).
     #[test]
     fn every_run_on_a_preset_base_is_named_its_entry() {
-        let default_name = crate::schema::flow_defaults()["algorithm"].as_str().unwrap().to_string();
+        let default_name = crate::schema::flow_defaults()["algorithm"]
+            .as_str()
+            .unwrap()
+            .to_string();
         let mut bad = Vec::new();
         let mut checked = 0;
         for p in crate::presets::all() {
@@ -260,12 +263,18 @@ mod tests {
         // A thin-stream preset's flow 0 is Linux 3.15: its base is NewReno with the schema's
         // initial window and timers, as renaming the flow (`switch_to`) gives; the thin
         // stream (the preset's own setting) stays.
-        let p = crate::presets::all().into_iter().find(|p| p.name == "thin-50b-10ms").unwrap();
+        let p = crate::presets::all()
+            .into_iter()
+            .find(|p| p.name == "thin-50b-10ms")
+            .unwrap();
         let s = p.scenario().unwrap().to_value();
         let base = run_value(&s, "newreno");
         let mut renamed = s.clone();
         catalogue::switch_to(&mut renamed["flows"][0], catalogue::find("newreno").unwrap());
-        let (a, b) = (Scenario::from_value(&base).unwrap(), Scenario::from_value(&renamed).unwrap());
+        let (a, b) = (
+            Scenario::from_value(&base).unwrap(),
+            Scenario::from_value(&renamed).unwrap(),
+        );
         assert_eq!(a.to_value(), b.to_value());
         let d = Scenario::default();
         assert_eq!(a.flows[0].tcp.initial_window, d.flows[0].tcp.initial_window);
