@@ -7,7 +7,8 @@
 //! the flow before any explicit key, so `{"algorithm": "newreno_cwv", "cc": {"full_window_slack":
 //! "none"}}` is CWV with the literal full-window test. After loading, `algorithm` is
 //! rewritten to the entry the resolved settings match (the most specific one), or `custom`
-//! when none does, so an output never claims a name its settings contradict.
+//! when none does or when the flow is rather a changed other entry (`identify`: CUBIC with
+//! another C is not `newreno`), so an output never claims a name its settings contradict.
 
 use serde_json::{json, Value};
 
