@@ -709,24 +709,25 @@ pub const FAMILIES: [Family; 10] = [
 /// A family's presets, with its name and steps, and the focus of a comparison that names
 /// none: its own flow-0 algorithm.
 fn family(f: &Family) -> Vec<Preset> {
-    (f.build)()
-        .into_iter()
-        .map(|p| {
-            let own = || {
-                p.scenario()
-                    .ok()
-                    .and_then(|s| s.flows.first().map(|f| f.algorithm.clone()))
-            };
-            let compares = p.lesson.as_ref().is_some_and(|l| l.mode == "compare");
-            let focus = p.focus.clone().or_else(|| if compares { own() } else { None });
-            Preset {
-                steps: f.steps,
-                family: f.name,
-                focus,
-                ..p
-            }
-        })
-        .collect()
+    (f.build)().into_iter().map(|p| finish(f, p)).collect()
+}
+
+/// One preset of family `f` with its family's name and steps, and its focus (working the
+/// focus out resolves the preset's scenario, so [`find`] does it for the one it returns).
+fn finish(f: &Family, p: Preset) -> Preset {
+    let own = || {
+        p.scenario()
+            .ok()
+            .and_then(|s| s.flows.first().map(|f| f.algorithm.clone()))
+    };
+    let compares = p.lesson.as_ref().is_some_and(|l| l.mode == "compare");
+    let focus = p.focus.clone().or_else(|| if compares { own() } else { None });
+    Preset {
+        steps: f.steps,
+        family: f.name,
+        focus,
+        ..p
+    }
 }
 
 /// Every preset, in menu order.
@@ -738,7 +739,7 @@ pub fn all() -> Vec<Preset> {
 pub fn find(name: &str) -> Option<Preset> {
     FAMILIES
         .iter()
-        .find_map(|f| family(f).into_iter().find(|p| p.name == name))
+        .find_map(|f| (f.build)().into_iter().find(|p| p.name == name).map(|p| finish(f, p)))
 }
 
 #[cfg(test)]
