@@ -1,5 +1,7 @@
 //! A FIFO of `Copy` items in a power-of-two ring: the per-packet queues of the hot path
-//! (packets on a link, segments in flight, writes awaiting delivery). Indexing is a mask
+//! (packets on a link, the sender's segments in flight, the copies the spurious-retransmission
+//! tracker follows; the thin-stream write log's queues measured slower as rings and stay
+//! `VecDeque`s). Indexing is a mask
 //! rather than `VecDeque`'s wrap test, and the ring only grows (by doubling), so a long run
 //! settles into its largest window and never reallocates again.
 
@@ -80,6 +82,47 @@ impl<T: Copy> Ring<T> {
         self.get(0)
     }
 
+    /// The oldest item, mutably.
+    #[inline]
+    pub fn front_mut(&mut self) -> Option<&mut T> {
+        self.get_mut(0)
+    }
+
+    /// The newest item.
+    #[inline]
+    pub fn back(&self) -> Option<&T> {
+        self.len.checked_sub(1).and_then(|k| self.get(k))
+    }
+
+    /// The newest item, mutably.
+    #[inline]
+    pub fn back_mut(&mut self) -> Option<&mut T> {
+        self.len.checked_sub(1).and_then(|k| self.get_mut(k))
+    }
+
+    /// The `k`-th oldest item, mutably.
+    #[inline]
+    pub fn get_mut(&mut self, k: usize) -> Option<&mut T> {
+        if k < self.len {
+            let m = self.mask();
+            Some(&mut self.buf[(self.head + k) & m])
+        } else {
+            None
+        }
+    }
+
+    /// Lengthens the queue to `n` items with copies of `fill` at the back (never shortens).
+    pub fn resize(&mut self, n: usize, fill: T) {
+        while self.len < n {
+            self.push_back(fill);
+        }
+    }
+
+    /// The items, oldest first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + ExactSizeIterator + '_ {
+        (0..self.len).map(move |k| &self.buf[(self.head + k) & self.mask()])
+    }
+
     /// The `k`-th oldest item.
     #[inline]
     pub fn get(&self, k: usize) -> Option<&T> {
@@ -88,6 +131,21 @@ impl<T: Copy> Ring<T> {
         } else {
             None
         }
+    }
+}
+
+impl<T: Copy> std::ops::Index<usize> for Ring<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, k: usize) -> &T {
+        self.get(k).expect("ring index in range")
+    }
+}
+
+impl<T: Copy> std::ops::IndexMut<usize> for Ring<T> {
+    #[inline]
+    fn index_mut(&mut self, k: usize) -> &mut T {
+        self.get_mut(k).expect("ring index in range")
     }
 }
 
@@ -114,15 +172,31 @@ mod tests {
             }
             assert_eq!(r.len(), d.len());
             assert_eq!(r.front(), d.front());
+            assert_eq!(r.back(), d.back());
             if !d.is_empty() {
                 let k = (x as usize) % d.len();
                 assert_eq!(r.get(k), d.get(k));
+                assert_eq!(r[k], d[k]);
+                // The mutable accessors change the same item as VecDeque's.
+                r[k] += 1;
+                d[k] += 1;
+                *r.front_mut().unwrap() += 2;
+                *d.front_mut().unwrap() += 2;
+                *r.back_mut().unwrap() += 3;
+                *d.back_mut().unwrap() += 3;
+                *r.get_mut(k).unwrap() += 5;
+                *d.get_mut(k).unwrap() += 5;
+                assert!(r.iter().eq(d.iter()));
+            }
+            if step % 997 == 0 && d.len() < 50 {
+                r.resize(d.len() + 3, 7);
+                d.resize(d.len() + 3, 7);
             }
             assert_eq!(r.get(d.len()), None);
         }
         while let Some(v) = d.pop_front() {
             assert_eq!(r.pop_front(), Some(v));
         }
-        assert!(r.is_empty() && r.pop_front().is_none() && r.front().is_none());
+        assert!(r.is_empty() && r.pop_front().is_none() && r.front().is_none() && r.back().is_none());
     }
 }

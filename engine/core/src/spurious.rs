@@ -11,7 +11,7 @@
 //! the network: any later resend of it is then spurious at once, and nothing still to come
 //! could change an earlier verdict. State is therefore bounded by the segments in flight.
 
-use std::collections::VecDeque;
+use crate::ring::Ring;
 
 /// What is known about one data segment's copies.
 #[derive(Clone, Copy, Debug, Default)]
@@ -47,7 +47,7 @@ pub struct Tracker {
     /// Segment number of `segs[0]`.
     base: u32,
     /// Segments from `base` on.
-    segs: VecDeque<Copies>,
+    segs: Ring<Copies>,
     /// Spurious retransmissions found so far.
     pub count: u64,
 }

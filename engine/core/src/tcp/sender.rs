@@ -16,7 +16,7 @@ use crate::net::{Fate, Packet, PktKind};
 use crate::scenario::FlowCfg;
 use crate::time::Ns;
 use crate::trace::{EventKind, FlowState};
-use std::collections::VecDeque;
+use crate::ring::Ring;
 
 /// Most segments one pass of the send loop sends (see `Sender::send_loop`). Found by the
 /// fuzzing driver: with 1-byte segments and a 1 MiB receiver window, a sender without slow
@@ -109,7 +109,7 @@ pub struct Sender {
     pub snd_max: u64,
     /// Bytes the application has handed over so far.
     pub app_written: u64,
-    segs: VecDeque<Seg>,
+    segs: Ring<Seg>,
     /// Segments in [snd_una, snd_nxt): an index into `segs`.
     nxt_idx: u32,
     next_seg_no: u32,
@@ -168,7 +168,7 @@ impl Sender {
             snd_nxt: 0,
             snd_max: 0,
             app_written: 0,
-            segs: VecDeque::new(),
+            segs: Ring::default(),
             nxt_idx: 0,
             next_seg_no: 1,
             cc,
