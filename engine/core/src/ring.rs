@@ -118,6 +118,30 @@ impl<T: Copy> Ring<T> {
         }
     }
 
+    /// How many of the first items satisfy `pred`, given that they come before every item
+    /// that does not (as `slice::partition_point`): a bisection.
+    #[inline]
+    pub fn partition_point(&self, mut pred: impl FnMut(&T) -> bool) -> usize {
+        let (mut lo, mut hi) = (0, self.len);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if pred(&self.buf[(self.head + mid) & self.mask()]) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    /// Removes the `n` oldest items (all of them if there are fewer).
+    #[inline]
+    pub fn drop_front(&mut self, n: usize) {
+        let n = n.min(self.len);
+        self.head = (self.head + n) & self.mask();
+        self.len -= n;
+    }
+
     /// The items, oldest first.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + ExactSizeIterator + '_ {
         (0..self.len).map(move |k| &self.buf[(self.head + k) & self.mask()])
@@ -198,5 +222,30 @@ mod tests {
             assert_eq!(r.pop_front(), Some(v));
         }
         assert!(r.is_empty() && r.pop_front().is_none() && r.front().is_none() && r.back().is_none());
+    }
+
+    #[test]
+    fn bisection_and_dropping_the_front_match_a_vecdeque_across_the_wrap() {
+        let mut r = Ring::default();
+        let mut d = VecDeque::new();
+        // Sorted items (ends of transmission never decrease), with repeats, pushed and
+        // dropped so that the ring's head wraps around many times.
+        let mut v = 0u64;
+        for step in 0..5_000u64 {
+            v += step % 3;
+            r.push_back(v);
+            d.push_back(v);
+            if step % 7 == 0 {
+                let bound = v.saturating_sub(step % 11);
+                let k = r.partition_point(|&x| x <= bound);
+                assert_eq!(k, d.partition_point(|&x| x <= bound));
+                r.drop_front(k);
+                d.drain(..k);
+                assert!(r.iter().eq(d.iter()));
+            }
+        }
+        assert_eq!(r.partition_point(|_| true), r.len());
+        r.drop_front(usize::MAX);
+        assert!(r.is_empty() && r.partition_point(|_| true) == 0);
     }
 }

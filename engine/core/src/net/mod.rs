@@ -429,9 +429,15 @@ pub struct Link {
     late: BinaryHeap<Reverse<Late>>,
     /// Packets in the queue or on the wire, in order (arrival times never decrease).
     flying: Ring<Flight>,
-    /// (end of transmission, size) of packets that went on to the next link without a
-    /// far-end event here: they count in the queue until their transmission ends.
-    passed: Ring<(Ns, u32)>,
+    /// (end of transmission, bytes passed so far including this packet) of packets that
+    /// went on to the next link without a far-end event here: they count in the queue until
+    /// their transmission ends. Ends never decrease (FIFO service), so the packets gone by a
+    /// time are found by bisection and their bytes by one subtraction (`forget`).
+    passed: Ring<(Ns, u64)>,
+    /// Bytes of all packets ever passed (the running total `passed` records).
+    passed_in: u64,
+    /// Bytes of the passed packets no longer counted.
+    passed_out: u64,
     /// The latest entry, checked in debug builds: entries never go back in time, early
     /// ones included.
     #[cfg(debug_assertions)]
@@ -470,6 +476,8 @@ impl Link {
             late: BinaryHeap::new(),
             flying: Ring::default(),
             passed: Ring::default(),
+            passed_in: 0,
+            passed_out: 0,
             #[cfg(debug_assertions)]
             last_entry: 0,
             departed: 0,
@@ -493,22 +501,16 @@ impl Link {
                 _ => None,
             };
             let passed = match self.passed.front() {
-                Some(&(done, size)) if done <= now => Some((done, size)),
+                Some(&(done, total)) if done <= now => Some((done, (total - self.passed_out) as u32)),
                 _ => None,
             };
             let (done, size) = match (wire, passed) {
-                (Some(w), Some(p)) if p.0 < w.0 => {
-                    self.passed.pop_front();
-                    p
-                }
+                (Some(w), Some(p)) if p.0 < w.0 => self.pop_passed(p),
                 (Some(w), _) => {
                     self.departed += 1;
                     w
                 }
-                (None, Some(p)) => {
-                    self.passed.pop_front();
-                    p
-                }
+                (None, Some(p)) => self.pop_passed(p),
                 (None, None) => break,
             };
             self.bytes_in_system -= size as u64;
@@ -529,13 +531,20 @@ impl Link {
             self.bytes_in_system -= f.pkt.size as u64;
             self.departed += 1;
         }
-        while let Some(&(done, size)) = self.passed.front() {
-            if done > now {
-                break;
-            }
-            self.bytes_in_system -= size as u64;
-            self.passed.pop_front();
+        let gone = self.passed.partition_point(|&(done, _)| done <= now);
+        if gone > 0 {
+            let total = self.passed[gone - 1].1;
+            self.bytes_in_system -= total - self.passed_out;
+            self.passed_out = total;
+            self.passed.drop_front(gone);
         }
+    }
+
+    /// The first passed packet, `p` = (its end of transmission, its size), leaves the count.
+    fn pop_passed(&mut self, p: (Ns, u32)) -> (Ns, u32) {
+        self.passed.pop_front();
+        self.passed_out += p.1 as u64;
+        p
     }
 
     /// Packets currently in the system (exact after `drain(now)`; an untraced link drains
@@ -710,7 +719,7 @@ impl Link {
         }
         let start = self.busy_until.max(now);
         if self.tx_cache.0 != size || self.tx_cache.1 != self.bandwidth {
-            self.tx_cache = (size, self.bandwidth, tx_time(size as u64, self.bandwidth));
+            self.refresh_tx(size);
         }
         let done = start + self.tx_cache.2;
         self.busy_until = done;
@@ -719,6 +728,14 @@ impl Link {
         let arrival = (done + self.delay).max(self.last_arrival);
         self.last_arrival = arrival;
         (done, arrival)
+    }
+
+    /// A packet of another size, or a new rate: its serialisation time. Out of line, so
+    /// that the hot path does not prepare the division's operands for every packet.
+    #[cold]
+    #[inline(never)]
+    fn refresh_tx(&mut self, size: u32) {
+        self.tx_cache = (size, self.bandwidth, tx_time(size as u64, self.bandwidth));
     }
 
     /// The transmission time of the packet `serve` took last (its start is its end minus
@@ -736,9 +753,10 @@ impl Link {
 
     /// A served packet goes on to the next link without a far-end event here: it counts in
     /// the queue until `done`.
-    #[inline]
+    #[inline(always)]
     pub fn pass(&mut self, now: Ns, done: Ns, size: u32) {
-        self.passed.push_back((done, size));
+        self.passed_in += size as u64;
+        self.passed.push_back((done, self.passed_in));
         self.trace_entry(now);
     }
 
