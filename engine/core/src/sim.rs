@@ -510,14 +510,21 @@ impl Simulation {
 
     /// After the sender's own event: once a write would change something again, the next
     /// write is queued as an event.
-    #[inline]
+    #[inline(always)]
     fn resume_writes(&mut self, i: usize) {
         if let Some(at) = self.held[i] {
             if !self.senders[i].write_changes_nothing() {
-                self.held[i] = None;
-                self.world.schedule(at, Event::AppWrite { flow: i as u32 });
+                self.queue_write(i, at);
             }
         }
+    }
+
+    /// The held write at `at` becomes an event again (out of line: most ACKs keep it held).
+    #[cold]
+    #[inline(never)]
+    fn queue_write(&mut self, i: usize, at: Ns) {
+        self.held[i] = None;
+        self.world.schedule(at, Event::AppWrite { flow: i as u32 });
     }
 
     /// Stamps flow `i`'s decisions made in this event with the time: each endpoint keeps
