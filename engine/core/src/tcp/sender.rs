@@ -13,10 +13,10 @@ use crate::event::Event;
 use crate::explain::Rule;
 use crate::net::AckOptions;
 use crate::net::{Fate, Packet, PktKind};
+use crate::ring::Ring;
 use crate::scenario::FlowCfg;
 use crate::time::Ns;
 use crate::trace::{EventKind, FlowState};
-use crate::ring::Ring;
 
 /// Most segments one pass of the send loop sends (see `Sender::send_loop`). Found by the
 /// fuzzing driver: with 1-byte segments and a 1 MiB receiver window, a sender without slow
