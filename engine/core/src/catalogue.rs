@@ -496,10 +496,10 @@ pub fn apply(flow: &mut Value, alg: &Algorithm) {
 /// entry names (the segment size, a preset's own choices) stay.
 pub fn switch_to(flow: &mut Value, alg: &Algorithm) {
     if let Some(old) = find(identify(flow)).or_else(|| nearest(flow)) {
-        let defaults = crate::schema::flow_defaults();
+        let defaults = crate::schema::flow_defaults_ref();
         for (p, _) in old.settings {
             if alg.settings.iter().all(|(q, _)| q != p) {
-                if let Some(d) = crate::scenario::get_path(&defaults, p) {
+                if let Some(d) = crate::scenario::get_path(defaults, p) {
                     crate::scenario::set_dotted(flow, p, d.clone());
                 }
             }

@@ -373,8 +373,13 @@ pub(super) fn merge_over_defaults(user: &Value) -> Result<(Value, Vec<Problem>),
         )]);
     };
     let mut problems = Vec::new();
-    let mut top = obj.clone();
-    let flows_user = top.remove("flows");
+    // Everything but the flows (copied without them: a scenario's flows are most of it).
+    let top: Map<String, Value> = obj
+        .iter()
+        .filter(|(k, _)| k.as_str() != "flows")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let flows_user = obj.get("flows");
     let mut merged = schema::scenario_defaults();
     merge_known(&mut merged, &Value::Object(top), "", &mut problems);
     if let Some(fu) = flows_user {

@@ -72,8 +72,8 @@ pub fn run_value(base: &Value, name: &str) -> Value {
     let Some(entry) = catalogue::find(name) else {
         return base.clone();
     };
-    let defaults = crate::schema::flow_defaults();
-    let default_of = |k: &str| crate::scenario::get_path(&defaults, k).cloned().unwrap_or(Value::Null);
+    let defaults = crate::schema::flow_defaults_ref();
+    let default_of = |k: &str| crate::scenario::get_path(defaults, k).cloned().unwrap_or(Value::Null);
     let mut out = base.clone();
     if !out.is_object() {
         out = Value::Object(Map::new());

@@ -681,27 +681,42 @@ pub fn default_value(p: &ParamDef) -> Value {
     }
 }
 
-/// Defaults of one flow, as a JSON object (the `flows[].` parameters).
+/// Defaults of one flow, as a JSON object (the `flows[].` parameters): a copy of
+/// [`flow_defaults_ref`], for a caller that changes it (every scenario read merges over one).
 pub fn flow_defaults() -> Value {
-    let mut obj = Value::Object(Map::new());
-    for p in params() {
-        if let Some(rest) = p.path.strip_prefix("flows[].") {
-            crate::scenario::set_dotted(&mut obj, rest, default_value(p));
-        }
-    }
-    obj
+    flow_defaults_ref().clone()
 }
 
-/// The complete default scenario as JSON: one flow with every default.
-pub fn scenario_defaults() -> Value {
-    let mut obj = Value::Object(Map::new());
-    for p in params() {
-        if !p.path.starts_with("flows[].") {
-            crate::scenario::set_dotted(&mut obj, p.path, default_value(p));
+/// Defaults of one flow, built once from the parameter table, for a caller that only reads
+/// them (a rename looking up the defaults it restores).
+pub fn flow_defaults_ref() -> &'static Value {
+    static FLOW: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    FLOW.get_or_init(|| {
+        let mut obj = Value::Object(Map::new());
+        for p in params() {
+            if let Some(rest) = p.path.strip_prefix("flows[].") {
+                crate::scenario::set_dotted(&mut obj, rest, default_value(p));
+            }
         }
-    }
-    obj["flows"] = Value::Array(vec![flow_defaults()]);
-    obj
+        obj
+    })
+}
+
+/// The complete default scenario as JSON: one flow with every default (built once, as
+/// [`flow_defaults`]).
+pub fn scenario_defaults() -> Value {
+    static ALL: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut obj = Value::Object(Map::new());
+        for p in params() {
+            if !p.path.starts_with("flows[].") {
+                crate::scenario::set_dotted(&mut obj, p.path, default_value(p));
+            }
+        }
+        obj["flows"] = Value::Array(vec![flow_defaults()]);
+        obj
+    })
+    .clone()
 }
 
 mod applies;
