@@ -101,6 +101,21 @@ impl Tracker {
     /// retransmissions this arrival shows to be spurious, lowest attempt first.
     #[inline]
     pub fn arrived(&mut self, seg: u32, attempt: u32, out: &mut Vec<Spurious>) {
+        // The common case first: the oldest segment's only copy, an original, arrives (it
+        // resolves the segment, which is forgotten at once; nothing was spurious).
+        if seg == self.base && attempt == 1 {
+            if let Some(&Copies {
+                sent: 1,
+                arrived: 0,
+                in_network: 1,
+                ..
+            }) = self.segs.front()
+            {
+                self.segs.pop_front();
+                self.base += 1;
+                return self.forget();
+            }
+        }
         let Some(c) = self.get(seg) else {
             return;
         };
