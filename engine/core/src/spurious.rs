@@ -183,6 +183,29 @@ mod tests {
     }
 
     #[test]
+    fn originals_arriving_in_order_are_forgotten_one_by_one_and_a_later_gap_still_counts() {
+        let mut t = Tracker::default();
+        for seg in 1..=4 {
+            t.sent(seg as u64 * 100, 100, seg, 1);
+        }
+        for seg in 1..=2 {
+            assert!(arrive(&mut t, seg, 1).is_empty());
+            assert_eq!((t.base, t.segs.len()), (seg + 1, (4 - seg) as usize));
+        }
+        // Segment 4 arrives before 3 (not the oldest: the general path), then 3 resolves both.
+        assert!(arrive(&mut t, 4, 1).is_empty());
+        assert_eq!((t.base, t.segs.len()), (3, 2));
+        assert!(arrive(&mut t, 3, 1).is_empty());
+        assert!(t.segs.is_empty() && t.base == 5 && t.count == 0);
+        // A resend of 5 sent before its original arrived: the original is then spurious-free
+        // but the resend is spurious (the general path, two copies in the network).
+        t.sent(500, 100, 5, 1);
+        t.sent(500, 100, 5, 2);
+        assert_eq!(arrive(&mut t, 5, 1), vec![2]);
+        assert_eq!(t.count, 1);
+    }
+
+    #[test]
     fn a_resend_after_the_original_arrived_is_spurious_at_once() {
         let mut t = Tracker::default();
         t.sent(0, 100, 1, 1);
