@@ -4,6 +4,9 @@ use cwndlab_core::{presets, scenario::Scenario, sim::Simulation};
 fn main() {
     let name = std::env::args().nth(1).unwrap_or("netsim-newreno".into());
     let runs: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(30);
+    // `digest` as a third argument: each run also computes its trace digest, as the page's
+    // runs and `scripts/wasm-speed.mjs` do (for a like-for-like native/wasm ratio).
+    let digest = std::env::args().nth(3).is_some_and(|a| a == "digest");
     let s = if name.ends_with(".json") {
         let text = std::fs::read_to_string(&name).expect("readable scenario file");
         Scenario::from_json_str(&text).expect("valid")
@@ -16,6 +19,9 @@ fn main() {
         let t0 = std::time::Instant::now();
         let mut sim = Simulation::new(&s);
         sim.run_to_end();
+        if digest {
+            std::hint::black_box(sim.digest());
+        }
         best = best.min(t0.elapsed().as_secs_f64());
         pk = sim.packets();
     }
