@@ -386,7 +386,7 @@ pub(super) fn merge_over_defaults(user: &Value) -> Result<(Value, Vec<Problem>),
         match fu.as_array() {
             None => problems.push(Problem::new(
                 "flows",
-                format!("= {fu} is {}; expected a list of flows", type_name(&fu)),
+                format!("= {fu} is {}; expected a list of flows", type_name(fu)),
             )),
             Some(list) => {
                 let flow_defaults = schema::flow_defaults();
