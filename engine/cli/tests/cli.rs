@@ -3,16 +3,8 @@
 
 use std::process::{Command, Output};
 
-fn cwndlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cwndlab"))
-        .args(args)
-        .output()
-        .expect("run cwndlab")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod common;
+use common::{cwndlab, stdout};
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

@@ -1,18 +1,10 @@
 //! `cwndlab exercise --unit`: the sheet's windows in the reader's unit first, the other in
 //! brackets; the same questions whatever the unit; a bad unit named with the allowed ones.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn cwndlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cwndlab"))
-        .args(args)
-        .output()
-        .expect("run cwndlab")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod common;
+use common::{cwndlab, stdout};
 
 fn answers(unit: Option<&str>) -> Vec<(String, String)> {
     let mut args = vec![
@@ -79,29 +71,13 @@ fn a_bad_unit_is_named_with_the_allowed_ones_and_the_textbook_model_counts_segme
         "{err}"
     );
     assert!(!err.contains("panicked"), "{err}");
-    let t = cwndlab(&[
-        "exercise",
-        "--preset",
-        "textbook-reno",
-        "--textbook",
-        "kurose_ross",
-        "--unit",
-        "bytes",
-    ]);
+    let t = textbook_sheet(&["--unit", "bytes"]);
     assert!(!t.status.success());
     let err = String::from_utf8_lossy(&t.stderr);
     assert!(err.contains("--unit bytes") && err.contains("segments"), "{err}");
     // In segments it is the textbook sheet as without --unit.
-    let a = cwndlab(&["exercise", "--preset", "textbook-reno", "--textbook", "kurose_ross"]);
-    let b = cwndlab(&[
-        "exercise",
-        "--preset",
-        "textbook-reno",
-        "--textbook",
-        "kurose_ross",
-        "--unit",
-        "segments",
-    ]);
+    let a = textbook_sheet(&[]);
+    let b = textbook_sheet(&["--unit", "segments"]);
     assert!(a.status.success() && b.status.success());
     let strip = |o: &Output| {
         stdout(o)
@@ -111,4 +87,11 @@ fn a_bad_unit_is_named_with_the_allowed_ones_and_the_textbook_model_counts_segme
             .join("\n")
     };
     assert_eq!(strip(&a), strip(&b));
+}
+
+/// `cwndlab exercise` on textbook-reno in the Kurose & Ross round model, with `extra`.
+fn textbook_sheet(extra: &[&str]) -> Output {
+    let mut args = vec!["exercise", "--preset", "textbook-reno", "--textbook", "kurose_ross"];
+    args.extend_from_slice(extra);
+    cwndlab(&args)
 }
