@@ -303,13 +303,24 @@ pub fn check_series(i: usize, f: &FlowCfg, rows: &[(Ns, FlowState)]) -> Result<(
         floor = floor.min(f.tcp.initial_ssthresh);
     }
     let top = cwnd_ceiling(f);
+    // PRR with the conservative bound (RFC 6937 §3, PRR-CRB) sets cwnd = pipe + sndcnt with
+    // sndcnt ≤ prr_delivered − prr_out: once the pipe is empty and everything delivered in
+    // recovery has been matched by a send, it sends nothing and the window is below a
+    // segment (zero) until the retransmission timer ends the recovery. Packet conservation
+    // taken literally; the slow-start bound always lets a segment out.
+    let crb = f.sack.enabled && f.sack.budget == crate::scenario::RecoveryBudget::PrrCrb;
     let mut last_t = 0;
     for &(t, r) in rows {
         ensure!(t >= last_t, "flow {i}: series row at t={t} ns after one at {last_t} ns");
         last_t = t;
-        ensure!(r.cwnd >= mss, "flow {i} t={t} ns: cwnd {} < 1 SMSS ({mss})", r.cwnd);
+        let conserving = crb && r.phase == crate::tcp::cc::Phase::FastRecovery as u8;
         ensure!(
-            r.inflated >= mss,
+            r.cwnd >= mss || conserving,
+            "flow {i} t={t} ns: cwnd {} < 1 SMSS ({mss})",
+            r.cwnd
+        );
+        ensure!(
+            r.inflated >= mss || conserving,
             "flow {i} t={t} ns: window in force {} < 1 SMSS ({mss})",
             r.inflated
         );

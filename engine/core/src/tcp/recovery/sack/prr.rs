@@ -113,4 +113,20 @@ mod tests {
         assert_eq!((a.sndcnt, b.sndcnt), (4 * S, 3 * S));
         assert!(!a.proportional);
     }
+
+    /// The case the property tests found (seed 387576): recovery began with the fast
+    /// retransmit (prr_out 618 B); the ACK that delivers it (DeliveredData 618 B) also shows
+    /// the next segment lost, so pipe is 0 B with ssthresh 1236 B. The conservative bound is
+    /// prr_delivered − prr_out = 0: nothing may be sent and cwnd = pipe + sndcnt = 0 until the
+    /// timer. The slow-start bound lets max(0, 618) + 618 = 1236 B out.
+    #[test]
+    fn the_conservative_bound_sends_nothing_once_the_pipe_is_empty_and_sends_match_deliveries() {
+        let mut p = Prr::start(2472);
+        p.sent(618);
+        let mut q = p;
+        let crb = p.on_ack(618, 0, 1236, 618, true);
+        assert_eq!((crb.proportional, crb.limit, crb.sndcnt), (false, 0, 0));
+        let ssrb = q.on_ack(618, 0, 1236, 618, false);
+        assert_eq!((ssrb.limit, ssrb.sndcnt), (1236, 1236));
+    }
 }
