@@ -79,6 +79,7 @@ pub mod thin;
 pub mod throughput;
 pub mod time;
 pub mod trace;
+pub mod wide;
 
 pub use scenario::{Problem, Scenario};
 pub use sim::Simulation;

@@ -144,12 +144,14 @@ impl Tracker {
         Spurious { seq, len, seg, attempt }
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     fn get(&mut self, seg: u32) -> Option<&mut Copies> {
         let i = seg.checked_sub(self.base)? as usize;
         self.segs.get_mut(i)
     }
 
     /// Drops resolved segments from the front.
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     fn forget(&mut self) {
         while let Some(c) = self.segs.front() {
             if c.arrived == 0 || c.in_network > 0 {

@@ -512,6 +512,7 @@ impl FlowSeries {
     }
 
     /// Adds the time since the last integration to the cwnd integrals.
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     pub fn integrate_to(&mut self, now: Ns) {
         (self.cwnd_area, self.cwnd_sq_area, self.area_time) = self.integrals_to(now);
         self.last_t = now;
@@ -519,14 +520,16 @@ impl FlowSeries {
 
     /// (∫cwnd dt, ∫cwnd² dt, ∫dt) up to `now`, the last row's cwnd held since the last
     /// integration. Exact integers, so integrating in any number of steps gives the same sums.
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     fn integrals_to(&self, now: Ns) -> (u128, u128, u128) {
         let (area, sq, time) = (self.cwnd_area, self.cwnd_sq_area, self.area_time);
         let Some(last) = self.last else {
             return (area, sq, time);
         };
-        let dt = now.saturating_sub(self.last_t) as u128;
-        let c = last.cwnd as u128;
-        (area + c * dt, sq + c * c * dt, time + dt)
+        let dt = now.saturating_sub(self.last_t);
+        let c = last.cwnd;
+        use crate::wide::{mul, square_mul};
+        (area + mul(c, dt), sq + square_mul(c, dt), time + dt as u128)
     }
 
     /// Time-weighted mean cwnd (bytes) and its coefficient of variation over the flow's
@@ -788,6 +791,7 @@ pub struct Stream {
 impl Stream {
     /// Takes a row: true if the caller should store it.
     #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     pub fn take<R: DigestRow>(&mut self, row: &R) -> bool {
         if !self.drop {
             return true;
@@ -816,6 +820,7 @@ impl Default for Digest {
 impl Digest {
     /// Mixes in one 64-bit word.
     #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     pub fn word(&mut self, w: u64) {
         let x = (self.0 ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         self.0 = x ^ (x >> 29);
@@ -823,6 +828,7 @@ impl Digest {
 
     /// Mixes in a list of words.
     #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     pub fn words(&mut self, ws: &[u64]) {
         for &w in ws {
             self.word(w);

@@ -13,6 +13,17 @@ const VALIDATION_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden
 const RECOVERY_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/recovery-digests.json");
 const DECISIONS_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/decision-digests.json");
 const COMPARISONS_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/comparison-digests.json");
+const SUMMARIES_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/summary-digests.json");
+
+/// FNV-1a (64 bits) of a summary's JSON text: engine/wasm/tests/determinism.mjs hashes the
+/// wasm build's `summary_json()` the same way (the summary's integer sums take other
+/// arithmetic in WebAssembly, `wide.rs`, and must give the same numbers).
+fn fnv1a(text: &str) -> String {
+    let h = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{h:016x}")
+}
 
 fn check_or_update(file: &str, now: &BTreeMap<String, String>) {
     if std::env::var_os("CWNDLAB_UPDATE_GOLDEN").is_some() {
@@ -32,10 +43,12 @@ fn every_preset_matches_its_golden_digest() {
     let mut now = BTreeMap::new();
     let mut validation = BTreeMap::new();
     let mut recovery = BTreeMap::new();
+    let mut summaries = BTreeMap::new();
     for p in presets::all() {
         let mut sim = Simulation::new(&p.scenario().expect("valid preset"));
         sim.run_to_end();
         now.insert(p.name.clone(), format!("{:016x}", sim.digest()));
+        summaries.insert(p.name.clone(), fnv1a(&serde_json::to_string(&sim.summary()).unwrap()));
         if let Some(v) = sim.validation_digest() {
             validation.insert(p.name.clone(), format!("{v:016x}"));
         }
@@ -46,6 +59,7 @@ fn every_preset_matches_its_golden_digest() {
     check_or_update(FILE, &now);
     check_or_update(VALIDATION_FILE, &validation);
     check_or_update(RECOVERY_FILE, &recovery);
+    check_or_update(SUMMARIES_FILE, &summaries);
 }
 
 /// The explained decisions of every preset (`Simulation::decisions_digest`), checked against

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// Each module's layer, lowest first. A module is a top-level module of the crate, or for
 /// `tcp`, one of its children (`tcp::cc` counts as one, its settings files apart).
 const LAYERS: &[(&str, &[&str])] = &[
-    ("base", &["time", "rng", "ring", "event"]),
+    ("base", &["time", "rng", "ring", "wide", "event"]),
     // The settings read one another: the schema lists the catalogue's names, the
     // catalogue's entries are settings, the scenario checks against both, and a
     // mechanism's settings file names its choices for all of them.

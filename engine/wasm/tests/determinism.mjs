@@ -22,6 +22,13 @@ const goldenComparisons = JSON.parse(
   readFileSync(join(root, 'engine/core/tests/golden/comparison-digests.json'), 'utf8'),
 );
 const goldenDecisions = JSON.parse(readFileSync(join(root, 'engine/core/tests/golden/decision-digests.json'), 'utf8'));
+const goldenSummaries = JSON.parse(readFileSync(join(root, 'engine/core/tests/golden/summary-digests.json'), 'utf8'));
+/** FNV-1a (64 bits) of a text's UTF-8 bytes, as engine/core/tests/golden.rs hashes the summary. */
+const fnv1a = (text) => {
+  let h = 0xcbf29ce484222325n;
+  for (const b of Buffer.from(text, 'utf8')) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h.toString(16).padStart(16, '0');
+};
 // The lite build (PKG_DIR web/src/engine/pkg/lite) has neither the tables nor the exporter:
 // its presets and catalogue come from the full build's tables.json.
 const tables = wasm.presets_json
@@ -35,6 +42,7 @@ for (const p of presets) {
   const d = sim.digest();
   const v = sim.validation_digest();
   const r = sim.recovery_digest();
+  const summary = fnv1a(sim.summary_json());
   sim.free();
   if (d !== golden[p.name]) {
     failures++;
@@ -43,6 +51,10 @@ for (const p of presets) {
   if (v !== (goldenValidation[p.name] ?? '')) {
     failures++;
     console.error(`MISMATCH ${p.name} (window validation): wasm ${v}, native ${goldenValidation[p.name]}`);
+  }
+  if (summary !== goldenSummaries[p.name]) {
+    failures++;
+    console.error(`MISMATCH ${p.name} (summary): wasm ${summary}, native ${goldenSummaries[p.name]}`);
   }
   if (r !== (goldenRecovery[p.name] ?? '')) {
     failures++;
@@ -190,5 +202,5 @@ const missing = Object.keys(golden).filter((n) => !presets.some((p) => p.name ==
 for (const n of missing) console.error(`MISSING in wasm presets: ${n}`);
 if (failures || missing.length || presets.length === 0) process.exit(1);
 console.log(
-  `native == wasm: ${presets.length} preset digests identical, ${comparisons} lesson comparison runs, ${Object.keys(goldenValidation).length} window-validation digests, ${Object.keys(goldenRecovery).length} SACK-recovery digests, ${presets.length} explained-decision digests, and ${exportFiles} exported files byte for byte`,
+  `native == wasm: ${presets.length} preset digests and summaries identical, ${comparisons} lesson comparison runs, ${Object.keys(goldenValidation).length} window-validation digests, ${Object.keys(goldenRecovery).length} SACK-recovery digests, ${presets.length} explained-decision digests, and ${exportFiles} exported files byte for byte`,
 );

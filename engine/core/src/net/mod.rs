@@ -304,6 +304,7 @@ pub struct QueueSeries {
 }
 
 impl QueueSeries {
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     pub(crate) fn push(&mut self, now: Ns, packets: usize, bytes: u64) {
         let row = (now, packets as u32, bytes);
         if self.stream.take(&row) {
@@ -541,6 +542,7 @@ impl Link {
     }
 
     /// The first passed packet, `p` = (its end of transmission, its size), leaves the count.
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     fn pop_passed(&mut self, p: (Ns, u32)) -> (Ns, u32) {
         self.passed.pop_front();
         self.passed_out += p.1 as u64;

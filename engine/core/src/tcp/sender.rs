@@ -285,6 +285,7 @@ impl Sender {
 
     /// The next segment the send loop considers: (length, whether it is a resend), or None
     /// when nothing waits.
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     fn next_segment(&self) -> Option<(u64, bool)> {
         if self.snd_nxt < self.snd_max {
             return Some((self.segs[self.nxt_idx as usize].len as u64, true));
@@ -318,6 +319,7 @@ impl Sender {
 
     /// Sets the timer to expire at `at`. Only an earlier deadline needs a new queue entry;
     /// a later one is picked up when the pending entry fires.
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     fn arm_rto(&mut self, w: &mut impl Env, at: Ns) {
         self.rto_deadline = Some(at);
         if self.rto_event.is_none_or(|e| e > at) {
@@ -509,6 +511,7 @@ impl Sender {
     }
 
     /// Whether a segment of `len` bytes may leave now, or which window is full.
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     fn window_allows(&self, len: u64, resend: bool) -> Result<(), Full> {
         let extra = if resend {
             0
@@ -520,6 +523,7 @@ impl Sender {
 
     /// Whether a segment of `len` bytes fits the windows with `extra` segments allowed
     /// beyond the window in force.
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     fn window_fits(&self, len: u64, extra: u64) -> Result<(), Full> {
         let after = self.snd_nxt + len - self.snd_una;
         if after > self.rwnd {

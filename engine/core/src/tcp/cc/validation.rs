@@ -99,6 +99,7 @@ impl Validation {
     }
 
     /// RFC 7661 §4.3: no growth in the non-validated phase unless cwnd-limited.
+    #[cfg_attr(target_arch = "wasm32", inline(always))]
     pub(super) fn allows_growth(&self, cc: &Cc, before: Flight) -> bool {
         match self {
             // Cwnd-limited means against cwnd itself: a sender held back by the receiver's
