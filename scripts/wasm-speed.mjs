@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The engine's speed in WebAssembly (Node's V8, the page's engine): times whole runs of the
 // default scenario and of the netsim-newreno preset at 200 s through a wasm-bindgen
-// package, to compare builds (opt-level, wasm-opt). Prints the median and minimum of each.
-// Measures only. Usage: node scripts/wasm-speed.mjs [PKG_DIR ...] [--reps N]
+// package, and a slider step's engine work as the page does it (the scenario validated,
+// then the default comparison's runs built by `Runs`, each run to its end with its summary
+// and digest), to compare builds (opt-level, wasm-opt, inlining). Prints the median and
+// minimum of each. Measures only. Usage: node scripts/wasm-speed.mjs [PKG_DIR ...] [--reps N]
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,9 +18,16 @@ const tables = JSON.parse(readFileSync(join(root, 'web/src/engine/pkg/tables.jso
 const netsim = structuredClone(tables.presets.find((p) => p.name === 'netsim-newreno').scenario);
 netsim.duration = 200;
 const cases = { default: tables.defaultScenario, 'netsim-newreno 200 s': netsim };
+// A step of the bottleneck's bandwidth slider, compared as the page compares by default:
+// the first group of the catalogue (web/src/scenario/algorithms.ts, DEFAULT_SELECTION).
+const stepScenario = structuredClone(tables.defaultScenario);
+stepScenario.network.bottleneck.bandwidth = 12_000_000;
+const stepJson = JSON.stringify(stepScenario);
+const compared = tables.catalogue.filter((e) => e.group === tables.catalogue[0].group).map((e) => e.name);
+const median = (times) => times.sort((a, b) => a - b)[times.length >> 1];
 
 for (const dir of dirs.map((d) => resolve(d))) {
-  const { initSync, Sim } = await import(join(dir, 'cwndlab_wasm.js') + `?${dir}`);
+  const { initSync, Sim, Runs, validate_json } = await import(join(dir, 'cwndlab_wasm.js') + `?${dir}`);
   initSync({ module: readFileSync(join(dir, 'cwndlab_wasm_bg.wasm')) });
   const cells = [];
   for (const [name, scenario] of Object.entries(cases)) {
@@ -33,8 +42,28 @@ for (const dir of dirs.map((d) => resolve(d))) {
       sim.free();
       if (i > 0) times.push(performance.now() - t0); // the first run warms up
     }
-    times.sort((a, b) => a - b);
-    cells.push(`${name}: median ${times[times.length >> 1].toFixed(1)} ms, min ${times[0].toFixed(1)} ms (${digest})`);
+    cells.push(`${name}: median ${median(times).toFixed(1)} ms, min ${times[0].toFixed(1)} ms (${digest})`);
   }
+  const step = () => {
+    validate_json(stepJson);
+    const runs = new Runs(stepJson);
+    for (const name of compared) {
+      const sim = runs.sim(name);
+      sim.run_to_end();
+      sim.summary_json();
+      sim.digest();
+      sim.free();
+    }
+    runs.free();
+  };
+  const times = [];
+  for (let i = 0; i < 10 * reps + 5; i++) {
+    const t0 = performance.now();
+    step();
+    if (i >= 5) times.push(performance.now() - t0); // five steps warm up
+  }
+  cells.push(
+    `slider step (${compared.length} runs: ${compared.join(', ')}): median ${median(times).toFixed(2)} ms, min ${times[0].toFixed(2)} ms`,
+  );
   console.log(`${dir}\n  ${cells.join('\n  ')}`);
 }

@@ -5,7 +5,10 @@ fn main() {
     let name = std::env::args().nth(1).unwrap_or("netsim-newreno".into());
     let runs: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(30);
     // `digest` as a third argument: each run also computes its trace digest, as the page's
-    // runs and `scripts/wasm-speed.mjs` do (for a like-for-like native/wasm ratio).
+    // runs and `scripts/wasm-speed.mjs` do (for a like-for-like native/wasm ratio). Such a
+    // run keeps its whole trace; with glibc's defaults each run then faults its memory in
+    // again, which the wasm module (keeping its memory) does not: set GLIBC_TUNABLES as
+    // docs/performance.md says ("Third round") for the like-for-like figure.
     let digest = std::env::args().nth(3).is_some_and(|a| a == "digest");
     let s = if name.ends_with(".json") {
         let text = std::fs::read_to_string(&name).expect("readable scenario file");
