@@ -497,28 +497,41 @@ impl Link {
             return self.forget(now);
         }
         loop {
-            let wire = match self.flying.get(self.departed) {
-                Some(f) if f.done <= now => Some((f.done, f.pkt.size)),
-                _ => None,
+            // The passed packets that end before the wire's next departure (by `now`) leave
+            // first, in a run; a tie goes to the wire.
+            let wire = self.flying.get(self.departed).map(|f| (f.done, f.pkt.size));
+            let bound = match wire {
+                Some((done, _)) => done.checked_sub(1).map(|b| b.min(now)),
+                None => Some(now),
             };
-            let passed = match self.passed.front() {
-                Some(&(done, total)) if done <= now => Some((done, (total - self.passed_out) as u32)),
-                _ => None,
-            };
-            let (done, size) = match (wire, passed) {
-                (Some(w), Some(p)) if p.0 < w.0 => self.pop_passed(p),
-                (Some(w), _) => {
-                    self.departed += 1;
-                    w
+            if let Some(bound) = bound {
+                while let Some(&(done, total)) = self.passed.front() {
+                    if done > bound {
+                        break;
+                    }
+                    self.passed.pop_front();
+                    self.bytes_in_system -= total - self.passed_out;
+                    self.passed_out = total;
+                    self.trace_departure(done);
                 }
-                (None, Some(p)) => self.pop_passed(p),
-                (None, None) => break,
-            };
-            self.bytes_in_system -= size as u64;
-            let n = self.occupancy();
-            if let Some(s) = self.series.as_mut() {
-                s.push(done, n, self.bytes_in_system);
             }
+            match wire {
+                Some((done, size)) if done <= now => {
+                    self.departed += 1;
+                    self.bytes_in_system -= size as u64;
+                    self.trace_departure(done);
+                }
+                _ => break,
+            }
+        }
+    }
+
+    /// A departure at `done` (the counts already updated): its row.
+    #[inline(always)]
+    fn trace_departure(&mut self, done: Ns) {
+        let n = self.occupancy();
+        if let Some(s) = self.series.as_mut() {
+            s.push(done, n, self.bytes_in_system);
         }
     }
 
@@ -539,14 +552,6 @@ impl Link {
             self.passed_out = total;
             self.passed.drop_front(gone);
         }
-    }
-
-    /// The first passed packet, `p` = (its end of transmission, its size), leaves the count.
-    #[cfg_attr(target_arch = "wasm32", inline(always))]
-    fn pop_passed(&mut self, p: (Ns, u32)) -> (Ns, u32) {
-        self.passed.pop_front();
-        self.passed_out += p.1 as u64;
-        p
     }
 
     /// Packets currently in the system (exact after `drain(now)`; an untraced link drains
