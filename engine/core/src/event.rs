@@ -74,7 +74,6 @@ const STEPS: usize = 4;
 impl EventQueue {
     /// Schedules `event` at `time`.
     #[inline]
-    #[cfg_attr(target_arch = "wasm32", inline(always))]
     pub fn push(&mut self, time: Ns, event: Event) {
         let key = ((time as u128) << 64) | self.next_seq as u128;
         self.next_seq += 1;

@@ -791,7 +791,6 @@ pub struct Stream {
 impl Stream {
     /// Takes a row: true if the caller should store it.
     #[inline]
-    #[cfg_attr(target_arch = "wasm32", inline(always))]
     pub fn take<R: DigestRow>(&mut self, row: &R) -> bool {
         if !self.drop {
             return true;
@@ -820,7 +819,6 @@ impl Default for Digest {
 impl Digest {
     /// Mixes in one 64-bit word.
     #[inline]
-    #[cfg_attr(target_arch = "wasm32", inline(always))]
     pub fn word(&mut self, w: u64) {
         let x = (self.0 ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         self.0 = x ^ (x >> 29);
@@ -828,7 +826,6 @@ impl Digest {
 
     /// Mixes in a list of words.
     #[inline]
-    #[cfg_attr(target_arch = "wasm32", inline(always))]
     pub fn words(&mut self, ws: &[u64]) {
         for &w in ws {
             self.word(w);
