@@ -510,8 +510,7 @@ impl Link {
                         break;
                     }
                     self.passed.pop_front();
-                    self.bytes_in_system -= total - self.passed_out;
-                    self.passed_out = total;
+                    self.passed_gone(total);
                     self.trace_departure(done);
                 }
             }
@@ -547,11 +546,16 @@ impl Link {
         }
         let gone = self.passed.partition_point(|&(done, _)| done <= now);
         if gone > 0 {
-            let total = self.passed[gone - 1].1;
-            self.bytes_in_system -= total - self.passed_out;
-            self.passed_out = total;
+            self.passed_gone(self.passed[gone - 1].1);
             self.passed.drop_front(gone);
         }
+    }
+
+    /// The passed packets up to the one whose running total is `total` leave the count.
+    #[inline(always)]
+    fn passed_gone(&mut self, total: u64) {
+        self.bytes_in_system -= total - self.passed_out;
+        self.passed_out = total;
     }
 
     /// Packets currently in the system (exact after `drain(now)`; an untraced link drains
