@@ -221,6 +221,11 @@ impl LinkLoss {
         l
     }
 
+    /// Whether no packet can be lost (the model is `none`).
+    pub fn is_none(&self) -> bool {
+        matches!(self.model, LossModel::None)
+    }
+
     /// Changes the loss model (timeline).
     pub fn set_model(&mut self, m: LossModel) {
         self.model = m;
@@ -747,6 +752,12 @@ impl Link {
     #[inline(never)]
     fn refresh_tx(&mut self, size: u32) {
         self.tx_cache = (size, self.bandwidth, tx_time(size as u64, self.bandwidth));
+    }
+
+    /// Whether the link is a drop-tail FIFO and nothing else: no scheduler or discipline,
+    /// no random or scripted loss, no delay variation (what an access link always is).
+    pub fn is_plain_fifo(&self) -> bool {
+        !self.serves && !self.scripted && self.variation == 0 && self.loss.is_none()
     }
 
     /// The transmission time of the packet `serve` took last (its start is its end minus

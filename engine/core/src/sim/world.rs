@@ -82,30 +82,48 @@ impl World {
         let mut admitted = false;
         loop {
             let link = &mut self.links[link_id as usize];
-            if link.serves {
-                debug_assert_eq!(at, self.now, "a scheduled or managed link takes no early entry");
-                if link.qdisc.is_some() {
-                    return self.offer_managed(link_id, pkt);
+            let (done, arrival) = if link_id >= flow_base(0) {
+                // An access link: a drop-tail FIFO and nothing else (`Simulation::new` builds
+                // it without loss, scripted drops, delay variation or a scheduler, and no
+                // setting adds one later), so a packet's fate is decided elsewhere: at the
+                // bottleneck, or Ok for one that an endpoint sent. Three tests a hop fewer.
+                debug_assert!(link.is_plain_fifo() && pkt.fate == Fate::Ok, "{}", link.name);
+                if !admitted && !link.admits(at, pkt.size) {
+                    return self.tail_drop(pkt);
                 }
-                return self.offer_scheduled(link_id, pkt);
-            }
-            // The fate is a pure function of the packet: deciding it before admission changes
-            // nothing for a packet the queue then refuses.
-            pkt.fate = fate(link, &self.scripted, self.seed, link_id, &pkt);
-            if !admitted && !link.admits(at, pkt.size) {
-                return self.tail_drop(pkt);
-            }
-            let (done, arrival) = link.serve(at, pkt.size);
-            if let Some(c) = self.capture.as_deref_mut() {
-                c.starts(link_id, done - link.last_service_time(), &pkt, &self.sacks);
-            }
-            if link_id == 0 && pkt.kind == PktKind::Data {
-                // Its transmission starts at done − its service time; it entered at `at`.
-                self.qdelay[pkt.flow as usize].add(done - link.last_service_time() - at);
-            }
-            if link.variation != 0 {
-                return self.hold_varied(link_id, at, done, pkt);
-            }
+                let (done, arrival) = link.serve(at, pkt.size);
+                if let Some(c) = self.capture.as_deref_mut() {
+                    c.starts(link_id, done - link.last_service_time(), &pkt, &self.sacks);
+                }
+                (done, arrival)
+            } else {
+                if link.serves {
+                    debug_assert_eq!(at, self.now, "a scheduled or managed link takes no early entry");
+                    if link.qdisc.is_some() {
+                        return self.offer_managed(link_id, pkt);
+                    }
+                    return self.offer_scheduled(link_id, pkt);
+                }
+                // The fate is a pure function of the packet: deciding it before admission
+                // changes nothing for a packet the queue then refuses.
+                pkt.fate = fate(link, &self.scripted, self.seed, link_id, &pkt);
+                if !admitted && !link.admits(at, pkt.size) {
+                    return self.tail_drop(pkt);
+                }
+                let (done, arrival) = link.serve(at, pkt.size);
+                if let Some(c) = self.capture.as_deref_mut() {
+                    c.starts(link_id, done - link.last_service_time(), &pkt, &self.sacks);
+                }
+                if link_id == 0 && pkt.kind == PktKind::Data {
+                    // Its transmission starts at done − its service time; it entered at `at`.
+                    self.qdelay[pkt.flow as usize].add(done - link.last_service_time() - at);
+                }
+                if link.variation != 0 {
+                    return self.hold_varied(link_id, at, done, pkt);
+                }
+                (done, arrival)
+            };
+            let link = &self.links[link_id as usize];
             let next = if pkt.fate != Fate::Ok || pkt.kind == PktKind::Udp {
                 None
             } else {
