@@ -197,6 +197,22 @@ pub struct LinkLoss {
     /// (flow, kind) of the last draw and the hash of the prefix continued by them: a link
     /// carries one flow's data or ACKs in long runs.
     flow_prefix: Option<(u32, PktKind, u64)>,
+    /// What the last draw needed, kept for the next one: a link carries one flow's data
+    /// (or its ACKs), all of one size, in long runs.
+    last: Option<LastDraw>,
+}
+
+/// The key of a draw apart from the packet's own words, with its threshold and the hash of
+/// (seed, link, flow, kind).
+#[derive(Clone, Copy, Debug)]
+struct LastDraw {
+    seed: u64,
+    link: u32,
+    flow: u32,
+    kind: PktKind,
+    size: u32,
+    threshold: Threshold,
+    prefix: u64,
 }
 
 impl LinkLoss {
@@ -209,6 +225,7 @@ impl LinkLoss {
             cache: [(0, Threshold::NEVER); 2],
             prefix: None,
             flow_prefix: None,
+            last: None,
         }
     }
 
@@ -229,17 +246,20 @@ impl LinkLoss {
     /// Changes the loss model (timeline).
     pub fn set_model(&mut self, m: LossModel) {
         self.model = m;
+        self.last = None;
     }
 
     /// Changes the BER (timeline).
     pub fn set_ber(&mut self, ber: f64) {
         self.ber = ber;
         self.cache = [(0, Threshold::NEVER); 2];
+        self.last = None;
     }
 
     /// Changes the per-packet probability (timeline).
     pub fn set_probability(&mut self, p: f64) {
         self.bernoulli = Threshold::from_probability(p);
+        self.last = None;
     }
 
     fn threshold(&mut self, size: u32) -> Threshold {
@@ -265,21 +285,52 @@ impl LinkLoss {
     }
 
     fn draw(&mut self, seed: u64, link: u32, pkt: &Packet) -> bool {
-        let t = self.threshold(pkt.size);
+        let (t, prefix) = match self.last {
+            Some(l)
+                if l.size == pkt.size
+                    && l.flow == pkt.flow
+                    && l.kind == pkt.kind
+                    && l.seed == seed
+                    && l.link == link =>
+            {
+                (l.threshold, l.prefix)
+            }
+            _ => self.prepare(seed, link, pkt),
+        };
         if t.is_never() {
             return false;
         }
         // The draw hashes (seed, link, flow, kind, seq, segment, attempt).
-        let prefix = match (self.prefix, self.flow_prefix) {
-            (Some((s, l, _)), Some((f, k, h))) if s == seed && l == link && f == pkt.flow && k == pkt.kind => h,
-            _ => self.flow_prefix(seed, link, pkt),
-        };
         let draw = hash_more(prefix, &[pkt.seq, pkt.seg as u64, pkt.tx as u64]);
         t.hit(draw)
     }
 
-    /// The hash of (seed, link, flow, kind) for `pkt`'s draw, kept for the next draws.
+    /// The threshold and the prefix hash of a draw for another flow, kind or size than the
+    /// last one, kept for the next draws.
     #[inline(never)]
+    fn prepare(&mut self, seed: u64, link: u32, pkt: &Packet) -> (Threshold, u64) {
+        let threshold = self.threshold(pkt.size);
+        let prefix = match self.flow_prefix {
+            Some((f, k, h))
+                if self.prefix.is_some_and(|(s, l, _)| s == seed && l == link) && f == pkt.flow && k == pkt.kind =>
+            {
+                h
+            }
+            _ => self.flow_prefix(seed, link, pkt),
+        };
+        self.last = Some(LastDraw {
+            seed,
+            link,
+            flow: pkt.flow,
+            kind: pkt.kind,
+            size: pkt.size,
+            threshold,
+            prefix,
+        });
+        (threshold, prefix)
+    }
+
+    /// The hash of (seed, link, flow, kind) for `pkt`'s draw, kept for the next draws.
     fn flow_prefix(&mut self, seed: u64, link: u32, pkt: &Packet) -> u64 {
         let prefix = match self.prefix {
             Some((s, l, h)) if s == seed && l == link => h,
