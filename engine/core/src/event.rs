@@ -84,6 +84,11 @@ impl EventQueue {
     fn insert(&mut self, key: u128, event: Event) {
         let entry = Entry { key, event };
         let v = &mut self.sorted;
+        // Most often it runs before every pending event: it goes last, nothing moves.
+        if v.last().is_none_or(|e| e.key > key) {
+            v.push(entry);
+            return;
+        }
         let len = v.len();
         v.push(entry);
         // Step back over the entries that run before this one (smaller keys), moving each
