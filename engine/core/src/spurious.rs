@@ -41,13 +41,28 @@ pub struct Spurious {
     pub attempt: u32,
 }
 
+/// A segment sent once, neither arrived nor lost yet: what most segments in flight are.
+/// Its first byte and length are not kept: only a retransmission's report needs them, and
+/// the retransmission's `sent` sets them.
+const PRISTINE: Copies = Copies {
+    seq: 0,
+    len: 0,
+    sent: 1,
+    arrived: 0,
+    in_network: 1,
+};
+
 /// One flow's tracker.
 #[derive(Clone, Debug, Default)]
 pub struct Tracker {
     /// Segment number of `segs[0]`.
     base: u32,
-    /// Segments from `base` on.
+    /// Segments from `base` on, up to the first of the `pristine` ones.
     segs: Ring<Copies>,
+    /// Segments after those in `segs` that are all [`PRISTINE`]: counted, not stored, until
+    /// one of them changes (`materialize`). While nothing is retransmitted or lost, `segs`
+    /// stays empty and a segment costs a count up when sent and down when it arrives.
+    pristine: u32,
     /// Spurious retransmissions found so far.
     pub count: u64,
 }
@@ -60,24 +75,19 @@ impl Tracker {
             // Forgotten: the receiver has it and no copy is in the network.
             return (attempt > 1).then(|| self.found(seq, len, seg, attempt));
         }
-        if self.segs.is_empty() {
+        if self.segs.is_empty() && self.pristine == 0 {
             // Segments are numbered in sending order: everything below a first send or a
             // new segment after a quiet spell is resolved (or the SYN, never tracked).
             self.base = seg;
         }
         let i = (seg - self.base) as usize;
-        if i == self.segs.len() {
+        if i == self.tracked() && attempt == 1 {
             // The common case: a new segment, next in line.
-            self.segs.push_back(Copies {
-                seq,
-                len,
-                sent: attempt,
-                arrived: 0,
-                in_network: 1,
-            });
+            self.pristine += 1;
             return None;
         }
-        if i > self.segs.len() {
+        self.materialize(i);
+        if i >= self.segs.len() {
             self.segs.resize(i + 1, Copies::default());
         }
         let c = &mut self.segs[i];
@@ -104,6 +114,13 @@ impl Tracker {
         // The common case first: the oldest segment's only copy, an original, arrives (it
         // resolves the segment, which is forgotten at once; nothing was spurious).
         if seg == self.base && attempt == 1 {
+            if self.segs.is_empty() {
+                if self.pristine > 0 {
+                    self.pristine -= 1;
+                    self.base += 1;
+                }
+                return;
+            }
             if let Some(&Copies {
                 sent: 1,
                 arrived: 0,
@@ -147,7 +164,34 @@ impl Tracker {
     #[cfg_attr(target_arch = "wasm32", inline(always))]
     fn get(&mut self, seg: u32) -> Option<&mut Copies> {
         let i = seg.checked_sub(self.base)? as usize;
+        if i >= self.segs.len() {
+            if i >= self.tracked() {
+                return None;
+            }
+            self.materialize(i);
+        }
         self.segs.get_mut(i)
+    }
+
+    /// Segments tracked from `base` on, stored or pristine.
+    #[inline]
+    fn tracked(&self) -> usize {
+        self.segs.len() + self.pristine as usize
+    }
+
+    /// Stores the pristine segments up to index `i` (all of them when `i` is past them), so
+    /// that segment `base + i` can change.
+    #[cold]
+    #[inline(never)]
+    fn materialize(&mut self, i: usize) {
+        if i < self.segs.len() {
+            return;
+        }
+        let n = (i + 1 - self.segs.len()).min(self.pristine as usize);
+        for _ in 0..n {
+            self.segs.push_back(PRISTINE);
+        }
+        self.pristine -= n as u32;
     }
 
     /// Drops resolved segments from the front.
@@ -181,7 +225,7 @@ mod tests {
         assert_eq!(t.sent(0, 100, 1, 2), None);
         assert!(arrive(&mut t, 1, 2).is_empty());
         assert_eq!(t.count, 0);
-        assert!(t.segs.is_empty(), "resolved and forgotten");
+        assert!((t.tracked() == 0), "resolved and forgotten");
     }
 
     #[test]
@@ -192,13 +236,13 @@ mod tests {
         }
         for seg in 1..=2 {
             assert!(arrive(&mut t, seg, 1).is_empty());
-            assert_eq!((t.base, t.segs.len()), (seg + 1, (4 - seg) as usize));
+            assert_eq!((t.base, t.tracked()), (seg + 1, (4 - seg) as usize));
         }
         // Segment 4 arrives before 3 (not the oldest: the general path), then 3 resolves both.
         assert!(arrive(&mut t, 4, 1).is_empty());
-        assert_eq!((t.base, t.segs.len()), (3, 2));
+        assert_eq!((t.base, t.tracked()), (3, 2));
         assert!(arrive(&mut t, 3, 1).is_empty());
-        assert!(t.segs.is_empty() && t.base == 5 && t.count == 0);
+        assert!((t.tracked() == 0) && t.base == 5 && t.count == 0);
         // A resend of 5 sent before its original arrived: the original is then spurious-free
         // but the resend is spurious (the general path, two copies in the network).
         t.sent(500, 100, 5, 1);
@@ -214,7 +258,7 @@ mod tests {
         t.sent(100, 100, 2, 1);
         assert!(arrive(&mut t, 1, 1).is_empty());
         // Segment 1 is forgotten (arrived, nothing in flight); segment 2 is still out.
-        assert_eq!((t.base, t.segs.len()), (2, 1));
+        assert_eq!((t.base, t.tracked()), (2, 1));
         assert_eq!(t.sent(0, 100, 1, 2).map(|s| s.attempt), Some(2));
         // Segment 2's original arrives after its resend was sent: the resend was spurious.
         assert_eq!(t.sent(100, 100, 2, 2), None);
@@ -236,6 +280,43 @@ mod tests {
         assert_eq!(arrive(&mut t, 1, 1), vec![2]);
         assert!(arrive(&mut t, 1, 3).is_empty());
         assert_eq!(t.count, 2);
-        assert!(t.segs.is_empty());
+        assert!((t.tracked() == 0));
+    }
+    #[test]
+    fn pristine_segments_are_counted_until_one_changes_then_stored_with_the_same_verdicts() {
+        let mut t = Tracker::default();
+        for seg in 1..=5 {
+            assert_eq!(t.sent(seg as u64 * 100, 100, seg, 1), None);
+        }
+        assert_eq!((t.segs.len(), t.pristine), (0, 5), "counted, not stored");
+        // Segment 3 is lost: segments 1 to 3 are stored, 4 and 5 stay counted.
+        t.lost(3);
+        assert_eq!((t.segs.len(), t.pristine), (3, 2));
+        assert_eq!(t.sent(300, 100, 3, 2), None, "a resend of a lost segment");
+        for seg in [1, 2, 4, 5] {
+            assert!(arrive(&mut t, seg, 1).is_empty());
+        }
+        assert_eq!((t.base, t.tracked()), (3, 3), "3 still missing, 4 and 5 kept behind it");
+        assert!(arrive(&mut t, 3, 2).is_empty());
+        assert_eq!((t.base, t.tracked(), t.count), (6, 0, 0));
+        // A resend of a pristine segment whose original then arrives: spurious, reported
+        // with the resend's bytes.
+        t.sent(600, 100, 6, 1);
+        t.sent(700, 60, 7, 1);
+        assert_eq!(t.sent(700, 60, 7, 2), None);
+        let mut out = vec![];
+        t.arrived(7, 1, &mut out);
+        assert_eq!(
+            out,
+            vec![Spurious {
+                seq: 700,
+                len: 60,
+                seg: 7,
+                attempt: 2
+            }]
+        );
+        assert!(arrive(&mut t, 6, 1).is_empty());
+        assert!(arrive(&mut t, 7, 2).is_empty());
+        assert_eq!((t.tracked(), t.count), (0, 1));
     }
 }
