@@ -86,9 +86,12 @@ impl Tracker {
             self.pristine += 1;
             return None;
         }
-        self.materialize(i);
         if i >= self.segs.len() {
-            self.segs.resize(i + 1, Copies::default());
+            self.materialize(i);
+            if i >= self.segs.len() {
+                // Past every segment tracked: the ones between were never sent.
+                self.segs.resize(i + 1, Copies::default());
+            }
         }
         let c = &mut self.segs[i];
         c.seq = seq;
@@ -180,13 +183,10 @@ impl Tracker {
     }
 
     /// Stores the pristine segments up to index `i` (all of them when `i` is past them), so
-    /// that segment `base + i` can change.
+    /// that segment `base + i` can change; `i` is past the stored ones.
     #[cold]
     #[inline(never)]
     fn materialize(&mut self, i: usize) {
-        if i < self.segs.len() {
-            return;
-        }
         let n = (i + 1 - self.segs.len()).min(self.pristine as usize);
         for _ in 0..n {
             self.segs.push_back(PRISTINE);
@@ -225,7 +225,7 @@ mod tests {
         assert_eq!(t.sent(0, 100, 1, 2), None);
         assert!(arrive(&mut t, 1, 2).is_empty());
         assert_eq!(t.count, 0);
-        assert!((t.tracked() == 0), "resolved and forgotten");
+        assert_eq!(t.tracked(), 0, "resolved and forgotten");
     }
 
     #[test]
@@ -242,7 +242,7 @@ mod tests {
         assert!(arrive(&mut t, 4, 1).is_empty());
         assert_eq!((t.base, t.tracked()), (3, 2));
         assert!(arrive(&mut t, 3, 1).is_empty());
-        assert!((t.tracked() == 0) && t.base == 5 && t.count == 0);
+        assert!(t.tracked() == 0 && t.base == 5 && t.count == 0);
         // A resend of 5 sent before its original arrived: the original is then spurious-free
         // but the resend is spurious (the general path, two copies in the network).
         t.sent(500, 100, 5, 1);
@@ -280,8 +280,9 @@ mod tests {
         assert_eq!(arrive(&mut t, 1, 1), vec![2]);
         assert!(arrive(&mut t, 1, 3).is_empty());
         assert_eq!(t.count, 2);
-        assert!((t.tracked() == 0));
+        assert_eq!(t.tracked(), 0);
     }
+
     #[test]
     fn pristine_segments_are_counted_until_one_changes_then_stored_with_the_same_verdicts() {
         let mut t = Tracker::default();

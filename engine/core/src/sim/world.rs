@@ -123,7 +123,6 @@ impl World {
                 }
                 (done, arrival)
             };
-            let link = &self.links[link_id as usize];
             let next = if pkt.fate != Fate::Ok || pkt.kind == PktKind::Udp {
                 None
             } else {
