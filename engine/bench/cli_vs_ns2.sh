@@ -7,7 +7,10 @@
 #
 # Needs Debian's hyperfine and ns2 packages (apt-get install hyperfine ns2) and a Rust
 # toolchain; it builds the CLI in release mode first, and also profile-guided
-# (build_pgo.sh, about three minutes; PGO=0 skips it) to time both builds next to ns-2.
+# (build_pgo.sh, about three minutes; PGO=0 skips it) and, on an x86_64 glibc host,
+# statically linked (about five minutes the first time, in target/static; STATIC=0 skips
+# it: such a binary starts as fast as /bin/true, docs/performance.md "Fourth round") to
+# time every build next to ns-2.
 # Timings depend on the machine and its load: run it on an otherwise idle machine and
 # quote its output, not old numbers.
 set -euo pipefail
@@ -22,6 +25,14 @@ if [ "${PGO:-1}" != 0 ]; then
 else
   P=""
 fi
+S=""
+host="$(rustc -vV | sed -n 's/^host: //p')"
+if [ "${STATIC:-1}" != 0 ] && [ "$host" = x86_64-unknown-linux-gnu ]; then
+  # crt-static needs an explicit --target (proc-macro crates cannot be linked statically).
+  RUSTFLAGS="-C target-feature=+crt-static" CARGO_TARGET_DIR="$PWD/target/static" \
+    cargo build --release -q -p cwndlab-cli --target "$host"
+  S="$PWD/target/static/$host/release/cwndlab"
+fi
 NS2="$PWD/bench/ns2/netsim.tcl"
 RUNS="${RUNS:-20}"
 tmp="$(mktemp -d)"
@@ -30,12 +41,13 @@ echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo
 echo "== 200 s NetSim run, summary only (whole process): release build, with the trace digest"
-echo "   (--digest), profile-guided build (if built), ns-2"
+echo "   (--digest), profile-guided build (if built), statically linked build (if built), ns-2"
 hyperfine -N --warmup 3 --runs "$RUNS" \
   "$C run --preset netsim-newreno --duration 200 --format json" \
   "$C run --preset netsim-newreno --duration 200 --format json --digest" \
   ${P:+"$P run --preset netsim-newreno --duration 200 --format json"} \
   ${P:+"$P run --preset netsim-newreno --duration 200 --format json --digest"} \
+  ${S:+"$S run --preset netsim-newreno --duration 200 --format json"} \
   "ns $NS2 200"
 
 if command -v valgrind >/dev/null; then
