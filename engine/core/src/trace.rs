@@ -504,10 +504,17 @@ impl FlowSeries {
     pub fn record_cwnd(&mut self, now: Ns, cwnd: u64) {
         if self.last.is_none_or(|l| l.cwnd != cwnd) {
             self.integrate_to(now);
-            self.last = Some(FlowState {
-                cwnd,
-                ..FlowState::default()
-            });
+            // Only cwnd is read from here on (the integrals); the other columns keep
+            // whatever they held.
+            match self.last.as_mut() {
+                Some(l) => l.cwnd = cwnd,
+                None => {
+                    self.last = Some(FlowState {
+                        cwnd,
+                        ..FlowState::default()
+                    })
+                }
+            }
         }
     }
 
