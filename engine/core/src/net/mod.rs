@@ -194,9 +194,6 @@ pub struct LinkLoss {
     cache: [(u32, Threshold); 2],
     /// (seed, link) and the hash of that prefix of every draw's words.
     prefix: Option<(u64, u32, u64)>,
-    /// (flow, kind) of the last draw and the hash of the prefix continued by them: a link
-    /// carries one flow's data or ACKs in long runs.
-    flow_prefix: Option<(u32, PktKind, u64)>,
     /// What the last draw needed, kept for the next one: a link carries one flow's data
     /// (or its ACKs), all of one size, in long runs.
     last: Option<LastDraw>,
@@ -224,7 +221,6 @@ impl LinkLoss {
             bernoulli: Threshold::NEVER,
             cache: [(0, Threshold::NEVER); 2],
             prefix: None,
-            flow_prefix: None,
             last: None,
         }
     }
@@ -306,16 +302,13 @@ impl LinkLoss {
     }
 
     /// The threshold and the prefix hash of a draw for another flow, kind or size than the
-    /// last one, kept for the next draws.
+    /// last one, kept for the next draws (the last draw's hash again when only the size
+    /// changed).
     #[inline(never)]
     fn prepare(&mut self, seed: u64, link: u32, pkt: &Packet) -> (Threshold, u64) {
         let threshold = self.threshold(pkt.size);
-        let prefix = match self.flow_prefix {
-            Some((f, k, h))
-                if self.prefix.is_some_and(|(s, l, _)| s == seed && l == link) && f == pkt.flow && k == pkt.kind =>
-            {
-                h
-            }
+        let prefix = match self.last {
+            Some(l) if l.flow == pkt.flow && l.kind == pkt.kind && l.seed == seed && l.link == link => l.prefix,
             _ => self.flow_prefix(seed, link, pkt),
         };
         self.last = Some(LastDraw {
@@ -330,7 +323,7 @@ impl LinkLoss {
         (threshold, prefix)
     }
 
-    /// The hash of (seed, link, flow, kind) for `pkt`'s draw, kept for the next draws.
+    /// The hash of (seed, link, flow, kind) for `pkt`'s draw.
     fn flow_prefix(&mut self, seed: u64, link: u32, pkt: &Packet) -> u64 {
         let prefix = match self.prefix {
             Some((s, l, h)) if s == seed && l == link => h,
@@ -340,9 +333,7 @@ impl LinkLoss {
                 h
             }
         };
-        let h = hash_more(prefix, &[pkt.flow as u64, pkt.kind as u64]);
-        self.flow_prefix = Some((pkt.flow, pkt.kind, h));
-        h
+        hash_more(prefix, &[pkt.flow as u64, pkt.kind as u64])
     }
 }
 
