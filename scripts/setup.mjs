@@ -246,7 +246,7 @@ export function splitTables({
     if (p.steps?.length) steps[p.name] = p.steps;
   }
   for (const e of catalogue)
-    placed('a catalogue entry', e, ['name', 'label', 'group', 'description', 'settings', 'machine']);
+    placed('a catalogue entry', e, ['name', 'label', 'group', 'description', 'settings', 'rules', 'machine']);
   placed('the rules table', rules, ['rules', 'kinds', 'glossary', 'units']);
   return {
     tables: {
@@ -269,12 +269,13 @@ export function splitTables({
         return stop;
       }),
       codes,
-      catalogue: catalogue.map(({ name, label, group, description, settings }) => ({
+      catalogue: catalogue.map(({ name, label, group, description, settings, rules }) => ({
         name,
         label,
         group,
         description,
         settings,
+        rules,
       })),
       glossary: rules.glossary,
       // The units windows can be shown in (the page's unit choice, `unit=`), the default first.

@@ -67,6 +67,16 @@ pub struct Algorithm {
 /// The name of "no catalogue entry".
 pub const CUSTOM: &str = "custom";
 
+impl Algorithm {
+    /// Whether the entry is an operating system's sender (a profile: one implementation's
+    /// timers, counters, units and defaults, the Linux, FreeBSD and 4.3BSD entries) rather
+    /// than an algorithm. A profile has no rules of its own ([`rules`]): its settings describe
+    /// the sender a scenario is about, so a comparison keeps them (docs/algorithms.md).
+    pub fn is_profile(&self) -> bool {
+        matches!(self.group, PROFILES | BEFORE_1988)
+    }
+}
+
 use SettingValue::{Bool, Int, Num, Str};
 
 const CLASSIC: &str = "Classic loss recovery";
@@ -567,6 +577,49 @@ fn index() -> &'static Index {
     })
 }
 
+/// The position of an entry in the catalogue.
+fn position(alg: &Algorithm) -> usize {
+    CATALOGUE
+        .iter()
+        .position(|a| a.name == alg.name)
+        .expect("a catalogue entry")
+}
+
+/// An entry's rules: its settings whose value differs from the schema's default (CUBIC's
+/// congestion avoidance, ssthresh rule and full-ACK choice; DCTCP's ECN), as (path, value);
+/// none for a profile ([`Algorithm::is_profile`]). What a flow must carry in full for a
+/// comparison to take the entry's settings off it ([`carried`]).
+pub fn rules(alg: &Algorithm) -> Vec<(&'static str, Value)> {
+    if alg.is_profile() {
+        return Vec::new();
+    }
+    let ix = index();
+    ix.entries[position(alg)]
+        .iter()
+        .filter(|(_, _, apart)| *apart)
+        .map(|(i, want, _)| (ix.paths[*i], want.clone()))
+        .collect()
+}
+
+/// The algorithms whose rules a flow object (as a scenario holds it, partial or complete)
+/// carries in full: every entry, profiles aside, that has rules and whose every rule the flow
+/// has. A compared run of another entry takes their settings back to the defaults
+/// (`scenario::runs::run_value`), so that a changed CUBIC (C = 0.2, `custom`) compared with
+/// Reno gives Reno, not Reno's variant on CUBIC's congestion avoidance.
+pub fn carried(flow: &Value) -> Vec<&'static Algorithm> {
+    let ix = index();
+    let vals = values(ix, flow);
+    CATALOGUE
+        .iter()
+        .enumerate()
+        .filter(|(k, a)| {
+            let mut rules = ix.entries[*k].iter().filter(|(_, _, apart)| *apart).peekable();
+            !a.is_profile() && rules.peek().is_some() && rules.all(|(i, want, _)| same(vals[*i], want))
+        })
+        .map(|(_, a)| a)
+        .collect()
+}
+
 /// A flow's values at the index's paths.
 fn values<'a>(ix: &Index, flow: &'a Value) -> Vec<Option<&'a Value>> {
     ix.paths.iter().map(|p| crate::scenario::get_path(flow, p)).collect()
@@ -696,6 +749,33 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}: {e:?}", a.name));
             assert_eq!(s.flows[0].algorithm, a.name);
         }
+    }
+
+    #[test]
+    fn an_algorithm_has_its_distinctive_settings_as_rules_and_a_profile_none() {
+        let names = |a: &str| rules(find(a).unwrap()).into_iter().map(|(p, _)| p).collect::<Vec<_>>();
+        assert_eq!(
+            names("cubic"),
+            ["cc.congestion_avoidance", "cc.ssthresh_rule", "cc.newreno_full_ack"]
+        );
+        assert_eq!(names("reno"), ["variant"]);
+        assert!(names("newreno").is_empty(), "NewReno is the defaults");
+        for a in CATALOGUE.iter().filter(|a| a.is_profile()) {
+            assert!(rules(a).is_empty(), "{}", a.name);
+        }
+        assert!(find("linux_3_15").unwrap().is_profile() && find("jacobson_88").unwrap().is_profile());
+        assert!(!find("cubic_linux_today").unwrap().is_profile());
+        // A flow carries an algorithm when it has every one of its rules: CUBIC with another
+        // C carries CUBIC (and nothing else: Linux's CUBIC has its own C among its rules);
+        // a Linux 3.15 flow carries none (a profile has no rules; the SACK entries' rules are
+        // the comparison's own selector keys).
+        let flow = |v: Value| Scenario::from_value(&json!({"flows": [v]})).unwrap().to_value()["flows"][0].clone();
+        let of = |v: Value| carried(&flow(v)).iter().map(|a| a.name).collect::<Vec<_>>();
+        assert_eq!(of(json!({"algorithm": "cubic", "cc": {"cubic_c": 0.2}})), ["cubic"]);
+        assert!(!of(json!({"algorithm": "linux_3_15"}))
+            .iter()
+            .any(|n| n.starts_with("linux")));
+        assert!(of(json!({"algorithm": "newreno", "cc": {"newreno_full_ack": "ssthresh"}})).is_empty());
     }
 
     #[test]

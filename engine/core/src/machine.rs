@@ -224,7 +224,8 @@ fn machine_of(name: &str) -> Value {
 }
 
 /// The catalogue as JSON: `[{name, label, group, description, settings: {path: value},
-/// machine}]`, `machine` the entry's states and transitions.
+/// rules: {path: value}, machine}]`, `rules` the settings that make the entry an algorithm
+/// (`catalogue::rules`: none for a profile), `machine` the entry's states and transitions.
 pub fn catalogue_json() -> Value {
     Value::Array(
         crate::catalogue::CATALOGUE
@@ -232,8 +233,12 @@ pub fn catalogue_json() -> Value {
             .map(|a| {
                 let settings: Map<String, Value> =
                     a.settings.iter().map(|(p, v)| (p.to_string(), v.to_json())).collect();
+                let rules: Map<String, Value> = crate::catalogue::rules(a)
+                    .into_iter()
+                    .map(|(p, v)| (p.to_string(), v))
+                    .collect();
                 json!({"name": a.name, "label": a.label, "group": a.group,
-                       "description": a.description, "settings": settings,
+                       "description": a.description, "settings": settings, "rules": rules,
                        "machine": machine_of(a.name)})
             })
             .collect(),

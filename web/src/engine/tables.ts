@@ -132,6 +132,11 @@ export interface CatalogueEntry {
   description: string;
   /** Flow settings it implies: path inside a flow (`cc.idle_policy`) → value. */
   settings: Record<string, JsonValue>;
+  /** Those of its settings that make it an algorithm (the ones that differ from the
+   *  defaults; none for an operating system's profile): a flow that has every one carries
+   *  the algorithm, and a comparison's run of another entry takes its settings off
+   *  (`carriedAlgorithms`, engine `catalogue::carried`). */
+  rules: Record<string, JsonValue>;
 }
 
 /** Event kinds and congestion-control phases by numeric code, and each table's columns in

@@ -7,7 +7,9 @@ import { engineWasm, realValidator } from '../test/wasm';
 import {
   ALGORITHM_NAMES,
   algorithmLabel,
+  carriedAlgorithms,
   CATALOGUE,
+  catalogueEntry,
   CONTROLLED_KEYS,
   CONTROLLED_PATHS,
   CUSTOM,
@@ -148,6 +150,38 @@ describe('the algorithm model', () => {
     expect(getAt(made, 'flows[0].cc.controller')).toBe('window');
   });
 
+  it('takes an algorithm’s rules off a custom base that carries them; a profile’s settings stay', () => {
+    // CUBIC with C = 0.2 is no entry (custom). Compared with Reno it gave Reno's variant on
+    // CUBIC's congestion avoidance, a run the engine itself named custom.
+    const changed = (name: string, key: string, value: number): Scenario =>
+      setAt(setAt(runScenario(base, name), `flows[0].${key}`, value), 'flows[0].algorithm', CUSTOM);
+    const cubic = changed('cubic', 'cc.cubic_c', 0.2);
+    expect(carriedAlgorithms(cubic).map((e) => e.name)).toEqual(['cubic']);
+    for (const [what, custom] of [
+      ['CUBIC with C = 0.2', cubic],
+      ['Binomial IIAD with α = 2', changed('binomial_iiad', 'cc.binomial_alpha', 2)],
+    ] as const) {
+      const v = validate(JSON.stringify(custom));
+      expect(v.ok && getAt(v.scenario, 'flows[0].algorithm'), what).toBe(CUSTOM);
+      for (const e of CATALOGUE) {
+        const run = validate(JSON.stringify(runScenario(custom, e.name)));
+        expect(run.ok && getAt(run.scenario, 'flows[0].algorithm'), `${e.name} on ${what}`).toBe(e.name);
+      }
+      expect(runScenario(custom, CUSTOM)).toBe(custom);
+    }
+    expect(getAt(runScenario(cubic, 'reno'), 'flows[0].cc.congestion_avoidance')).toBe(
+      requireSpec('flows[].cc.congestion_avoidance').default,
+    );
+    // A profile has no rules: a changed Linux 3.15 keeps its timers and initial window.
+    const linux = changed('linux_3_15', 'rto.min', 0.3);
+    expect(carriedAlgorithms(linux).some((e) => e.name.startsWith('linux'))).toBe(false);
+    for (const e of CATALOGUE.filter((c) => c.group === catalogueEntry('linux_3_15')?.group)) {
+      expect(e.rules, e.name).toEqual({});
+    }
+    expect(getAt(runScenario(linux, 'newreno'), 'flows[0].rto.min')).toBe(0.3);
+    expect(getAt(runScenario(linux, 'newreno'), 'flows[0].tcp.initial_window')).toBe(10);
+  });
+
   it('runs a catalogue name the same on a custom base; custom runs the base as it is', () => {
     const custom = setAt(setAt(base, 'flows[0].cc.idle_policy', 'rfc2861'), 'flows[0].variant', 'reno');
     expect(runScenario(custom, 'newreno')).toEqual(runScenario(base, 'newreno'));
@@ -218,9 +252,16 @@ describe('the algorithm model', () => {
         typeof named === 'string' && named !== requireSpec('flows[].algorithm').default
           ? CATALOGUE.find((e) => e.name === named)
           : undefined;
+      const carried = CATALOGUE.filter((e) => {
+        const rules = Object.entries(e.rules);
+        const has = ([k, v]: [string, unknown]) =>
+          JSON.stringify(getAt(scenario, `flows[0].${k}`)) === JSON.stringify(v);
+        return rules.length > 0 && rules.every(has);
+      });
       let s = setAt(scenario, 'flows[0].algorithm', requireSpec('flows[].algorithm').default);
       for (const k of common) s = setAt(s, `flows[0].${k}`, defaultOf(k));
       if (old) for (const k of Object.keys(old.settings)) s = setAt(s, `flows[0].${k}`, defaultOf(k));
+      for (const e of carried) for (const k of Object.keys(e.settings)) s = setAt(s, `flows[0].${k}`, defaultOf(k));
       for (const k of CONTROLLED_KEYS) s = setAt(s, `flows[0].${k}`, defaultOf(k));
       return s;
     };
@@ -240,6 +281,8 @@ describe('the algorithm model', () => {
       // Named after an entry whose settings it keeps, then one whose settings it changed.
       runScenario(base, 'cubic'),
       setAt(runScenario(base, 'cubic'), `flows[0].${Object.keys(cubic?.settings ?? {}).at(-1) ?? 'variant'}`, 'x'),
+      // Custom, carrying CUBIC's rules.
+      setAt(setAt(runScenario(base, 'cubic'), 'flows[0].cc.cubic_c', 0.2), 'flows[0].algorithm', CUSTOM),
     ];
     const scenarios = [tables.defaultScenario, base, ...tables.presets.map((p) => p.scenario), ...odd];
     let compared = 0;

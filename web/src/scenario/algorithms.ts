@@ -4,8 +4,9 @@
 // the settings each implies all come from the engine.
 //
 // A comparison runs the base scenario once per selected name. For a catalogue name, flow 0's
-// catalogue-controlled settings (every path some entry sets) go back to their defaults, then
-// the entry's settings are applied and `flows[0].algorithm` names it; for `custom`, the base
+// catalogue-controlled settings (every path some entry sets), and those of any algorithm
+// whose rules flow 0 carries (`carriedAlgorithms`), go back to their defaults, then the
+// entry's settings are applied and `flows[0].algorithm` names it; for `custom`, the base
 // scenario's flow 0 runs exactly as it is. The base scenario keeps those settings at their
 // defaults unless a preset or a link made flow 0 custom.
 import { tables, type CatalogueEntry, type Scenario } from '../engine/tables';
@@ -187,14 +188,30 @@ export function withDefaultAlgorithm(scenario: Scenario): Scenario {
   return defaulted(scenario).scenario;
 }
 
-/** `withDefaultAlgorithm(scenario)` as a writer on its flow 0 (for `runScenario`). */
+/** The catalogue entries whose rules flow `i` of a scenario carries in full (every setting
+ *  that makes the entry an algorithm, as the engine lists them: `rules`; a profile has none).
+ *  A flow that is CUBIC with another C carries CUBIC; the engine names it `custom`. The same
+ *  rule as the engine's `catalogue::carried`, from the engine's data; runs.test.ts checks
+ *  the runs made with it against the engine's. */
+export function carriedAlgorithms(scenario: Scenario, i = 0): CatalogueEntry[] {
+  return CATALOGUE.filter((e) => {
+    const rules = Object.entries(e.rules);
+    return rules.length > 0 && rules.every(([k, v]) => jsonEqual(getAt(scenario, `flows[${i}].${k}`), v));
+  });
+}
+
+/** `withDefaultAlgorithm(scenario)` as a writer on its flow 0 (for `runScenario`). A flow 0
+ *  that carries an algorithm's rules without its name (`custom`: CUBIC with C = 0.2) loses
+ *  that algorithm's settings too, so that a compared run is its entry, not the entry on
+ *  CUBIC's congestion avoidance; a profile's settings (timers, counters) stay. */
 function defaulted(scenario: Scenario): Flow0Writer {
   const named = getAt(scenario, 'flows[0].algorithm');
   const old = typeof named === 'string' && named !== algorithmSpec.default ? BY_NAME.get(named) : undefined;
+  const carried = carriedAlgorithms(scenario);
   const w = new Flow0Writer(scenario);
   w.put('algorithm', algorithmSpec.default);
   for (const k of COMMON_KEYS) w.put(k, defaultOf(k));
-  if (old) for (const k of Object.keys(old.settings)) w.put(k, defaultOf(k));
+  for (const e of old ? [old, ...carried] : carried) for (const k of Object.keys(e.settings)) w.put(k, defaultOf(k));
   for (const k of CONTROLLED_KEYS) w.put(k, defaultOf(k));
   return w;
 }

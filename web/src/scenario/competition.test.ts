@@ -18,6 +18,7 @@ import {
   toCompetition,
   withFlowAlgorithm,
 } from './competition';
+import { requireSpec } from './params';
 import { getAt, setAt } from './paths';
 import { defaultShareState, type ShareState } from './shareState';
 import { decodeShareState, encodeShareState } from './url';
@@ -180,6 +181,24 @@ describe('a flow’s algorithm and the two modes', () => {
     expect(flowBaseline('linux_3_15')).toEqual(
       flowsOf(withFlowAlgorithm({ flows: [flowsOf(base)[0] ?? {}] }, 0, 'linux_3_15'))[0],
     );
+  });
+
+  it('takes a custom flow’s algorithm rules away when it is given an entry', () => {
+    // Flow 1 is CUBIC with C = 0.2 (custom): made Reno, it is Reno, not Reno's variant on
+    // CUBIC's congestion avoidance; CUBIC's settings, C among them, go back to the defaults.
+    const base = decode('?v=3&mode=compete&flows=2').state.scenario;
+    const custom = setAt(
+      setAt(withFlowAlgorithm(base, 1, 'cubic'), 'flows[1].cc.cubic_c', 0.2),
+      'flows[1].algorithm',
+      CUSTOM,
+    );
+    const reno = withFlowAlgorithm(custom, 1, 'reno');
+    const cubic = catalogueEntry('cubic');
+    for (const k of Object.keys(cubic?.rules ?? {})) {
+      expect(getAt(reno, `flows[1].${k}`), k).toEqual(requireSpec(`flows[].${k}`).default);
+    }
+    expect(getAt(reno, 'flows[1].variant')).toBe('reno');
+    expect(flowsOf(reno)[1]).toEqual(flowsOf(withFlowAlgorithm(base, 1, 'reno'))[1]);
   });
 
   it('turns a comparison into one flow per algorithm, and back', () => {

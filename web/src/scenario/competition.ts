@@ -13,6 +13,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../lib/json';
 import { algStyle, styleAt, type AlgStyle } from '../lib/styles';
 import {
   algorithmLabel,
+  carriedAlgorithms,
   catalogueEntry,
   CONTROLLED_KEYS,
   CUSTOM,
@@ -86,12 +87,16 @@ function defaultOf(key: string): JsonValue {
   return requireSpec(`flows[].${key}`).default;
 }
 
-/** The paths inside a flow an algorithm choice owns when it replaces `previous`: every
- *  catalogue-controlled setting, and every setting the previous entry set (a sender
- *  profile's initial window goes back to the default when the flow becomes NewReno). */
-function ownedKeys(previous: AlgorithmName | null): string[] {
-  const prev = previous === null ? undefined : catalogueEntry(previous);
-  return [...new Set([...CONTROLLED_KEYS, ...Object.keys(prev?.settings ?? {})])];
+/** The paths inside flow `i` an algorithm choice owns when it replaces the flow's: every
+ *  catalogue-controlled setting, every setting the previous entry set (a sender profile's
+ *  initial window goes back to the default when the flow becomes NewReno), and every setting
+ *  of an algorithm whose rules the flow carries without its name (a custom flow that is CUBIC
+ *  with C = 0.2 becomes Reno, not Reno's variant on CUBIC's congestion avoidance;
+ *  `carriedAlgorithms`, as a comparison's runs do). */
+function ownedKeys(scenario: Scenario, i: number): string[] {
+  const prev = catalogueEntry(flowAlgorithm(scenario, i));
+  const carried = carriedAlgorithms(scenario, i).flatMap((e) => Object.keys(e.settings));
+  return [...new Set([...CONTROLLED_KEYS, ...Object.keys(prev?.settings ?? {}), ...carried])];
 }
 
 /**
@@ -104,7 +109,7 @@ export function withFlowAlgorithm(scenario: Scenario, i: number, name: Algorithm
   const entry = catalogueEntry(name);
   if (!entry) return setAt(scenario, `flows[${i}].algorithm`, CUSTOM);
   let s = scenario;
-  for (const k of ownedKeys(flowAlgorithm(scenario, i))) s = setAt(s, `flows[${i}].${k}`, defaultOf(k));
+  for (const k of ownedKeys(scenario, i)) s = setAt(s, `flows[${i}].${k}`, defaultOf(k));
   for (const [k, v] of Object.entries(entry.settings)) s = setAt(s, `flows[${i}].${k}`, structuredClone(v));
   return setAt(s, `flows[${i}].algorithm`, name);
 }

@@ -64,10 +64,11 @@ fn put(flow: &mut Value, key: &str, value: Value) {
 /// The scenario a run of catalogue entry `name` simulates on `base` (a scenario object,
 /// partial or complete, as the page holds it): flow 0's algorithm and the settings the
 /// algorithm choice owns go back to their defaults (and, when flow 0 names an entry, every
-/// setting of that entry: the comparison base of a preset, `base_value`), then `name`'s
-/// settings and name are written. Any other name (`custom`): `base` as it is. The result is
-/// checked where it is read (`Scenario::from_value`): an entry may not suit the path (BR-TCP
-/// without a reservation).
+/// setting of that entry: the comparison base of a preset, `base_value`; and every setting
+/// of an algorithm whose rules flow 0 carries in full, `catalogue::carried`: a `custom` base
+/// that is CUBIC with C = 0.2), then `name`'s settings and name are written. Any other
+/// name (`custom`): `base` as it is. The result is checked where it is read
+/// (`Scenario::from_value`): an entry may not suit the path (BR-TCP without a reservation).
 pub fn run_value(base: &Value, name: &str) -> Value {
     let Some(entry) = catalogue::find(name) else {
         return base.clone();
@@ -95,6 +96,9 @@ pub fn run_value(base: &Value, name: &str) -> Value {
     if !flow.is_object() {
         *flow = Value::Object(Map::new());
     }
+    // The algorithms whose rules the base carries in full (a changed CUBIC), read before
+    // anything is written: their settings go back to the defaults below.
+    let carried = catalogue::carried(flow);
     let default_name = default_of("algorithm");
     let old = flow
         .get("algorithm")
@@ -108,7 +112,11 @@ pub fn run_value(base: &Value, name: &str) -> Value {
     // A flow named after an entry loses all of that entry's settings, as a rename does
     // (`catalogue::switch_to`): a base made from a Linux or 4.3BSD profile keeps none of
     // its timers or counters under another name (the engine would name such a run `custom`).
-    if let Some(old) = old {
+    // A base that carries an algorithm's rules without its name (`custom`: CUBIC with C =
+    // 0.2) loses that algorithm's settings too, so each compared run is its entry, not the
+    // entry's variant on CUBIC's congestion avoidance; a profile's settings (timers,
+    // counters) stay, as every setting no algorithm owns does (`catalogue::rules`).
+    for old in old.into_iter().chain(carried) {
         for (k, _) in old.settings {
             put(flow, k, default_of(k));
         }
@@ -287,6 +295,62 @@ mod tests {
     fn custom_and_unknown_names_leave_the_scenario_as_it_is() {
         let base = json!({"flows": [{"variant": "reno", "cc": {"controller": "bbr"}}]});
         assert_eq!(run_value(&base, "custom"), base);
+    }
+
+    /// A `custom` base that carries an algorithm's rules (CUBIC with C = 0.2; Binomial IIAD
+    /// with α = 2) gives each compared entry its own rules: the Reno run is Reno (it was Reno's
+    /// variant on CUBIC's congestion avoidance, which the engine named `custom`), and the
+    /// custom run is the base as it is.
+    #[test]
+    fn a_changed_algorithm_base_gives_every_entry_its_own_rules() {
+        use crate::scenario::{CongAvoidRule, SsthreshRule};
+        let bases = [
+            json!({"flows": [{"algorithm": "cubic", "cc": {"cubic_c": 0.2}}]}),
+            json!({"flows": [{"algorithm": "binomial_iiad", "cc": {"binomial_alpha": 2}}]}),
+        ];
+        for base in bases {
+            let base = Scenario::from_value(&base).unwrap();
+            assert_eq!(base.flows[0].algorithm, catalogue::CUSTOM);
+            let base = base.to_value();
+            for e in CATALOGUE {
+                match Scenario::from_value(&run_value(&base, e.name)) {
+                    Ok(run) => assert_eq!(run.flows[0].algorithm, e.name, "{base}"),
+                    Err(_) => assert_eq!(e.name, "br_tcp", "{} refused", e.name),
+                }
+            }
+            let own = Scenario::from_value(&run_value(&base, "custom")).unwrap();
+            assert_eq!(own.to_value(), Scenario::from_value(&base).unwrap().to_value());
+        }
+        let base = json!({"flows": [{"algorithm": "cubic", "cc": {"cubic_c": 0.2}}]});
+        let reno = Scenario::from_value(&run_value(&base, "reno")).unwrap();
+        let d = Scenario::default();
+        assert_eq!(
+            reno.flows[0].cc.congestion_avoidance,
+            d.flows[0].cc.congestion_avoidance
+        );
+        assert_eq!(reno.flows[0].cc.ssthresh_rule, d.flows[0].cc.ssthresh_rule);
+        assert_ne!(reno.flows[0].cc.congestion_avoidance, CongAvoidRule::Cubic);
+        assert_ne!(reno.flows[0].cc.ssthresh_rule, SsthreshRule::Cubic);
+        // The CUBIC run is the catalogue's CUBIC (C = 0.4), not the base's changed one.
+        let cubic = Scenario::from_value(&run_value(&base, "cubic")).unwrap();
+        assert_eq!(cubic.flows[0].cc.cubic_c, 0.4);
+    }
+
+    /// A `custom` base made from an operating system's profile keeps the profile's settings
+    /// under every compared name: a profile has no rules (`catalogue::rules`), its timers and
+    /// counters are the sender the scenario is about (the CWV lessons' ns-2 timers).
+    #[test]
+    fn a_changed_profile_base_keeps_the_profile() {
+        let base = json!({"flows": [{"algorithm": "linux_3_15", "rto": {"min": 0.3}}]});
+        let base = Scenario::from_value(&base).unwrap();
+        assert_eq!(base.flows[0].algorithm, catalogue::CUSTOM);
+        let run = Scenario::from_value(&run_value(&base.to_value(), "newreno")).unwrap();
+        assert_eq!(run.flows[0].rto.min, base.flows[0].rto.min);
+        assert_eq!(run.flows[0].tcp.initial_window, 10);
+        assert_eq!(
+            run.flows[0].cc.congestion_avoidance,
+            base.flows[0].cc.congestion_avoidance
+        );
     }
 
     #[test]
