@@ -871,7 +871,7 @@ impl Simulation {
         self.world
             .links
             .iter()
-            .flat_map(|l| std::iter::repeat_n(l.bandwidth, l.traced().count()))
+            .flat_map(|l| std::iter::repeat_n(l.bandwidth(), l.traced().count()))
             .collect()
     }
 

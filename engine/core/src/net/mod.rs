@@ -439,8 +439,9 @@ impl Ord for Late {
 pub struct Link {
     /// Human name, e.g. "bottleneck" or "flow 0 sender access".
     pub name: String,
-    /// bit/s.
-    pub bandwidth: u64,
+    /// bit/s (`set_bandwidth` changes it: the serialisation time cached for the last size
+    /// goes with it).
+    bandwidth: u64,
     /// Propagation delay.
     pub delay: Ns,
     /// Capacity in packets, counting the one in service.
@@ -497,8 +498,8 @@ pub struct Link {
     bytes_in_system: u64,
     busy_until: Ns,
     last_arrival: Ns,
-    /// (size, bandwidth) → serialisation time of the last packet: sizes repeat.
-    tx_cache: (u32, u64, Ns),
+    /// (size, serialisation time) of the last packet at the current rate: sizes repeat.
+    tx_cache: (u32, Ns),
 }
 
 impl Link {
@@ -532,7 +533,7 @@ impl Link {
             bytes_in_system: 0,
             busy_until: 0,
             last_arrival: 0,
-            tx_cache: (0, 0, 0),
+            tx_cache: (u32::MAX, 0),
         }
     }
 
@@ -776,10 +777,10 @@ impl Link {
             self.last_entry = now;
         }
         let start = self.busy_until.max(now);
-        if self.tx_cache.0 != size || self.tx_cache.1 != self.bandwidth {
+        if self.tx_cache.0 != size {
             self.refresh_tx(size);
         }
-        let done = start + self.tx_cache.2;
+        let done = start + self.tx_cache.1;
         self.busy_until = done;
         self.bytes_in_system += size as u64;
         // A delay decrease (timeline) must not let a packet overtake an earlier one.
@@ -788,12 +789,26 @@ impl Link {
         (done, arrival)
     }
 
-    /// A packet of another size, or a new rate: its serialisation time. Out of line, so
-    /// that the hot path does not prepare the division's operands for every packet.
+    /// A packet of another size, or the first after a new rate: its serialisation time. Out
+    /// of line, so that the hot path does not prepare the division's operands for every
+    /// packet.
     #[cold]
     #[inline(never)]
     fn refresh_tx(&mut self, size: u32) {
-        self.tx_cache = (size, self.bandwidth, tx_time(size as u64, self.bandwidth));
+        self.tx_cache = (size, tx_time(size as u64, self.bandwidth));
+    }
+
+    /// The rate, bit/s.
+    #[inline]
+    pub fn bandwidth(&self) -> u64 {
+        self.bandwidth
+    }
+
+    /// A new rate (a timeline change): the next packet's serialisation time is computed
+    /// anew, whatever its size (no packet has size `u32::MAX`).
+    pub fn set_bandwidth(&mut self, bandwidth: u64) {
+        self.bandwidth = bandwidth;
+        self.tx_cache = (u32::MAX, 0);
     }
 
     /// Whether the link is a drop-tail FIFO and nothing else: no scheduler or discipline,
@@ -805,7 +820,7 @@ impl Link {
     /// The transmission time of the packet `serve` took last (its start is its end minus
     /// this).
     pub fn last_service_time(&self) -> Ns {
-        self.tx_cache.2
+        self.tx_cache.1
     }
 
     /// Keeps a served packet until its far-end event.

@@ -17,7 +17,7 @@ impl World {
         let (now, seed) = (self.now, self.seed);
         let link = &mut self.links[link_id as usize];
         pkt.fate = fate(link, &self.scripted, seed, link_id, &pkt);
-        let (bandwidth, cap_packets, cap_bytes) = (link.bandwidth, link.cap_packets, link.cap_bytes);
+        let (bandwidth, cap_packets, cap_bytes) = (link.bandwidth(), link.cap_packets, link.cap_bytes);
         let m = link.qdisc.as_mut().expect("a managed link");
         let (n, bytes) = m.total();
         let full = n as u64 >= cap_packets || (cap_bytes > 0 && bytes + pkt.size as u64 > cap_bytes);
@@ -80,7 +80,7 @@ impl World {
         let now = self.now;
         let mut drops = std::mem::take(&mut self.aqm_scratch);
         let link = &mut self.links[link_id as usize];
-        let bandwidth = link.bandwidth;
+        let bandwidth = link.bandwidth();
         let m = link.qdisc.as_mut().expect("a managed link");
         let done = m.start(now, bandwidth, |p, v, why| drops.push((p, why, v == Verdict::Marked)));
         if !drops.is_empty() {

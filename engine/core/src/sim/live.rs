@@ -84,7 +84,7 @@ pub(super) fn apply_live(links: &mut [Link], apps: &mut [App], table_path: &str,
     };
     match table_path {
         "network.bottleneck.bandwidth" => bottleneck(links, &|l| {
-            l.bandwidth = u;
+            l.set_bandwidth(u);
             if let Some(s) = l.sched.as_mut() {
                 s.set_bandwidth(u);
             }
@@ -107,16 +107,16 @@ pub(super) fn apply_live(links: &mut [Link], apps: &mut [App], table_path: &str,
                 let base = flow_base(i) as usize;
                 match rest {
                     "access.bandwidth" => {
-                        links[base].bandwidth = u;
-                        links[base + 3].bandwidth = u;
+                        links[base].set_bandwidth(u);
+                        links[base + 3].set_bandwidth(u);
                     }
                     "access.delay" => {
                         links[base].delay = secs_to_ns(f);
                         links[base + 3].delay = secs_to_ns(f);
                     }
                     "receiver_access.bandwidth" => {
-                        links[base + 1].bandwidth = u;
-                        links[base + 2].bandwidth = u;
+                        links[base + 1].set_bandwidth(u);
+                        links[base + 2].set_bandwidth(u);
                     }
                     "receiver_access.delay" => {
                         links[base + 1].delay = secs_to_ns(f);

@@ -61,7 +61,7 @@ fn a_live_change_to_a_link_applies_now_and_replays_while_packets_entered_it_earl
         .apply_change("network.bottleneck.bandwidth", serde_json::json!(1_000_000))
         .unwrap();
     assert_eq!(at, now);
-    assert_eq!(live.world.links[0].bandwidth, 1_000_000, "applied at once");
+    assert_eq!(live.world.links[0].bandwidth(), 1_000_000, "applied at once");
     assert_eq!(live.scenario().timeline[0].at, ns_to_secs(now));
     live.run_to_end();
     let mut replay = Simulation::new(live.scenario());

@@ -234,7 +234,7 @@ impl World {
     /// An idle scheduled link starts its next packet, or waits for a class to come due.
     fn serve(&mut self, link_id: u32) {
         let link = &mut self.links[link_id as usize];
-        let bandwidth = link.bandwidth;
+        let bandwidth = link.bandwidth();
         let sched = link.sched.as_mut().expect("a scheduled link");
         let at = match sched.next(self.now, bandwidth) {
             Next::Started(done) => {
