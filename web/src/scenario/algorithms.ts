@@ -13,7 +13,7 @@ import { tables, type CatalogueEntry, type Scenario } from '../engine/tables';
 import { SELECTOR_KEYS } from '../engine/pkg/vocabulary';
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../lib/json';
 import { PARAMS, requireSpec } from './params';
-import { getAt } from './paths';
+import { getAt, getIn } from './paths';
 
 /** A catalogue name (`newreno`, `newreno_cwv`, …) or CUSTOM. */
 export type AlgorithmName = string;
@@ -188,16 +188,21 @@ export function withDefaultAlgorithm(scenario: Scenario): Scenario {
   return defaulted(scenario).scenario;
 }
 
+/** Every entry that has rules, with its rules as (path inside a flow split at its dots,
+ *  value), made once: `carriedAlgorithms` runs with every run's scenario the page makes
+ *  (`runScenario`, also from store selectors), so it reads the flow without parsing paths. */
+const RULES: readonly (readonly [CatalogueEntry, readonly (readonly [string[], JsonValue])[]])[] = CATALOGUE.map(
+  (e) => [e, Object.entries(e.rules).map(([k, v]) => [k.split('.'), v] as const)] as const,
+).filter(([, rules]) => rules.length > 0);
+
 /** The catalogue entries whose rules flow `i` of a scenario carries in full (every setting
  *  that makes the entry an algorithm, as the engine lists them: `rules`; a profile has none).
  *  A flow that is CUBIC with another C carries CUBIC; the engine names it `custom`. The same
  *  rule as the engine's `catalogue::carried`, from the engine's data; runs.test.ts checks
  *  the runs made with it against the engine's. */
 export function carriedAlgorithms(scenario: Scenario, i = 0): CatalogueEntry[] {
-  return CATALOGUE.filter((e) => {
-    const rules = Object.entries(e.rules);
-    return rules.length > 0 && rules.every(([k, v]) => jsonEqual(getAt(scenario, `flows[${i}].${k}`), v));
-  });
+  const flow = Array.isArray(scenario.flows) ? scenario.flows[i] : undefined;
+  return RULES.filter(([, rules]) => rules.every(([keys, v]) => jsonEqual(getIn(flow, keys), v))).map(([e]) => e);
 }
 
 /** `withDefaultAlgorithm(scenario)` as a writer on its flow 0 (for `runScenario`). A flow 0

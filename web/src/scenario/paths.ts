@@ -47,7 +47,14 @@ export function getAt(doc: JsonObject, path: string): JsonValue | undefined {
     const flows: JsonValue | undefined = doc.flows;
     cur = Array.isArray(flows) ? flows[f.flow] : undefined;
   }
-  for (const key of (f ? f.rest : path).split('.')) {
+  return getIn(cur, (f ? f.rest : path).split('.'));
+}
+
+/** The value at `keys` (a path already split at its dots) inside `value`; undefined when
+ *  absent. */
+export function getIn(value: JsonValue | undefined, keys: readonly string[]): JsonValue | undefined {
+  let cur = value;
+  for (const key of keys) {
     if (!isJsonObject(cur)) return undefined;
     cur = cur[key];
   }
