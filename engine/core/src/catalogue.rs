@@ -594,10 +594,8 @@ pub fn rules(alg: &Algorithm) -> Vec<(&'static str, Value)> {
         return Vec::new();
     }
     let ix = index();
-    ix.entries[position(alg)]
-        .iter()
-        .filter(|(_, _, apart)| *apart)
-        .map(|(i, want, _)| (ix.paths[*i], want.clone()))
+    ix.apart(position(alg))
+        .map(|(i, want)| (ix.paths[i], want.clone()))
         .collect()
 }
 
@@ -613,11 +611,22 @@ pub fn carried(flow: &Value) -> Vec<&'static Algorithm> {
         .iter()
         .enumerate()
         .filter(|(k, a)| {
-            let mut rules = ix.entries[*k].iter().filter(|(_, _, apart)| *apart).peekable();
-            !a.is_profile() && rules.peek().is_some() && rules.all(|(i, want, _)| same(vals[*i], want))
+            let (shared, total) = distinctive(ix, &vals, *k);
+            !a.is_profile() && total > 0 && shared == total
         })
         .map(|(_, a)| a)
         .collect()
+}
+
+impl Index {
+    /// Entry `k`'s settings that set it apart from the defaults (its rules), as (path index,
+    /// value).
+    fn apart(&self, k: usize) -> impl Iterator<Item = (usize, &Value)> {
+        self.entries[k]
+            .iter()
+            .filter(|(_, _, apart)| *apart)
+            .map(|(i, want, _)| (*i, want))
+    }
 }
 
 /// A flow's values at the index's paths.
@@ -628,9 +637,8 @@ fn values<'a>(ix: &Index, flow: &'a Value) -> Vec<Option<&'a Value>> {
 /// Of entry `k`'s settings that set it apart from the defaults, how many the flow has, and
 /// how many there are.
 fn distinctive(ix: &Index, vals: &[Option<&Value>], k: usize) -> (usize, usize) {
-    let apart = ix.entries[k].iter().filter(|(_, _, apart)| *apart);
-    apart.fold((0, 0), |(shared, total), (i, want, _)| {
-        (shared + usize::from(same(vals[*i], want)), total + 1)
+    ix.apart(k).fold((0, 0), |(shared, total), (i, want)| {
+        (shared + usize::from(same(vals[i], want)), total + 1)
     })
 }
 
@@ -646,10 +654,9 @@ fn rather(ix: &Index, vals: &[Option<&Value>], k: usize, best: usize, own: usize
     if shared <= own || 2 * shared <= total {
         return false;
     }
-    let refines = ix.entries[best]
-        .iter()
-        .filter(|(_, _, apart)| *apart)
-        .all(|(i, want, _)| ix.entries[k].iter().any(|(j, w, _)| j == i && w == want));
+    let refines = ix
+        .apart(best)
+        .all(|(i, want)| ix.entries[k].iter().any(|(j, w, _)| *j == i && w == want));
     own == 0 || !refines
 }
 
