@@ -19,6 +19,22 @@ fn capacity_counts_the_packet_in_service() {
     assert_eq!(l.occupancy(), 3);
 }
 
+#[test]
+fn a_new_rate_serialises_the_next_packet_at_that_rate_whatever_its_size() {
+    // 1000 B at 8 kbit/s = 1 s; at 16 kbit/s (a timeline change) the same size takes 0.5 s:
+    // the serialisation time cached for that size goes with the old rate.
+    let mut l = Link::new("t", 8_000, 0, 10, Hop::Receiver);
+    assert_eq!(l.enqueue(0, sized(1000)), Enqueue::Arrives(1_000_000_000));
+    l.set_bandwidth(16_000);
+    assert_eq!(l.bandwidth(), 16_000);
+    assert_eq!(l.enqueue(1_000_000_000, sized(1000)), Enqueue::Arrives(1_500_000_000));
+    assert_eq!(l.last_service_time(), 500_000_000);
+    // Back to the first rate, then another size: each computed anew.
+    l.set_bandwidth(8_000);
+    assert_eq!(l.enqueue(2_000_000_000, sized(1000)), Enqueue::Arrives(3_000_000_000));
+    assert_eq!(l.enqueue(3_000_000_000, sized(500)), Enqueue::Arrives(3_500_000_000));
+}
+
 fn data(seg: u32, tx: u32) -> Packet {
     Packet {
         flow: 0,
