@@ -26,6 +26,7 @@ use crate::time::{secs_to_ns, Ns};
 use crate::trace::{EventKind, EventLog, FlowSeries, RecoverySeries, SectionDigests, ValidationSeries};
 
 mod aqm;
+mod flow;
 mod live;
 pub mod ping;
 mod recording;
@@ -35,6 +36,7 @@ mod tests;
 pub mod transfers;
 mod world;
 
+use flow::Flow;
 use world::Endpoint;
 pub use world::World;
 
@@ -74,23 +76,16 @@ pub struct TakenRows {
 pub struct Simulation {
     scenario: Scenario,
     world: World,
-    senders: Vec<Sender>,
-    receivers: Vec<Receiver>,
-    apps: Vec<App>,
+    /// Per flow: its endpoints, application and records (`sim/flow.rs`).
+    flows: Vec<Flow>,
     cross: Vec<CrossSource>,
-    series: Vec<FlowSeries>,
-    /// Window-validation state per flow (None for flows whose idle policy keeps none).
-    validation: Vec<Option<ValidationSeries>>,
     /// Some flow has a validation series.
     any_validation: bool,
-    /// SACK loss-recovery state per flow (None for flows without SACK).
-    recovery: Vec<Option<RecoverySeries>>,
     /// Some flow has a recovery series.
     any_recovery: bool,
     starts: Vec<Ns>,
     /// Bytes each application has ready when its flow starts.
     first_bytes: Vec<u64>,
-    completion: Vec<Option<Ns>>,
     /// Per flow, its short transfers (`transfers` applications only; `sim/transfers.rs`).
     transfers: Vec<Option<Box<transfers::Transfers>>>,
     finished: bool,
@@ -100,9 +95,6 @@ pub struct Simulation {
     tied: u64,
     /// Events scheduled before the run starts.
     first_seq: u64,
-    /// Per flow, the time of the next write of a periodic application whose writes are
-    /// held instead of queued (see `release_writes`); None while its next write is queued.
-    held: Vec<Option<Ns>>,
     /// Whether such writes are held at all (the reference runs of the tests queue them).
     hold_writes: bool,
     /// Whether decisions are explained (see `set_explain`).
@@ -305,32 +297,33 @@ impl Simulation {
                 .events
                 .push_after_instant(secs_to_ns(e.at), k as u32, Event::Timeline { index: k as u32 });
         }
-        let validation: Vec<Option<ValidationSeries>> = senders
-            .iter()
-            .map(|s| s.cc.validation_row().map(|_| ValidationSeries::default()))
+        let flows: Vec<Flow> = senders
+            .into_iter()
+            .zip(receivers)
+            .zip(apps)
+            .map(|((sender, receiver), app)| Flow {
+                validation: sender.cc.validation_row().map(|_| ValidationSeries::default()),
+                recovery: sender.recovery_row().map(|_| RecoverySeries::default()),
+                sender,
+                receiver,
+                app,
+                series: FlowSeries::default(),
+                held: None,
+                completion: None,
+            })
             .collect();
-        let any_validation = validation.iter().any(Option::is_some);
-        let recovery: Vec<Option<RecoverySeries>> = senders
-            .iter()
-            .map(|s| s.recovery_row().map(|_| RecoverySeries::default()))
-            .collect();
-        let any_recovery = recovery.iter().any(Option::is_some);
+        let any_validation = flows.iter().any(|f| f.validation.is_some());
+        let any_recovery = flows.iter().any(|f| f.recovery.is_some());
         let first_seq = world.events.pushed();
         Simulation {
             scenario: s.clone(),
             world,
-            senders,
-            receivers,
-            apps,
+            flows,
             cross,
-            series: (0..n).map(|_| FlowSeries::default()).collect(),
-            validation,
             any_validation,
-            recovery,
             any_recovery,
             starts,
             first_bytes,
-            completion: vec![None; n],
             transfers: s
                 .flows
                 .iter()
@@ -341,7 +334,6 @@ impl Simulation {
             digests: Default::default(),
             tied: 0,
             first_seq,
-            held: vec![None; n],
             hold_writes: true,
             explain: false,
             rounds: std::cell::RefCell::new((0..n as u32).map(crate::rounds::RoundsReader::new).collect()),
@@ -479,107 +471,45 @@ impl Simulation {
         n
     }
 
-    /// Makes flow `i`'s held writes due by `t`. A periodic application's write behind a
-    /// full segment that waits changes nothing but the bytes written and the write log
-    /// (`Sender::write_changes_nothing`), and that holds until the sender's next event. So
-    /// such writes are not queued one by one: the sender's next event, a timeline change
-    /// and the end of every stretch of the run first make the writes due by then, all at
-    /// once (`Sender::held_writes`), each at its own time in the log. A held write due at
-    /// the very instant of one of those runs before it.
-    #[inline]
-    fn release_writes(&mut self, i: usize, t: Ns) {
-        let Some(at) = self.held[i] else { return };
-        if at > t {
-            return;
-        }
-        let app = &self.apps[i];
-        let (bytes, gap) = (app.write_size, app.write_interval);
-        let n = (t - at) / gap + 1;
-        self.held[i] = Some(at + n * gap);
-        if bytes > 0 {
-            self.senders[i].held_writes(at, bytes, gap, n);
-        }
-    }
-
-    /// Every flow's held writes due by `t`.
+    /// Every flow's held writes due by `t` (see [`Flow::release_writes`]).
     fn release_all_writes(&mut self, t: Ns) {
-        for i in 0..self.held.len() {
-            self.release_writes(i, t);
+        for f in self.flows.iter_mut() {
+            f.release_writes(t);
         }
     }
 
-    /// After the sender's own event: once a write would change something again, the next
-    /// write is queued as an event.
-    #[inline(always)]
-    fn resume_writes(&mut self, i: usize) {
-        if let Some(at) = self.held[i] {
-            if !self.senders[i].write_changes_nothing() {
-                self.queue_write(i, at);
-            }
-        }
-    }
-
-    /// The held write at `at` becomes an event again (out of line: most ACKs keep it held).
-    #[cold]
-    #[inline(never)]
-    fn queue_write(&mut self, i: usize, at: Ns) {
-        self.held[i] = None;
-        self.world.schedule(at, Event::AppWrite { flow: i as u32 });
-    }
-
-    /// Stamps flow `i`'s decisions made in this event with the time: each endpoint keeps
-    /// its own, and the run keeps the order of their batches.
+    /// Stamps flow `i`'s decisions made in this event with the time (see
+    /// [`Flow::drain_why`]).
     #[inline]
     fn drain_why(&mut self, i: usize) {
-        if self.senders[i].cc.why.log.has_open() || self.receivers[i].why.log.has_open() {
-            self.stamp_why(i);
-        }
+        self.flows[i].drain_why(&mut self.world, i);
     }
 
-    #[cold]
-    fn stamp_why(&mut self, i: usize) {
-        if let Some((first, n)) = self.senders[i].cc.why.log.stamp() {
-            self.push_order(2 * i as u32, first, n);
-        }
-        if let Some((first, n)) = self.receivers[i].why.log.stamp() {
-            self.push_order(2 * i as u32 + 1, first, n);
-        }
-    }
-
-    /// `n` decisions of `endpoint`'s log, from its decision `first` on, were made now.
-    #[inline]
-    fn push_order(&mut self, endpoint: u32, first: u32, n: u32) {
-        self.world.decision_order.push(crate::explain::Order {
-            t: self.world.now,
-            cum: self.world.decision_total,
-            endpoint,
-            first,
-        });
-        self.world.decision_total += n;
-    }
-
+    /// Records flow `i`'s state after an event (its decisions first, when explained).
     #[inline(always)]
     fn record(&mut self, flow: u32) {
         let i = flow as usize;
+        let f = &mut self.flows[i];
         if self.explain {
-            self.drain_why(i);
+            f.drain_why(&mut self.world, i);
         }
-        let series = &mut self.series[i];
-        if series.cwnd_only {
-            series.record_cwnd(self.world.now, self.senders[i].cc.cwnd());
-        } else {
-            series.record(self.world.now, self.senders[i].state_row());
+        f.record(self.world.now, self.any_validation, self.any_recovery);
+    }
+
+    /// A sender's own event (`act` on its timer or pacing): held writes due first, then
+    /// the event, then the writes it lets go and the record.
+    #[inline(always)]
+    fn sender_event(&mut self, flow: u32, act: impl FnOnce(&mut Sender, &mut World)) {
+        let i = flow as usize;
+        let now = self.world.now;
+        let f = &mut self.flows[i];
+        f.release_writes(now);
+        act(&mut f.sender, &mut self.world);
+        f.resume_writes(&mut self.world, i);
+        if self.explain {
+            f.drain_why(&mut self.world, i);
         }
-        if self.any_validation {
-            if let (Some(v), Some(row)) = (self.validation[i].as_mut(), self.senders[i].cc.validation_row()) {
-                v.record(self.world.now, row);
-            }
-        }
-        if self.any_recovery {
-            if let (Some(v), Some(row)) = (self.recovery[i].as_mut(), self.senders[i].recovery_row()) {
-                v.record(self.world.now, row);
-            }
-        }
+        f.record(now, self.any_validation, self.any_recovery);
     }
 
     #[inline(always)]
@@ -598,29 +528,11 @@ impl Simulation {
                     None => {}
                 }
             }
-            Event::Rto { flow, gen } => {
-                let now = self.world.now;
-                self.release_writes(flow as usize, now);
-                self.senders[flow as usize].on_rto_event(&mut self.world, gen);
-                self.resume_writes(flow as usize);
-                self.record(flow);
-            }
-            Event::LossTimer { flow, gen } => {
-                let now = self.world.now;
-                self.release_writes(flow as usize, now);
-                self.senders[flow as usize].on_loss_timer(&mut self.world, gen);
-                self.resume_writes(flow as usize);
-                self.record(flow);
-            }
-            Event::Pace { flow } => {
-                let now = self.world.now;
-                self.release_writes(flow as usize, now);
-                self.senders[flow as usize].on_pace_event(&mut self.world);
-                self.resume_writes(flow as usize);
-                self.record(flow);
-            }
+            Event::Rto { flow, gen } => self.sender_event(flow, |s, w| s.on_rto_event(w, gen)),
+            Event::LossTimer { flow, gen } => self.sender_event(flow, |s, w| s.on_loss_timer(w, gen)),
+            Event::Pace { flow } => self.sender_event(flow, |s, w| s.on_pace_event(w)),
             Event::DelAck { flow, gen } => {
-                self.receivers[flow as usize].on_delack(&mut self.world, gen);
+                self.flows[flow as usize].receiver.on_delack(&mut self.world, gen);
                 if self.explain {
                     self.drain_why(flow as usize);
                 }
@@ -628,32 +540,35 @@ impl Simulation {
             Event::AppWrite { flow } => {
                 let i = flow as usize;
                 let now = self.world.now;
-                let (bytes, next) = self.apps[i].on_write(now);
+                let f = &mut self.flows[i];
+                let (bytes, next) = f.app.on_write(now);
                 if let Some(at) = next {
                     // Behind a full segment that waits, the next writes are held, not
-                    // queued (see `release_writes`). Decided before this write, which then
-                    // changes nothing either.
-                    if self.hold_writes && self.apps[i].periodic() && self.senders[i].write_changes_nothing() {
-                        self.held[i] = Some(at);
+                    // queued (see `Flow::release_writes`). Decided before this write,
+                    // which then changes nothing either.
+                    if self.hold_writes && f.app.periodic() && f.sender.write_changes_nothing() {
+                        f.held = Some(at);
                     } else {
                         self.world.schedule(at, Event::AppWrite { flow });
                     }
                 }
-                if bytes > 0 && self.senders[i].app_write(&mut self.world, bytes) {
-                    self.record(flow);
-                } else if self.explain {
-                    self.drain_why(i);
+                let changed = bytes > 0 && f.sender.app_write(&mut self.world, bytes);
+                if self.explain {
+                    f.drain_why(&mut self.world, i);
+                }
+                if changed {
+                    f.record(now, self.any_validation, self.any_recovery);
                 }
             }
             Event::FlowStart { flow } => {
                 let i = flow as usize;
                 let bytes = self.first_bytes[i];
-                self.senders[i].app_written = self.senders[i].app_written.saturating_add(bytes);
-                let written = self.senders[i].app_written;
-                if let (Some(log), true) = (self.senders[i].writes.as_mut(), bytes > 0) {
+                self.flows[i].sender.app_written = self.flows[i].sender.app_written.saturating_add(bytes);
+                let written = self.flows[i].sender.app_written;
+                if let (Some(log), true) = (self.flows[i].sender.writes.as_mut(), bytes > 0) {
                     log.write(self.world.now, bytes, written);
                 }
-                self.senders[i].start(&mut self.world);
+                self.flows[i].sender.start(&mut self.world);
                 self.record(flow);
             }
             Event::Timeline { index } => {
@@ -682,17 +597,17 @@ impl Simulation {
     #[inline]
     fn deliver_to_receiver(&mut self, pkt: Packet) {
         let i = pkt.flow as usize;
-        let r = &mut self.receivers[i];
-        let before = r.delivered;
-        r.on_packet(&mut self.world, &pkt);
+        let (w, f) = (&mut self.world, &mut self.flows[i]);
+        let before = f.receiver.delivered;
+        f.receiver.on_packet(w, &pkt);
         if self.explain {
-            self.drain_why(i);
+            f.drain_why(w, i);
         }
-        let (w, r) = (&mut self.world, &mut self.receivers[i]);
-        if r.delivered > before {
-            w.tput.add(w.now, w.now, i, Col::Delivered, r.delivered - before);
-            if let Some(log) = self.senders[i].writes.as_mut() {
-                log.delivered(w.now, r.delivered);
+        let delivered = f.receiver.delivered;
+        if delivered > before {
+            w.tput.add(w.now, w.now, i, Col::Delivered, delivered - before);
+            if let Some(log) = f.sender.writes.as_mut() {
+                log.delivered(w.now, delivered);
             }
         }
     }
@@ -700,9 +615,9 @@ impl Simulation {
     /// An ACK of a SACK flow: its blocks (if it carries any) leave the store with it.
     #[cold]
     #[inline(never)]
-    fn deliver_sack(&mut self, i: usize, pkt: &Packet) {
-        let sack = self.world.sacks.take(pkt.sack_handle());
-        self.senders[i].on_ack_with_options(&mut self.world, pkt, sack.as_ref());
+    fn deliver_sack(sender: &mut Sender, world: &mut World, pkt: &Packet) {
+        let sack = world.sacks.take(pkt.sack_handle());
+        sender.on_ack_with_options(world, pkt, sack.as_ref());
     }
 
     /// An ACK or SYN-ACK reached its flow's sender.
@@ -710,18 +625,23 @@ impl Simulation {
     fn deliver_to_sender(&mut self, pkt: Packet) {
         let i = pkt.flow as usize;
         let now = self.world.now;
-        self.release_writes(i, now);
-        if self.senders[i].has_recovery() {
-            self.deliver_sack(i, &pkt);
+        let (w, f) = (&mut self.world, &mut self.flows[i]);
+        f.release_writes(now);
+        if f.sender.has_recovery() {
+            Self::deliver_sack(&mut f.sender, w, &pkt);
         } else {
-            self.senders[i].on_ack(&mut self.world, &pkt);
+            f.sender.on_ack(w, &pkt);
         }
-        self.resume_writes(i);
-        let s = &self.senders[i];
-        if self.completion[i].is_none() && self.apps[i].exhausted() && s.app_written > 0 && s.snd_una == s.app_written {
+        f.resume_writes(w, i);
+        let s = &f.sender;
+        if f.completion.is_none() && f.app.exhausted() && s.app_written > 0 && s.snd_una == s.app_written {
             self.all_acked(i);
+            return self.record(pkt.flow);
         }
-        self.record(pkt.flow);
+        if self.explain {
+            f.drain_why(w, i);
+        }
+        f.record(now, self.any_validation, self.any_recovery);
     }
 
     /// Everything flow `i`'s application wrote is acknowledged and it writes no more: the
@@ -736,8 +656,8 @@ impl Simulation {
             return;
         }
         let w = &mut self.world;
-        self.completion[i] = Some(w.now);
-        w.log(i as u32, EventKind::FlowComplete, self.senders[i].snd_una, 0, 0, 0);
+        self.flows[i].completion = Some(w.now);
+        w.log(i as u32, EventKind::FlowComplete, self.flows[i].sender.snd_una, 0, 0, 0);
     }
 
     /// Explains every decision from now on (or stops): each congestion-control, timer and
@@ -746,11 +666,9 @@ impl Simulation {
     /// explains the decisions made from then on.
     pub fn set_explain(&mut self, on: bool) {
         self.explain = on;
-        for s in &mut self.senders {
-            s.cc.why.on = on;
-        }
-        for r in &mut self.receivers {
-            r.why.on = on;
+        for f in &mut self.flows {
+            f.sender.cc.why.on = on;
+            f.receiver.why.on = on;
         }
         for w in &mut self.world.aqm_why {
             w.on = on;
@@ -765,10 +683,10 @@ impl Simulation {
 
     /// The decisions explained so far, in the order they were made.
     pub fn decisions(&self) -> crate::explain::Decisions<'_> {
-        let mut logs = Vec::with_capacity(2 * self.senders.len());
-        for (s, r) in self.senders.iter().zip(&self.receivers) {
-            logs.push(&s.cc.why.log);
-            logs.push(&r.why.log);
+        let mut logs = Vec::with_capacity(2 * self.flows.len());
+        for f in &self.flows {
+            logs.push(&f.sender.cc.why.log);
+            logs.push(&f.receiver.why.log);
         }
         let queue_from = logs.len();
         logs.extend(self.world.aqm_why.iter().map(|w| &w.log));
@@ -791,11 +709,9 @@ impl Simulation {
     /// Forgets the decisions explained so far, keeping the memory for the next ones (a
     /// reader that has used them: `cwndlab explain` between slices).
     pub fn clear_decisions(&mut self) {
-        for s in &mut self.senders {
-            s.cc.why.log.clear();
-        }
-        for r in &mut self.receivers {
-            r.why.log.clear();
+        for f in &mut self.flows {
+            f.sender.cc.why.log.clear();
+            f.receiver.why.log.clear();
         }
         for w in &mut self.world.aqm_why {
             w.log.clear();
@@ -822,27 +738,27 @@ impl Simulation {
 
     /// Per-flow time series.
     pub fn series(&self, flow: usize) -> &FlowSeries {
-        &self.series[flow]
+        &self.flows[flow].series
     }
 
     /// Number of flows.
     pub fn flow_count(&self) -> usize {
-        self.senders.len()
+        self.flows.len()
     }
 
     /// A flow's window-validation series (None when its idle policy keeps no state).
     pub fn validation_series(&self, flow: usize) -> Option<&ValidationSeries> {
-        self.validation.get(flow).and_then(Option::as_ref)
+        self.flows.get(flow).and_then(|f| f.validation.as_ref())
     }
 
     /// A flow's SACK loss-recovery series (None for a flow without SACK).
     pub fn recovery_series(&self, flow: usize) -> Option<&RecoverySeries> {
-        self.recovery.get(flow).and_then(Option::as_ref)
+        self.flows.get(flow).and_then(|f| f.recovery.as_ref())
     }
 
     /// A flow's per-write measurements (None for a bulk sender).
     pub fn writes(&self, flow: usize) -> Option<&crate::thin::WriteLog> {
-        self.senders.get(flow).and_then(|s| s.writes.as_ref())
+        self.flows.get(flow).and_then(|f| f.sender.writes.as_ref())
     }
 
     /// A flow's short transfers (None unless its application is `transfers`).
@@ -882,7 +798,7 @@ impl Simulation {
 
     /// Names of the throughput table's classes: "flow i", then "cross j".
     pub fn throughput_classes(&self) -> Vec<String> {
-        (0..self.senders.len())
+        (0..self.flows.len())
             .map(|i| format!("flow {i}"))
             .chain((0..self.cross.len()).map(|k| format!("cross {k}")))
             .collect()
@@ -890,11 +806,11 @@ impl Simulation {
 
     /// A sender (read-only), for tests and teaching views.
     pub fn sender(&self, flow: usize) -> &Sender {
-        &self.senders[flow]
+        &self.flows[flow].sender
     }
 
     /// A receiver (read-only).
     pub fn receiver(&self, flow: usize) -> &Receiver {
-        &self.receivers[flow]
+        &self.flows[flow].receiver
     }
 }

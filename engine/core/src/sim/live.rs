@@ -2,7 +2,6 @@
 //! that replay them.
 
 use super::Simulation;
-use crate::app::App;
 use crate::event::Event;
 use crate::net::{flow_base, Link};
 use crate::scenario::{FlowSel, LossModel, Problem};
@@ -17,7 +16,7 @@ impl Simulation {
     /// at this instant has been processed, so replaying the resulting scenario from the start
     /// reproduces this run exactly. Returns that time.
     pub fn apply_change(&mut self, path: &str, value: Value) -> Result<Ns, Problem> {
-        let (def, _) = crate::scenario::live_target(path, self.senders.len()).map_err(|m| Problem {
+        let (def, _) = crate::scenario::live_target(path, self.flows.len()).map_err(|m| Problem {
             path: path.to_string(),
             message: m,
         })?;
@@ -61,10 +60,10 @@ impl Simulation {
         let v = entry.value.clone();
         let flows: Vec<u32> = match sel {
             FlowSel::Global => vec![],
-            FlowSel::All => (0..self.senders.len() as u32).collect(),
+            FlowSel::All => (0..self.flows.len() as u32).collect(),
             FlowSel::One(i) => vec![i as u32],
         };
-        let applied = apply_live(&mut self.world.links, &mut self.apps, &table_path, &flows, &v);
+        let applied = apply_live(&mut self.world.links, &mut self.flows, &table_path, &flows, &v);
         debug_assert!(applied, "live parameter without a handler: {table_path}");
         let flow = flows.first().copied().unwrap_or(0);
         self.world.log(flow, EventKind::ParamChange, index as u64, 0, 0, 0);
@@ -73,7 +72,13 @@ impl Simulation {
 
 /// Applies a live parameter change. Returns false if `table_path` has no handler (a bug
 /// caught by the test that walks every live parameter).
-pub(super) fn apply_live(links: &mut [Link], apps: &mut [App], table_path: &str, flows: &[u32], v: &Value) -> bool {
+pub(super) fn apply_live(
+    links: &mut [Link],
+    fl: &mut [super::flow::Flow],
+    table_path: &str,
+    flows: &[u32],
+    v: &Value,
+) -> bool {
     let f = v.as_f64().unwrap_or(0.0);
     let u = v.as_u64().unwrap_or(f as u64);
     // The value was checked against the table before it came here.
@@ -122,8 +127,8 @@ pub(super) fn apply_live(links: &mut [Link], apps: &mut [App], table_path: &str,
                         links[base + 1].delay = secs_to_ns(f);
                         links[base + 2].delay = secs_to_ns(f);
                     }
-                    "app.write_size" => apps[i as usize].write_size = u,
-                    "app.write_interval" => apps[i as usize].write_interval = secs_to_ns(f).max(1),
+                    "app.write_size" => fl[i as usize].app.write_size = u,
+                    "app.write_interval" => fl[i as usize].app.write_interval = secs_to_ns(f).max(1),
                     _ => return false,
                 }
             }

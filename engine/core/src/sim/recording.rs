@@ -24,8 +24,8 @@ impl Simulation {
             }
         }
         self.world.log.rows.reserve(5 * est);
-        let n = self.series.len().max(1);
-        for f in self.series.iter_mut() {
+        let n = self.flows.len().max(1);
+        for f in self.flows.iter_mut().map(|f| &mut f.series) {
             f.rows.reserve(est / n + 16);
         }
     }
@@ -48,7 +48,7 @@ impl Simulation {
             }
         }
         let mut k = 0;
-        for s in &self.series {
+        for s in self.flows.iter().map(|f| &f.series) {
             section(&mut cache, k, &s.stream, &s.rows);
             k += 1;
         }
@@ -78,7 +78,7 @@ impl Simulation {
             return None;
         }
         let mut cache = SectionDigests::default();
-        for (k, v) in self.validation.iter().flatten().enumerate() {
+        for (k, v) in self.flows.iter().filter_map(|f| f.validation.as_ref()).enumerate() {
             cache.extend(k, &v.rows);
         }
         Some(cache.finish())
@@ -92,7 +92,7 @@ impl Simulation {
             return None;
         }
         let mut cache = SectionDigests::default();
-        for (k, v) in self.recovery.iter().flatten().enumerate() {
+        for (k, v) in self.flows.iter().filter_map(|f| f.recovery.as_ref()).enumerate() {
             cache.extend(k, &v.rows);
         }
         Some(cache.finish())
@@ -142,13 +142,13 @@ impl Simulation {
             st.drop = drop;
             st.hash = hash;
         };
-        self.series.iter_mut().for_each(|s| set(&mut s.stream));
+        self.flows.iter_mut().for_each(|f| set(&mut f.series.stream));
         set(&mut self.world.log.stream);
         for l in self.world.links.iter_mut() {
             l.traced_mut().for_each(|q| set(&mut q.stream));
         }
         set(&mut self.world.tput.stream);
-        for s in self.senders.iter_mut() {
+        for s in self.flows.iter_mut().map(|f| &mut f.sender) {
             if let Some(l) = s.writes.as_mut() {
                 set(&mut l.stream);
                 if drop {
@@ -156,8 +156,14 @@ impl Simulation {
                 }
             }
         }
-        self.validation.iter_mut().flatten().for_each(|v| set(&mut v.stream));
-        self.recovery.iter_mut().flatten().for_each(|v| set(&mut v.stream));
+        self.flows
+            .iter_mut()
+            .filter_map(|f| f.validation.as_mut())
+            .for_each(|v| set(&mut v.stream));
+        self.flows
+            .iter_mut()
+            .filter_map(|f| f.recovery.as_mut())
+            .for_each(|v| set(&mut v.stream));
         for m in self.world.links.iter_mut().filter_map(|l| l.qdisc.as_deref_mut()) {
             set(&mut m.series.stream);
             if drop {
@@ -171,13 +177,13 @@ impl Simulation {
             // without an occupancy trace also drains its queue only when it may be full.
             self.world.log.silence();
             self.world.tput.silence();
-            self.series.iter_mut().for_each(|s| s.cwnd_only = true);
+            self.flows.iter_mut().for_each(|f| f.series.cwnd_only = true);
             for l in self.world.links.iter_mut() {
                 l.series = None;
             }
         }
         if drop {
-            self.series.iter_mut().for_each(|s| s.rows = Vec::new());
+            self.flows.iter_mut().for_each(|f| f.series.rows = Vec::new());
             self.world.log.rows = Vec::new();
             self.world.tput.rows = Vec::new();
             for l in self.world.links.iter_mut() {
@@ -203,7 +209,7 @@ impl Simulation {
             out.extend(tracker.snapshot());
             return Ok(out);
         }
-        Ok(self.rounds.borrow_mut()[flow].read(&self.world.log.rows, &self.series[flow].rows))
+        Ok(self.rounds.borrow_mut()[flow].read(&self.world.log.rows, &self.flows[flow].series.rows))
     }
 
     /// Captures the packets passing a point from now on (see `capture.rs`); None stops.
@@ -231,7 +237,11 @@ impl Simulation {
         self.digest();
         self.digests.borrow_mut().rows_taken();
         TakenRows {
-            series: self.series.iter_mut().map(|s| std::mem::take(&mut s.rows)).collect(),
+            series: self
+                .flows
+                .iter_mut()
+                .map(|f| std::mem::take(&mut f.series.rows))
+                .collect(),
             events: std::mem::take(&mut self.world.log.rows),
             queues: self
                 .world
@@ -241,19 +251,19 @@ impl Simulation {
                 .collect(),
             throughput: std::mem::take(&mut self.world.tput.rows),
             writes: self
-                .senders
+                .flows
                 .iter_mut()
-                .map(|s| s.writes.as_mut().map(|l| std::mem::take(&mut l.rows)))
+                .map(|f| f.sender.writes.as_mut().map(|l| std::mem::take(&mut l.rows)))
                 .collect(),
             validation: self
-                .validation
+                .flows
                 .iter_mut()
-                .map(|v| v.as_mut().map(|v| std::mem::take(&mut v.rows)))
+                .map(|f| f.validation.as_mut().map(|v| std::mem::take(&mut v.rows)))
                 .collect(),
             recovery: self
-                .recovery
+                .flows
                 .iter_mut()
-                .map(|v| v.as_mut().map(|v| std::mem::take(&mut v.rows)))
+                .map(|f| f.recovery.as_mut().map(|v| std::mem::take(&mut v.rows)))
                 .collect(),
         }
     }
@@ -269,7 +279,7 @@ impl Simulation {
         self.bounded = Some(Box::new(crate::bounded::Bounded::new(
             budget_rows,
             width,
-            self.series.len(),
+            self.flows.len(),
             queues,
         )));
     }
@@ -281,7 +291,7 @@ impl Simulation {
 
     /// Rows stored per table: each flow's series, the event log, each traced queue.
     fn stored_rows(&self) -> Vec<usize> {
-        let mut out: Vec<usize> = self.series.iter().map(|s| s.rows.len()).collect();
+        let mut out: Vec<usize> = self.flows.iter().map(|f| f.series.rows.len()).collect();
         out.push(self.world.log.rows.len());
         out.extend(self.queues().iter().map(|(_, q)| q.rows.len()));
         out
@@ -308,7 +318,7 @@ impl Simulation {
                 b.kept = stored;
                 // The rounds are counted from every row, the ones stored in full too.
                 for (f, (tracker, ended)) in b.rounds.iter_mut().enumerate() {
-                    tracker.feed(&self.world.log.rows, &self.series[f].rows);
+                    tracker.feed(&self.world.log.rows, &self.flows[f].series.rows);
                     ended.extend(tracker.take_ended());
                 }
             }
@@ -317,9 +327,9 @@ impl Simulation {
         }
         self.digest();
         let (now, finished) = (self.world.now, self.finished);
-        let n = self.series.len();
+        let n = self.flows.len();
         let mut tails: Vec<Vec<(Ns, crate::trace::FlowState)>> = Vec::with_capacity(n);
-        for (f, s) in self.series.iter_mut().enumerate() {
+        for (f, s) in self.flows.iter_mut().map(|f| &mut f.series).enumerate() {
             tails.push(s.rows.split_off(b.kept[f]));
         }
         let events = self.world.log.rows.split_off(b.kept[n]);
@@ -341,7 +351,7 @@ impl Simulation {
                 r.seal_before(now, rows);
             }
         }
-        for (f, s) in self.series.iter_mut().enumerate() {
+        for (f, s) in self.flows.iter_mut().map(|f| &mut f.series).enumerate() {
             step(&mut b.series[f], &tails[f], &mut s.rows, now, finished);
         }
         step(&mut b.events, &events, &mut self.world.log.rows, now, finished);

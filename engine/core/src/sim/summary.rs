@@ -8,14 +8,14 @@ impl Simulation {
     /// Metrics so far (at the end of the run, the final summary).
     pub fn summary(&self) -> Summary {
         let now = self.world.now;
-        let flows: Vec<FlowSummary> = (0..self.senders.len())
+        let flows: Vec<FlowSummary> = (0..self.flows.len())
             .map(|i| {
-                let s = &self.senders[i];
-                let r = &self.receivers[i];
+                let s = &self.flows[i].sender;
+                let r = &self.flows[i].receiver;
                 let f = &self.scenario.flows[i];
                 let active = ns_to_secs(now.saturating_sub(self.starts[i]));
                 let rate = |bytes: u64| if active > 0.0 { bytes as f64 * 8.0 / active } else { 0.0 };
-                let (mean_cwnd, cv) = self.series[i].cwnd_stats(now);
+                let (mean_cwnd, cv) = self.flows[i].series.cwnd_stats(now);
                 let log = s.writes.as_ref();
                 let pct = |h: Option<&crate::thin::Histogram>, p: f64| h.and_then(|h| h.percentile(p)).map(ns_to_secs);
                 let (itt, soj, lat) = (log.map(|l| &l.itt), log.map(|l| &l.sojourn), log.map(|l| &l.latency));
@@ -25,7 +25,7 @@ impl Simulation {
                     variant: f.variant.name().to_string(),
                     goodput_bps: rate(r.delivered),
                     transfer_goodput_bps: {
-                        let end = self.completion[i].unwrap_or(now);
+                        let end = self.flows[i].completion.unwrap_or(now);
                         let t = ns_to_secs(end.saturating_sub(self.starts[i]));
                         if t > 0.0 {
                             r.delivered as f64 * 8.0 / t
@@ -78,7 +78,7 @@ impl Simulation {
                     qdelay_p95_ms: self.world.qdelay[i].p95_ms(),
                     rtt_mean_ms: s.rtt_samples.mean_ms(),
                     rtt_p95_ms: s.rtt_samples.p95_ms(),
-                    completion_time_s: self.completion[i].map(ns_to_secs),
+                    completion_time_s: self.flows[i].completion.map(ns_to_secs),
                     transfers: self.transfers[i].as_deref().map(crate::summary::TransferSummary::of),
                     active_time_s: active,
                 }

@@ -79,7 +79,7 @@ fn every_live_parameter_has_a_handler() {
     let mut sim = Simulation::new(&s);
     for p in schema::params().iter().filter(|p| p.live) {
         let v = schema::default_value(p);
-        let ok = apply_live(&mut sim.world.links, &mut sim.apps, p.path, &[0], &v);
+        let ok = apply_live(&mut sim.world.links, &mut sim.flows, p.path, &[0], &v);
         assert!(ok, "no handler for live parameter {}", p.path);
     }
 }

@@ -101,7 +101,7 @@ impl Simulation {
     #[inline(never)]
     pub(super) fn on_transfer_due(&mut self, flow: u32) {
         let i = flow as usize;
-        let (bytes, next) = self.apps[i].on_write(self.world.now);
+        let (bytes, next) = self.flows[i].app.on_write(self.world.now);
         if let Some(at) = next {
             self.world.schedule(at, crate::event::Event::TransferDue { flow });
         }
@@ -129,7 +129,7 @@ impl Simulation {
         let now = self.world.now;
         let f = &self.scenario.flows[i];
         let rtt = crate::net::path_rtt(&self.scenario, f);
-        let s = &mut self.senders[i];
+        let s = &mut self.flows[i].sender;
         s.reopen(f, rtt, self.scenario.seed);
         let first = s.app_written;
         s.app_written = first.saturating_add(bytes);
@@ -145,7 +145,7 @@ impl Simulation {
         let waited_us = sat((now - due) / 1_000);
         self.world
             .log(i as u32, EventKind::TransferStart, first, sat(bytes), number, waited_us);
-        self.senders[i].start(&mut self.world);
+        self.flows[i].sender.start(&mut self.world);
     }
 
     /// Everything flow `i`'s sender was handed is acknowledged: the running transfer (if
@@ -154,7 +154,7 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     pub(super) fn transfer_acked(&mut self, i: usize) -> bool {
-        let una = self.senders[i].snd_una;
+        let una = self.flows[i].sender.snd_una;
         let Some(t) = self.transfers[i].as_deref_mut() else {
             return false;
         };
@@ -176,6 +176,6 @@ impl Simulation {
             }
         }
         let t = self.transfers[i].as_deref().expect("a transfers flow");
-        t.running.is_none() && t.waiting.is_empty() && self.apps[i].all_written()
+        t.running.is_none() && t.waiting.is_empty() && self.flows[i].app.all_written()
     }
 }

@@ -63,6 +63,18 @@ pub struct World {
 }
 
 impl World {
+    /// `n` decisions of `endpoint`'s log, from its decision `first` on, were made now.
+    #[inline]
+    pub(super) fn push_order(&mut self, endpoint: u32, first: u32, n: u32) {
+        self.decision_order.push(crate::explain::Order {
+            t: self.now,
+            cum: self.decision_total,
+            endpoint,
+            first,
+        });
+        self.decision_total += n;
+    }
+
     /// A packet was dropped (queue or wire): a data segment's copy no longer travels.
     pub(super) fn data_lost(&mut self, pkt: &Packet) {
         if pkt.kind == PktKind::Data {
