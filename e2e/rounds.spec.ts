@@ -89,9 +89,12 @@ test('the cursor and the rounds move together, and a link reopens the view', asy
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await expect(hl).toHaveAttribute('data-round', '3');
-  // The link reproduces the view: the rounds plot and the round at the pinned cursor.
+  // The link reproduces the view: the rounds plot and the round at the pinned cursor. The
+  // address bar trails the state by its throttle (longer on a loaded machine: a fixed wait
+  // took round 2's link once); the share field shows the state's link at once.
   await expect.poll(() => page.url()).toContain('rounds');
-  await page.waitForTimeout(300);
+  const share = page.locator('#share-url');
+  await expect.poll(async () => page.url() === (await share.inputValue())).toBe(true);
   const link = page.url();
   const other = await context.newPage();
   await openApp(other, link.slice(link.indexOf('?')));
