@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::scenario;
+use common::{run, scenario, scenario_from};
 use cwndlab_core::explain::{view, Entry, Rule};
 use cwndlab_core::scenario::Scenario;
 use cwndlab_core::sim::Simulation;
@@ -157,6 +157,50 @@ fn after_a_timeout_the_next_epoch_starts_at_k_zero_from_the_window_it_finds() {
         .find(|e| e.d.rule == Rule::SsthreshCubic && e.t <= timeout.t)
         .unwrap();
     assert_eq!(cut.t, timeout.t);
+}
+
+/// docs/algorithms.md, "What the RFC's flight_size does on a small path": on the default
+/// path a timeout after a long NewReno recovery takes 0.7 of a flight that the recovery's
+/// new data swelled, so every slow start overshoots again and the run never reaches
+/// congestion avoidance; ssthresh from cwnd (Linux, ns-3) breaks the cycle.
+#[test]
+fn on_the_default_path_ssthresh_from_the_flight_keeps_cubic_out_of_congestion_avoidance() {
+    let default_path = |sets: &[(&str, &str)]| {
+        let mut all = vec![("flows[0].algorithm", "cubic"), ("duration", "30")];
+        all.extend_from_slice(sets);
+        scenario_from(serde_json::json!({}), &all)
+    };
+    let s = default_path(&[]);
+    let all = explained(&s);
+    let timeouts = of(&all, Rule::Timeout);
+    assert_eq!(timeouts.len(), 14);
+    assert_eq!(timeouts[0].t, 1_883_625_600);
+    let cut = |list: &[Entry], rule: Rule, t: u64| -> Entry {
+        list.iter()
+            .find(|e| e.d.rule == rule && e.t == t)
+            .cloned()
+            .expect("the timeout's ssthresh")
+    };
+    let (ci, co) = view::SsthreshCubic::of(&cut(&all, Rule::SsthreshCubic, timeouts[0].t).d);
+    assert_eq!((ci.flight_size, co.ssthresh), (332_880, 233_016));
+    // Never in congestion avoidance: no cubic increase at all, so C changes nothing.
+    assert!(of(&all, Rule::CaCubic).is_empty());
+    let digest = run(&s).digest();
+    for c in ["0.2", "1", "4"] {
+        assert_eq!(
+            run(&default_path(&[("flows[0].cc.cubic_c", c)])).digest(),
+            digest,
+            "C = {c}"
+        );
+    }
+    // From cwnd: the same first timeout, ssthresh 0.7 of the recovery's 48-segment window.
+    let linux = explained(&default_path(&[("flows[0].cc.cubic_ssthresh_from", "cwnd")]));
+    let timeouts = of(&linux, Rule::Timeout);
+    assert_eq!(timeouts.len(), 2);
+    assert_eq!(timeouts[0].t, 1_883_625_600);
+    let (ci, co) = view::SsthreshCubicCwnd::of(&cut(&linux, Rule::SsthreshCubicCwnd, timeouts[0].t).d);
+    assert_eq!((ci.cwnd, co.ssthresh), (70_518, 49_362));
+    assert!(!of(&linux, Rule::CaCubic).is_empty());
 }
 
 #[test]
