@@ -489,11 +489,8 @@ impl Simulation {
     #[inline(always)]
     fn record(&mut self, flow: u32) {
         let i = flow as usize;
-        let f = &mut self.flows[i];
-        if self.explain {
-            f.drain_why(&mut self.world, i);
-        }
-        f.record(self.world.now, self.any_validation, self.any_recovery);
+        let (explain, v, r) = (self.explain, self.any_validation, self.any_recovery);
+        self.flows[i].settle(&mut self.world, i, explain, v, r);
     }
 
     /// A sender's own event (`act` on its timer or pacing): held writes due first, then
@@ -506,10 +503,7 @@ impl Simulation {
         f.release_writes(now);
         act(&mut f.sender, &mut self.world);
         f.resume_writes(&mut self.world, i);
-        if self.explain {
-            f.drain_why(&mut self.world, i);
-        }
-        f.record(now, self.any_validation, self.any_recovery);
+        f.settle(&mut self.world, i, self.explain, self.any_validation, self.any_recovery);
     }
 
     #[inline(always)]
@@ -638,10 +632,7 @@ impl Simulation {
             self.all_acked(i);
             return self.record(pkt.flow);
         }
-        if self.explain {
-            f.drain_why(w, i);
-        }
-        f.record(now, self.any_validation, self.any_recovery);
+        f.settle(w, i, self.explain, self.any_validation, self.any_recovery);
     }
 
     /// Everything flow `i`'s application wrote is acknowledged and it writes no more: the

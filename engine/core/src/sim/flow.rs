@@ -94,6 +94,16 @@ impl Flow {
         }
     }
 
+    /// After an event that may have changed the sender (flow `i`'s): its decisions stamped
+    /// when they are explained, then its state recorded.
+    #[inline(always)]
+    pub fn settle(&mut self, world: &mut World, i: usize, explain: bool, any_validation: bool, any_recovery: bool) {
+        if explain {
+            self.drain_why(world, i);
+        }
+        self.record(world.now, any_validation, any_recovery);
+    }
+
     /// Stamps the decisions of flow `i` made in this event with the time: each endpoint
     /// keeps its own, and the run keeps the order of their batches.
     #[inline]
