@@ -36,7 +36,7 @@ mod tests;
 pub mod transfers;
 mod world;
 
-use flow::Flow;
+use flow::{Flow, Keep};
 use world::Endpoint;
 pub use world::World;
 
@@ -79,10 +79,8 @@ pub struct Simulation {
     /// Per flow: its endpoints, application and records (`sim/flow.rs`).
     flows: Vec<Flow>,
     cross: Vec<CrossSource>,
-    /// Some flow has a validation series.
-    any_validation: bool,
-    /// Some flow has a recovery series.
-    any_recovery: bool,
+    /// What the run keeps after each event: explanations, validation and recovery series.
+    keep: Keep,
     starts: Vec<Ns>,
     /// Bytes each application has ready when its flow starts.
     first_bytes: Vec<u64>,
@@ -97,8 +95,6 @@ pub struct Simulation {
     first_seq: u64,
     /// Whether such writes are held at all (the reference runs of the tests queue them).
     hold_writes: bool,
-    /// Whether decisions are explained (see `set_explain`).
-    explain: bool,
     /// Per flow, what [`Simulation::rounds`] has read of the stored rows so far.
     rounds: std::cell::RefCell<Vec<crate::rounds::RoundsReader>>,
     /// Bounded recording, when asked for (see [`Simulation::set_bounded`]).
@@ -312,16 +308,18 @@ impl Simulation {
                 completion: None,
             })
             .collect();
-        let any_validation = flows.iter().any(|f| f.validation.is_some());
-        let any_recovery = flows.iter().any(|f| f.recovery.is_some());
+        let keep = Keep {
+            explain: false,
+            validation: flows.iter().any(|f| f.validation.is_some()),
+            recovery: flows.iter().any(|f| f.recovery.is_some()),
+        };
         let first_seq = world.events.pushed();
         Simulation {
             scenario: s.clone(),
             world,
             flows,
             cross,
-            any_validation,
-            any_recovery,
+            keep,
             starts,
             first_bytes,
             transfers: s
@@ -335,7 +333,6 @@ impl Simulation {
             tied: 0,
             first_seq,
             hold_writes: true,
-            explain: false,
             rounds: std::cell::RefCell::new((0..n as u32).map(crate::rounds::RoundsReader::new).collect()),
             bounded: None,
             reserve: est,
@@ -478,19 +475,10 @@ impl Simulation {
         }
     }
 
-    /// Stamps flow `i`'s decisions made in this event with the time (see
-    /// [`Flow::drain_why`]).
-    #[inline]
-    fn drain_why(&mut self, i: usize) {
-        self.flows[i].drain_why(&mut self.world, i);
-    }
-
     /// Records flow `i`'s state after an event (its decisions first, when explained).
     #[inline(always)]
     fn record(&mut self, flow: u32) {
-        let i = flow as usize;
-        let (explain, v, r) = (self.explain, self.any_validation, self.any_recovery);
-        self.flows[i].settle(&mut self.world, i, explain, v, r);
+        self.flows[flow as usize].settle(&mut self.world, &self.keep);
     }
 
     /// A sender's own event (`act` on its timer or pacing): held writes due first, then
@@ -502,8 +490,8 @@ impl Simulation {
         let f = &mut self.flows[i];
         f.release_writes(now);
         act(&mut f.sender, &mut self.world);
-        f.resume_writes(&mut self.world, i);
-        f.settle(&mut self.world, i, self.explain, self.any_validation, self.any_recovery);
+        f.resume_writes(&mut self.world);
+        f.settle(&mut self.world, &self.keep);
     }
 
     #[inline(always)]
@@ -527,8 +515,8 @@ impl Simulation {
             Event::Pace { flow } => self.sender_event(flow, |s, w| s.on_pace_event(w)),
             Event::DelAck { flow, gen } => {
                 self.flows[flow as usize].receiver.on_delack(&mut self.world, gen);
-                if self.explain {
-                    self.drain_why(flow as usize);
+                if self.keep.explain {
+                    self.flows[flow as usize].drain_why(&mut self.world);
                 }
             }
             Event::AppWrite { flow } => {
@@ -547,11 +535,11 @@ impl Simulation {
                     }
                 }
                 let changed = bytes > 0 && f.sender.app_write(&mut self.world, bytes);
-                if self.explain {
-                    f.drain_why(&mut self.world, i);
+                if self.keep.explain {
+                    f.drain_why(&mut self.world);
                 }
                 if changed {
-                    f.record(now, self.any_validation, self.any_recovery);
+                    f.record(now, &self.keep);
                 }
             }
             Event::FlowStart { flow } => {
@@ -594,8 +582,8 @@ impl Simulation {
         let (w, f) = (&mut self.world, &mut self.flows[i]);
         let before = f.receiver.delivered;
         f.receiver.on_packet(w, &pkt);
-        if self.explain {
-            f.drain_why(w, i);
+        if self.keep.explain {
+            f.drain_why(w);
         }
         let delivered = f.receiver.delivered;
         if delivered > before {
@@ -626,13 +614,13 @@ impl Simulation {
         } else {
             f.sender.on_ack(w, &pkt);
         }
-        f.resume_writes(w, i);
+        f.resume_writes(w);
         let s = &f.sender;
         if f.completion.is_none() && f.app.exhausted() && s.app_written > 0 && s.snd_una == s.app_written {
             self.all_acked(i);
             return self.record(pkt.flow);
         }
-        f.settle(w, i, self.explain, self.any_validation, self.any_recovery);
+        f.settle(w, &self.keep);
     }
 
     /// Everything flow `i`'s application wrote is acknowledged and it writes no more: the
@@ -656,7 +644,7 @@ impl Simulation {
     /// Off by default, when it costs one test per decision point. Turning it on mid-run
     /// explains the decisions made from then on.
     pub fn set_explain(&mut self, on: bool) {
-        self.explain = on;
+        self.keep.explain = on;
         for f in &mut self.flows {
             f.sender.cc.why.on = on;
             f.receiver.why.on = on;

@@ -11,7 +11,17 @@ use crate::tcp::sender::Sender;
 use crate::time::Ns;
 use crate::trace::{FlowSeries, RecoverySeries, ValidationSeries};
 
-/// A flow's endpoints, application and per-flow records.
+/// What the run keeps after each event, the same for every flow: whether decisions are
+/// explained, and whether any flow has a validation or a recovery series.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Keep {
+    pub explain: bool,
+    pub validation: bool,
+    pub recovery: bool,
+}
+
+/// A flow's endpoints, application and per-flow records. Its number is its sender's
+/// (`Sender::flow`), its index in the simulation's flows.
 #[derive(Debug)]
 pub(super) struct Flow {
     pub sender: Sender,
@@ -53,12 +63,12 @@ impl Flow {
     }
 
     /// After the sender's own event: once a write would change something again, the next
-    /// write (of flow `i`) is queued as an event.
+    /// write is queued as an event.
     #[inline(always)]
-    pub fn resume_writes(&mut self, world: &mut World, i: usize) {
+    pub fn resume_writes(&mut self, world: &mut World) {
         if let Some(at) = self.held {
             if !self.sender.write_changes_nothing() {
-                self.queue_write(world, i, at);
+                self.queue_write(world, at);
             }
         }
     }
@@ -66,60 +76,60 @@ impl Flow {
     /// The held write at `at` becomes an event again (out of line: most ACKs keep it held).
     #[cold]
     #[inline(never)]
-    fn queue_write(&mut self, world: &mut World, i: usize, at: Ns) {
+    fn queue_write(&mut self, world: &mut World, at: Ns) {
         self.held = None;
-        world.events.push(at, Event::AppWrite { flow: i as u32 });
+        world.events.push(at, Event::AppWrite { flow: self.sender.flow });
     }
 
     /// Records the sender's state after an event at `now`: the window series, and the
-    /// validation and recovery series where the run has any (`any_validation`,
-    /// `any_recovery`).
+    /// validation and recovery series where the run has any (`keep`).
     #[inline(always)]
-    pub fn record(&mut self, now: Ns, any_validation: bool, any_recovery: bool) {
+    pub fn record(&mut self, now: Ns, keep: &Keep) {
         let series = &mut self.series;
         if series.cwnd_only {
             series.record_cwnd(now, self.sender.cc.cwnd());
         } else {
             series.record(now, self.sender.state_row());
         }
-        if any_validation {
+        if keep.validation {
             if let (Some(v), Some(row)) = (self.validation.as_mut(), self.sender.cc.validation_row()) {
                 v.record(now, row);
             }
         }
-        if any_recovery {
+        if keep.recovery {
             if let (Some(v), Some(row)) = (self.recovery.as_mut(), self.sender.recovery_row()) {
                 v.record(now, row);
             }
         }
     }
 
-    /// After an event that may have changed the sender (flow `i`'s): its decisions stamped
-    /// when they are explained, then its state recorded.
+    /// After an event that may have changed the sender: its decisions stamped when they
+    /// are explained, then its state recorded.
     #[inline(always)]
-    pub fn settle(&mut self, world: &mut World, i: usize, explain: bool, any_validation: bool, any_recovery: bool) {
-        if explain {
-            self.drain_why(world, i);
+    pub fn settle(&mut self, world: &mut World, keep: &Keep) {
+        if keep.explain {
+            self.drain_why(world);
         }
-        self.record(world.now, any_validation, any_recovery);
+        self.record(world.now, keep);
     }
 
-    /// Stamps the decisions of flow `i` made in this event with the time: each endpoint
-    /// keeps its own, and the run keeps the order of their batches.
+    /// Stamps the decisions made in this event with the time: each endpoint keeps its own,
+    /// and the run keeps the order of their batches.
     #[inline]
-    pub fn drain_why(&mut self, world: &mut World, i: usize) {
+    pub fn drain_why(&mut self, world: &mut World) {
         if self.sender.cc.why.log.has_open() || self.receiver.why.log.has_open() {
-            self.stamp_why(world, i);
+            self.stamp_why(world);
         }
     }
 
     #[cold]
-    fn stamp_why(&mut self, world: &mut World, i: usize) {
+    fn stamp_why(&mut self, world: &mut World) {
+        let i = self.sender.flow;
         if let Some((first, n)) = self.sender.cc.why.log.stamp() {
-            world.push_order(2 * i as u32, first, n);
+            world.push_order(2 * i, first, n);
         }
         if let Some((first, n)) = self.receiver.why.log.stamp() {
-            world.push_order(2 * i as u32 + 1, first, n);
+            world.push_order(2 * i + 1, first, n);
         }
     }
 }

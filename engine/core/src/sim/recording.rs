@@ -74,7 +74,7 @@ impl Simulation {
     /// Digest of the window-validation series (None when no flow has one): kept apart from
     /// [`Simulation::digest`], and checked natively and in wasm like it.
     pub fn validation_digest(&self) -> Option<u64> {
-        if !self.any_validation {
+        if !self.keep.validation {
             return None;
         }
         let mut cache = SectionDigests::default();
@@ -88,7 +88,7 @@ impl Simulation {
     /// [`Simulation::digest`] like the window-validation series (it is bookkeeping derived
     /// from the packets and windows digested there), and checked natively and in wasm.
     pub fn recovery_digest(&self) -> Option<u64> {
-        if !self.any_recovery {
+        if !self.keep.recovery {
             return None;
         }
         let mut cache = SectionDigests::default();
