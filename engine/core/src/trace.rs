@@ -537,6 +537,16 @@ impl ChangeRow for ValidationRow {
     }
 }
 
+/// A count whose `u64::MAX` stands for "none yet" as an output value: `none` then (∞ for an
+/// ssthresh not yet set, NaN for a pipeACK not yet measured), the count otherwise.
+fn count_or(v: u64, none: f64) -> f64 {
+    if v == u64::MAX {
+        none
+    } else {
+        v as f64
+    }
+}
+
 fn opt_secs(ns: Ns) -> f64 {
     if ns == u64::MAX {
         f64::NAN
@@ -552,13 +562,7 @@ fn validation_field(name: &str) -> Option<Field<(Ns, ValidationRow)>> {
         "t_last" => |r| opt_secs(r.1.t_last),
         "t_prev" => |r| opt_secs(r.1.t_prev),
         "w_used" => |r| r.1.w_used as f64,
-        "pipeack" => |r| {
-            if r.1.pipeack == u64::MAX {
-                f64::NAN
-            } else {
-                r.1.pipeack as f64
-            }
-        },
+        "pipeack" => |r| count_or(r.1.pipeack, f64::NAN),
         "nvp" => |r| r.1.nvp as f64,
         _ => return None,
     })

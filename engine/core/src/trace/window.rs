@@ -141,13 +141,7 @@ fn series_field(name: &str) -> Option<Field<(Ns, FlowState)>> {
         "t" => |r| ns_to_secs(r.0),
         "cwnd" => |r| r.1.cwnd as f64,
         "inflated" => |r| r.1.inflated as f64,
-        "ssthresh" => |r| {
-            if r.1.ssthresh == u64::MAX {
-                f64::INFINITY
-            } else {
-                r.1.ssthresh as f64
-            }
-        },
+        "ssthresh" => |r| count_or(r.1.ssthresh, f64::INFINITY),
         "flight" => |r| r.1.flight as f64,
         "srtt" => |r| ns_to_secs(r.1.srtt),
         "rttvar" => |r| ns_to_secs(r.1.rttvar),
