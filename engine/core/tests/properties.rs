@@ -51,7 +51,7 @@ prop_compose! {
         start_ms in 0u64..300,
         bbr in pick(&[false, false, true]),
         sack in any::<bool>(), sack_blocks in 1u64..5, dsack in any::<bool>(),
-        budget in pick(&["rfc6675", "prr_ssrb", "prr_crb"]),
+        budget in pick(&["rfc6675", "prr_ssrb", "prr_crb", "prr_rfc9937"]),
         rack in any::<bool>(), tlp in any::<bool>(), er in any::<bool>(),
         ecn in pick(&["off", "off", "rfc3168", "dctcp"]), g_shift in 0u64..11,
     ) -> Value {

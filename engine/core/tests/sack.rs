@@ -133,6 +133,122 @@ fn prr_spreads_the_reduction_over_the_recovery_rfc6937() {
     assert_eq!((s.cwnd, s.ssthresh), (7 * K, 7 * K));
 }
 
+/// Fall & Floyd's path with eight consecutive segments lost (14–21) out of a window of 15:
+/// recovery starts with pipe already under ssthresh, where the three PRR bounds differ.
+fn eight_lost(budget: &str) -> cwndlab_core::Simulation {
+    let drops: Vec<String> = (14..=21)
+        .map(|n| format!(r#"{{"segment": {n}, "attempt": 1}}"#))
+        .collect();
+    let drops = format!("[{}]", drops.join(", "));
+    let s = scenario(
+        "fall-floyd-newreno-1drops",
+        &[
+            ("flows[].sack.enabled", "true"),
+            ("flows[].sack.budget", budget),
+            ("flows[0].drops", &drops),
+        ],
+    );
+    let mut sim = cwndlab_core::Simulation::new(&s).explained();
+    sim.run_to_end();
+    sim
+}
+
+/// (segment, attempt, ns after `from`) of each segment sent in the 0.3 s after `from`.
+fn sent_after(sim: &cwndlab_core::Simulation, from: u64) -> Vec<(u32, u32, u64)> {
+    let mut v: Vec<(u32, u32, u64)> = of(sim, DataSend)
+        .into_iter()
+        .chain(of(sim, Retransmit))
+        .filter(|e| e.t >= from && e.t < from + 300_000_000)
+        .map(|e| (e.seg, e.tx, e.t - from))
+        .collect();
+    v.sort_by_key(|&(seg, _, t)| (t, seg));
+    v
+}
+
+#[test]
+fn after_heavy_loss_the_prr_bounds_differ_rfc6937_rfc9937() {
+    // The third duplicate ACK (SACKing 24) arrives at 2.142000360 s: IsLost marks 14–21
+    // (three segments SACKed above each), so pipe = 15 − 3 SACKed − 8 lost = 4 segments,
+    // under ssthresh = 7 from the start. Duplicates then come GAP apart (25–28), and the
+    // retransmissions' ACKs one round trip (RTT) after them.
+    const FR8: u64 = 2_142_000_360;
+    const RTT: u64 = 211_880_088;
+    let (ssrb, crb, prr) = (eight_lost("prr_ssrb"), eight_lost("prr_crb"), eight_lost("prr_rfc9937"));
+    for sim in [&ssrb, &crb, &prr] {
+        assert_eq!(first(sim, FastRetransmit), Some(FR8));
+        assert!(of(sim, Timeout).is_empty());
+    }
+    // Slow-start bound (RFC 6937, Linux 3.2–4.1): max(prr_delivered − prr_out,
+    // DeliveredData) + 1 on every ACK: two at the start (min(7 − 4, max(1, 1) + 1) = 2), two on
+    // the next duplicate, then one each; all eight holes resent within the first round.
+    assert_eq!(
+        sent_after(&ssrb, FR8)[..8],
+        [
+            (14, 2, 0),
+            (15, 2, 0),
+            (16, 2, GAP),
+            (17, 2, GAP),
+            (18, 2, 2 * GAP),
+            (19, 2, 3 * GAP),
+            (20, 2, 4 * GAP),
+            (21, 2, RTT),
+        ]
+    );
+    assert_eq!(first(&ssrb, RecoveryExit), Some(2_565_760_536));
+    // Conservative bound: what was delivered, one segment an ACK; the last three holes wait
+    // for the retransmissions' ACKs, recovery ends 20.8 ms later.
+    assert_eq!(
+        sent_after(&crb, FR8)[..8],
+        [
+            (14, 2, 0),
+            (15, 2, GAP),
+            (16, 2, 2 * GAP),
+            (17, 2, 3 * GAP),
+            (18, 2, 4 * GAP),
+            (19, 2, RTT),
+            (20, 2, RTT + GAP),
+            (21, 2, RTT + 2 * GAP),
+        ]
+    );
+    assert_eq!(first(&crb, RecoveryExit), Some(2_586_560_536));
+    // RFC 9937: duplicates do not advance snd.una, so in the first round it sends as the
+    // conservative bound; the ACK of 14's retransmission advances it and shows no new loss
+    // (a safe ACK): max(6 − 5, 1) + 1 = 2 segments, 19 and 20 together; the next safe ACK
+    // sends 21 and new data (29).
+    assert_eq!(
+        sent_after(&prr, FR8)[..9],
+        [
+            (14, 2, 0),
+            (15, 2, GAP),
+            (16, 2, 2 * GAP),
+            (17, 2, 3 * GAP),
+            (18, 2, 4 * GAP),
+            (19, 2, RTT),
+            (20, 2, RTT),
+            (21, 2, RTT + GAP),
+            (29, 1, RTT + GAP),
+        ]
+    );
+    assert_eq!(first(&prr, RecoveryExit), Some(2_586_560_536));
+    // The engine's explanation of that ACK names the bound and its numbers.
+    let why: Vec<String> = prr
+        .decisions()
+        .iter()
+        .filter(|e| e.d.rule == cwndlab_core::explain::Rule::PrrSend && e.t == FR8 + RTT)
+        .map(|e| e.d.text())
+        .collect();
+    assert_eq!(why.len(), 1, "{why:?}");
+    assert!(why[0].contains("the limit is RFC 9937's on a safe ACK"), "{}", why[0]);
+    assert!(why[0].contains("sndcnt 2 000 B"), "{}", why[0]);
+    let first_dup: Vec<String> = prr
+        .decisions()
+        .iter()
+        .filter(|e| e.d.rule == cwndlab_core::explain::Rule::PrrSend && e.t == FR8 + GAP)
+        .map(|e| e.d.text())
+        .collect();
+    assert!(first_dup[0].contains("this ACK is not safe"), "{}", first_dup[0]);
+}
+
 #[test]
 fn a_tail_loss_probe_repairs_a_lost_tail_without_the_timer_rfc8985_7() {
     // tail-loss-tlp: segments 19 and 20 (the last) are lost. The last ACK (26 280) arrives

@@ -69,8 +69,8 @@ impl SackNextSeg::In {
 
 rule! {
     PrrSend = "prr.sndcnt", Recovery, "PRR: how much this ACK lets out",
-        "RFC 6937 §3", "pipe > ssthresh: sndcnt = ⌈prr_delivered·ssthresh/RecoverFS⌉ − prr_out; else sndcnt = min(ssthresh − pipe, limit)",
-        [delivered_data = "DeliveredData": Bytes, prr_delivered: Bytes, prr_out: Bytes, recover_fs = "RecoverFS": Bytes, pipe: Bytes, ssthresh: Bytes, proportional: Flag, limit: Bytes]
+        "RFC 6937 §3; RFC 9937", "pipe > ssthresh: sndcnt = ⌈prr_delivered·ssthresh/RecoverFS⌉ − prr_out; else sndcnt = min(ssthresh − pipe, limit), the limit by the bound (0 conservative: prr_delivered − prr_out; 1 slow start: max(prr_delivered − prr_out, DeliveredData) + SMSS; RFC 9937: max(prr_delivered − prr_out, DeliveredData), + SMSS on a safe ACK, 3, not on another, 2)",
+        [delivered_data = "DeliveredData": Bytes, prr_delivered: Bytes, prr_out: Bytes, recover_fs = "RecoverFS": Bytes, pipe: Bytes, ssthresh: Bytes, proportional: Flag, limit: Bytes, bound: Count]
         => [sndcnt: Bytes, cwnd: Bytes]
 }
 
@@ -87,11 +87,18 @@ impl PrrSend::In {
                 group(i.prr_out)
             )
         } else {
+            let bound = match i.bound {
+                0 => "the conservative bound, prr_delivered − prr_out",
+                1 => "the slow-start bound, max(prr_delivered − prr_out, DeliveredData) + SMSS",
+                2 => "RFC 9937's, max(prr_delivered − prr_out, DeliveredData), without its extra segment: this ACK is not safe (snd.una did not advance, or it shows a new loss)",
+                _ => "RFC 9937's on a safe ACK (snd.una advanced, no new loss), max(prr_delivered − prr_out, DeliveredData) + SMSS",
+            };
             format!(
-                "pipe {} ≤ ssthresh {}: min(ssthresh − pipe, limit {})",
+                "pipe {} ≤ ssthresh {}: min(ssthresh − pipe, limit {}); the limit is {}",
                 w.b(i.pipe),
                 w.b(i.ssthresh),
-                w.b(i.limit)
+                w.b(i.limit),
+                bound
             )
         };
         format!(

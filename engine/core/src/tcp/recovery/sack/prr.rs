@@ -1,6 +1,35 @@
-//! Proportional Rate Reduction (RFC 6937 §3): how much a sender in recovery may send on each
-//! ACK, so the window comes down to ssthresh smoothly instead of all at once (RFC 6675) and
-//! never far below it after heavy loss (the slow-start reduction bound).
+//! Proportional Rate Reduction (RFC 6937 §3, revised by RFC 9937): how much a sender in
+//! recovery may send on each ACK, so the window comes down to ssthresh smoothly instead of
+//! all at once (RFC 6675) and never far below it after heavy loss (the reduction bound).
+
+/// The bound on what PRR sends once pipe is at or below ssthresh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// RFC 6937's slow-start reduction bound, on every ACK (Linux 3.2 to 4.1):
+    /// max(prr_delivered − prr_out, DeliveredData) + SMSS.
+    SlowStart,
+    /// RFC 6937's conservative reduction bound: prr_delivered − prr_out.
+    Conservative,
+    /// RFC 9937 (Linux since 2022): max(prr_delivered − prr_out, DeliveredData), plus SMSS
+    /// on a safe ACK, one that advances snd.una and shows no further loss.
+    Rfc9937 {
+        /// Whether this ACK is safe.
+        safe_ack: bool,
+    },
+}
+
+impl Bound {
+    /// The code the explanation reads (`PrrSend`'s `bound`): 0 conservative, 1 slow start,
+    /// 2 RFC 9937 on an ACK that is not safe, 3 on a safe one.
+    pub fn code(self) -> u64 {
+        match self {
+            Bound::Conservative => 0,
+            Bound::SlowStart => 1,
+            Bound::Rfc9937 { safe_ack: false } => 2,
+            Bound::Rfc9937 { safe_ack: true } => 3,
+        }
+    }
+}
 
 /// PRR's state for one recovery.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -37,20 +66,21 @@ impl Prr {
     }
 
     /// An ACK in recovery delivered `delivered_data` bytes; `pipe` after it, `ssthresh`, and
-    /// whether the conservative bound is used. Returns sndcnt, bytes. Before anything is sent
-    /// in this recovery at least one segment may go (the fast retransmit; Linux, and
-    /// RFC 6937's revision), `smss`.
-    pub fn on_ack(&mut self, delivered_data: u64, pipe: u64, ssthresh: u64, smss: u64, conservative: bool) -> PrrStep {
+    /// the bound below ssthresh. Returns sndcnt, bytes. Before anything is sent in this
+    /// recovery at least one segment may go (the fast retransmit; Linux, and RFC 9937),
+    /// `smss`.
+    pub fn on_ack(&mut self, delivered_data: u64, pipe: u64, ssthresh: u64, smss: u64, bound: Bound) -> PrrStep {
         self.delivered += delivered_data;
         let (proportional, limit, mut sndcnt) = if pipe > ssthresh {
             // Proportional: ⌈prr_delivered · ssthresh / RecoverFS⌉ − prr_out.
             let target = (self.delivered as u128 * ssthresh as u128).div_ceil(self.recover_fs as u128) as u64;
             (true, 0, target.saturating_sub(self.out))
         } else {
-            let limit = if conservative {
-                self.delivered.saturating_sub(self.out)
-            } else {
-                self.delivered.saturating_sub(self.out).max(delivered_data) + smss
+            let banked = self.delivered.saturating_sub(self.out);
+            let limit = match bound {
+                Bound::Conservative => banked,
+                Bound::SlowStart | Bound::Rfc9937 { safe_ack: true } => banked.max(delivered_data) + smss,
+                Bound::Rfc9937 { safe_ack: false } => banked.max(delivered_data),
             };
             (false, limit, (ssthresh - pipe).min(limit))
         };
@@ -87,7 +117,7 @@ mod tests {
         let mut pipe = 19; // 20 outstanding, one lost
         for _ in 1..=19u64 {
             pipe -= 1;
-            let n = p.on_ack(1, pipe, 10, 1, false).sndcnt;
+            let n = p.on_ack(1, pipe, 10, 1, Bound::SlowStart).sndcnt;
             p.sent(n);
             pipe += n;
             sent.push(n);
@@ -107,8 +137,8 @@ mod tests {
             recover_fs: 20 * S,
         };
         let mut cr = ss;
-        let a = ss.on_ack(S, 2 * S, 10 * S, S, false);
-        let b = cr.on_ack(S, 2 * S, 10 * S, S, true);
+        let a = ss.on_ack(S, 2 * S, 10 * S, S, Bound::SlowStart);
+        let b = cr.on_ack(S, 2 * S, 10 * S, S, Bound::Conservative);
         // SSRB: max(4 − 1, 1) + 1 = 4 segments; CRB: 4 − 1 = 3.
         assert_eq!((a.sndcnt, b.sndcnt), (4 * S, 3 * S));
         assert!(!a.proportional);
@@ -124,9 +154,50 @@ mod tests {
         let mut p = Prr::start(2472);
         p.sent(618);
         let mut q = p;
-        let crb = p.on_ack(618, 0, 1236, 618, true);
+        let crb = p.on_ack(618, 0, 1236, 618, Bound::Conservative);
         assert_eq!((crb.proportional, crb.limit, crb.sndcnt), (false, 0, 0));
-        let ssrb = q.on_ack(618, 0, 1236, 618, false);
+        let ssrb = q.on_ack(618, 0, 1236, 618, Bound::SlowStart);
         assert_eq!((ssrb.limit, ssrb.sndcnt), (1236, 1236));
+    }
+
+    /// RFC 9937 on the same case: the ACK that delivers the fast retransmit (618 B) and shows
+    /// the next segment lost is not safe, so the limit is max(prr_delivered − prr_out,
+    /// DeliveredData) = max(0, 618) = 618 B: one segment goes, where the conservative bound
+    /// let none out. On a safe ACK (snd.una advanced, no new loss) a segment more: 1236 B.
+    #[test]
+    fn rfc9937_sends_what_was_delivered_and_a_segment_more_on_a_safe_ack() {
+        let mut p = Prr::start(2472);
+        p.sent(618);
+        let mut q = p;
+        let unsafe_ack = p.on_ack(618, 0, 1236, 618, Bound::Rfc9937 { safe_ack: false });
+        assert_eq!(
+            (unsafe_ack.proportional, unsafe_ack.limit, unsafe_ack.sndcnt),
+            (false, 618, 618)
+        );
+        let safe = q.on_ack(618, 0, 1236, 618, Bound::Rfc9937 { safe_ack: true });
+        assert_eq!((safe.limit, safe.sndcnt), (1236, 1236));
+        // Sends banked earlier (delivered, not yet matched by a send) count too: 3 segments
+        // delivered, 1 sent, this ACK delivers 1 more; pipe 2 under ssthresh 10.
+        let mut r = Prr {
+            delivered: 3 * S,
+            out: S,
+            recover_fs: 20 * S,
+        };
+        let mut t = r;
+        // max(4 − 1, 1) = 3 segments, 4 on a safe ACK; ssthresh − pipe = 8 does not bind.
+        assert_eq!(
+            r.on_ack(S, 2 * S, 10 * S, S, Bound::Rfc9937 { safe_ack: false }).sndcnt,
+            3 * S
+        );
+        assert_eq!(
+            t.on_ack(S, 2 * S, 10 * S, S, Bound::Rfc9937 { safe_ack: true }).sndcnt,
+            4 * S
+        );
+        // Above ssthresh the bound plays no part: the proportional share, as RFC 6937's.
+        let mut u = Prr::start(20);
+        let mut v = u;
+        let a = u.on_ack(1, 18, 10, 1, Bound::Rfc9937 { safe_ack: true });
+        let b = v.on_ack(1, 18, 10, 1, Bound::SlowStart);
+        assert_eq!((a, u), (b, v));
     }
 }

@@ -14,8 +14,11 @@ pub enum RecoveryBudget {
     PrrSsrb,
     /// RFC 6937 PRR with the conservative reduction bound.
     PrrCrb,
+    /// RFC 9937 PRR: the conservative bound with what this ACK delivered, and a segment more
+    /// on a safe ACK (Linux since 2022).
+    PrrRfc9937,
 }
-crate::scenario::json::names!(RecoveryBudget { Rfc6675 = "rfc6675", PrrSsrb = "prr_ssrb", PrrCrb = "prr_crb" });
+crate::scenario::json::names!(RecoveryBudget { Rfc6675 = "rfc6675", PrrSsrb = "prr_ssrb", PrrCrb = "prr_crb", PrrRfc9937 = "prr_rfc9937" });
 
 /// A flow's SACK settings (`flows[].sack`).
 #[derive(Clone, Debug, PartialEq)]
@@ -157,8 +160,9 @@ pub(crate) fn params() -> Vec<ParamDef> {
             "RFC 2883: a duplicate segment is reported in the first block, so the sender learns that a retransmission was not needed."),
         p!("flows[].sack.budget", "Sending in recovery", "tcp", "", Kind::Enum { options: &[
             Choice { value: "rfc6675", label: "RFC 6675 (cwnd − pipe)", help: help!("cwnd = ssthresh when recovery starts; each ACK sends while cwnd − pipe ≥ 1 SMSS (RFC 6675 §5).") },
-            Choice { value: "prr_ssrb", label: "PRR, slow-start bound", help: help!("RFC 6937: sends in proportion to what is delivered until pipe falls to ssthresh, then up to ssthresh with the slow-start reduction bound (Linux since 3.2).") },
+            Choice { value: "prr_ssrb", label: "PRR, slow-start bound", help: help!("RFC 6937: sends in proportion to what is delivered until pipe falls to ssthresh, then up to ssthresh with the slow-start reduction bound on every ACK (Linux 3.2 to 4.1).") },
             Choice { value: "prr_crb", label: "PRR, conservative bound", help: help!("RFC 6937 with the conservative reduction bound: below ssthresh, never more than is delivered (packet conservation).") },
+            Choice { value: "prr_rfc9937", label: "PRR, RFC 9937", help: help!("RFC 9937, which replaces RFC 6937 (Linux since 2022): below ssthresh, what has been delivered and not yet matched by a send, at least what this ACK delivered, and one segment more on a safe ACK (one that advances snd.una and shows no new loss). An ACK that delivers nothing leaves the window as it is.") },
         ], default: "rfc6675" }, false, None,
             "How much a sender in SACK-based recovery may send on each ACK."),
         p!("flows[].sack.rack", "RACK", "tcp", "", Kind::Bool { default: false }, false, None,

@@ -3,6 +3,7 @@
 //! scoreboard, RACK and PRR and starts and ends recovery, the loss timer (RACK's reordering
 //! timer and the tail loss probe), and the timeout.
 
+use super::prr::Bound;
 use super::scoreboard::Next;
 use super::settings::RecoveryBudget;
 use super::{rack, LossTimer, Probe, SackSender, Trigger};
@@ -206,7 +207,9 @@ impl SackSender {
                 if !self.rack_on {
                     self.mark_is_lost(c);
                 }
-                self.recovery_budget(c, delivered);
+                // RFC 9937's safe ACK: snd.una advanced and nothing newly deemed lost.
+                let safe_ack = ack > prev_una && self.lost_in_ack == 0;
+                self.recovery_budget(c, delivered, safe_ack);
             }
         } else {
             self.maybe_enter_recovery(c, ack, delivered);
@@ -313,7 +316,8 @@ impl SackSender {
         c.log(EventKind::FastRetransmit, ack, 0, head, 0);
         c.forget_timing(head);
         self.disarm_probe();
-        self.recovery_budget(c, delivered);
+        // The ACK that starts recovery shows a loss: never a safe ACK.
+        self.recovery_budget(c, delivered, false);
         // RFC 6675 §5 step 4.3: the first segment is resent now, whatever the window says;
         // then (4.5) NextSeg while cwnd − pipe allows.
         if !self.sb.get(0).sacked {
@@ -330,11 +334,22 @@ impl SackSender {
     }
 
     /// The window for this ACK in recovery: PRR's pipe + sndcnt, or RFC 6675's cwnd =
-    /// ssthresh as set at the start.
-    fn recovery_budget(&mut self, c: &mut impl Conn, delivered: u64) {
+    /// ssthresh as set at the start. `safe_ack`: this ACK advanced snd.una and showed no new
+    /// loss (RFC 9937's bound reads it).
+    fn recovery_budget(&mut self, c: &mut impl Conn, delivered: u64, safe_ack: bool) {
         // A controller that models the path sets its own window in recovery (Linux runs
         // BBR's instead of PRR).
         if self.budget == RecoveryBudget::Rfc6675 || c.cc().models_path() {
+            return;
+        }
+        let bound = match self.budget {
+            RecoveryBudget::PrrCrb => Bound::Conservative,
+            RecoveryBudget::PrrRfc9937 => Bound::Rfc9937 { safe_ack },
+            _ => Bound::SlowStart,
+        };
+        // RFC 9937 (as Linux's tcp_cwnd_reduction): an ACK or timer that delivers nothing
+        // leaves the window as it is.
+        if delivered == 0 && matches!(bound, Bound::Rfc9937 { .. }) {
             return;
         }
         let (pipe_b, pipe_s) = self.sb.pipe();
@@ -347,8 +362,7 @@ impl SackSender {
         };
         let ss = c.cc().ssthresh() / unit;
         let prr_before = self.prr;
-        let crb = self.budget == RecoveryBudget::PrrCrb;
-        let step = self.prr.on_ack(delivered, pipe, ss, smss / unit, crb);
+        let step = self.prr.on_ack(delivered, pipe, ss, smss / unit, bound);
         let cwnd = (pipe + step.sndcnt) * unit;
         c.cc_mut().set_recovery_window(cwnd);
         if c.cc().why.on {
@@ -362,6 +376,7 @@ impl SackSender {
                 c.cc().ssthresh(),
                 step.proportional as u64,
                 step.limit * unit,
+                bound.code(),
                 step.sndcnt * unit,
                 cwnd,
             ];
@@ -465,7 +480,7 @@ impl SackSender {
                 let wait = self.rack_detect(now, srtt);
                 self.log_lost(c, 2, srtt);
                 if self.in_recovery {
-                    self.recovery_budget(c, 0);
+                    self.recovery_budget(c, 0, false);
                 } else {
                     let ack = c.una();
                     self.maybe_enter_recovery(c, ack, 0);
