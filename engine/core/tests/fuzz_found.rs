@@ -2,7 +2,8 @@
 //! bounded whatever the window (a run advanced by an event budget returns after about that
 //! much work); an application stream that would pass 64-bit offsets is refused; a bandwidth
 //! decrease lets what is already on its way leave at the former rate (the invariant's
-//! allowance).
+//! allowance); a delay decrease soon after delay variation began does not let a varied
+//! packet overtake one that left before it.
 
 use cwndlab_core::scenario::Scenario;
 use cwndlab_core::sim::Simulation;
@@ -114,4 +115,73 @@ fn a_write_while_the_next_pass_waits_changes_nothing_but_the_bytes_written() {
     let mut sim = Simulation::new(&s);
     sim.run_events(2000);
     cwndlab_core::invariants::check(&s, &sim).unwrap();
+}
+
+#[test]
+fn a_delay_decrease_after_variation_began_lets_no_ack_overtake_one_already_on_its_way() {
+    // Seed 7 case 13 278, reduced: delay variation (at most 23 ns) from 0.68 s, then the
+    // bottleneck's delay falls from 40 ms to 10 µs at 0.6956 s. Every ACK repeats 97 820
+    // (a loss), one every 6 ms, each 60.1664 ms on its way. An ACK sent after the decrease
+    // would arrive within 0.2 ms, before the ACKs sent up to 36 ms earlier that are still
+    // on the wire, and reach the sender's access link before one that had already entered
+    // it early: a debug build (as `cargo test` builds) stopped on that entry out of time
+    // order; a release build let those ACKs overtake the ones before them. Now the
+    // variation is added to the arrival a packet would have had without it, which the
+    // decrease does not move ahead of the packets before it: ACKs arrive in the order they
+    // were sent, give or take the variation's 23 ns.
+    let s = Scenario::from_value(&json!({
+        "duration": 1.0,
+        "flows": [{}],
+        "timeline": [
+            {"at": 0.68, "set": "network.bottleneck.delay_variation", "value": 2.3e-8},
+            {"at": 0.6956, "set": "network.bottleneck.delay", "value": 1e-5}
+        ]
+    }))
+    .unwrap();
+    let mut sim = Simulation::new(&s);
+    sim.run_to_end();
+    let times = |k: EventKind| -> Vec<u64> {
+        sim.events()
+            .rows
+            .iter()
+            .filter(|r| r.kind == k as u8 && r.t > 600_000_000 && r.t < 800_000_000)
+            .map(|r| r.t)
+            .collect()
+    };
+    let (sent, received) = (times(EventKind::AckSent), times(EventKind::AckReceived));
+    assert_eq!(sent[..3], [601_459_200, 607_459_200, 613_459_200]);
+    // Before the change: each ACK sent at t arrives at t + 60.1664 ms (give or take the
+    // variation's 23 ns).
+    let first = received
+        .iter()
+        .position(|&t| t == 661_625_600)
+        .expect("the ACK sent at 601.4592 ms");
+    let arrivals = &received[first..];
+    let near = |a: u64, want: u64| a.abs_diff(want) <= 23;
+    for k in 0..13 {
+        assert!(
+            near(arrivals[k], sent[k] + 60_166_400),
+            "ACK {k} sent at {}: {}",
+            sent[k],
+            arrivals[k]
+        );
+    }
+    // The six sent from 679.4592 to 709.4592 ms met the decrease on their way. Without
+    // the fix they would arrive about 20 ms after they were sent, ahead of the three sent
+    // before them; now each waits for the one before it and they follow the ACK sent at
+    // 673.4592 ms one behind the other, 3.2 µs apart (a 40-byte ACK at 100 Mbit/s on the
+    // sender's access link).
+    assert_eq!(sent[13], 679_459_200);
+    for (k, &a) in arrivals.iter().enumerate().take(19).skip(13) {
+        assert!(near(a, 733_625_600 + (k as u64 - 12) * 3_200), "ACK {k}: {a}");
+    }
+    // From the one sent at 715.4592 ms on, the path is 20.1764 ms.
+    for k in 19..arrivals.len().min(sent.len()) {
+        assert!(
+            near(arrivals[k], sent[k] + 20_176_400),
+            "ACK {k} sent at {}: {}",
+            sent[k],
+            arrivals[k]
+        );
+    }
 }

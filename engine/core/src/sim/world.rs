@@ -179,7 +179,7 @@ impl World {
         }
         let link = &mut self.links[link_id as usize];
         let (n, extra) = link.draw_variation(self.seed, link_id).expect("a link with variation");
-        let arrival = done + link.delay + extra;
+        let arrival = link.varied_arrival(done, extra);
         link.hold_late(at, done, arrival, n, pkt);
         self.events.push(arrival, Event::LinkLate { link: link_id });
     }
