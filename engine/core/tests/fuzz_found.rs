@@ -121,9 +121,10 @@ fn a_write_while_the_next_pass_waits_changes_nothing_but_the_bytes_written() {
 fn a_delay_decrease_after_variation_began_lets_no_ack_overtake_one_already_on_its_way() {
     // Seed 7 case 13 278, reduced: delay variation (at most 23 ns) from 0.68 s, then the
     // bottleneck's delay falls from 40 ms to 10 µs at 0.6956 s. Every ACK repeats 97 820
-    // (a loss), one every 6 ms, each 60.1664 ms on its way. An ACK sent after the decrease
-    // would arrive within 0.2 ms, before the ACKs sent up to 36 ms earlier that are still
-    // on the wire, and reach the sender's access link before one that had already entered
+    // (a loss), one every 6 ms, each 60.1664 ms on its way, 40 ms less once the delay is
+    // 10 µs. So an ACK sent after the decrease would arrive before the ACKs sent up to
+    // 36 ms earlier that are still on the wire, and reach the sender's access link before
+    // one that had already entered
     // it early: a debug build (as `cargo test` builds) stopped on that entry out of time
     // order; a release build let those ACKs overtake the ones before them. Now the
     // variation is added to the arrival a packet would have had without it, which the
