@@ -1,8 +1,10 @@
 // The engine's presets by family (one <optgroup> per family, its title) and by title, in the
 // engine's order; the chosen preset's name (for the command line and links) and description
 // under the menu, and whether the scenario has changed since it was loaded.
+import { useMemo } from 'react';
 import { useApp, useAppState } from '../app/AppContext';
-import { tables, type Preset } from '../engine/tables';
+import { tables, type Preset, type Scenario } from '../engine/tables';
+import { jsonEqual } from '../lib/json';
 import { presetNamed, type PresetStatus } from '../scenario/presets';
 import { usePresetStatus } from './usePresetStatus';
 
@@ -41,19 +43,28 @@ export function statusText(status: PresetStatus): string {
   return `No longer this preset: ${status.why}.`;
 }
 
+/** The menu's first entry: a dash under a preset; otherwise whether the scenario is the
+ *  engine's default one (as the page first opens) or one of the user's own. */
+export function placeholderLabel(underPreset: boolean, scenario: Scenario): string {
+  if (underPreset) return '—';
+  return jsonEqual(scenario, tables.defaultScenario) ? 'Default scenario' : 'Custom scenario';
+}
+
 /** The presets menu. */
 export function PresetMenu() {
   const { controller } = useApp();
   const preset = presetNamed(useAppState((s) => s.preset));
+  const scenario = useAppState((s) => s.scenario);
   const status = usePresetStatus(preset);
   const shown = preset && status?.kind !== 'gone' ? preset : undefined;
+  const placeholder = useMemo(() => placeholderLabel(shown !== undefined, scenario), [shown, scenario]);
   const groups = presetGroups();
   return (
     <div className="presets">
       <label>
         <span>Preset</span>
         <select value={shown?.name ?? ''} onChange={(e) => e.target.value && controller.loadPreset(e.target.value)}>
-          <option value="">{shown ? '—' : 'Custom scenario'}</option>
+          <option value="">{placeholder}</option>
           {groups.map((g) => (
             <optgroup key={g.name} label={g.title}>
               {g.presets.map((p) => (
