@@ -200,4 +200,19 @@ mod tests {
         let b = v.on_ack(1, 18, 10, 1, Bound::SlowStart);
         assert_eq!((a, u), (b, v));
     }
+
+    /// In a byte-counted window RFC 9937's bound lets out what an unsafe ACK delivered, which
+    /// with small segments is less than a segment: cwnd = pipe + sndcnt may then be below
+    /// SMSS (the fuzzing driver's seed 8 case 134 932: 78 bytes delivered, SMSS 26 143).
+    /// A safe ACK adds a segment.
+    #[test]
+    fn rfc9937_in_bytes_may_leave_less_than_a_segment_after_an_unsafe_ack() {
+        let mut p = Prr::start(200);
+        p.sent(100);
+        let mut q = p;
+        let step = p.on_ack(78, 0, 52_286, 26_143, Bound::Rfc9937 { safe_ack: false });
+        assert_eq!((step.limit, step.sndcnt), (78, 78));
+        let safe = q.on_ack(78, 0, 52_286, 26_143, Bound::Rfc9937 { safe_ack: true });
+        assert_eq!(safe.sndcnt, 78 + 26_143);
+    }
 }
