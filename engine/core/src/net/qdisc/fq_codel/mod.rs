@@ -147,6 +147,16 @@ impl FqCodel {
                 (most, at) = (b, i);
             }
         }
+        if most == 0 {
+            // Only packets of 0 bytes wait (a header of 0 bytes and no payload): the
+            // lowest-numbered queue that holds one, so an overflow always cuts something
+            // (it cut an empty queue 0 again and again, and the run never ended: found by
+            // the fuzzing driver, seed 8 case 53 437).
+            let waiting = self.new.iter().chain(self.old.iter()).copied();
+            if let Some(i) = waiting.filter(|&i| !self.queues[i as usize].q.is_empty()).min() {
+                at = i;
+            }
+        }
         (active, most, at)
     }
 

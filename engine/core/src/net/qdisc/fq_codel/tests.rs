@@ -220,3 +220,28 @@ fn each_queue_runs_its_own_codel() {
     };
     assert_eq!((c.first_above, c.count, c.entered), (1100 * ms, 1, 1));
 }
+
+#[test]
+fn an_overflow_of_packets_of_zero_bytes_still_cuts_one() {
+    // tcp.header = 0 makes a SYN or a pure ACK a packet of 0 bytes. With only such packets
+    // waiting every queue's backlog is 0 bytes; the fattest must still be one that holds a
+    // packet (the fuzzing driver, seed 8 case 53 437: an empty queue was cut forever).
+    let mut f = fq(1, 64);
+    let zero = |flow: u32| Packet {
+        len: 0,
+        ..pkt(flow, 0, 40)
+    };
+    let (a, b) = (f.classify(&zero(0)), f.classify(&zero(1)));
+    let mut dropped = Vec::new();
+    f.enqueue(0, Packet { size: 0, ..zero(1) }, never, &mut dropped);
+    let (active, backlog, at) = f.fattest();
+    assert_eq!(
+        (active, backlog, at),
+        (0, 0, b),
+        "queue {a} is empty, {b} holds the packet"
+    );
+    // Over a one-packet limit: the second zero-byte arrival makes an overflow cut one.
+    f.enqueue(0, Packet { size: 0, ..zero(0) }, never, &mut dropped);
+    assert_eq!(dropped.len(), 1);
+    assert_eq!(drain(&mut f, 0).len(), 1);
+}
