@@ -107,6 +107,18 @@ mod tests {
 
     const S: u64 = 1000;
 
+    /// One ACK's step from `p` (a copy, so several bounds can be tried on one state).
+    fn step(mut p: Prr, delivered: u64, pipe: u64, ssthresh: u64, smss: u64, bound: Bound) -> PrrStep {
+        p.on_ack(delivered, pipe, ssthresh, smss, bound)
+    }
+
+    /// Recovery of 2 472 B began and its fast retransmit (618 B) has gone.
+    fn after_fast_retransmit() -> Prr {
+        let mut p = Prr::start(2472);
+        p.sent(618);
+        p
+    }
+
     #[test]
     fn rfc6937_example_one_loss_in_twenty_sends_every_other_ack() {
         // RFC 6937 §4's first example, in segments (as Linux counts): 20 segments out,
@@ -131,14 +143,13 @@ mod tests {
     #[test]
     fn below_ssthresh_the_bounds_differ() {
         // Heavy loss: pipe already 2 segments under ssthresh 10 with 4 delivered, 1 sent.
-        let mut ss = Prr {
+        let ss = Prr {
             delivered: 3 * S,
             out: S,
             recover_fs: 20 * S,
         };
-        let mut cr = ss;
-        let a = ss.on_ack(S, 2 * S, 10 * S, S, Bound::SlowStart);
-        let b = cr.on_ack(S, 2 * S, 10 * S, S, Bound::Conservative);
+        let a = step(ss, S, 2 * S, 10 * S, S, Bound::SlowStart);
+        let b = step(ss, S, 2 * S, 10 * S, S, Bound::Conservative);
         // SSRB: max(4 − 1, 1) + 1 = 4 segments; CRB: 4 − 1 = 3.
         assert_eq!((a.sndcnt, b.sndcnt), (4 * S, 3 * S));
         assert!(!a.proportional);
@@ -151,12 +162,10 @@ mod tests {
     /// timer. The slow-start bound lets max(0, 618) + 618 = 1236 B out.
     #[test]
     fn the_conservative_bound_sends_nothing_once_the_pipe_is_empty_and_sends_match_deliveries() {
-        let mut p = Prr::start(2472);
-        p.sent(618);
-        let mut q = p;
-        let crb = p.on_ack(618, 0, 1236, 618, Bound::Conservative);
+        let p = after_fast_retransmit();
+        let crb = step(p, 618, 0, 1236, 618, Bound::Conservative);
         assert_eq!((crb.proportional, crb.limit, crb.sndcnt), (false, 0, 0));
-        let ssrb = q.on_ack(618, 0, 1236, 618, Bound::SlowStart);
+        let ssrb = step(p, 618, 0, 1236, 618, Bound::SlowStart);
         assert_eq!((ssrb.limit, ssrb.sndcnt), (1236, 1236));
     }
 
@@ -166,31 +175,28 @@ mod tests {
     /// let none out. On a safe ACK (snd.una advanced, no new loss) a segment more: 1236 B.
     #[test]
     fn rfc9937_sends_what_was_delivered_and_a_segment_more_on_a_safe_ack() {
-        let mut p = Prr::start(2472);
-        p.sent(618);
-        let mut q = p;
-        let unsafe_ack = p.on_ack(618, 0, 1236, 618, Bound::Rfc9937 { safe_ack: false });
+        let p = after_fast_retransmit();
+        let unsafe_ack = step(p, 618, 0, 1236, 618, Bound::Rfc9937 { safe_ack: false });
         assert_eq!(
             (unsafe_ack.proportional, unsafe_ack.limit, unsafe_ack.sndcnt),
             (false, 618, 618)
         );
-        let safe = q.on_ack(618, 0, 1236, 618, Bound::Rfc9937 { safe_ack: true });
+        let safe = step(p, 618, 0, 1236, 618, Bound::Rfc9937 { safe_ack: true });
         assert_eq!((safe.limit, safe.sndcnt), (1236, 1236));
         // Sends banked earlier (delivered, not yet matched by a send) count too: 3 segments
         // delivered, 1 sent, this ACK delivers 1 more; pipe 2 under ssthresh 10.
-        let mut r = Prr {
+        let r = Prr {
             delivered: 3 * S,
             out: S,
             recover_fs: 20 * S,
         };
-        let mut t = r;
         // max(4 − 1, 1) = 3 segments, 4 on a safe ACK; ssthresh − pipe = 8 does not bind.
         assert_eq!(
-            r.on_ack(S, 2 * S, 10 * S, S, Bound::Rfc9937 { safe_ack: false }).sndcnt,
+            step(r, S, 2 * S, 10 * S, S, Bound::Rfc9937 { safe_ack: false }).sndcnt,
             3 * S
         );
         assert_eq!(
-            t.on_ack(S, 2 * S, 10 * S, S, Bound::Rfc9937 { safe_ack: true }).sndcnt,
+            step(r, S, 2 * S, 10 * S, S, Bound::Rfc9937 { safe_ack: true }).sndcnt,
             4 * S
         );
         // Above ssthresh the bound plays no part: the proportional share, as RFC 6937's.
@@ -209,10 +215,9 @@ mod tests {
     fn rfc9937_in_bytes_may_leave_less_than_a_segment_after_an_unsafe_ack() {
         let mut p = Prr::start(200);
         p.sent(100);
-        let mut q = p;
-        let step = p.on_ack(78, 0, 52_286, 26_143, Bound::Rfc9937 { safe_ack: false });
-        assert_eq!((step.limit, step.sndcnt), (78, 78));
-        let safe = q.on_ack(78, 0, 52_286, 26_143, Bound::Rfc9937 { safe_ack: true });
+        let unsafe_ack = step(p, 78, 0, 52_286, 26_143, Bound::Rfc9937 { safe_ack: false });
+        assert_eq!((unsafe_ack.limit, unsafe_ack.sndcnt), (78, 78));
+        let safe = step(p, 78, 0, 52_286, 26_143, Bound::Rfc9937 { safe_ack: true });
         assert_eq!(safe.sndcnt, 78 + 26_143);
     }
 }
